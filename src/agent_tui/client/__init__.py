@@ -1,0 +1,41 @@
+"""The shared async API client. Headless: this package never imports Textual."""
+
+from agent_tui.client.agent_server import AgentServerClient
+from agent_tui.client.errors import (
+    ApiError,
+    BadRequest,
+    Conflict,
+    ConnectionFailed,
+    FieldError,
+    Forbidden,
+    HttpStatusError,
+    NotFound,
+    RequestTimedOut,
+    ServerError,
+    Unauthorized,
+    UnexpectedStatus,
+    ValidationFailed,
+)
+from agent_tui.client.runs import RunStream
+from agent_tui.client.transport import Credentials, RetryPolicy, Transport
+
+__all__ = [
+    "AgentServerClient",
+    "ApiError",
+    "BadRequest",
+    "Conflict",
+    "ConnectionFailed",
+    "Credentials",
+    "FieldError",
+    "Forbidden",
+    "HttpStatusError",
+    "NotFound",
+    "RequestTimedOut",
+    "RetryPolicy",
+    "RunStream",
+    "ServerError",
+    "Transport",
+    "Unauthorized",
+    "UnexpectedStatus",
+    "ValidationFailed",
+]

@@ -1,0 +1,68 @@
+"""`AgentServerClient`: one async client for a running agent server.
+
+Sub-clients are named like langgraph-sdk's (`assistants`, `threads`, `runs`) so the
+calls read the same to users who know the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import httpx
+
+from agent_tui.client.assistants import AssistantsClient
+from agent_tui.client.errors import ApiError
+from agent_tui.client.models import ServerInfo
+from agent_tui.client.runs import RunsClient
+from agent_tui.client.threads import ThreadsClient
+from agent_tui.client.transport import Credentials, RetryPolicy, Transport
+
+
+class AgentServerClient:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        http_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.transport = Transport(
+            base_url,
+            credentials=Credentials(api_key=api_key),
+            headers=headers,
+            retry=retry,
+            http_transport=http_transport,
+        )
+        self.assistants = AssistantsClient(self.transport)
+        self.threads = ThreadsClient(self.transport)
+        self.runs = RunsClient(self.transport)
+
+    @property
+    def base_url(self) -> str:
+        return self.transport.base_url
+
+    def __repr__(self) -> str:
+        return f"AgentServerClient({self.base_url!r})"
+
+    async def __aenter__(self) -> AgentServerClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+    async def info(self) -> ServerInfo:
+        """`GET /info`: the server's version and feature flags."""
+        return ServerInfo.model_validate(await self.transport.request_json("GET", "/info"))
+
+    async def ok(self) -> bool:
+        """Whether `GET /ok` answers; never raises."""
+        try:
+            await self.transport.request("GET", "/ok", timeout=5.0, idempotent=False)
+        except ApiError:
+            return False
+        return True

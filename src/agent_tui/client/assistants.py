@@ -1,0 +1,131 @@
+"""`client.assistants`: versioned configurations of a graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from agent_tui.client.models import (
+    Assistant,
+    AssistantGraph,
+    AssistantSchemas,
+    AssistantVersion,
+)
+from agent_tui.client.transport import Transport, compact
+
+_ASSISTANTS = TypeAdapter(list[Assistant])
+_VERSIONS = TypeAdapter(list[AssistantVersion])
+
+
+class AssistantsClient:
+    def __init__(self, transport: Transport) -> None:
+        self._http = transport
+
+    async def create(
+        self,
+        graph_id: str,
+        context: dict[str, Any] | None = None,
+        name: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        *,
+        description: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> Assistant:
+        body = compact(
+            graph_id=graph_id,
+            context=context if context is not None else {},
+            name=name,
+            metadata=metadata,
+            description=description,
+            config=config,
+        )
+        return Assistant.model_validate(
+            await self._http.request_json("POST", "/assistants", json=body)
+        )
+
+    async def get(self, assistant_id: str) -> Assistant:
+        data = await self._http.request_json("GET", f"/assistants/{assistant_id}")
+        return Assistant.model_validate(data)
+
+    async def search(
+        self,
+        graph_id: str | None = None,
+        *,
+        metadata: dict[str, Any] | None = None,
+        name: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        sort_by: str | None = None,
+        sort_order: str | None = None,
+    ) -> list[Assistant]:
+        body = compact(
+            graph_id=graph_id,
+            metadata=metadata,
+            name=name,
+            limit=limit,
+            offset=offset,
+            sort_by=sort_by,
+            sort_order=sort_order,
+        )
+        data = await self._http.request_json(
+            "POST", "/assistants/search", json=body, idempotent=True
+        )
+        return _ASSISTANTS.validate_python(data)
+
+    async def update(
+        self,
+        assistant_id: str,
+        context: dict[str, Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> Assistant:
+        """Make a new version from exactly `context` (not merged) and activate it."""
+        body = compact(
+            context=context, name=name, description=description, metadata=metadata, config=config
+        )
+        data = await self._http.request_json("PATCH", f"/assistants/{assistant_id}", json=body)
+        return Assistant.model_validate(data)
+
+    async def delete(self, assistant_id: str) -> None:
+        await self._http.request("DELETE", f"/assistants/{assistant_id}")
+
+    async def get_versions(
+        self,
+        assistant_id: str,
+        *,
+        metadata: dict[str, Any] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[AssistantVersion]:
+        """Every version, newest first, each with its own context."""
+        body = compact(metadata=metadata, limit=limit, offset=offset)
+        data = await self._http.request_json(
+            "POST", f"/assistants/{assistant_id}/versions", json=body, idempotent=True
+        )
+        return _VERSIONS.validate_python(data)
+
+    async def set_latest(self, assistant_id: str, version: int) -> Assistant:
+        """Make `version` the active one.
+
+        The in-memory runtime (langgraph-runtime-inmem 0.36.7) does not copy the version's
+        `context` here; compare with `get_versions` to detect it (see API_NOTES).
+        """
+        data = await self._http.request_json(
+            "POST", f"/assistants/{assistant_id}/latest", json={"version": version}
+        )
+        return Assistant.model_validate(data)
+
+    async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:
+        params = {"xray": str(xray).lower() if isinstance(xray, bool) else xray}
+        data = await self._http.request_json(
+            "GET", f"/assistants/{assistant_id}/graph", params=params
+        )
+        return AssistantGraph.model_validate(data)
+
+    async def get_schemas(self, assistant_id: str) -> AssistantSchemas:
+        data = await self._http.request_json("GET", f"/assistants/{assistant_id}/schemas")
+        return AssistantSchemas.model_validate(data)

@@ -1,0 +1,165 @@
+"""Agent server resources as pydantic models.
+
+Every model keeps fields it does not declare (`extra="allow"`): servers add fields over
+time and the raw JSON view must show all of them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ThreadStatus = Literal["idle", "busy", "interrupted", "error"]
+THREAD_STATUSES: tuple[ThreadStatus, ...] = ("idle", "busy", "interrupted", "error")
+RunStatus = Literal["pending", "running", "error", "success", "timeout", "interrupted"]
+SortOrder = Literal["asc", "desc"]
+ThreadSortField = Literal["thread_id", "status", "created_at", "updated_at", "state_updated_at"]
+
+
+class ApiModel(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def raw(self) -> dict[str, Any]:
+        """The JSON as the server sent it, extra fields included."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class ServerInfo(ApiModel):
+    version: str | None = None
+    langgraph_py_version: str | None = None
+    flags: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Assistant(ApiModel):
+    assistant_id: str
+    graph_id: str
+    name: str = ""
+    description: str | None = None
+    version: int | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    context: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def is_default(self) -> bool:
+        """The assistant the server made for the graph itself (`created_by: system`)."""
+        return self.metadata.get("created_by") == "system"
+
+
+class AssistantVersion(Assistant):
+    """One entry of `POST /assistants/{id}/versions`: the configuration of one version."""
+
+    version: int = 0
+
+
+class GraphNode(ApiModel):
+    id: str
+    type: str | None = None
+    data: Any = None
+
+
+class GraphEdge(ApiModel):
+    source: str
+    target: str
+    data: Any = None
+    conditional: bool = False
+
+
+class AssistantGraph(ApiModel):
+    nodes: list[GraphNode] = Field(default_factory=list)
+    edges: list[GraphEdge] = Field(default_factory=list)
+
+
+class AssistantSchemas(ApiModel):
+    graph_id: str
+    input_schema: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    state_schema: dict[str, Any] | None = None
+    config_schema: dict[str, Any] | None = None
+    context_schema: dict[str, Any] | None = None
+
+
+class Thread(ApiModel):
+    thread_id: str
+    status: str = "idle"
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    values: Any = None
+    interrupts: dict[str, Any] = Field(default_factory=dict)
+
+
+class CheckpointRef(ApiModel):
+    """Where a state lives: `checkpoint_id` in a thread, in a namespace ("" is the root)."""
+
+    checkpoint_id: str | None = None
+    thread_id: str | None = None
+    checkpoint_ns: str = ""
+
+
+class ThreadTask(ApiModel):
+    id: str
+    name: str
+    error: str | None = None
+    interrupts: list[dict[str, Any]] = Field(default_factory=list)
+    checkpoint: dict[str, Any] | None = None
+    state: Any = None
+    result: Any = None
+
+
+class ThreadState(ApiModel):
+    """A thread's state at one checkpoint (also each entry of its history)."""
+
+    values: Any = Field(default_factory=dict)
+    next: list[str] = Field(default_factory=list)
+    tasks: list[ThreadTask] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: str | None = None
+    checkpoint: CheckpointRef = Field(default_factory=CheckpointRef)
+    parent_checkpoint: CheckpointRef | None = None
+    interrupts: list[dict[str, Any]] = Field(default_factory=list)
+
+    @property
+    def checkpoint_id(self) -> str | None:
+        return self.checkpoint.checkpoint_id
+
+    @property
+    def parent_checkpoint_id(self) -> str | None:
+        return self.parent_checkpoint.checkpoint_id if self.parent_checkpoint else None
+
+    @property
+    def step(self) -> int | None:
+        step = self.metadata.get("step")
+        return step if isinstance(step, int) else None
+
+    @property
+    def source(self) -> str | None:
+        source = self.metadata.get("source")
+        return source if isinstance(source, str) else None
+
+    @property
+    def writes(self) -> dict[str, Any]:
+        writes = self.metadata.get("writes")
+        return writes if isinstance(writes, dict) else {}
+
+
+class ThreadStateUpdateResult(ApiModel):
+    checkpoint: CheckpointRef
+
+
+class Run(ApiModel):
+    run_id: str
+    thread_id: str | None = None
+    assistant_id: str | None = None
+    status: str = "pending"
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    run_kwargs: dict[str, Any] = Field(default_factory=dict, alias="kwargs")
+    multitask_strategy: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None

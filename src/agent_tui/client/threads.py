@@ -1,0 +1,152 @@
+"""`client.threads`: persistent state containers and their checkpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from agent_tui.client.models import (
+    Thread,
+    ThreadState,
+    ThreadStateUpdateResult,
+)
+from agent_tui.client.transport import Transport, compact
+
+_THREADS = TypeAdapter(list[Thread])
+_STATES = TypeAdapter(list[ThreadState])
+
+
+def checkpoint_config(checkpoint_id: str) -> dict[str, Any]:
+    """The form of a checkpoint reference that langgraph-api 0.16.7 accepts for `before`.
+
+    The spec says `{"checkpoint_id": …}`, which the server answers with a 500
+    (KeyError 'configurable'); langgraph-sdk sends a bare string, which is a 422.
+    """
+    return {"configurable": {"checkpoint_id": checkpoint_id}}
+
+
+class ThreadsClient:
+    def __init__(self, transport: Transport) -> None:
+        self._http = transport
+
+    async def create(
+        self,
+        metadata: dict[str, Any] | None = None,
+        supersteps: Sequence[dict[str, Any]] | None = None,
+        *,
+        thread_id: str | None = None,
+        if_exists: str | None = None,
+    ) -> Thread:
+        """Create a thread, empty or built by applying `supersteps` in order.
+
+        Each superstep is `{"updates": [{"values": …, "as_node": …}, …]}`. Creating is
+        never retried: a re-sent POST could make two threads.
+        """
+        body = compact(
+            metadata=metadata,
+            supersteps=list(supersteps) if supersteps is not None else None,
+            thread_id=thread_id,
+            if_exists=if_exists,
+        )
+        return Thread.model_validate(await self._http.request_json("POST", "/threads", json=body))
+
+    async def get(self, thread_id: str) -> Thread:
+        return Thread.model_validate(await self._http.request_json("GET", f"/threads/{thread_id}"))
+
+    async def search(
+        self,
+        *,
+        status: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        values: dict[str, Any] | None = None,
+        ids: Sequence[str] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        sort_by: str | None = None,
+        sort_order: str | None = None,
+    ) -> list[Thread]:
+        """Threads matching every filter given (`metadata` and `values` match exactly)."""
+        body = compact(
+            status=status,
+            metadata=metadata,
+            values=values,
+            ids=list(ids) if ids is not None else None,
+            limit=limit,
+            offset=offset,
+            sort_by=sort_by,
+            sort_order=sort_order,
+        )
+        data = await self._http.request_json("POST", "/threads/search", json=body, idempotent=True)
+        return _THREADS.validate_python(data)
+
+    async def count(
+        self, *, status: str | None = None, metadata: dict[str, Any] | None = None
+    ) -> int:
+        body = compact(status=status, metadata=metadata)
+        data = await self._http.request_json("POST", "/threads/count", json=body, idempotent=True)
+        return int(data)
+
+    async def copy(self, thread_id: str) -> Thread:
+        """A new thread with the same history (the answer holds no `values`)."""
+        data = await self._http.request_json("POST", f"/threads/{thread_id}/copy", json={})
+        return Thread.model_validate(data)
+
+    async def update(self, thread_id: str, *, metadata: dict[str, Any]) -> Thread:
+        data = await self._http.request_json(
+            "PATCH", f"/threads/{thread_id}", json={"metadata": metadata}
+        )
+        return Thread.model_validate(data)
+
+    async def delete(self, thread_id: str) -> None:
+        await self._http.request("DELETE", f"/threads/{thread_id}")
+
+    async def get_state(
+        self, thread_id: str, checkpoint_id: str | None = None, *, subgraphs: bool = False
+    ) -> ThreadState:
+        path = f"/threads/{thread_id}/state"
+        if checkpoint_id:
+            path += f"/{checkpoint_id}"
+        params = {"subgraphs": "true"} if subgraphs else None
+        data = await self._http.request_json("GET", path, params=params)
+        return ThreadState.model_validate(data)
+
+    async def get_history(
+        self,
+        thread_id: str,
+        *,
+        limit: int = 10,
+        before: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> list[ThreadState]:
+        """Checkpoints, most recent first; `before` is a checkpoint id to page from.
+
+        The server's own default limit is 1, so we always send one.
+        """
+        body = compact(
+            limit=limit,
+            before=checkpoint_config(before) if before else None,
+            metadata=metadata,
+        )
+        data = await self._http.request_json(
+            "POST", f"/threads/{thread_id}/history", json=body, idempotent=True
+        )
+        return _STATES.validate_python(data)
+
+    async def update_state(
+        self,
+        thread_id: str,
+        values: Any,
+        *,
+        as_node: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> ThreadStateUpdateResult:
+        """Write `values` as if `as_node` had, on top of `checkpoint_id` (a fork) or the latest."""
+        body = compact(
+            values=values,
+            as_node=as_node,
+            checkpoint={"checkpoint_id": checkpoint_id} if checkpoint_id else None,
+        )
+        data = await self._http.request_json("POST", f"/threads/{thread_id}/state", json=body)
+        return ThreadStateUpdateResult.model_validate(data)

@@ -1,0 +1,250 @@
+"""One transport per base URL: a single `httpx.AsyncClient` with auth, timeouts and retries.
+
+Both API clients (agent server, control plane) sit on this. It never logs a header:
+httpx masks only `Authorization` in reprs, and `X-Api-Key` would leak.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from agent_tui import __version__
+from agent_tui.client.errors import (
+    ApiError,
+    ConnectionFailed,
+    RequestTimedOut,
+    ServerError,
+    error_from_response,
+)
+
+logger = logging.getLogger("agent_tui.http")
+
+USER_AGENT = f"agent-tui/{__version__} httpx/{httpx.__version__}"
+
+DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=30.0, write=30.0, pool=10.0)
+# A run can think for a long time between events; the server sends heartbeats, so a
+# silence of this long means the connection is dead, not that the run is slow.
+STREAM_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=30.0, pool=10.0)
+
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter, for idempotent requests only."""
+
+    attempts: int = 3
+    base_delay: float = 0.2
+    max_delay: float = 3.0
+
+    def delay(self, attempt: int) -> float:
+        return random.uniform(0, min(self.max_delay, self.base_delay * 2**attempt))
+
+
+NO_RETRY = RetryPolicy(attempts=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """Any one of these may be set; each authorises a request on its own."""
+
+    api_key: str | None = None
+    tenant_id: str | None = None
+    bearer_token: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        headers = {}
+        if self.api_key:
+            headers["X-Api-Key"] = self.api_key
+        if self.tenant_id:
+            headers["X-Tenant-Id"] = self.tenant_id
+        if self.bearer_token:
+            headers["Authorization"] = f"Bearer {self.bearer_token}"
+        return headers
+
+    @property
+    def scheme(self) -> str:
+        """How we authenticate, in words, for 401/403 messages (never the secret itself)."""
+        parts = []
+        if self.api_key:
+            parts.append("X-Api-Key header")
+        if self.bearer_token:
+            parts.append("Authorization: Bearer token")
+        if self.tenant_id:
+            parts.append("X-Tenant-Id workspace header")
+        return ", ".join(parts) or "none (no API key configured)"
+
+
+async def _log_request(request: httpx.Request) -> None:
+    request.extensions["agent_tui_start"] = time.perf_counter()
+
+
+async def _log_response(response: httpx.Response) -> None:
+    request = response.request
+    started = request.extensions.get("agent_tui_start")
+    elapsed = f" {1000 * (time.perf_counter() - started):.0f}ms" if started else ""
+    # Method, path and status only: no headers, no query string (it may hold tokens).
+    logger.debug("%s %s -> %s%s", request.method, request.url.path, response.status_code, elapsed)
+
+
+def _decode_body(response: httpx.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return response.text
+
+
+def compact(**fields: Any) -> dict[str, Any]:
+    """A request body or query from keyword arguments, leaving out the ones not given."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+class Transport:
+    """Sends requests to one base URL and turns failures into `ApiError`s."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        credentials: Credentials | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        http_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.credentials = credentials or Credentials()
+        self.retry = retry or RetryPolicy()
+        self._client = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
+            timeout=timeout,
+            transport=http_transport,
+            event_hooks={"request": [_log_request], "response": [_log_response]},
+        )
+
+    def __repr__(self) -> str:
+        return f"Transport({self.base_url!r}, auth={self.credentials.scheme!r})"
+
+    @property
+    def is_closed(self) -> bool:
+        return self._client.is_closed
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def url_for(self, path: str) -> str:
+        return f"{self.base_url}{path}"
+
+    def network_error(self, method: str, path: str, exc: httpx.HTTPError) -> ApiError:
+        """The error for a network failure, naming the URL (also used mid-stream)."""
+        url = self.url_for(path)
+        if isinstance(exc, httpx.TimeoutException):
+            return RequestTimedOut(
+                f"no answer from {self.base_url} ({type(exc).__name__})", method=method, url=url
+            )
+        reason = str(exc) or type(exc).__name__
+        return ConnectionFailed(f"{self.base_url}: {reason}", method=method, url=url)
+
+    def _status_error(self, method: str, path: str, response: httpx.Response) -> ApiError:
+        return error_from_response(
+            status_code=response.status_code,
+            reason=response.reason_phrase,
+            body=_decode_body(response),
+            method=method,
+            url=self.url_for(path),
+            auth_scheme=self.credentials.scheme,
+        )
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: httpx.Timeout | float | None = None,
+        idempotent: bool | None = None,
+    ) -> httpx.Response:
+        """Send one request; retry only when re-sending it cannot do anything twice.
+
+        `idempotent` defaults from the method; read-only POSTs (search, history) pass True.
+        A POST that creates something is never re-sent.
+        """
+        method = method.upper()
+        retry = idempotent if idempotent is not None else method in IDEMPOTENT_METHODS
+        attempts = self.retry.attempts if retry else 1
+        extra: dict[str, Any] = {}
+        if timeout is not None:
+            extra["timeout"] = timeout
+        for attempt in range(attempts):
+            last = attempt == attempts - 1
+            try:
+                response = await self._client.request(
+                    method, path, json=json, params=params, headers=headers, **extra
+                )
+            except httpx.HTTPError as exc:
+                if last:
+                    raise self.network_error(method, path, exc) from exc
+            else:
+                if response.is_success:
+                    return response
+                if last or response.status_code not in RETRY_STATUSES:
+                    raise self._status_error(method, path, response)
+            await asyncio.sleep(self.retry.delay(attempt))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def request_json(self, method: str, path: str, **kwargs: Any) -> Any:
+        """Send a request and return its decoded JSON body (None for an empty body)."""
+        response = await self.request(method, path, **kwargs)
+        body = _decode_body(response)
+        if isinstance(body, str):
+            raise ServerError(
+                f"expected JSON, got {response.headers.get('content-type', 'no content type')}",
+                method=method.upper(),
+                url=self.url_for(path),
+                status_code=response.status_code,
+            )
+        return body
+
+    @asynccontextmanager
+    async def stream(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: httpx.Timeout = STREAM_TIMEOUT,
+    ) -> AsyncIterator[httpx.Response]:
+        """Open a streamed response (never retried); an error status raises before the body."""
+        method = method.upper()
+        request = self._client.build_request(
+            method, path, json=json, params=params, headers=headers, timeout=timeout
+        )
+        try:
+            response = await self._client.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            raise self.network_error(method, path, exc) from exc
+        try:
+            if not response.is_success:
+                await response.aread()
+                raise self._status_error(method, path, response)
+            yield response
+        finally:
+            await response.aclose()

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from agent_tui.client.errors import NotFound
 from agent_tui.client.models import (
     Assistant,
     AssistantGraph,
@@ -118,6 +119,28 @@ class AssistantsClient:
             "POST", f"/assistants/{assistant_id}/latest", json={"version": version}
         )
         return Assistant.model_validate(data)
+
+    async def active_version(self, assistant_id: str) -> AssistantVersion:
+        """The versions-list entry of the assistant's active version.
+
+        Its `context` is the one runs should use: on the in-memory runtime the assistant
+        record itself may hold a newer version's context after `set_latest`.
+        """
+        assistant = await self.get(assistant_id)
+        offset = 0
+        while True:
+            versions = await self.get_versions(assistant_id, limit=100, offset=offset)
+            for version in versions:
+                if version.version == assistant.version:
+                    return version
+            if len(versions) < 100:
+                break
+            offset += 100
+        raise NotFound(
+            f"version {assistant.version} of assistant {assistant_id} is not in its versions list",
+            method="POST",
+            url=self._http.url_for(f"/assistants/{assistant_id}/versions"),
+        )
 
     async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:
         params = {"xray": str(xray).lower() if isinstance(xray, bool) else xray}

@@ -1,0 +1,22 @@
+"""The headless core never imports Textual (STYLE: client, config and local stay UI-free)."""
+
+import subprocess
+import sys
+
+import pytest
+
+HEADLESS = ["agent_tui.client", "agent_tui.local", "agent_tui.paths", "agent_tui.sanitize"]
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_module_does_not_import_textual(module: str) -> None:
+    # A fresh interpreter: in this one, other tests have imported textual already.
+    code = (
+        f"import importlib, sys; importlib.import_module({module!r}); "
+        "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,128 @@
+"""The transport against a small real HTTP server: retries, auth headers, no secret in logs."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from agent_tui.client import ConnectionFailed, Credentials, RetryPolicy, ServerError, Transport
+
+SECRET = "lsv2_sk_0123456789abcdef0123456789abcdef_0123456789"
+
+FAST_RETRY = RetryPolicy(attempts=3, base_delay=0.01, max_delay=0.02)
+
+
+class FlakyServer(ThreadingHTTPServer):
+    """Answers 503 for the first `failures` requests, then 200 with the headers it saw."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.failures = failures
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: FlakyServer
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        if length:
+            self.rfile.read(length)
+        self.server.requests.append((self.command, self.path, dict(self.headers)))
+        if len(self.server.requests) <= self.server.failures:
+            status, body = 503, {"detail": "try again"}
+        else:
+            status, body = 200, {"headers": {k.lower(): v for k, v in self.headers.items()}}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def flaky() -> Iterator[FlakyServer]:
+    server = FlakyServer(failures=2)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+async def test_idempotent_requests_are_retried_until_they_succeed(flaky: FlakyServer) -> None:
+    transport = Transport(flaky.url, retry=FAST_RETRY)
+    try:
+        body = await transport.request_json("GET", "/ok")
+    finally:
+        await transport.aclose()
+    assert "headers" in body
+    assert [r[0] for r in flaky.requests] == ["GET", "GET", "GET"]
+
+
+async def test_a_creating_post_is_never_resent(flaky: FlakyServer) -> None:
+    transport = Transport(flaky.url, retry=FAST_RETRY)
+    try:
+        with pytest.raises(ServerError) as caught:
+            await transport.request_json("POST", "/threads/x/runs", json={"input": {}})
+    finally:
+        await transport.aclose()
+    assert len(flaky.requests) == 1
+    assert "try again" in str(caught.value)
+    assert f"{flaky.url}/threads/x/runs" in str(caught.value)
+
+
+async def test_read_only_posts_may_opt_in_to_retries(flaky: FlakyServer) -> None:
+    transport = Transport(flaky.url, retry=FAST_RETRY)
+    try:
+        await transport.request_json("POST", "/threads/search", json={}, idempotent=True)
+    finally:
+        await transport.aclose()
+    assert len(flaky.requests) == 3
+
+
+async def test_auth_headers_are_sent_and_never_logged(
+    flaky: FlakyServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    flaky.failures = 0
+    credentials = Credentials(api_key=SECRET, tenant_id="tenant-1", bearer_token=SECRET + "b")
+    transport = Transport(flaky.url, credentials=credentials)
+    caplog.set_level(logging.DEBUG)
+    try:
+        body = await transport.request_json("GET", "/info")
+    finally:
+        await transport.aclose()
+    seen = body["headers"]
+    assert seen["x-api-key"] == SECRET
+    assert seen["x-tenant-id"] == "tenant-1"
+    assert seen["authorization"] == f"Bearer {SECRET}b"
+    assert seen["user-agent"].startswith("agent-tui/")
+    assert any("/info" in record.getMessage() for record in caplog.records)
+    assert SECRET not in caplog.text
+    assert SECRET not in repr(transport)
+
+
+async def test_unreachable_server_error_names_the_url(free_port: int) -> None:
+    transport = Transport(f"http://127.0.0.1:{free_port}", retry=FAST_RETRY)
+    try:
+        with pytest.raises(ConnectionFailed) as caught:
+            await transport.request("GET", "/ok")
+    finally:
+        await transport.aclose()
+    assert f"http://127.0.0.1:{free_port}" in str(caught.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -57,7 +58,7 @@ async def test_history_is_most_recent_first_with_steps(client: AgentServerClient
     assert history[0].values["n"] == 4
     assert all(state.checkpoint_id for state in history)
     # Each checkpoint's parent is the next one down the list.
-    for newer, older in zip(history, history[1:], strict=False):
+    for newer, older in itertools.pairwise(history):
         assert newer.parent_checkpoint_id == older.checkpoint_id
 
 

@@ -1,0 +1,6 @@
+"""`python -m agent_tui`."""
+
+from agent_tui.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

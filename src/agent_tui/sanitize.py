@@ -1,0 +1,80 @@
+"""Make text from a server safe to show in a terminal, and keep secrets out of logs.
+
+Headless on purpose (no Textual, no Rich): the client, headless subcommands and the
+log setup use it too.
+
+`clean_text` removes what a terminal would act on: escape sequences (CSI, OSC, DCS,
+SOS, PM, APC and two-byte ESC sequences, in their 7-bit and 8-bit forms), C0 controls
+except newline and tab, DEL, C1 controls, and the bidi override/isolate characters
+that can make text read differently from what it is ("Trojan Source"). Markup is not
+its business: widgets render the result as plain `Text`/`Content`, never as markup.
+
+`redact_secrets` replaces API keys and auth header values with `***`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Strings that run until a terminator: OSC (ESC ] / 0x9D), DCS (ESC P / 0x90),
+# SOS (ESC X / 0x98), PM (ESC ^ / 0x9E), APC (ESC _ / 0x9F). They end with BEL (OSC
+# only, but terminals accept it for all) or ST (ESC \ / 0x9C). OSC 52 (clipboard
+# write) and OSC 0/2 (window title) live here.
+_STRING_SEQUENCE = re.compile(
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)"
+)
+# CSI: ESC [ (or 0x9B), parameter bytes, intermediate bytes, one final byte.
+_CSI = re.compile(r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
+# Any other escape sequence: ESC, intermediate bytes, one final byte (ESC c resets
+# the terminal, ESC ( 0 switches to line drawing, ESC 7 saves the cursor...).
+_OTHER_ESCAPE = re.compile(r"\x1b[\x20-\x2f]*[\x30-\x7e]")
+# What is left: unterminated sequences lose only their introducer (the rest is shown
+# as inert text, which is more useful for debugging than dropping it), and every
+# control character except \t and \n. \r was turned into \n before this runs.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CARRIAGE_RETURN = re.compile(r"\r\n?")
+
+
+def clean_text(text: str) -> str:
+    """Return `text` with every terminal control sequence and bidi override removed.
+
+    Newlines and tabs stay. A carriage return becomes a newline (a bare \\r would make
+    a terminal overwrite the start of the line, hiding what came before it).
+    """
+    if text.isprintable():  # the common case: nothing to remove, no regex work
+        return text
+    text = _CARRIAGE_RETURN.sub("\n", text)
+    text = _STRING_SEQUENCE.sub("", text)
+    text = _CSI.sub("", text)
+    text = _OTHER_ESCAPE.sub("", text)
+    return _CONTROL.sub("", text)
+
+
+REDACTED = "***"
+
+# LangSmith API keys (personal access tokens and service keys).
+_API_KEY = re.compile(r"lsv2_(?:pt|sk)_[A-Za-z0-9_-]+")
+# A header name followed by its value, as it appears in reprs, dicts, JSON and
+# HTTP dumps: `X-Api-Key: k`, `'x-api-key': 'k'`, `"Authorization": "Bearer k"`,
+# `authorization=Basic k`. The scheme word (Bearer/Basic) is kept, the value goes.
+_HEADER_VALUE = re.compile(
+    r"(?i)(\b(?:x-api-key|authorization)\b['\"]?\s*[:=]\s*(?:b?['\"])?)"
+    r"((?:bearer|basic)\s+)?"
+    r"[^\s'\",;&})]+"
+)
+_BEARER = re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}")
+
+
+def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
+    """Replace API keys, auth header values and each of `secrets` with `***`.
+
+    `secrets` are the exact key strings in use (from flags, environment or config),
+    which catches keys whose format we do not know.
+    """
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, REDACTED)
+    text = _API_KEY.sub(REDACTED, text)
+    text = _HEADER_VALUE.sub(lambda m: f"{m.group(1)}{m.group(2) or ''}{REDACTED}", text)
+    return _BEARER.sub(rf"\g<1>{REDACTED}", text)

@@ -1,0 +1,71 @@
+"""What the app connects to: a running agent server, or a local one it starts itself.
+
+Headless (no Textual): the CLI builds a target before deciding whether to open the
+TUI, and headless subcommands will use the same targets.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+# The ecosystem's variables, in the order langgraph-sdk reads them.
+API_KEY_ENV_VARS = ("LANGSMITH_API_KEY", "LANGGRAPH_API_KEY", "LANGCHAIN_API_KEY")
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteServer:
+    """An agent server that is already running (`langgraph dev`, self-hosted, cloud)."""
+
+    url: str
+    api_key: str | None = field(default=None, repr=False)  # never in a repr or a log
+
+    @property
+    def description(self) -> str:
+        return f"Connecting to {self.url}"
+
+
+@dataclass(frozen=True, slots=True)
+class LocalServer:
+    """An embedded agent server the app starts for `config_path` and stops on exit."""
+
+    config_path: Path
+    data_dir: Path | None = None  # None: the user data folder
+
+    @property
+    def api_key(self) -> str | None:
+        return None  # the embedded server runs without auth
+
+    @property
+    def description(self) -> str:
+        return f"Starting a local agent server for {self.config_path}"
+
+
+ServerTarget = RemoteServer | LocalServer
+
+
+def api_key_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+    """The first non-empty key among `API_KEY_ENV_VARS`."""
+    env = os.environ if environ is None else environ
+    for name in API_KEY_ENV_VARS:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def normalize_url(url: str) -> str:
+    """`localhost:2024` → `http://localhost:2024`; no trailing slash.
+
+    Raises ValueError for anything that is not an http(s) URL with a host.
+    """
+    url = url.strip()
+    if "://" not in url:
+        url = f"http://{url}"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    return url.rstrip("/")

@@ -118,11 +118,11 @@ async def test_auth_headers_are_sent_and_never_logged(
     assert SECRET not in repr(transport)
 
 
-async def test_unreachable_server_error_names_the_url(free_port: int) -> None:
-    transport = Transport(f"http://127.0.0.1:{free_port}", retry=FAST_RETRY)
+async def test_unreachable_server_error_names_the_url(unused_tcp_port: int) -> None:
+    transport = Transport(f"http://127.0.0.1:{unused_tcp_port}", retry=FAST_RETRY)
     try:
         with pytest.raises(ConnectionFailed) as caught:
             await transport.request("GET", "/ok")
     finally:
         await transport.aclose()
-    assert f"http://127.0.0.1:{free_port}" in str(caught.value)
+    assert f"http://127.0.0.1:{unused_tcp_port}" in str(caught.value)

@@ -1,0 +1,443 @@
+"""SSE throughput: our decoder against httpx-sse and langgraph-sdk, end to end over loopback HTTP.
+
+    uv run python benchmarks/sse_throughput.py [--events 10000] [--reps 9]
+
+One recorded-looking LangGraph run stream (metadata, thousands of `messages` token events,
+some `updates`, large `values` snapshots, heartbeats, ids, `end`) is served by a tiny HTTP
+server on 127.0.0.1 (a free port, in a thread) and read with httpx by each parser in turn:
+
+- ours:        agent_tui.client.sse.aiter_sse(response.aiter_bytes())
+- httpx-sse:   aconnect_sse(...) / EventSource.aiter_sse()
+- langgraph-sdk: langgraph_sdk.sse.aiter_lines_raw + SSEDecoder, as the SDK's own
+                 stream loop does it (this decoder also parses each event's JSON)
+- ours + typed: aiter_sse + parse_run_event (JSON included), for information
+
+Two serving shapes: one HTTP chunk per event (what langgraph-api does over uvicorn) and
+one Content-Length body (reads as large as the socket gives). The parsers run
+interleaved, in a rotating order, repeatedly; the table shows the best and the median
+run. A second table times the decoders alone on the same chunks, without HTTP, and a
+third the JSON parsers on every event's data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import codecs
+import gc
+import json
+import os
+import random
+import socket
+import statistics
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any, cast
+
+import httpx
+import orjson
+import pydantic_core
+from httpx_sse import aconnect_sse
+from httpx_sse._decoders import SSEDecoder as HttpxSSEDecoder
+from httpx_sse._decoders import SSELineDecoder as HttpxSSELineDecoder
+from langgraph_sdk.sse import BytesLineDecoder, aiter_lines_raw
+from langgraph_sdk.sse import SSEDecoder as SdkSSEDecoder
+
+from agent_tui.client.events import _parse_json, parse_run_event
+from agent_tui.client.sse import SSEDecoder, aiter_sse
+
+# --------------------------------------------------------------------------- the stream
+
+WORDS = ["The", " graph", " runs", " each", " node", ",", " then", " streams", " tokens", "."]
+NON_ASCII = [" café", " naïve", " 日本語", " данные", " 🙂"]
+
+
+def sse_frame(event: str, data: Any, event_id: int | None) -> bytes:
+    """Exactly what langgraph-api's json_to_sse writes (CRLF, `id:` after `data:`)."""
+    frame = b"event: " + event.encode() + b"\r\ndata: " + orjson.dumps(data) + b"\r\n"
+    if event_id is not None:
+        frame += b"id: " + str(event_id).encode() + b"\r\n"
+    return frame + b"\r\n"
+
+
+def build_stream(n_events: int, seed: int = 7) -> list[bytes]:
+    """A resumable run that streams mostly tokens; one bytes object per server write."""
+    rng = random.Random(seed)
+    run_id = "1f0c2a4e-7b8d-6f10-9a1b-2c3d4e5f6a7b"
+    thread_id = "0b9c8d7e-6f5a-4b3c-2d1e-0f9a8b7c6d5e"
+    metadata = {
+        "langgraph_step": 1,
+        "langgraph_node": "agent",
+        "langgraph_triggers": ["branch:to:agent"],
+        "langgraph_path": ["__pregel_pull", "agent"],
+        "langgraph_checkpoint_ns": "agent:5e1a6b2c-0d3f-4e5a-8b9c-1d2e3f4a5b6c",
+        "checkpoint_ns": "agent:5e1a6b2c-0d3f-4e5a-8b9c-1d2e3f4a5b6c",
+        "ls_provider": "openai",
+        "ls_model_name": "gpt-4o-mini",
+        "ls_model_type": "chat",
+        "ls_temperature": 0.0,
+        "thread_id": thread_id,
+        "run_id": run_id,
+        "assistant_id": "fe096781-5601-53d2-b2f6-0d3403f7e9ca",
+        "graph_id": "agent",
+        "run_attempt": 1,
+        "langgraph_version": "1.0.3",
+        "langgraph_api_version": "0.16.7",
+    }
+    frames = [sse_frame("metadata", {"run_id": run_id, "attempt": 1}, 0)]
+    history: list[dict[str, Any]] = [{"type": "human", "content": "Explain the graph.", "id": "h0"}]
+    # Retrieved documents make the state snapshots large, as in a typical RAG agent.
+    documents = [
+        {
+            "id": f"doc-{d}",
+            "metadata": {"source": f"https://example.com/docs/{d}", "score": 0.9 - d / 100},
+            "page_content": " ".join(rng.choice(WORDS + NON_ASCII).strip() for _ in range(400)),
+        }
+        for d in range(12)
+    ]
+    answer: list[str] = []
+    for i in range(1, n_events - 1):
+        if i % 500 == 0:
+            frames.append(b": heartbeat\r\n\r\n")
+        if i % 250 == 0:
+            history.append({"type": "ai", "content": "".join(answer), "id": f"ai{i}"})
+            answer = []
+            state = {"messages": history, "documents": documents, "step": i}
+            frames.append(sse_frame("values", state, i))
+        elif i % 40 == 0:
+            update = {"agent": {"messages": [{"type": "ai", "content": "".join(answer[-30:])}]}}
+            frames.append(sse_frame("updates", update, i))
+        else:
+            token = rng.choice(NON_ASCII) if rng.random() < 0.1 else rng.choice(WORDS)
+            answer.append(token)
+            chunk = {
+                "content": token,
+                "additional_kwargs": {},
+                "response_metadata": {},
+                "type": "AIMessageChunk",
+                "name": None,
+                "id": f"run--{run_id}",
+                "tool_calls": [],
+                "invalid_tool_calls": [],
+                "usage_metadata": None,
+                "tool_call_chunks": [],
+            }
+            frames.append(sse_frame("messages", [chunk, metadata], i))
+    frames.append(b"event: end\r\n\r\n")
+    return frames
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def chunked_response(frames: list[bytes]) -> bytes:
+    head = (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
+        b"cache-control: no-store\r\ntransfer-encoding: chunked\r\n\r\n"
+    )
+    body = b"".join(b"%x\r\n%b\r\n" % (len(frame), frame) for frame in frames)
+    return head + body + b"0\r\n\r\n"
+
+
+def fixed_response(frames: list[bytes]) -> bytes:
+    body = b"".join(frames)
+    head = (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
+        b"cache-control: no-store\r\ncontent-length: %d\r\n\r\n" % len(body)
+    )
+    return head + body
+
+
+class LoopbackServer:
+    """Serves prebuilt responses by path; each response goes out in one sendall, which
+    releases the GIL, so the server costs the client (nearly) nothing."""
+
+    def __init__(self, responses: dict[str, bytes]) -> None:
+        self.responses = {path.encode(): response for path, response in responses.items()}
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            conn, _ = self.sock.accept()
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        buffer = b""
+        with conn:
+            while True:
+                while b"\r\n\r\n" not in buffer:
+                    data = conn.recv(65536)
+                    if not data:
+                        return
+                    buffer += data
+                head, _, buffer = buffer.partition(b"\r\n\r\n")
+                path = head.split(b" ", 2)[1]
+                conn.sendall(self.responses[path])
+
+
+# --------------------------------------------------------------------------- the parsers
+
+# Each parser is an async generator: the timed runs count and drop what it yields (a run
+# with ten thousand parsed events kept alive would time the garbage collector instead),
+# the agreement check keeps everything.
+Parser = Callable[[httpx.AsyncClient, str], AsyncIterator[Any]]
+
+
+async def read_nothing(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    async with client.stream("GET", path) as response:
+        async for chunk in response.aiter_bytes():
+            yield chunk
+
+
+async def read_ours(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    async with client.stream("GET", path) as response:
+        async for sse in aiter_sse(response.aiter_bytes()):
+            yield sse
+
+
+async def read_ours_typed(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    async with client.stream("GET", path) as response:
+        async for sse in aiter_sse(response.aiter_bytes()):
+            yield parse_run_event(sse)
+
+
+async def read_httpx_sse(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    async with aconnect_sse(client, "GET", path) as source:
+        async for sse in source.aiter_sse():
+            yield sse
+
+
+async def read_langgraph_sdk(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    # langgraph_sdk/_async/http.py's stream loop, minus reconnects.
+    async with client.stream("GET", path) as response:
+        decoder = SdkSSEDecoder()
+        async for line in aiter_lines_raw(response):
+            sse = decoder.decode(line=cast(bytes, line).rstrip(b"\n"))
+            if sse is not None and (sse.event or decoder.has_data):
+                yield sse
+        if (sse := decoder.decode(b"")) and (sse.event or decoder.has_data):
+            yield sse
+
+
+async def collect(events: AsyncIterator[Any]) -> list[Any]:
+    return [event async for event in events]
+
+
+async def drain(events: AsyncIterator[Any]) -> int:
+    count = 0
+    async for _ in events:
+        count += 1
+    return count
+
+
+PARSERS: dict[str, Parser] = {
+    "ours": read_ours,
+    "httpx-sse": read_httpx_sse,
+    "langgraph-sdk": read_langgraph_sdk,
+    "ours + typed": read_ours_typed,
+    "httpx alone": read_nothing,
+}
+# The typed line parses JSON and "httpx alone" reads the bytes without parsing (the floor),
+# so both are shown for information and left out of the race.
+RACE = ("ours", "httpx-sse", "langgraph-sdk")
+
+
+def _json_or_none(text: str) -> Any:
+    return json.loads(text) if text else None
+
+
+def check_agreement(results: dict[str, list[Any]], expected_events: int) -> list[str]:
+    """All parsers must see the same events with the same data; returns notes on quirks."""
+    notes = []
+    ours = [(e.event, e.data) for e in results["ours"]]
+    assert len(ours) == expected_events, (len(ours), expected_events)
+
+    # httpx-sse dispatches an empty `message` event for every blank line once an `id:`
+    # was seen (its "anything pending?" test includes the persistent last event id), so
+    # each heartbeat after the first id comes out as an extra event.
+    httpx_sse = [(e.event, e.data) for e in results["httpx-sse"]]
+    spurious = [e for e in httpx_sse if e == ("message", "")]
+    if spurious:
+        notes.append(f"httpx-sse yielded {len(spurious)} empty 'message' events (heartbeats)")
+    assert [e for e in httpx_sse if e != ("message", "")] == ours
+
+    sdk = [(e.event, e.data) for e in results["langgraph-sdk"]]
+    assert sdk == [(event, _json_or_none(data)) for event, data in ours]
+
+    typed = [(e.raw_event, e.data) for e in results["ours + typed"]]
+    assert typed == [(event, _json_or_none(data)) for event, data in ours]
+    return notes
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def summarise(name: str, times: list[float], n_events: int, n_bytes: int, base: float) -> str:
+    best, median = min(times), statistics.median(times)
+    return (
+        f"  {name:<15} {best * 1e3:8.1f} {median * 1e3:8.1f}"
+        f" {n_events / best / 1e3:10.0f}k {n_bytes / best / 1e6:8.1f}"
+        f" {base / best:8.2f}x"
+    )
+
+
+HEADER = (
+    f"  {'parser':<15} {'best ms':>8} {'med ms':>8} {'events/s':>11} {'MB/s':>8} {'vs ours':>9}"
+)
+
+
+async def run_http(frames: list[bytes], reps: int) -> None:
+    n_events = sum(1 for f in frames if not f.startswith(b":"))
+    n_bytes = sum(len(f) for f in frames)
+    server = LoopbackServer(
+        {"/chunked": chunked_response(frames), "/fixed": fixed_response(frames)}
+    )
+    shapes = {
+        "/chunked": "one HTTP chunk per event (langgraph-api over uvicorn)",
+        "/fixed": "Content-Length body, socket-sized reads",
+    }
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=60) as client:
+        for path, shape in shapes.items():
+            results = {
+                name: await collect(parser(client, path)) for name, parser in PARSERS.items()
+            }
+            notes = check_agreement(results, n_events)
+            times: dict[str, list[float]] = {name: [] for name in PARSERS}
+            names = list(PARSERS)
+            for rep in range(reps):
+                # Rotate the order so no parser always runs first (or after the same one).
+                for name in names[rep % len(names) :] + names[: rep % len(names)]:
+                    gc.collect()
+                    start = time.perf_counter()
+                    await drain(PARSERS[name](client, path))
+                    times[name].append(time.perf_counter() - start)
+            print(f"\nEnd to end over loopback HTTP — {shape} (best/median of {reps})")
+            print(HEADER)
+            base = min(times["ours"])
+            for name in PARSERS:
+                print(summarise(name, times[name], n_events, n_bytes, base))
+            best_other = min(min(times[name]) for name in RACE if name != "ours")
+            print(f"  ours vs the fastest other: {best_other / base:.2f}x (higher is better)")
+            for note in notes:
+                print(f"  note: {note}")
+
+
+def decode_ours(chunks: list[bytes]) -> int:
+    decoder = SSEDecoder()
+    count = 0
+    for chunk in chunks:
+        count += len(decoder.feed(chunk))
+    return count + len(decoder.flush())
+
+
+def decode_httpx_sse(chunks: list[bytes]) -> int:
+    # As EventSource does: httpx's incremental text decoding, then lines, then events.
+    text = codecs.getincrementaldecoder("utf-8")("replace")
+    lines, decoder, count = HttpxSSELineDecoder(), HttpxSSEDecoder(), 0
+    for chunk in chunks:
+        for line in lines.decode(text.decode(chunk)):
+            count += decoder.decode(line) is not None
+    for line in lines.flush():
+        count += decoder.decode(line) is not None
+    return count
+
+
+def decode_langgraph_sdk(chunks: list[bytes]) -> int:
+    lines, decoder, count = BytesLineDecoder(), SdkSSEDecoder(), 0
+    for chunk in chunks:
+        for line in lines.decode(chunk):
+            count += decoder.decode(bytes(line)) is not None
+    return count
+
+
+def run_in_process(frames: list[bytes], reps: int) -> None:
+    n_events = sum(1 for f in frames if not f.startswith(b":"))
+    blob = b"".join(frames)
+    decoders: dict[str, Callable[[list[bytes]], int]] = {
+        "ours": decode_ours,
+        "httpx-sse": decode_httpx_sse,
+        "langgraph-sdk": decode_langgraph_sdk,
+    }
+    for shape, chunks in {
+        "per-event chunks": frames,
+        "64 KiB chunks": [blob[i : i + 65536] for i in range(0, len(blob), 65536)],
+    }.items():
+        times: dict[str, list[float]] = {name: [] for name in decoders}
+        for rep in range(reps):
+            names = list(decoders)
+            for name in names[rep % 3 :] + names[: rep % 3]:
+                gc.collect()
+                start = time.perf_counter()
+                decoders[name](chunks)
+                times[name].append(time.perf_counter() - start)
+        print(f"\nDecoder alone, in process, no HTTP — {shape} (best/median of {reps})")
+        print(HEADER)
+        base = min(times["ours"])
+        for name in decoders:
+            print(summarise(name, times[name], n_events, len(blob), base))
+    print("  (langgraph-sdk's decoder also parses each event's JSON with orjson)")
+
+
+def run_json(frames: list[bytes], reps: int) -> None:
+    payloads = [
+        e.data for e in SSEDecoder().feed(b"".join(frames)) if e.data
+    ]  # every event's data, as text
+    n_bytes = sum(len(p.encode()) for p in payloads)
+    parsers: dict[str, Callable[[str], Any]] = {
+        "json.loads": json.loads,
+        "pydantic_core": pydantic_core.from_json,
+        "ours (hybrid)": _parse_json,
+        "orjson": orjson.loads,
+    }
+    small = [p for p in payloads if len(p) < 1024]
+    large = [p for p in payloads if len(p) >= 1024]
+    print(f"\nJSON: parse every event's data (best of {reps}, ms)")
+    print(f"  {'parser':<15} {'all':>8} {'<1 KiB':>8} {'>=1 KiB':>8} {'MB/s':>8}")
+    for name, parse in parsers.items():
+        row = []
+        for group in (payloads, small, large):
+            best = float("inf")
+            for _ in range(reps):
+                start = time.perf_counter()
+                for payload in group:
+                    parse(payload)
+                best = min(best, time.perf_counter() - start)
+            row.append(best)
+        print(
+            f"  {name:<15} {row[0] * 1e3:8.1f} {row[1] * 1e3:8.1f} {row[2] * 1e3:8.1f}"
+            f" {n_bytes / row[0] / 1e6:8.1f}"
+        )
+    print(f"  ({len(small)} payloads under 1 KiB, {len(large)} larger; orjson for reference only)")
+
+
+def describe(frames: Iterable[bytes]) -> str:
+    frames = list(frames)
+    counts: dict[str, int] = {}
+    for frame in frames:
+        name = frame.split(b"\r\n", 1)[0].removeprefix(b"event: ").decode()
+        counts[name] = counts.get(name, 0) + 1
+    size = sum(len(f) for f in frames)
+    mix = ", ".join(f"{n} {name}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    return f"{size / 1e6:.1f} MB: {mix}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--reps", type=int, default=9)
+    args = parser.parse_args()
+    frames = build_stream(args.events)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; httpx {httpx.__version__}")
+    print(f"Stream: {describe(frames)}")
+    asyncio.run(run_http(frames, args.reps))
+    run_in_process(frames, args.reps)
+    run_json(frames, args.reps)
+
+
+if __name__ == "__main__":
+    main()

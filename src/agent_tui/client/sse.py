@@ -34,7 +34,11 @@ _D, _E, _I = ord("d"), ord("e"), ord("i")
 
 @dataclass(frozen=True, slots=True)
 class ServerSentEvent:
-    """One dispatched event. `retry` is the `retry:` field of this event, if valid."""
+    """One dispatched event.
+
+    `id` is this event's own `id:` field (None without one; `SSEDecoder.last_event_id`
+    is the one that persists) and `retry` its valid `retry:` field, if any.
+    """
 
     event: str = "message"
     data: str = ""

@@ -112,7 +112,7 @@ def build_stream(n_events: int, seed: int = 7) -> list[bytes]:
         else:
             token = rng.choice(NON_ASCII) if rng.random() < 0.1 else rng.choice(WORDS)
             answer.append(token)
-            chunk = {
+            chunk: dict[str, Any] = {
                 "content": token,
                 "additional_kwargs": {},
                 "response_metadata": {},

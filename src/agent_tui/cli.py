@@ -10,7 +10,6 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_tui import __version__
@@ -104,9 +103,7 @@ def _target_from_args(args: argparse.Namespace) -> ServerTarget:
 
     if args.url:
         return RemoteServer(url=args.url, api_key=args.api_key or api_key_from_env())
-    from agent_tui.local import default_langgraph_config
-
-    return LocalServer(config_path=default_langgraph_config(Path.cwd()))
+    return LocalServer()  # the app picks ./langgraph.json or the demo graphs
 
 
 def _run_tui(args: argparse.Namespace) -> int:

@@ -2,8 +2,8 @@
 
 While the TUI runs nothing may be written to stdout/stderr (it would tear the
 screen), so `setup_logging` replaces every root handler with one file handler. The
-embedded agent server's output reaches this file too, through the `agent_tui.server`
-logger. Headless: no Textual import.
+embedded agent server writes its own output beside it (`server-<project>.log`, see
+`agent_tui.local`), and this log names that file. Headless: no Textual import.
 """
 
 from __future__ import annotations

@@ -32,7 +32,9 @@ class RemoteServer:
 class LocalServer:
     """An embedded agent server the app starts for `config_path` and stops on exit."""
 
-    config_path: Path
+    # None: ./langgraph.json if there is one, else the demo graphs, decided when the
+    # server starts (finding the demo imports the server supervisor, which is slow).
+    config_path: Path | None = None
     data_dir: Path | None = None  # None: the user data folder
 
     @property
@@ -41,6 +43,8 @@ class LocalServer:
 
     @property
     def description(self) -> str:
+        if self.config_path is None:
+            return "Starting a local agent server"
         return f"Starting a local agent server for {self.config_path}"
 
 

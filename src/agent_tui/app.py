@@ -1,0 +1,198 @@
+"""The Textual app. It owns the agent server clients and the embedded server, and
+decides which screen shows; the screens do the rest.
+
+Start-up: the app opens at once on `StartupScreen`, and an async worker starts the
+local server (or reaches the remote one) while the screen shows its progress. When
+`GET /info` answers, `ServerInfoScreen` replaces it. On failure the start-up screen
+shows why, and `r` tries again.
+
+The client (httpx, pydantic), the embedded server supervisor and the screens that use
+them take about as long to import as Textual itself, so this module imports them only
+in the connect worker, in a thread, after the first paint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.worker import Worker, WorkerState
+
+from agent_tui.sanitize import clean_text
+from agent_tui.screens.base import WorkerFailed
+from agent_tui.screens.startup import StartupScreen
+from agent_tui.target import LocalServer, RemoteServer, ServerTarget
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
+    from agent_tui.local import EmbeddedAgentServer
+
+logger = logging.getLogger(__name__)
+
+
+def _import_connection_modules() -> None:
+    import agent_tui.client
+    import agent_tui.local
+    import agent_tui.screens.server_info  # noqa: F401
+
+
+class AgentTuiApp(App[None]):
+    TITLE = "agent-tui"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+    ]
+
+    # What the header shows beside the title: starting / connected / failed.
+    connection_status: reactive[str] = reactive("")
+
+    def __init__(
+        self,
+        target: ServerTarget,
+        *,
+        readonly: bool = False,
+        start_timeout: float | None = None,
+    ) -> None:
+        """`start_timeout`: seconds to wait for a local server (None: its own default)."""
+        super().__init__()
+        self.target = target
+        self.readonly = readonly
+        self.start_timeout = start_timeout
+        self.local_server: EmbeddedAgentServer | None = None
+        self.client: AgentServerClient | None = None  # the current server's
+        self._clients: dict[str, AgentServerClient] = {}
+
+    def on_mount(self) -> None:
+        # Pushed over the blank default screen rather than being the default screen:
+        # only pushed screens can be replaced with `switch_screen`. The connect worker
+        # starts when the screen reports `Ready` (its widgets exist then).
+        self._startup = StartupScreen(self.target.description)
+        self.push_screen(self._startup)
+
+    def watch_connection_status(self, status: str) -> None:
+        self.sub_title = clean_text(status)
+
+    def client_for(self, url: str, api_key: str | None = None) -> AgentServerClient:
+        """The one client for `url`, created on first use and closed when the app exits."""
+        from agent_tui.client import AgentServerClient
+
+        client = self._clients.get(url)
+        if client is None:
+            client = self._clients[url] = AgentServerClient(url, api_key=api_key)
+        return client
+
+    @on(StartupScreen.Ready)
+    @on(StartupScreen.RetryRequested)
+    def _start_connecting(self) -> None:
+        self._connect()
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def _connect(self) -> None:
+        startup, target = self._startup, self.target
+        startup.start(target.description)
+        await asyncio.to_thread(_import_connection_modules)
+        from agent_tui.client import ApiError
+        from agent_tui.local import EmbeddedServerError
+        from agent_tui.screens.server_info import ServerInfoScreen
+
+        try:
+            if isinstance(target, LocalServer):
+                self.connection_status = "starting the local server…"
+                url = await self._start_local_server(target, startup)
+            else:
+                self.connection_status = f"connecting to {target.url}…"
+                url = target.url
+            client = self.client_for(url, target.api_key)
+            info = await client.info()
+        except (ApiError, EmbeddedServerError) as error:
+            self._show_failure(startup, target, error)
+            return
+        logger.info("connected to %s (langgraph-api %s)", url, info.version)
+        self.client = client
+        self.connection_status = f"connected · {url}"
+        while self.screen is not startup and len(self.screen_stack) > 2:
+            self.pop_screen()  # e.g. the command palette, opened while waiting
+        await self.switch_screen(
+            ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
+        )
+
+    async def _start_local_server(self, target: LocalServer, startup: StartupScreen) -> str:
+        # A retry after a failed start begins from a clean slate.
+        await asyncio.to_thread(self.stop_local_server)
+        from agent_tui.local import EmbeddedAgentServer, default_langgraph_config
+
+        config = target.config_path or default_langgraph_config(Path.cwd())
+        server = EmbeddedAgentServer(config, data_dir=target.data_dir)
+        self.local_server = server  # set before start: shutdown must find it
+        startup.start(f"Starting a local agent server for {config}", server.log_lines)
+        await asyncio.to_thread(server.start)
+        if self.start_timeout is None:
+            await server.wait_until_ready_async()
+        else:
+            await server.wait_until_ready_async(self.start_timeout)
+        logger.info(
+            "local agent server ready at %s after %.1fs (its log: %s)",
+            server.url,
+            server.startup_seconds or 0.0,
+            server.log_file,
+        )
+        return server.url
+
+    def _about(self, url: str) -> list[tuple[str, str]]:
+        """What the info screen says about where the server comes from."""
+        server = self.local_server
+        if isinstance(self.target, RemoteServer) or server is None:
+            key = "X-Api-Key header" if self.target.api_key else "none"
+            return [("Server", f"{url}  (remote)"), ("API key", key)]
+        return [
+            ("Server", f"{url}  (local: started by agent-tui, stops when it exits)"),
+            ("Project", str(server.config_path)),
+            ("Data", f"{server.data_dir}  (threads and assistants persist here)"),
+            ("Server log", str(server.log_file)),
+        ]
+
+    def _show_failure(
+        self, startup: StartupScreen, target: ServerTarget, error: BaseException
+    ) -> None:
+        if isinstance(target, RemoteServer):
+            title = f"Could not connect to {target.url}"
+        else:
+            title = "The local agent server did not start"
+        logger.warning("%s: %s", title, error)
+        self.connection_status = "failed"
+        startup.fail(title, str(error))
+
+    @on(WorkerFailed)
+    def _report_worker_failure(self, message: WorkerFailed) -> None:
+        self._worker_failed(message.worker.group, message.worker.error)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self._worker_failed(event.worker.group, event.worker.error)
+
+    def _worker_failed(self, group: str, error: BaseException | None) -> None:
+        """The one place for errors no worker handled: log them in full, tell the user."""
+        logger.error("worker group %r failed", group, exc_info=error)
+        text = clean_text(str(error) or type(error).__name__)
+        if group == "connect" and isinstance(self.screen, StartupScreen):
+            self.connection_status = "failed"
+            self.screen.fail("Unexpected error while starting", text)
+        else:
+            self.notify(text, title="Something went wrong", severity="error", markup=False)
+
+    async def on_unmount(self) -> None:
+        # Runs after every screen has closed, so nothing uses the clients any more.
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
+        await asyncio.to_thread(self.stop_local_server)
+
+    def stop_local_server(self) -> None:
+        """Stop the embedded server if one runs; safe to call any number of times."""
+        if self.local_server is not None:
+            self.local_server.stop()

@@ -1,0 +1,201 @@
+"""The first screen once connected: which server this is, and which graphs it serves.
+
+Every string here comes from the server, so each goes through `server_text` (cleaned,
+never parsed as markup). The resource screens of later issues open from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Footer, Header, Static
+
+from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.client.models import Assistant, ServerInfo
+from agent_tui.sanitize import clean_text
+from agent_tui.screens.base import AgentScreen
+from agent_tui.widgets.text import server_text
+
+# Enough for any real overview; past this the Assistants screen pages properly.
+_ASSISTANT_PAGE = 100
+_ASSISTANT_PAGES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSummary:
+    graph_id: str
+    default_assistant_id: str | None  # the one the server made for the graph itself
+    description: str  # langgraph.json's, copied onto the default assistant
+    assistants: int
+
+
+def summarize_graphs(assistants: Iterable[Assistant]) -> list[GraphSummary]:
+    """One entry per graph id, sorted by id."""
+    counts: dict[str, int] = {}
+    defaults: dict[str, Assistant] = {}
+    for assistant in assistants:
+        counts[assistant.graph_id] = counts.get(assistant.graph_id, 0) + 1
+        if assistant.is_default:
+            defaults.setdefault(assistant.graph_id, assistant)
+    summaries = []
+    for graph_id in sorted(counts):
+        default = defaults.get(graph_id)
+        summaries.append(
+            GraphSummary(
+                graph_id=graph_id,
+                default_assistant_id=default.assistant_id if default else None,
+                description=(default.description or "") if default else "",
+                assistants=counts[graph_id],
+            )
+        )
+    return summaries
+
+
+async def fetch_all_assistants(client: AgentServerClient) -> tuple[list[Assistant], bool]:
+    """All assistants up to a cap, and whether the cap cut the list short."""
+    found: list[Assistant] = []
+    for page in range(_ASSISTANT_PAGES):
+        batch = await client.assistants.search(limit=_ASSISTANT_PAGE, offset=page * _ASSISTANT_PAGE)
+        found.extend(batch)
+        if len(batch) < _ASSISTANT_PAGE:
+            return found, False
+    return found, True
+
+
+def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool) -> Text:
+    raw: dict[str, Any] = info.raw()
+    rows: list[tuple[str, Text]] = [(label, server_text(value)) for label, value in about]
+    rows += [
+        ("Version", server_text(f"langgraph-api {info.version or '?'}")),
+        ("LangGraph", server_text(info.langgraph_py_version or "?")),
+    ]
+    host = raw.get("host")
+    if isinstance(host, dict) and any(host.values()):
+        parts = [f"{k}={v}" for k, v in host.items() if v]
+        rows.append(("Host", server_text(", ".join(parts))))
+    enabled = [name for name, on in info.flags.items() if on is True]
+    if enabled:
+        rows.append(("Features", server_text(", ".join(enabled))))
+    rows.append(
+        (
+            "Mode",
+            Text("read-only: changes are refused", style="bold")
+            if readonly
+            else Text("read-write"),
+        )
+    )
+    text = Text()
+    for label, value in rows:
+        text.append(f"{label:<12}", style="bold")
+        text.append_text(value)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class ServerInfoScreen(AgentScreen[None]):
+    CSS_PATH = "server_info.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "refresh", "Refresh", id="server_info.refresh")
+    ]
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        *,
+        about: Sequence[tuple[str, str]] = (),
+        info: ServerInfo | None = None,
+        readonly: bool = False,
+    ) -> None:
+        """`about` are (label, value) rows describing the connection, shown first."""
+        super().__init__()
+        self.client = client
+        self.about = list(about) or [("Server", client.base_url)]
+        self.info = info
+        self.readonly = readonly
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="server-info"):
+            yield Static(id="summary")
+            yield Static("Graphs", classes="section-title")
+            table: DataTable[Text] = DataTable(id="graphs", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(id="load-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#graphs", DataTable)
+        table.add_column("Graph", key="graph")
+        table.add_column("Default assistant", key="assistant")
+        table.add_column("Assistants", key="count")
+        table.add_column("Description", key="description")
+        if self.info is not None:
+            self._show_info(self.info)
+        self.load()
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        self.query_one("#graphs", DataTable).loading = True
+        self._load()
+
+    async def _fetch(self) -> tuple[ServerInfo, list[Assistant], bool]:
+        info = await self.client.info()
+        assistants, truncated = await fetch_all_assistants(self.client)
+        return info, assistants, truncated
+
+    def _show_info(self, info: ServerInfo) -> None:
+        summary = _summary(self.about, info, self.readonly)
+        self.query_one("#summary", Static).update(summary)
+
+    def _show_graphs(self, assistants: list[Assistant], truncated: bool) -> None:
+        table: DataTable[Text] = self.query_one("#graphs", DataTable)
+        table.clear()
+        for graph in summarize_graphs(assistants):
+            table.add_row(
+                server_text(graph.graph_id, style="bold"),
+                server_text(graph.default_assistant_id or "—"),
+                Text(str(graph.assistants), justify="right"),
+                server_text(graph.description, style="italic"),
+                key=graph.graph_id,
+            )
+        if not table.row_count:
+            self._show_error(Text("This server has no graphs (no assistants found).", "italic"))
+        elif truncated:
+            self._show_error(Text(f"Showing the first {len(assistants)} assistants.", "italic"))
+        else:
+            self._show_error(None)
+
+    def _show_error(self, message: Text | None) -> None:
+        widget = self.query_one("#load-error", Static)
+        widget.update(message or "")
+        widget.display = message is not None
+
+    @work(exclusive=True, group="server-info", exit_on_error=False)
+    async def _load(self) -> None:
+        table = self.query_one("#graphs", DataTable)
+        try:
+            info, assistants, truncated = await self._fetch()
+        except ApiError as error:
+            self._show_error(server_text(str(error)))
+            self.notify(
+                clean_text(str(error)),
+                title="Could not load the server's details",
+                severity="error",
+                markup=False,
+            )
+            return
+        finally:
+            table.loading = False
+        self.info = info
+        self._show_info(info)
+        self._show_graphs(assistants, truncated)

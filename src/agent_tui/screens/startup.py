@@ -1,0 +1,143 @@
+"""The first thing the user sees: progress while the server starts or is reached, or why not.
+
+The screen is passive: the app's connect worker tells it what is happening
+(`start`, `fail`) and it polls the server's log for a status line, so the user sees
+the server's own progress instead of a bare spinner.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Footer, Header, LoadingIndicator, Static
+
+from agent_tui.logs import log_file
+from agent_tui.screens.base import AgentScreen
+from agent_tui.widgets.text import server_text
+
+LogSource = Callable[[], Sequence[str]]
+
+# langgraph-api logs through structlog:
+#   2026-11-21T16:06:03.774944Z [info     ] Starting In-Memory runtime [module] key=value ...
+# Only the event text says anything to a user waiting for the server.
+_STRUCTLOG_LINE = re.compile(r"^\S+Z \[\s*\w+\s*\] (?P<event>.*?)(?:\s+\[[\w.]+\].*)?$")
+# The stdlib logging format: `INFO:langgraph_api.cli:message`.
+_STDLIB_LINE = re.compile(r"^[A-Z]+:[\w.]+:(?P<event>.*)$")
+
+
+def status_from_log_line(line: str) -> str:
+    """The readable part of one server log line."""
+    line = line.strip()
+    match = _STRUCTLOG_LINE.match(line) or _STDLIB_LINE.match(line)
+    return match.group("event").strip() if match else line
+
+
+def latest_status(lines: Sequence[str]) -> str:
+    """The last log line that says something, for the status line."""
+    for line in reversed(lines):
+        status = status_from_log_line(line)
+        if status:
+            return status
+    return ""
+
+
+class StartupScreen(AgentScreen[None]):
+    CSS_PATH = "startup.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry", "Retry", id="startup.retry"),
+        # Hidden: the footer already shows ctrl+q for quitting.
+        Binding("q", "app.quit", "Quit", show=False, id="startup.quit"),
+    ]
+
+    failed: reactive[bool] = reactive(False)
+
+    class Ready(Message):
+        """The screen is composed: the app may start working and report progress."""
+
+    class RetryRequested(Message):
+        """The user asked to try starting/connecting again."""
+
+    def __init__(self, heading: str) -> None:
+        super().__init__()
+        self._heading = heading
+        self._log_source: LogSource | None = None
+        self._started = time.monotonic()
+        self.attempt = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="startup"):
+            yield Static(server_text(self._heading), id="heading")
+            yield LoadingIndicator()
+            yield Static(id="status")
+            with VerticalScroll(id="failure"):
+                yield Static(id="error-title")
+                yield Static(id="error-message")
+                yield Static(id="error-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(0.25, self._show_status)
+        self.post_message(self.Ready())
+
+    def start(self, heading: str, log_source: LogSource | None = None) -> None:
+        """Show progress for a new attempt; `log_source` returns the server's log lines."""
+        self._heading = heading
+        self._log_source = log_source
+        self._started = time.monotonic()
+        self.attempt += 1
+        self.failed = False
+        self.query_one("#heading", Static).update(server_text(heading))
+        self._show_status()
+
+    def fail(self, title: str, message: str) -> None:
+        """Show why it did not work; `message` may be long (it can hold log lines)."""
+        self.failed = True
+        if self.attempt > 1:  # so a retry that fails the same way visibly did something
+            title = f"{title} (attempt {self.attempt})"
+        self.query_one("#error-title", Static).update(server_text(title, style="bold"))
+        self.query_one("#error-message", Static).update(server_text(message))
+        hint = Text.assemble(
+            ("r", "bold"),
+            " retry   ",
+            ("q", "bold"),
+            " quit   log: ",
+            str(log_file()),
+        )
+        self.query_one("#error-hint", Static).update(hint)
+
+    def _show_status(self) -> None:
+        if self.failed:
+            return
+        elapsed = f"{time.monotonic() - self._started:.0f}s"
+        if self._log_source is None:
+            latest = ""
+        else:
+            # Before its first line the server process is still importing langgraph-api.
+            latest = latest_status(self._log_source()) or "loading the agent server…"
+        status = server_text(elapsed, style="dim")
+        if latest:
+            status.append(" · ", style="dim")
+            status.append_text(server_text(latest))
+        self.query_one("#status", Static).update(status)
+
+    def watch_failed(self, failed: bool) -> None:
+        self.set_class(failed, "-failed")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "retry":
+            return self.failed  # hidden from the footer while an attempt runs
+        return True
+
+    def action_retry(self) -> None:
+        self.post_message(self.RetryRequested())

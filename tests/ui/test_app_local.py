@@ -1,0 +1,78 @@
+"""`agent-tui` with no flags: the app starts its own agent server, and stops it on exit."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.widgets import DataTable, LoadingIndicator, Static
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.screens.startup import StartupScreen
+from agent_tui.target import LocalServer
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
+
+
+def tiny_config(folder: Path) -> Path:
+    config = folder / "langgraph.json"
+    graph = TEST_GRAPHS / "counter.py"
+    config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
+    return config
+
+
+def process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    config = tiny_config(tmp_path)
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
+    started = time.monotonic()
+    async with app.run_test(size=(120, 40)) as pilot:
+        startup = app.screen
+        assert isinstance(startup, StartupScreen)
+
+        # While the server starts: a spinner, the config it starts, elapsed time and status.
+        await wait_for(
+            pilot, lambda: app.local_server is not None, workers=False, what="the server launch"
+        )
+        assert startup.query_one(LoadingIndicator).display
+        assert str(config) in str(startup.query_one("#heading", Static).render())
+        assert "s · " in str(startup.query_one("#status", Static).render())
+        assert app.sub_title == "starting the local server…"
+
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ServerInfoScreen),
+            timeout=90,
+            what="the info screen",
+        )
+        ready = time.monotonic() - started
+        screen = app.screen
+        table = screen.query_one("#graphs", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
+        assert table.get_row_at(0)[0].plain == "tiny"
+        summary = str(screen.query_one("#summary", Static).render())
+        assert str(config) in summary and "local" in summary
+
+        server = app.local_server
+        assert server is not None and server.pid is not None
+        pid = server.pid
+        assert process_exists(pid)
+        await pilot.press("ctrl+q")
+
+    assert not server.is_running
+    assert not process_exists(pid)
+    print(f"local server: info screen {ready:.1f}s after the app started")

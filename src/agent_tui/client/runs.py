@@ -24,7 +24,8 @@ class RunStream:
     Use it as `async with client.runs.stream(...) as run: async for event in run`, so the
     connection closes even when the loop stops early. `run_id` is known from the
     `Content-Location` header (before any event) or the first `metadata` event, and
-    `last_event_id` is what a rejoin after a dropped connection needs.
+    `last_event_id` is what a rejoin after a dropped connection needs; `ended` turns true
+    once the server has finished the stream.
     """
 
     def __init__(
@@ -85,11 +86,12 @@ class RunStream:
                         self.last_event_id = sse.id
                     if isinstance(event, MetadataEvent) and event.run_id and not self.run_id:
                         self.run_id = event.run_id
-                    if event.event == "end":
-                        self.ended = True
                     yield event
             except httpx.HTTPError as exc:
                 raise self._http.network_error(self._method, self._path, exc) from exc
+            # The server ends a run's stream with `event: end` or by closing it; either way
+            # the body finished cleanly (a dropped connection raises above instead).
+            self.ended = True
 
 
 class RunsClient:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_tui.client import AgentServerClient, NotFound, ValidationFailed
+from agent_tui.client import AgentServerClient, NotFound, PartialFailure, ValidationFailed
+from agent_tui.client.models import Thread
 
 COUNTER = "counter"
 
@@ -49,12 +50,27 @@ async def test_create_with_supersteps_builds_the_state(client: AgentServerClient
     assert state.values == {"n": 3, "items": [1, 2, 3]}
 
 
+async def test_supersteps_without_a_graph_id_fail_with_the_servers_reason(
+    client: AgentServerClient,
+) -> None:
+    # The server answers 201 with an error body here; the client must not call it a thread.
+    with pytest.raises(PartialFailure) as caught:
+        await client.threads.create(supersteps=counting_supersteps(1))
+    assert "has no assigned graph ID" in str(caught.value)
+
+
+async def counter_thread(client: AgentServerClient, steps: int, **metadata: Any) -> Thread:
+    return await client.threads.create(
+        metadata={"graph_id": COUNTER, **metadata}, supersteps=counting_supersteps(steps)
+    )
+
+
 async def test_history_is_most_recent_first_with_steps(client: AgentServerClient) -> None:
-    thread = await client.threads.create(supersteps=counting_supersteps(4))
+    thread = await counter_thread(client, 4)
     history = await client.threads.get_history(thread.thread_id, limit=100)
-    steps = [state.step for state in history]
-    assert steps == sorted(steps, reverse=True)
-    assert steps[0] == 4
+    # The `__input__` superstep is step -1 (source `input`); each update is one step.
+    assert [state.step for state in history] == [3, 2, 1, 0, -1]
+    assert [state.source for state in history] == ["update"] * 4 + ["input"]
     assert history[0].values["n"] == 4
     assert all(state.checkpoint_id for state in history)
     # Each checkpoint's parent is the next one down the list.
@@ -63,7 +79,7 @@ async def test_history_is_most_recent_first_with_steps(client: AgentServerClient
 
 
 async def test_history_pages_with_before(client: AgentServerClient) -> None:
-    thread = await client.threads.create(supersteps=counting_supersteps(12))
+    thread = await counter_thread(client, 12)
     full = await client.threads.get_history(thread.thread_id, limit=100)
     pages: list[list[str | None]] = []
     before = None
@@ -78,7 +94,7 @@ async def test_history_pages_with_before(client: AgentServerClient) -> None:
 
 
 async def test_state_at_a_checkpoint(client: AgentServerClient) -> None:
-    thread = await client.threads.create(supersteps=counting_supersteps(3))
+    thread = await counter_thread(client, 3)
     history = await client.threads.get_history(thread.thread_id, limit=100)
     at_two = next(state for state in history if state.values.get("n") == 2)
     assert at_two.checkpoint_id is not None
@@ -88,7 +104,7 @@ async def test_state_at_a_checkpoint(client: AgentServerClient) -> None:
 
 
 async def test_update_state_and_fork_from_a_checkpoint(client: AgentServerClient) -> None:
-    thread = await client.threads.create(supersteps=counting_supersteps(3))
+    thread = await counter_thread(client, 3)
     history = await client.threads.get_history(thread.thread_id, limit=100)
     at_one = next(state for state in history if state.values.get("n") == 1)
     assert at_one.checkpoint_id is not None
@@ -126,10 +142,7 @@ async def test_copy_keeps_the_history_under_a_new_id(client: AgentServerClient) 
 
 async def test_search_filters_sorts_and_limits(client: AgentServerClient) -> None:
     tag = {"suite": "search-test"}
-    made = [
-        await client.threads.create(metadata={**tag, "i": i}, supersteps=counting_supersteps(1))
-        for i in range(5)
-    ]
+    made = [await counter_thread(client, 1, **tag, i=i) for i in range(5)]
     await client.threads.create(metadata={"suite": "other"})
 
     found = await client.threads.search(metadata=tag, limit=100)
@@ -152,7 +165,9 @@ async def test_search_filters_sorts_and_limits(client: AgentServerClient) -> Non
     assert [t.thread_id for t in second_page] == [made[2].thread_id, made[1].thread_id]
 
     assert await client.threads.search(metadata=tag, status="busy") == []
-    assert len(await client.threads.search(metadata=tag, status="idle", limit=100)) == 5
+    # The last superstep leaves `dbl` pending, so these threads are `interrupted`.
+    assert len(await client.threads.search(metadata=tag, status="interrupted", limit=100)) == 5
+    assert await client.threads.search(metadata=tag, status="idle") == []
     assert await client.threads.count(metadata=tag) == 5
 
 

@@ -138,6 +138,16 @@ class ValidationFailed(HttpStatusError):
         return f"{self.title}{where}:\n{lines}"
 
 
+class PartialFailure(HttpStatusError):
+    """A success status whose body is an error (`{"detail": …}`).
+
+    langgraph-api answers `POST /threads` with supersteps this way when the thread was
+    created but its state could not be built (e.g. no `graph_id` in its metadata).
+    """
+
+    title = "The server reported a problem"
+
+
 class ServerError(HttpStatusError):
     title = "Server error"
 

@@ -22,6 +22,7 @@ from agent_tui import __version__
 from agent_tui.client.errors import (
     ApiError,
     ConnectionFailed,
+    PartialFailure,
     RequestTimedOut,
     ServerError,
     error_from_response,
@@ -218,6 +219,14 @@ class Transport:
                 method=method.upper(),
                 url=self.url_for(path),
                 status_code=response.status_code,
+            )
+        if isinstance(body, dict) and set(body) == {"detail"}:
+            raise PartialFailure(
+                str(body["detail"]),
+                method=method.upper(),
+                url=self.url_for(path),
+                status_code=response.status_code,
+                detail=body["detail"],
             )
         return body
 

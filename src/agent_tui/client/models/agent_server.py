@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ThreadStatus = Literal["idle", "busy", "interrupted", "error"]
 THREAD_STATUSES: tuple[ThreadStatus, ...] = ("idle", "busy", "interrupted", "error")
@@ -91,8 +91,15 @@ class Thread(ApiModel):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     config: dict[str, Any] = Field(default_factory=dict)
-    values: Any = None
+    values: Any = Field(default_factory=dict)
     interrupts: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("values", mode="before")
+    @classmethod
+    def _empty_values(cls, value: Any) -> Any:
+        # langgraph-api sends `"values": null` for a thread with no state yet; the
+        # documented shape is an empty object, and callers can rely on that.
+        return {} if value is None else value
 
 
 class CheckpointRef(ApiModel):

@@ -1,0 +1,395 @@
+"""Supervisor of the embedded agent server: the real langgraph-api in-memory runtime.
+
+`EmbeddedAgentServer` runs ``python -m agent_tui.local.server_process`` as a child process
+for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stops:
+
+- ``stop()`` sends SIGTERM to the child's process group (a graceful shutdown, in which the
+  runtime saves its data), then SIGKILL after the timeout. ``atexit`` calls it too.
+- If agent-tui dies without stopping it, the child notices that its stdin pipe closed
+  (and on Linux gets a parent-death signal) and exits; see `server_process`.
+- The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
+
+Each config gets its own working folder under the user data folder, where the runtime keeps
+``.langgraph_api/`` (threads, runs, assistants, checkpoints): data survives restarts.
+
+On POSIX the listening socket is bound here, on a free port, and handed to the child, so no
+other process can take the port between choosing it and listening on it. Elsewhere the
+port is chosen by binding port 0 and releasing it, and a lost race is retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import hashlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import httpx
+
+from agent_tui import paths
+from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.server_environment import server_environment
+from agent_tui.local.server_log import ServerLog
+
+DEFAULT_JOBS_PER_WORKER = 10
+"""Runs the server executes at once (``run_server`` defaults to 1, which would make one
+long run hold up every other thread; 10 is what langgraph-api documents as the default)."""
+
+DEFAULT_READY_TIMEOUT = 60.0
+"""Seconds to wait for ``/ok``: user graphs may import heavy libraries at start-up."""
+
+_SOCKET_INHERITANCE = os.name == "posix"
+_BIND_RETRIES = 2
+_ADDRESS_IN_USE = re.compile(r"address already in use|only one usage of each socket", re.I)
+_ERROR_LOG_LINES = 30
+
+
+class EmbeddedServerError(RuntimeError):
+    """The embedded server could not start or stopped early; ``log_lines`` tell why."""
+
+    def __init__(self, reason: str, log_lines: Sequence[str] = ()) -> None:
+        self.reason = reason
+        self.log_lines = list(log_lines)
+        message = reason
+        if self.log_lines:
+            message += "\n--- last server log lines ---\n" + "\n".join(self.log_lines)
+        super().__init__(message)
+
+
+def server_key(config_path: Path) -> str:
+    """A stable, readable folder name for one config file: ``<project folder>-<hash>``."""
+    resolved = config_path.expanduser().resolve()
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", resolved.parent.name).strip("-.") or "project"
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
+    return f"{slug[:40]}-{digest}"
+
+
+class EmbeddedAgentServer:
+    """One langgraph-api server process for one ``langgraph.json``.
+
+    Use ``start()`` then ``wait_until_ready()`` (or its async twin), and ``stop()``; or
+    ``with EmbeddedAgentServer(path) as server:`` / ``async with``, which do all three.
+    """
+
+    def __init__(
+        self,
+        config_path: Path,
+        *,
+        data_dir: Path | None = None,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        log_file: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        jobs_per_worker: int = DEFAULT_JOBS_PER_WORKER,
+        allow_blocking: bool = False,
+    ) -> None:
+        """Describe the server; nothing starts until ``start()``.
+
+        ``data_dir`` is the server's working folder (default
+        ``<user data>/servers/<server_key>``), ``log_file`` gets every output line (default
+        ``<user log>/server-<server_key>.log``), ``port`` None picks a free one, ``env``
+        overrides the (offline) environment, and ``allow_blocking`` turns off
+        langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
+        --allow-blocking``.
+        """
+        self.config_path = config_path.expanduser().resolve()
+        key = server_key(self.config_path)
+        self.data_dir = data_dir if data_dir is not None else paths.data_dir() / "servers" / key
+        self.log_file = log_file if log_file is not None else paths.log_dir() / f"server-{key}.log"
+        self.host = host
+        self.startup_seconds: float | None = None
+        """Seconds from ``start()`` to the first ``/ok`` answer, once ready."""
+        self._requested_port = port
+        self._env = dict(env or {})
+        self._jobs = jobs_per_worker
+        self._allow_blocking = allow_blocking
+        self._log = ServerLog(self.log_file)
+        self._process: subprocess.Popen[bytes] | None = None
+        self._port: int | None = None
+        self._started_at = 0.0
+        self._bind_retries_left = 0
+        self._lock = threading.Lock()
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        if self._port is None:
+            raise EmbeddedServerError("the embedded agent server was not started")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self._port}"
+
+    @property
+    def port(self) -> int | None:
+        return self._port
+
+    @property
+    def pid(self) -> int | None:
+        """The server process id while it runs (for display and tests)."""
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def is_running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def log_lines(self, last: int | None = None) -> list[str]:
+        """The server's recent output lines (plain text, escape sequences removed)."""
+        return self._log.lines(last)
+
+    # -- start ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Launch the server process; returns at once. A no-op while it is running.
+
+        Raises `EmbeddedServerError` when the config is unusable or the process can't start.
+        """
+        with self._lock:
+            if self.is_running:
+                return
+            try:
+                load_langgraph_config(self.config_path)  # fail fast, with a clear reason
+            except LangGraphConfigError as exc:
+                raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+            self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.startup_seconds = None
+            self._started_at = time.monotonic()
+            self._bind_retries_left = _BIND_RETRIES if self._requested_port is None else 0
+            self._launch()
+            atexit.register(self.stop)
+
+    def _launch(self) -> None:
+        listener = self._listen() if _SOCKET_INHERITANCE else None
+        if listener is not None:
+            port = int(listener.getsockname()[1])
+        else:
+            port = self._requested_port or _free_port(self.host)
+        command = [
+            sys.executable,
+            "-P",  # the working folder holds data, not modules: keep it off sys.path
+            "-m",
+            "agent_tui.local.server_process",
+            "--config",
+            str(self.config_path),
+            "--host",
+            self.host,
+            "--port",
+            str(port),
+            "--jobs",
+            str(self._jobs),
+            "--parent-pid",
+            str(os.getpid()),
+        ]
+        if listener is not None:
+            command += ["--fd", str(listener.fileno())]
+        if threading.current_thread() is threading.main_thread():
+            command.append("--die-with-parent")
+        if self._allow_blocking:
+            command.append("--allow-blocking")
+        try:
+            process = subprocess.Popen(
+                command,
+                cwd=self.data_dir,
+                env=server_environment(os.environ, self._env),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                pass_fds=(listener.fileno(),) if listener is not None else (),
+                start_new_session=_SOCKET_INHERITANCE,
+                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
+            )
+        except OSError as exc:
+            raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
+        finally:
+            if listener is not None:
+                listener.close()  # the child has its own copy
+        assert process.stdout is not None
+        self._log.follow(process.stdout)
+        self._process = process
+        self._port = port
+
+    def _listen(self) -> socket.socket:
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            # Lets a restart reuse its old port while the previous connections linger.
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind((self.host, self._requested_port or 0))
+            listener.listen(128)
+        except OSError as exc:
+            listener.close()
+            where = f"{self.host}:{self._requested_port or 0}"
+            raise EmbeddedServerError(f"cannot listen on {where}: {exc.strerror}") from exc
+        return listener
+
+    # -- readiness -----------------------------------------------------------------------
+
+    def wait_until_ready(self, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
+        """Block until ``GET /ok`` answers; raise `EmbeddedServerError` on exit or timeout."""
+        deadline = time.monotonic() + timeout
+        with httpx.Client(trust_env=False) as client:
+            while True:
+                self._check_alive(timeout)
+                with contextlib.suppress(httpx.TransportError):
+                    response = client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
+                    if response.status_code == 200:
+                        self._mark_ready()
+                        return
+                if time.monotonic() >= deadline:
+                    self._raise_timeout(timeout)
+                time.sleep(0.05)
+
+    async def wait_until_ready_async(self, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
+        """``wait_until_ready`` for an event loop: never blocks it."""
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(trust_env=False) as client:
+            while True:
+                self._check_alive(timeout)
+                with contextlib.suppress(httpx.TransportError):
+                    response = await client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
+                    if response.status_code == 200:
+                        self._mark_ready()
+                        return
+                if time.monotonic() >= deadline:
+                    self._raise_timeout(timeout)
+                await asyncio.sleep(0.05)
+
+    def _check_alive(self, timeout: float) -> None:
+        process = self._process
+        if process is None:
+            raise EmbeddedServerError("the embedded agent server was not started")
+        code = process.poll()
+        if code is None:
+            return
+        self._log.join(timeout=2.0)  # the last lines explain the exit
+        lines = self.log_lines()
+        if self._bind_retries_left > 0 and any(_ADDRESS_IN_USE.search(x) for x in lines[-50:]):
+            # Another process took the port we picked (only without socket inheritance).
+            self._bind_retries_left -= 1
+            self._launch()
+            return
+        self._forget_process()
+        raise EmbeddedServerError(
+            f"the agent server exited with code {code} before it was ready "
+            f"(config {self.config_path}; full log in {self.log_file})",
+            lines[-_ERROR_LOG_LINES:],
+        )
+
+    def _mark_ready(self) -> None:
+        if self.startup_seconds is None:
+            self.startup_seconds = time.monotonic() - self._started_at
+
+    def _raise_timeout(self, timeout: float) -> None:
+        lines = self.log_lines(_ERROR_LOG_LINES)
+        self.stop()
+        raise EmbeddedServerError(
+            f"the agent server was not ready after {timeout:g} s (full log in {self.log_file})",
+            lines,
+        )
+
+    # -- stop ----------------------------------------------------------------------------
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server: SIGTERM, wait up to ``timeout`` seconds, then SIGKILL.
+
+        Safe to call any number of times, and when the server never started.
+        """
+        with self._lock:
+            process = self._process
+            if process is None:
+                return
+            if process.poll() is None:
+                self._signal(process, signal.SIGTERM)
+                try:
+                    process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    self._signal(process, signal.SIGKILL)
+                    process.wait(5.0)
+            # Processes the graphs started may still be in the group.
+            self._signal(process, signal.SIGKILL)
+            self._forget_process()
+
+    async def stop_async(self, timeout: float = 10.0) -> None:
+        await asyncio.to_thread(self.stop, timeout)
+
+    def _signal(self, process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+        try:
+            if _SOCKET_INHERITANCE:
+                os.killpg(process.pid, sig)  # the child leads its own process group
+            elif sig == signal.SIGTERM:
+                process.terminate()
+            elif process.poll() is None:
+                process.kill()
+        except (ProcessLookupError, PermissionError):
+            pass  # already gone
+
+    def _forget_process(self) -> None:
+        process, self._process = self._process, None
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        self._log.join(timeout=2.0)
+        atexit.unregister(self.stop)
+
+    # -- context managers ----------------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        self.start()
+        try:
+            self.wait_until_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> Self:
+        self.start()
+        try:
+            await self.wait_until_ready_async()
+        except BaseException:
+            await self.stop_async()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop_async()
+
+    def __repr__(self) -> str:
+        state = f"running at {self.url}" if self.is_running else "stopped"
+        return f"<EmbeddedAgentServer {self.config_path} {state}>"
+
+
+def _free_port(host: str) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+def _probe_timeout(deadline: float) -> float:
+    # The first request may wait in the socket's backlog until the server accepts it.
+    return max(0.1, min(2.0, deadline - time.monotonic()))

@@ -1,0 +1,68 @@
+"""Session-wide test setup: isolated user folders and one real agent server for all tests.
+
+- ``AGENT_TUI_HOME`` points at a temporary folder from the moment pytest configures, so
+  no test reads or writes the real user config, data or log folders.
+- ``agent_server`` is the real embedded langgraph-api server, started once per session
+  (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
+  (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
+  ``nested``). Its data lives in a pytest temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agent_tui.local import EmbeddedAgentServer
+
+TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
+
+_HOME_KEY = "AGENT_TUI_HOME"
+_saved_home: list[str | None] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before any test module is imported, so even import-time path lookups are isolated.
+    _saved_home.append(os.environ.get(_HOME_KEY))
+    os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    home = os.environ.get(_HOME_KEY)
+    if home:
+        shutil.rmtree(home, ignore_errors=True)
+    previous = _saved_home.pop() if _saved_home else None
+    if previous is None:
+        os.environ.pop(_HOME_KEY, None)
+    else:
+        os.environ[_HOME_KEY] = previous
+
+
+@pytest.fixture(scope="session")
+def agent_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedAgentServer]:
+    """The shared real agent server (``.url``); tests must not stop it."""
+    data_dir = tmp_path_factory.mktemp("agent-server")
+    server = EmbeddedAgentServer(
+        TEST_GRAPHS_CONFIG, data_dir=data_dir, log_file=data_dir / "server.log"
+    )
+    with server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def agent_server_url(agent_server: EmbeddedAgentServer) -> str:
+    return agent_server.url
+
+
+@pytest.fixture
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (at the time of the call)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -66,6 +66,7 @@ class AgentTuiApp(App[None]):
         self.local_server: EmbeddedAgentServer | None = None
         self.client: AgentServerClient | None = None  # the current server's
         self._clients: dict[str, AgentServerClient] = {}
+        self.failure: str | None = None  # why the last start/connect failed, if it did
 
     def on_mount(self) -> None:
         # Pushed over the blank default screen rather than being the default screen:
@@ -94,6 +95,7 @@ class AgentTuiApp(App[None]):
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def _connect(self) -> None:
         startup, target = self._startup, self.target
+        self.failure = None
         startup.start(target.description)
         await asyncio.to_thread(_import_connection_modules)
         from agent_tui.client import ApiError
@@ -129,7 +131,7 @@ class AgentTuiApp(App[None]):
         config = target.config_path or default_langgraph_config(Path.cwd())
         server = EmbeddedAgentServer(config, data_dir=target.data_dir)
         self.local_server = server  # set before start: shutdown must find it
-        startup.start(f"Starting a local agent server for {config}", server.log_lines)
+        startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
         if self.start_timeout is None:
             await server.wait_until_ready_async()
@@ -164,8 +166,14 @@ class AgentTuiApp(App[None]):
         else:
             title = "The local agent server did not start"
         logger.warning("%s: %s", title, error)
+        self.failure = title
         self.connection_status = "failed"
-        startup.fail(title, str(error))
+        from agent_tui.local import EmbeddedServerError
+
+        if isinstance(error, EmbeddedServerError):
+            startup.fail(title, error.reason, error.log_lines)
+        else:
+            startup.fail(title, str(error))
 
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:
@@ -180,10 +188,16 @@ class AgentTuiApp(App[None]):
         logger.error("worker group %r failed", group, exc_info=error)
         text = clean_text(str(error) or type(error).__name__)
         if group == "connect" and isinstance(self.screen, StartupScreen):
+            self.failure = "unexpected error while starting"
             self.connection_status = "failed"
             self.screen.fail("Unexpected error while starting", text)
         else:
             self.notify(text, title="Something went wrong", severity="error", markup=False)
+
+    async def action_quit(self) -> None:
+        # Quitting after a failed start is a failure for scripts and for the CLI,
+        # which then says why on the terminal.
+        self.exit(return_code=1 if self.failure else 0)
 
     async def on_unmount(self) -> None:
         # Runs after every screen has closed, so nothing uses the clients any more.

@@ -123,5 +123,6 @@ def _run_tui(args: argparse.Namespace) -> int:
         app.stop_local_server()
         logger.info("agent-tui exited (return code %s)", app.return_code)
     if app.return_code:
-        print(f"agent-tui: see the log for details: {log_path}", file=sys.stderr)
+        reason = f"{app.failure}; " if app.failure else ""
+        print(f"agent-tui: {reason}details in {log_path}", file=sys.stderr)
     return app.return_code or 0

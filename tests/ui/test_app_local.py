@@ -76,3 +76,22 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
     assert not server.is_running
     assert not process_exists(pid)
     print(f"local server: info screen {ready:.1f}s after the app started")
+
+
+async def test_unusable_config_shows_why_and_offers_retry(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    missing = tmp_path / "nowhere" / "langgraph.json"
+    app = AgentTuiApp(LocalServer(config_path=missing, data_dir=tmp_path / "data"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartupScreen)
+        await wait_for(pilot, lambda: screen.failed, what="the failure")
+        title = str(screen.query_one("#error-title", Static).render())
+        assert title == "The local agent server did not start"
+        assert str(missing) in str(screen.query_one("#error-message", Static).render())
+        assert not screen.query_one(LoadingIndicator).display
+        assert app.sub_title == "failed"
+        assert app.local_server is not None and app.local_server.pid is None
+        await pilot.press("ctrl+q")
+    assert app.return_code == 1

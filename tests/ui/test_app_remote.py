@@ -34,7 +34,7 @@ def graph_ids(screen: ServerInfoScreen) -> list[str]:
 async def test_info_screen_shows_server_version_and_demo_graphs(
     agent_server_url: str, wait_for: WaitFor
 ) -> None:
-    app = AgentTuiApp(RemoteServer(agent_server_url))
+    app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="info screen")
         screen = app.screen
@@ -44,6 +44,7 @@ async def test_info_screen_shows_server_version_and_demo_graphs(
         summary = static_text(screen, "#summary")
         assert agent_server_url in summary
         assert f"langgraph-api {langgraph_api.__version__}" in summary
+        assert "read-only" in summary
         served_graphs = sorted(json.loads(SERVED_CONFIG.read_text())["graphs"])
         assert "chat" in served_graphs
         assert graph_ids(screen) == served_graphs
@@ -85,3 +86,5 @@ async def test_unreachable_url_shows_an_error_naming_the_url(
         assert app.is_running
         await pilot.press("q")
     assert not app.is_running
+    assert app.return_code == 1  # quitting after a failure is a failure
+    assert app.failure == f"Could not connect to {url}"

@@ -41,6 +41,18 @@ def status_from_log_line(line: str) -> str:
     return match.group("event").strip() if match else line
 
 
+# The last line of a Python traceback: `package.module.SomeError: message`.
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception): .+")
+
+
+def probable_cause(lines: Sequence[str]) -> str | None:
+    """The last exception line in a server log: usually what went wrong."""
+    for line in reversed(lines):
+        if _EXCEPTION_LINE.match(line.strip()):
+            return line.strip()
+    return None
+
+
 def latest_status(lines: Sequence[str]) -> str:
     """The last log line that says something, for the status line."""
     for line in reversed(lines):
@@ -79,41 +91,57 @@ class StartupScreen(AgentScreen[None]):
             yield Static(server_text(self._heading), id="heading")
             yield LoadingIndicator()
             yield Static(id="status")
-            with VerticalScroll(id="failure"):
+            with Vertical(id="failure"):
                 yield Static(id="error-title")
-                yield Static(id="error-message")
                 yield Static(id="error-hint")
+                with VerticalScroll(id="error-scroll"):
+                    yield Static(id="error-message")
+                    yield Static(id="error-details")
         yield Footer()
 
     def on_mount(self) -> None:
         self.set_interval(0.25, self._show_status)
         self.post_message(self.Ready())
 
-    def start(self, heading: str, log_source: LogSource | None = None) -> None:
-        """Show progress for a new attempt; `log_source` returns the server's log lines."""
+    def start(self, heading: str) -> None:
+        """Show progress for a new attempt."""
+        self.attempt += 1
+        self._started = time.monotonic()
+        self._log_source = None
+        self.failed = False
+        self.follow(heading)
+
+    def follow(self, heading: str, log_source: LogSource | None = None) -> None:
+        """Say what is being done; `log_source` returns the server's log lines so far."""
         self._heading = heading
         self._log_source = log_source
-        self._started = time.monotonic()
-        self.attempt += 1
-        self.failed = False
         self.query_one("#heading", Static).update(server_text(heading))
         self._show_status()
 
-    def fail(self, title: str, message: str) -> None:
-        """Show why it did not work; `message` may be long (it can hold log lines)."""
+    def fail(self, title: str, message: str, details: Sequence[str] = ()) -> None:
+        """Show why it did not work: `message` says what happened, `details` are the
+        server's last log lines (shown below it, scrollable)."""
         self.failed = True
         if self.attempt > 1:  # so a retry that fails the same way visibly did something
             title = f"{title} (attempt {self.attempt})"
         self.query_one("#error-title", Static).update(server_text(title, style="bold"))
-        self.query_one("#error-message", Static).update(server_text(message))
         hint = Text.assemble(
-            ("r", "bold"),
-            " retry   ",
-            ("q", "bold"),
-            " quit   log: ",
-            str(log_file()),
+            ("r", "bold"), " retry   ", ("ctrl+q", "bold"), " quit   log: ", str(log_file())
         )
         self.query_one("#error-hint", Static).update(hint)
+        cause = probable_cause(details)
+        if cause:
+            message = f"{message}\n\n{cause}"
+        self.query_one("#error-message", Static).update(server_text(message))
+        detail_widget = self.query_one("#error-details", Static)
+        if details:
+            text = Text("last lines of the server's log:\n", style="bold")
+            text.append_text(server_text("\n".join(details)))
+            detail_widget.update(text)
+        detail_widget.display = bool(details)
+        scroll = self.query_one("#error-scroll", VerticalScroll)
+        scroll.focus()  # arrow keys and page keys scroll a long error
+        scroll.scroll_home(animate=False)
 
     def _show_status(self) -> None:
         if self.failed:

@@ -44,8 +44,19 @@ def _import_connection_modules() -> None:
 
 class AgentTuiApp(App[None]):
     TITLE = "agent-tui"
+    # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+        Binding("ctrl+c", "help_quit", show=False, system=True, id="app.help_quit"),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            show=False,
+            priority=True,
+            tooltip="Open the command palette",
+            id="app.command_palette",
+        ),
     ]
 
     # What the header shows beside the title: starting / connected / failed.

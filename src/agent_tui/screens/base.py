@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -20,8 +21,28 @@ class WorkerFailed(Message):
 
 
 class AgentScreen(Screen[ResultType]):
-    """Base screen. `Worker.StateChanged` does not bubble, so forward failures to the app."""
+    """Base screen: bindings with ids, worker failures forwarded to the app."""
+
+    # Textual's Screen bindings, redeclared with ids so a keymap can remap them.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "app.focus_next", "Focus Next", show=False, id="screen.focus_next"),
+        Binding(
+            "shift+tab",
+            "app.focus_previous",
+            "Focus Previous",
+            show=False,
+            id="screen.focus_previous",
+        ),
+        Binding(
+            "ctrl+c,super+c",
+            "screen.copy_text",
+            "Copy selected text",
+            show=False,
+            id="screen.copy_text",
+        ),
+    ]
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # `Worker.StateChanged` does not bubble: without this the app never hears of it.
         if event.state is WorkerState.ERROR:
             self.app.post_message(WorkerFailed(event.worker))

@@ -1,0 +1,43 @@
+"""Every key binding has an id, so a config can remap keys (`App.set_keymap`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from textual.binding import Binding
+from textual.dom import DOMNode
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.screens.startup import StartupScreen
+from agent_tui.target import RemoteServer
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+
+
+def bindings_of(node: type[DOMNode]) -> list[Binding]:
+    return [binding for _key, binding in node._merged_bindings or ()]
+
+
+@pytest.mark.parametrize("screen", [StartupScreen, ServerInfoScreen])
+def test_every_screen_binding_has_an_id(screen: type[DOMNode]) -> None:
+    missing = [b.key for b in bindings_of(screen) if not b.id]
+    assert missing == []
+
+
+def test_every_app_binding_has_an_id() -> None:
+    app = AgentTuiApp(RemoteServer("http://127.0.0.1:9"))
+    missing = [binding.key for _key, binding in app._bindings if not binding.id]
+    assert missing == []
+
+
+async def test_keys_can_be_remapped_by_id(free_port: int, wait_for: WaitFor) -> None:
+    app = AgentTuiApp(RemoteServer(f"http://127.0.0.1:{free_port}"))
+    async with app.run_test() as pilot:
+        app.set_keymap({"startup.retry": "f5"})
+        screen = app.screen
+        assert isinstance(screen, StartupScreen)
+        await wait_for(pilot, lambda: screen.failed, what="the failure")
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: screen.attempt == 2 and screen.failed, what="a retry")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 
 
 class LoopState(TypedDict, total=False):
@@ -26,7 +26,7 @@ def tick(state: LoopState) -> dict[str, Any]:
 
 
 def again(state: LoopState) -> Literal["tick", "__end__"]:
-    return "tick" if state.get("i", 0) < state.get("steps", 1) else END
+    return "tick" if state.get("i", 0) < state.get("steps", 1) else "__end__"
 
 
 builder = StateGraph(LoopState)

@@ -78,12 +78,12 @@ class AgentTuiApp(App[None]):
         self.client: AgentServerClient | None = None  # the current server's
         self._clients: dict[str, AgentServerClient] = {}
         self.failure: str | None = None  # why the last start/connect failed, if it did
+        self._startup = StartupScreen(target.description)
 
     def on_mount(self) -> None:
         # Pushed over the blank default screen rather than being the default screen:
         # only pushed screens can be replaced with `switch_screen`. The connect worker
         # starts when the screen reports `Ready` (its widgets exist then).
-        self._startup = StartupScreen(self.target.description)
         self.push_screen(self._startup)
 
     def watch_connection_status(self, status: str) -> None:
@@ -129,7 +129,7 @@ class AgentTuiApp(App[None]):
         self.client = client
         self.connection_status = f"connected · {url}"
         while self.screen is not startup and len(self.screen_stack) > 2:
-            self.pop_screen()  # e.g. the command palette, opened while waiting
+            await self.pop_screen()  # e.g. the command palette, opened while waiting
         await self.switch_screen(
             ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
         )

@@ -99,3 +99,20 @@ def test_api_key_env_order() -> None:
     assert api_key_from_env(env) == "g"
     assert api_key_from_env({**env, "LANGSMITH_API_KEY": "s"}) == "s"
     assert api_key_from_env({}) is None
+
+
+def test_url_target_takes_the_key_from_the_flag_then_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agent_tui.cli import _target_from_args
+    from agent_tui.target import LocalServer, RemoteServer
+
+    monkeypatch.setenv("LANGGRAPH_API_KEY", "from-env")
+    monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    parser = build_parser()
+    flagged = _target_from_args(parser.parse_args(["--url", "http://x:1", "--api-key", "k"]))
+    assert flagged == RemoteServer("http://x:1", api_key="k")
+    from_env = _target_from_args(parser.parse_args(["--url", "http://x:1"]))
+    assert from_env == RemoteServer("http://x:1", api_key="from-env")
+    assert "from-env" not in repr(from_env)  # keys never reach a log line through a repr
+    assert _target_from_args(parser.parse_args([])) == LocalServer()

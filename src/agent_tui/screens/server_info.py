@@ -139,17 +139,18 @@ class ServerInfoScreen(AgentScreen[None]):
         table.add_column("Description", key="description")
         if self.info is not None:
             self._show_info(self.info)
-        self.load()
+        self.load(with_info=self.info is None)
 
     def action_refresh(self) -> None:
         self.load()
 
-    def load(self) -> None:
+    def load(self, *, with_info: bool = True) -> None:
+        """Fetch the graphs, and `/info` too unless the caller just fetched it."""
         self.query_one("#graphs", DataTable).loading = True
-        self._load()
+        self._load(with_info)
 
-    async def _fetch(self) -> tuple[ServerInfo, list[Assistant], bool]:
-        info = await self.client.info()
+    async def _fetch(self, with_info: bool) -> tuple[ServerInfo | None, list[Assistant], bool]:
+        info = await self.client.info() if with_info else None
         assistants, truncated = await fetch_all_assistants(self.client)
         return info, assistants, truncated
 
@@ -181,10 +182,10 @@ class ServerInfoScreen(AgentScreen[None]):
         widget.display = message is not None
 
     @work(exclusive=True, group="server-info", exit_on_error=False)
-    async def _load(self) -> None:
+    async def _load(self, with_info: bool) -> None:
         table = self.query_one("#graphs", DataTable)
         try:
-            info, assistants, truncated = await self._fetch()
+            info, assistants, truncated = await self._fetch(with_info)
         except ApiError as error:
             self._show_error(server_text(str(error)))
             self.notify(
@@ -196,6 +197,7 @@ class ServerInfoScreen(AgentScreen[None]):
             return
         finally:
             table.loading = False
-        self.info = info
-        self._show_info(info)
+        if info is not None:
+            self.info = info
+            self._show_info(info)
         self._show_graphs(assistants, truncated)

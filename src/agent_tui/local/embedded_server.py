@@ -310,24 +310,24 @@ class EmbeddedAgentServer:
             if process is None:
                 return
             if process.poll() is None:
-                self._signal(process, signal.SIGTERM)
+                self._signal(process, force=False)
                 try:
                     process.wait(timeout)
                 except subprocess.TimeoutExpired:
-                    self._signal(process, signal.SIGKILL)
+                    self._signal(process, force=True)
                     process.wait(5.0)
             # Processes the graphs started may still be in the group.
-            self._signal(process, signal.SIGKILL)
+            self._signal(process, force=True)
             self._forget_process()
 
     async def stop_async(self, timeout: float = 10.0) -> None:
         await asyncio.to_thread(self.stop, timeout)
 
-    def _signal(self, process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    def _signal(self, process: subprocess.Popen[bytes], *, force: bool) -> None:
         try:
-            if _SOCKET_INHERITANCE:
-                os.killpg(process.pid, sig)  # the child leads its own process group
-            elif sig == signal.SIGTERM:
+            if _SOCKET_INHERITANCE:  # POSIX: the child leads its own process group
+                os.killpg(process.pid, signal.SIGKILL if force else signal.SIGTERM)
+            elif not force:
                 process.terminate()
             elif process.poll() is None:
                 process.kill()

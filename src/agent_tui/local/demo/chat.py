@@ -34,7 +34,8 @@ Context (``context_schema=ChatContext``; each key has a default, so an empty con
 - ``style``: ``"plain"`` (default) or ``"pirate"``, which prefixes answers with ``Arr! ``.
 - ``shout``: ``false`` (default); ``true`` upper-cases answers.
 - ``token_delay_ms``: ``20`` (default); the pause before each streamed token, so a human sees
-  the answer arrive. Tests pass ``0``.
+  the answer arrive. Tests pass ``0``. It applies only while a client streams ``messages``
+  (``messages-tuple``); otherwise the model answers at once.
 
 Tool-call messages are never styled; the final answer that repeats a tool result is.
 """

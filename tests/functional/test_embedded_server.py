@@ -193,7 +193,7 @@ def test_server_exits_when_its_parent_is_killed(tmp_path: Path, started_from: st
             parent.wait(10)
 
 
-def test_a_graph_that_fails_to_import_raises_with_the_server_log(tmp_path: Path) -> None:
+async def test_a_graph_that_fails_to_import_raises_with_the_server_log(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "broken.py").write_text("import agent_tui_no_such_module  # noqa\n")
@@ -203,11 +203,21 @@ def test_a_graph_that_fails_to_import_raises_with_the_server_log(tmp_path: Path)
     server = own_server(tmp_path, project / "langgraph.json")
     server.start()
     with pytest.raises(EmbeddedServerError) as caught:
-        server.wait_until_ready(60)
+        await server.wait_until_ready_async(60)
     assert "exited with code" in caught.value.reason
     assert any("agent_tui_no_such_module" in line for line in caught.value.log_lines)
     assert "agent_tui_no_such_module" in str(caught.value)
     assert not server.is_running
+
+
+def test_a_server_not_ready_in_time_is_stopped(tmp_path: Path) -> None:
+    server = own_server(tmp_path)
+    server.start()
+    pid = server.pid
+    assert pid is not None
+    with pytest.raises(EmbeddedServerError, match=r"not ready after 0.2 s"):
+        server.wait_until_ready(0.2)  # far less than the ~3 s a start takes
+    assert not server.is_running and process_gone(pid)
 
 
 def test_a_config_that_is_not_json_fails_at_once(tmp_path: Path) -> None:

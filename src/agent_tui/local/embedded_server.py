@@ -255,14 +255,16 @@ class EmbeddedAgentServer:
         deadline = time.monotonic() + timeout
         async with httpx.AsyncClient(trust_env=False) as client:
             while True:
-                self._check_alive(timeout)
+                if not self.is_running:
+                    # The slow path (reading the last log lines, maybe relaunching) blocks.
+                    await asyncio.to_thread(self._check_alive, timeout)
                 with contextlib.suppress(httpx.TransportError):
                     response = await client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
                     if response.status_code == 200:
                         self._mark_ready()
                         return
                 if time.monotonic() >= deadline:
-                    self._raise_timeout(timeout)
+                    await asyncio.to_thread(self._raise_timeout, timeout)
                 await asyncio.sleep(0.05)
 
     def _check_alive(self, timeout: float) -> None:

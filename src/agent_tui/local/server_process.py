@@ -140,7 +140,10 @@ def _exit_when_parent_goes(grace: float) -> None:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     _request_shutdown()
-    threading.Timer(grace, os._exit, args=(1,)).start()
+    # A daemon timer: it must not keep a cleanly stopped process alive until it fires.
+    deadline = threading.Timer(grace, os._exit, args=(1,))
+    deadline.daemon = True
+    deadline.start()
 
 
 def _request_shutdown() -> None:

@@ -108,6 +108,11 @@ def _decode_body(response: httpx.Response) -> Any:
         return response.text
 
 
+def _is_loopback(url: str) -> bool:
+    host = httpx.URL(url).host
+    return host in {"localhost", "::1"} or host.startswith("127.")
+
+
 def compact(**fields: Any) -> dict[str, Any]:
     """A request body or query from keyword arguments, leaving out the ones not given."""
     return {key: value for key, value in fields.items() if value is not None}
@@ -131,6 +136,8 @@ class Transport:
         self.retry = retry or RetryPolicy()
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
+            # Proxy settings from the environment must not catch a loopback server.
+            trust_env=not _is_loopback(self.base_url),
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
             timeout=timeout,
             transport=http_transport,

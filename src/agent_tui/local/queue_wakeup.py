@@ -56,7 +56,7 @@ class _Wakeup:
 
 def wake_queue_on_new_runs() -> bool:
     """Patch the in-memory runtime's ``Runs``; return whether it was patched."""
-    from langgraph_runtime_inmem.ops import Runs  # type: ignore[import-untyped]
+    from langgraph_runtime_inmem.ops import Runs
 
     original_next = Runs.next
     original_put = Runs.put

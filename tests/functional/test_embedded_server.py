@@ -186,7 +186,8 @@ def test_server_exits_when_its_parent_is_killed(tmp_path: Path, started_from: st
         parent.wait(10)
         # Without PDEATHSIG (worker thread) only the stdin watchdog can notice.
         eventually(lambda: process_gone(pid), timeout=15, what=f"server {pid} exited")
-        assert port_closed(port)
+        # A leader shows as a zombie while its other threads still wind down.
+        eventually(lambda: port_closed(port), timeout=15, what=f"port {port} closed")
     finally:
         if parent.poll() is None:
             parent.kill()

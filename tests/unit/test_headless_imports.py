@@ -5,7 +5,13 @@ import sys
 
 import pytest
 
-HEADLESS = ["agent_tui.client", "agent_tui.local", "agent_tui.paths", "agent_tui.sanitize"]
+HEADLESS = [
+    "agent_tui.client",
+    "agent_tui.local",
+    "agent_tui.paths",
+    "agent_tui.sanitize",
+    "agent_tui.thread_query",
+]
 
 
 @pytest.mark.parametrize("module", HEADLESS)

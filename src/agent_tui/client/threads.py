@@ -66,8 +66,15 @@ class ThreadsClient:
         offset: int = 0,
         sort_by: str | None = None,
         sort_order: str | None = None,
+        select: Sequence[str] | None = None,
+        extract: dict[str, str] | None = None,
     ) -> list[Thread]:
-        """Threads matching every filter given (`metadata` and `values` match exactly)."""
+        """Threads matching every filter given (`metadata` and `values` match exactly).
+
+        `select` limits the fields returned; `extract` maps an alias to a path such as
+        `values.messages[-1]`, returned under the thread's `extracted` field (kept as an
+        extra field of `Thread`). Both spare sending whole states for a list.
+        """
         body = compact(
             status=status,
             metadata=metadata,
@@ -77,6 +84,8 @@ class ThreadsClient:
             offset=offset,
             sort_by=sort_by,
             sort_order=sort_order,
+            select=list(select) if select is not None else None,
+            extract=extract,
         )
         data = await self._http.request_json("POST", "/threads/search", json=body, idempotent=True)
         return _THREADS.validate_python(data)

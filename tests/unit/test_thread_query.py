@@ -1,0 +1,180 @@
+"""Thread search and create input: what users type becomes requests, or a clear error."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from agent_tui.client.models import Thread
+from agent_tui.thread_query import (
+    DEFAULT_PAGE_SIZE,
+    LIST_EXTRACT,
+    QueryError,
+    ThreadDraft,
+    ThreadQuery,
+    format_metadata,
+    format_time,
+    last_message_preview,
+    parse_metadata,
+    parse_supersteps,
+)
+
+
+def test_metadata_pairs_parse_values_as_json_when_valid() -> None:
+    assert parse_metadata('graph_id=chat n=3 ok=true none=null user="Ann Lee" s=\'"3"\'') == {
+        "graph_id": "chat",
+        "n": 3,
+        "ok": True,
+        "none": None,
+        "user": "Ann Lee",
+        "s": "3",
+    }
+    assert parse_metadata("tags='[\"a\",1]'") == {"tags": ["a", 1]}
+    assert parse_metadata("") == {}
+    assert parse_metadata("  ") == {}
+    assert parse_metadata("url=http://x/?a=b") == {"url": "http://x/?a=b"}
+
+
+def test_metadata_as_a_json_object() -> None:
+    assert parse_metadata('{"a": {"b": 1}}') == {"a": {"b": 1}}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("graph_id", "expected key=value, got 'graph_id'"),
+        ("=x", "expected key=value"),
+        ("a=1 a=2", "'a' is given twice"),
+        ('user="Ann', "quote values"),
+        ('{"a": }', "invalid JSON: Expecting value at line 1, column 7"),
+        ("[1]", "expected key=value"),
+    ],
+)
+def test_bad_metadata_says_what_is_wrong(text: str, says: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        parse_metadata(text)
+    assert caught.value.field == "metadata"
+    assert says in str(caught.value)
+
+
+def test_format_metadata_round_trips() -> None:
+    metadata = {"graph_id": "chat", "n": 3, "s": "3", "user": "Ann Lee", "e": "", "d": {"x": 1}}
+    assert parse_metadata(format_metadata(metadata)) == metadata
+
+
+def test_query_from_input_builds_light_search_kwargs() -> None:
+    query = ThreadQuery.from_input(
+        status="Interrupted", metadata="graph_id=chat", sort_by="created_at", sort_order="asc"
+    )
+    assert query.kwargs(offset=200) == {
+        "limit": DEFAULT_PAGE_SIZE,
+        "offset": 200,
+        "sort_by": "created_at",
+        "sort_order": "asc",
+        "status": "interrupted",
+        "metadata": {"graph_id": "chat"},
+        "select": ["thread_id", "status", "metadata", "created_at", "updated_at"],
+        "extract": LIST_EXTRACT,
+    }
+    assert query.count_kwargs() == {"status": "interrupted", "metadata": {"graph_id": "chat"}}
+    assert query.describe() == ("status=interrupted · graph_id=chat · by created_at asc · 100/page")
+
+
+def test_query_defaults_are_newest_first_any_status() -> None:
+    query = ThreadQuery.from_input(status="any", page_size="")
+    assert (query.status, query.sort_by, query.sort_order) == (None, "updated_at", "desc")
+    assert "status" not in query.kwargs()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "says"),
+    [
+        ({"status": "bogus"}, "status", "'bogus' is not one of idle, busy, interrupted, error"),
+        ({"sort_by": "name"}, "sort by", "not one of updated_at, created_at"),
+        ({"sort_order": "up"}, "order", "'up' is not one of desc, asc"),
+        ({"page_size": "ten"}, "page size", "'ten' is not a whole number"),
+        ({"page_size": "0"}, "page size", "between 1 and 1000, got 0"),
+        ({"page_size": 5000}, "page size", "between 1 and 1000, got 5000"),
+    ],
+)
+def test_bad_query_input_names_the_field(kwargs: dict[str, str], field: str, says: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        ThreadQuery.from_input(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.field == field
+    assert says in str(caught.value)
+
+
+def thread(**fields: object) -> Thread:
+    return Thread.model_validate({"thread_id": "t", **fields})
+
+
+def test_preview_from_extracted_last_message() -> None:
+    found = thread(extracted={"last_message": {"type": "ai", "content": "Hello\n  there"}})
+    assert last_message_preview(found) == "ai: Hello there"
+
+
+def test_preview_from_values_when_the_server_sent_them() -> None:
+    messages = [
+        {"type": "human", "content": "hi"},
+        {"type": "ai", "content": [{"type": "text", "text": "a"}, {"type": "image_url"}]},
+    ]
+    assert last_message_preview(thread(values={"messages": messages})) == "ai: a [image_url]"
+    assert last_message_preview(thread(values={"n": 1})) == ""
+    assert last_message_preview(thread(extracted={"last_message": None})) == ""
+
+
+def test_preview_shows_tool_calls_when_there_is_no_text() -> None:
+    message = {"type": "ai", "content": "", "tool_calls": [{"name": "search", "args": {}}]}
+    assert last_message_preview(thread(extracted={"last_message": message})) == "ai: → search()"
+
+
+def test_preview_is_cleaned_and_truncated() -> None:
+    hostile = "[bold]x\x1b[2J\x1b]0;pwned\x07\x1b]52;c;aGVsbG8=\x07\x1b[31my" + "z" * 100
+    preview = last_message_preview(thread(extracted={"last_message": hostile}), width=20)
+    assert preview == "[bold]xy" + "z" * 11 + "…"
+    assert len(preview) == 20
+
+
+def test_format_time_is_utc() -> None:
+    local = datetime(2026, 1, 2, 5, 4, 5, tzinfo=timezone(timedelta(hours=2)))
+    assert format_time(local) == "2026-01-02 03:04:05"
+    assert format_time(datetime(2026, 1, 2, tzinfo=UTC)) == "2026-01-02 00:00:00"
+    assert format_time(None) == "—"
+
+
+STEP = {"updates": [{"values": {"n": 1}, "as_node": "inc"}]}
+
+
+def test_supersteps_forms() -> None:
+    assert parse_supersteps('[{"updates": [{"values": {"n": 1}, "as_node": "inc"}]}]') == [STEP]
+    assert parse_supersteps('{"updates": [{"values": {"n": 1}, "as_node": "inc"}]}') == [STEP]
+    assert parse_supersteps('{"supersteps": [{"updates": []}]}') == [{"updates": []}]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "empty"),
+        ("[1,", "invalid JSON: Expecting value at line 1, column 4"),
+        ("[]", "a non-empty JSON list is needed"),
+        ("[1]", 'superstep 1: an object with an "updates" list is needed'),
+        ('[{"updates": [{"values": {}}]}]', 'superstep 1, update 1: "as_node"'),
+        ('[{"updates": []}, {"updates": [1]}]', "superstep 2, update 1: an object is needed"),
+        ('[{"updates": [{"as_node": "a", "valuez": 1}]}]', "unknown keys ['valuez']"),
+    ],
+)
+def test_bad_supersteps_say_where(text: str, says: str) -> None:
+    with pytest.raises(QueryError) as caught:
+        parse_supersteps(text)
+    assert caught.value.field == "supersteps"
+    assert says in str(caught.value)
+
+
+def test_draft_needs_a_graph_for_supersteps() -> None:
+    assert ThreadDraft.from_input().kwargs() == {"metadata": None, "supersteps": None}
+    steps = '[{"updates": [{"values": {"n": 1}, "as_node": "inc"}]}]'
+    draft = ThreadDraft.from_input(metadata="graph_id=counter", supersteps=steps)
+    assert draft.kwargs() == {"metadata": {"graph_id": "counter"}, "supersteps": [STEP]}
+    with pytest.raises(QueryError, match="add graph_id=<graph>"):
+        ThreadDraft.from_input(supersteps='[{"updates": []}]')

@@ -102,3 +102,29 @@ async def test_cancel_stops_a_running_run(client: AgentServerClient) -> None:
     assert run.status != "success"
     runs = await client.runs.list(thread.thread_id)
     assert [r.run_id for r in runs] == [stream.run_id]
+
+
+async def test_join_waits_for_the_run_and_returns_the_final_values(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create()
+    async with client.runs.stream(
+        thread.thread_id,
+        "ticker",
+        input={},
+        context={"ticks": 3, "delay": 0.01},
+        stream_mode="custom",
+    ) as stream:
+        async for _event in stream:
+            break  # leave at once; the run goes on without us
+    assert stream.run_id is not None
+    assert await client.runs.join(thread.thread_id, stream.run_id) == {"done": 3}
+
+
+async def test_info_and_ok(client: AgentServerClient, unused_tcp_port: int) -> None:
+    info = await client.info()
+    assert info.version == "0.16.7"
+    assert info.flags["assistants"] is True
+    assert await client.ok() is True
+    async with AgentServerClient(f"http://127.0.0.1:{unused_tcp_port}") as nowhere:
+        assert await nowhere.ok() is False

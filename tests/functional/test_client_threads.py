@@ -195,3 +195,10 @@ async def test_delete_removes_the_thread(client: AgentServerClient) -> None:
     await client.threads.delete(thread.thread_id)
     with pytest.raises(NotFound):
         await client.threads.get(thread.thread_id)
+
+
+async def test_update_metadata_merges_into_the_thread(client: AgentServerClient) -> None:
+    thread = await client.threads.create(metadata={"owner": "ana"})
+    updated = await client.threads.update(thread.thread_id, metadata={"ticket": "T-1"})
+    assert updated.metadata == {"owner": "ana", "ticket": "T-1"}
+    assert (await client.threads.get(thread.thread_id)).metadata == updated.metadata

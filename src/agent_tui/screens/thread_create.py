@@ -1,0 +1,121 @@
+"""The new-thread form: empty, with metadata, or built from supersteps given as JSON.
+
+The form sends the request itself and stays open on any error, with everything typed
+still there and the reason under it: bad JSON (line and column), a superstep of the
+wrong shape, or the server's own message (an unknown node is a 400; a thread whose
+state could not be built comes back as a 201 with a `detail`, raised as
+`PartialFailure`). Dismisses with the new `Thread`, or None on cancel.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from agent_tui.client import AgentServerClient, ApiError, PartialFailure
+from agent_tui.client.models import Thread
+from agent_tui.error_messages import describe_error
+from agent_tui.thread_query import QueryError, ThreadDraft
+from agent_tui.widgets.text import server_text
+
+SUPERSTEPS_HINT = (
+    'Supersteps (optional, JSON): [{"updates": [{"values": {...}, "as_node": "node"}]}, ...]'
+)
+
+
+class ThreadCreateScreen(ModalScreen[Thread | None]):
+    DEFAULT_CSS = """
+    ThreadCreateScreen { align: center middle; }
+    ThreadCreateScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 95%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    ThreadCreateScreen .title { text-style: bold; }
+    ThreadCreateScreen Label { margin-top: 1; }
+    ThreadCreateScreen TextArea { height: 12; }
+    ThreadCreateScreen #create-error { color: $text-error; margin-top: 1; display: none; }
+    ThreadCreateScreen .buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ThreadCreateScreen Button { margin-left: 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="thread_create.cancel"),
+        Binding("ctrl+s", "create", "Create", id="thread_create.create"),
+    ]
+
+    def __init__(self, client: AgentServerClient, *, metadata: str = "") -> None:
+        super().__init__()
+        self.client = client
+        self.initial_metadata = metadata
+        self.error: str | None = None  # what the form shows under the fields, if anything
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("New thread", classes="title")
+            yield Label("Metadata: key=value …  or a JSON object (graph_id=… for supersteps)")
+            yield Input(
+                self.initial_metadata, placeholder="graph_id=chat user=ann", id="create-metadata"
+            )
+            yield Label(SUPERSTEPS_HINT)
+            yield TextArea(id="create-supersteps", soft_wrap=True, show_line_numbers=True)
+            yield Static(id="create-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Create (ctrl+s)", id="create", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#create-metadata", Input).focus()
+
+    @property
+    def metadata_text(self) -> str:
+        return self.query_one("#create-metadata", Input).value
+
+    @property
+    def supersteps_text(self) -> str:
+        return self.query_one("#create-supersteps", TextArea).text
+
+    def show_error(self, message: str | None) -> None:
+        self.error = message
+        widget = self.query_one("#create-error", Static)
+        widget.update(server_text(message or ""))
+        widget.display = message is not None
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#create")
+    def action_create(self) -> None:
+        try:
+            draft = ThreadDraft.from_input(
+                metadata=self.metadata_text, supersteps=self.supersteps_text
+            )
+        except QueryError as error:
+            self.show_error(str(error))
+            return
+        self.show_error(None)
+        self.query_one("#create", Button).disabled = True
+        self._create(draft)
+
+    @work(exclusive=True, group="thread-create", exit_on_error=False)
+    async def _create(self, draft: ThreadDraft) -> None:
+        try:
+            thread = await self.client.threads.create(**draft.kwargs())
+        except PartialFailure as error:
+            # The thread exists but its state could not be built: say so, keep the form.
+            title, body = describe_error(error, "build the thread's state")
+            self.show_error(f"{title}\n{body}\n(The server may have created an empty thread.)")
+            return
+        except ApiError as error:
+            title, body = describe_error(error, "create the thread")
+            self.show_error(f"{title}\n{body}")
+            return
+        finally:
+            self.query_one("#create", Button).disabled = False
+        self.dismiss(thread)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

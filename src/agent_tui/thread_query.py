@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent_tui.client.models import THREAD_STATUSES, Thread
 from agent_tui.sanitize import clean_text
+
+if TYPE_CHECKING:
+    from agent_tui.client.threads import ThreadsClient
 
 SORT_FIELDS = ("updated_at", "created_at", "state_updated_at", "thread_id", "status")
 SORT_ORDERS = ("desc", "asc")
@@ -354,3 +357,44 @@ class ThreadDraft:
 
     def kwargs(self) -> dict[str, Any]:
         return {"metadata": self.metadata or None, "supersteps": self.supersteps}
+
+
+# -- paging ---------------------------------------------------------------------------
+
+
+class ThreadPager:
+    """Pages through one or more searches in turn (offset paging), for a growing table.
+
+    Several queries list one after the other: the attention list is the `error` threads,
+    then the `interrupted` ones (the server filters on one status at a time).
+    """
+
+    def __init__(self, queries: Sequence[ThreadQuery]) -> None:
+        if not queries:
+            raise ValueError("at least one query is needed")
+        self.queries = list(queries)
+        self._index = 0
+        self._offset = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self._index >= len(self.queries)
+
+    async def next_page(self, threads: ThreadsClient) -> list[Thread]:
+        """The next page (possibly spanning into the next query); [] when all are read."""
+        while not self.exhausted:
+            query = self.queries[self._index]
+            page = await threads.search(**query.kwargs(self._offset))
+            self._offset += len(page)
+            if len(page) < query.page_size:
+                self._index, self._offset = self._index + 1, 0
+            if page:
+                return page
+        return []
+
+    async def count(self, threads: ThreadsClient) -> int:
+        """How many threads all the queries match (one count request per query)."""
+        total = 0
+        for query in self.queries:
+            total += await threads.count(**query.count_kwargs())
+        return total

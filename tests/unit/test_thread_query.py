@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
 from agent_tui.client.models import Thread
 from agent_tui.thread_query import (
+    ATTENTION_STATUSES,
     DEFAULT_PAGE_SIZE,
     LIST_EXTRACT,
     QueryError,
     ThreadDraft,
+    ThreadPager,
     ThreadQuery,
     format_metadata,
     format_time,
@@ -178,3 +181,36 @@ def test_draft_needs_a_graph_for_supersteps() -> None:
     assert draft.kwargs() == {"metadata": {"graph_id": "counter"}, "supersteps": [STEP]}
     with pytest.raises(QueryError, match="add graph_id=<graph>"):
         ThreadDraft.from_input(supersteps='[{"updates": []}]')
+
+
+class FakeThreads:
+    """`client.threads` with `search`/`count` over fixed lists, one per status."""
+
+    def __init__(self, by_status: dict[str, int]) -> None:
+        self.by_status = by_status
+        self.calls: list[tuple[str | None, int]] = []
+
+    async def search(self, **kwargs: Any) -> list[Thread]:
+        status, offset, limit = kwargs.get("status"), kwargs["offset"], kwargs["limit"]
+        self.calls.append((status, offset))
+        count = self.by_status.get(status or "", 0)
+        return [
+            thread(thread_id=f"{status}-{i}") for i in range(offset, min(offset + limit, count))
+        ]
+
+    async def count(self, **kwargs: Any) -> int:
+        return self.by_status.get(kwargs.get("status", ""), 0)
+
+
+async def test_pager_reads_each_query_in_turn_until_exhausted() -> None:
+    threads = FakeThreads({"error": 5, "interrupted": 3})
+    pager = ThreadPager([ThreadQuery(status=s, page_size=2) for s in ATTENTION_STATUSES[::-1]])
+    ids: list[str] = []
+    while not pager.exhausted:
+        ids += [t.thread_id for t in await pager.next_page(threads)]  # type: ignore[arg-type]
+    assert ids == [f"error-{i}" for i in range(5)] + [f"interrupted-{i}" for i in range(3)]
+    assert await pager.next_page(threads) == []  # type: ignore[arg-type]
+    assert await pager.count(threads) == 8  # type: ignore[arg-type]
+    # error: 2+2+1 (short page ends it); interrupted: 2+1.
+    errors = [("error", 0), ("error", 2), ("error", 4)]
+    assert threads.calls == [*errors, ("interrupted", 0), ("interrupted", 2)]

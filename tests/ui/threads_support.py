@@ -1,0 +1,75 @@
+"""Shared by the Threads screen tests: threads made fast on the real server, hostile text."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from textual.app import App
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Thread
+
+# Markup that would quit the app when clicked, a style, a clipboard write (OSC 52), a
+# window title (OSC 0), a screen clear and a colour (CSI).
+HOSTILE = "[@click=app.quit]x[/] [bold]b \x1b]52;c;aGVsbG8=\x07\x1b]0;pwned\x07\x1b[2J\x1b[31mred"
+SHOWN = "[@click=app.quit]x[/] [bold]b red"
+ESCAPES = ("\x1b", "\x07", "]52;", "]0;", "[2J", "[31m")
+
+
+def tag() -> str:
+    """A metadata value unique to one test, so it sees only its own threads."""
+    return uuid.uuid4().hex[:12]
+
+
+def chat_steps(*texts: str) -> list[dict[str, Any]]:
+    """Supersteps for the demo chat graph: messages alternate human / ai."""
+    messages = [
+        {"type": "human" if i % 2 == 0 else "ai", "content": text, "id": f"m{i}"}
+        for i, text in enumerate(texts)
+    ]
+    return [
+        {"updates": [{"values": {"messages": []}, "as_node": "__input__"}]},
+        {"updates": [{"values": {"messages": messages}, "as_node": "agent"}]},
+    ]
+
+
+def counter_steps(count: int) -> list[dict[str, Any]]:
+    """Counter graph supersteps; the last leaves `dbl` pending, so the thread is interrupted."""
+    steps = [{"updates": [{"values": {"n": 0}, "as_node": "__input__"}]}]
+    steps += [
+        {"updates": [{"values": {"n": i, "items": [i]}, "as_node": "inc"}]}
+        for i in range(1, count + 1)
+    ]
+    return steps
+
+
+async def create_many(
+    client: AgentServerClient, count: int, metadata: dict[str, Any], batch: int = 500
+) -> None:
+    """`count` empty threads, created `batch` at a time in parallel."""
+    for start in range(0, count, batch):
+        size = min(batch, count - start)
+        await asyncio.gather(
+            *(client.threads.create(metadata={**metadata, "i": start + i}) for i in range(size))
+        )
+
+
+async def hostile_thread(client: AgentServerClient, label: str) -> Thread:
+    return await client.threads.create(
+        metadata={"graph_id": "chat", "suite": label, "note": HOSTILE, HOSTILE: "key"},
+        supersteps=chat_steps(f"hello {HOSTILE}", f"answer {HOSTILE}"),
+    )
+
+
+def screen_text(app: App[Any]) -> str:
+    """Every character the screen paints now (what the terminal would get, minus styles)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def painted_control_codes(app: App[Any]) -> list[str]:
+    """Escape or control characters in what is painted (there must be none)."""
+    text = screen_text(app)
+    return [c for c in text if c != "\n" and (ord(c) < 32 or 0x7F <= ord(c) < 0xA0)]

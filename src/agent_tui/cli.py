@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from agent_tui import __version__
 
 if TYPE_CHECKING:
+    from agent_tui.config import AgentTuiConfig
+    from agent_tui.contexts import Context
     from agent_tui.target import ServerTarget
 
 logger = logging.getLogger(__name__)
@@ -26,9 +28,16 @@ examples:
   agent-tui                          start a local agent server (./langgraph.json, else the demo graphs)
   agent-tui --url http://localhost:2024
                                      connect to a running server (e.g. `langgraph dev`)
+  agent-tui --context staging        connect to a saved context (see `agent-tui config contexts`)
   agent-tui config path              print where the config file lives
+  agent-tui config set-context staging --url https://… --api-key-env STAGING_KEY
 
-API keys come from --api-key, else LANGSMITH_API_KEY, LANGGRAPH_API_KEY or LANGCHAIN_API_KEY.
+API keys come from --api-key, else the context's source (api_key_env or a stored key),
+else LANGSMITH_API_KEY, LANGGRAPH_API_KEY or LANGCHAIN_API_KEY. LANGSMITH_WORKSPACE_ID
+(or LANGSMITH_TENANT_ID) sets X-Tenant-Id when the context has no workspace_id.
+AGENT_TUI_CONTEXT picks the context, AGENT_TUI_READONLY=1 forces read-only mode and
+AGENT_TUI_CONFIG moves the config file. Flags win over the environment, which wins
+over the config file.
 Logs go to the user log folder (AGENT_TUI_LOG_LEVEL=DEBUG for more); AGENT_TUI_HOME moves
 every agent-tui folder under one directory.
 """
@@ -37,7 +46,7 @@ every agent-tui folder under one directory.
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
-        usage="%(prog)s [--url URL [--api-key KEY]] [--readonly]\n"
+        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly]\n"
         "       %(prog)s COMMAND ...\n"
         "       %(prog)s --version | --help",
         description="A terminal app for LangGraph agent servers: assistants, threads, "
@@ -51,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--url",
         metavar="URL",
         help="connect to the agent server at URL instead of starting a local one",
+    )
+    server.add_argument(
+        "--context",
+        metavar="NAME",
+        help="connect to the saved context NAME (`local` is the embedded server)",
     )
     server.add_argument(
         "--api-key",
@@ -72,14 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
     config_commands.required = True
     path = config_commands.add_parser("path", help="print the path of the config file")
     path.set_defaults(handler=_config_path)
+    from agent_tui.config_cli import add_config_commands
+
+    add_config_commands(config_commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.api_key and not args.url:
-        parser.error("--api-key needs --url (the local server runs without a key)")
+    if args.url and args.context:
+        parser.error("--url and --context are alternatives: give one")
+    if args.api_key and not (args.url or args.context):
+        parser.error("--api-key needs --url or --context (the local server runs without a key)")
     if args.url:
         from agent_tui.target import normalize_url
 
@@ -92,24 +111,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _config_path(args: argparse.Namespace) -> int:
-    from agent_tui import paths
+    from agent_tui.config import config_path
 
-    print(paths.config_file())
+    print(config_path())
     return 0
 
 
-def _target_from_args(args: argparse.Namespace) -> ServerTarget:
-    from agent_tui.target import LocalServer, RemoteServer, api_key_from_env
+def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None = None) -> Context:
+    """Flags > AGENT_TUI_* environment > config file > defaults (see `agent_tui.contexts`).
+
+    Raises ConfigError or ContextError, which say what is wrong and where.
+    """
+    from agent_tui.config import load_config
+    from agent_tui.contexts import resolve_context, url_context
 
     if args.url:
-        return RemoteServer(url=args.url, api_key=args.api_key or api_key_from_env())
-    return LocalServer()  # the app picks ./langgraph.json or the demo graphs
+        return url_context(args.url, args.api_key)
+    config = load_config() if config is None else config
+    return resolve_context(config, args.context, api_key=args.api_key)
+
+
+def _target_from_args(args: argparse.Namespace) -> ServerTarget:
+    return _context_from_args(args).target
 
 
 def _run_tui(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, load_config
+    from agent_tui.contexts import ContextError
     from agent_tui.logs import setup_logging
 
-    target = _target_from_args(args)
+    try:
+        config = load_config()
+        context = _context_from_args(args, config)
+    except (ConfigError, ContextError) as error:
+        # A bad file or context is the user's to fix: say what and where, no traceback.
+        print(f"agent-tui: {error}", file=sys.stderr)
+        return 2
+    target = context.target
     log_path = setup_logging(secrets=[target.api_key or ""])
     logger.info("agent-tui %s starting: %r (readonly=%s)", __version__, target, args.readonly)
 

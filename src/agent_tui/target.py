@@ -22,6 +22,7 @@ class RemoteServer:
 
     url: str
     api_key: str | None = field(default=None, repr=False)  # never in a repr or a log
+    workspace_id: str | None = None  # sent as X-Tenant-Id (org-scoped keys need it)
 
     @property
     def description(self) -> str:

@@ -11,6 +11,11 @@ HEADLESS = [
     "agent_tui.paths",
     "agent_tui.sanitize",
     "agent_tui.thread_query",
+    "agent_tui.config",
+    "agent_tui.config_write",
+    "agent_tui.contexts",
+    "agent_tui.secrets_store",
+    "agent_tui.config_cli",
 ]
 
 

@@ -1,0 +1,193 @@
+"""`agent-tui config …`: manage contexts without opening the TUI.
+
+Only argparse at import time (`--version` and `--help` stay fast); each handler
+imports what it needs. No command ever prints a key: listings say where it comes from,
+and `--store-api-key` reads it from the terminal or stdin, never from the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from agent_tui.contexts import ContextSummary
+
+EXIT_CONFIG_ERROR = 2
+
+
+def add_config_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `contexts`, `set-context`, `use-context` and `delete-context`."""
+    listing = commands.add_parser(
+        "contexts", help="list the contexts (never a key: where it comes from)"
+    )
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=list_contexts)
+
+    setter = commands.add_parser(
+        "set-context",
+        allow_abbrev=False,  # `--api-key KEY` must not pass for `--api-key-env`
+        help="add a context, or change some of its settings",
+        description="Add the context NAME, or change the settings given for an existing one. "
+        "The API key is never an argument: name an environment variable that holds it "
+        "(--api-key-env), or store it (--store-api-key reads it from the terminal or stdin "
+        "into a file only you can read).",
+    )
+    setter.add_argument("name", metavar="NAME")
+    setter.add_argument(
+        "--url",
+        dest="agent_server_url",
+        metavar="URL",
+        help="the agent server URL (needed for a new one)",
+    )
+    setter.add_argument("--control-plane-url", metavar="URL", help="the control plane API URL")
+    key = setter.add_mutually_exclusive_group()
+    key.add_argument("--api-key-env", metavar="VAR", help="environment variable with the API key")
+    key.add_argument(
+        "--store-api-key",
+        action="store_true",
+        help="read the API key from the terminal (or stdin) and store it, mode 0600",
+    )
+    setter.add_argument("--workspace-id", metavar="ID", help="workspace (tenant) id: X-Tenant-Id")
+    setter.add_argument(
+        "--readonly",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="refuse every change on this context's server (--no-readonly: allow them)",
+    )
+    setter.set_defaults(handler=set_context)
+
+    use = commands.add_parser("use-context", help="the context agent-tui opens with")
+    use.add_argument("name", metavar="NAME")
+    use.set_defaults(handler=use_context)
+
+    delete = commands.add_parser("delete-context", help="remove a context and its stored key")
+    delete.add_argument("name", metavar="NAME")
+    delete.set_defaults(handler=delete_context)
+
+
+def list_contexts(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, config_path, load_config
+    from agent_tui.contexts import summarize_contexts
+
+    path = config_path()
+    try:
+        rows = summarize_contexts(load_config(path))
+    except ConfigError as error:
+        return _fail(error)
+    if args.json:
+        print(json.dumps([row.as_json() for row in rows], indent=2))
+    else:
+        print_table(rows, sys.stdout)
+    return 0
+
+
+def print_table(rows: list[ContextSummary], out: TextIO) -> None:
+    header = ("CURRENT", "NAME", "AGENT SERVER", "API KEY", "WORKSPACE", "READ-ONLY")
+    lines = [header] + [
+        (
+            "*" if row.current else "",
+            row.name,
+            row.agent_server_url or "(embedded, started by agent-tui)",
+            row.key_source,
+            row.workspace_id or "",
+            "yes" if row.readonly else "",
+        )
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for line in lines:
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip(),
+            file=out,
+        )
+
+
+def set_context(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, config_path, load_config
+    from agent_tui.config_write import ContextChange
+    from agent_tui.config_write import set_context as write_context
+    from agent_tui.secrets_store import KeyStore, KeyStoreError
+
+    path = config_path()
+    try:
+        existing = load_config(path).contexts.get(args.name)
+    except ConfigError as error:
+        return _fail(error)
+    if existing is None and not args.agent_server_url:
+        return _fail(f"the new context {args.name!r} needs --url")
+    key = _read_key(args.name) if args.store_api_key else None
+    if args.store_api_key and not key:
+        return _fail("no API key given (nothing was changed)")
+    change = ContextChange(
+        agent_server_url=args.agent_server_url,
+        control_plane_url=args.control_plane_url,
+        api_key_env=args.api_key_env,
+        api_key_stored=True if args.store_api_key else None,
+        workspace_id=args.workspace_id,
+        readonly=args.readonly,
+    )
+    try:
+        write_context(path, args.name, change)
+    except ConfigError as error:
+        return _fail(error)
+    store = KeyStore()
+    try:
+        if key:
+            store.set(args.name, key)
+        elif args.api_key_env:
+            store.delete(args.name)  # the context no longer uses it
+    except (KeyStoreError, OSError) as error:
+        return _fail(error)
+    verb = "Added" if existing is None else "Updated"
+    print(f"{verb} context {args.name!r} in {path}")
+    if key:
+        print(f"Its API key is stored in {store.path} (mode 0600)")
+    return 0
+
+
+def use_context(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, config_path
+    from agent_tui.config_write import use_context as write_current
+
+    path = config_path()
+    try:
+        write_current(path, args.name)
+    except ConfigError as error:
+        return _fail(error)
+    print(f"agent-tui now opens with the context {args.name!r}")
+    return 0
+
+
+def delete_context(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, config_path, load_config
+    from agent_tui.config_write import delete_context as remove_context
+    from agent_tui.secrets_store import KeyStore, KeyStoreError
+
+    path = config_path()
+    try:
+        was_current = load_config(path).current_context == args.name
+        remove_context(path, args.name)
+        KeyStore().delete(args.name)
+    except (ConfigError, KeyStoreError, OSError) as error:
+        return _fail(error)
+    print(f"Deleted context {args.name!r} from {path}")
+    if was_current:
+        print("The current context is now 'local'")
+    return 0
+
+
+def _read_key(name: str) -> str:
+    prompt = f"API key for context {name!r} (not shown): "
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass(prompt).strip()
+    return sys.stdin.readline().strip()
+
+
+def _fail(error: object) -> int:
+    print(f"agent-tui: {error}", file=sys.stderr)
+    return EXIT_CONFIG_ERROR

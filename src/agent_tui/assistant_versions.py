@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant, AssistantVersion
 from agent_tui.context_diff import ContextChange, context_diff
 
 
@@ -94,6 +95,25 @@ class VersionCheck:
         )
 
 
+def version_check(assistant: Assistant, active: AssistantVersion) -> VersionCheck:
+    """How `assistant`'s own context compares with its active version's (`active`)."""
+    return VersionCheck(
+        assistant_id=assistant.assistant_id,
+        version=active.version,
+        assistant_context=dict(assistant.context),
+        version_context=dict(active.context),
+        changes=context_diff(assistant.context, active.context),
+    )
+
+
+def remember(check: VersionCheck, overrides: ContextOverrides) -> None:
+    """Record the override a mismatch needs, or clear one that is no longer needed."""
+    if check.mismatch:
+        overrides.record(check.assistant_id, check.version, check.version_context)
+    else:
+        overrides.forget(check.assistant_id)
+
+
 async def check_active_context(
     client: AgentServerClient, assistant_id: str, overrides: ContextOverrides
 ) -> VersionCheck:
@@ -101,17 +121,8 @@ async def check_active_context(
     the override to match."""
     assistant = await client.assistants.get(assistant_id)
     active = await client.assistants.active_version(assistant_id)
-    check = VersionCheck(
-        assistant_id=assistant_id,
-        version=active.version,
-        assistant_context=dict(assistant.context),
-        version_context=dict(active.context),
-        changes=context_diff(assistant.context, active.context),
-    )
-    if check.mismatch:
-        overrides.record(assistant_id, active.version, active.context)
-    else:
-        overrides.forget(assistant_id)
+    check = version_check(assistant, active)
+    remember(check, overrides)
     return check
 
 

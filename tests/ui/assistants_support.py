@@ -1,0 +1,70 @@
+"""The Assistants screen inside the shell, against the session's real agent server."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from textual.app import App
+from textual.pilot import Pilot
+
+from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.assistants import AssistantsScreen, now_utc
+from agent_tui.shell import ShellApp
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+SIZE = (140, 45)
+
+
+def unique(prefix: str) -> str:
+    """A name no other test uses (the server is shared by the whole session)."""
+    return f"{prefix}-{uuid.uuid4().hex[:6]}"
+
+
+class AssistantsApp(ShellApp):
+    """The shell with the Assistants screen open, as `:assistants [graph]` opens it."""
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        *,
+        graph_id: str | None = None,
+        readonly: bool = False,
+        clock: Callable[[], datetime] = now_utc,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.readonly = readonly
+        self.context_overrides = ContextOverrides()
+        self.assistants = AssistantsScreen(client, graph_id=graph_id, clock=clock)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.push_screen(self.assistants)
+
+
+def notifications(app: App[object]) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def loaded(pilot: Pilot[object], wait_for: WaitFor, app: AssistantsApp) -> None:
+    """Wait until the table and the list of graphs have loaded."""
+    screen = app.assistants
+    await wait_for(
+        pilot,
+        lambda: screen.is_mounted and screen.table.loaded_count > 0 and bool(screen.graphs),
+        what="the assistants",
+    )
+
+
+async def select(
+    pilot: Pilot[object], wait_for: WaitFor, app: AssistantsApp, assistant_id: str
+) -> None:
+    """Reload the table and put the cursor on the assistant's row."""
+    screen = app.assistants
+    screen.reload()
+    await wait_for(pilot, lambda: screen.table.get_item(assistant_id) is not None, what="the row")
+    assert screen.table.move_to(assistant_id)
+    await pilot.pause()

@@ -167,10 +167,10 @@ class ThreadQuery:
             page_size=check_page_size(page_size),
         )
 
-    def kwargs(self, offset: int = 0) -> dict[str, Any]:
+    def kwargs(self, offset: int = 0, limit: int | None = None) -> dict[str, Any]:
         """Keyword arguments for `client.threads.search` for the page at `offset`."""
         kwargs: dict[str, Any] = {
-            "limit": self.page_size,
+            "limit": limit or self.page_size,
             "offset": offset,
             "sort_by": self.sort_by,
             "sort_order": self.sort_order,
@@ -380,17 +380,23 @@ class ThreadPager:
     def exhausted(self) -> bool:
         return self._index >= len(self.queries)
 
-    async def next_page(self, threads: ThreadsClient) -> list[Thread]:
-        """The next page (possibly spanning into the next query); [] when all are read."""
+    async def next_page(self, threads: ThreadsClient, limit: int | None = None) -> list[Thread]:
+        """Up to `limit` more threads (default: a page of the current query), read on
+        into the next query when one ends, so only the very last page is short."""
+        found: list[Thread] = []
         while not self.exhausted:
             query = self.queries[self._index]
-            page = await threads.search(**query.kwargs(self._offset))
+            want = (limit or query.page_size) - len(found)
+            if want <= 0:
+                break
+            page = await threads.search(**query.kwargs(self._offset, min(want, query.page_size)))
+            found += page
             self._offset += len(page)
-            if len(page) < query.page_size:
+            if len(page) < min(want, query.page_size):
                 self._index, self._offset = self._index + 1, 0
-            if page:
-                return page
-        return []
+            elif limit is None:
+                break
+        return found
 
     async def count(self, threads: ThreadsClient) -> int:
         """How many threads all the queries match (one count request per query)."""

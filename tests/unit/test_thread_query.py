@@ -205,12 +205,31 @@ class FakeThreads:
 async def test_pager_reads_each_query_in_turn_until_exhausted() -> None:
     threads = FakeThreads({"error": 5, "interrupted": 3})
     pager = ThreadPager([ThreadQuery(status=s, page_size=2) for s in ATTENTION_STATUSES[::-1]])
-    ids: list[str] = []
+    pages: list[list[str]] = []
     while not pager.exhausted:
-        ids += [t.thread_id for t in await pager.next_page(threads)]  # type: ignore[arg-type]
+        page = await pager.next_page(threads)  # type: ignore[arg-type]
+        pages.append([t.thread_id for t in page])
+    # Pages stay full across the switch from one query to the next; only the last is short.
+    assert [len(page) for page in pages] == [2, 2, 2, 2, 0]
+    ids = [thread_id for page in pages for thread_id in page]
     assert ids == [f"error-{i}" for i in range(5)] + [f"interrupted-{i}" for i in range(3)]
     assert await pager.next_page(threads) == []  # type: ignore[arg-type]
     assert await pager.count(threads) == 8  # type: ignore[arg-type]
-    # error: 2+2+1 (short page ends it); interrupted: 2+1.
     errors = [("error", 0), ("error", 2), ("error", 4)]
-    assert threads.calls == [*errors, ("interrupted", 0), ("interrupted", 2)]
+    assert threads.calls == [*errors, ("interrupted", 0), ("interrupted", 1), ("interrupted", 3)]
+
+
+async def test_pager_fills_the_limit_it_is_given() -> None:
+    threads = FakeThreads({"error": 3, "interrupted": 4})
+    pager = ThreadPager([ThreadQuery(status=s, page_size=2) for s in ATTENTION_STATUSES[::-1]])
+    first = await pager.next_page(threads, 5)  # type: ignore[arg-type]
+    assert [t.thread_id for t in first] == [
+        "error-0",
+        "error-1",
+        "error-2",
+        "interrupted-0",
+        "interrupted-1",
+    ]
+    rest = await pager.next_page(threads, 5)  # type: ignore[arg-type]
+    assert [t.thread_id for t in rest] == ["interrupted-2", "interrupted-3"]
+    assert pager.exhausted

@@ -1,0 +1,35 @@
+"""Threads that need attention, across the server: status `error`, then `interrupted`.
+
+`!` on the Threads screen or `:attention` opens it. The server filters on one status at
+a time, so this is two searches read one after the other (newest first in each). It
+is a Threads screen in every other way: open, copy, delete, raw JSON, `/` filter.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.thread_query import ATTENTION_STATUSES, ThreadQuery
+
+
+class AttentionScreen(ThreadsScreen):
+    RESOURCES: ClassVar[str] = "threads needing attention"
+
+    def __init__(self, client: AgentServerClient) -> None:
+        super().__init__(client)
+        # error first: a failed run matters more than one waiting for an answer.
+        self.set_queries([ThreadQuery(status=status) for status in reversed(ATTENTION_STATUSES)])
+
+    @property
+    def breadcrumb_title(self) -> str:
+        return "attention"
+
+    def describe_search(self) -> str:
+        return "status error or interrupted · newest first in each"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in {"search", "attention", "new"}:
+            return False  # a fixed search; new threads are idle, so they never show here
+        return super().check_action(action, parameters)

@@ -62,12 +62,25 @@ class ContextConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    agent_server_url: str
-    control_plane_url: str | None = None
-    api_key_env: str | None = None
-    api_key_stored: bool = False
-    workspace_id: str | None = None
-    readonly: bool = False
+    agent_server_url: str = Field(description="The agent server's URL (http or https).")
+    control_plane_url: str | None = Field(
+        default=None, description="The control plane API's URL, for deployments."
+    )
+    api_key_env: str | None = Field(
+        default=None,
+        description="The name of the environment variable that holds the API key.",
+    )
+    api_key_stored: bool = Field(
+        default=False,
+        description="The API key is stored by agent-tui (`agent-tui config set-context NAME "
+        "--store-api-key`), in a file only you can read.",
+    )
+    workspace_id: str | None = Field(
+        default=None, description="The workspace (tenant) id, sent as X-Tenant-Id."
+    )
+    readonly: bool = Field(
+        default=False, description="Refuse every action that would change the server."
+    )
 
     @field_validator("agent_server_url", "control_plane_url")
     @classmethod
@@ -101,7 +114,9 @@ class ContextConfig(BaseModel):
 class UiConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    theme: str | None = None
+    theme: str | None = Field(
+        default=None, description="The colour theme to start with (a Textual theme name)."
+    )
 
 
 class AgentTuiConfig(BaseModel):
@@ -109,9 +124,24 @@ class AgentTuiConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    current_context: str = LOCAL_CONTEXT
-    contexts: dict[str, ContextConfig] = Field(default_factory=dict)
-    keymap: dict[str, str] = Field(default_factory=dict)
+    current_context: str = Field(
+        default=LOCAL_CONTEXT,
+        description="The context agent-tui opens with; `local` is the embedded server.",
+    )
+    contexts: dict[str, ContextConfig] = Field(
+        default_factory=dict,
+        description="Named agent servers, like k9s contexts.",
+        json_schema_extra={
+            "propertyNames": {
+                "pattern": f"^{_CONTEXT_NAME.pattern}$",
+                "not": {"const": LOCAL_CONTEXT},
+            }
+        },
+    )
+    keymap: dict[str, str] = Field(
+        default_factory=dict,
+        description='Keys by binding id, e.g. "app.quit" = "ctrl+q,f10" (see `?` in the app).',
+    )
     ui: UiConfig = Field(default_factory=UiConfig)
 
     @field_validator("contexts")

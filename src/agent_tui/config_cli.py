@@ -67,6 +67,11 @@ def add_config_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     delete.add_argument("name", metavar="NAME")
     delete.set_defaults(handler=delete_context)
 
+    schema = commands.add_parser(
+        "schema", help="print the config file's JSON schema (for editors that check TOML)"
+    )
+    schema.set_defaults(handler=print_schema)
+
 
 def list_contexts(args: argparse.Namespace) -> int:
     from agent_tui.config import ConfigError, config_path, load_config
@@ -176,6 +181,13 @@ def delete_context(args: argparse.Namespace) -> int:
     print(f"Deleted context {args.name!r} from {path}")
     if was_current:
         print("The current context is now 'local'")
+    return 0
+
+
+def print_schema(args: argparse.Namespace) -> int:
+    from agent_tui.config_schema import SCHEMA_FILE
+
+    print(SCHEMA_FILE.read_text(encoding="utf-8"), end="")
     return 0
 
 

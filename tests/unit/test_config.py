@@ -374,3 +374,34 @@ def test_writing_a_new_file_creates_a_private_folder(tmp_path: Path) -> None:
     set_context(path, "p", ContextChange(agent_server_url="http://p"))
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert load_config(path).context_names() == ["local", "p"]
+
+
+# -- the JSON schema for editors ------------------------------------------------------------
+
+
+def test_the_json_schema_file_is_up_to_date() -> None:
+    from agent_tui.config_schema import SCHEMA_FILE, render_schema
+
+    assert SCHEMA_FILE.read_text() == render_schema(), (
+        "config.schema.json is stale: run `uv run python -m agent_tui.config_schema`"
+    )
+
+
+def test_the_json_schema_agrees_with_the_loader() -> None:
+    import tomllib
+
+    import jsonschema
+
+    from agent_tui.config_schema import config_json_schema
+
+    validator = jsonschema.Draft202012Validator(config_json_schema())
+    assert list(validator.iter_errors(tomllib.loads(FULL))) == []
+    for bad in (
+        "[contexts.p]\nagent_server_url = 'http://p'\nreadonly = 'yes'\n",
+        "[contexts.p]\nagent_server_url = 'http://p'\napi_key = 'k'\n",
+        "[contexts.local]\nagent_server_url = 'http://p'\n",
+        "[contexts.'bad name']\nagent_server_url = 'http://p'\n",
+        "[contexts.p]\nreadonly = true\n",
+        "[ui]\ntheme = 3\n",
+    ):
+        assert list(validator.iter_errors(tomllib.loads(bad))), bad

@@ -172,3 +172,11 @@ def test_config_path_follows_agent_tui_config(
     assert run("config", "path", capsys=capsys)[1] == f"{home / 'elsewhere.toml'}\n"
     run("config", "set-context", "p", "--url", "http://p", capsys=capsys)
     assert "[contexts.p]" in (home / "elsewhere.toml").read_text()
+
+
+def test_config_schema_prints_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from agent_tui.config_schema import config_json_schema
+
+    code, out, _ = run("config", "schema", capsys=capsys)
+    assert code == 0
+    assert json.loads(out) == config_json_schema()

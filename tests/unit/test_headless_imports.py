@@ -16,6 +16,7 @@ HEADLESS = [
     "agent_tui.contexts",
     "agent_tui.secrets_store",
     "agent_tui.config_cli",
+    "agent_tui.config_schema",
 ]
 
 

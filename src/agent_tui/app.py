@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
-from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
 from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import WorkerFailed
 from agent_tui.screens.startup import StartupScreen
+from agent_tui.shell import ShellApp
 from agent_tui.target import LocalServer, RemoteServer, ServerTarget
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _import_connection_modules() -> None:
     import agent_tui.screens.server_info  # noqa: F401
 
 
-class AgentTuiApp(App[None]):
+class AgentTuiApp(ShellApp):
     TITLE = "agent-tui"
     # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -59,18 +59,16 @@ class AgentTuiApp(App[None]):
         ),
     ]
 
-    # What the header shows beside the title: starting / connected / failed.
-    connection_status: reactive[str] = reactive("")
-
     def __init__(
         self,
         target: ServerTarget,
         *,
         readonly: bool = False,
+        keymap: Mapping[str, str] | None = None,
         start_timeout: float | None = None,
     ) -> None:
         """`start_timeout`: seconds to wait for a local server (None: its own default)."""
-        super().__init__()
+        super().__init__(keymap=keymap)
         self.target = target
         self.readonly = readonly
         self.start_timeout = start_timeout
@@ -203,7 +201,7 @@ class AgentTuiApp(App[None]):
             self.connection_status = "failed"
             self.screen.fail("Unexpected error while starting", text)
         else:
-            self.notify(text, title="Something went wrong", severity="error", markup=False)
+            self.report_error(error or RuntimeError(text))
 
     async def action_quit(self) -> None:
         # Quitting after a failed start is a failure for scripts and for the CLI,

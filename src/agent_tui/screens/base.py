@@ -21,7 +21,8 @@ class WorkerFailed(Message):
 
 
 class AgentScreen(Screen[ResultType]):
-    """Base screen: bindings with ids, worker failures forwarded to the app."""
+    """Base screen: bindings with ids, worker failures forwarded to the app, and the
+    read-only guard and error reporting of the shell (`shell.ShellApp`)."""
 
     # Textual's Screen bindings, redeclared with ids so a keymap can remap them.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -41,6 +42,25 @@ class AgentScreen(Screen[ResultType]):
             id="screen.copy_text",
         ),
     ]
+
+    def refuse_if_readonly(self, what: str) -> bool:
+        """True when read-only mode forbids `what` (e.g. "delete a thread"); the app has
+        told the user why. Every mutating action asks this first."""
+        refuse = getattr(self.app, "refuse_if_readonly", None)
+        if callable(refuse):
+            return bool(refuse(what))
+        return False
+
+    def report_error(self, error: BaseException, *, doing: str | None = None) -> None:
+        """Tell the user what went wrong, in the app's one format (error_messages.py)."""
+        report = getattr(self.app, "report_error", None)
+        if callable(report):
+            report(error, doing=doing)
+            return
+        from agent_tui.error_messages import describe_error
+
+        title, body = describe_error(error, doing)
+        self.notify(body, title=title, severity="error", markup=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # `Worker.StateChanged` does not bubble: without this the app never hears of it.

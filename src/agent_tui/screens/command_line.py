@@ -1,0 +1,112 @@
+"""`:` command mode: one input line at the bottom, with completion.
+
+Typing shows the matching commands above the line; `tab` completes to the first (or
+the common prefix), `enter` runs, `esc` closes. The screen returns the line (or None)
+and the app runs it (`ShellApp.run_command`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from agent_tui.commands import SHELL_COMMANDS, complete
+from agent_tui.screens import registry
+from agent_tui.widgets.text import server_text
+
+
+def _help_for(word: str) -> str:
+    route = registry.get(word)
+    if route is not None:
+        return route.help
+    return SHELL_COMMANDS.get(word, ("", None))[0]
+
+
+def _takes_argument(word: str) -> bool:
+    route = registry.get(word)
+    if route is not None:
+        return route.argument is not None
+    return SHELL_COMMANDS.get(word, ("", None))[1] is not None
+
+
+def _common_prefix(lines: list[str]) -> str:
+    first, last = min(lines), max(lines)
+    size = 0
+    while size < len(first) and first[size] == last[size]:
+        size += 1
+    return first[:size]
+
+
+class CommandLineScreen(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    CommandLineScreen { align: left bottom; background: $background 0%; }
+    CommandLineScreen > Vertical { height: auto; dock: bottom; background: $surface; }
+    CommandLineScreen #command-completions { height: auto; max-height: 10; padding: 0 1; color: $text-muted; }
+    CommandLineScreen #command-input { border: none; height: 1; padding: 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="command_line.close"),
+        Binding("tab", "complete", "Complete", id="command_line.complete", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="command-completions")
+            yield Input(placeholder="command (tab completes, esc closes)", id="command-input")
+
+    def on_mount(self) -> None:
+        self.query_one("#command-input", Input).focus()
+        self._show_completions("")
+
+    def completions(self, text: str) -> list[str]:
+        app: Any = self.app
+        words = app.command_words() if hasattr(app, "command_words") else registry.names()
+        arguments = app.command_arguments() if hasattr(app, "command_arguments") else {}
+        return complete(text, words, arguments)
+
+    def _show_completions(self, text: str) -> None:
+        found = self.completions(text)
+        shown = Text()
+        for line in found[:10]:
+            if shown:
+                shown.append("\n")
+            shown.append_text(server_text(f":{line}", style="bold"))
+            help_text = _help_for(line.split(" ", 1)[0])
+            if help_text and " " not in line:
+                shown.append(f"  {help_text}", style="dim")
+        if not found and text.strip():
+            shown = Text("no matching command", style="italic")
+        self.query_one("#command-completions", Static).update(shown)
+
+    @on(Input.Changed, "#command-input")
+    def _changed(self, event: Input.Changed) -> None:
+        self._show_completions(event.value)
+
+    @on(Input.Submitted, "#command-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_complete(self) -> None:
+        box = self.query_one("#command-input", Input)
+        found = self.completions(box.value)
+        if not found:
+            return
+        if len(found) == 1:
+            line = found[0]
+            if " " not in line and _takes_argument(line):
+                line += " "
+        else:
+            line = _common_prefix(found)
+        if len(line) > len(box.value.lstrip(":")):
+            box.value = line
+            box.cursor_position = len(line)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,240 @@
+"""The app shell: what every screen relies on, kept out of app.py (which owns connecting).
+
+`AgentTuiApp` subclasses `ShellApp`. Screens use, through `self.app`:
+
+- `refuse_if_readonly(what) -> bool`: the one guard in front of every mutation. In
+  read-only mode it tells the user why ("Read-only mode: cannot delete a thread
+  (started with --readonly)") and returns True; the caller then does nothing.
+- `report_error(error, doing=...)`: the one way to tell the user about a failure
+  (`error_messages.describe_error`, `markup=False`); a connection failure also marks the
+  connection offline in the header, and `note_online()` marks it back.
+- `await open_resource(name, argument)`: open a screen by route name
+  (`screens/registry.py`); unregistered ones say "not available yet".
+- `selection`: the context > assistant > thread trail the header shows (`state.py`).
+- `await run_command(":threads")`: what `:` command mode and the palette run.
+
+Keys: `?` help, `:` command mode, `ctrl+p` palette (with `ShellCommands`). The theme
+picked in the app persists (`ui_state.py`); `keymap` remaps bindings by id.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.theme import Theme
+
+from agent_tui.commands import SHELL_COMMANDS, parse_command
+from agent_tui.screens import registry
+from agent_tui.screens.palette import ShellCommands
+from agent_tui.state import Selection
+from agent_tui.ui_state import save_ui_state, saved_theme
+
+logger = logging.getLogger(__name__)
+
+# The screen stack once connected: Textual's default screen, then the home screen.
+_HOME_DEPTH = 2
+
+
+class ShellApp(App[None]):
+    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ShellCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Keys", id="app.help"),
+        Binding("colon", "command_mode", "Command", id="app.command_mode"),
+    ]
+
+    # What the header shows: starting… / connected · URL / offline · URL / failed.
+    connection_status: reactive[str] = reactive("")
+
+    readonly: bool = False
+    # Why read-only, for the refusal message (the context owner sets it for a context).
+    readonly_reason: str = "started with --readonly"
+
+    def __init__(self, *, keymap: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.selection = Selection()
+        self._offline_url: str | None = None
+        self._online_status = ""
+        self._startup_theme = saved_theme()
+        if keymap:
+            self.set_keymap(dict(keymap))
+
+    # -- read-only --------------------------------------------------------------------
+
+    def refuse_if_readonly(self, what: str) -> bool:
+        """True (after telling the user) when read-only mode forbids `what`, e.g. "delete a thread"."""
+        if not self.readonly:
+            return False
+        self.notify(
+            f"Read-only mode: cannot {what} ({self.readonly_reason})",
+            title="Refused",
+            severity="warning",
+            markup=False,
+        )
+        return True
+
+    # -- errors and the connection state ---------------------------------------------
+
+    def report_error(self, error: BaseException, *, doing: str | None = None) -> None:
+        """Tell the user what went wrong (and mark the connection offline if it is that)."""
+        # Imported here: the client package loads httpx and pydantic, which the first
+        # paint does not need (see app.py).
+        from agent_tui.client.errors import ConnectionFailed
+        from agent_tui.error_messages import describe_error
+
+        title, body = describe_error(error, doing)
+        if isinstance(error, ConnectionFailed):
+            self.note_offline(error.url or "")
+        self.notify(body, title=title, severity="error", timeout=10, markup=False)
+
+    def note_offline(self, url: str) -> None:
+        if self._offline_url is None:
+            self._online_status = self.connection_status
+        self._offline_url = url
+        self.connection_status = "offline"
+
+    def note_online(self) -> None:
+        """A request just worked: if the connection was marked offline, it is back."""
+        if self._offline_url is not None:
+            self._offline_url = None
+            self.connection_status = self._online_status or "connected"
+
+    # -- navigation -------------------------------------------------------------------
+
+    async def open_resource(self, name: str, argument: str | None = None) -> bool:
+        """Open the screen registered as `name`; False (after saying why) if it cannot."""
+        route = registry.get(name)
+        if route is None:
+            self.notify(f"No screen called {name!r}", severity="error", markup=False)
+            return False
+        if getattr(self, "client", None) is None:
+            self.notify("Not connected to a server yet", severity="warning", markup=False)
+            return False
+        if route.name == "info":
+            await self.go_home()
+            return True
+        if route.argument and not argument:
+            self.notify(f":{route.name} needs an {route.argument}", severity="error", markup=False)
+            return False
+        try:
+            screen = route.factory()(self, argument)
+        except registry.RouteUnavailable as error:
+            self.notify(f"Not available yet: {error}", severity="warning", markup=False)
+            return False
+        if not route.drill_down:
+            await self.go_home()
+        await self.push_screen(screen)
+        return True
+
+    async def go_home(self) -> None:
+        """Back to the home screen (server info), closing everything above it."""
+        while len(self.screen_stack) > _HOME_DEPTH:
+            await self.pop_screen()
+
+    async def action_open_resource(self, name: str, argument: str | None = None) -> None:
+        await self.open_resource(name, argument)
+
+    # -- command mode, help, palette --------------------------------------------------
+
+    def context_names(self) -> list[str]:
+        """The contexts of the config file, if the config is loaded."""
+        config = getattr(self, "config", None)
+        names = getattr(config, "context_names", None)
+        return list(names()) if callable(names) else []
+
+    def command_arguments(self) -> dict[str, list[str]]:
+        """Known argument values per command word, for completion."""
+        return {"ctx": self.context_names(), "theme": sorted(self.available_themes)}
+
+    def command_words(self) -> list[str]:
+        return [*registry.names(), *SHELL_COMMANDS]
+
+    def action_command_mode(self) -> None:
+        from agent_tui.screens.command_line import CommandLineScreen
+
+        def run(line: str | None) -> None:
+            if line:
+                self.run_worker(self.run_command(line), group="command", exit_on_error=False)
+
+        self.push_screen(CommandLineScreen(), run)
+
+    async def run_command(self, text: str) -> bool:
+        """Run one command line (`:threads`, `thread <id>`, `ctx prod`, `q`…)."""
+        command = parse_command(text)
+        if command is None:
+            return False
+        name, argument = command.name, command.argument
+        if name in {"q", "quit"}:
+            await self.action_quit()
+            return True
+        if name == "help":
+            self.action_help()
+            return True
+        if name == "theme":
+            return self.switch_theme(argument or "")
+        if name == "ctx":
+            return await self.switch_to_context(argument)
+        if registry.get(name) is not None:
+            return await self.open_resource(name, argument)
+        known = ", ".join(f":{word}" for word in [r.name for r in registry.routes()] + ["ctx", "q"])
+        self.notify(
+            f"Unknown command {str(command)!r}. Try {known}.",
+            title="Unknown command",
+            severity="error",
+            markup=False,
+        )
+        return False
+
+    async def switch_to_context(self, name: str | None) -> bool:
+        switch: Callable[[str], Any] | None = getattr(self, "switch_context", None)
+        if switch is None:
+            self.notify("Contexts are not available yet", severity="warning", markup=False)
+            return False
+        if not name:
+            self.notify(
+                f"Which context? Known: {', '.join(self.context_names())}",
+                severity="warning",
+                markup=False,
+            )
+            return False
+        result = switch(name)
+        if hasattr(result, "__await__"):
+            result = await result
+        return result is not False
+
+    def switch_theme(self, name: str) -> bool:
+        if name not in self.available_themes:
+            self.notify(
+                f"No theme called {name!r}. Known: {', '.join(sorted(self.available_themes))}",
+                severity="error",
+                markup=False,
+            )
+            return False
+        self.theme = name
+        return True
+
+    def action_help(self) -> None:
+        from agent_tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen.for_screen(self.screen))
+
+    # -- theme persistence ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        config = getattr(self, "config", None)
+        theme = self._startup_theme or getattr(config, "theme", None)
+        if isinstance(theme, str) and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        try:
+            save_ui_state({"theme": theme.name})
+        except OSError as error:
+            logger.warning("could not save the theme: %s", error)

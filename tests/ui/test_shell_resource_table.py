@@ -1,0 +1,123 @@
+"""The resource table and the verbs every resource screen shares, over an in-memory list."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from shell_support import Item, ListScreen, ShellHarness, make_items
+from textual.widgets import Input, Static
+
+from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.widgets.json_view import JsonView
+from agent_tui.widgets.resource_table import ResourceTable, status_style
+
+WaitFor = Callable[..., Awaitable[None]]
+HOSTILE = "[@click=app.quit]boom[/] [bold]b\x1b]52;c;ZXZpbA==\x07\x1b[2J"
+SHOWN = "[@click=app.quit]boom[/] [bold]b"
+
+
+async def test_pages_load_as_the_cursor_nears_the_end(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(2500))
+    app = ShellHarness(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: table.row_count == 50, what="the first page")
+        assert screen.fetches == [(0, 50)]
+        assert table.has_more
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.row_count == 100, what="the second page")
+        assert screen.fetches[-1] == (50, 50)
+        # Jumping to the end again and again pages through everything, one page each.
+        while table.has_more:
+            loaded = table.row_count
+            await pilot.press("end")
+            await wait_for(pilot, lambda n=loaded: table.row_count > n or not table.has_more)
+        assert table.row_count == 2500
+        assert len(screen.fetches) == 51  # the last page is empty
+        heading = str(screen.query_one("#resource-heading", Static).render())
+        assert "2500 widgets loaded" in heading
+
+
+async def test_filter_shows_matching_loaded_rows_and_esc_clears(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(40))
+    app = ShellHarness(screen)
+    async with app.run_test() as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: table.row_count == 40)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"INTERRUPTED")
+        assert table.row_count == 10
+        assert {item.status for item in table.visible_items} == {"interrupted"}
+        await pilot.press("enter")  # keep the filter, back to the table
+        assert app.focused is table and table.row_count == 10
+        assert "filter 'interrupted': 10 shown" in str(
+            screen.query_one("#resource-heading", Static).render()
+        )
+        await pilot.press("escape")
+        assert table.row_count == 40 and not table.filter_text
+
+
+async def test_cells_are_inert_and_status_is_coloured(wait_for: WaitFor) -> None:
+    screen = ListScreen([Item("a", HOSTILE, "error"), Item("b", "plain", "idle")])
+    app = ShellHarness(screen)
+    async with app.run_test(size=(120, 20)) as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: table.row_count == 2)
+        row = table.get_row("a")
+        assert row[1].plain == SHOWN
+        assert row[2].style == status_style("error") == "bold red"
+        assert table.get_row("b")[2].style == "green"
+        await pilot.click(ResourceTable, offset=(12, 1))
+        assert app.is_running
+
+
+async def test_raw_json_view_is_inert_and_copy_id(wait_for: WaitFor) -> None:
+    screen = ListScreen([Item("a", HOSTILE, extra={"meta": {"k": HOSTILE}})])
+    app = ShellHarness(screen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 1)
+        await pilot.press("c")
+        assert app.copied == ["a"]
+        assert any("Copied widget id a" in str(n.message) for n in app._notifications)
+        await pilot.press("y")
+        raw = app.screen
+        assert isinstance(raw, RawJsonScreen)
+        text = raw.query_one(JsonView).text
+        assert SHOWN in text and "\x1b" not in text and "\x07" not in text
+        await pilot.click(JsonView, offset=(5, 2))
+        assert app.is_running
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_delete_asks_first_and_then_removes_the_row(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(3))
+    app = ShellHarness(screen)
+    async with app.run_test() as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: table.row_count == 3)
+        await pilot.press("ctrl+d")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Delete widget item-00000?" in app.screen.question
+        await pilot.press("n")
+        assert screen.deleted == [] and table.row_count == 3
+        await pilot.press("ctrl+d", "y")
+        await wait_for(pilot, lambda: table.row_count == 2, what="the row to go")
+        assert screen.deleted == ["item-00000"]
+
+
+async def test_readonly_refuses_mutations_with_the_reason(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(3))
+    app = ShellHarness(screen, readonly=True)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 3)
+        await pilot.press("n", "ctrl+d")
+        assert screen.created == 0
+        assert not isinstance(app.screen, ConfirmScreen)
+        messages = [str(n.message) for n in app._notifications]
+        assert "Read-only mode: cannot create a widget (started with --readonly)" in messages
+        assert "Read-only mode: cannot delete a widget (started with --readonly)" in messages
+        await pilot.press("y")  # browsing still works
+        assert isinstance(app.screen, RawJsonScreen)

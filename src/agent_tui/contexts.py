@@ -50,6 +50,13 @@ class Context:
     control_plane_url: str | None = None
     readonly_reason: str | None = None  # why changes are refused; None: they are not
 
+    @classmethod
+    def of_target(cls, target: ServerTarget) -> Context:
+        """The unnamed context of a bare target (tests, and callers that build one)."""
+        if isinstance(target, LocalServer):
+            return cls(LOCAL_CONTEXT, target, key_source="none (the local server needs no key)")
+        return cls(target.url, target, key_source="X-Api-Key" if target.api_key else "none")
+
     @property
     def readonly(self) -> bool:
         return self.readonly_reason is not None

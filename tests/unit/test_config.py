@@ -405,3 +405,28 @@ def test_the_json_schema_agrees_with_the_loader() -> None:
         "[ui]\ntheme = 3\n",
     ):
         assert list(validator.iter_errors(tomllib.loads(bad))), bad
+
+
+async def test_the_workspace_reaches_the_server_as_x_tenant_id() -> None:
+    import httpx
+
+    from agent_tui.client import AgentServerClient
+
+    seen: dict[str, str] = {}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.update(request.headers)
+        return httpx.Response(200, json={"version": "x"})
+
+    context = url_context("http://x:1", "k", environ={"LANGSMITH_WORKSPACE_ID": "ws-9"})
+    target = context.target
+    assert isinstance(target, RemoteServer)
+    client = AgentServerClient(
+        target.url,
+        api_key=target.api_key,
+        tenant_id=target.workspace_id,
+        http_transport=httpx.MockTransport(answer),
+    )
+    async with client:
+        await client.info()
+    assert (seen["x-api-key"], seen["x-tenant-id"]) == ("k", "ws-9")

@@ -24,13 +24,14 @@ class AgentServerClient:
         base_url: str,
         *,
         api_key: str | None = None,
+        tenant_id: str | None = None,
         headers: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         http_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.transport = Transport(
             base_url,
-            credentials=Credentials(api_key=api_key),
+            credentials=Credentials(api_key=api_key, tenant_id=tenant_id),
             headers=headers,
             retry=retry,
             http_transport=http_transport,

@@ -82,7 +82,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "activate", "Make active", id="assistant_detail.activate"),
         Binding("e", "edit", "Edit", id="assistant_detail.edit"),
-        Binding("g", "graph", "Graph", id="assistant_detail.graph"),
+        Binding("v", "graph", "Graph", id="assistant_detail.graph"),
         Binding("ctrl+d", "delete", "Delete", id="assistant_detail.delete"),
         Binding("y", "raw", "JSON", id="assistant_detail.raw"),
         Binding("r", "refresh", "Refresh", id="assistant_detail.refresh"),

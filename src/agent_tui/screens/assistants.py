@@ -5,7 +5,7 @@ one graph's. Columns: name, graph, active version, updated (how long ago, and wh
 UTC), the id's first 8 characters. The verbs are the resource screen's: `enter` opens
 the detail (context, metadata, versions and their diffs), `n` creates from a form built
 from the graph's context schema, `e` updates (a new version; dropped keys are listed
-first), `ctrl+d` deletes, and `g` draws the graph.
+first), `ctrl+d` deletes, and `v` draws the graph (`g` is the table's first row).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
     RESOURCES = "assistants"
     VERBS = frozenset({"new", "edit", "delete"})
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("g", "graph", "Graph", id="assistants.graph"),
+        Binding("v", "graph", "Graph", id="assistants.graph"),
         Binding("f", "next_graph", "Graph filter", id="assistants.next_graph"),
     ]
 

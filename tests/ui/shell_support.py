@@ -71,8 +71,14 @@ class ListScreen(ResourceScreen[Item]):
 class ShellHarness(ShellApp):
     """The shell with one screen pushed over a stand-in home screen."""
 
-    def __init__(self, screen: Screen[Any] | None = None, *, readonly: bool = False) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        screen: Screen[Any] | None = None,
+        *,
+        readonly: bool = False,
+        keymap: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(keymap=keymap)
         self.readonly = readonly
         self.client: object | None = object()  # "connected"
         self.first = screen

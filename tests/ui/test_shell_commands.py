@@ -1,0 +1,216 @@
+"""The shell: `:` command mode, `?` help, the palette, read-only, the connection state,
+themes and keymaps."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from shell_support import ListScreen, ShellHarness, make_items
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Input, Static
+
+from agent_tui.client import ConnectionFailed
+from agent_tui.screens import registry
+from agent_tui.screens.command_line import CommandLineScreen
+from agent_tui.screens.help import HelpScreen
+from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+
+WaitFor = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+def widgets_route() -> Iterator[list[ListScreen]]:
+    """A `widgets` route to a list screen, and an unbuilt `gadgets` route."""
+    opened: list[ListScreen] = []
+
+    def factory(app: object, argument: str | None) -> ListScreen:
+        opened.append(ListScreen(make_items(5)))
+        return opened[-1]
+
+    saved = dict(registry._ROUTES)
+    registry.register(registry.Route("widgets", "Widgets of this server", factory))
+    registry.register(registry.Route("gadgets", "Not built", "agent_tui.screens.no_such:make"))
+    yield opened
+    registry._ROUTES.clear()
+    registry._ROUTES.update(saved)
+
+
+def messages(app: ShellHarness) -> list[str]:
+    return [str(notification.message) for notification in app._notifications]
+
+
+def completions(app: ShellHarness) -> str:
+    return str(app.screen.query_one("#command-completions", Static).render())
+
+
+async def test_command_mode_completes_and_opens_a_screen(
+    widgets_route: list[ListScreen], wait_for: WaitFor
+) -> None:
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon")
+        assert isinstance(app.screen, CommandLineScreen)
+        await pilot.press("t", "h")
+        shown = completions(app)
+        assert ":threads" in shown and ":thread" in shown and ":assistants" not in shown
+        await pilot.press("backspace", "backspace", "w", "i", "tab")
+        box = app.screen.query_one("#command-input", Input)
+        assert box.value == "widgets"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(widgets_route) == 1, what="the screen")
+        assert app.screen is widgets_route[0]
+
+
+async def test_ctx_completes_context_names(wait_for: WaitFor) -> None:
+    app = ShellHarness()
+    app.context_names = lambda: ["local", "prod", "staging"]  # type: ignore[method-assign]
+    async with app.run_test() as pilot:
+        await pilot.press("colon", "c", "t", "tab")
+        box = app.screen.query_one("#command-input", Input)
+        assert box.value == "ctx "
+        await pilot.press("s")
+        assert ":ctx staging" in completions(app) and "prod" not in completions(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, CommandLineScreen)
+
+
+async def test_unknown_and_unbuilt_commands_say_so(
+    widgets_route: list[ListScreen], wait_for: WaitFor
+) -> None:
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon", *"bogus", "enter")
+        await wait_for(pilot, lambda: any("Unknown command" in m for m in messages(app)))
+        assert any(":threads" in m and ":bogus" in m for m in messages(app))
+        await pilot.press("colon", *"gadgets", "enter")
+        await wait_for(pilot, lambda: any("Not available yet" in m for m in messages(app)))
+        await pilot.press("colon", *"thread", "enter")
+        await wait_for(pilot, lambda: any(":thread needs an id" in m for m in messages(app)))
+
+
+async def test_q_quits(wait_for: WaitFor) -> None:
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon", "q", "enter")
+        await wait_for(pilot, lambda: not app.is_running, what="the app to exit")
+
+
+async def test_help_lists_the_keys_of_the_screen(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(3))
+    app = ShellHarness(screen, keymap={"resource.refresh": "f5"})
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 3)
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        local = dict((d, k) for k, d in help_screen.local_keys)
+        assert local["Filter"] == "/"
+        assert local["Delete"] == "^d"
+        assert local["Refresh"] == "f5"  # remapped by id
+        assert {"Open", "New", "Edit", "JSON", "Copy id", "Back"} <= set(local)
+        everywhere = {d for _k, d in help_screen.global_keys}
+        assert {"Keys", "Command"} <= everywhere
+        await pilot.press("escape")
+        assert app.screen is screen
+        fetches = len(screen.fetches)
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: len(screen.fetches) > fetches, what="a refresh on f5")
+
+
+async def test_help_leaves_out_verbs_the_screen_does_not_offer(wait_for: WaitFor) -> None:
+    class ReadOnlyList(ListScreen):
+        VERBS = frozenset()
+
+    screen = ReadOnlyList(make_items(3))
+    app = ShellHarness(screen)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 3)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        described = {d for _k, d in app.screen.local_keys}
+        assert "Delete" not in described and "New" not in described and "Filter" in described
+
+
+async def test_palette_offers_screens_contexts_and_thread_by_id(
+    widgets_route: list[ListScreen], wait_for: WaitFor
+) -> None:
+    app = ShellHarness()
+    app.context_names = lambda: ["local", "prod"]  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+
+        async def search(query: str) -> list[str]:
+            await pilot.press("ctrl+p")
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*query)
+            found = app.screen.query_one(CommandList)
+            await wait_for(pilot, lambda: found.option_count > 0, workers=False)
+            await pilot.pause(0.3)  # providers answer concurrently; let the list settle
+            prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+            await pilot.press("escape")
+            return prompts
+
+        assert any("Open widgets" in p for p in await search("widg"))
+        assert any("Switch context: prod" in p for p in await search("prod"))
+        assert any("Open thread 1234" in p for p in await search("thread 1234"))
+
+
+async def test_readonly_reason_names_the_context() -> None:
+    app = ShellHarness(readonly=True)
+    app.readonly_reason = "context 'prod' is read-only"
+    async with app.run_test() as pilot:
+        assert app.refuse_if_readonly("delete a thread")
+        await pilot.pause()
+        assert messages(app) == [
+            "Read-only mode: cannot delete a thread (context 'prod' is read-only)"
+        ]
+    assert not ShellHarness().refuse_if_readonly("delete a thread")
+
+
+async def test_connection_failure_marks_the_header_offline_until_a_request_works(
+    wait_for: WaitFor,
+) -> None:
+    screen = ListScreen(make_items(3))
+    app = ShellHarness(screen)
+    app.connection_status = "connected · http://agent.test"
+    async with app.run_test(size=(120, 20)) as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 3)
+        crumb = screen.query_one(Breadcrumb)
+        assert "connected · http://agent.test" in str(crumb.render())
+        screen.fail_with = ConnectionFailed(
+            "http://agent.test: connection refused", method="POST", url="http://agent.test/x"
+        )
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.connection_status == "offline")
+        assert "offline" in str(crumb.render())
+        assert any("Could not connect to http://agent.test" in m for m in messages(app))
+        screen.fail_with = None
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.connection_status.startswith("connected"))
+        assert "connected · http://agent.test" in str(crumb.render())
+
+
+async def test_breadcrumb_follows_the_selection() -> None:
+    screen = ListScreen(make_items(1))
+    app = ShellHarness(screen)
+    async with app.run_test(size=(120, 20)) as pilot:
+        app.selection.update(context="prod", assistant="my-bot")
+        await pilot.pause()
+        shown = str(screen.query_one(Breadcrumb).render())
+        assert f"ctx prod{SEPARATOR}assistant my-bot{SEPARATOR}widgets" in shown
+
+
+async def test_theme_choice_persists(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon", *"theme nord", "enter")
+        await pilot.pause()
+        assert app.theme == "nord"
+        state = json.loads((tmp_path / "config" / "ui-state.json").read_text())
+        assert state["theme"] == "nord"
+    again = ShellHarness()
+    async with again.run_test():
+        assert again.theme == "nord"

@@ -1,0 +1,219 @@
+"""Threads in bulk and across the server: paging through 2,500, the attention list,
+`:threads`, `:thread <id>` and `:attention` from command mode, and hostile text."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+from textual.pilot import Pilot
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.attention import AttentionScreen
+from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.screens.thread_state import ThreadStateScreen
+from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.target import RemoteServer
+from agent_tui.widgets.json_view import JsonView
+from threads_support import (
+    SHOWN,
+    counter_steps,
+    create_many,
+    hostile_thread,
+    painted_control_codes,
+    screen_text,
+    tag,
+)
+
+WaitFor = Callable[..., Awaitable[None]]
+SIZE = (130, 40)
+MANY = 2_500
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+async def connected(app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor) -> None:
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="connect")
+
+
+async def test_paging_through_thousands_of_threads(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    label = tag()
+    started = time.monotonic()
+    await create_many(client, MANY, {"suite": label})
+    made_in = time.monotonic() - started
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected(app, pilot, wait_for)
+        assert await app.run_command(f"threads suite={label}")
+        screen = app.screen
+        assert isinstance(screen, ThreadsScreen)
+        await wait_for(pilot, lambda: screen.table.row_count > 0, what="the first page")
+        table = screen.table
+        assert screen.total == MANY
+        assert table.loaded_count == 100 and table.has_more
+
+        # Going to the end pulls in the next page, again and again, until the last one.
+        pages = 1
+        paging_started = time.monotonic()
+        while table.has_more:
+            loaded = table.loaded_count
+            await pilot.press("end")
+            await wait_for(pilot, lambda: table.loaded_count > loaded or not table.has_more)
+            pages += table.loaded_count > loaded
+        paged_in = time.monotonic() - paging_started
+        print(f"made {MANY} threads in {made_in:.1f}s, paged through them in {paged_in:.1f}s")
+        assert pages == MANY // 100
+        assert table.loaded_count == MANY
+        assert len({t.thread_id for t in table.items}) == MANY
+        assert {t.metadata["i"] for t in table.items} == set(range(MANY))
+        # Newest first, across every page.
+        times = [t.updated_at for t in table.items]
+        assert times == sorted(times, reverse=True)  # type: ignore[type-var]
+        heading = str(screen.query_one("#resource-heading").render())
+        assert f"{MANY} match" in heading and f"{MANY} threads loaded" in heading
+
+        # `/` filters what is loaded, without asking the server.
+        await pilot.press("slash")
+        for key in "idle":
+            await pilot.press(key)
+        assert len(table.visible_items) == MANY
+    assert made_in < 30, f"making {MANY} threads took {made_in:.1f}s"
+
+
+async def test_attention_lists_error_and_interrupted_threads(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    label = tag()
+    interrupted = await client.threads.create(
+        metadata={"graph_id": "counter", "suite": label}, supersteps=counter_steps(1)
+    )
+    failed = await client.threads.create(metadata={"graph_id": "chat", "suite": label})
+    stream = client.runs.stream(
+        failed.thread_id,
+        "chat",
+        input={"messages": [{"role": "user", "content": "please fail"}]},
+        context={"token_delay_ms": 0},
+    )
+    async with stream:
+        async for _event in stream:
+            pass
+    idle = await client.threads.create(metadata={"suite": label})
+
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected(app, pilot, wait_for)
+        assert await app.run_command("threads")
+        await wait_for(pilot, lambda: isinstance(app.screen, ThreadsScreen))
+        await pilot.press("exclamation_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, AttentionScreen), what="attention")
+        screen = app.screen
+        assert isinstance(screen, AttentionScreen)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.total is not None and table.row_count > 0)
+        while table.has_more:  # other tests leave interrupted threads on this server too
+            loaded = table.loaded_count
+            await pilot.press("end")
+            await wait_for(pilot, lambda: table.loaded_count > loaded or not table.has_more)
+        statuses = [t.status for t in table.items]
+        assert set(statuses) <= {"error", "interrupted"}
+        # error threads come first
+        assert statuses == sorted(statuses, key=lambda s: s != "error")
+        found = {t.thread_id: t.status for t in table.items}
+        assert found[failed.thread_id] == "error"
+        assert found[interrupted.thread_id] == "interrupted"
+        assert idle.thread_id not in found
+        assert len(found) == screen.total
+
+        # `:attention` opens the same list.
+        assert await app.run_command("attention")
+        assert isinstance(app.screen, AttentionScreen)
+
+
+async def test_thread_command_opens_a_thread_or_names_the_missing_id(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    thread = await client.threads.create(
+        metadata={"graph_id": "counter", "suite": tag()}, supersteps=counter_steps(2)
+    )
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected(app, pilot, wait_for)
+        assert await app.run_command(f"thread {thread.thread_id}")
+        screen = app.screen
+        assert isinstance(screen, ThreadStateScreen)
+        await wait_for(pilot, lambda: screen.state is not None)
+        assert screen.state is not None and screen.state.values == {"n": 2, "items": [1, 2]}
+
+        missing = "11111111-2222-3333-4444-555555555555"
+        assert await app.run_command(f"thread {missing}")
+        screen = app.screen
+        assert isinstance(screen, ThreadStateScreen)
+        await wait_for(pilot, lambda: screen.failure is not None)
+        assert f"Thread {missing} not found" in str(screen.query_one("#state-error").render())
+
+        assert await app.run_command("thread not-a-uuid")
+        screen = app.screen
+        assert isinstance(screen, ThreadStateScreen)
+        await wait_for(pilot, lambda: screen.failure is not None)
+        assert screen.failure == "Thread not-a-uuid not found on this server (not a thread id)."
+
+
+async def test_hostile_text_in_the_table_and_raw_view_is_inert(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    label = tag()
+    thread = await hostile_thread(client, label)
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await connected(app, pilot, wait_for)
+        assert await app.run_command(f"threads suite={label}")
+        screen = app.screen
+        assert isinstance(screen, ThreadsScreen)
+        await wait_for(pilot, lambda: screen.table.row_count == 1)
+        await pilot.pause()
+        row = [cell.plain for cell in screen.table.get_row_at(0)]
+        assert row[0] == thread.thread_id[:8]
+        assert row[4] == f"ai: answer {SHOWN}"
+        painted = screen_text(app)
+        assert f"ai: answer {SHOWN}" in painted
+        assert "[bold]b" in painted  # shown, not applied
+        assert painted_control_codes(app) == []
+        # Clicking on the preview cell (where the click action is written) does nothing.
+        await pilot.click("#resource-table", offset=(60, 1))
+        await pilot.click("#resource-table", offset=(70, 1))
+        await pilot.pause()
+        assert app.is_running
+        # A click on the row under the cursor opens it, which is fine: go back.
+        await app.workers.wait_for_complete()
+        while app.screen is not screen:
+            await pilot.press("escape")
+
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen))
+        raw = app.screen.query_one(JsonView)
+        assert "[@click=app.quit]x[/]" in raw.text
+        await pilot.pause()
+        assert painted_control_codes(app) == []
+        await pilot.click(JsonView, offset=(20, 3))
+        await pilot.press("escape")
+        assert app.screen is screen and app.is_running
+
+        # The state view of the same thread.
+        await pilot.press("enter")
+        state = app.screen
+        assert isinstance(state, ThreadStateScreen)
+        await wait_for(pilot, lambda: state.state is not None)
+        await pilot.pause()
+        assert f"answer {SHOWN}" in screen_text(app)
+        assert painted_control_codes(app) == []
+        await pilot.click("#state-transcript", offset=(5, 1))
+        assert app.is_running

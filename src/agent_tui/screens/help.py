@@ -23,23 +23,40 @@ def _description(binding: Binding) -> str:
     return binding.description or binding.tooltip or binding.action
 
 
-def keys_of(screen: Screen[object]) -> tuple[list[KeyRow], list[KeyRow]]:
-    """(this screen's keys, the global keys), each sorted as the bindings are declared."""
+def keys_of(screen: Screen[object]) -> tuple[list[KeyRow], list[KeyRow], list[KeyRow]]:
+    """(the screen's own keys, the focused widget's keys, the global keys).
+
+    Keys that do the same thing share one row ("home, g  First row"); the keys the
+    footer shows come first, then in the order the bindings are declared.
+    """
     app = screen.app
-    local: list[KeyRow] = []
-    global_: list[KeyRow] = []
-    seen: set[tuple[str, str]] = set()
+    groups: tuple[dict[str, list[str]], ...] = ({}, {}, {})
+    shown: set[str] = set()
     for active in screen.active_bindings.values():
         binding = active.binding
         if binding.system or (not active.enabled and not binding.show):
             continue
+        if isinstance(active.node, App):
+            group = groups[2]
+        elif isinstance(active.node, Screen):
+            group = groups[0]
+        else:
+            group = groups[1]
+        description = _description(binding)
+        if binding.show:
+            shown.add(description)
+        keys = group.setdefault(description, [])
         key = app.get_key_display(binding)
-        row = (key, _description(binding))
-        if row in seen:
-            continue
-        seen.add(row)
-        (global_ if isinstance(active.node, App) else local).append(row)
-    return local, global_
+        if key not in keys:
+            keys.append(key)
+    own, widget, global_ = (
+        sorted(
+            ((", ".join(keys), description) for description, keys in group.items()),
+            key=lambda row: row[1] not in shown,
+        )
+        for group in groups
+    )
+    return own, widget, global_
 
 
 class HelpScreen(ModalScreen[None]):
@@ -56,17 +73,29 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "dismiss", "Close", id="help.close"),
     ]
 
-    def __init__(self, title: str, local: list[KeyRow], global_: list[KeyRow]) -> None:
+    def __init__(
+        self,
+        title: str,
+        own: list[KeyRow],
+        widget: list[KeyRow],
+        global_: list[KeyRow],
+    ) -> None:
         super().__init__()
         self.heading = title
-        self.local_keys = local
+        self.own_keys = own
+        self.widget_keys = widget
         self.global_keys = global_
 
     @classmethod
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
-        local, global_ = keys_of(screen)
+        own, widget, global_ = keys_of(screen)
         title = getattr(screen, "breadcrumb_title", None) or type(screen).__name__
-        return cls(f"Keys: {title}", local, global_)
+        return cls(f"Keys: {title}", own, widget, global_)
+
+    @property
+    def local_keys(self) -> list[KeyRow]:
+        """Every key of the screen: its own, then the focused widget's."""
+        return [*self.own_keys, *self.widget_keys]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -78,7 +107,12 @@ class HelpScreen(ModalScreen[None]):
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for section, rows in (("This screen", self.local_keys), ("Everywhere", self.global_keys)):
+        sections = (
+            ("This screen", self.own_keys),
+            ("Moving around", self.widget_keys),
+            ("Everywhere", self.global_keys),
+        )
+        for section, rows in sections:
             if not rows:
                 continue
             table.add_row(Text(section, style="underline"), "")
@@ -86,7 +120,3 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(Text(key), Text(description))
             table.add_row("", "")
         return table
-
-    @property
-    def plain_keys(self) -> list[KeyRow]:
-        return [*self.local_keys, *self.global_keys]

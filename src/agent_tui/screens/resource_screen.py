@@ -81,7 +81,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         Binding("ctrl+d", "delete", "Delete", id="resource.delete"),
         Binding("y", "raw", "JSON", id="resource.raw"),
         Binding("c", "copy_id", "Copy id", id="resource.copy_id"),
-        Binding("escape", "back", "Back", id="resource.back"),
+        Binding("escape", "back", "Back", show=False, id="resource.back"),
     ]
 
     RESOURCE: ClassVar[str] = "item"

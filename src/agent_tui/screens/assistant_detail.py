@@ -63,6 +63,7 @@ def diff_text(active: AssistantVersion, other: AssistantVersion) -> Text:
 
 
 class AssistantDetailScreen(AgentScreen[bool]):
+    AUTO_FOCUS = "#versions"
     DEFAULT_CSS = """
     AssistantDetailScreen #detail-summary { height: auto; padding: 0 1; }
     AssistantDetailScreen #version-warning {

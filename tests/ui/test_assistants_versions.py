@@ -1,0 +1,115 @@
+"""Versions in the detail screen: diffs against the active one, and switching versions
+so that runs really use the chosen version's context (the in-memory runtime bug)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
+from textual.widgets import DataTable, Static
+
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.assistant_detail import AssistantDetailScreen
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+async def run_counter(client: AgentServerClient, assistant_id: str, context: dict | None) -> int:  # type: ignore[type-arg]
+    """A run started the way the app starts runs: with the override's context, if any."""
+    thread = await client.threads.create()
+    async with client.runs.stream(
+        thread.thread_id, assistant_id, input={"n": 5}, stream_mode="values", context=context
+    ) as stream:
+        values = [event.data async for event in stream if event.event == "values"]
+    return int(values[-1]["n"])
+
+
+async def open_detail(
+    pilot, wait_for: WaitFor, app: AssistantsApp, assistant_id: str
+) -> AssistantDetailScreen:  # type: ignore[no-untyped-def]
+    await select(pilot, wait_for, app, assistant_id)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen), what="the detail")
+    detail = app.screen
+    assert isinstance(detail, AssistantDetailScreen)
+    await wait_for(pilot, lambda: detail.active is not None, what="the versions")
+    return detail
+
+
+def text_of(screen: AssistantDetailScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_highlighting_a_version_shows_its_diff_against_the_active_one(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    created = await client.assistants.create(
+        "counter", {"step": 10, "double": False}, unique("diff")
+    )
+    await client.assistants.update(created.assistant_id, {"step": 3, "label": "x"})
+    app = AssistantsApp(client, graph_id="counter")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        detail = await open_detail(pilot, wait_for, app, created.assistant_id)
+        versions = detail.query_one("#versions", DataTable)
+        assert [versions.get_row_at(i)[0].plain for i in range(versions.row_count)] == ["2", "1"]
+        assert versions.get_row_at(0)[3].plain == "● active"
+        assert "is the active version" in text_of(detail, "#version-diff")
+
+        await pilot.press("down")
+        await pilot.pause()
+        diff = text_of(detail, "#version-diff")
+        assert "Version 1 against the active version 2" in diff
+        assert "~ step: 3 → 10" in diff
+        assert "- label" in diff and "+ double = false" in diff
+        # The colours say which is which.
+        rendered = detail.query_one("#version-diff", Static).render()
+        styles = {str(span.style) for span in rendered.spans}  # type: ignore[union-attr]
+        for colour in ("green", "red", "yellow"):
+            assert any(colour in style for style in styles), colour
+
+
+async def test_setting_an_older_version_active_warns_and_fixes_the_apps_runs(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    created = await client.assistants.create(
+        "counter", {"step": 10, "double": False}, unique("switch")
+    )
+    await client.assistants.update(created.assistant_id, {"step": 3})
+    app = AssistantsApp(client, graph_id="counter")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        detail = await open_detail(pilot, wait_for, app, created.assistant_id)
+        assert app.context_overrides.context_for_run(created.assistant_id) is None
+
+        await pilot.press("down", "a")  # version 1, make it active
+        await wait_for(pilot, lambda: detail.active is not None and detail.active.version == 1)
+        check = detail.check
+        assert check is not None and check.mismatch  # the in-memory runtime kept {"step": 3}
+
+        warning = detail.query_one("#version-warning", Static)
+        assert warning.has_class("-shown")
+        text = str(warning.render())
+        assert (
+            "version 1" in text
+            and "Runs started by agent-tui will pass version 1's context" in text
+        )
+        assert any("Runs started by agent-tui" in m for m in notifications(app))
+        versions = detail.query_one("#versions", DataTable)
+        assert versions.get_row("1")[3].plain == "● active"
+
+        override = app.context_overrides.context_for_run(created.assistant_id)
+        assert override == {"step": 10, "double": False}
+        # (5 + 10), not doubled: version 1's context, as switching versions means.
+        assert await run_counter(client, created.assistant_id, override) == 15
+
+        # Back to version 2: the assistant's context matches again, the override goes.
+        await pilot.press("up", "a")
+        await wait_for(pilot, lambda: detail.active is not None and detail.active.version == 2)
+        assert not warning.has_class("-shown")
+        assert created.assistant_id not in app.context_overrides

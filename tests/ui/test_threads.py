@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
+from threads_support import counter_steps, page_to_the_end, tag
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
@@ -25,7 +26,6 @@ from agent_tui.screens.thread_state import ThreadStateScreen
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.thread_query import ThreadQuery
-from threads_support import counter_steps, tag
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
@@ -129,7 +129,7 @@ async def test_search_by_status_metadata_sort_and_page_size(
         await search_with(pilot, screen, page_size="2")
         assert ids(screen)[:2] == [busy[0].thread_id, busy[1].thread_id]
         # The table asks for more as the cursor nears the end: all five arrive.
-        await wait_for(pilot, lambda: not screen.table.has_more, what="every page")
+        await page_to_the_end(pilot, screen.table, wait_for)
         assert ids(screen) == [t.thread_id for t in busy + idle]
 
 

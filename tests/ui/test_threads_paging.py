@@ -8,6 +8,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from textual.pilot import Pilot
+from threads_support import (
+    SHOWN,
+    counter_steps,
+    create_many,
+    hostile_thread,
+    page_to_the_end,
+    painted_control_codes,
+    screen_text,
+    tag,
+)
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
@@ -18,15 +28,6 @@ from agent_tui.screens.thread_state import ThreadStateScreen
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.json_view import JsonView
-from threads_support import (
-    SHOWN,
-    counter_steps,
-    create_many,
-    hostile_thread,
-    painted_control_codes,
-    screen_text,
-    tag,
-)
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
@@ -62,13 +63,8 @@ async def test_paging_through_thousands_of_threads(
         assert table.loaded_count == 100 and table.has_more
 
         # Going to the end pulls in the next page, again and again, until the last one.
-        pages = 1
         paging_started = time.monotonic()
-        while table.has_more:
-            loaded = table.loaded_count
-            await pilot.press("end")
-            await wait_for(pilot, lambda: table.loaded_count > loaded or not table.has_more)
-            pages += table.loaded_count > loaded
+        pages = 1 + await page_to_the_end(pilot, table, wait_for)
         paged_in = time.monotonic() - paging_started
         print(f"made {MANY} threads in {made_in:.1f}s, paged through them in {paged_in:.1f}s")
         assert pages == MANY // 100
@@ -119,10 +115,8 @@ async def test_attention_lists_error_and_interrupted_threads(
         assert isinstance(screen, AttentionScreen)
         table = screen.table
         await wait_for(pilot, lambda: screen.total is not None and table.row_count > 0)
-        while table.has_more:  # other tests leave interrupted threads on this server too
-            loaded = table.loaded_count
-            await pilot.press("end")
-            await wait_for(pilot, lambda: table.loaded_count > loaded or not table.has_more)
+        # Other tests leave interrupted threads on this server too.
+        await page_to_the_end(pilot, table, wait_for)
         statuses = [t.status for t in table.items]
         assert set(statuses) <= {"error", "interrupted"}
         # error threads come first

@@ -73,3 +73,18 @@ def painted_control_codes(app: App[Any]) -> list[str]:
     """Escape or control characters in what is painted (there must be none)."""
     text = screen_text(app)
     return [c for c in text if c != "\n" and (ord(c) < 32 or 0x7F <= ord(c) < 0xA0)]
+
+
+async def page_to_the_end(pilot: Any, table: Any, wait_for: Any) -> int:
+    """Press `end` until the table has every page; returns how many pages came in."""
+    pages = 0
+    while table.has_more:
+        loaded = table.loaded_count
+
+        def grew(loaded: int = loaded) -> bool:
+            return bool(table.loaded_count > loaded or not table.has_more)
+
+        await pilot.press("end")
+        await wait_for(pilot, grew, what="the next page")
+        pages += table.loaded_count > loaded
+    return pages

@@ -16,13 +16,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from agent_tui.client import AgentServerClient, ApiError, NotFound, ValidationFailed
 from agent_tui.client.models import Thread, ThreadState
 from agent_tui.error_messages import describe_error
 from agent_tui.screens.base import AgentScreen
 from agent_tui.thread_query import content_text, format_time, message_role
+from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.resource_table import status_text
 from agent_tui.widgets.text import server_text
@@ -40,9 +41,11 @@ def transcript(messages: list[Any]) -> Text:
         text.append_text(server_text(role, style=ROLE_STYLES.get(role, "bold")))
         if isinstance(message, dict) and message.get("name"):
             text.append_text(server_text(f" ({message['name']})", style="dim"))
-        text.append("\n")
         content = message.get("content") if isinstance(message, dict) else message
-        text.append_text(server_text(content_text(content)))
+        body = content_text(content)
+        if body.strip():
+            text.append("\n")
+            text.append_text(server_text(body))
         calls = message.get("tool_calls") if isinstance(message, dict) else None
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict):
@@ -95,7 +98,7 @@ class ThreadStateScreen(AgentScreen[None]):
         self.failure: str | None = None  # why the last load failed, as shown
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Breadcrumb()
         with VerticalScroll(id="thread-state"):
             yield Static(server_text(f"Thread {self.thread_id}"), id="state-title")
             yield Static(id="state-error")
@@ -111,8 +114,16 @@ class ThreadStateScreen(AgentScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = f"thread {self.thread_id[:8]}"
+        self._select(self.thread_id[:8])
         self.load()
+
+    def on_unmount(self) -> None:
+        self._select(None)
+
+    def _select(self, thread: str | None) -> None:
+        selection = getattr(self.app, "selection", None)
+        if selection is not None:
+            selection.update(thread=thread)
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -293,7 +293,15 @@ def _writes_lines(name: str, writes: dict[str, Any] | None, width: int) -> list[
         return [f"written to make {name}: nothing"]
     lines = [f"written to make {name}:"]
     for node, value in writes.items():
-        lines.append(f"  {clean_text(node)}: {short(value, width)}")
+        if not isinstance(value, Mapping) or not value:
+            lines.append(f"  {clean_text(node)}: {short(value, width)}")
+            continue
+        for key, item in value.items():
+            where = f"  {clean_text(node)}: {clean_text(str(key))}"
+            if is_message_list(item):
+                lines += [f"{where}: {message_line(message, width)}" for message in item]
+            else:
+                lines.append(f"{where}: {short(item, width)}")
     return lines
 
 

@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=_run_tui)
 
-    # Headless subcommands. Later: threads, history, diff, export, import, control-plane.
+    # Headless subcommands (threads, history, diff, export, import in `subcommands`).
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     config = commands.add_parser("config", help="agent-tui's own configuration")
     config_commands = config.add_subparsers(title="config commands", metavar="COMMAND")
@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     from agent_tui.config_cli import add_config_commands
 
     add_config_commands(config_commands)
+    from agent_tui.subcommands import add_headless_commands
+
+    add_headless_commands(commands)
     return parser
 
 

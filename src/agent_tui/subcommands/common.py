@@ -1,0 +1,121 @@
+"""What every headless subcommand shares: where to connect, running, output, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
+
+EXIT_OK = 0
+EXIT_API_ERROR = 1  # the server (or a file) said no
+EXIT_USAGE = 2  # bad arguments, or nothing to connect to
+
+NO_SERVER = (
+    "no agent server to talk to: pass --url URL (and --api-key KEY or LANGSMITH_API_KEY "
+    "if it needs one), --context NAME, or make a saved context current with "
+    "`agent-tui config use-context NAME`"
+)
+
+
+class UsageError(Exception):
+    """Arguments that cannot work; the message says what to give instead."""
+
+
+def add_connection_options(parser: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
+    # SUPPRESS: a value given before the subcommand (`agent-tui --url U history …`) is
+    # kept; argparse would otherwise overwrite it with the subparser's default.
+    group = parser.add_argument_group("server")
+    group.add_argument(
+        "--url", metavar="URL", default=argparse.SUPPRESS, help="the agent server's URL"
+    )
+    group.add_argument(
+        "--api-key",
+        metavar="KEY",
+        default=argparse.SUPPRESS,
+        help="API key (X-Api-Key); LANGSMITH_API_KEY and friends are read too",
+    )
+    group.add_argument(
+        "--context",
+        metavar="NAME",
+        default=argparse.SUPPRESS,
+        help="a saved context (default: the config's current context)",
+    )
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
+
+
+def connect(args: argparse.Namespace) -> AgentServerClient:
+    """A client for --url, else --context, else the config's current context.
+
+    Raises `UsageError` when that leads to no running server (the local context), and
+    the config's own errors (which say what is wrong and where).
+    """
+    from agent_tui.client import AgentServerClient
+    from agent_tui.config import load_config
+    from agent_tui.contexts import resolve_context, url_context
+    from agent_tui.target import RemoteServer
+
+    url = getattr(args, "url", None)
+    api_key = getattr(args, "api_key", None)
+    if url:
+        context = url_context(url, api_key)
+    else:
+        context = resolve_context(load_config(), getattr(args, "context", None), api_key=api_key)
+    target = context.target
+    if not isinstance(target, RemoteServer):
+        raise UsageError(NO_SERVER)
+    headers = {"X-Tenant-Id": target.workspace_id} if target.workspace_id else None
+    return AgentServerClient(target.url, api_key=target.api_key, headers=headers)
+
+
+def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[int]]) -> int:
+    """Connect, run `work`, and turn every expected failure into a message and an exit code."""
+    from agent_tui.client import ApiError
+    from agent_tui.config import ConfigError
+    from agent_tui.contexts import ContextError
+    from agent_tui.thread_export import ExportFormatError
+    from agent_tui.thread_query import QueryError
+
+    async def main() -> int:
+        async with connect(args) as client:
+            return await work(client)
+
+    try:
+        return asyncio.run(main())
+    except (UsageError, QueryError, ConfigError, ContextError, ExportFormatError) as error:
+        return fail(error, EXIT_USAGE)
+    except ApiError as error:
+        return fail(error, EXIT_API_ERROR)
+    except OSError as error:  # a file that cannot be read or written
+        return fail(error, EXIT_API_ERROR)
+
+
+def fail(error: object, code: int) -> int:
+    print(f"agent-tui: {error}", file=sys.stderr)
+    return code
+
+
+def print_json(data: Any, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    json.dump(data, out, indent=2, ensure_ascii=False, default=str)
+    out.write("\n")
+
+
+def print_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO | None = None
+) -> None:
+    """Columns padded to their widest cell; the last column is not padded."""
+    out = out or sys.stdout
+    widths = [len(header) for header in headers]
+    for row in rows:
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], len(cell))
+    for row in [headers, *rows]:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
+        out.write("  ".join([*cells, row[-1]]).rstrip() + "\n")

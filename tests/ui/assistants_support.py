@@ -26,6 +26,8 @@ def unique(prefix: str) -> str:
 class AssistantsApp(ShellApp):
     """The shell with the Assistants screen open, as `:assistants [graph]` opens it."""
 
+    TITLE = "agent-tui"
+
     def __init__(
         self,
         client: AgentServerClient,
@@ -33,8 +35,10 @@ class AssistantsApp(ShellApp):
         graph_id: str | None = None,
         readonly: bool = False,
         clock: Callable[[], datetime] = now_utc,
+        theme: str | None = None,
     ) -> None:
         super().__init__()
+        self.fixed_theme = theme  # snapshots: not whatever theme another test saved
         self.client = client
         self.readonly = readonly
         self.context_overrides = ContextOverrides()
@@ -42,6 +46,8 @@ class AssistantsApp(ShellApp):
 
     def on_mount(self) -> None:
         super().on_mount()
+        if self.fixed_theme:
+            self.theme = self.fixed_theme
         self.push_screen(self.assistants)
 
 

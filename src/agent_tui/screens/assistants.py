@@ -65,8 +65,8 @@ def updated_text(value: datetime | None, now: datetime) -> Text:
     if value is None:
         return Text("—", style="dim")
     stamp = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-    text = Text(time_ago(value, now))
-    text.append(f"  {stamp}", style="dim")
+    text = Text(time_ago(value, now).ljust(9))  # so the dates line up
+    text.append(stamp, style="dim")
     return text
 
 

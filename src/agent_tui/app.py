@@ -6,6 +6,11 @@ local server (or reaches the remote one) while the screen shows its progress. Wh
 `GET /info` answers, `ServerInfoScreen` replaces it. On failure the start-up screen
 shows why, and `r` tries again.
 
+Contexts (`agent_tui.contexts`): the app runs on one context at a time. `switch_context`
+(`:ctx NAME`, the context picker) re-reads the config file, and connects again through
+the same start-up screen and worker; the embedded server keeps running for a switch
+back to `local`. `readonly_reason` says whether --readonly or the context forbids changes.
+
 The client (httpx, pydantic), the embedded server supervisor and the screens that use
 them take about as long to import as Textual itself, so this module imports them only
 in the connect worker, in a thread, after the first paint.
@@ -30,7 +35,15 @@ from agent_tui.shell import ShellApp
 from agent_tui.target import LocalServer, RemoteServer, ServerTarget
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from textual.app import SystemCommand
+    from textual.screen import Screen
+
     from agent_tui.client import AgentServerClient
+    from agent_tui.config import AgentTuiConfig
+    from agent_tui.contexts import Context
     from agent_tui.local import EmbeddedAgentServer
 
 logger = logging.getLogger(__name__)
@@ -61,22 +74,32 @@ class AgentTuiApp(ShellApp):
 
     def __init__(
         self,
-        target: ServerTarget,
+        target: ServerTarget | Context,
         *,
         readonly: bool = False,
+        config: AgentTuiConfig | None = None,
         keymap: Mapping[str, str] | None = None,
         start_timeout: float | None = None,
     ) -> None:
-        """`start_timeout`: seconds to wait for a local server (None: its own default)."""
+        """`target`: a context (`agent_tui.contexts`), or a bare server target.
+
+        `readonly`: --readonly, for the whole session whatever the context. `config`: the
+        config file as read at start (contexts are re-read from the file on a switch).
+        `start_timeout`: seconds to wait for a local server (None: its own default).
+        """
         super().__init__(keymap=keymap)
-        self.target = target
-        self.readonly = readonly
+        from agent_tui.contexts import Context
+
+        self.config = config
+        self._readonly_flag = readonly
+        self._use_context(target if isinstance(target, Context) else Context.of_target(target))
         self.start_timeout = start_timeout
         self.local_server: EmbeddedAgentServer | None = None
         self.client: AgentServerClient | None = None  # the current server's
-        self._clients: dict[str, AgentServerClient] = {}
+        # One client per base URL and credentials (two contexts may share a server).
+        self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
         self.failure: str | None = None  # why the last start/connect failed, if it did
-        self._startup = StartupScreen(target.description)
+        self._startup = StartupScreen(self.target.description)
 
     def on_mount(self) -> None:
         # Pushed over the blank default screen rather than being the default screen:
@@ -87,13 +110,18 @@ class AgentTuiApp(ShellApp):
     def watch_connection_status(self, status: str) -> None:
         self.sub_title = clean_text(status)
 
-    def client_for(self, url: str, api_key: str | None = None) -> AgentServerClient:
-        """The one client for `url`, created on first use and closed when the app exits."""
+    def client_for(
+        self, url: str, api_key: str | None = None, workspace_id: str | None = None
+    ) -> AgentServerClient:
+        """The one client for `url` (and these credentials), created on first use and
+        closed when the app exits."""
         from agent_tui.client import AgentServerClient
 
-        client = self._clients.get(url)
+        key = (url, api_key, workspace_id)
+        client = self._clients.get(key)
         if client is None:
-            client = self._clients[url] = AgentServerClient(url, api_key=api_key)
+            client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
+            self._clients[key] = client
         return client
 
     @on(StartupScreen.Ready)
@@ -112,13 +140,14 @@ class AgentTuiApp(ShellApp):
         from agent_tui.screens.server_info import ServerInfoScreen
 
         try:
+            workspace = None
             if isinstance(target, LocalServer):
                 self.connection_status = "starting the local server…"
-                url = await self._start_local_server(target, startup)
+                url = self._running_local_url() or await self._start_local_server(target, startup)
             else:
                 self.connection_status = f"connecting to {target.url}…"
-                url = target.url
-            client = self.client_for(url, target.api_key)
+                url, workspace = target.url, target.workspace_id
+            client = self.client_for(url, target.api_key, workspace)
             info = await client.info()
         except (ApiError, EmbeddedServerError) as error:
             self._show_failure(startup, target, error)
@@ -131,6 +160,13 @@ class AgentTuiApp(ShellApp):
         await self.switch_screen(
             ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
         )
+
+    def _running_local_url(self) -> str | None:
+        """The embedded server's URL if it is up already (switching back to `local`)."""
+        server = self.local_server
+        if server is not None and server.is_running and server.startup_seconds is not None:
+            return server.url
+        return None
 
     async def _start_local_server(self, target: LocalServer, startup: StartupScreen) -> str:
         # A retry after a failed start begins from a clean slate.
@@ -157,10 +193,14 @@ class AgentTuiApp(ShellApp):
     def _about(self, url: str) -> list[tuple[str, str]]:
         """What the info screen says about where the server comes from."""
         server = self.local_server
+        context = [("Context", self.context.name)]
         if isinstance(self.target, RemoteServer) or server is None:
-            key = "X-Api-Key header" if self.target.api_key else "none"
-            return [("Server", f"{url}  (remote)"), ("API key", key)]
+            rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
+            if self.context.workspace_id:
+                rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
+            return rows
         return [
+            *context,
             ("Server", f"{url}  (local: started by agent-tui, stops when it exits)"),
             ("Project", str(server.config_path)),
             ("Data", f"{server.data_dir}  (threads and assistants persist here)"),
@@ -183,6 +223,84 @@ class AgentTuiApp(ShellApp):
             startup.fail(title, error.reason, error.log_lines)
         else:
             startup.fail(title, str(error))
+
+    # -- contexts ---------------------------------------------------------------------
+
+    def _use_context(self, context: Context) -> None:
+        self.context = context
+        self.target: ServerTarget = context.target
+        reason = "started with --readonly" if self._readonly_flag else context.readonly_reason
+        self.readonly = reason is not None
+        self.readonly_reason = reason or ""
+        self.selection.update(context=context.name, deployment=None, assistant=None, thread=None)
+
+    def switch_context(self, name: str) -> bool:
+        """Connect to the config file's context `name` (`:ctx NAME`, the context picker).
+
+        The file is read again, so a context added with `agent-tui config set-context`
+        while the app runs is there. False (after saying why) if it cannot be used.
+        """
+        from agent_tui.config import ConfigError, load_config
+        from agent_tui.contexts import ContextError, resolve_context
+        from agent_tui.logs import add_secret
+
+        try:
+            config = load_config()
+            context = resolve_context(config, name)
+        except (ConfigError, ContextError) as error:
+            self.notify(
+                str(error),
+                title="Cannot switch context",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            return False
+        self.config = config
+        add_secret(context.target.api_key)
+        logger.info("switching to context %r: %r", context.name, context.target)
+        self.workers.cancel_group(self, "connect")
+        self._use_context(context)
+        self.client = None
+        self.connection_status = f"switching to {context.name}…"
+        self._startup = StartupScreen(context.target.description)
+        self.run_worker(self._restart_on(self._startup), group="switch", exit_on_error=False)
+        return True
+
+    async def _restart_on(self, startup: StartupScreen) -> None:
+        # Everything above Textual's default screen belongs to the old context; the new
+        # start-up screen reports `Ready` and the connect worker takes it from there.
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        await self.push_screen(startup)
+
+    def action_pick_context(self) -> None:
+        """Open the context picker (palette: "Contexts")."""
+        from agent_tui.config import ConfigError, config_path, load_config
+        from agent_tui.contexts import summarize_contexts
+        from agent_tui.screens.context_picker import ContextPickerScreen
+
+        try:
+            config = load_config()
+        except ConfigError as error:
+            self.notify(str(error), title="Bad config file", severity="error", markup=False)
+            return
+        self.config = config
+        rows = summarize_contexts(config, current=self.context.name)
+
+        def picked(name: str | None) -> None:
+            if name is not None:
+                self.switch_context(name)
+
+        self.push_screen(ContextPickerScreen(rows, config_path()), picked)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from textual.app import SystemCommand
+
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
+        )
 
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:

@@ -152,11 +152,17 @@ def _run_tui(args: argparse.Namespace) -> int:
         return 2
     target = context.target
     log_path = setup_logging(secrets=[target.api_key or ""])
-    logger.info("agent-tui %s starting: %r (readonly=%s)", __version__, target, args.readonly)
+    logger.info(
+        "agent-tui %s starting: context %r, %r (readonly=%s)",
+        __version__,
+        context.name,
+        target,
+        args.readonly or context.readonly,
+    )
 
     from agent_tui.app import AgentTuiApp
 
-    app = AgentTuiApp(target, readonly=args.readonly)
+    app = AgentTuiApp(context, readonly=args.readonly, config=config, keymap=config.keymap)
     try:
         app.run()
     finally:

@@ -1,0 +1,193 @@
+"""Contexts in the app: the picker, `:ctx`, and a read-only context refusing changes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.widgets import DataTable
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.config import load_config
+from agent_tui.contexts import resolve_context
+from agent_tui.screens.context_picker import ContextPickerScreen
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.target import RemoteServer
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+
+SIZE = (140, 40)
+SECRET = "lsv2_pt_contexttestsecret0123"
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent_server_url: str) -> Path:
+    """Three contexts on the session server: one keyed from the environment, one
+    read-only, one whose key variable is not set."""
+    path = tmp_path / "config.toml"
+    path.write_text(
+        f"""\
+current_context = "session"
+
+[contexts.session]
+agent_server_url = "{agent_server_url}"
+api_key_env = "CTX_TEST_KEY"
+workspace_id = "ws-test"
+
+[contexts.ro]
+agent_server_url = "{agent_server_url}"
+readonly = true
+
+[contexts.nokey]
+agent_server_url = "{agent_server_url}"
+api_key_env = "CTX_TEST_UNSET"
+"""
+    )
+    monkeypatch.setenv("AGENT_TUI_CONFIG", str(path))
+    monkeypatch.setenv("CTX_TEST_KEY", SECRET)
+    monkeypatch.delenv("CTX_TEST_UNSET", raising=False)
+    monkeypatch.delenv("AGENT_TUI_READONLY", raising=False)
+    monkeypatch.delenv("AGENT_TUI_CONTEXT", raising=False)
+    return path
+
+
+def notifications(app: App[Any]) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def cell_text(table: DataTable[object], row: int) -> list[str]:
+    return [str(getattr(cell, "plain", cell)) for cell in table.get_row_at(row)]
+
+
+async def connected_to(app: AgentTuiApp, name: str, pilot: object, wait_for: WaitFor) -> None:
+    await wait_for(
+        pilot,
+        lambda: (
+            app.context.name == name
+            and app.client is not None
+            and isinstance(app.screen, ServerInfoScreen)
+            and app.connection_status.startswith("connected")
+        ),
+        what=f"connected to context {name}",
+    )
+
+
+async def test_picker_lists_contexts_without_keys_and_switches(
+    config_file: Path, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    config = load_config()
+    app = AgentTuiApp(resolve_context(config), config=config)
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, "session", pilot, wait_for)
+        assert app.selection.context == "session"
+        assert app.client is not None
+        assert app.client.transport.credentials.tenant_id == "ws-test"
+
+        app.action_pick_context()
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ContextPickerScreen)
+                and any(t.row_count for t in app.screen.query(DataTable))
+            ),
+            what="the context picker",
+        )
+        table = app.screen.query_one(DataTable)
+        rows = [cell_text(table, i) for i in range(table.row_count)]
+        assert rows == [
+            [" ", "local", "embedded (started by agent-tui)", "none", "", ""],
+            ["●", "session", agent_server_url, "env CTX_TEST_KEY", "ws-test", ""],
+            [" ", "ro", agent_server_url, "none", "", "read-only"],
+            [" ", "nokey", agent_server_url, "env CTX_TEST_UNSET (not set)", "", ""],
+        ]
+        assert table.cursor_row == 1  # on the current context
+        assert SECRET not in app.export_screenshot()
+
+        await pilot.press("down", "enter")
+        await connected_to(app, "ro", pilot, wait_for)
+        assert app.readonly
+        assert app.readonly_reason == "the context 'ro' is read-only"
+        assert app.selection.context == "ro"
+        assert SECRET not in app.export_screenshot()
+        await pilot.press("ctrl+q")
+
+
+async def test_ctx_command_switches_and_a_read_only_context_refuses_changes(
+    config_file: Path, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, agent_server_url, pilot, wait_for)
+        assert not app.readonly
+
+        assert await app.run_command("ctx ro")
+        await connected_to(app, "ro", pilot, wait_for)
+        assert app.config is not None and app.config.context_names()[-1] == "nokey"
+
+        # A real mutation: `n` on the threads screen is refused, saying why.
+        opened = await app.run_command("threads")
+        await pilot.pause()
+        assert opened, notifications(app)
+        await pilot.pause()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: any("Read-only" in m for m in notifications(app)))
+        assert (
+            "Read-only mode: cannot create a thread (the context 'ro' is read-only)"
+            in notifications(app)
+        )
+        # The breadcrumb of the resource screen names the context.
+        assert "ctx ro" in str(app.screen.query_one("Breadcrumb").render())
+
+        # Back to a writable context: no longer read-only.
+        assert await app.run_command("ctx session")
+        await connected_to(app, "session", pilot, wait_for)
+        assert not app.readonly
+        await pilot.press("ctrl+q")
+
+
+async def test_the_readonly_flag_outlives_a_switch(
+    config_file: Path, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, agent_server_url, pilot, wait_for)
+        assert app.switch_context("session")
+        await connected_to(app, "session", pilot, wait_for)
+        assert app.readonly and app.readonly_reason == "started with --readonly"
+        assert app.refuse_if_readonly("delete a thread")
+        await pilot.pause()
+        assert "Read-only mode: cannot delete a thread (started with --readonly)" in notifications(
+            app
+        )
+        await pilot.press("ctrl+q")
+
+
+async def test_an_unusable_context_says_why_and_keeps_the_current_one(
+    config_file: Path, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, agent_server_url, pilot, wait_for)
+        screen = app.screen
+        assert not app.switch_context("nokey")
+        assert not app.switch_context("missing")
+        await pilot.pause()
+        assert notifications(app) == [
+            "the context 'nokey' takes its API key from the environment variable "
+            "CTX_TEST_UNSET, which is not set",
+            "no context named 'missing' (known: local, session, ro, nokey)",
+        ]
+        assert app.screen is screen and app.context.name == agent_server_url
+
+        await asyncio.to_thread(config_file.write_text, "[contexts.x]\nreadonly = 'yes'\n")
+        assert not app.switch_context("x")
+        await pilot.pause()
+        assert notifications(app)[-1] == (
+            f"{config_file}: contexts.x.agent_server_url: is required\n"
+            f'{config_file}: contexts.x.readonly: expected true or false, got "yes"'
+        )
+        await pilot.press("ctrl+q")

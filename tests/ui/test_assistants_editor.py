@@ -1,0 +1,103 @@
+"""Raw JSON editing of an assistant: `$EDITOR` when set, else the in-app editor."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, unique
+from textual.widgets import Input, Select, TextArea
+
+from agent_tui.client import AgentServerClient
+from agent_tui.editor import TextEditorScreen, editor_command, run_editor
+from agent_tui.screens.assistant_form import AssistantFormScreen
+from agent_tui.widgets.schema_form import SchemaForm
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+def test_the_editor_command_comes_from_visual_then_editor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert editor_command() is None
+    monkeypatch.setenv("EDITOR", "code --wait")
+    assert editor_command() == ["code", "--wait"]
+    monkeypatch.setenv("VISUAL", "vim")
+    assert editor_command() == ["vim"]
+
+
+def test_run_editor_returns_what_the_editor_wrote(tmp_path: Path) -> None:
+    script = tmp_path / "editor.py"
+    script.write_text(
+        "import json, sys\n"
+        "path = sys.argv[1]\n"
+        "data = json.load(open(path))\n"
+        "data['context']['step'] = 42\n"
+        "json.dump(data, open(path, 'w'))\n"
+    )
+    edited = run_editor([sys.executable, str(script)], json.dumps({"context": {"step": 1}}))
+    assert edited is not None and json.loads(edited) == {"context": {"step": 42}}
+    assert run_editor([sys.executable, "-c", "raise SystemExit(3)"], "{}") is None
+    assert run_editor([str(tmp_path / "no-such-editor")], "{}") is None
+
+
+async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    name = unique("raw")
+    app = AssistantsApp(client, graph_id="chat")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen)
+        await wait_for(pilot, lambda: form.schema_form is not None)
+
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        area = app.screen.query_one(TextArea)
+        body = json.loads(area.text)
+        assert body["graph_id"] == "chat" and body["context"] == {}
+        # A typo first: nothing is applied, and the next ctrl+e starts from it.
+        area.text = '{"name": "oops",'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is form)
+        assert "The JSON was not applied" in (form.error or "")
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen))
+        area = app.screen.query_one(TextArea)
+        assert area.text == '{"name": "oops",'
+        area.text = json.dumps(
+            {
+                "graph_id": "chat",
+                "name": name,
+                "metadata": {"team": "raw"},
+                "context": {"style": "pirate", "token_delay_ms": 5, "extra": [1]},
+            }
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is form)
+        fields = form.query_one(SchemaForm)
+        assert form.query_one("#name", Input).value == name
+        assert fields.query_one("#input-0", Select).value == 1  # pirate
+        assert fields.query_one("#input-2", Input).value == "5"
+        assert json.loads(fields.query_one("#input-other", TextArea).text) == {"extra": [1]}
+
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is app.assistants, what="the form to close")
+    made = [
+        a for a in await client.assistants.search(graph_id="chat", limit=1000) if a.name == name
+    ]
+    assert [(a.context, a.metadata) for a in made] == [
+        ({"style": "pirate", "token_delay_ms": 5, "extra": [1]}, {"team": "raw"})
+    ]

@@ -52,7 +52,7 @@ class ValueChange:
 
     @property
     def where(self) -> str:
-        return format_path(self.path)
+        return clean_text(format_path(self.path))
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -63,7 +63,9 @@ def cell_text(table: DataTable[object], row: int) -> list[str]:
     return [str(getattr(cell, "plain", cell)) for cell in table.get_row_at(row)]
 
 
-async def connected_to(app: AgentTuiApp, name: str, pilot: object, wait_for: WaitFor) -> None:
+async def connected_to(
+    app: AgentTuiApp, name: str, pilot: object, wait_for: WaitFor, timeout: float = 30
+) -> None:
     await wait_for(
         pilot,
         lambda: (
@@ -72,6 +74,7 @@ async def connected_to(app: AgentTuiApp, name: str, pilot: object, wait_for: Wai
             and isinstance(app.screen, ServerInfoScreen)
             and app.connection_status.startswith("connected")
         ),
+        timeout=timeout,
         what=f"connected to context {name}",
     )
 
@@ -191,3 +194,30 @@ async def test_an_unusable_context_says_why_and_keeps_the_current_one(
             f'{config_file}: contexts.x.readonly: expected true or false, got "yes"'
         )
         await pilot.press("ctrl+q")
+
+
+async def test_switching_back_to_local_reuses_the_embedded_server(
+    config_file: Path, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    from agent_tui.target import LocalServer
+
+    graph = Path(__file__).parents[1] / "graphs" / "counter.py"
+    project = tmp_path / "langgraph.json"
+    project.write_text(f'{{"graphs": {{"tiny": "{graph}:graph"}}, "env": {{}}}}')
+    app = AgentTuiApp(LocalServer(config_path=project, data_dir=tmp_path / "data"))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, "local", pilot, wait_for, timeout=90)
+        server = app.local_server
+        assert server is not None and server.is_running
+        pid, local_client = server.pid, app.client
+
+        assert app.switch_context("session")
+        await connected_to(app, "session", pilot, wait_for)
+        assert server.is_running  # kept for the way back
+
+        assert app.switch_context("local")
+        await connected_to(app, "local", pilot, wait_for)
+        assert app.local_server is server and server.pid == pid
+        assert app.client is local_client  # one client per URL and credentials
+        await pilot.press("ctrl+q")
+    assert not server.is_running

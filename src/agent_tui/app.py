@@ -28,6 +28,7 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
+from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import WorkerFailed
 from agent_tui.screens.startup import StartupScreen
@@ -99,6 +100,10 @@ class AgentTuiApp(ShellApp):
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
         self.failure: str | None = None  # why the last start/connect failed, if it did
+        # Run-level contexts for assistants whose server record kept the wrong one after
+        # a version switch (the in-memory runtime bug): every run the app starts passes
+        # `context_overrides.context_for_run(assistant_id)`.
+        self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
 
     def on_mount(self) -> None:

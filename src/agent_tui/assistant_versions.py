@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant, AssistantVersion
 from agent_tui.context_diff import ContextChange, context_diff
+
+if TYPE_CHECKING:
+    # Only for types: the app imports this module at start-up, before the client.
+    from agent_tui.client import AgentServerClient
+    from agent_tui.client.models import Assistant, AssistantVersion
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,14 @@ from assistants_support import (
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
+from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.screens.assistant_graph import AssistantGraphScreen
+from agent_tui.screens.assistants import AssistantsScreen, overrides_of
 from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.target import RemoteServer
 from agent_tui.widgets.graph_view import GraphView
 
 
@@ -186,3 +190,21 @@ async def test_v_draws_the_chat_graph_with_its_loop(
         assert "tools     ──▶ agent      ↺ loop" in drawing
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.assistants)
+
+
+async def test_the_real_app_opens_one_graphs_assistants_from_command_mode(
+    agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="connected")
+        await pilot.press("colon")
+        await pilot.press(*"assistants counter", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the screen")
+        screen = app.screen
+        assert isinstance(screen, AssistantsScreen)
+        assert screen.graph_filter == "counter"
+        await wait_for(pilot, lambda: screen.table.loaded_count > 0)
+        assert {a.graph_id for a in screen.table.items} == {"counter"}
+        # The screens record run-level contexts where the app's runs will look for them.
+        assert overrides_of(app) is app.context_overrides

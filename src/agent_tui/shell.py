@@ -123,7 +123,8 @@ class ShellApp(App[None]):
         try:
             screen = route.factory()(self, argument)
         except registry.RouteUnavailable as error:
-            self.notify(f"Not available yet: {error}", severity="warning", markup=False)
+            # The factory's own words: "not available yet", or what is wrong with the argument.
+            self.notify(str(error), title=f":{route.name}", severity="warning", markup=False)
             return False
         if not route.drill_down:
             await self.go_home()

@@ -86,7 +86,7 @@ async def test_unknown_and_unbuilt_commands_say_so(
         await wait_for(pilot, lambda: any("Unknown command" in m for m in messages(app)))
         assert any(":threads" in m and ":bogus" in m for m in messages(app))
         await pilot.press("colon", *"gadgets", "enter")
-        await wait_for(pilot, lambda: any("Not available yet" in m for m in messages(app)))
+        await wait_for(pilot, lambda: any("The gadgets screen is not available yet" in m for m in messages(app)))
         await pilot.press("colon", *"thread", "enter")
         await wait_for(pilot, lambda: any(":thread needs an id" in m for m in messages(app)))
 

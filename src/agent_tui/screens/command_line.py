@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 
 from agent_tui.commands import SHELL_COMMANDS, complete
 from agent_tui.screens import registry
+from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.text import server_text
 
 
@@ -51,7 +52,9 @@ class CommandLineScreen(ModalScreen[str | None]):
     CommandLineScreen #command-completions { height: auto; max-height: 10; padding: 0 1; color: $text-muted; }
     CommandLineScreen #command-input { border: none; height: 1; padding: 0; }
     """
+    # Screen's own bindings (with ids, from AgentScreen), then this modal's.
     BINDINGS: ClassVar[list[BindingType]] = [
+        *AgentScreen.BINDINGS,
         Binding("escape", "close", "Close", id="command_line.close"),
         Binding("tab", "complete", "Complete", id="command_line.complete", priority=True),
     ]

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.text import server_text
 
 
@@ -32,7 +33,9 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
     ConfirmScreen Button { margin-left: 2; }
     """
+    # Screen's own bindings (with ids, from AgentScreen), then this modal's.
     BINDINGS: ClassVar[list[BindingType]] = [
+        *AgentScreen.BINDINGS,
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n", "answer(False)", "No", id="confirm.no"),
         Binding("escape", "answer(False)", "Cancel", id="confirm.cancel"),

@@ -16,6 +16,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from agent_tui.screens.base import AgentScreen
+
 KeyRow = tuple[str, str]  # (key as shown, description)
 
 
@@ -69,7 +71,9 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-title { text-style: bold; padding-bottom: 1; }
     HelpScreen VerticalScroll { height: auto; max-height: 100%; }
     """
+    # Screen's own bindings (with ids, from AgentScreen), then this modal's.
     BINDINGS: ClassVar[list[BindingType]] = [
+        *AgentScreen.BINDINGS,
         Binding("escape,question_mark,q", "dismiss", "Close", id="help.close"),
     ]
 

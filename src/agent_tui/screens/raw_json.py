@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.text import server_text
 
@@ -26,7 +27,9 @@ class RawJsonScreen(ModalScreen[None]):
     RawJsonScreen #raw-title { text-style: bold; padding: 0 1; background: $primary 30%; }
     RawJsonScreen JsonView { padding: 0 1; }
     """
+    # Screen's own bindings (with ids, from AgentScreen), then this modal's.
     BINDINGS: ClassVar[list[BindingType]] = [
+        *AgentScreen.BINDINGS,
         Binding("escape,q,y", "dismiss", "Close", id="raw_json.close"),
         Binding("c", "copy", "Copy JSON", id="raw_json.copy"),
     ]

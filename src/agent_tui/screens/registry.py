@@ -24,7 +24,8 @@ ScreenFactory = Callable[[App[Any], str | None], Screen[Any]]
 
 
 class RouteUnavailable(Exception):
-    """The route's screen is not built (yet), or it needs an argument it did not get."""
+    """The route's screen is not built (yet), or its argument is wrong; a factory raises
+    it with a message for the user (shown as it is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +45,10 @@ class Route:
         except ModuleNotFoundError as error:
             if error.name != module_name:
                 raise  # a real bug inside the module, not a missing screen
-            raise RouteUnavailable(f"the {self.name} screen is not available yet") from None
+            raise RouteUnavailable(f"The {self.name} screen is not available yet") from None
         factory = getattr(module, attribute, None)
         if factory is None:
-            raise RouteUnavailable(f"the {self.name} screen is not available yet")
+            raise RouteUnavailable(f"The {self.name} screen is not available yet")
         result: ScreenFactory = factory
         return result
 

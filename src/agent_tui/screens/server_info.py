@@ -15,12 +15,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import AgentScreen
+from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
 # Enough for any real overview; past this the Assistants screen pages properly.
@@ -103,7 +104,16 @@ def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool)
 class ServerInfoScreen(AgentScreen[None]):
     CSS_PATH = "server_info.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "Refresh", id="server_info.refresh")
+        Binding("r", "refresh", "Refresh", id="server_info.refresh"),
+        # The home screen's ways in (also `:assistants`, `:threads`, `:attention`).
+        Binding("a", "app.open_resource('assistants')", "Assistants", id="server_info.assistants"),
+        Binding("t", "app.open_resource('threads')", "Threads", id="server_info.threads"),
+        Binding(
+            "exclamation_mark",
+            "app.open_resource('attention')",
+            "Attention",
+            id="server_info.attention",
+        ),
     ]
 
     def __init__(
@@ -122,7 +132,7 @@ class ServerInfoScreen(AgentScreen[None]):
         self.readonly = readonly
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Breadcrumb()
         with VerticalScroll(id="server-info"):
             yield Static(id="summary")
             yield Static("Graphs", classes="section-title")
@@ -133,6 +143,7 @@ class ServerInfoScreen(AgentScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#graphs", DataTable)
+        table.focus()  # enter on a graph opens its assistants
         table.add_column("Graph", key="graph")
         table.add_column("Default assistant", key="assistant")
         table.add_column("Assistants", key="count")
@@ -140,6 +151,14 @@ class ServerInfoScreen(AgentScreen[None]):
         if self.info is not None:
             self._show_info(self.info)
         self.load(with_info=self.info is None)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """`enter` on a graph: its assistants."""
+        event.stop()
+        graph_id = event.row_key.value
+        open_resource = getattr(self.app, "open_resource", None)
+        if graph_id and open_resource is not None:
+            self.run_worker(open_resource("assistants", graph_id), exit_on_error=False)
 
     def action_refresh(self) -> None:
         self.load()

@@ -101,6 +101,10 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
         Binding("left", "cursor_left", "Cursor left", show=False, id="resource_table.left"),
         Binding("pageup", "page_up", "Page up", show=False, id="resource_table.page_up"),
         Binding("pagedown", "page_down", "Page down", show=False, id="resource_table.page_down"),
+        Binding("ctrl+pageup", "page_left", "Page left", show=False, id="resource_table.page_left"),
+        Binding(
+            "ctrl+pagedown", "page_right", "Page right", show=False, id="resource_table.page_right"
+        ),
         # Rows matter more than columns here: home/end (and vi's g/G) go to the first/last row.
         Binding("home,ctrl+home,g", "scroll_top", "First row", show=False, id="resource_table.top"),
         Binding(

@@ -1,0 +1,35 @@
+"""Every binding of the shell's widgets and screens has an id (keys are remapped by id)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.dom import DOMNode
+
+from agent_tui.screens.command_line import CommandLineScreen
+from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.help import HelpScreen
+from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.screens.resource_screen import ResourceScreen
+from agent_tui.shell import ShellApp
+from agent_tui.widgets.resource_table import ResourceTable
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        ResourceTable,
+        ResourceScreen,
+        ConfirmScreen,
+        RawJsonScreen,
+        HelpScreen,
+        CommandLineScreen,
+    ],
+)
+def test_every_binding_has_an_id(node: type[DOMNode]) -> None:
+    bindings = [binding for _key, binding in node._merged_bindings or ()]
+    assert bindings
+    assert [b.key for b in bindings if not b.id] == []
+
+
+def test_the_shell_app_bindings_have_ids() -> None:
+    assert all(binding.id for binding in ShellApp.BINDINGS if not isinstance(binding, tuple))

@@ -62,8 +62,53 @@ async def info_screen(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
 
 
+async def pirate_bot(pilot: Pilot[None]) -> str:
+    """A chat assistant with three versions (made once), for the assistants shots."""
+    await info_screen(pilot)
+    client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]
+    found = await client.assistants.search(graph_id="chat", name="pirate-bot")
+    if found:
+        return found[0].assistant_id
+    bot = await client.assistants.create(
+        "chat",
+        {"style": "pirate"},
+        "pirate-bot",
+        {"team": "demo"},
+        description="Talks like a pirate.",
+    )
+    await client.assistants.update(bot.assistant_id, {"style": "pirate", "token_delay_ms": 0})
+    await client.assistants.update(bot.assistant_id, {"style": "pirate", "shout": True})
+    return bot.assistant_id
+
+
+async def open_assistants(pilot: Pilot[None], graph: str = "") -> None:
+    await pilot.press("colon", *f"assistants {graph}".strip(), "enter")
+    await until(pilot, lambda: getattr(pilot.app.screen, "graph_filter", "") == (graph or None))
+    await until(pilot, lambda: pilot.app.screen.table.loaded_count > 0)  # type: ignore[attr-defined]
+
+
+async def assistants_screen(pilot: Pilot[None]) -> None:
+    await pirate_bot(pilot)
+    await open_assistants(pilot)
+
+
+async def assistant_detail(pilot: Pilot[None]) -> None:
+    """The pirate bot's detail, with the diff of an older version on show."""
+    from agent_tui.screens.assistant_detail import AssistantDetailScreen
+
+    bot = await pirate_bot(pilot)
+    await open_assistants(pilot, "chat")
+    pilot.app.screen.table.move_to(bot)  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, AssistantDetailScreen))
+    await until(pilot, lambda: pilot.app.screen.active is not None)  # type: ignore[attr-defined]
+    await pilot.press("down")
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
+    "assistants": assistants_screen,
+    "assistant-detail": assistant_detail,
 }
 
 

@@ -86,7 +86,10 @@ async def test_unknown_and_unbuilt_commands_say_so(
         await wait_for(pilot, lambda: any("Unknown command" in m for m in messages(app)))
         assert any(":threads" in m and ":bogus" in m for m in messages(app))
         await pilot.press("colon", *"gadgets", "enter")
-        await wait_for(pilot, lambda: any("The gadgets screen is not available yet" in m for m in messages(app)))
+        await wait_for(
+            pilot,
+            lambda: any("The gadgets screen is not available yet" in m for m in messages(app)),
+        )
         await pilot.press("colon", *"thread", "enter")
         await wait_for(pilot, lambda: any(":thread needs an id" in m for m in messages(app)))
 
@@ -155,6 +158,19 @@ async def test_palette_offers_screens_contexts_and_thread_by_id(
         assert any("Open widgets" in p for p in await search("widg"))
         assert any("Switch context: prod" in p for p in await search("prod"))
         assert any("Open thread 1234" in p for p in await search("thread 1234"))
+
+
+async def test_palette_offers_the_screen_verbs(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(3))
+    app = ShellHarness(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 3)
+        await pilot.press("ctrl+p", *"new widget")
+        found = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: found.option_count > 0, workers=False)
+        assert "New widget" in str(found.get_option_at_index(0).prompt)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.created == 1, what="the new verb to run")
 
 
 async def test_readonly_reason_names_the_context() -> None:

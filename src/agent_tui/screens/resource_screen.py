@@ -36,7 +36,7 @@ the connection state in the header). Mutations a subclass adds itself call
 from __future__ import annotations
 
 import enum
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -48,6 +48,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from agent_tui.client.errors import ApiError
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.palette import PaletteCommand
 from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.resource_table import Column, ResourceTable
@@ -121,6 +122,24 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
 
     def heading(self) -> Text | None:
         return None
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """ctrl+p entries for this screen: the verbs it offers (subclasses add theirs,
+        and may `yield from super().palette_commands()`)."""
+        yield PaletteCommand(f"Refresh {self.RESOURCES}", "Load the first page again", self.reload)
+        yield PaletteCommand(
+            f"Filter {self.RESOURCES}", "Filter what is loaded", self.action_filter
+        )
+        if "new" in self.VERBS:
+            yield PaletteCommand(
+                f"New {self.RESOURCE}", f"Create a {self.RESOURCE}", self.action_new
+            )
+        if "delete" in self.VERBS:
+            yield PaletteCommand(
+                f"Delete {self.RESOURCE}",
+                f"Delete the selected {self.RESOURCE}",
+                self.action_delete,
+            )
 
     @property
     def breadcrumb_title(self) -> str:

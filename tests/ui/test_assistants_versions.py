@@ -7,10 +7,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
-from agent_tui.client import AgentServerClient
+from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.screens.assistant_detail import AssistantDetailScreen
+from agent_tui.screens.assistant_form import AssistantFormScreen
+from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.widgets.json_view import JsonView
+from agent_tui.widgets.schema_form import SchemaForm
 
 
 @pytest.fixture
@@ -113,3 +117,35 @@ async def test_setting_an_older_version_active_warns_and_fixes_the_apps_runs(
         await wait_for(pilot, lambda: detail.active is not None and detail.active.version == 2)
         assert not warning.has_class("-shown")
         assert created.assistant_id not in app.context_overrides
+
+
+async def test_edit_and_delete_from_the_detail(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    created = await client.assistants.create("counter", {"step": 4}, unique("detail"))
+    app = AssistantsApp(client, graph_id="counter")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        detail = await open_detail(pilot, wait_for, app, created.assistant_id)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen)
+        await wait_for(pilot, lambda: form.schema_form is not None)
+        form.query_one(SchemaForm).query_one("#input-0", Input).value = "5"
+        await pilot.press("ctrl+s")  # nothing dropped: no question asked
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen is detail and detail.active is not None and detail.active.version == 2
+            ),
+        )
+        assert detail.query_one("#detail-context", JsonView).data == {"step": 5}
+
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is app.assistants, what="back to the table")
+        await wait_for(pilot, lambda: app.assistants.table.get_item(created.assistant_id) is None)
+        with pytest.raises(NotFound):
+            await client.assistants.get(created.assistant_id)

@@ -30,7 +30,8 @@ from agent_tui.client.errors import (
 from agent_tui.sanitize import clean_text
 
 
-def _server_of(url: str) -> str:
+def server_of(url: str) -> str:
+    """`scheme://host:port` of a URL (the server, without the path)."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else url
 
@@ -58,9 +59,9 @@ def describe_error(error: BaseException, doing: str | None = None) -> tuple[str,
 
 def _describe(error: BaseException) -> tuple[str, str]:
     if isinstance(error, RequestTimedOut):
-        return "The server did not answer in time", f"No answer from {_server_of(error.url)}"
+        return "The server did not answer in time", f"No answer from {server_of(error.url)}"
     if isinstance(error, ConnectionFailed):
-        target = _server_of(error.url) if error.url else error.message
+        target = server_of(error.url) if error.url else error.message
         return "Cannot reach the server", f"Could not connect to {target}\n{error.message}"
     if isinstance(error, ValidationFailed):
         if error.errors:

@@ -57,7 +57,7 @@ class ShellApp(App[None]):
     def __init__(self, *, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.selection = Selection()
-        self._offline_url: str | None = None
+        self._offline = False
         self._online_status = ""
         self._startup_theme = saved_theme()
         if keymap:
@@ -92,16 +92,23 @@ class ShellApp(App[None]):
         self.notify(body, title=title, severity="error", timeout=10, markup=False)
 
     def note_offline(self, url: str) -> None:
-        if self._offline_url is None:
-            self._online_status = self.connection_status
-        self._offline_url = url
-        self.connection_status = "offline"
+        """A request could not reach `url`: the header says offline until one works."""
+        from agent_tui.error_messages import server_of
+
+        self._offline = True
+        self.connection_status = f"offline · {server_of(url)}" if url else "offline"
 
     def note_online(self) -> None:
         """A request just worked: if the connection was marked offline, it is back."""
-        if self._offline_url is not None:
-            self._offline_url = None
+        if self._offline:
             self.connection_status = self._online_status or "connected"
+
+    def _watch_connection_status(self, status: str) -> None:
+        # Any other status (connecting, connected after a context switch…) is the truth
+        # from now on, and what `note_online` goes back to.
+        if not status.startswith("offline"):
+            self._offline = False
+            self._online_status = status
 
     # -- navigation -------------------------------------------------------------------
 

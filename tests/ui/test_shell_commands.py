@@ -199,8 +199,8 @@ async def test_connection_failure_marks_the_header_offline_until_a_request_works
             "http://agent.test: connection refused", method="POST", url="http://agent.test/x"
         )
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.connection_status == "offline")
-        assert "offline" in str(crumb.render())
+        await wait_for(pilot, lambda: app.connection_status.startswith("offline"))
+        assert "offline · http://agent.test" in str(crumb.render())
         assert any("Could not connect to http://agent.test" in m for m in messages(app))
         screen.fail_with = None
         await pilot.press("r")

@@ -19,6 +19,7 @@ context or raises `FormInvalid`. It never talks to the server.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -53,8 +54,6 @@ class FormInvalid(Exception):
 
 
 def _json_text(value: Any) -> str:
-    import json
-
     return json.dumps(value, indent=2, ensure_ascii=False) if value else ""
 
 

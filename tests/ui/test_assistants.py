@@ -49,6 +49,15 @@ async def test_the_table_lists_one_graphs_assistants_and_f_cycles_graphs(
         assert {a.graph_id for a in screen.table.items} == {"counter"}
         assert {"chat", "counter", "loop"} <= set(screen.graphs)
 
+        commands = {command.name: command for command in screen.palette_commands()}
+        assert {"New assistant", "Draw the assistant's graph", "Assistants of graph loop"} <= set(
+            commands
+        )
+        commands["Assistants of graph loop"].callback()
+        await wait_for(pilot, lambda: screen.table.loaded_count > 0)
+        assert {a.graph_id for a in screen.table.items} == {"loop"}
+        commands["Assistants of graph counter"].callback()
+
         await pilot.press("f")  # the next graph after counter
         await wait_for(
             pilot, lambda: screen.graph_filter != "counter" and screen.table.loaded_count > 0

@@ -10,8 +10,9 @@ first), `ctrl+d` deletes, and `v` draws the graph (`g` is the table's first row)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -22,7 +23,9 @@ from textual.screen import Screen
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
+from agent_tui.sanitize import clean_text
 from agent_tui.screens.assistant_form import AssistantFormScreen
+from agent_tui.screens.palette import PaletteCommand
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.screens.server_info import fetch_all_assistants
@@ -161,9 +164,28 @@ class AssistantsScreen(ResourceScreen[Assistant]):
         if self.graph_filter not in choices:
             choices.append(self.graph_filter)
         index = choices.index(self.graph_filter)
-        self.graph_filter = choices[(index + 1) % len(choices)]
+        self.show_graph(choices[(index + 1) % len(choices)])
+
+    def show_graph(self, graph_id: str | None) -> None:
+        """List only `graph_id`'s assistants (None: every graph's)."""
+        self.graph_filter = graph_id
         self.table.set_rows([])
         self.reload()
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield from super().palette_commands()
+        yield PaletteCommand(
+            "Draw the assistant's graph", "Nodes and edges of the selected one", self.action_graph
+        )
+        yield PaletteCommand(
+            "Assistants of every graph", "Clear the graph filter", partial(self.show_graph, None)
+        )
+        for graph_id in self.graphs:
+            yield PaletteCommand(
+                f"Assistants of graph {clean_text(graph_id)}",
+                "Filter by graph",
+                partial(self.show_graph, graph_id),
+            )
 
     def open_item(self, item: Assistant) -> None:
         from agent_tui.screens.assistant_detail import AssistantDetailScreen

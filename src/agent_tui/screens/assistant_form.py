@@ -225,7 +225,8 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
         return {
             "graph_id": self.graph_id,
             "name": name or None,
-            "description": description or None,
+            # An update sends "" too, so clearing the description clears it.
+            "description": description if description or self.updating else None,
             "metadata": metadata,
             "context": context,
         }

@@ -41,18 +41,29 @@ _TOP_KEYS = ("format", "version", "source", "thread", "checkpoints")
 _CHECKPOINT_KEYS = ("checkpoint_id", "step", "writes", "values", "next")
 
 
-class ExportFormatError(ValueError):
+class ExportError(ValueError):
+    """An export or import that cannot be done as asked; the message says why."""
+
+
+class ExportFormatError(ExportError):
     """A file that is not a thread export this version can read; the message says why."""
 
 
 async def export_thread(
-    client: AgentServerClient, thread_id: str, *, page_size: int = 500
+    client: AgentServerClient,
+    thread_id: str,
+    *,
+    checkpoint_id: str | None = None,
+    page_size: int = 500,
 ) -> dict[str, Any]:
-    """The thread and the main lineage of its history, oldest checkpoint first."""
+    """The thread and one lineage of its history, oldest checkpoint first: the latest
+    checkpoint's, or `checkpoint_id`'s (another branch of a forked thread)."""
     thread = await client.threads.get(thread_id)
     history = ThreadHistory(client, thread_id, page_size=page_size)
     await history.load_all()
-    lineage = history.lineage()
+    if checkpoint_id and history.state(checkpoint_id) is None:
+        raise ExportError(f"thread {thread_id} has no checkpoint {checkpoint_id}")
+    lineage = history.lineage(checkpoint_id)
 
     graph_id = thread.metadata.get("graph_id")
     if graph_id is None and lineage:
@@ -289,6 +300,7 @@ __all__ = [
     "IMPORTED_FROM",
     "INPUT_NODE",
     "VERSION",
+    "ExportError",
     "ExportFormatError",
     "compare_with_export",
     "export_thread",

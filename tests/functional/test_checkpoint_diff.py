@@ -75,7 +75,7 @@ async def test_chat_messages_appended_and_removed(client: AgentServerClient) -> 
         client, thread.thread_id, "chat", {"messages": [{"role": "user", "content": "hello"}]}
     )
     before = await client.threads.get_state(thread.thread_id)
-    human, answer = before.values["messages"]
+    _human, answer = before.values["messages"]
     assert answer["content"] == "You said: hello"
 
     await run(

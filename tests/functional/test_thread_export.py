@@ -16,6 +16,7 @@ from agent_tui.thread_export import (
     FORMAT,
     IMPORTED_FROM,
     VERSION,
+    ExportError,
     compare_with_export,
     export_thread,
     import_thread,
@@ -223,6 +224,14 @@ async def test_a_forked_thread_exports_the_latest_branch(client: AgentServerClie
     copy = await import_thread(client, data)
     assert copy.values == {"n": 50, "items": []}
     assert await compare_with_export(client, data, copy.thread_id) == []
+
+    # The other branch, by its last checkpoint.
+    original_end = history.rows[0].checkpoint_id
+    branch = await export_thread(client, thread.thread_id, checkpoint_id=original_end)
+    assert [c["step"] for c in branch["checkpoints"]] == [-1, 0, 1, 2]
+    assert branch["checkpoints"][-1]["values"] == {"n": 12, "items": [5]}
+    with pytest.raises(ExportError, match=f"thread {thread.thread_id} has no checkpoint nope"):
+        await export_thread(client, thread.thread_id, checkpoint_id="nope")
 
 
 async def test_supersteps_with_two_updates_round_trip(client: AgentServerClient) -> None:

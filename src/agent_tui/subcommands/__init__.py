@@ -68,6 +68,11 @@ def add_headless_commands(
     export.add_argument(
         "-o", "--output", metavar="FILE", required=True, help="the file to write ('-': stdout)"
     )
+    export.add_argument(
+        "--checkpoint",
+        metavar="ID",
+        help="export the branch ending at this checkpoint (default: the latest checkpoint's)",
+    )
     add_connection_options(export, json_flag=False)
     export.set_defaults(handler=_lazy("transfer", "export_command"))
 

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[
     from agent_tui.client import ApiError
     from agent_tui.config import ConfigError
     from agent_tui.contexts import ContextError
-    from agent_tui.thread_export import ExportFormatError
+    from agent_tui.thread_export import ExportError
     from agent_tui.thread_query import QueryError
 
     async def main() -> int:
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[
 
     try:
         return asyncio.run(main())
-    except (UsageError, QueryError, ConfigError, ContextError, ExportFormatError) as error:
+    except (UsageError, QueryError, ConfigError, ContextError, ExportError) as error:
         return fail(error, EXIT_USAGE)
     except ApiError as error:
         return fail(error, EXIT_API_ERROR)

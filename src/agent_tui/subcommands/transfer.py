@@ -27,7 +27,7 @@ def export_command(args: argparse.Namespace) -> int:
     exported: list[dict[str, Any]] = []
 
     async def work(client: AgentServerClient) -> int:
-        exported.append(await export_thread(client, args.thread_id))
+        exported.append(await export_thread(client, args.thread_id, checkpoint_id=args.checkpoint))
         return EXIT_OK
 
     code = run(args, work)

@@ -65,9 +65,24 @@ VERSIONS = [
 ]
 
 
+CHAT_SCHEMA = {
+    "graph_id": "chat",
+    "context_schema": {
+        "type": "object",
+        "properties": {
+            "style": {"default": "plain", "enum": ["plain", "pirate"], "type": "string"},
+            "shout": {"default": False, "type": "boolean", "description": "Capital letters."},
+            "token_delay_ms": {"default": 20, "minimum": 0, "type": "integer"},
+        },
+    },
+}
+
+
 def fixed_server() -> httpx.MockTransport:
     def answer(request: httpx.Request) -> httpx.Response:
         path = request.url.path
+        if path.endswith("/schemas"):
+            return httpx.Response(200, json=CHAT_SCHEMA)
         if path == "/assistants/search":
             body = json.loads(request.content)
             found = [a for a in ASSISTANTS if body.get("graph_id") in (None, a["graph_id"])]
@@ -115,3 +130,25 @@ def test_assistant_detail_snapshot(snap_compare: Callable[..., bool]) -> None:
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(120, 32), run_before=detail_with_a_diff)
+
+
+def test_new_assistant_form_snapshot(snap_compare: Callable[..., bool]) -> None:
+    async def form_with_a_problem(pilot: Pilot[None]) -> None:
+        from textual.widgets import Input
+
+        from agent_tui.screens.assistant_form import AssistantFormScreen
+
+        app = pilot.app
+        assert isinstance(app, AssistantsApp)
+        await settle(pilot)
+        app.assistants.graph_filter = "chat"
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen) and form.schema_form is not None
+        form.query_one("#name", Input).value = "pirate-bot"
+        form.schema_form.query_one("#input-2", Input).value = "-3"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(100, 40), run_before=form_with_a_problem)

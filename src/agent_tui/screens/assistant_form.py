@@ -57,6 +57,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
     AssistantFormScreen Label { margin-top: 1; }
     AssistantFormScreen #metadata { height: 5; }
     AssistantFormScreen #schema-status { color: $text-muted; }
+    AssistantFormScreen #context-fields { height: auto; }
     AssistantFormScreen #form-error { color: $text-error; height: auto; max-height: 10; }
     AssistantFormScreen .buttons { height: auto; align-horizontal: right; }
     AssistantFormScreen Button { margin-left: 2; }

@@ -103,6 +103,9 @@ async def test_delete_asks_first_and_then_removes_the_row(wait_for: WaitFor) -> 
         assert "Delete widget item-00000?" in app.screen.question
         await pilot.press("n")
         assert screen.deleted == [] and table.row_count == 3
+        await pilot.press("ctrl+d", "enter")  # focus starts on "No"
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert screen.deleted == [] and table.row_count == 3
         await pilot.press("ctrl+d", "y")
         await wait_for(pilot, lambda: table.row_count == 2, what="the row to go")
         assert screen.deleted == ["item-00000"]

@@ -166,6 +166,8 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     def reload(self) -> None:
         """Load the first page again (the cursor stays on the same item if it is still there)."""
         self.table.loading = not self.table.row_count
+        # A page still on its way belongs to the old list: it must not land after the new one.
+        self.workers.cancel_group(self, "resource-more")
         self._load_first_page()
 
     @work(exclusive=True, group="resource-load", exit_on_error=False)

@@ -35,6 +35,7 @@ WritesSource = Literal["metadata", "input", "tasks", "delta"]
 INPUT_NODE = "__input__"
 START_NODE = "__start__"
 DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000  # langgraph-api refuses a larger history `limit` (422)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,8 +253,8 @@ class ThreadHistory:
     def __init__(
         self, client: AgentServerClient, thread_id: str, page_size: int = DEFAULT_PAGE_SIZE
     ) -> None:
-        if page_size < 1:
-            raise ValueError("page_size must be at least 1")
+        if not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise ValueError(f"page_size must be between 1 and {MAX_PAGE_SIZE}, got {page_size}")
         self.client = client
         self.thread_id = thread_id
         self.page_size = page_size

@@ -198,6 +198,8 @@ async def test_an_empty_thread_has_no_rows(client: AgentServerClient) -> None:
     assert history.exhausted and history.rows == [] and history.lineage() == []
 
 
-async def test_page_size_must_be_positive(client: AgentServerClient) -> None:
-    with pytest.raises(ValueError, match="page_size must be at least 1"):
+async def test_page_size_is_what_the_server_accepts(client: AgentServerClient) -> None:
+    with pytest.raises(ValueError, match="page_size must be between 1 and 1000, got 0"):
         ThreadHistory(client, "t", page_size=0)
+    with pytest.raises(ValueError, match="page_size must be between 1 and 1000, got 1001"):
+        ThreadHistory(client, "t", page_size=1001)

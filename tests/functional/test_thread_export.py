@@ -270,3 +270,32 @@ async def test_import_into_a_server_without_the_graph_says_so(client: AgentServe
     with pytest.raises(ApiError) as caught:
         await import_thread(client, data)
     assert "no_such_graph" in str(caught.value)
+
+
+async def test_a_resumed_interrupt_round_trips(client: AgentServerClient) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    await run(
+        client,
+        thread.thread_id,
+        "chat",
+        {"messages": [{"role": "user", "content": "deploy to prod"}]},
+    )
+    async with client.runs.stream(
+        thread.thread_id, "chat", command={"resume": "yes"}, context={"token_delay_ms": 0}
+    ) as stream:
+        async for _ in stream:
+            pass
+    data = await export_thread(client, thread.thread_id)
+    # The resumed node's write is recorded like any other.
+    assert [(c["step"], c["as_node"], c["next"]) for c in data["checkpoints"]] == [
+        (-1, "__input__", ["__start__"]),
+        (0, "__start__", ["agent"]),
+        (1, "agent", ["approve"]),
+        (2, "approve", ["agent"]),
+        (3, "agent", []),
+    ]
+    copy = await import_thread(client, data)
+    assert copy.status == "idle"
+    assert copy.values["messages"][-1]["content"] == "Deployed to prod."
+    assert copy.values == (await client.threads.get(thread.thread_id)).values
+    assert await compare_with_export(client, data, copy.thread_id) == []

@@ -20,11 +20,15 @@ def add_headless_commands(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
     """Add the thread subcommands to the `agent-tui` parser's subcommands."""
-    threads = commands.add_parser("threads", help="threads on an agent server (headless)")
+    threads = commands.add_parser(
+        "threads", prog="agent-tui threads", help="threads on an agent server (headless)"
+    )
     thread_commands = threads.add_subparsers(title="threads commands", metavar="COMMAND")
     thread_commands.required = True
     listing = thread_commands.add_parser(
-        "list", help="search threads: by status and metadata, most recently updated first"
+        "list",
+        prog="agent-tui threads list",
+        help="search threads: by status and metadata, most recently updated first",
     )
     listing.add_argument(
         "--status", metavar="S", help="idle, busy, interrupted or error (default: any)"
@@ -41,7 +45,9 @@ def add_headless_commands(
     listing.set_defaults(handler=_lazy("threads_list", "list_threads"))
 
     history = commands.add_parser(
-        "history", help="a thread's checkpoints, most recent first (headless)"
+        "history",
+        prog="agent-tui history",
+        help="a thread's checkpoints, most recent first (headless)",
     )
     history.add_argument("thread_id", metavar="THREAD_ID")
     history.add_argument(
@@ -51,7 +57,9 @@ def add_headless_commands(
     history.set_defaults(handler=_lazy("history_diff", "show_history"))
 
     diff = commands.add_parser(
-        "diff", help="what changed between two checkpoints of a thread (headless)"
+        "diff",
+        prog="agent-tui diff",
+        help="what changed between two checkpoints of a thread (headless)",
     )
     diff.add_argument("thread_id", metavar="THREAD_ID")
     diff.add_argument(
@@ -62,7 +70,9 @@ def add_headless_commands(
     diff.set_defaults(handler=_lazy("history_diff", "show_diff"))
 
     export = commands.add_parser(
-        "export", help="write a thread and its history to a JSON file (headless)"
+        "export",
+        prog="agent-tui export",
+        help="write a thread and its history to a JSON file (headless)",
     )
     export.add_argument("thread_id", metavar="THREAD_ID")
     export.add_argument(
@@ -78,6 +88,7 @@ def add_headless_commands(
 
     imported = commands.add_parser(
         "import",
+        prog="agent-tui import",
         help="recreate an exported thread on a server, print the new thread id (headless)",
     )
     imported.add_argument("file", metavar="FILE", help="a file written by `agent-tui export`")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -76,6 +75,8 @@ def connect(args: argparse.Namespace) -> AgentServerClient:
 
 def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[int]]) -> int:
     """Connect, run `work`, and turn every expected failure into a message and an exit code."""
+    import asyncio  # here: importing it costs ~0.1 s that `--version` must not pay
+
     from agent_tui.client import ApiError
     from agent_tui.config import ConfigError
     from agent_tui.contexts import ContextError

@@ -124,3 +124,21 @@ async def test_readonly_refuses_mutations_with_the_reason(wait_for: WaitFor) -> 
         assert "Read-only mode: cannot delete a widget (started with --readonly)" in messages
         await pilot.press("y")  # browsing still works
         assert isinstance(app.screen, RawJsonScreen)
+
+
+async def test_ten_thousand_rows_go_in_by_chunks(wait_for: WaitFor) -> None:
+    screen = ListScreen([])
+    app = ShellHarness(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: screen.fetches == [(0, 50)], what="the empty page")
+        table.set_rows(make_items(10_000))
+        # One chunk now; the rest a chunk per turn of the message loop, so keys and
+        # repaints get in between (DataTable measures every cell it adds).
+        assert table.row_count == ResourceTable.CHUNK and table.loading_rows
+        await wait_for(pilot, lambda: table.row_count == 10_000, what="every row")
+        assert not table.loading_rows
+        await pilot.press("end", "c")
+        assert app.copied == ["item-09999"]
+        await pilot.press("slash", *"item-0999")
+        assert table.row_count == 10  # item-09990 … item-09999

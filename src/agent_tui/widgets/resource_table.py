@@ -244,8 +244,15 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
             return
         selected = self.selected_item
         self._filter = text
+        matched = [key for key in self._items if self._matches(key)]
+        if (
+            not self._pending
+            and len(matched) == self.row_count
+            and matched == [row_key.value for row_key in self.rows]
+        ):
+            return  # the same rows (typing "i", "it", "ite"… over ids): nothing to redo
         self.clear()
-        self._pending = [key for key in self._items if self._matches(key)]
+        self._pending = matched
         self._add_pending_chunk()
         if selected is not None:
             self.move_to(self._item_id(selected))

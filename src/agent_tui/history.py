@@ -301,6 +301,34 @@ class ThreadHistory:
         ]
         return self.rows[start:]
 
+    async def load_newer(self) -> list[HistoryRow]:
+        """Checkpoints made since the first load (a run, a fork, a replay), put at the top
+        of `rows` and returned; the rows already loaded stay as they are."""
+        if not self.rows:
+            return await self.load_more()
+        fresh: list[ThreadState] = []
+        before: str | None = None
+        while True:
+            page = await self.client.threads.get_history(
+                self.thread_id, limit=self.page_size, before=before
+            )
+            new = [state for state in page if state.checkpoint_id not in self._states]
+            fresh += new
+            if len(new) < len(page) or len(page) < self.page_size:
+                break
+            before = page[-1].checkpoint_id
+        for state in fresh:
+            self._states[state.checkpoint_id or ""] = state
+        rows = [self._row(state) for state in fresh]
+        self.rows[:0] = rows
+        self._incomplete = [index + len(rows) for index in self._incomplete]
+        self._incomplete[:0] = [i for i, row in enumerate(rows) if row.writes_source is None]
+        return rows
+
+    def children_of(self, checkpoint_id: str) -> list[HistoryRow]:
+        """The loaded checkpoints made on top of `checkpoint_id`: more than one is a fork."""
+        return [row for row in self.rows if row.parent_checkpoint_id == checkpoint_id]
+
     def lineage(self, checkpoint_id: str | None = None) -> list[ThreadState]:
         """`checkpoint_id` (default: the latest) and its loaded ancestors, oldest first:
         one branch of a forked thread."""
@@ -315,7 +343,7 @@ class ThreadHistory:
     async def load_all(self) -> list[HistoryRow]:
         while not self.exhausted:
             await self.load_more()
-        return self.rows
+        return list(self.rows)
 
     def _row(self, state: ThreadState) -> HistoryRow:
         parent_id = state.parent_checkpoint_id

@@ -150,8 +150,18 @@ async def test_a_fork_shows_in_the_history_and_its_lineage(client: AgentServerCl
     await client.threads.update_state(
         thread.thread_id, {"n": 50}, as_node="inc", checkpoint_id=at_zero.checkpoint_id
     )
+    # The history loaded before the fork picks it up at the top.
+    (fork_row,) = await history.load_newer()
+    assert history.rows[0] is fork_row and len(history.rows) == 5
+    at_one = next(row for row in rows if row.step == 1)
+    assert [row.checkpoint_id for row in history.children_of(at_zero.checkpoint_id)] == [
+        fork_row.checkpoint_id,
+        at_one.checkpoint_id,
+    ]
+    assert await history.load_newer() == []
     history = ThreadHistory(client, thread.thread_id)
     rows = await history.load_all()
+    assert [row.checkpoint_id for row in rows] == [row.checkpoint_id for row in history.rows]
     # Both branches are listed, the fork first (most recent).
     assert [(row.step, row.source) for row in rows] == [
         (1, "update"),

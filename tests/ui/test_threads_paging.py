@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 from threads_support import (
+    HOSTILE,
     SHOWN,
     counter_steps,
     create_many,
@@ -166,24 +167,33 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
 ) -> None:
     label = tag()
     thread = await hostile_thread(client, label)
+    # A graph id the table shows as it is (no supersteps: no such graph to apply them to).
+    named = await client.threads.create(metadata={"graph_id": HOSTILE, "suite": label})
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=(160, 30)) as pilot:
         await connected(app, pilot, wait_for)
         assert await app.run_command(f"threads suite={label}")
         screen = app.screen
         assert isinstance(screen, ThreadsScreen)
-        await wait_for(pilot, lambda: screen.table.row_count == 1)
+        await wait_for(pilot, lambda: screen.table.row_count == 2)
         await pilot.pause()
-        row = [cell.plain for cell in screen.table.get_row_at(0)]
+        assert [cell.plain for cell in screen.table.get_row_at(0)][:3] == [
+            named.thread_id[:8],
+            "idle",
+            SHOWN,
+        ]
+        row = [cell.plain for cell in screen.table.get_row_at(1)]
         assert row[0] == thread.thread_id[:8]
         assert row[4] == f"ai: answer {SHOWN}"
         painted = screen_text(app)
         assert f"ai: answer {SHOWN}" in painted
+        assert f" {SHOWN} " in painted
         assert "[bold]b" in painted  # shown, not applied
         assert painted_control_codes(app) == []
-        # Clicking on the preview cell (where the click action is written) does nothing.
-        await pilot.click("#resource-table", offset=(60, 1))
-        await pilot.click("#resource-table", offset=(70, 1))
+        # Clicking where the click actions are written (graph, preview) does nothing.
+        await pilot.click("#resource-table", offset=(30, 1))
+        await pilot.click("#resource-table", offset=(100, 2))
+        await pilot.click("#resource-table", offset=(110, 2))
         await pilot.pause()
         assert app.is_running
         # A click on the row under the cursor opens it, which is fine: go back.
@@ -202,6 +212,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert app.screen is screen and app.is_running
 
         # The state view of the same thread.
+        screen.table.move_to(thread.thread_id)
         await pilot.press("enter")
         state = app.screen
         assert isinstance(state, ThreadStateScreen)
@@ -209,5 +220,9 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         await pilot.pause()
         assert f"answer {SHOWN}" in screen_text(app)
         assert painted_control_codes(app) == []
+        shown = state.query_one("#thread-metadata", JsonView).text
+        # JSON shows control characters escaped (\u001b): visible, never sent raw.
+        assert '"note": "[@click=app.quit]x[/] [bold]b \\u001b]52;' in shown
+        assert "\x1b" not in shown
         await pilot.click("#state-transcript", offset=(5, 1))
         assert app.is_running

@@ -107,3 +107,40 @@ def test_threads_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
 def test_thread_state_snapshot(snap_compare: Callable[..., bool]) -> None:
     app = harness(lambda client: ThreadStateScreen(client, THREADS[2]["thread_id"]))
     assert snap_compare(app, terminal_size=(100, 40), run_before=loaded)
+
+
+async def test_help_and_palette_offer_the_thread_keys() -> None:
+    from textual.command import CommandList, CommandPalette
+
+    from agent_tui.screens.help import HelpScreen
+
+    screen_holder: list[ThreadsScreen] = []
+
+    def make(client: AgentServerClient) -> ThreadsScreen:
+        screen_holder.append(ThreadsScreen(client))
+        return screen_holder[0]
+
+    app = harness(make)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await loaded(pilot)
+        (screen,) = screen_holder
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        local = {d: k for k, d in app.screen.local_keys}
+        assert (local["Search"], local["Copy thread"], local["Attention"]) == ("s", "C", "!")
+        assert local["Delete"] == "^d" and local["New"] == "n"
+        await pilot.press("escape")
+        assert app.screen is screen
+
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"search thr")
+        found = app.screen.query_one(CommandList)
+        for _ in range(100):
+            if found.option_count:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.3)  # providers answer concurrently; let the list settle
+        prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+        assert any("Search threads" in p for p in prompts), prompts
+        await pilot.press("escape")

@@ -109,6 +109,8 @@ class ThreadStateScreen(AgentScreen[None]):
             yield JsonView(id="state-values", classes="values")
             yield Static("Tasks and interrupts", classes="section-title tasks")
             yield JsonView(id="state-tasks", classes="tasks")
+            yield Static("Thread metadata", classes="section-title")
+            yield JsonView(id="thread-metadata")
             yield Static("Checkpoint metadata", classes="section-title")
             yield JsonView(id="state-metadata")
         yield Footer()
@@ -193,4 +195,5 @@ class ThreadStateScreen(AgentScreen[None]):
         )
         for widget in self.query(".tasks"):
             widget.display = bool(tasks or state.interrupts)
+        self.query_one("#thread-metadata", JsonView).update(thread.metadata)
         self.query_one("#state-metadata", JsonView).update(state.metadata)

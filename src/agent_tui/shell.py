@@ -202,6 +202,10 @@ class ShellApp(App[None]):
         if switch is None:
             self.notify("Contexts are not available yet", severity="warning", markup=False)
             return False
+        pick: Callable[[], Any] | None = getattr(self, "action_pick_context", None)
+        if not name and pick is not None:
+            pick()  # `:ctx` alone: the context picker
+            return True
         if not name:
             self.notify(
                 f"Which context? Known: {', '.join(self.context_names())}",

@@ -230,3 +230,18 @@ async def test_theme_choice_persists(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     again = ShellHarness()
     async with again.run_test():
         assert again.theme == "nord"
+
+
+async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> None:
+    app = ShellHarness()
+    switched: list[str] = []
+    picked: list[bool] = []
+    async with app.run_test() as pilot:
+        await pilot.press("colon", *"ctx prod", "enter")
+        await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
+        app.switch_context = lambda name: switched.append(name) or True  # type: ignore[attr-defined]
+        app.action_pick_context = lambda: picked.append(True)  # type: ignore[attr-defined]
+        await pilot.press("colon", *"ctx prod", "enter")
+        await wait_for(pilot, lambda: switched == ["prod"], what="the switch")
+        await pilot.press("colon", *"ctx", "enter")
+        await wait_for(pilot, lambda: picked == [True], what="the picker")

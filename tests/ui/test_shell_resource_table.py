@@ -60,15 +60,17 @@ async def test_filter_shows_matching_loaded_rows_and_esc_clears(wait_for: WaitFo
 
 
 async def test_cells_are_inert_and_status_is_coloured(wait_for: WaitFor) -> None:
-    screen = ListScreen([Item("a", HOSTILE, "error"), Item("b", "plain", "idle")])
+    long = Item("c", "line one\nline two\t" + "x" * 500)
+    screen = ListScreen([Item("a", HOSTILE, "error"), Item("b", "plain", "idle"), long])
     app = ShellHarness(screen)
     async with app.run_test(size=(120, 20)) as pilot:
         table = screen.table
-        await wait_for(pilot, lambda: table.row_count == 2)
+        await wait_for(pilot, lambda: table.row_count == 3)
         row = table.get_row("a")
         assert row[1].plain == SHOWN
         assert row[2].style == status_style("error") == "bold red"
         assert table.get_row("b")[2].style == "green"
+        assert table.get_row("c")[1].plain == "line one line two " + "x" * 181 + "…"
         await pilot.click(ResourceTable, offset=(12, 1))
         assert app.is_running
 

@@ -13,9 +13,10 @@ Usage (a resource screen does this for you; see `screens/resource_screen.py`):
 
 - Row key = the resource id (`item_id(item)`); `selected_item` is the item under the
   cursor; `get_item(id)`, `update_item(item)`, `remove_item(id)` keep rows in step.
-- Every cell is a `Text`: a `str` from a column's `render` goes through `server_text`
-  (cleaned, never parsed as markup). A `render` that returns `Text` must build it from
-  `server_text`/`status_text` itself.
+- Every cell is a `Text`: a `str` from a column's `render` is put on one line, cut at
+  `CELL_LIMIT` characters and goes through `server_text` (cleaned, never parsed as
+  markup). A `render` that returns `Text` must build it from `server_text`/`status_text`
+  itself.
 - Rows are added in chunks of `CHUNK` per message-loop turn: DataTable measures every cell
   on insert, so 10,000 rows at once would freeze the UI for a while.
 - `set_filter(text)` shows only the loaded items whose rendered cells contain `text`
@@ -75,6 +76,16 @@ def status_style(status: str | None) -> str:
 def status_text(status: str | None) -> Text:
     """A status word, coloured (idle green, busy yellow, interrupted magenta, error red)."""
     return server_text(status or "—", style=status_style(status))
+
+
+CELL_LIMIT = 200  # characters of a str cell: one 10 KB message must not make a 10 KB column
+
+
+def one_line(value: str, limit: int = CELL_LIMIT) -> str:
+    """`value` on one line (a row is one line high) and at most `limit` characters."""
+    if "\n" in value or "\t" in value or "\r" in value:
+        value = " ".join(value.split())
+    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +288,9 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
     @staticmethod
     def _cell(column: Column[ItemT], item: ItemT) -> Text:
         value = column.render(item)
-        return value if isinstance(value, Text) else server_text(value)
+        if isinstance(value, Text):
+            return value
+        return server_text(one_line(value))
 
     def _matches(self, key: str) -> bool:
         return not self._filter or self._filter in self._haystack.get(key, "")

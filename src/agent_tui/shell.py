@@ -59,6 +59,7 @@ class ShellApp(App[None]):
         self.selection = Selection()
         self._offline = False
         self._online_status = ""
+        self._command_history: list[str] = []  # this session's `:` lines, oldest first
         self._startup_theme = saved_theme()
         if keymap:
             self.set_keymap(dict(keymap))
@@ -166,9 +167,12 @@ class ShellApp(App[None]):
 
         def run(line: str | None) -> None:
             if line:
+                if line in self._command_history:
+                    self._command_history.remove(line)
+                self._command_history = [*self._command_history, line][-50:]
                 self.run_worker(self.run_command(line), group="command", exit_on_error=False)
 
-        self.push_screen(CommandLineScreen(), run)
+        self.push_screen(CommandLineScreen(self._command_history), run)
 
     async def run_command(self, text: str) -> bool:
         """Run one command line (`:threads`, `thread <id>`, `ctx prod`, `q`…)."""

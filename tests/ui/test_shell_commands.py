@@ -245,3 +245,18 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
         await wait_for(pilot, lambda: switched == ["prod"], what="the switch")
         await pilot.press("colon", *"ctx", "enter")
         await wait_for(pilot, lambda: picked == [True], what="the picker")
+
+
+async def test_up_recalls_earlier_commands(wait_for: WaitFor) -> None:
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon", *"bogus", "enter")
+        await pilot.press("colon", *"help", "enter")
+        await pilot.press("escape")
+        await pilot.press("colon", "up")
+        box = app.screen.query_one("#command-input", Input)
+        assert box.value == "help"
+        await pilot.press("up")
+        assert box.value == "bogus"
+        await pilot.press("down", "down")
+        assert box.value == ""

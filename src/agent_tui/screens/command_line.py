@@ -1,7 +1,7 @@
 """`:` command mode: one input line at the bottom, with completion.
 
 Typing shows the matching commands above the line; `tab` completes to the first (or
-the common prefix), `enter` runs, `esc` closes. The screen returns the line (or None)
+the common prefix), `up`/`down` walk through earlier commands, `enter` runs, `esc` closes. The screen returns the line (or None)
 and the app runs it (`ShellApp.run_command`).
 """
 
@@ -57,7 +57,15 @@ class CommandLineScreen(ModalScreen[str | None]):
         *AgentScreen.BINDINGS,
         Binding("escape", "close", "Close", id="command_line.close"),
         Binding("tab", "complete", "Complete", id="command_line.complete", priority=True),
+        Binding("up", "history(-1)", "Previous command", id="command_line.previous"),
+        Binding("down", "history(1)", "Next command", id="command_line.next"),
     ]
+
+    def __init__(self, history: list[str] | None = None) -> None:
+        """`history`: earlier command lines, oldest first (`up` walks back through them)."""
+        super().__init__()
+        self.history = list(history or [])
+        self._position = len(self.history)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -110,6 +118,15 @@ class CommandLineScreen(ModalScreen[str | None]):
         if len(line) > len(box.value.lstrip(":")):
             box.value = line
             box.cursor_position = len(line)
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self._position = max(0, min(len(self.history), self._position + step))
+        line = self.history[self._position] if self._position < len(self.history) else ""
+        box = self.query_one("#command-input", Input)
+        box.value = line
+        box.cursor_position = len(line)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,10 +10,11 @@ Which nodes wrote a checkpoint (`checkpoint_writes`) comes, best source first, f
 1. `metadata.writes` — older LangGraph versions record it; LangGraph 1.x does not;
 2. the input checkpoint's own `__start__` task, whose result is the input (`__input__`);
 3. the parent's tasks: each task that ran from the parent carries its `result`, i.e. what
-   that node wrote to make this checkpoint (exact for `loop` steps, and for `update` steps
-   made by supersteps when the result agrees with the values);
+   that node wrote to make this checkpoint — used when it agrees with the values (it does
+   for `loop` steps and for supersteps; a replay's branch may differ from the first run);
 4. the difference between this checkpoint's values and its parent's (`update` steps made
-   by `update_state`, forks): the keys are known, the node is not.
+   by `update_state`, forks): the keys are known, the node is not (for a `loop` step, the
+   node is the parent's task).
 
 A row whose parent is on a page not loaded yet is completed when that page arrives.
 """
@@ -44,10 +45,7 @@ class Writes:
 
     nodes: dict[str, Any]
     source: WritesSource
-
-    @property
-    def known_nodes(self) -> bool:
-        return self.source != "delta"
+    known_nodes: bool = True  # False: a delta whose node is not known (under the key "")
 
 
 def short_checkpoint_id(checkpoint_id: str | None) -> str:
@@ -75,7 +73,7 @@ def checkpoint_writes(state: ThreadState, parent: ThreadState | None) -> Writes:
     before = parent.values if parent is not None else {}
     if parent is not None:
         ran = {task.name: task.result for task in parent.tasks if task.result is not None}
-        if ran and (state.source == "loop" or _agrees(before, ran, state.values)):
+        if ran and _agrees(before, ran, state.values):
             return Writes(
                 {
                     node: _with_message_ids(result, before, state.values)
@@ -83,7 +81,13 @@ def checkpoint_writes(state: ThreadState, parent: ThreadState | None) -> Writes:
                 },
                 "tasks",
             )
-    return Writes({"": delta_values(before, state.values)}, "delta")
+        if state.source == "loop" and len(ran) == 1:
+            # The node ran, but its result is not what made this checkpoint: a replay
+            # from the same parent (the parent keeps one result per task) or a reducer
+            # that transforms what it gets. The node is right; the values come from
+            # the difference.
+            return Writes({next(iter(ran)): delta_values(before, state.values)}, "delta")
+    return Writes({"": delta_values(before, state.values)}, "delta", known_nodes=False)
 
 
 def _agrees(before: Any, writes: Mapping[str, Any], after: Any) -> bool:

@@ -66,6 +66,13 @@ def test_an_update_that_disagrees_with_the_parents_tasks_is_a_delta() -> None:
     assert not writes.known_nodes
 
 
+def test_a_replayed_loop_step_keeps_its_node_and_takes_the_difference() -> None:
+    # The parent keeps one result per task: the first run's. The replay wrote something else.
+    parent = state({"n": 5}, tasks=[task("inc", {"n": 6})])
+    writes = checkpoint_writes(state({"n": 7}), parent)
+    assert (writes.nodes, writes.source, writes.known_nodes) == ({"inc": {"n": 7}}, "delta", True)
+
+
 def test_written_messages_take_the_ids_the_reducer_gave_them() -> None:
     stored = {"type": "human", "content": "hi", "id": "m1"}
     parent = state(

@@ -37,3 +37,12 @@ def test_help_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(harness(), terminal_size=(100, 34), run_before=open_help)
+
+
+def test_command_mode_snapshot(snap_compare: Callable[..., bool]) -> None:
+    async def type_command(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("colon", "t")
+        await pilot.pause()
+
+    assert snap_compare(harness(), terminal_size=(100, 16), run_before=type_command)

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -37,6 +37,15 @@ def _takes_argument(word: str) -> bool:
     return SHELL_COMMANDS.get(word, ("", None))[1] is not None
 
 
+def _label(line: str) -> str:
+    """`:thread <id>` for a bare command word that takes an argument."""
+    if " " in line:
+        return f":{line}"
+    route = registry.get(line)
+    argument = route.argument if route is not None else SHELL_COMMANDS.get(line, ("", None))[1]
+    return f":{line} <{argument}>" if argument else f":{line}"
+
+
 def _common_prefix(lines: list[str]) -> str:
     first, last = min(lines), max(lines)
     size = 0
@@ -50,7 +59,9 @@ class CommandLineScreen(ModalScreen[str | None]):
     CommandLineScreen { align: left bottom; background: $background 0%; }
     CommandLineScreen > Vertical { height: auto; dock: bottom; background: $surface; }
     CommandLineScreen #command-completions { height: auto; max-height: 10; padding: 0 1; color: $text-muted; }
-    CommandLineScreen #command-input { border: none; height: 1; padding: 0; }
+    CommandLineScreen #command-row { height: 1; }
+    CommandLineScreen #command-colon { width: 1; text-style: bold; }
+    CommandLineScreen #command-input { border: none; height: 1; padding: 0; width: 1fr; }
     """
     # Screen's own bindings (with ids, from AgentScreen), then this modal's.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,7 +81,12 @@ class CommandLineScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="command-completions")
-            yield Input(placeholder="command (tab completes, esc closes)", id="command-input")
+            with Horizontal(id="command-row"):
+                yield Static(":", id="command-colon")
+                yield Input(
+                    placeholder="command (tab completes, ↑ history, esc closes)",
+                    id="command-input",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#command-input", Input).focus()
@@ -83,12 +99,14 @@ class CommandLineScreen(ModalScreen[str | None]):
         return complete(text, words, arguments)
 
     def _show_completions(self, text: str) -> None:
-        found = self.completions(text)
+        found = self.completions(text)[:10]
+        labels = [_label(line) for line in found]
+        width = max((len(label) for label in labels), default=0)
         shown = Text()
-        for line in found[:10]:
+        for line, label in zip(found, labels, strict=True):
             if shown:
                 shown.append("\n")
-            shown.append_text(server_text(f":{line}", style="bold"))
+            shown.append_text(server_text(label.ljust(width), style="bold"))
             help_text = _help_for(line.split(" ", 1)[0])
             if help_text and " " not in line:
                 shown.append(f"  {help_text}", style="dim")

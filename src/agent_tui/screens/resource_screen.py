@@ -31,6 +31,11 @@ the end, the table asks for the next page (`fetch_page(loaded, PAGE_SIZE)`); a p
 shorter than `PAGE_SIZE` ends it. Errors go to `report_error` (one message format,
 the connection state in the header). Mutations a subclass adds itself call
 `self.refuse_if_readonly("copy a thread")` first and return if it says True.
+
+Helpers for subclasses: `self.table` (the ResourceTable: `selected_item`,
+`update_item`, `remove_item`, `append_rows`…), `reload()`, `update_heading()`,
+`show_raw(item)`, and `result = await self.attempt(call, doing="copy the thread")`, which
+reports an API error and returns `FAILED` (test `result is FAILED`).
 """
 
 from __future__ import annotations

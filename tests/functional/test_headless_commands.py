@@ -265,7 +265,9 @@ async def test_errors_are_messages_with_exit_codes(
         capsys, "threads", "list", "--url", agent_server_url, "--status", "asleep"
     )
     assert code == 2
-    assert err == "agent-tui: status: 'asleep' is not one of idle, busy, interrupted, error\n"
+    assert err == "agent-tui: --status: 'asleep' is not one of idle, busy, interrupted, error\n"
+    code, _, err = await cli(capsys, "threads", "list", "--url", agent_server_url, "--limit", "0")
+    assert (code, err) == (2, "agent-tui: --limit: must be between 1 and 1000, got 0\n")
 
     code, _, err = await cli(
         capsys, "threads", "list", "--url", agent_server_url, "--metadata", "novalue"

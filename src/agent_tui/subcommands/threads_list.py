@@ -50,7 +50,11 @@ def thread_json(thread: Thread) -> dict[str, Any]:
 
 def list_threads(args: argparse.Namespace) -> int:
     async def work(client: AgentServerClient) -> int:
-        checked = ThreadQuery.from_input(status=args.status, page_size=args.limit)
+        try:
+            checked = ThreadQuery.from_input(status=args.status, page_size=args.limit)
+        except QueryError as error:
+            field = "--limit" if error.field == "page size" else f"--{error.field}"
+            raise QueryError(field, error.message) from None
         query = ThreadQuery(
             status=checked.status,
             metadata=parse_metadata_flags(args.metadata),

@@ -105,10 +105,29 @@ async def assistant_detail(pilot: Pilot[None]) -> None:
     await pilot.press("down")
 
 
+async def threads_screen(pilot: Pilot[None]) -> None:
+    await info_screen(pilot)
+    await pilot.press("colon", *"threads", "enter")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ThreadsScreen")
+    await until(pilot, lambda: pilot.app.screen.table.loaded_count > 0)  # type: ignore[attr-defined]
+
+
+async def thread_state(pilot: Pilot[None]) -> None:
+    """The state of the thread waiting for approval (the `deploy to staging` one)."""
+    await threads_screen(pilot)
+    table = pilot.app.screen.table  # type: ignore[attr-defined]
+    waiting = next(t for t in table.items if t.status == "interrupted")
+    table.move_to(waiting.thread_id)
+    await pilot.press("enter")
+    await until(pilot, lambda: getattr(pilot.app.screen, "state", None) is not None)
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
     "assistant-detail": assistant_detail,
+    "threads": threads_screen,
+    "thread-state": thread_state,
 }
 
 

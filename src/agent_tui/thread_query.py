@@ -207,7 +207,9 @@ class ThreadQuery:
 
 
 def short_id(thread_id: str, length: int = 8) -> str:
-    return thread_id[:length]
+    """The end of an id: langgraph-api makes time-ordered (v7) UUIDs, whose starts are
+    the same for threads made in the same second; the end is the random part."""
+    return thread_id if len(thread_id) <= length else "…" + thread_id[-length:]
 
 
 def format_time(value: datetime | None) -> str:

@@ -109,7 +109,7 @@ async def test_search_by_status_metadata_sort_and_page_size(
         assert ids(screen) == [t.thread_id for t in reversed(busy + idle)]
         assert screen.total == 5
         first = cells(screen, 0)
-        assert first[0] == idle[-1].thread_id[:8]
+        assert first[0] == "…" + idle[-1].thread_id[-8:]
         assert first[1] == "idle"
         assert cells(screen, 4)[1:3] == ["interrupted", "counter"]
         assert "5 match" in str(screen.query_one("#resource-heading").render())

@@ -178,12 +178,12 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         await wait_for(pilot, lambda: screen.table.row_count == 2)
         await pilot.pause()
         assert [cell.plain for cell in screen.table.get_row_at(0)][:3] == [
-            named.thread_id[:8],
+            "…" + named.thread_id[-8:],
             "idle",
             SHOWN,
         ]
         row = [cell.plain for cell in screen.table.get_row_at(1)]
-        assert row[0] == thread.thread_id[:8]
+        assert row[0] == "…" + thread.thread_id[-8:]
         assert row[4] == f"ai: answer {SHOWN}"
         painted = screen_text(app)
         assert f"ai: answer {SHOWN}" in painted

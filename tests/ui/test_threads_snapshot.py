@@ -21,7 +21,7 @@ def fake_thread(
     n: int, status: str, graph: str | None, last: dict[str, Any] | None
 ) -> dict[str, Any]:
     return {
-        "thread_id": f"{n:08x}-0000-4000-8000-000000000000",
+        "thread_id": f"1f0c6a00-0000-7000-8000-{n:012x}",
         "status": status,
         "metadata": {"graph_id": graph} if graph else {},
         "created_at": UPDATED.format(n),

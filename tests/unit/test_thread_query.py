@@ -21,6 +21,7 @@ from agent_tui.thread_query import (
     last_message_preview,
     parse_metadata,
     parse_supersteps,
+    short_id,
 )
 
 
@@ -233,3 +234,9 @@ async def test_pager_fills_the_limit_it_is_given() -> None:
     rest = await pager.next_page(threads, 5)  # type: ignore[arg-type]
     assert [t.thread_id for t in rest] == ["interrupted-2", "interrupted-3"]
     assert pager.exhausted
+
+
+def test_short_id_is_the_random_end_of_a_time_ordered_id() -> None:
+    # Two threads made in the same second share the start of their (v7) ids.
+    assert short_id("01a1ff0e-d1df-776e-8402-fe649dee15cc") == "…9dee15cc"
+    assert short_id("abc") == "abc"

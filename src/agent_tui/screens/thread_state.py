@@ -22,7 +22,7 @@ from agent_tui.client import AgentServerClient, ApiError, NotFound, ValidationFa
 from agent_tui.client.models import Thread, ThreadState
 from agent_tui.error_messages import describe_error
 from agent_tui.screens.base import AgentScreen
-from agent_tui.thread_query import content_text, format_time, message_role
+from agent_tui.thread_query import content_text, format_time, message_role, short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.resource_table import status_text
@@ -116,7 +116,7 @@ class ThreadStateScreen(AgentScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._select(self.thread_id[:8])
+        self._select(short_id(self.thread_id))
         self.load()
 
     def on_unmount(self) -> None:

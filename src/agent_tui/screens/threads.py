@@ -52,7 +52,7 @@ PREVIEW_WIDTH = 60
 
 def thread_columns() -> list[Column[Thread]]:
     return [
-        Column("id", "ID", lambda t: short_id(t.thread_id), width=8),
+        Column("id", "ID", lambda t: short_id(t.thread_id), width=9),
         Column("status", "Status", lambda t: status_text(t.status), width=11),
         Column("graph", "Graph", graph_of),
         Column("updated", "Updated (UTC)", lambda t: format_time(t.updated_at), width=19),

@@ -309,3 +309,42 @@ def test_exit_code_and_clean_stderr_from_a_real_process(agent_server_url: str) -
     assert result.stdout == ""
     assert result.stderr.startswith("agent-tui: ") and "must be a UUID" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+async def test_server_text_in_text_output_is_inert(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tag = uuid.uuid4().hex
+    hostile = "\x1b[2J\x1b]0;pwned\x07hi"
+    thread = await client.threads.create(metadata={"graph_id": "chat", "tag": tag})
+    async with client.runs.stream(
+        thread.thread_id,
+        "chat",
+        input={"messages": [{"role": "user", "content": hostile}]},
+        context={"token_delay_ms": 0},
+    ) as run:
+        async for _ in run:
+            pass
+    await client.threads.create(metadata={"graph_id": f"\x1b[31m{tag}", "tag": tag})
+    code, out, _ = await cli(
+        capsys, "threads", "list", "--url", agent_server_url, "--metadata", f"tag={tag}"
+    )
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    lines = out.splitlines()
+    assert lines[1].split()[2] == tag  # the colour sequence is gone
+    assert lines[2].endswith("ai: You said: hi")
+    history = await client.threads.get_history(thread.thread_id, limit=10)
+    first, last = history[-1].checkpoint_id, history[0].checkpoint_id
+    assert first and last
+    code, out, _ = await cli(
+        capsys, "diff", thread.thread_id, first, last, "--url", agent_server_url
+    )
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert '+ messages: human "hi"' in out
+    # JSON keeps the exact text, escaped by JSON itself (still inert on a terminal).
+    code, out, _ = await cli(
+        capsys, "threads", "list", "--url", agent_server_url, "--metadata", f"tag={tag}", "--json"
+    )
+    assert "\x1b" not in out
+    assert json.loads(out)[1]["last_message"]["content"] == f"You said: {hostile}"

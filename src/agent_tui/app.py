@@ -157,12 +157,16 @@ class AgentTuiApp(ShellApp):
         except (ApiError, EmbeddedServerError) as error:
             self._show_failure(startup, target, error)
             return
+        if startup is not self._startup:
+            return  # the user switched context meanwhile
         logger.info("connected to %s (langgraph-api %s)", url, info.version)
         self.client = client
         self.connection_status = f"connected · {url}"
+        # Not awaited: the stack changes at once and the worker ends, so a context switch
+        # that cancels this worker can never cancel it halfway through a screen switch.
         while self.screen is not startup and len(self.screen_stack) > 2:
-            await self.pop_screen()  # e.g. the command palette, opened while waiting
-        await self.switch_screen(
+            self.pop_screen()  # e.g. the command palette, opened while waiting
+        self.switch_screen(
             ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
         )
 
@@ -216,7 +220,10 @@ class AgentTuiApp(ShellApp):
         self, startup: StartupScreen, target: ServerTarget, error: BaseException
     ) -> None:
         if isinstance(target, RemoteServer):
-            title = f"Could not connect to {target.url}"
+            named = self.context.name != target.url
+            title = f"Could not connect to {target.url}" + (
+                f" (context {self.context.name})" if named else ""
+            )
         else:
             title = "The local agent server did not start"
         logger.warning("%s: %s", title, error)
@@ -269,15 +276,14 @@ class AgentTuiApp(ShellApp):
         self.client = None
         self.connection_status = f"switching to {context.name}…"
         self._startup = StartupScreen(context.target.description)
-        self.run_worker(self._restart_on(self._startup), group="switch", exit_on_error=False)
-        return True
-
-    async def _restart_on(self, startup: StartupScreen) -> None:
         # Everything above Textual's default screen belongs to the old context; the new
-        # start-up screen reports `Ready` and the connect worker takes it from there.
+        # start-up screen reports `Ready` and the connect worker takes it from there. Not
+        # awaited: the stack changes at once, and awaiting the removal of a screen whose
+        # workers are being cancelled would cancel the awaiting task too.
         while len(self.screen_stack) > 1:
-            await self.pop_screen()
-        await self.push_screen(startup)
+            self.pop_screen()
+        self.push_screen(self._startup)
+        return True
 
     def action_pick_context(self) -> None:
         """Open the context picker (palette: "Contexts")."""

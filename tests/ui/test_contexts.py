@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -66,17 +67,23 @@ def cell_text(table: DataTable[object], row: int) -> list[str]:
 async def connected_to(
     app: AgentTuiApp, name: str, pilot: object, wait_for: WaitFor, timeout: float = 30
 ) -> None:
-    await wait_for(
-        pilot,
-        lambda: (
-            app.context.name == name
-            and app.client is not None
-            and isinstance(app.screen, ServerInfoScreen)
-            and app.connection_status.startswith("connected")
-        ),
-        timeout=timeout,
-        what=f"connected to context {name}",
-    )
+    """Until the app shows the info screen of context `name`.
+
+    Polls with plain sleeps, bounded by `timeout`: a switch removes the old screens, and
+    `Pilot.pause` (which waits for the current screen) or `wait_for_complete` (which
+    raises for their cancelled workers) would trip over them.
+    """
+    deadline = time.monotonic() + timeout
+    while not (
+        app.context.name == name
+        and app.client is not None
+        and isinstance(app.screen, ServerInfoScreen)
+        and app.screen.is_mounted
+        and app.connection_status.startswith("connected")
+    ):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for context {name}")
+        await asyncio.sleep(0.05)
 
 
 async def test_picker_lists_contexts_without_keys_and_switches(
@@ -221,3 +228,47 @@ async def test_switching_back_to_local_reuses_the_embedded_server(
         assert app.client is local_client  # one client per URL and credentials
         await pilot.press("ctrl+q")
     assert not server.is_running
+
+
+async def test_a_context_that_cannot_connect_names_itself(
+    config_file: Path, free_port: int, wait_for: WaitFor
+) -> None:
+    from agent_tui.screens.startup import StartupScreen
+
+    text = (await asyncio.to_thread(config_file.read_text)).replace('"session"', '"dead"', 1)
+    text += f'\n[contexts.dead]\nagent_server_url = "http://127.0.0.1:{free_port}"\n'
+    await asyncio.to_thread(config_file.write_text, text)
+    config = load_config()
+    app = AgentTuiApp(resolve_context(config), config=config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartupScreen)
+        await wait_for(pilot, lambda: screen.failed, what="the failure")
+        title = str(screen.query_one("#error-title").render())
+        assert title == f"Could not connect to http://127.0.0.1:{free_port} (context dead)"
+        # Another context is one command away, from the failure screen too.
+        assert await app.run_command("ctx ro")
+        await connected_to(app, "ro", pilot, wait_for)
+        await pilot.press("ctrl+q")
+    assert app.return_code == 0
+
+
+def test_context_picker_snapshot(snap_compare: Callable[..., bool]) -> None:
+    from agent_tui.contexts import ContextSummary
+
+    rows = [
+        ContextSummary("local", None, None, "none", True, None, False),
+        ContextSummary(
+            "staging", "https://staging.example.com", None, "env STAGING_KEY", True, "ws-1", True,
+            current=True,
+        ),
+        ContextSummary("dev", "http://127.0.0.1:2024", None, "stored (missing)", False, None, False),
+    ]  # fmt: skip
+
+    class Harness(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(
+                ContextPickerScreen(rows, Path("/home/me/.config/agent-tui/config.toml"))
+            )
+
+    assert snap_compare(Harness(), terminal_size=(110, 16))

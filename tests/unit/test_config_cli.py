@@ -180,3 +180,29 @@ def test_config_schema_prints_the_schema(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run("config", "schema", capsys=capsys)
     assert code == 0
     assert json.loads(out) == config_json_schema()
+
+
+def test_help_names_the_context_flag_and_variables(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for word in (
+        "--context",
+        "AGENT_TUI_CONTEXT",
+        "AGENT_TUI_READONLY",
+        "AGENT_TUI_CONFIG",
+        "LANGSMITH_WORKSPACE_ID",
+        "set-context",
+    ):
+        assert word in out
+
+
+def test_a_key_for_the_local_context_is_refused(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agent_tui.cli import _run_tui
+
+    code = _run_tui(build_parser().parse_args(["--context", "local", "--api-key", SECRET]))
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == "agent-tui: the local context runs without an API key: --api-key needs --url\n"

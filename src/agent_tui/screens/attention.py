@@ -7,11 +7,15 @@ is a Threads screen in every other way: open, copy, delete, raw JSON, `/` filter
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.thread_query import ATTENTION_STATUSES, ThreadQuery
+
+if TYPE_CHECKING:
+    from agent_tui.screens.palette import PaletteCommand
 
 
 class AttentionScreen(ThreadsScreen):
@@ -33,3 +37,6 @@ class AttentionScreen(ThreadsScreen):
         if action in {"search", "attention", "new"}:
             return False  # a fixed search; new threads are idle, so they never show here
         return super().check_action(action, parameters)
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        return [c for c in super().palette_commands() if c.name == "Copy thread"]

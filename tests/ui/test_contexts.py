@@ -56,6 +56,17 @@ api_key_env = "CTX_TEST_UNSET"
     return path
 
 
+def palette_offers(app: App[Any], name: str) -> bool:
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    return any(
+        str(options.get_option_at_index(i).prompt).startswith(name)
+        for options in lists
+        for i in range(options.option_count)
+    )
+
+
 def notifications(app: App[Any]) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
@@ -272,3 +283,27 @@ def test_context_picker_snapshot(snap_compare: Callable[..., bool]) -> None:
             )
 
     assert snap_compare(Harness(), terminal_size=(110, 16))
+
+
+async def test_the_palette_opens_the_context_picker(
+    config_file: Path, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await connected_to(app, agent_server_url, pilot, wait_for)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Contexts")
+        await wait_for(pilot, lambda: palette_offers(app, "Contexts"), what="the palette hit")
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ContextPickerScreen)
+                and any(t.row_count for t in app.screen.query(DataTable))
+            ),
+            what="the context picker",
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="back")
+        assert app.context.name == agent_server_url  # cancelled: nothing changed
+        await pilot.press("ctrl+q")

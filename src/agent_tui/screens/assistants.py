@@ -155,10 +155,6 @@ class AssistantsScreen(ResourceScreen[Assistant]):
 
     # -- verbs ------------------------------------------------------------------------
 
-    def refuse_if_readonly(self, what: str) -> bool:
-        # The base builds "create a {RESOURCE}": "an assistant" reads right.
-        return super().refuse_if_readonly(what.replace(" a assistant", " an assistant"))
-
     def action_next_graph(self) -> None:
         choices: list[str | None] = [None, *sorted(self.graphs)]
         if self.graph_filter not in choices:

@@ -109,6 +109,12 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     def describe(self, item: ItemT) -> str:
         return f"{self.RESOURCE} {self.item_id(item)}"
 
+    @property
+    def a_resource(self) -> str:
+        """The resource with its article, for messages: "a thread", "an assistant"."""
+        article = "an" if self.RESOURCE[:1].lower() in "aeiou" else "a"
+        return f"{article} {self.RESOURCE}"
+
     def raw_json(self, item: ItemT) -> Any:
         raw = getattr(item, "raw", None)
         return raw() if callable(raw) else item
@@ -117,10 +123,10 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         self.show_raw(item)
 
     def new_item(self) -> None:
-        self.notify(f"Cannot create a {self.RESOURCE} here", markup=False)
+        self.notify(f"Cannot create {self.a_resource} here", markup=False)
 
     def edit_item(self, item: ItemT) -> None:
-        self.notify(f"Cannot edit a {self.RESOURCE} here", markup=False)
+        self.notify(f"Cannot edit {self.a_resource} here", markup=False)
 
     async def delete_item(self, item: ItemT) -> None:
         raise NotImplementedError
@@ -137,7 +143,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         )
         if "new" in self.VERBS:
             yield PaletteCommand(
-                f"New {self.RESOURCE}", f"Create a {self.RESOURCE}", self.action_new
+                f"New {self.RESOURCE}", f"Create {self.a_resource}", self.action_new
             )
         if "delete" in self.VERBS:
             yield PaletteCommand(
@@ -249,17 +255,17 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         self.reload()
 
     def action_new(self) -> None:
-        if not self.refuse_if_readonly(f"create a {self.RESOURCE}"):
+        if not self.refuse_if_readonly(f"create {self.a_resource}"):
             self.new_item()
 
     def action_edit(self) -> None:
         item = self._selected()
-        if item is not None and not self.refuse_if_readonly(f"edit a {self.RESOURCE}"):
+        if item is not None and not self.refuse_if_readonly(f"edit {self.a_resource}"):
             self.edit_item(item)
 
     def action_delete(self) -> None:
         item = self._selected()
-        if item is None or self.refuse_if_readonly(f"delete a {self.RESOURCE}"):
+        if item is None or self.refuse_if_readonly(f"delete {self.a_resource}"):
             return
         question = f"Delete {self.describe(item)}?\nThis cannot be undone."
 

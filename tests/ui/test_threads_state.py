@@ -175,7 +175,18 @@ async def test_create_form_keeps_the_text_on_bad_json_and_server_errors(
             screen.query_one("#create-metadata", Input).value == f"graph_id=counter suite={label}"
         )
 
+        # A graph the server does not have: it answers 201 with a `detail` (PartialFailure).
+        metadata = screen.query_one("#create-metadata", Input)
+        metadata.value = f"graph_id=nope suite={label}"
         area.text = '[{"updates": [{"values": {"n": 5}, "as_node": "inc"}]}]'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "nope" in (screen.error or ""), what="the partial failure")
+        error = static(screen, "#create-error")
+        assert "Could not build the thread's state" in error
+        assert "Graph 'nope' not found" in error
+        assert app.screen is screen and metadata.value == f"graph_id=nope suite={label}"
+
+        metadata.value = f"graph_id=counter suite={label}"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.results), what="the new thread")
         (thread,) = app.results

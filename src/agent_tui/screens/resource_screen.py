@@ -26,9 +26,9 @@ A subclass says what it lists and how:
         def heading(self) -> Text | None         # a line above the table (e.g. the search)
         def palette_commands(self) -> Iterable[PaletteCommand]   # ctrl+p entries
 
-Paging: the first `PAGE_SIZE` items load on mount (`reload()`); when the cursor nears
-the end, the table asks for the next page (`fetch_page(loaded, PAGE_SIZE)`); a page
-shorter than `PAGE_SIZE` ends it. Errors go to `report_error` (one message format,
+Paging: the first `page_size` items load on mount (`reload()`); when the cursor nears
+the end, the table asks for the next page (`fetch_page(loaded, page_size)`); a page
+shorter than `page_size` ends it. Errors go to `report_error` (one message format,
 the connection state in the header). Mutations a subclass adds itself call
 `self.refuse_if_readonly("copy a thread")` first and return if it says True.
 
@@ -93,6 +93,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     RESOURCE: ClassVar[str] = "item"
     RESOURCES: ClassVar[str] = "items"
     PAGE_SIZE: ClassVar[int] = 100
+    _page_size: int | None = None
     VERBS: ClassVar[frozenset[str]] = frozenset()
 
     # -- hooks for subclasses ---------------------------------------------------------
@@ -108,6 +109,15 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
 
     def describe(self, item: ItemT) -> str:
         return f"{self.RESOURCE} {self.item_id(item)}"
+
+    @property
+    def page_size(self) -> int:
+        """Items per request: the class's `PAGE_SIZE` unless this screen set its own."""
+        return self._page_size or self.PAGE_SIZE
+
+    @page_size.setter
+    def page_size(self, size: int) -> None:
+        self._page_size = size
 
     @property
     def a_resource(self) -> str:
@@ -186,14 +196,14 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         table = self.table
         selected = table.selected_item
         try:
-            items = await self.fetch_page(0, self.PAGE_SIZE)
+            items = await self.fetch_page(0, self.page_size)
         except ApiError as error:
             self.report_error(error, doing=f"load the {self.RESOURCES}")
             return
         finally:
             table.loading = False
         self._note_online()
-        table.set_rows(items, has_more=len(items) >= self.PAGE_SIZE)
+        table.set_rows(items, has_more=len(items) >= self.page_size)
         if selected is not None:
             table.move_to(self.item_id(selected))
         self.update_heading()
@@ -206,12 +216,12 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     @work(exclusive=True, group="resource-more", exit_on_error=False)
     async def _load_more(self, offset: int) -> None:
         try:
-            items = await self.fetch_page(offset, self.PAGE_SIZE)
+            items = await self.fetch_page(offset, self.page_size)
         except ApiError as error:
             self.report_error(error, doing=f"load more {self.RESOURCES}")
             return
         self._note_online()
-        self.table.append_rows(items, has_more=len(items) >= self.PAGE_SIZE)
+        self.table.append_rows(items, has_more=len(items) >= self.page_size)
         self.update_heading()
 
     def update_heading(self) -> None:

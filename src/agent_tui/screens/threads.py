@@ -82,8 +82,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
     def set_queries(self, queries: Sequence[ThreadQuery]) -> None:
         self.queries = list(queries)
         self.pager = ThreadPager(self.queries)
-        # The page size is the search's own: an instance value shadows the class's.
-        vars(self)["PAGE_SIZE"] = self.queries[0].page_size
+        self.page_size = self.queries[0].page_size
 
     @property
     def search(self) -> ThreadQuery:

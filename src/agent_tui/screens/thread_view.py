@@ -1,0 +1,412 @@
+"""The thread view — the debugger: history, the state at a checkpoint, diffs, the fork tree.
+
+Left, the history (`widgets/history_pane.py`): one row per checkpoint, most recent first,
+paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
+thread opens with one request. Right, tabs: the selected checkpoint's state
+(`CheckpointView`), a diff (`DiffView`: against its parent, or against the checkpoint
+marked with `m` after `d`) and the fork tree (`ForkTree`, `t`). The header line keeps the
+thread's status in view; a timer refreshes it, and a change on the server (a run that
+ended, a fork from elsewhere) brings the new checkpoints in at the top.
+
+Fork, replay and export are in `thread_actions.py`. `:thread <id>` and `enter` on a
+thread open this screen (`thread_view_screen`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+
+from agent_tui.checkpoint_diff import diff_checkpoints
+from agent_tui.client import ApiError, NotFound, ValidationFailed
+from agent_tui.client.models import Thread, ThreadState
+from agent_tui.history import HistoryRow, ThreadHistory, checkpoint_writes
+from agent_tui.screens.registry import RouteUnavailable
+from agent_tui.screens.thread_actions import ThreadActions
+from agent_tui.thread_query import short_id
+from agent_tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.widgets.checkpoint_view import CheckpointView
+from agent_tui.widgets.diff_view import DiffView
+from agent_tui.widgets.fork_tree import ForkTree
+from agent_tui.widgets.history_pane import HistoryPane
+from agent_tui.widgets.resource_table import status_text
+from agent_tui.widgets.text import server_text
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+    from agent_tui.client import AgentServerClient
+
+STATUS_INTERVAL = 3.0  # seconds between status refreshes
+PAGE_SIZE = 100
+
+
+class ThreadViewScreen(ThreadActions):
+    CSS_PATH = "thread_view.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="thread_view.back"),
+        Binding("f", "fork", "Fork", id="thread_view.fork"),
+        Binding("p", "replay", "Run from here", id="thread_view.replay"),
+        Binding("m", "mark", "Mark", id="thread_view.mark"),
+        Binding("d", "diff", "Diff", id="thread_view.diff"),
+        Binding("t", "tree", "Fork tree", id="thread_view.tree"),
+        Binding("s", "state", "State", id="thread_view.state"),
+        Binding("x", "export", "Export", id="thread_view.export"),
+        Binding("r", "refresh", "Refresh", id="thread_view.refresh"),
+        Binding("y", "raw", "Raw JSON", id="thread_view.raw"),
+        Binding("c", "copy_id", "Copy id", id="thread_view.copy_id"),
+    ]
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        page_size: int = PAGE_SIZE,
+        status_interval: float = STATUS_INTERVAL,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.thread_id = thread_id
+        self.history = ThreadHistory(client, thread_id, page_size=page_size)
+        self.thread: Thread | None = None
+        self.failure: str | None = None
+        self.progress = ""
+        self.diff_against_mark = False
+        self.status_interval = status_interval
+        self._lock = asyncio.Lock()  # one change of `history` at a time
+
+    # -- layout -----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb()
+        yield Static(id="thread-header")
+        with Horizontal(id="thread-body"):
+            yield HistoryPane(id="history")
+            with TabbedContent(id="thread-tabs", initial="tab-state"):
+                with TabPane("State", id="tab-state"):
+                    yield CheckpointView(id="checkpoint")
+                with TabPane("Diff", id="tab-diff"):
+                    yield DiffView(id="diff")
+                with TabPane("Fork tree", id="tab-tree"):
+                    yield ForkTree(id="fork-tree")
+        yield Footer()
+
+    @property
+    def pane(self) -> HistoryPane:
+        return self.query_one(HistoryPane)
+
+    @property
+    def checkpoint_view(self) -> CheckpointView:
+        return self.query_one(CheckpointView)
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def fork_tree(self) -> ForkTree:
+        return self.query_one(ForkTree)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def selected_row(self) -> HistoryRow | None:
+        return self.pane.selected_item
+
+    @property
+    def assistant_id(self) -> str | None:
+        metadata = self.thread.metadata if self.thread else {}
+        for key in ("assistant_id", "graph_id"):
+            value = metadata.get(key)
+            if isinstance(value, str) and value:
+                return value
+        return None
+
+    # -- loading ----------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        selection = getattr(self.app, "selection", None)
+        if selection is not None:
+            selection.update(thread=short_id(self.thread_id))
+        self.show_header()
+        self.pane.focus()
+        self._open()
+        if self.status_interval > 0:
+            self.set_interval(self.status_interval, self._poll_status)
+
+    def on_unmount(self) -> None:
+        selection = getattr(self.app, "selection", None)
+        if selection is not None:
+            selection.update(thread=None)
+
+    @work(exclusive=True, group="thread-open", exit_on_error=False)
+    async def _open(self) -> None:
+        self.pane.loading = True
+        try:
+            async with self._lock:
+                self.thread = await self.client.threads.get(self.thread_id)
+                rows = await self.history.load_more()
+        except (NotFound, ValidationFailed) as error:
+            reason = "no such thread" if isinstance(error, NotFound) else "not a thread id"
+            self.failure = f"Thread {self.thread_id} not found on this server ({reason})."
+            self.notify(self.failure, title="Thread", severity="error", markup=False)
+            self.show_header()
+            return
+        except ApiError as error:
+            self.failure = "could not load the thread"
+            self.report_error(error, doing="load the thread")
+            self.show_header()
+            return
+        finally:
+            self.pane.loading = False
+        self.show_header()
+        self.pane.set_rows(rows, has_more=not self.history.exhausted)
+        if rows:
+            self.show_row(rows[0])
+        else:
+            self.checkpoint_view.query_one("#checkpoint-summary", Static).update(
+                Text("This thread has no checkpoints yet.", style="dim")
+            )
+
+    @on(HistoryPane.NeedMore)
+    def _need_more(self, event: HistoryPane.NeedMore) -> None:
+        event.stop()
+        self._load_more()
+
+    @work(exclusive=True, group="thread-more", exit_on_error=False)
+    async def _load_more(self) -> None:
+        waiting = {row.checkpoint_id for row in self.history.rows if row.writes_source is None}
+        try:
+            async with self._lock:
+                rows = await self.history.load_more()
+        except ApiError as error:
+            self.report_error(error, doing="load older checkpoints")
+            self.pane.has_more = False
+            return
+        # Rows whose parent came with this page now know what wrote them.
+        for row in self.history.rows:
+            if row.checkpoint_id in waiting and row.writes_source is not None:
+                self.pane.update_item(row)
+        self.pane.append_rows(rows, has_more=not self.history.exhausted)
+        self._refresh_tree()
+
+    async def reload_newer(self, select: str | None) -> None:
+        """Bring in checkpoints made since loading (at the top) and select `select`, or
+        the newest checkpoint when None."""
+        try:
+            async with self._lock:
+                fresh = await self.history.load_newer()
+                self.thread = await self.client.threads.get(self.thread_id)
+        except ApiError as error:
+            self.report_error(error, doing="load the new checkpoints")
+            return
+        self.show_header()
+        if fresh:
+            self.pane.set_rows(self.history.rows, has_more=not self.history.exhausted)
+        target = select or (self.history.rows[0].checkpoint_id if self.history.rows else None)
+        if target and self.pane.move_to(target):
+            row = self.pane.get_item(target)
+            if row is not None:
+                self.show_row(row)
+        self._refresh_tree()
+
+    def _poll_status(self) -> None:
+        if not self.progress:  # a replay reloads when it ends
+            self._check_status()
+
+    @work(exclusive=True, group="thread-status", exit_on_error=False)
+    async def _check_status(self) -> None:
+        before = self.thread
+        try:
+            thread = await self.client.threads.get(self.thread_id)
+        except ApiError:
+            return  # the header keeps the last status; actions report their own errors
+        self.thread = thread
+        self.show_header()
+        if before is not None and thread.updated_at != before.updated_at:
+            selected = self.selected_row
+            await self.reload_newer(select=selected.checkpoint_id if selected else None)
+
+    # -- header -----------------------------------------------------------------------
+
+    def show_header(self) -> None:
+        text = Text("Thread ", style="bold")
+        text.append_text(server_text(self.thread_id, style="bold"))
+        if self.thread is not None:
+            text.append("  ")
+            text.append_text(status_text(self.thread.status))
+            graph = self.thread.metadata.get("graph_id")
+            if graph:
+                text.append("  graph ", style="dim")
+                text.append_text(server_text(graph))
+        elif self.failure:
+            text.append("  ")
+            text.append_text(server_text(self.failure, style="bold red"))
+        loaded = len(self.history.rows)
+        more = "" if self.history.exhausted else "+"
+        text.append(f"  {loaded}{more} checkpoints", style="dim")
+        if self.progress:
+            text.append("  ")
+            text.append_text(server_text(self.progress, style="bold yellow"))
+        self.query_one("#thread-header", Static).update(text)
+
+    def set_progress(self, text: str) -> None:
+        self.progress = text
+        self.show_header()
+
+    # -- selection --------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted, "#history")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        row = self.pane.get_item(str(event.row_key.value))
+        if row is not None and row.checkpoint_id != self.checkpoint_view.checkpoint_id:
+            self.show_row(row)
+
+    def show_row(self, row: HistoryRow) -> None:
+        self.checkpoint_view.show(row.state)
+        if self.tabs.active == "tab-diff":
+            self._show_diff(row)
+
+    def action_state(self) -> None:
+        self.tabs.active = "tab-state"
+
+    # -- diff -------------------------------------------------------------------------
+
+    def action_mark(self) -> None:
+        row = self.selected_row
+        if row is None:
+            return
+        if self.pane.marked == row.checkpoint_id:
+            self.pane.set_mark(None)
+            self.diff_against_mark = False
+            self.notify("Mark cleared", markup=False)
+            return
+        self.pane.set_mark(row.checkpoint_id)
+        self.notify(
+            f"Marked step {row.step} ({row.short_id}): select another checkpoint, then d",
+            markup=False,
+        )
+
+    def action_diff(self) -> None:
+        row = self.selected_row
+        if row is None:
+            return
+        self.diff_against_mark = self.pane.marked is not None
+        self.tabs.active = "tab-diff"
+        self._show_diff(row)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        row = self.selected_row
+        if row is None:
+            return
+        if event.pane.id == "tab-diff":
+            self._show_diff(row)
+        elif event.pane.id == "tab-tree":
+            self._refresh_tree()
+
+    @work(exclusive=True, group="thread-diff", exit_on_error=False)
+    async def _show_diff(self, row: HistoryRow) -> None:
+        mark = self.pane.marked
+        if self.diff_against_mark and mark and mark != row.checkpoint_id:
+            base = self.history.state(mark)
+            heading = "The marked checkpoint → the selected one"
+        else:
+            base = self.history.parent_of(row)
+            heading = "The parent → the selected checkpoint"
+            if base is None and row.parent_checkpoint_id:
+                try:
+                    base = await self.client.threads.get_state(
+                        self.thread_id, row.parent_checkpoint_id
+                    )
+                except ApiError as error:
+                    self.report_error(error, doing="load the parent checkpoint")
+                    return
+        if base is None:
+            self.diff_view.show_message("The first checkpoint: it has no parent to compare.")
+            return
+        diff = diff_checkpoints(
+            base, row.state, writes_a=self._writes(base), writes_b=self._writes(row.state)
+        )
+        self.diff_view.show(diff, heading)
+
+    def _writes(self, state: ThreadState) -> dict[str, Any] | None:
+        parent_id = state.parent_checkpoint_id
+        parent = self.history.state(parent_id) if parent_id else None
+        if parent_id and parent is None:
+            return None
+        return checkpoint_writes(state, parent).nodes
+
+    # -- fork tree --------------------------------------------------------------------
+
+    def action_tree(self) -> None:
+        self.tabs.active = "tab-tree"
+        self._refresh_tree()
+        self.fork_tree.focus()
+
+    def _refresh_tree(self) -> None:
+        if self.tabs.active != "tab-tree":
+            return
+        selected = self.selected_row
+        self.fork_tree.build(self.history.rows, selected.checkpoint_id if selected else None)
+
+    @on(ForkTree.Jump)
+    def _jump(self, event: ForkTree.Jump) -> None:
+        if self.pane.move_to(event.checkpoint_id):
+            row = self.pane.get_item(event.checkpoint_id)
+            if row is not None:
+                self.show_row(row)
+            self.tabs.active = "tab-state"
+            self.pane.focus()
+
+    # -- small verbs ------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_refresh(self) -> None:
+        selected = self.selected_row
+        self._refresh(selected.checkpoint_id if selected else None)
+
+    @work(exclusive=True, group="thread-refresh", exit_on_error=False)
+    async def _refresh(self, select: str | None) -> None:
+        await self.reload_newer(select=select)
+
+    def action_raw(self) -> None:
+        from agent_tui.screens.raw_json import RawJsonScreen
+
+        row = self.selected_row
+        if row is not None:
+            title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
+            self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
+
+    def action_copy_id(self) -> None:
+        row = self.selected_row
+        if row is not None:
+            self.app.copy_to_clipboard(row.checkpoint_id)
+            self.notify(f"Copied {row.checkpoint_id}", markup=False)
+
+
+# -- route (screens/registry.py) ------------------------------------------------------
+
+
+def thread_view_screen(app: App[Any], argument: str | None) -> Screen[Any]:
+    """`:thread <id>`: the thread view of that thread."""
+    thread_id = (argument or "").strip()
+    if not thread_id:
+        raise RouteUnavailable(":thread needs a thread id")
+    client: AgentServerClient | None = getattr(app, "client", None)
+    if client is None:
+        raise RouteUnavailable("not connected to a server yet")
+    return ThreadViewScreen(client, thread_id)

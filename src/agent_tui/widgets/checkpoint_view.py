@@ -1,0 +1,133 @@
+"""The state at one checkpoint: ids, step, next, interrupts, then collapsible sections for
+the messages (a readable transcript), the other values (a JSON tree), tasks and metadata.
+
+Widgets do no I/O: the thread view gives `show(state)` a `ThreadState` it has loaded.
+Every server string goes through `server_text`/the JSON views, so it stays inert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Collapsible, Static
+
+from agent_tui.client.models import ThreadState
+from agent_tui.history import checkpoint_interrupts, format_created_at
+from agent_tui.thread_query import content_text, message_role
+from agent_tui.widgets.json_view import JsonTree, JsonView
+from agent_tui.widgets.text import server_text
+
+ROLE_STYLES = {"human": "bold cyan", "user": "bold cyan", "ai": "bold green", "tool": "bold yellow"}
+
+
+def transcript(messages: list[Any]) -> Text:
+    """Messages as a conversation: role (and name), text, tool calls; all inert."""
+    text = Text()
+    for index, message in enumerate(messages):
+        if index:
+            text.append("\n\n")
+        role = message_role(message) or "message"
+        text.append_text(server_text(role, style=ROLE_STYLES.get(role, "bold")))
+        if isinstance(message, dict) and message.get("name"):
+            text.append_text(server_text(f" ({message['name']})", style="dim"))
+        content = message.get("content") if isinstance(message, dict) else message
+        body = content_text(content)
+        if body.strip():
+            text.append("\n")
+            text.append_text(server_text(body))
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict):
+                args = json.dumps(call.get("args", {}), ensure_ascii=False, default=str)
+                text.append("\n→ ", style="yellow")
+                text.append_text(server_text(f"{call.get('name', '?')}({args})", style="yellow"))
+    return text
+
+
+def checkpoint_summary(state: ThreadState, *, hide_ids: bool = False) -> Text:
+    """The lines at the top: checkpoint and parent ids, step, source, time, next, interrupts."""
+
+    def shown(value: str | None) -> str:
+        return "—" if not value else ("<id>" if hide_ids else value)
+
+    interrupts = checkpoint_interrupts(state)
+    rows: list[tuple[str, Text]] = [
+        ("Checkpoint", server_text(shown(state.checkpoint_id))),
+        ("Parent", server_text(shown(state.parent_checkpoint_id))),
+        ("Step", Text("—" if state.step is None else str(state.step))),
+        ("Source", server_text(state.source or "—")),
+        ("Time", Text("<time>" if hide_ids else format_created_at(state.created_at))),
+        ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
+    ]
+    if interrupts:
+        values = [json.dumps(i.get("value"), ensure_ascii=False, default=str) for i in interrupts]
+        rows.append(("Interrupts", server_text("; ".join(values), style="magenta")))
+    text = Text()
+    for label, value in rows:
+        text.append(f"{label:<11}", style="bold")
+        text.append_text(value)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class CheckpointView(VerticalScroll):
+    """Shows one checkpoint's state; `checkpoint_id` is the one shown (None: nothing yet)."""
+
+    DEFAULT_CSS = """
+    CheckpointView { padding: 0 1; }
+    CheckpointView #checkpoint-summary { margin-bottom: 1; }
+    CheckpointView Collapsible { padding: 0; border-top: none; }
+    CheckpointView JsonTree { height: auto; max-height: 40; }
+    CheckpointView JsonView { height: auto; }
+    CheckpointView #checkpoint-transcript { padding: 0 1; }
+    """
+
+    def __init__(self, *, hide_ids: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id, can_focus=False)
+        self.hide_ids = hide_ids  # snapshots: ids and times are not the same run to run
+        self.checkpoint_id: str | None = None
+        self.state: ThreadState | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Select a checkpoint", style="dim"), id="checkpoint-summary")
+        with Collapsible(title="Messages", id="checkpoint-messages", collapsed=False):
+            yield Static(id="checkpoint-transcript")
+        with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
+            yield JsonTree(label="values", id="checkpoint-values-tree")
+        with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
+            yield JsonView(id="checkpoint-tasks-json")
+        with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):
+            yield JsonView(id="checkpoint-metadata-json")
+
+    @property
+    def transcript_text(self) -> str:
+        return str(self.query_one("#checkpoint-transcript", Static).render())
+
+    def show(self, state: ThreadState) -> None:
+        self.state = state
+        self.checkpoint_id = state.checkpoint_id
+        self.query_one("#checkpoint-summary", Static).update(
+            checkpoint_summary(state, hide_ids=self.hide_ids)
+        )
+        values = state.values if isinstance(state.values, dict) else {"value": state.values}
+        messages = values.get("messages")
+        has_messages = isinstance(messages, list) and bool(messages)
+        self.query_one("#checkpoint-messages").display = has_messages
+        self.query_one("#checkpoint-transcript", Static).update(
+            transcript(messages) if isinstance(messages, list) and has_messages else Text("")
+        )
+        others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
+        self.query_one("#checkpoint-values").display = bool(others) or not has_messages
+        self.query_one("#checkpoint-values-tree", JsonTree).update(others, expand_depth=2)
+        tasks = [task.raw() for task in state.tasks]
+        self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
+        self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)
+        metadata = dict(state.metadata)
+        if self.hide_ids:
+            metadata = {k: v for k, v in metadata.items() if "id" not in k}
+        self.query_one("#checkpoint-metadata-json", JsonView).update(metadata)

@@ -90,8 +90,8 @@ register(
 register(
     Route(
         "thread",
-        "Open one thread by id",
-        "agent_tui.screens.threads:thread_screen",
+        "Open one thread by id (the thread view: history, diff, fork, replay)",
+        "agent_tui.screens.thread_view:thread_view_screen",
         argument="id",
         drill_down=True,
     )

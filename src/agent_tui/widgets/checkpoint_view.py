@@ -98,7 +98,7 @@ class CheckpointView(VerticalScroll):
         with Collapsible(title="Messages", id="checkpoint-messages", collapsed=False):
             yield Static(id="checkpoint-transcript")
         with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
-            yield JsonTree(label="values", id="checkpoint-values-tree")
+            yield JsonTree({}, label="values", id="checkpoint-values-tree")
         with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
             yield JsonView(id="checkpoint-tasks-json")
         with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):

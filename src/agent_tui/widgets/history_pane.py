@@ -30,6 +30,12 @@ def _interrupts(row: HistoryRow) -> Text:
     return Text(f"⏸ {len(row.interrupts)}", style="bold magenta")
 
 
+def short_time(row: HistoryRow) -> str:
+    """`11-21 16:34:55`: the year takes room and rarely tells checkpoints apart."""
+    time = row.time
+    return time[5:] if len(time) == 19 else time
+
+
 def history_columns(
     is_marked: Callable[[str], bool], time_of: Callable[[HistoryRow], str]
 ) -> list[Column[HistoryRow]]:
@@ -42,11 +48,11 @@ def history_columns(
         ),
         Column("step", "Step", lambda r: Text("—" if r.step is None else str(r.step)), width=5),
         Column("source", "Source", _source, width=6),
-        Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40)),
-        Column("next", "Next", lambda r: one_line(", ".join(r.next), 30)),
+        Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40), width=16),
+        Column("next", "Next", lambda r: one_line(", ".join(r.next), 30), width=12),
         Column("interrupts", "⏸", _interrupts, width=3),
-        Column("time", "Time (UTC)", time_of, width=19),
-        Column("id", "Checkpoint", lambda r: r.short_id, width=8),
+        Column("time", "Time (UTC)", time_of, width=14),
+        Column("id", "ID", lambda r: r.short_id, width=8),
     ]
 
 
@@ -66,7 +72,7 @@ class HistoryPane(ResourceTable[HistoryRow]):
     ) -> None:
         self.marked: str | None = None
         super().__init__(
-            history_columns(lambda cid: cid == self.marked, time_of or (lambda r: r.time)),
+            history_columns(lambda cid: cid == self.marked, time_of or short_time),
             item_id=lambda r: r.checkpoint_id,
             id=id,
             classes=classes,

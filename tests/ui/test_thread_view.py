@@ -137,3 +137,50 @@ async def test_hostile_text_in_a_state_is_inert(
         await pilot.pause()
         assert painted_control_codes(app) == []
         assert app.is_running
+
+
+async def test_status_refreshes_and_a_run_elsewhere_comes_in(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client, 5)
+    app, screen = view_app(client, thread.thread_id, status_interval=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        header = screen.query_one("#thread-header")
+        assert "idle" in str(header.render()) and "4 checkpoints" in str(header.render())
+        # A run started by someone else: the timer notices, the new head comes in on top.
+        async with client.runs.stream(thread.thread_id, "counter", input={"n": 1}) as run:
+            async for _ in run:
+                pass
+        await wait_for(pilot, lambda: len(screen.history.rows) == 8, what="the new checkpoints")
+        await wait_for(pilot, lambda: "8 checkpoints" in str(header.render()))
+        assert "idle" in str(header.render())
+        assert screen.history.rows[0].state.values["n"] == 2 * (1 + 1)
+
+
+async def test_help_lists_the_thread_view_keys(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    from agent_tui.screens.help import HelpScreen
+
+    thread = await counter_thread(client, 5)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        local = {description: key for key, description in app.screen.local_keys}
+        assert [local[name] for name in ("Fork", "Run from here", "Mark", "Diff")] == [
+            "f",
+            "p",
+            "m",
+            "d",
+        ]
+        assert [local[name] for name in ("Fork tree", "Export", "Raw JSON", "Copy id")] == [
+            "t",
+            "x",
+            "y",
+            "c",
+        ]
+        await pilot.press("escape")
+        assert app.screen is screen

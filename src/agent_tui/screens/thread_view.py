@@ -42,11 +42,13 @@ from agent_tui.widgets.text import server_text
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
+    from textual.timer import Timer
 
     from agent_tui.client import AgentServerClient
 
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
+SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 
 
 class ThreadViewScreen(ThreadActions):
@@ -83,6 +85,7 @@ class ThreadViewScreen(ThreadActions):
         self.diff_against_mark = False
         self.status_interval = status_interval
         self._lock = asyncio.Lock()  # one change of `history` at a time
+        self._show_timer: Timer | None = None
 
     # -- layout -----------------------------------------------------------------------
 
@@ -269,7 +272,15 @@ class ThreadViewScreen(ThreadActions):
 
     @on(DataTable.RowHighlighted, "#history")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        row = self.pane.get_item(str(event.row_key.value))
+        # Held-down arrow keys move the cursor many rows a second: the state (a tree
+        # that can hold thousands of list items) is drawn once the cursor rests.
+        if self._show_timer is not None:
+            self._show_timer.stop()
+        self._show_timer = self.set_timer(SHOW_DELAY, self._show_selected)
+
+    def _show_selected(self) -> None:
+        self._show_timer = None
+        row = self.selected_row
         if row is not None and row.checkpoint_id != self.checkpoint_view.checkpoint_id:
             self.show_row(row)
 

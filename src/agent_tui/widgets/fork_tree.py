@@ -28,7 +28,7 @@ def tree_label(row: HistoryRow, *, current: bool = False, short_id: str | None =
     if row.next:
         text.append_text(server_text(f" → {', '.join(row.next)}", style="dim"))
     if row.interrupts:
-        text.append(" ⏸", style="bold magenta")
+        text.append(" interrupt", style="bold magenta")
     text.append_text(server_text(f"  {short_id or row.short_id}", style="dim"))
     if current:
         text.append("  ◀", style="bold cyan")

@@ -3,7 +3,7 @@
 A `ResourceTable` of `history.HistoryRow`s keyed by checkpoint id, so it pages like every
 other list: rows go in by chunks, and `NeedMore` is posted when the cursor nears the end.
 Columns: a mark (`m` in the thread view), step, source, the nodes that wrote, what runs
-next, an interrupt marker, time and the short checkpoint id. Every cell is inert text.
+next, how many interrupts wait (Int), time and the short checkpoint id. Every cell is inert text.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _source(row: HistoryRow) -> Text:
 def _interrupts(row: HistoryRow) -> Text:
     if not row.interrupts:
         return Text("")
-    return Text(f"⏸ {len(row.interrupts)}", style="bold magenta")
+    return Text(str(len(row.interrupts)), style="bold magenta")
 
 
 def short_time(row: HistoryRow) -> str:
@@ -50,7 +50,7 @@ def history_columns(
         Column("source", "Source", _source, width=6),
         Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40), width=16),
         Column("next", "Next", lambda r: one_line(", ".join(r.next), 30), width=12),
-        Column("interrupts", "⏸", _interrupts, width=3),
+        Column("interrupts", "Int", _interrupts, width=3),
         Column("time", "Time (UTC)", time_of, width=14),
         Column("id", "ID", lambda r: r.short_id, width=8),
     ]

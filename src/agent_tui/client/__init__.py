@@ -1,6 +1,7 @@
 """The shared async API client. Headless: this package never imports Textual."""
 
 from agent_tui.client.agent_server import AgentServerClient
+from agent_tui.client.control_plane import ControlPlaneClient, RevisionWaitTimedOut
 from agent_tui.client.errors import (
     ApiError,
     BadRequest,
@@ -26,6 +27,7 @@ __all__ = [
     "BadRequest",
     "Conflict",
     "ConnectionFailed",
+    "ControlPlaneClient",
     "Credentials",
     "FieldError",
     "Forbidden",
@@ -34,6 +36,7 @@ __all__ = [
     "PartialFailure",
     "RequestTimedOut",
     "RetryPolicy",
+    "RevisionWaitTimedOut",
     "RunStream",
     "ServerError",
     "Transport",

@@ -1,0 +1,146 @@
+"""Control plane resources (LangSmith Deployment API, `/v2`) as pydantic models.
+
+Field names follow `control-plane.openapi.json`; unknown fields are kept (`extra="allow"`)
+so the raw view shows everything a newer server sends.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, get_args
+
+from pydantic import Field
+
+from agent_tui.client.models.agent_server import ApiModel
+
+DeploymentSource = Literal["github", "external_docker", "internal_docker", "internal_source"]
+DeploymentType = Literal["dev_free", "dev", "prod"]
+DeploymentStatus = Literal["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"]
+RevisionStatus = Literal[
+    "CREATING",
+    "QUEUED",
+    "AWAITING_BUILD",
+    "BUILDING",
+    "AWAITING_DEPLOY",
+    "DEPLOYING",
+    "CREATE_FAILED",
+    "BUILD_FAILED",
+    "DEPLOY_FAILED",
+    "DEPLOYED",
+    "SKIPPED",
+    "INTERRUPTED",
+    "UNKNOWN",
+]
+REVISION_STATUSES: tuple[str, ...] = get_args(RevisionStatus)
+TERMINAL_REVISION_STATUSES = frozenset(
+    {"DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"}
+)
+"""Statuses after which a revision never changes (API_NOTES); `UNKNOWN` keeps polling."""
+FAILED_REVISION_STATUSES = frozenset({"CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"})
+
+
+class Secret(ApiModel):
+    name: str
+    value: str
+
+
+class SourceConfig(ApiModel):
+    integration_id: str | None = None
+    repo_url: str | None = None
+    deployment_type: str | None = None
+    build_on_push: bool | None = None
+    custom_url: str | None = None
+    resource_spec: dict[str, Any] | None = None
+    listener_id: str | None = None
+    listener_config: dict[str, Any] | None = None
+    install_command: str | None = None
+    build_command: str | None = None
+
+
+class SourceRevisionConfig(ApiModel):
+    repo_ref: str | None = None
+    langgraph_config_path: str | None = None
+    image_uri: str | None = None
+    source_tarball_path: str | None = None
+    repo_commit_sha: str | None = None
+
+
+class Deployment(ApiModel):
+    id: str
+    name: str
+    source: str
+    source_config: SourceConfig = Field(default_factory=SourceConfig)
+    source_revision_config: SourceRevisionConfig = Field(default_factory=SourceRevisionConfig)
+    secrets: list[Secret] = Field(default_factory=list)
+    secret_references: list[dict[str, Any]] | None = None
+    tenant_id: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    status: str = "UNKNOWN"
+    latest_revision_id: str | None = None
+    active_revision_id: str | None = None
+    image_version: str | None = None
+
+    @property
+    def url(self) -> str | None:
+        """The deployment's agent server (`source_config.custom_url`)."""
+        return self.source_config.custom_url
+
+
+class Revision(ApiModel):
+    id: str
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    status: str = "UNKNOWN"
+    source: str | None = None
+    source_revision_config: SourceRevisionConfig = Field(default_factory=SourceRevisionConfig)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL_REVISION_STATUSES
+
+    @property
+    def failed(self) -> bool:
+        return self.status in FAILED_REVISION_STATUSES
+
+
+class DeploymentsPage(ApiModel):
+    """`DeploymentsList`: one page and the offset it started at."""
+
+    resources: list[Deployment] = Field(default_factory=list)
+    offset: int = 0
+
+
+class RevisionsPage(ApiModel):
+    """`RevisionsList`: one page, newest first."""
+
+    resources: list[Revision] = Field(default_factory=list)
+    offset: int = 0
+
+
+class RevisionLogs(ApiModel):
+    """`GET …/revisions/{id}/logs` of the local control plane: build and deploy lines."""
+
+    revision_id: str | None = None
+    status: str | None = None
+    lines: list[str] = Field(default_factory=list)
+
+
+class OAuthProvider(ApiModel):
+    """`OAuthProviderResponse` (the client secret is never returned)."""
+
+    id: str
+    provider_id: str
+    name: str
+    organization_id: str | None = None
+    client_id: str | None = None
+    auth_url: str | None = None
+    token_url: str | None = None
+    uses_pkce: bool = False
+    code_challenge_method: str | None = None
+    provider_type: str | None = None
+    mcp_server_url: str | None = None
+    token_endpoint_auth_method: str | None = None
+    is_dynamic_client: bool = False
+    created_at: datetime | None = None
+    updated_at: datetime | None = None

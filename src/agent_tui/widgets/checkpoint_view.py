@@ -48,6 +48,22 @@ def transcript(messages: list[Any]) -> Text:
     return text
 
 
+TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
+
+
+def trimmed(value: Any, limit: int = TREE_ITEMS) -> Any:
+    """`value` with every list cut to its first `limit` items (a last item says how many
+    are left out): a tree of 5,000 list items would take a while to draw on each move."""
+    if isinstance(value, dict):
+        return {key: trimmed(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        items = [trimmed(item, limit) for item in value[:limit]]
+        if len(value) > limit:
+            items.append(f"… {len(value) - limit} more items (y: raw JSON)")
+        return items
+    return value
+
+
 def checkpoint_summary(state: ThreadState, *, hide_ids: bool = False) -> Text:
     """The lines at the top: checkpoint and parent ids, step, source, time, next, interrupts."""
 
@@ -123,7 +139,7 @@ class CheckpointView(VerticalScroll):
         )
         others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
         self.query_one("#checkpoint-values").display = bool(others) or not has_messages
-        self.query_one("#checkpoint-values-tree", JsonTree).update(others, expand_depth=2)
+        self.query_one("#checkpoint-values-tree", JsonTree).update(trimmed(others), expand_depth=2)
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
         self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)

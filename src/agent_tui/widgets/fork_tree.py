@@ -3,7 +3,7 @@
 A straight run of checkpoints is drawn as siblings, oldest first (a 1,000-step thread is
 a flat list, not 1,000 levels deep). Where a checkpoint has more than one child — a fork
 (`update_state` at a checkpoint) or a replay — the oldest child carries on at the same
-level and each newer one opens a branch under it: `⑂ branch at step N`. Node data is the
+level and each newer one opens a branch under it: `branch at step N`. Node data is the
 checkpoint id; selecting a node posts `ForkTree.Jump`.
 """
 
@@ -105,7 +105,7 @@ class ForkTree(Tree[str]):
                     self.branches += 1
                     step = "—" if row.step is None else str(row.step)
                     branch = node.add(
-                        Text(f"⑂ branch at step {step}", style="bold magenta"),
+                        Text(f"branch at step {step}", style="bold magenta"),
                         data=fork.checkpoint_id,
                         expand=True,
                     )

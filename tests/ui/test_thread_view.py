@@ -184,3 +184,5 @@ async def test_help_lists_the_thread_view_keys(
         ]
         await pilot.press("escape")
         assert app.screen is screen
+        names = [command.name for command in screen.palette_commands()]
+        assert "Fork from this checkpoint…" in names and "Fork tree" in names

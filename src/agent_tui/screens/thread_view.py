@@ -40,11 +40,14 @@ from agent_tui.widgets.resource_table import status_text
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from textual.app import App
     from textual.screen import Screen
     from textual.timer import Timer
 
     from agent_tui.client import AgentServerClient
+    from agent_tui.screens.palette import PaletteCommand
 
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
@@ -401,6 +404,19 @@ class ThreadViewScreen(ThreadActions):
         if row is not None:
             title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
             self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        from agent_tui.screens.palette import PaletteCommand
+
+        yield PaletteCommand(
+            "Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork
+        )
+        yield PaletteCommand(
+            "Run from this checkpoint", "Replay with no input: a new branch", self.action_replay
+        )
+        yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
+        yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
+        yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
 
     def action_copy_id(self) -> None:
         row = self.selected_row

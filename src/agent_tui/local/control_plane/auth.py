@@ -1,0 +1,76 @@
+"""The local control plane's key and the middleware that asks for it on every request.
+
+The key is `AGENT_TUI_CONTROL_PLANE_KEY` when set, else one generated on first start and
+kept (0600) in the data folder. Either header carries it: `X-Api-Key: <key>` or
+`Authorization: Bearer <key>` — alternatives, as in the spec's security schemes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+from pathlib import Path
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+KEY_ENV = "AGENT_TUI_CONTROL_PLANE_KEY"
+KEY_FILE = "api-key"
+
+
+def control_plane_key(data_dir: Path) -> str:
+    """The key clients must send: from the environment, else the stored (or a new) one."""
+    from_env = os.environ.get(KEY_ENV)
+    if from_env:
+        return from_env
+    path = data_dir / KEY_FILE
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = f"lcp_{secrets.token_urlsafe(32)}"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(key + "\n")
+    return key
+
+
+class ApiKeyMiddleware:
+    def __init__(self, app: ASGIApp, key: str) -> None:
+        self.app = app
+        self._key = key.encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        api_key = headers.get(b"x-api-key")
+        authorization = headers.get(b"authorization", b"")
+        bearer = authorization[7:].strip() if authorization[:7].lower() == b"bearer " else None
+        if api_key is None and bearer is None:
+            status, detail = (
+                401,
+                (
+                    "Missing credentials: send the control plane key in the X-Api-Key header "
+                    "(or Authorization: Bearer <key>)"
+                ),
+            )
+        elif any(hmac.compare_digest(c, self._key) for c in (api_key, bearer) if c is not None):
+            await self.app(scope, receive, send)
+            return
+        else:
+            header = "X-Api-Key header" if api_key is not None else "Authorization: Bearer token"
+            status, detail = 403, f"Invalid {header}: it does not match the control plane key"
+        body = json.dumps({"detail": detail}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,235 @@
+"""Takes revisions through their statuses and runs one real agent server per deployment.
+
+QUEUED → AWAITING_BUILD → BUILDING (the config is read and every graph imported, in a
+child process: `build_check`) → AWAITING_DEPLOY → DEPLOYING (an `EmbeddedAgentServer`
+with the revision's secrets as environment variables) → DEPLOYED once `/ok` answers.
+Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the revision's logs.
+
+A deployment works on one revision at a time; a revision that a newer one superseded
+before it deployed is SKIPPED. The new server replaces the old one in the same data
+folder (threads survive) and, when it can, on the same port (the URL stays).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from agent_tui.local.control_plane.store import Store, now
+from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.server_environment import server_environment
+
+logger = logging.getLogger(__name__)
+
+BUILD_TIMEOUT = 120.0
+READY_TIMEOUT = 60.0
+PENDING = frozenset(
+    {"CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"}
+)
+
+
+class Deployer:
+    def __init__(self, store: Store, data_dir: Path) -> None:
+        self.store = store
+        self.data_dir = data_dir
+        self.servers: dict[str, EmbeddedAgentServer] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again."""
+        for _deployment_id, revision in self.store.all_revisions():
+            if revision["status"] in PENDING:
+                self._set_status(revision, "INTERRUPTED")
+                self.store.append_logs(revision["id"], ["interrupted: the control plane stopped"])
+        for deployment in self.store.deployments():
+            active = deployment.get("active_revision_id")
+            if active:
+                self._tasks[deployment["id"]] = asyncio.create_task(
+                    self._restart(deployment["id"], active)
+                )
+
+    async def aclose(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        for task in list(self._tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await asyncio.gather(*(s.stop_async() for s in self.servers.values()))
+        self.servers.clear()
+
+    def submit(self, deployment_id: str, revision_id: str) -> None:
+        """Start the pipeline of a new revision (it waits for the deployment's previous one)."""
+        task = asyncio.create_task(self._run(deployment_id, revision_id))
+        self._tasks[revision_id] = task
+        task.add_done_callback(lambda _t: self._tasks.pop(revision_id, None))
+
+    async def remove(self, deployment_id: str, revision_ids: list[str]) -> None:
+        """Stop everything of a deleted deployment: its pipelines and its server."""
+        for key in [deployment_id, *revision_ids]:
+            task = self._tasks.pop(key, None)
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        server = self.servers.pop(deployment_id, None)
+        if server is not None:
+            await server.stop_async()
+
+    # -- the pipeline --------------------------------------------------------------------
+
+    def _lock(self, deployment_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(deployment_id, asyncio.Lock())
+
+    def _set_status(self, revision: dict[str, Any], status: str) -> None:
+        revision["status"] = status
+        revision["updated_at"] = now()
+        self.store.put_revision(revision)
+
+    def _log(self, revision_id: str, *lines: str) -> None:
+        self.store.append_logs(revision_id, list(lines))
+
+    def _superseded(self, deployment_id: str, revision_id: str) -> bool:
+        deployment = self.store.deployment(deployment_id)
+        return deployment is None or deployment.get("latest_revision_id") != revision_id
+
+    async def _run(self, deployment_id: str, revision_id: str) -> None:
+        async with self._lock(deployment_id):
+            revision = self.store.revision(deployment_id, revision_id)
+            if revision is None:
+                return
+            try:
+                await self._pipeline(deployment_id, revision)
+            except asyncio.CancelledError:
+                if self.store.revision(deployment_id, revision_id) is not None:
+                    self._set_status(revision, "INTERRUPTED")
+                raise
+            except Exception as exc:  # a bug here must not leave the revision pending
+                logger.exception("revision %s failed", revision_id)
+                self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
+                self._set_status(revision, "DEPLOY_FAILED")
+
+    async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
+        rid = revision["id"]
+        if self._superseded(deployment_id, rid):
+            self._log(rid, "skipped: a newer revision superseded this one")
+            self._set_status(revision, "SKIPPED")
+            return
+        config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
+        self._set_status(revision, "AWAITING_BUILD")
+        self._set_status(revision, "BUILDING")
+        self._log(rid, f"building {config_path}")
+        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
+        ok, lines = await _build_check(config_path, secrets)
+        self._log(rid, *lines)
+        if not ok:
+            self._set_status(revision, "BUILD_FAILED")
+            return
+        self._set_status(revision, "AWAITING_DEPLOY")
+        if self._superseded(deployment_id, rid):
+            self._log(rid, "skipped: a newer revision superseded this one")
+            self._set_status(revision, "SKIPPED")
+            return
+        self._set_status(revision, "DEPLOYING")
+        try:
+            server = await self._start_server(deployment_id, config_path, secrets)
+        except EmbeddedServerError as exc:
+            self._log(rid, f"deploy failed: {exc.reason}", *exc.log_lines)
+            self._set_status(revision, "DEPLOY_FAILED")
+            return
+        self._log(rid, f"agent server ready at {server.url}")
+        self._set_status(revision, "DEPLOYED")
+        self._mark_active(deployment_id, rid, server.url)
+
+    async def _start_server(
+        self, deployment_id: str, config_path: Path, env: dict[str, str]
+    ) -> EmbeddedAgentServer:
+        old = self.servers.pop(deployment_id, None)
+        port = old.port if old is not None else None
+        if old is not None:
+            # Same data folder: the old server must save and let go before the new one.
+            await old.stop_async()
+        folder = self.data_dir / "deployments" / deployment_id
+        server = EmbeddedAgentServer(
+            config_path,
+            data_dir=folder / "server",
+            log_file=folder / "server.log",
+            env=env,
+            port=port,
+        )
+        try:
+            await asyncio.to_thread(server.start)
+            await server.wait_until_ready_async(READY_TIMEOUT)
+        except EmbeddedServerError:
+            if port is None:
+                raise
+            # The old port may be taken meanwhile: any free port will do.
+            server = EmbeddedAgentServer(
+                config_path, data_dir=folder / "server", log_file=folder / "server.log", env=env
+            )
+            await asyncio.to_thread(server.start)
+            await server.wait_until_ready_async(READY_TIMEOUT)
+        except BaseException:
+            await server.stop_async()
+            raise
+        self.servers[deployment_id] = server
+        return server
+
+    def _mark_active(self, deployment_id: str, revision_id: str, url: str) -> None:
+        deployment = self.store.deployment(deployment_id)
+        if deployment is None:
+            return
+        deployment["active_revision_id"] = revision_id
+        deployment["status"] = "READY"
+        deployment["source_config"]["custom_url"] = url
+        deployment["updated_at"] = now()
+        self.store.put_deployment(deployment)
+
+    async def _restart(self, deployment_id: str, revision_id: str) -> None:
+        revision = self.store.revision(deployment_id, revision_id)
+        if revision is None:
+            return
+        path = Path(revision["source_revision_config"]["langgraph_config_path"])
+        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
+        async with self._lock(deployment_id):
+            try:
+                server = await self._start_server(deployment_id, path, secrets)
+            except EmbeddedServerError as exc:
+                self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
+                deployment = self.store.deployment(deployment_id)
+                if deployment is not None:
+                    deployment["status"] = "UNKNOWN"
+                    self.store.put_deployment(deployment)
+                return
+            self._log(revision_id, f"restarted at {server.url}")
+            self._mark_active(deployment_id, revision_id, server.url)
+
+
+async def _build_check(config_path: Path, secrets: dict[str, str]) -> tuple[bool, list[str]]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "agent_tui.local.control_plane.build_check",
+        str(config_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        env=server_environment(os.environ, secrets),
+        cwd=str(config_path.parent) if config_path.parent.is_dir() else None,
+    )
+    try:
+        output, _ = await asyncio.wait_for(process.communicate(), BUILD_TIMEOUT)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return False, [f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s"]
+    lines = output.decode(errors="replace").splitlines()
+    if process.returncode != 0:
+        lines.append(f"build failed (exit code {process.returncode})")
+    return process.returncode == 0, lines

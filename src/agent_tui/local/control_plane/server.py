@@ -1,0 +1,131 @@
+"""Running the local control plane: in this process (a uvicorn thread) or from the CLI.
+
+`LocalControlPlane` binds a loopback socket on a free port first, so the URL is known
+before the server answers and no other process can take the port in between.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import uvicorn
+
+from agent_tui import paths
+from agent_tui.local.control_plane.app import create_app
+from agent_tui.local.control_plane.auth import KEY_ENV, KEY_FILE, control_plane_key
+
+
+def default_data_dir() -> Path:
+    return paths.data_dir() / "control-plane"
+
+
+class LocalControlPlane:
+    """The local control plane served by uvicorn in a background thread."""
+
+    def __init__(
+        self, data_dir: Path | None = None, *, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
+        self.data_dir = data_dir if data_dir is not None else default_data_dir()
+        self.host = host
+        self.api_key = control_plane_key(self.data_dir)
+        self._requested_port = port
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port: int | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the local control plane was not started")
+        return f"http://{self.host}:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        sock = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self._requested_port))
+        self.port = int(sock.getsockname()[1])
+        config = uvicorn.Config(
+            create_app(self.data_dir, self.api_key),
+            log_level="warning",
+            lifespan="on",
+            access_log=False,
+        )
+        self._server = server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name="local-control-plane", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the local control plane did not start")
+            time.sleep(0.02)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop serving; deployed agent servers stop with it (they restart on next start)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._server = self._thread = None
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def add_control_plane_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """`agent-tui control-plane serve`; imports nothing heavy until it runs."""
+    group = commands.add_parser(
+        "control-plane",
+        prog="agent-tui control-plane",
+        help="a local deployment control plane speaking the LangSmith /v2 API (headless)",
+    )
+    sub = group.add_subparsers(title="control-plane commands", metavar="COMMAND")
+    sub.required = True
+    serve = sub.add_parser(
+        "serve",
+        prog="agent-tui control-plane serve",
+        help="serve the control plane until Ctrl-C; deployments run as local agent servers",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8123, help="port (0: any free port)")
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="state folder (default: <user data>/control-plane)",
+    )
+    serve.set_defaults(handler=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    data_dir: Path = args.data_dir or default_data_dir()
+    key = control_plane_key(data_dir)
+    where = f"${KEY_ENV}" if key and not (data_dir / KEY_FILE).is_file() else data_dir / KEY_FILE
+    print(
+        f"local control plane on http://{args.host}:{args.port} (data in {data_dir}); "
+        f"API key in {where}",
+        file=sys.stderr,
+    )
+    uvicorn.run(
+        create_app(data_dir, key), host=args.host, port=args.port, log_level="info", lifespan="on"
+    )
+    return 0

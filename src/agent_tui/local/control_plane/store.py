@@ -1,0 +1,161 @@
+"""The local control plane's state: one SQLite file in its data folder.
+
+Resources are stored as the JSON documents the API returns (plus a few private
+columns: a revision's secrets and its log lines), so a restart serves exactly what was
+served before. Used from one event loop; each call is one short transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deployments (
+    id TEXT PRIMARY KEY, created_at TEXT NOT NULL, doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS revisions (
+    id TEXT PRIMARY KEY,
+    deployment_id TEXT NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    secrets TEXT NOT NULL DEFAULT '[]',
+    logs TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS revisions_by_deployment ON revisions (deployment_id, seq);
+CREATE TABLE IF NOT EXISTS providers (
+    provider_id TEXT PRIMARY KEY, created_at TEXT NOT NULL, doc TEXT NOT NULL
+);
+"""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.executescript(_SCHEMA)
+        path.chmod(0o600)  # it holds deployment secrets
+
+    def close(self) -> None:
+        self._db.close()
+
+    def tenant_id(self) -> str:
+        """A stable workspace id for this control plane (the Deployment's `tenant_id`)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'tenant_id'").fetchone()
+        if row:
+            return str(row[0])
+        value = str(uuid.uuid4())
+        self._db.execute("INSERT INTO meta (key, value) VALUES ('tenant_id', ?)", (value,))
+        return value
+
+    # -- deployments ---------------------------------------------------------------------
+
+    def put_deployment(self, doc: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT INTO deployments (id, created_at, doc) VALUES (?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
+            (doc["id"], doc["created_at"], json.dumps(doc)),
+        )
+
+    def deployment(self, deployment_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT doc FROM deployments WHERE id = ?", (deployment_id,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def deployments(self) -> list[dict[str, Any]]:
+        """Every deployment, newest first."""
+        rows = self._db.execute("SELECT doc FROM deployments ORDER BY created_at DESC, id")
+        return [json.loads(row[0]) for row in rows]
+
+    def delete_deployment(self, deployment_id: str) -> None:
+        self._db.execute("DELETE FROM deployments WHERE id = ?", (deployment_id,))
+
+    # -- revisions -----------------------------------------------------------------------
+
+    def add_revision(self, deployment_id: str, doc: dict[str, Any], secrets: Any) -> None:
+        (seq,) = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM revisions WHERE deployment_id = ?",
+            (deployment_id,),
+        ).fetchone()
+        self._db.execute(
+            "INSERT INTO revisions (id, deployment_id, seq, doc, secrets) VALUES (?, ?, ?, ?, ?)",
+            (doc["id"], deployment_id, seq, json.dumps(doc), json.dumps(secrets)),
+        )
+
+    def put_revision(self, doc: dict[str, Any]) -> None:
+        self._db.execute("UPDATE revisions SET doc = ? WHERE id = ?", (json.dumps(doc), doc["id"]))
+
+    def revision(self, deployment_id: str, revision_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT doc FROM revisions WHERE id = ? AND deployment_id = ?",
+            (revision_id, deployment_id),
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def revisions(self, deployment_id: str) -> list[dict[str, Any]]:
+        """A deployment's revisions, newest first."""
+        rows = self._db.execute(
+            "SELECT doc FROM revisions WHERE deployment_id = ? ORDER BY seq DESC",
+            (deployment_id,),
+        )
+        return [json.loads(row[0]) for row in rows]
+
+    def all_revisions(self) -> list[tuple[str, dict[str, Any]]]:
+        rows = self._db.execute("SELECT deployment_id, doc FROM revisions ORDER BY seq")
+        return [(row[0], json.loads(row[1])) for row in rows]
+
+    def revision_secrets(self, revision_id: str) -> list[dict[str, str]]:
+        row = self._db.execute("SELECT secrets FROM revisions WHERE id = ?", (revision_id,))
+        found = row.fetchone()
+        return list(json.loads(found[0])) if found else []
+
+    def append_logs(self, revision_id: str, lines: list[str]) -> None:
+        row = self._db.execute("SELECT logs FROM revisions WHERE id = ?", (revision_id,))
+        found = row.fetchone()
+        if found is None:
+            return
+        logs = [*json.loads(found[0]), *lines]
+        self._db.execute(
+            "UPDATE revisions SET logs = ? WHERE id = ?", (json.dumps(logs), revision_id)
+        )
+
+    def logs(self, revision_id: str) -> list[str]:
+        row = self._db.execute("SELECT logs FROM revisions WHERE id = ?", (revision_id,))
+        found = row.fetchone()
+        return list(json.loads(found[0])) if found else []
+
+    # -- OAuth providers -----------------------------------------------------------------
+
+    def put_provider(self, doc: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT INTO providers (provider_id, created_at, doc) VALUES (?, ?, ?) "
+            "ON CONFLICT(provider_id) DO UPDATE SET doc = excluded.doc",
+            (doc["provider_id"], doc["created_at"], json.dumps(doc)),
+        )
+
+    def provider(self, provider_id: str) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT doc FROM providers WHERE provider_id = ?", (provider_id,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def providers(self) -> list[dict[str, Any]]:
+        rows = self._db.execute("SELECT doc FROM providers ORDER BY created_at, provider_id")
+        return [json.loads(row[0]) for row in rows]
+
+    def delete_provider(self, provider_id: str) -> bool:
+        cursor = self._db.execute("DELETE FROM providers WHERE provider_id = ?", (provider_id,))
+        return cursor.rowcount > 0

@@ -13,7 +13,8 @@ from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui import editor
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_view_modals import AsNodeScreen, ExportPathScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.thread_view_modals import AsNodeScreen, PathScreen
 from agent_tui.thread_export import load_export
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -147,7 +148,7 @@ async def test_export_writes_the_file_asked_for(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportPathScreen), workers=False)
+        await wait_for(pilot, lambda: isinstance(app.screen, PathScreen), workers=False)
         field = app.screen.query_one(Input)
         assert field.value == f"./thread-{thread.thread_id}.json"
         field.value = str(target)
@@ -157,6 +158,37 @@ async def test_export_writes_the_file_asked_for(
         assert data["source"]["thread_id"] == thread.thread_id
         assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1, 2]
         assert any("Exported 4 checkpoints" in m for m in notifications(app))
+
+
+async def test_import_makes_a_new_thread_and_opens_it(
+    client: AgentServerClient, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    from agent_tui.thread_export import export_thread
+
+    thread = await counter_thread(client, 5)
+    source = tmp_path / "export.json"
+    source.write_text(json.dumps(await export_thread(client, thread.thread_id)), encoding="utf-8")
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, PathScreen), workers=False)
+        app.screen.query_one(Input).value = str(source)
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ThreadViewScreen)
+                and app.screen is not screen
+                and loaded(app.screen)
+            ),
+            what="the imported thread",
+        )
+        imported = app.screen
+        assert isinstance(imported, ThreadViewScreen)
+        assert imported.thread_id != thread.thread_id
+        assert [row.step for row in imported.history.rows] == [2, 1, 0, -1]
+        assert imported.history.rows[0].state.values == {"n": 12, "items": [5]}
 
 
 async def test_read_only_refuses_fork_and_replay(
@@ -171,11 +203,12 @@ async def test_read_only_refuses_fork_and_replay(
     app, screen = view_app(client, thread.thread_id, readonly=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
-        await pilot.press("f", "p")
+        await pilot.press("f", "p", "i")
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(notifications(app)) >= 2)
+        await wait_for(pilot, lambda: len(notifications(app)) >= 3)
         said = notifications(app)
         assert "Read-only mode: cannot fork a thread (started with --readonly)" in said
         assert "Read-only mode: cannot replay from a checkpoint (started with --readonly)" in said
+        assert "Read-only mode: cannot import a thread (started with --readonly)" in said
         assert len(screen.history.rows) == 4
         assert len(await client.threads.get_history(thread.thread_id, limit=10)) == 4

@@ -1,4 +1,4 @@
-"""Time travel and export for the thread view: fork (`f`), replay (`p`), export (`x`).
+"""Time travel and files for the thread view: fork (`f`), replay (`p`), export (`x`), import (`i`).
 
 The base class of `ThreadViewScreen` (thread_view.py), which owns the history, the history pane
 and `reload_newer(select=...)`. Fork and replay change the thread, so both ask
@@ -9,6 +9,7 @@ and `reload_newer(select=...)`. Fork and replay change the thread, so both ask
   items, as the graph's reducers expect), written as the node picked in `AsNodeScreen`
   (default: the checkpoint's writer), on top of that checkpoint. The new branch's
   checkpoint is then selected.
+- Import (`i`): a thread export file becomes a new thread here (`thread_export`), which opens.
 - Replay: a run with no input from the selected checkpoint, streamed in a worker; the
   header shows progress (the nodes as they run); when it ends the new head is selected.
 """
@@ -27,8 +28,8 @@ from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
 from agent_tui.history import HistoryRow, delta_values
 from agent_tui.screens.base import AgentScreen
-from agent_tui.screens.thread_view_modals import AsNodeScreen, ExportPathScreen
-from agent_tui.thread_export import ExportError, export_thread
+from agent_tui.screens.thread_view_modals import AsNodeScreen, PathScreen
+from agent_tui.thread_export import ExportError, export_thread, import_thread, load_export
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -56,6 +57,10 @@ def _write(path: str, text: str) -> Path:
     target = Path(path).expanduser()
     target.write_text(text, encoding="utf-8")
     return target
+
+
+def _read(path: str) -> str:
+    return Path(path).expanduser().read_text(encoding="utf-8")
 
 
 class ThreadActions(AgentScreen[None]):
@@ -197,7 +202,12 @@ class ThreadActions(AgentScreen[None]):
             if path:
                 self._export(path)
 
-        self.app.push_screen(ExportPathScreen(f"./thread-{self.thread_id}.json"), chosen)
+        path = PathScreen(
+            f"./thread-{self.thread_id}.json",
+            title="Export the thread to a JSON file",
+            hint="enter writes the file · esc cancels",
+        )
+        self.app.push_screen(path, chosen)
 
     @work(exclusive=True, group="thread-export", exit_on_error=False)
     async def _export(self, path: str) -> None:
@@ -213,3 +223,37 @@ class ThreadActions(AgentScreen[None]):
             self.set_progress("")
         count = len(data["checkpoints"])
         self.notify(f"Exported {count} checkpoints to {target}", title="Export", markup=False)
+
+    # -- import -----------------------------------------------------------------------
+
+    def action_import(self) -> None:
+        if self.refuse_if_readonly("import a thread"):
+            return
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self._import(path)
+
+        path = PathScreen(
+            f"./thread-{self.thread_id}.json",
+            title="Import a thread export (a new thread on this server)",
+            hint="enter imports · esc cancels · the format of agent-tui export",
+        )
+        self.app.push_screen(path, chosen)
+
+    @work(exclusive=True, group="thread-import", exit_on_error=False)
+    async def _import(self, path: str) -> None:
+        self.set_progress("importing…")
+        try:
+            text = await asyncio.to_thread(_read, path)
+            thread = await import_thread(self.client, load_export(text))
+        except (ApiError, ExportError, OSError) as error:
+            self.report_error(error, doing=f"import {path}")
+            return
+        finally:
+            self.set_progress("")
+        self.notify(f"Imported {path} as thread {thread.thread_id}", title="Import", markup=False)
+        self.open_thread(thread.thread_id)
+
+    def open_thread(self, thread_id: str) -> None:
+        raise NotImplementedError

@@ -65,6 +65,7 @@ class ThreadViewScreen(ThreadActions):
         Binding("t", "tree", "Fork tree", id="thread_view.tree"),
         Binding("s", "state", "State", id="thread_view.state"),
         Binding("x", "export", "Export", id="thread_view.export"),
+        Binding("i", "import", "Import", show=False, id="thread_view.import"),
         Binding("r", "refresh", "Refresh", id="thread_view.refresh"),
         Binding("y", "raw", "Raw JSON", id="thread_view.raw"),
         Binding("c", "copy_id", "Copy id", id="thread_view.copy_id"),
@@ -417,6 +418,13 @@ class ThreadViewScreen(ThreadActions):
         yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
         yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
         yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
+        yield PaletteCommand(
+            "Import thread…", "A thread export as a new thread", self.action_import
+        )
+
+    def open_thread(self, thread_id: str) -> None:
+        """Show another thread of this server (an imported one) in place of this one."""
+        self.app.switch_screen(ThreadViewScreen(self.client, thread_id))
 
     def action_copy_id(self) -> None:
         row = self.selected_row

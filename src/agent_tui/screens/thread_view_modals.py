@@ -1,4 +1,4 @@
-"""Small questions the thread view asks: which node a fork writes as, where an export goes."""
+"""Small questions the thread view asks: which node a fork writes as, which file to use."""
 
 from __future__ import annotations
 
@@ -67,24 +67,27 @@ class AsNodeScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ExportPathScreen(ModalScreen[str | None]):
-    """Ask where to write a thread export; answers the path or None (esc)."""
+class PathScreen(ModalScreen[str | None]):
+    """Ask for a file path (where to write an export, which export to import); answers
+    the path or None (esc)."""
 
-    DEFAULT_CSS = _CSS.format(name="ExportPathScreen")
+    DEFAULT_CSS = _CSS.format(name="PathScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,
         Binding("escape", "cancel", "Cancel", id="export_path.cancel"),
     ]
 
-    def __init__(self, default: str) -> None:
+    def __init__(self, default: str, *, title: str, hint: str) -> None:
         super().__init__()
         self.default = default
+        self.heading = title
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Export the thread to a JSON file", classes="modal-title")
-            yield Input(self.default, id="export-path")
-            yield Static("enter writes the file · esc cancels", classes="modal-hint")
+            yield Static(server_text(self.heading), classes="modal-title")
+            yield Input(self.default, id="path")
+            yield Static(server_text(self.hint), classes="modal-hint")
         yield Footer()
 
     def on_mount(self) -> None:

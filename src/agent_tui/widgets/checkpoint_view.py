@@ -64,11 +64,11 @@ def trimmed(value: Any, limit: int = TREE_ITEMS) -> Any:
     return value
 
 
-def checkpoint_summary(state: ThreadState, *, hide_ids: bool = False) -> Text:
+def checkpoint_summary(state: ThreadState) -> Text:
     """The lines at the top: checkpoint and parent ids, step, source, time, next, interrupts."""
 
     def shown(value: str | None) -> str:
-        return "—" if not value else ("<id>" if hide_ids else value)
+        return value or "—"
 
     interrupts = checkpoint_interrupts(state)
     rows: list[tuple[str, Text]] = [
@@ -76,7 +76,7 @@ def checkpoint_summary(state: ThreadState, *, hide_ids: bool = False) -> Text:
         ("Parent", server_text(shown(state.parent_checkpoint_id))),
         ("Step", Text("—" if state.step is None else str(state.step))),
         ("Source", server_text(state.source or "—")),
-        ("Time", Text("<time>" if hide_ids else format_created_at(state.created_at))),
+        ("Time", Text(format_created_at(state.created_at))),
         ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
     ]
     if interrupts:
@@ -103,9 +103,8 @@ class CheckpointView(VerticalScroll):
     CheckpointView #checkpoint-transcript { padding: 0 1; }
     """
 
-    def __init__(self, *, hide_ids: bool = False, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, can_focus=False)
-        self.hide_ids = hide_ids  # snapshots: ids and times are not the same run to run
         self.checkpoint_id: str | None = None
         self.state: ThreadState | None = None
 
@@ -127,9 +126,7 @@ class CheckpointView(VerticalScroll):
     def show(self, state: ThreadState) -> None:
         self.state = state
         self.checkpoint_id = state.checkpoint_id
-        self.query_one("#checkpoint-summary", Static).update(
-            checkpoint_summary(state, hide_ids=self.hide_ids)
-        )
+        self.query_one("#checkpoint-summary", Static).update(checkpoint_summary(state))
         values = state.values if isinstance(state.values, dict) else {"value": state.values}
         messages = values.get("messages")
         has_messages = isinstance(messages, list) and bool(messages)
@@ -143,7 +140,4 @@ class CheckpointView(VerticalScroll):
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
         self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)
-        metadata = dict(state.metadata)
-        if self.hide_ids:
-            metadata = {k: v for k, v in metadata.items() if "id" not in k}
-        self.query_one("#checkpoint-metadata-json", JsonView).update(metadata)
+        self.query_one("#checkpoint-metadata-json", JsonView).update(state.metadata)

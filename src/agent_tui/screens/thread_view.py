@@ -361,7 +361,10 @@ class ThreadViewScreen(ThreadActions):
         parent = self.history.state(parent_id) if parent_id else None
         if parent_id and parent is None:
             return None
-        return checkpoint_writes(state, parent).nodes
+        writes = checkpoint_writes(state, parent)
+        if not writes.known_nodes:  # an update whose node is not recorded: say so
+            return {"(node not recorded)": writes.nodes.get("", {})}
+        return writes.nodes
 
     # -- fork tree --------------------------------------------------------------------
 

@@ -24,12 +24,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
-from agent_tui.checkpoint_diff import diff_checkpoints
 from agent_tui.client import ApiError, NotFound, ValidationFailed
-from agent_tui.client.models import Thread, ThreadState
-from agent_tui.history import HistoryRow, ThreadHistory, checkpoint_writes
+from agent_tui.client.models import Thread
+from agent_tui.history import HistoryRow, ThreadHistory
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.thread_actions import ThreadActions
+from agent_tui.screens.thread_diff import diff_for
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
@@ -333,38 +333,16 @@ class ThreadViewScreen(ThreadActions):
 
     @work(exclusive=True, group="thread-diff", exit_on_error=False)
     async def _show_diff(self, row: HistoryRow) -> None:
-        mark = self.pane.marked
-        if self.diff_against_mark and mark and mark != row.checkpoint_id:
-            base = self.history.state(mark)
-            heading = "The marked checkpoint → the selected one"
-        else:
-            base = self.history.parent_of(row)
-            heading = "The parent → the selected checkpoint"
-            if base is None and row.parent_checkpoint_id:
-                try:
-                    base = await self.client.threads.get_state(
-                        self.thread_id, row.parent_checkpoint_id
-                    )
-                except ApiError as error:
-                    self.report_error(error, doing="load the parent checkpoint")
-                    return
-        if base is None:
-            self.diff_view.show_message("The first checkpoint: it has no parent to compare.")
+        mark = self.pane.marked if self.diff_against_mark else None
+        try:
+            diff, heading = await diff_for(self.history, row, mark)
+        except ApiError as error:
+            self.report_error(error, doing="load the parent checkpoint")
             return
-        diff = diff_checkpoints(
-            base, row.state, writes_a=self._writes(base), writes_b=self._writes(row.state)
-        )
-        self.diff_view.show(diff, heading)
-
-    def _writes(self, state: ThreadState) -> dict[str, Any] | None:
-        parent_id = state.parent_checkpoint_id
-        parent = self.history.state(parent_id) if parent_id else None
-        if parent_id and parent is None:
-            return None
-        writes = checkpoint_writes(state, parent)
-        if not writes.known_nodes:  # an update whose node is not recorded: say so
-            return {"(node not recorded)": writes.nodes.get("", {})}
-        return writes.nodes
+        if diff is None:
+            self.diff_view.show_message(heading)
+        else:
+            self.diff_view.show(diff, heading)
 
     # -- fork tree --------------------------------------------------------------------
 

@@ -112,16 +112,6 @@ async def threads_screen(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: pilot.app.screen.table.loaded_count > 0)  # type: ignore[attr-defined]
 
 
-async def thread_state(pilot: Pilot[None]) -> None:
-    """The state of the thread waiting for approval (the `deploy to staging` one)."""
-    await threads_screen(pilot)
-    table = pilot.app.screen.table  # type: ignore[attr-defined]
-    waiting = next(t for t in table.items if t.status == "interrupted")
-    table.move_to(waiting.thread_id)
-    await pilot.press("enter")
-    await until(pilot, lambda: getattr(pilot.app.screen, "state", None) is not None)
-
-
 async def thread_view(pilot: Pilot[None]) -> None:
     """The thread view of the thread waiting for approval: history, state, the interrupt."""
     await threads_screen(pilot)
@@ -130,8 +120,10 @@ async def thread_view(pilot: Pilot[None]) -> None:
     await pilot.app.run_command(f"thread {waiting.thread_id}")  # type: ignore[attr-defined]
     await until(
         pilot,
-        lambda: type(pilot.app.screen).__name__ == "ThreadViewScreen"
-        and pilot.app.screen.checkpoint_view.state is not None,  # type: ignore[attr-defined]
+        lambda: (
+            type(pilot.app.screen).__name__ == "ThreadViewScreen"
+            and pilot.app.screen.checkpoint_view.state is not None
+        ),  # type: ignore[attr-defined]
     )
 
 
@@ -140,7 +132,6 @@ SHOTS: dict[str, Shot] = {
     "assistants": assistants_screen,
     "assistant-detail": assistant_detail,
     "threads": threads_screen,
-    "thread-state": thread_state,
     "thread-view": thread_view,
 }
 

@@ -22,7 +22,7 @@ from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.screens.thread_create import ThreadCreateScreen
 from agent_tui.screens.thread_search import ThreadSearchScreen
-from agent_tui.screens.thread_state import ThreadStateScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.thread_query import ThreadQuery
@@ -215,7 +215,7 @@ async def test_copy_and_delete(
             await client.threads.get(copy.thread_id)
 
 
-async def test_enter_opens_the_state_view(
+async def test_enter_opens_the_thread_view(
     client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     label = tag()
@@ -223,10 +223,12 @@ async def test_enter_opens_the_state_view(
     query = ThreadQuery(metadata={"suite": label})
     async with threads_app(agent_server_url, wait_for, query) as (app, pilot, screen):
         await pilot.press("enter")
-        state = app.screen
-        assert isinstance(state, ThreadStateScreen)
-        await wait_for(pilot, lambda: state.state is not None)
-        assert state.thread_id == thread.thread_id
+        view = app.screen
+        assert isinstance(view, ThreadViewScreen)
+        assert view.thread_id == thread.thread_id
+        await wait_for(pilot, lambda: view.checkpoint_view.state is not None)
+        assert view.checkpoint_view.state is not None
+        assert view.checkpoint_view.state.values["n"] == 1
         await pilot.press("escape")
         assert app.screen is screen
 

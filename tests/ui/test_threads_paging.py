@@ -25,7 +25,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.screens.attention import AttentionScreen
 from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_state import ThreadStateScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.json_view import JsonView
@@ -144,20 +144,21 @@ async def test_thread_command_opens_a_thread_or_names_the_missing_id(
         await connected(app, pilot, wait_for)
         assert await app.run_command(f"thread {thread.thread_id}")
         screen = app.screen
-        assert isinstance(screen, ThreadStateScreen)
-        await wait_for(pilot, lambda: screen.state is not None)
-        assert screen.state is not None and screen.state.values == {"n": 2, "items": [1, 2]}
+        assert isinstance(screen, ThreadViewScreen)
+        await wait_for(pilot, lambda: screen.checkpoint_view.state is not None)
+        state = screen.checkpoint_view.state
+        assert state is not None and state.values == {"n": 2, "items": [1, 2]}
 
         missing = "11111111-2222-3333-4444-555555555555"
         assert await app.run_command(f"thread {missing}")
         screen = app.screen
-        assert isinstance(screen, ThreadStateScreen)
+        assert isinstance(screen, ThreadViewScreen)
         await wait_for(pilot, lambda: screen.failure is not None)
-        assert f"Thread {missing} not found" in str(screen.query_one("#state-error").render())
+        assert f"Thread {missing} not found" in (screen.failure or "")
 
         assert await app.run_command("thread not-a-uuid")
         screen = app.screen
-        assert isinstance(screen, ThreadStateScreen)
+        assert isinstance(screen, ThreadViewScreen)
         await wait_for(pilot, lambda: screen.failure is not None)
         assert screen.failure == "Thread not-a-uuid not found on this server (not a thread id)."
 
@@ -211,18 +212,14 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         await pilot.press("escape")
         assert app.screen is screen and app.is_running
 
-        # The state view of the same thread.
+        # The thread view of the same thread: the transcript shows the text, inertly.
         screen.table.move_to(thread.thread_id)
         await pilot.press("enter")
-        state = app.screen
-        assert isinstance(state, ThreadStateScreen)
-        await wait_for(pilot, lambda: state.state is not None)
+        view = app.screen
+        assert isinstance(view, ThreadViewScreen)
+        await wait_for(pilot, lambda: view.checkpoint_view.state is not None)
         await pilot.pause()
         assert f"answer {SHOWN}" in screen_text(app)
         assert painted_control_codes(app) == []
-        shown = state.query_one("#thread-metadata", JsonView).text
-        # JSON shows control characters escaped (\u001b): visible, never sent raw.
-        assert '"note": "[@click=app.quit]x[/] [bold]b \\u001b]52;' in shown
-        assert "\x1b" not in shown
-        await pilot.click("#state-transcript", offset=(5, 1))
+        await pilot.click(offset=(60, 20))
         assert app.is_running

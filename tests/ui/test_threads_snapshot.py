@@ -10,7 +10,6 @@ import httpx
 from shell_support import ShellHarness
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_state import ThreadStateScreen
 from agent_tui.screens.threads import ThreadsScreen
 from agent_tui.thread_query import ThreadQuery
 
@@ -102,11 +101,6 @@ async def loaded(pilot: Any) -> None:
 def test_threads_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     app = harness(lambda client: ThreadsScreen(client, ThreadQuery(metadata={"team": "demo"})))
     assert snap_compare(app, terminal_size=(110, 16), run_before=loaded)
-
-
-def test_thread_state_snapshot(snap_compare: Callable[..., bool]) -> None:
-    app = harness(lambda client: ThreadStateScreen(client, THREADS[2]["thread_id"]))
-    assert snap_compare(app, terminal_size=(100, 40), run_before=loaded)
 
 
 async def test_help_and_palette_offer_the_thread_keys() -> None:

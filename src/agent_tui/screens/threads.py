@@ -26,7 +26,7 @@ from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.screens.thread_create import ThreadCreateScreen
 from agent_tui.screens.thread_search import ThreadSearchScreen
-from agent_tui.screens.thread_state import ThreadStateScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.thread_query import (
     QueryError,
     ThreadPager,
@@ -124,7 +124,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
     # -- verbs ------------------------------------------------------------------------
 
     def open_item(self, item: Thread) -> None:
-        self.app.push_screen(ThreadStateScreen(self.client, item.thread_id))
+        self.app.push_screen(ThreadViewScreen(self.client, item.thread_id))
 
     def new_item(self) -> None:
         def created(thread: Thread | None) -> None:
@@ -205,14 +205,6 @@ def threads_screen(app: App[Any], argument: str | None) -> Screen[Any]:
     except QueryError as error:
         raise RouteUnavailable(str(error)) from None
     return ThreadsScreen(_client(app), query)
-
-
-def thread_screen(app: App[Any], argument: str | None) -> Screen[Any]:
-    """`:thread <id>`: that thread's state (a missing id is named on the screen)."""
-    thread_id = (argument or "").strip()
-    if not thread_id:
-        raise RouteUnavailable(":thread needs a thread id")
-    return ThreadStateScreen(_client(app), thread_id)
 
 
 def attention_screen(app: App[Any], argument: str | None) -> Screen[Any]:

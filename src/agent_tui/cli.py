@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     from agent_tui.subcommands import add_headless_commands
 
     add_headless_commands(commands)
+    from agent_tui.control_plane_cli import add_control_plane_commands
+
+    add_control_plane_commands(commands)
     return parser
 
 

@@ -8,6 +8,8 @@ import pytest
 HEADLESS = [
     "agent_tui.client",
     "agent_tui.local",
+    "agent_tui.local.control_plane.server",
+    "agent_tui.control_plane_cli",
     "agent_tui.paths",
     "agent_tui.sanitize",
     "agent_tui.thread_query",

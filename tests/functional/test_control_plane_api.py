@@ -192,3 +192,38 @@ def test_the_checker_rejects_a_response_that_breaks_the_spec() -> None:
         validate("GET", f"/v2/deployments/{uuid.uuid4()}", 200, b'{"id": "x"}')
     with pytest.raises(AssertionError):
         validate("GET", "/v2/deployments", 200, httpx.Response(200, json=[]).content)
+
+
+async def test_a_superseded_pending_revision_is_skipped(client: ControlPlaneClient) -> None:
+    created = await client.deployments.create(unique("skip"), source_revision_config=MISSING_CONFIG)
+    middle = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "1"}])
+    newest = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "2"}])
+    assert middle.latest_revision_id is not None and newest.latest_revision_id is not None
+    final: dict[str, str] = {}
+    for revision_id in (middle.latest_revision_id, newest.latest_revision_id):
+        async for revision in client.wait_for_revision(
+            created.id, revision_id, interval=0.05, timeout=30
+        ):
+            final[revision_id] = revision.status
+    assert final[middle.latest_revision_id] == "SKIPPED"
+    assert final[newest.latest_revision_id] == "BUILD_FAILED"
+    skipped = await client.revisions.list(created.id, status="SKIPPED")
+    assert [r.id for r in skipped.resources] == [middle.latest_revision_id]
+
+
+async def test_redeploy_makes_a_new_revision_with_the_old_config(
+    client: ControlPlaneClient, tmp_path: Path
+) -> None:
+    created = await client.deployments.create(unique("redo"), source_revision_config=MISSING_CONFIG)
+    other = str(tmp_path / "langgraph.json")
+    await client.deployments.patch(
+        created.id, source_revision_config={"langgraph_config_path": other}
+    )
+    assert created.latest_revision_id is not None
+    redeployed = await client.revisions.redeploy(created.id, created.latest_revision_id)
+    assert redeployed.latest_revision_id not in (None, created.latest_revision_id)
+    assert redeployed.source_revision_config.langgraph_config_path == "/nonexistent/langgraph.json"
+    newest = await client.revisions.get(created.id, str(redeployed.latest_revision_id))
+    assert newest.source_revision_config.langgraph_config_path == "/nonexistent/langgraph.json"
+    with pytest.raises(NotFound):
+        await client.revisions.get(created.id, str(uuid.uuid4()))

@@ -149,3 +149,28 @@ async def test_a_broken_config_ends_in_build_failed_with_the_reason(tmp_path: Pa
             assert any("missing.py" in line and "cannot import" in line for line in logs.lines)
             deployment = await client.deployments.get(created.id)
             assert deployment.active_revision_id is None and deployment.url is None
+
+
+async def test_a_server_that_cannot_start_ends_in_deploy_failed(tmp_path: Path) -> None:
+    # The graphs import (the build passes) but the auth handler the server loads is missing.
+    (tmp_path / "graph.py").write_text(ENV_GRAPH)
+    config = tmp_path / "langgraph.json"
+    config.write_text(
+        json.dumps({"graphs": {"agent": "./graph.py:graph"}, "auth": {"path": "./no_auth.py:auth"}})
+    )
+    with LocalControlPlane(tmp_path / "cp") as plane:
+        async with checked_client(plane.url, api_key=plane.api_key) as client:
+            created = await client.deployments.create(
+                "no-start", source_revision_config={"langgraph_config_path": str(config)}
+            )
+            assert created.latest_revision_id is not None
+            statuses = [
+                r.status
+                async for r in client.wait_for_revision(
+                    created.id, created.latest_revision_id, interval=0.1, timeout=90
+                )
+            ]
+            assert statuses[-1] == "DEPLOY_FAILED", statuses
+            logs = await client.revisions.logs(created.id, created.latest_revision_id)
+            assert any(line.startswith("deploy failed:") for line in logs.lines)
+            assert any("no_auth" in line for line in logs.lines), logs.lines[-10:]

@@ -143,6 +143,11 @@ class Deployer:
         except EmbeddedServerError as exc:
             self._log(rid, f"deploy failed: {exc.reason}", *exc.log_lines)
             self._set_status(revision, "DEPLOY_FAILED")
+            deployment = self.store.deployment(deployment_id)
+            active = deployment.get("active_revision_id") if deployment else None
+            if active:
+                # The old server stopped to free the data folder: the active revision goes on.
+                await self._bring_back(deployment_id, active)
             return
         self._log(rid, f"agent server ready at {server.url}")
         self._set_status(revision, "DEPLOYED")
@@ -193,23 +198,27 @@ class Deployer:
         self.store.put_deployment(deployment)
 
     async def _restart(self, deployment_id: str, revision_id: str) -> None:
+        async with self._lock(deployment_id):
+            await self._bring_back(deployment_id, revision_id)
+
+    async def _bring_back(self, deployment_id: str, revision_id: str) -> None:
+        """Start the server of an already deployed revision again (after a restart or a failure)."""
         revision = self.store.revision(deployment_id, revision_id)
         if revision is None:
             return
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
-        async with self._lock(deployment_id):
-            try:
-                server = await self._start_server(deployment_id, path, secrets)
-            except EmbeddedServerError as exc:
-                self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
-                deployment = self.store.deployment(deployment_id)
-                if deployment is not None:
-                    deployment["status"] = "UNKNOWN"
-                    self.store.put_deployment(deployment)
-                return
-            self._log(revision_id, f"restarted at {server.url}")
-            self._mark_active(deployment_id, revision_id, server.url)
+        try:
+            server = await self._start_server(deployment_id, path, secrets)
+        except EmbeddedServerError as exc:
+            self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
+            deployment = self.store.deployment(deployment_id)
+            if deployment is not None:
+                deployment["status"] = "UNKNOWN"
+                self.store.put_deployment(deployment)
+            return
+        self._log(revision_id, f"restarted at {server.url}")
+        self._mark_active(deployment_id, revision_id, server.url)
 
 
 async def _build_check(config_path: Path, secrets: dict[str, str]) -> tuple[bool, list[str]]:

@@ -10,7 +10,13 @@ from pathlib import Path
 def add_control_plane_commands(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
-    """`agent-tui control-plane serve`; imports nothing heavy until it runs."""
+    """`agent-tui control-plane serve` and `agent-tui deployments list|watch`.
+
+    Registering imports nothing heavy; the handlers import what they need when they run.
+    """
+    from agent_tui.deployments_commands import add_deployments_commands
+
+    add_deployments_commands(commands)
     group = commands.add_parser(
         "control-plane",
         prog="agent-tui control-plane",

@@ -10,6 +10,7 @@ HEADLESS = [
     "agent_tui.local",
     "agent_tui.local.control_plane.server",
     "agent_tui.control_plane_cli",
+    "agent_tui.deployments_commands",
     "agent_tui.paths",
     "agent_tui.sanitize",
     "agent_tui.thread_query",

@@ -158,6 +158,8 @@ def test_the_generated_key_is_stored_private(control_plane: LocalControlPlane) -
     key_file = Path(control_plane.data_dir) / "api-key"
     assert key_file.read_text().strip() == control_plane.api_key
     assert key_file.stat().st_mode & 0o777 == 0o600
+    for state in Path(control_plane.data_dir).glob("control-plane.sqlite3*"):
+        assert state.stat().st_mode & 0o777 == 0o600, state  # it holds deployment secrets
 
 
 async def test_auth_providers_crud_and_422(client: ControlPlaneClient) -> None:

@@ -8,6 +8,7 @@ served before. Used from one event loop; each call is one short transaction.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import uuid
 from datetime import UTC, datetime
@@ -42,11 +43,14 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # 0600 before SQLite opens it: it holds deployment secrets, and SQLite gives the
+        # -wal and -shm files the database file's mode.
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        path.chmod(0o600)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(_SCHEMA)
-        path.chmod(0o600)  # it holds deployment secrets
 
     def close(self) -> None:
         self._db.close()

@@ -15,10 +15,10 @@ from agent_tui.client.errors import ApiError
 from agent_tui.client.models import ServerInfo
 from agent_tui.client.runs import RunsClient
 from agent_tui.client.threads import ThreadsClient
-from agent_tui.client.transport import Credentials, RetryPolicy, Transport
+from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy
 
 
-class AgentServerClient:
+class AgentServerClient(ApiClient):
     def __init__(
         self,
         base_url: str,
@@ -29,7 +29,7 @@ class AgentServerClient:
         retry: RetryPolicy | None = None,
         http_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.transport = Transport(
+        super().__init__(
             base_url,
             credentials=Credentials(api_key=api_key, tenant_id=tenant_id),
             headers=headers,
@@ -39,22 +39,6 @@ class AgentServerClient:
         self.assistants = AssistantsClient(self.transport)
         self.threads = ThreadsClient(self.transport)
         self.runs = RunsClient(self.transport)
-
-    @property
-    def base_url(self) -> str:
-        return self.transport.base_url
-
-    def __repr__(self) -> str:
-        return f"AgentServerClient({self.base_url!r})"
-
-    async def __aenter__(self) -> AgentServerClient:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self.transport.aclose()
 
     async def info(self) -> ServerInfo:
         """`GET /info`: the server's version and feature flags."""

@@ -26,7 +26,7 @@ from agent_tui.client.models.control_plane import (
     RevisionsPage,
     Secret,
 )
-from agent_tui.client.transport import Credentials, RetryPolicy, Transport, compact
+from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy, Transport, compact
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -242,7 +242,7 @@ class AuthProvidersClient:
         return response.json() if response.content else None
 
 
-class ControlPlaneClient:
+class ControlPlaneClient(ApiClient):
     def __init__(
         self,
         base_url: str,
@@ -254,7 +254,7 @@ class ControlPlaneClient:
         retry: RetryPolicy | None = None,
         http_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.transport = Transport(
+        super().__init__(
             base_url,
             credentials=Credentials(
                 api_key=api_key, tenant_id=tenant_id, bearer_token=bearer_token
@@ -266,22 +266,6 @@ class ControlPlaneClient:
         self.deployments = DeploymentsClient(self.transport)
         self.revisions = RevisionsClient(self.transport)
         self.auth_providers = AuthProvidersClient(self.transport)
-
-    @property
-    def base_url(self) -> str:
-        return self.transport.base_url
-
-    def __repr__(self) -> str:
-        return f"ControlPlaneClient({self.base_url!r})"
-
-    async def __aenter__(self) -> ControlPlaneClient:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self.transport.aclose()
 
     async def wait_for_revision(
         self,

@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -264,3 +264,40 @@ class Transport:
             yield response
         finally:
             await response.aclose()
+
+
+class ApiClient:
+    """What both API clients share: one transport, `async with`, and a repr without secrets."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        credentials: Credentials,
+        headers: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        http_transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.transport = Transport(
+            base_url,
+            credentials=credentials,
+            headers=headers,
+            retry=retry,
+            http_transport=http_transport,
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self.transport.base_url
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_url!r})"
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()

@@ -199,6 +199,11 @@ def validate_export(data: Any) -> dict[str, Any]:
     return data
 
 
+def dump_export(data: Mapping[str, Any]) -> str:
+    """The text of an export file (the inverse of `load_export`)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
 def load_export(text: str) -> dict[str, Any]:
     """Parse and validate the text of an export file."""
     try:

@@ -29,7 +29,13 @@ from agent_tui.client.events import ErrorEvent, UpdatesEvent
 from agent_tui.history import HistoryRow, delta_values
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.thread_view_modals import AsNodeScreen, PathScreen
-from agent_tui.thread_export import ExportError, export_thread, import_thread, load_export
+from agent_tui.thread_export import (
+    ExportError,
+    dump_export,
+    export_thread,
+    import_thread,
+    load_export,
+)
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -214,7 +220,7 @@ class ThreadActions(AgentScreen[None]):
         self.set_progress("exporting…")
         try:
             data = await export_thread(self.client, self.thread_id)
-            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            text = dump_export(data)
             target = await asyncio.to_thread(_write, path, text)
         except (ApiError, ExportError, OSError) as error:
             self.report_error(error, doing=f"export the thread to {path}")

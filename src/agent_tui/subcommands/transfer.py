@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from agent_tui.thread_export import export_thread
+    from agent_tui.thread_export import dump_export, export_thread
 
     exported: list[dict[str, Any]] = []
 
@@ -34,7 +33,7 @@ def export_command(args: argparse.Namespace) -> int:
     if code != EXIT_OK:
         return code
     data = exported[0]
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = dump_export(data)
     if args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK

@@ -98,8 +98,9 @@ async def test_cancel_stops_a_running_run(client: AgentServerClient) -> None:
                 break
     assert stream.run_id is not None
     run = await client.runs.get(thread.thread_id, stream.run_id)
-    assert run.status in {"interrupted", "error"}
-    assert run.status != "success"
+    assert run.status == "interrupted"  # cancel's default action keeps the thread
+    # The run stopped early: the node never wrote its result.
+    assert (await client.threads.get_state(thread.thread_id)).values.get("done") is None
     runs = await client.runs.list(thread.thread_id)
     assert [r.run_id for r in runs] == [stream.run_id]
 

@@ -72,6 +72,15 @@ def add_config_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     )
     schema.set_defaults(handler=print_schema)
 
+    keys = commands.add_parser(
+        "keys",
+        help="list every key binding id (for [keymap]) and check the config's keymap",
+        description="List every binding id with its keys and what it does; [keymap] ids "
+        "that name no binding are reported, and the exit status is then 2.",
+    )
+    keys.add_argument("--json", action="store_true", help="print JSON")
+    keys.set_defaults(handler=list_keys)
+
 
 def list_contexts(args: argparse.Namespace) -> int:
     from agent_tui.config import ConfigError, config_path, load_config
@@ -188,6 +197,41 @@ def print_schema(args: argparse.Namespace) -> int:
     from agent_tui.config_schema import SCHEMA_FILE
 
     print(SCHEMA_FILE.read_text(encoding="utf-8"), end="")
+    return 0
+
+
+def list_keys(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, load_config
+    from agent_tui.keymap_catalog import catalog, unknown_ids, unknown_ids_message
+
+    try:
+        keymap = load_config().keymap
+    except ConfigError as error:
+        return _fail(error)
+    known = catalog()
+    unknown = unknown_ids(keymap, known)
+    if args.json:
+        rows = [
+            {
+                "id": binding.id,
+                "keys": keymap.get(binding.id, binding.keys),
+                "default_keys": binding.keys,
+                "description": binding.description,
+                "where": binding.owner,
+            }
+            for binding in known.values()
+        ]
+        json.dump({"bindings": rows, "unknown_keymap_ids": unknown}, sys.stdout, indent=2)
+        print()
+    else:
+        width = max(len(binding_id) for binding_id in known)
+        for binding in known.values():
+            keys = keymap.get(binding.id, binding.keys)
+            remapped = "  (remapped)" if binding.id in keymap else ""
+            print(f"{binding.id:<{width}}  {keys:<18} {binding.description}{remapped}")
+    if unknown:
+        print(unknown_ids_message(unknown, known), file=sys.stderr)
+        return EXIT_CONFIG_ERROR
     return 0
 
 

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -61,6 +62,7 @@ class ShellApp(App[None]):
         self._online_status = ""
         self._command_history: list[str] = []  # this session's `:` lines, oldest first
         self._startup_theme = saved_theme()
+        self._keymap = dict(keymap or {})
         if keymap:
             self.set_keymap(dict(keymap))
 
@@ -248,6 +250,26 @@ class ShellApp(App[None]):
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        if self._keymap:
+            self._check_keymap()
+
+    @work(thread=True, group="keymap-check", exit_on_error=False)
+    def _check_keymap(self) -> None:
+        # In a thread: the catalogue imports every screen module (a few hundred ms).
+        from agent_tui.keymap_catalog import catalog, unknown_ids, unknown_ids_message
+
+        known = catalog()
+        unknown = unknown_ids(self._keymap, known)
+        if unknown:
+            logger.warning("unknown binding ids in [keymap]: %s", ", ".join(unknown))
+            self.call_from_thread(
+                self.notify,
+                unknown_ids_message(unknown, known),
+                title="Config: keymap",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
 
     def _remember_theme(self, theme: Theme) -> None:
         try:

@@ -126,6 +126,7 @@ class AgentTuiApp(ShellApp):
         client = self._clients.get(key)
         if client is None:
             client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
+            client.transport.response_listeners.append(self.note_online)
             self._clients[key] = client
         return client
 

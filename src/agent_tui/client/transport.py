@@ -11,7 +11,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Self
@@ -141,11 +141,18 @@ class Transport:
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
             timeout=timeout,
             transport=http_transport,
-            event_hooks={"request": [_log_request], "response": [_log_response]},
+            event_hooks={"request": [_log_request], "response": [_log_response, self._answered]},
         )
+        # Called after any response (whatever its status): the server is reachable. The
+        # app uses it to clear an "offline" header as soon as anything gets through.
+        self.response_listeners: list[Callable[[], None]] = []
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r}, auth={self.credentials.scheme!r})"
+
+    async def _answered(self, response: httpx.Response) -> None:
+        for listener in self.response_listeners:
+            listener()
 
     @property
     def is_closed(self) -> bool:

@@ -143,4 +143,6 @@ async def test_ten_thousand_rows_go_in_by_chunks(wait_for: WaitFor) -> None:
         await pilot.press("end", "c")
         assert app.copied == ["item-09999"]
         await pilot.press("slash", *"item-0999")
+        # Thousands of rows: the filter applies once the typing pauses.
+        await wait_for(pilot, lambda: table.filter_text == "item-0999", what="the filter")
         assert table.row_count == 10  # item-09990 … item-09999

@@ -187,6 +187,29 @@ async def test_create_empty_with_metadata_and_from_supersteps(
         assert (await client.threads.get_state(made.thread_id)).values == {"n": 4, "items": [4]}
 
 
+async def test_a_failed_supersteps_create_keeps_the_form_and_leaves_no_thread(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    label = tag()
+    query = ThreadQuery(metadata={"suite": label})
+    steps = '[{"updates": [{"values": {"n": 1}, "as_node": "__input__"}]}]'
+    async with threads_app(agent_server_url, wait_for, query) as (app, pilot, _screen):
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, ThreadCreateScreen)
+        # A graph the server does not have: it creates the thread, cannot build the
+        # state, and answers 201 with a `detail`.
+        form.query_one("#create-metadata", Input).value = f"suite={label} graph_id=nope"
+        form.query_one("#create-supersteps", TextArea).text = steps
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: form.error is not None, what="the error")
+        assert app.screen is form
+        assert "Graph 'nope' not found" in (form.error or "")
+        assert "The empty thread the server had created was removed" in (form.error or "")
+        assert form.query_one("#create-supersteps", TextArea).text == steps
+        assert await client.threads.search(metadata={"suite": label}) == []
+
+
 async def test_copy_and_delete(
     client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:

@@ -4,11 +4,12 @@ The form sends the request itself and stays open on any error, with everything t
 still there and the reason under it: bad JSON (line and column), a superstep of the
 wrong shape, or the server's own message (an unknown node is a 400; a thread whose
 state could not be built comes back as a 201 with a `detail`, raised as
-`PartialFailure`). Dismisses with the new `Thread`, or None on cancel.
+`PartialFailure`, and the empty thread it made is deleted again). Dismisses with the new `Thread`, or None on cancel.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import ClassVar
 
 from textual import on, work
@@ -18,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from agent_tui.client import AgentServerClient, ApiError, PartialFailure
+from agent_tui.client import AgentServerClient, ApiError, NotFound, PartialFailure
 from agent_tui.client.models import Thread
 from agent_tui.error_messages import describe_error
 from agent_tui.thread_query import QueryError, ThreadDraft
@@ -101,12 +102,16 @@ class ThreadCreateScreen(ModalScreen[Thread | None]):
 
     @work(exclusive=True, group="thread-create", exit_on_error=False)
     async def _create(self, draft: ThreadDraft) -> None:
+        kwargs = draft.kwargs()
+        if kwargs.get("supersteps"):
+            # Our own id: when the server creates the thread but cannot build its state it
+            # answers 201 with only a `detail`, and the empty thread must be found to go.
+            kwargs["thread_id"] = str(uuid.uuid4())
         try:
-            thread = await self.client.threads.create(**draft.kwargs())
+            thread = await self.client.threads.create(**kwargs)
         except PartialFailure as error:
-            # The thread exists but its state could not be built: say so, keep the form.
             title, body = describe_error(error, "build the thread's state")
-            self.show_error(f"{title}\n{body}\n(The server may have created an empty thread.)")
+            self.show_error(f"{title}\n{body}\n{await self._remove_empty(kwargs['thread_id'])}")
             return
         except ApiError as error:
             title, body = describe_error(error, "create the thread")
@@ -115,6 +120,16 @@ class ThreadCreateScreen(ModalScreen[Thread | None]):
         finally:
             self.query_one("#create", Button).disabled = False
         self.dismiss(thread)
+
+    async def _remove_empty(self, thread_id: str) -> str:
+        """Delete the empty thread a failed supersteps create left; say what happened."""
+        try:
+            await self.client.threads.delete(thread_id)
+        except NotFound:
+            return "No thread was created."
+        except ApiError:
+            return f"The server created an empty thread {thread_id}; it could not be removed."
+        return "The empty thread the server had created was removed; nothing was kept."
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -42,10 +42,11 @@ if TYPE_CHECKING:
     from textual.app import SystemCommand
     from textual.screen import Screen
 
-    from agent_tui.client import AgentServerClient
+    from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.config import AgentTuiConfig
     from agent_tui.contexts import Context
     from agent_tui.local import EmbeddedAgentServer
+    from agent_tui.local.control_plane import LocalControlPlane
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +100,12 @@ class AgentTuiApp(ShellApp):
         self.client: AgentServerClient | None = None  # the current server's
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
+        # Control plane clients, keyed the same way; the local control plane is started
+        # on first use when the context names none (`get_control_plane`).
+        self._control_planes: dict[tuple[str, str | None, str | None], ControlPlaneClient] = {}
+        self.local_control_plane: LocalControlPlane | None = None
+        self._control_plane_lock: asyncio.Lock | None = None
+        self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
         self.failure: str | None = None  # why the last start/connect failed, if it did
         # Run-level contexts for assistants whose server record kept the wrong one after
         # a version switch (the in-memory runtime bug): every run the app starts passes
@@ -129,6 +136,47 @@ class AgentTuiApp(ShellApp):
             client.transport.response_listeners.append(self.note_online)
             self._clients[key] = client
         return client
+
+    async def get_control_plane(self) -> ControlPlaneClient:
+        """The current context's control plane client (`control_plane_access`), created
+        once per URL and credentials and closed on exit. A context without a control
+        plane URL gets the local one, started here on first use and stopped on exit."""
+        from agent_tui.client import ControlPlaneClient
+        from agent_tui.control_plane_access import control_plane_access, describe_control_plane
+
+        if self._control_plane_lock is None:
+            self._control_plane_lock = asyncio.Lock()
+        access = control_plane_access(self.context)
+        async with self._control_plane_lock:  # two screens must not start two of them
+            url: str
+            api_key: str | None
+            tenant: str | None
+            if access.url is None:
+                local = await self._start_local_control_plane()
+                url, api_key, tenant = local.url, local.api_key, None
+            else:
+                url, api_key, tenant = access.url, access.api_key, access.tenant_id
+            self.control_plane_description = describe_control_plane(url, local=access.is_local)
+            key = (url, api_key, tenant)
+            client = self._control_planes.get(key)
+            if client is None:
+                client = ControlPlaneClient(url, api_key=api_key, tenant_id=tenant)
+                client.transport.response_listeners.append(self.note_online)
+                self._control_planes[key] = client
+            return client
+
+    async def _start_local_control_plane(self) -> LocalControlPlane:
+        if self.local_control_plane is not None and self.local_control_plane.port is not None:
+            return self.local_control_plane
+        from agent_tui.local.control_plane import LocalControlPlane
+        from agent_tui.logs import add_secret
+
+        local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
+        add_secret(local.api_key)
+        self.local_control_plane = local  # set before start: shutdown must find it
+        await asyncio.to_thread(local.start)
+        logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
+        return local
 
     @on(StartupScreen.Ready)
     @on(StartupScreen.RetryRequested)
@@ -343,6 +391,13 @@ class AgentTuiApp(ShellApp):
         for client in self._clients.values():
             await client.aclose()
         self._clients.clear()
+        for control_plane in self._control_planes.values():
+            await control_plane.aclose()
+        self._control_planes.clear()
+        if self.local_control_plane is not None:
+            # It stops the agent servers it deployed too.
+            await asyncio.to_thread(self.local_control_plane.stop)
+            self.local_control_plane = None
         await asyncio.to_thread(self.stop_local_server)
 
     def stop_local_server(self) -> None:

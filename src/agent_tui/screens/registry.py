@@ -108,3 +108,11 @@ register(
     Route("info", "Server info and graphs (home)", "agent_tui.screens.server_info:info_screen"),
     "home",
 )
+register(
+    Route(
+        "deployments",
+        "Deployments on the control plane (the local one when the context names none)",
+        "agent_tui.screens.deployments:deployments_screen",
+    ),
+    "deploy",
+)

@@ -105,9 +105,12 @@ class ServerInfoScreen(AgentScreen[None]):
     CSS_PATH = "server_info.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="server_info.refresh"),
-        # The home screen's ways in (also `:assistants`, `:threads`, `:attention`).
+        # The home screen's ways in (also `:assistants`, `:threads`, `:attention`, `:deployments`).
         Binding("a", "app.open_resource('assistants')", "Assistants", id="server_info.assistants"),
         Binding("t", "app.open_resource('threads')", "Threads", id="server_info.threads"),
+        Binding(
+            "d", "app.open_resource('deployments')", "Deployments", id="server_info.deployments"
+        ),
         Binding(
             "exclamation_mark",
             "app.open_resource('attention')",

@@ -77,7 +77,7 @@ def test_predecessor_in_a_newest_first_list() -> None:
 
 
 def test_mask_secrets_at_any_depth_keeps_names() -> None:
-    data = {
+    data: dict[str, Any] = {
         "name": "demo",
         "secrets": [{"name": "A", "value": VALUE}, VALUE],
         "nested": [{"secrets": [{"name": "B", "value": VALUE}]}],

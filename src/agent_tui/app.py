@@ -106,6 +106,9 @@ class AgentTuiApp(ShellApp):
         self.local_control_plane: LocalControlPlane | None = None
         self._control_plane_lock: asyncio.Lock | None = None
         self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
+        # After the next connect: the route to open and the selection to show (e.g. a
+        # deployment's assistants, see `open_server_context`).
+        self._after_connect: tuple[str, dict[str, str | None]] | None = None
         self.failure: str | None = None  # why the last start/connect failed, if it did
         # Run-level contexts for assistants whose server record kept the wrong one after
         # a version switch (the in-memory runtime bug): every run the app starts passes
@@ -218,6 +221,12 @@ class AgentTuiApp(ShellApp):
         self.switch_screen(
             ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
         )
+        if self._after_connect is not None:
+            route, selection = self._after_connect
+            self._after_connect = None
+            self.selection.update(**selection)
+            # Queued behind the screen switch above, so it opens on top of the new home.
+            self.call_later(self.open_resource, route)
 
     def _running_local_url(self) -> str | None:
         """The embedded server's URL if it is up already (switching back to `local`)."""
@@ -319,7 +328,46 @@ class AgentTuiApp(ShellApp):
             return False
         self.config = config
         add_secret(context.target.api_key)
+        self._switch_to(context)
+        return True
+
+    def open_server_context(
+        self,
+        name: str,
+        url: str,
+        api_key: str | None = None,
+        *,
+        workspace_id: str | None = None,
+        deployment: str | None = None,
+        then: str = "assistants",
+    ) -> None:
+        """Make the agent server at `url` the current context and open `then` (a route)
+        once connected: a deployment's server, from the deployment screens.
+
+        The context is ad hoc (not saved): named `name`, with the current context's
+        control plane and read-only reason. The breadcrumb keeps the current context's
+        name and adds `deployment`.
+        """
+        from agent_tui.contexts import Context
+        from agent_tui.logs import add_secret
+
+        previous = self.context
+        shown = {"context": self.selection.context or previous.name, "deployment": deployment}
+        context = Context(
+            name,
+            RemoteServer(url, api_key, workspace_id),
+            key_source="the control plane's key" if api_key else "none",
+            control_plane_url=previous.control_plane_url,
+            readonly_reason=previous.readonly_reason,
+        )
+        add_secret(api_key)
+        self._switch_to(context)
+        self.selection.update(**shown)
+        self._after_connect = (then, shown)
+
+    def _switch_to(self, context: Context) -> None:
         logger.info("switching to context %r: %r", context.name, context.target)
+        self._after_connect = None
         self.workers.cancel_group(self, "connect")
         self._use_context(context)
         self.client = None
@@ -332,7 +380,6 @@ class AgentTuiApp(ShellApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(self._startup)
-        return True
 
     def action_pick_context(self) -> None:
         """Open the context picker (palette: "Contexts")."""

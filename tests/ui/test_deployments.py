@@ -1,0 +1,180 @@
+"""The Deployments screen against a real local control plane (deploys really happen)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from deployments_support import (
+    SECRET_NAME,
+    SECRET_VALUE,
+    SIZE,
+    SharedPlane,
+    cell_texts,
+    control_plane_app,
+    create_deployment,
+    heading,
+    names_shown,
+    notifications,
+    shared_plane,
+    wait_terminal,
+)
+from textual.pilot import Pilot
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.deployments import DeploymentsScreen
+from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.screens.server_info import ServerInfoScreen
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def plane(request: pytest.FixtureRequest) -> SharedPlane:
+    return shared_plane(request)
+
+
+@pytest.fixture
+def plane_key(plane: SharedPlane, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app finds the control plane's key where users put it."""
+    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", plane.api_key)
+
+
+async def open_deployments(
+    app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor, *, rows: bool = True
+) -> DeploymentsScreen:
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="deployments")
+    screen = app.screen
+    assert isinstance(screen, DeploymentsScreen)
+    if rows:
+        await wait_for(pilot, lambda: screen.table.row_count > 0, what="deployment rows")
+    return screen
+
+
+@pytest.mark.usefixtures("plane_key")
+async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for)
+        assert f"control plane · {plane.url}" in heading(screen)
+        row = next(r for r in cell_texts(screen) if r[0] == "alpha")
+        assert row[1] == "READY" and row[2] == "DEPLOYED"
+        assert row[3] == plane.alpha["active_revision_id"][:8]
+        assert row[4] == plane.alpha["source_config"]["custom_url"]
+
+        # y: the JSON names the secret and masks its value.
+        screen.table.move_to(plane.alpha["id"])
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen), what="raw JSON")
+        raw = app.screen.query_one("#raw-json").text  # type: ignore[attr-defined]
+        assert SECRET_NAME in raw and "••••" in raw and SECRET_VALUE not in raw
+        await pilot.press("escape")
+
+        # / filters what is loaded; enter asks the server for the names too.
+        await pilot.press("slash", *"nomatch", "enter")
+        await wait_for(pilot, lambda: screen.name_contains == "nomatch" and not names_shown(screen))
+        assert "names containing 'nomatch'" in heading(screen)
+        await pilot.press("slash", "escape")
+        await wait_for(pilot, lambda: "alpha" in names_shown(screen), what="alpha again")
+        assert screen.name_contains == ""
+    assert SECRET_VALUE not in "".join(notifications(app))
+
+
+@pytest.mark.usefixtures("plane_key")
+async def test_delete_asks_first_and_the_deployment_is_gone(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    with plane.http() as http:
+        doomed = create_deployment(http, "doomed", str(tmp_path / "missing" / "langgraph.json"))
+        assert wait_terminal(http, doomed["id"], doomed["latest_revision_id"]) == "BUILD_FAILED"
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for)
+        row = next(r for r in cell_texts(screen) if r[0] == "doomed")
+        assert row[2] == "BUILD_FAILED" and row[4] == "—"
+        assert screen.table.move_to(doomed["id"])
+
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("n")  # no: nothing happens
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert "doomed" in names_shown(screen)
+
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "doomed" not in names_shown(screen), what="row gone")
+        assert any("Deleted deployment doomed" in n for n in notifications(app))
+    with plane.http() as http:
+        assert http.get(f"/v2/deployments/{doomed['id']}").status_code == 404
+
+
+@pytest.mark.usefixtures("plane_key")
+async def test_read_only_refuses_to_delete(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    app = control_plane_app(agent_server_url, plane.url, readonly=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for)
+        screen.table.move_to(plane.alpha["id"])
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("Read-only mode: cannot delete a deployment" in n for n in notifications(app))
+
+
+async def test_a_wrong_key_is_reported_naming_the_header(
+    plane: SharedPlane,
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", "not-the-key")
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for, rows=False)
+        await wait_for(pilot, lambda: bool(notifications(app)), what="the error")
+        message = "\n".join(notifications(app))
+        assert "Could not load the deployments" in message
+        assert "X-Api-Key" in message
+        assert "not-the-key" not in message and plane.api_key not in message
+        assert screen.table.row_count == 0
+
+
+async def test_without_a_control_plane_url_the_app_starts_the_local_one(
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))  # its data folder: a fresh one
+    monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)
+    app = control_plane_app(agent_server_url, None)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for, rows=False)
+        await wait_for(pilot, lambda: "local control plane" in heading(screen), what="heading")
+        local = app.local_control_plane
+        assert local is not None and local.data_dir == tmp_path / "data" / "control-plane"
+        assert f"local control plane (started by agent-tui) · {local.url}" in heading(screen)
+
+        client = await app.get_control_plane()
+        created = await client.deployments.create(
+            "local-one",
+            source_revision_config={"langgraph_config_path": str(tmp_path / "nope.json")},
+        )
+        await pilot.press("r")
+        await wait_for(pilot, lambda: names_shown(screen) == ["local-one"], what="its row")
+        assert created.id == screen.table.items[0].deployment.id
+        url = local.url
+    assert app.local_control_plane is None  # stopped when the app ended
+    async with httpx.AsyncClient(trust_env=False, timeout=2) as http:
+        with pytest.raises(httpx.TransportError):
+            await http.get(f"{url}/v2/deployments")

@@ -26,6 +26,10 @@ HEADLESS = [
     "agent_tui.secrets_store",
     "agent_tui.config_cli",
     "agent_tui.config_schema",
+    "agent_tui.chat.items",
+    "agent_tui.chat.transcript_model",
+    "agent_tui.chat.run_driver",
+    "agent_tui.chat.session",
 ]
 
 

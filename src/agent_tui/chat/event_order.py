@@ -1,0 +1,90 @@
+"""Ordering SSE event ids of resumable runs, and telling replayed events from new ones.
+
+langgraph-api gives resumable events Redis-style ids `"<ms>-<seq>"`. The in-memory runtime
+(langgraph-runtime-inmem 0.36.7) always uses seq 0, so events sent in the same
+millisecond SHARE an id, and a rejoin with `Last-Event-ID: X` replays only ids > X: the
+events after the last one received that share its id would be lost. `ReplayFilter` rejoins
+from the previous distinct id instead and drops, by counting, the events it already has —
+exact on servers with unique ids, and on the in-memory one but for one corner case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_tui.client.events import RunEvent
+
+REPLAY_ALL = "-1"
+
+
+def event_order(event_id: str | None) -> tuple[int, int] | None:
+    """`"1795290128227-0"` → `(1795290128227, 0)`; a plain integer id → `(n, 0)`; None when
+    the id has another shape (then ids can only be compared for equality)."""
+    if not event_id:
+        return None
+    ms, _, seq = event_id.partition("-")
+    try:
+        return int(ms), int(seq or 0)
+    except ValueError:
+        return None
+
+
+class ReplayFilter:
+    """Tells events already received from new ones, across rejoins of one run.
+
+    With ordered ids, an id older than the newest one received is a replay. Events that
+    share the newest id are told apart by content: besides rejoin replays, langgraph-api
+    (0.16.7, in-memory runtime) sends the events published while a rejoin was being set
+    up twice on the same connection — once replayed from its store, once from the live
+    queue it subscribed to first. Two identical events in the same millisecond would be
+    taken for one (the run's final state still repairs the transcript).
+    """
+
+    def __init__(self) -> None:
+        self._newest: tuple[int, int] | None = None
+        self._group: list[tuple[str, Any]] = []  # (event name, data) of the newest id
+        self._resend_at: int | None = None  # where a re-send of the group would continue
+        self._unordered: set[str] = set()  # ids without an order: equality only
+        self._last_ids: list[str] = []  # the last two distinct ids, in arrival order
+
+    def resume_from(self) -> str:
+        """The `Last-Event-ID` for a rejoin: the id before the last distinct one, so that
+        events sharing the last id are replayed (and recognised) rather than lost."""
+        self._resend_at = 0
+        return self._last_ids[0] if len(self._last_ids) == 2 else REPLAY_ALL
+
+    def is_duplicate(self, event: RunEvent) -> bool:
+        """Record an event; True when it was received before."""
+        event_id = event.id
+        if event_id is None:
+            return False
+        order = event_order(event_id)
+        if order is None:
+            if event_id in self._unordered:
+                return True
+            self._unordered.add(event_id)
+            self._note_id(event_id)
+            return False
+        if self._newest is not None and order < self._newest:
+            self._resend_at = 0  # a re-send of older events: the newest group follows
+            return True
+        content = (event.raw_event, event.data)
+        if order != self._newest:
+            self._newest, self._group, self._resend_at = order, [content], None
+            self._note_id(event_id)
+            return False
+        at = self._resend_at
+        if at is not None and at < len(self._group) and self._group[at] == content:
+            self._resend_at = at + 1
+            return True
+        if content in self._group:
+            # A re-send that started inside the group (the live queue's first events).
+            self._resend_at = self._group.index(content) + 1
+            return True
+        self._group.append(content)
+        self._resend_at = None
+        return False
+
+    def _note_id(self, event_id: str) -> None:
+        if not self._last_ids or self._last_ids[-1] != event_id:
+            self._last_ids = [*self._last_ids[-1:], event_id]

@@ -1,0 +1,286 @@
+"""`RunDriver`: start a run on a thread and follow it to its end, whatever the network does.
+
+The run is created resumable (`stream_resumable=True`) and with `multitask_strategy=
+"reject"`, so a busy thread answers 409 instead of queueing a second run. When the
+connection drops — an error mid-body, or the body ending while the server still says the
+run is running — the driver rejoins with `join_stream` and the last event id, with
+bounded backoff; replayed events are flagged `duplicate` (see `event_order`). The run
+POST itself is never re-sent: that would start a second run.
+
+Every stream ends with exactly one `Finished`, whose state comes from the server's own
+record of the run (`runs.get`), not from how the stream happened to end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, TypeGuard
+
+from agent_tui.chat.driver_events import (
+    DriverEvent,
+    Finished,
+    Received,
+    Reconnected,
+    Reconnecting,
+    RunAlreadyActive,
+    RunGone,
+)
+from agent_tui.chat.event_order import REPLAY_ALL, ReplayFilter
+from agent_tui.chat.items import RunState
+from agent_tui.client import AgentServerClient, RunStream
+from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
+from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
+
+DEFAULT_BACKOFF: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
+DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
+
+# Run statuses while the server is still working on it.
+_ACTIVE = frozenset({"pending", "running"})
+# How long to wait for the server to record a run's outcome once its stream closed.
+_SETTLE_POLLS = (0.02, 0.05, 0.1, 0.2, 0.4)
+
+
+class RunDriver:
+    """Streams one run at a time on `thread_id`. Not reusable concurrently: `active`."""
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        backoff: Sequence[float] = DEFAULT_BACKOFF,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._client = client
+        self.thread_id = thread_id
+        self._backoff = tuple(backoff)
+        self._clock = clock
+        self.run_id: str | None = None
+        self._active = False
+        self._cancel_requested = False
+        self._cancel_sent = False
+        self._saw_interrupt = False
+        self._saw_error = False
+        self._started = 0.0
+        self._filter = ReplayFilter()
+
+    @property
+    def active(self) -> bool:
+        """A run is being followed (from the request until `Finished`)."""
+        return self._active
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel_requested
+
+    async def stream(
+        self,
+        assistant_id: str,
+        *,
+        input: Any = None,
+        command: dict[str, Any] | None = None,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+        subgraphs: bool = True,
+    ) -> AsyncIterator[DriverEvent]:
+        """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
+
+        Raises `RunAlreadyActive` when the thread is busy, and any `ApiError` the run
+        request itself gets (nothing was started then, so the caller keeps the draft).
+        """
+        self._begin()
+        try:
+            opening = self._client.runs.stream(
+                self.thread_id,
+                assistant_id,
+                input=input,
+                command=command,
+                context=context,
+                stream_mode=list(stream_modes),
+                stream_subgraphs=subgraphs,
+                stream_resumable=True,
+                multitask_strategy="reject",
+            )
+            async for event in self._follow(opening, joining=False):
+                yield event
+        finally:
+            self._active = False
+
+    async def join(
+        self, run_id: str, *, last_event_id: str = REPLAY_ALL
+    ) -> AsyncIterator[DriverEvent]:
+        """Follow a run that is already on the server (e.g. the thread was busy when it was
+        opened); `"-1"` replays it from its start."""
+        self._begin()
+        self.run_id = run_id
+        try:
+            opening = self._client.runs.join_stream(
+                self.thread_id, run_id, last_event_id=last_event_id
+            )
+            async for event in self._follow(opening, joining=True):
+                yield event
+        finally:
+            self._active = False
+
+    async def cancel(self) -> bool:
+        """Cancel the run on the server (the thread keeps what the run did); the stream then
+        ends with `Finished("cancelled")`. False when no run is active."""
+        if not self._active:
+            return False
+        self._cancel_requested = True
+        await self._send_cancel()
+        return True
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def _begin(self) -> None:
+        if self._active:
+            raise RunAlreadyActive("this chat is already following a run")
+        self._active = True
+        self.run_id = None
+        self._cancel_requested = self._cancel_sent = False
+        self._saw_interrupt = self._saw_error = False
+        self._started = self._clock()
+        self._filter = ReplayFilter()
+
+    async def _follow(self, opening: RunStream, *, joining: bool) -> AsyncIterator[DriverEvent]:
+        stream = opening
+        failures = 0  # failed tries in the current run of drops
+        rejoined = False  # `stream` is a rejoin whose success is not announced yet
+        while True:
+            reason: str | None = None
+            replayed = 0
+            first = True
+            try:
+                async with stream:
+                    async for event in stream:
+                        if self.run_id is None and stream.run_id:
+                            self.run_id = stream.run_id
+                            if self._cancel_requested:
+                                await self._send_cancel()
+                        if first and (joining or rejoined) and _is_gone(event):
+                            yield Received(event, self._elapsed())
+                            async for final in self._gone(event.message):
+                                yield final
+                            return
+                        first = False
+                        duplicate = self._filter.is_duplicate(event)
+                        if duplicate:
+                            replayed += 1
+                        elif rejoined:
+                            yield Reconnected(failures, replayed)
+                            rejoined, failures = False, 0
+                        self._note(event)
+                        yield Received(event, self._elapsed(), duplicate)
+            except Conflict as exc:
+                raise RunAlreadyActive(exc.message) from exc
+            except NotFound as exc:
+                if not (joining or rejoined):
+                    raise
+                async for final in self._gone(exc.message):
+                    yield final
+                return
+            except ConnectionFailed as exc:  # also RequestTimedOut
+                if self.run_id is None:
+                    raise  # the run may not exist: nothing to rejoin
+                reason = exc.title
+            if reason is None:
+                status = await self._settled_status()
+                if status not in _ACTIVE:
+                    if rejoined:
+                        yield Reconnected(failures, replayed)
+                    yield await self._finished(status)
+                    return
+                reason = "the stream ended before the run did"
+            failures += 1
+            if failures > len(self._backoff):
+                yield await self._finished(
+                    "error",
+                    reason=f"gave up reconnecting after {len(self._backoff)} attempts: {reason}",
+                    forced=True,
+                )
+                return
+            delay = self._backoff[failures - 1]
+            yield Reconnecting(failures, delay, reason)
+            await asyncio.sleep(delay)
+            assert self.run_id is not None
+            stream = self._client.runs.join_stream(
+                self.thread_id, self.run_id, last_event_id=self._filter.resume_from()
+            )
+            rejoined = True
+
+    def _note(self, event: RunEvent) -> None:
+        if isinstance(event, ErrorEvent):
+            self._saw_error = True
+        elif isinstance(event, (UpdatesEvent, ValuesEvent)) and event.interrupts:
+            self._saw_interrupt = True
+
+    async def _gone(self, message: str) -> AsyncIterator[DriverEvent]:
+        yield RunGone(message or "the run is no longer on the server")
+        status = await self._thread_status()
+        state: RunState = "done"
+        if status == "error":
+            state = "error"
+        elif status == "interrupted":
+            state = "interrupted"
+        yield Finished(state, self.run_id, status, reason="the run is gone from the server")
+
+    # -- asking the server ---------------------------------------------------------------
+
+    async def _send_cancel(self) -> None:
+        if self._cancel_sent or self.run_id is None:
+            return
+        self._cancel_sent = True
+        with contextlib.suppress(NotFound, Conflict):  # the run ended on its own meanwhile
+            await self._client.runs.cancel(self.thread_id, self.run_id, action="interrupt")
+
+    async def _run_status(self) -> str | None:
+        if self.run_id is None:
+            return None
+        try:
+            return (await self._client.runs.get(self.thread_id, self.run_id)).status
+        except ApiError:
+            return None
+
+    async def _settled_status(self) -> str | None:
+        # The body can close a moment before the server records the outcome.
+        status = await self._run_status()
+        for pause in _SETTLE_POLLS:
+            if status not in _ACTIVE:
+                break
+            await asyncio.sleep(pause)
+            status = await self._run_status()
+        return status
+
+    async def _thread_status(self) -> str | None:
+        try:
+            return (await self._client.threads.get(self.thread_id)).status
+        except ApiError:
+            return None
+
+    async def _finished(
+        self, status: str | None, *, reason: str | None = None, forced: bool = False
+    ) -> Finished:
+        thread_status = await self._thread_status()
+        state: RunState
+        if forced or status == "error" or (status is None and self._saw_error):
+            state = "error"
+        elif status in ("interrupted", "timeout") or (status is None and self._cancel_requested):
+            state = "cancelled"
+        elif self._saw_interrupt or thread_status == "interrupted":
+            # langgraph-api reports a run that stopped at interrupt() as "success".
+            state = "interrupted"
+        else:
+            state = "done"
+        return Finished(state, self.run_id, thread_status, reason)
+
+    def _elapsed(self) -> float:
+        return self._clock() - self._started
+
+
+def _is_gone(event: RunEvent) -> TypeGuard[ErrorEvent]:
+    # langgraph-api answers a rejoin of an unknown run with 200 and this error event.
+    return isinstance(event, ErrorEvent) and event.message.startswith("404")

@@ -1,0 +1,177 @@
+"""`ChatSession`: a thread's transcript and its run driver, kept in step (headless).
+
+The thread view's chat pane needs exactly this loop: show the human message at once,
+follow the run, fold each new event into the transcript, and when the run ends make the
+transcript equal the thread's final state. A widget applies the changes it yields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from agent_tui.chat.driver_events import (
+    DriverEvent,
+    Finished,
+    Received,
+    Reconnected,
+    Reconnecting,
+    RunAlreadyActive,
+    RunGone,
+)
+from agent_tui.chat.items import InterruptItem, TranscriptChange
+from agent_tui.chat.run_driver import DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
+from agent_tui.chat.transcript_model import ChatTranscript
+from agent_tui.client import AgentServerClient
+from agent_tui.client.errors import ApiError
+
+Step = tuple[DriverEvent | None, list[TranscriptChange]]
+"""A driver event (None for a change the session made itself) and the transcript changes."""
+
+
+class ChatSession:
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        backoff: Sequence[float] = DEFAULT_BACKOFF,
+    ) -> None:
+        self.client = client
+        self.thread_id = thread_id
+        self.transcript = ChatTranscript()
+        self.driver = RunDriver(client, thread_id, backoff=backoff)
+        self.thread_status: str | None = None
+        self._gone = False
+
+    @property
+    def active(self) -> bool:
+        return self.driver.active
+
+    async def load(self) -> list[TranscriptChange]:
+        """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
+        thread = await self.client.threads.get(self.thread_id)
+        state = await self.client.threads.get_state(self.thread_id)
+        self.thread_status = thread.status
+        return self.transcript.load_state(state.values, state.interrupts)
+
+    async def send(
+        self,
+        assistant_id: str,
+        text: str,
+        *,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+    ) -> AsyncIterator[Step]:
+        """Send a human message and follow the run it starts.
+
+        The first step shows the message at once (before the server answers). When the
+        run cannot be created (busy thread, network) a notice says so and the error is
+        raised, so the caller keeps the draft.
+        """
+        yield None, self.transcript.add_human(text)
+        message = {"messages": [{"role": "user", "content": text}]}
+        async for step in self.run(
+            assistant_id, input=message, stream_modes=stream_modes, context=context
+        ):
+            yield step
+
+    async def resume(
+        self,
+        assistant_id: str,
+        value: Any,
+        *,
+        interrupt: InterruptItem | None = None,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+    ) -> AsyncIterator[Step]:
+        """Answer an interrupt (`command: {"resume": value}`) and follow the continuation."""
+        if interrupt is not None:
+            yield None, self.transcript.answer_interrupt(interrupt)
+        async for step in self.run(
+            assistant_id,
+            command={"resume": value},
+            stream_modes=stream_modes,
+            context=context,
+        ):
+            yield step
+
+    async def run(
+        self,
+        assistant_id: str,
+        *,
+        input: Any = None,
+        command: dict[str, Any] | None = None,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+    ) -> AsyncIterator[Step]:
+        self._gone = False
+        self.transcript.set_state("starting")
+        events = self.driver.stream(
+            assistant_id,
+            input=input,
+            command=command,
+            stream_modes=stream_modes,
+            context=context,
+        )
+        try:
+            async for event in events:
+                yield event, await self._fold(event)
+        except (ApiError, RunAlreadyActive) as exc:
+            self.transcript.state = "idle"
+            yield None, self.transcript.notice(f"Not sent: {exc}", "error")
+            raise
+
+    async def join(self, run_id: str) -> AsyncIterator[Step]:
+        """Follow a run already running on the thread (replayed from its start)."""
+        self._gone = False
+        self.transcript.set_state("running")
+        async for event in self.driver.join(run_id):
+            yield event, await self._fold(event)
+
+    async def cancel(self) -> bool:
+        return await self.driver.cancel()
+
+    async def _fold(self, event: DriverEvent) -> list[TranscriptChange]:
+        transcript = self.transcript
+        if isinstance(event, Received):
+            return [] if event.duplicate else transcript.apply(event.event)
+        if isinstance(event, Reconnecting):
+            transcript.set_state("reconnecting")
+            return []
+        if isinstance(event, Reconnected):
+            transcript.set_state("running")
+            tries = "1 attempt" if event.attempt == 1 else f"{event.attempt} attempts"
+            return transcript.notice(f"Connection lost; rejoined the run after {tries}.")
+        if isinstance(event, RunGone):
+            self._gone = True
+            changes = await self._reload()
+            text = f"The run is gone from the server ({event.message}); reloaded the thread."
+            return changes + transcript.notice(text, "warning")
+        if isinstance(event, Finished):
+            return await self._finish(event)
+        return []
+
+    async def _finish(self, event: Finished) -> list[TranscriptChange]:
+        transcript = self.transcript
+        self.thread_status = event.thread_status
+        changes: list[TranscriptChange] = []
+        if not self._gone:
+            try:
+                state = await self.client.threads.get_state(self.thread_id)
+            except ApiError:
+                pass  # the server is unreachable: keep what arrived
+            else:
+                changes += transcript.reconcile(state.values)
+        changes += transcript.set_state(event.state)
+        if event.state == "cancelled":
+            changes += transcript.notice("Run cancelled.", "warning")
+        elif event.reason and event.state == "error":
+            changes += transcript.notice(f"Run ended: {event.reason}", "error")
+        return changes
+
+    async def _reload(self) -> list[TranscriptChange]:
+        try:
+            return await self.load()
+        except ApiError:
+            return []

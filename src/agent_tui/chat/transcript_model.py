@@ -1,0 +1,368 @@
+"""`ChatTranscript`: run events folded into transcript items (headless, no I/O).
+
+Every method returns the `TranscriptChange`s it made, in order, so a widget applies
+exactly those. Messages are keyed by their message id, so a message seen in several
+places (token chunks, the node's update, a `values` snapshot, the final state) is one
+item: streamed tokens grow it, the update finalises it with the exact text.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any, Literal
+
+from agent_tui.chat.event_order import event_order
+from agent_tui.chat.items import (
+    Added,
+    AIItem,
+    Appended,
+    Cleared,
+    CustomItem,
+    ErrorItem,
+    HumanItem,
+    InterruptItem,
+    NodeUpdateItem,
+    NoticeItem,
+    RunState,
+    ToolResultItem,
+    TranscriptChange,
+    TranscriptItem,
+    Updated,
+)
+from agent_tui.chat.messages import (
+    ToolCallChunks,
+    message_id,
+    message_kind,
+    message_text,
+    same_tool_calls,
+    text_field,
+    tool_calls_of,
+)
+from agent_tui.client.events import (
+    CustomEvent,
+    ErrorEvent,
+    MessageListEvent,
+    MessagesEvent,
+    MetadataEvent,
+    RunEvent,
+    UpdatesEvent,
+    ValuesEvent,
+)
+
+Severity = Literal["information", "warning", "error"]
+Namespace = tuple[str, ...]
+
+
+class ChatTranscript:
+    """The chat transcript of one thread: `items` in display order and the run `state`."""
+
+    def __init__(self) -> None:
+        self.items: list[TranscriptItem] = []
+        self.state: RunState = "idle"
+        self._serial = count(1)
+        self._reset()
+
+    def _reset(self) -> None:
+        self.items = []
+        self._by_message_id: dict[str, TranscriptItem] = {}
+        self._tool_chunks: dict[str, ToolCallChunks] = {}
+        self._interrupt_ids: set[str] = set()
+        self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
+        self._run_id: str | None = None
+        self._newest_id: tuple[int, int] | None = None
+        self._seen_ids: set[str] = set()  # ids without an order: equality only
+
+    # -- local changes ---------------------------------------------------------------
+
+    def add_human(self, text: str) -> list[TranscriptChange]:
+        """The user's message, shown at once; the server's copy (same text) joins it later."""
+        item = HumanItem(key=self._key("local"), text=text)
+        self._unnamed_humans.append(item)
+        return self._add(item)
+
+    def notice(self, text: str, severity: Severity = "information") -> list[TranscriptChange]:
+        return self._add(NoticeItem(key=self._key("notice"), text=text, severity=severity))
+
+    def set_state(self, state: RunState) -> list[TranscriptChange]:
+        """Set the run state; a run that stops also stops its streaming messages."""
+        self.state = state
+        if state in ("interrupted", "done", "error", "cancelled"):
+            return self._finish_streaming()
+        return []
+
+    def answer_interrupt(self, item: InterruptItem) -> list[TranscriptChange]:
+        if item.answered:
+            return []
+        item.answered = True
+        return [Updated(item)]
+
+    # -- run events ------------------------------------------------------------------
+
+    def apply(self, event: RunEvent) -> list[TranscriptChange]:
+        """Fold one run event in. Events already applied (a replay after a rejoin) and
+        kinds the transcript does not show (debug, tasks, unknown…) change nothing."""
+        if isinstance(event, MetadataEvent) and event.run_id and event.run_id != self._run_id:
+            # Event ids are only ordered within one run.
+            self._run_id = event.run_id
+            self._newest_id = None
+            self._seen_ids.clear()
+        if self._already_applied(event.id):
+            return []
+        if self.state in ("idle", "starting", "reconnecting"):
+            self.state = "running"
+        if isinstance(event, MessagesEvent):
+            return self._apply_chunk(event)
+        if isinstance(event, UpdatesEvent):
+            return self._apply_updates(event)
+        if isinstance(event, ValuesEvent):
+            changes = self._absorb_messages(event.values.get("messages"), None, event.namespace)
+            return changes + self._add_interrupts(event.interrupts, event.namespace)
+        if isinstance(event, MessageListEvent):
+            return self._apply_message_list(event)
+        if isinstance(event, CustomEvent):
+            item = CustomItem(key=self._key("custom"), data=event.data, namespace=event.namespace)
+            return self._add(item)
+        if isinstance(event, ErrorEvent):
+            error = ErrorItem(key=self._key("error"), error=event.error, message=event.message)
+            return self._add(error) + self.set_state("error")
+        return []
+
+    def _already_applied(self, event_id: str | None) -> bool:
+        if event_id is None:
+            return False
+        order = event_order(event_id)
+        if order is None:
+            if event_id in self._seen_ids:
+                return True
+            self._seen_ids.add(event_id)
+            return False
+        # Several events may share an id (the in-memory server's ids are per millisecond),
+        # so only an OLDER id is a sure replay; `RunDriver` flags exact duplicates.
+        if self._newest_id is not None and order < self._newest_id:
+            return True
+        self._newest_id = order
+        return False
+
+    def _apply_chunk(self, event: MessagesEvent) -> list[TranscriptChange]:
+        chunk = event.chunk
+        kind = message_kind(chunk)
+        if kind != "ai":
+            return self._absorb_message(chunk, event.node, event.namespace)
+        key = message_id(chunk) or self._key("ai")
+        changes: list[TranscriptChange] = []
+        item = self._by_message_id.get(key)
+        if item is None:
+            item = AIItem(key=key, node=event.node, namespace=event.namespace)
+            changes += self._add(item)
+        if not isinstance(item, AIItem) or not item.streaming:
+            return changes  # already final: a late chunk must not grow the exact text
+        delta = event.text
+        if delta:
+            item.text += delta
+            changes.append(Appended(item, delta))
+        chunks = self._tool_chunks.setdefault(key, ToolCallChunks())
+        if chunks.add(chunk.get("tool_call_chunks")):
+            item.tool_calls = chunks.calls()
+            changes.append(Updated(item))
+        return changes
+
+    def _apply_updates(self, event: UpdatesEvent) -> list[TranscriptChange]:
+        changes: list[TranscriptChange] = []
+        for node, update in event.updates.items():
+            if node == "__interrupt__":
+                changes += self._add_interrupts(event.interrupts, event.namespace)
+                continue
+            for part in update if isinstance(update, list) else [update]:
+                if isinstance(part, dict):
+                    changes += self._absorb_messages(part.get("messages"), node, event.namespace)
+            item = NodeUpdateItem(
+                key=self._key("update"), node=node, update=update, namespace=event.namespace
+            )
+            changes += self._add(item)
+        return changes
+
+    def _apply_message_list(self, event: MessageListEvent) -> list[TranscriptChange]:
+        # Stream mode `messages`: each event carries the message so far (not a delta).
+        changes: list[TranscriptChange] = []
+        for message in event.messages:
+            key = message_id(message)
+            item = self._by_message_id.get(key) if key else None
+            if isinstance(item, AIItem) and item.streaming and not event.complete:
+                text = message_text(message)
+                if text.startswith(item.text) and len(text) > len(item.text):
+                    delta = text[len(item.text) :]
+                    item.text = text
+                    changes.append(Appended(item, delta))
+                    continue
+            if message_kind(message) == "ai" and item is None and not event.complete:
+                changes += self._add(
+                    AIItem(key=key or self._key("ai"), text=message_text(message), node=None)
+                )
+                continue
+            changes += self._absorb_message(message, None, event.namespace)
+        return changes
+
+    def _add_interrupts(
+        self, interrupts: list[Any], namespace: Namespace
+    ) -> list[TranscriptChange]:
+        changes: list[TranscriptChange] = []
+        for interrupt in interrupts:
+            value = interrupt.get("value") if isinstance(interrupt, dict) else interrupt
+            raw_id = interrupt.get("id") if isinstance(interrupt, dict) else None
+            interrupt_id = raw_id if isinstance(raw_id, str) else None
+            if interrupt_id is not None:
+                if interrupt_id in self._interrupt_ids:
+                    continue
+                self._interrupt_ids.add(interrupt_id)
+            item = InterruptItem(
+                key=self._key("interrupt"),
+                value=value,
+                interrupt_id=interrupt_id,
+                namespace=namespace,
+            )
+            changes += self._add(item)
+        return changes
+
+    # -- messages (from updates, values, the thread state) -----------------------------
+
+    def _absorb_messages(
+        self, messages: Any, node: str | None, namespace: Namespace
+    ) -> list[TranscriptChange]:
+        if isinstance(messages, dict):
+            messages = [messages]
+        if not isinstance(messages, list):
+            return []
+        changes: list[TranscriptChange] = []
+        for message in messages:
+            if isinstance(message, dict):
+                changes += self._absorb_message(message, node, namespace)
+        return changes
+
+    def _absorb_message(
+        self, message: dict[str, Any], node: str | None, namespace: Namespace
+    ) -> list[TranscriptChange]:
+        """A whole message: finalise the item with its id, or add it. Never a duplicate."""
+        kind = message_kind(message)
+        key = message_id(message)
+        known = self._by_message_id.get(key) if key else None
+        if kind == "ai":
+            if isinstance(known, AIItem):
+                return self._finalise(known, message)
+            item = AIItem(
+                key=key or self._key("ai"),
+                text=message_text(message),
+                node=node,
+                namespace=namespace,
+                tool_calls=tool_calls_of(message),
+                streaming=False,
+            )
+            return self._add(item)
+        if kind == "tool":
+            if known is not None:
+                return self._refresh_tool_result(known, message)
+            return self._add(
+                ToolResultItem(
+                    key=key or self._key("tool"),
+                    tool_call_id=text_field(message, "tool_call_id"),
+                    name=text_field(message, "name"),
+                    content=message_text(message),
+                    status=text_field(message, "status", "success"),
+                    namespace=namespace,
+                )
+            )
+        if kind == "human":
+            if known is not None:
+                return self._refresh_text(known, message_text(message))
+            return self._absorb_human(key, message_text(message))
+        return []  # system prompts and unknown types are not part of the chat
+
+    def _absorb_human(self, key: str | None, text: str) -> list[TranscriptChange]:
+        for pending in self._unnamed_humans:
+            if pending.text == text:
+                # The server's copy of a message sent from here: same block, now named.
+                self._unnamed_humans.remove(pending)
+                if key:
+                    self._by_message_id[key] = pending
+                return []
+        item = HumanItem(key=key or self._key("human"), text=text)
+        if key:
+            self._by_message_id[key] = item
+        return self._add(item)
+
+    def _finalise(self, item: AIItem, message: dict[str, Any]) -> list[TranscriptChange]:
+        text = message_text(message)
+        calls = tool_calls_of(message)
+        changed = item.streaming or item.text != text
+        changed = changed or not same_tool_calls(item.tool_calls, calls)
+        item.text, item.tool_calls, item.streaming = text, calls, False
+        self._tool_chunks.pop(item.key, None)
+        return [Updated(item)] if changed else []
+
+    def _refresh_tool_result(
+        self, item: TranscriptItem, message: dict[str, Any]
+    ) -> list[TranscriptChange]:
+        if not isinstance(item, ToolResultItem):
+            return []
+        content = message_text(message)
+        status = text_field(message, "status", item.status)
+        if (item.content, item.status) == (content, status):
+            return []
+        item.content, item.status = content, status
+        return [Updated(item)]
+
+    def _refresh_text(self, item: TranscriptItem, text: str) -> list[TranscriptChange]:
+        if not isinstance(item, HumanItem) or item.text == text:
+            return []
+        item.text = text
+        return [Updated(item)]
+
+    # -- whole threads -----------------------------------------------------------------
+
+    def load_messages(self, messages: list[dict[str, Any]]) -> list[TranscriptChange]:
+        """Start over from a thread's messages (its state): `[Cleared(), Added…]`."""
+        self._reset()
+        self.state = "idle"
+        changes: list[TranscriptChange] = [Cleared()]
+        return changes + self._absorb_messages(messages, None, ())
+
+    def load_state(
+        self, values: Any, interrupts: list[dict[str, Any]] | None = None
+    ) -> list[TranscriptChange]:
+        """Start over from a thread's state values (and its pending interrupts, if any)."""
+        messages = values.get("messages") if isinstance(values, dict) else None
+        changes = self.load_messages(messages if isinstance(messages, list) else [])
+        if interrupts:
+            changes += self._add_interrupts(interrupts, ())
+            self.state = "interrupted"
+        return changes
+
+    def reconcile(self, values: Any) -> list[TranscriptChange]:
+        """After a run: make every message of the thread's final state appear with its
+        exact text (fix what differs, add what is missing); stop anything still streaming.
+        Messages the state does not hold (a cancelled answer) stay as they were."""
+        messages = values.get("messages") if isinstance(values, dict) else None
+        changes = self._absorb_messages(messages, None, ())
+        return changes + self._finish_streaming()
+
+    def _finish_streaming(self) -> list[TranscriptChange]:
+        changes: list[TranscriptChange] = []
+        for item in self.items:
+            if isinstance(item, AIItem) and item.streaming:
+                item.streaming = False
+                changes.append(Updated(item))
+        return changes
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def ai_texts(self) -> list[str]:
+        """The text of every AI message, in order (what tests and benchmarks compare)."""
+        return [item.text for item in self.items if isinstance(item, AIItem)]
+
+    def _add(self, item: TranscriptItem) -> list[TranscriptChange]:
+        self.items.append(item)
+        if isinstance(item, (AIItem, ToolResultItem)):
+            self._by_message_id[item.key] = item
+        return [Added(item)]
+
+    def _key(self, prefix: str) -> str:
+        return f"{prefix}-{next(self._serial)}"

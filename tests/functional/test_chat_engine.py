@@ -1,0 +1,227 @@
+"""The chat engine (RunDriver + ChatTranscript) against the real agent server and demo graph."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from agent_tui.chat.driver_events import (
+    DriverEvent,
+    Finished,
+    Received,
+    Reconnected,
+    Reconnecting,
+    RunAlreadyActive,
+    RunGone,
+)
+from agent_tui.chat.items import (
+    AIItem,
+    Appended,
+    ErrorItem,
+    HumanItem,
+    InterruptItem,
+    NodeUpdateItem,
+    ToolResultItem,
+    TranscriptChange,
+)
+from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.session import ChatSession
+from agent_tui.client import AgentServerClient
+from agent_tui.client.events import MessagesEvent
+from drop_proxy import DropProxy
+
+FAST = {"token_delay_ms": 0}
+QUICK_BACKOFF = (0.05, 0.1, 0.2)
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+async def new_thread(client: AgentServerClient) -> str:
+    return (await client.threads.create(metadata={"graph_id": "chat"})).thread_id
+
+
+async def send(
+    session: ChatSession, text: str, *, context: dict[str, Any] | None = None
+) -> tuple[list[DriverEvent], list[TranscriptChange]]:
+    events: list[DriverEvent] = []
+    changes: list[TranscriptChange] = []
+    async for event, step_changes in session.send("chat", text, context=context or FAST):
+        if event is not None:
+            events.append(event)
+        changes += step_changes
+    return events, changes
+
+
+def finished(events: list[DriverEvent]) -> Finished:
+    last = events[-1]
+    assert isinstance(last, Finished), last
+    assert sum(isinstance(e, Finished) for e in events) == 1
+    return last
+
+
+async def final_messages(client: AgentServerClient, thread_id: str) -> list[dict[str, Any]]:
+    state = await client.threads.get_state(thread_id)
+    messages: list[dict[str, Any]] = state.values.get("messages", [])
+    return messages
+
+
+async def test_tokens_arrive_in_order_and_the_final_text_is_exact(
+    client: AgentServerClient,
+) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events, changes = await send(session, "hello there")
+    deltas = [c.delta for c in changes if isinstance(c, Appended)]
+    assert len(deltas) >= 3  # token by token, not one blob
+    assert "".join(deltas) == "You said: hello there"
+    assert finished(events).state == "done"
+    assert finished(events).thread_status == "idle"
+    items = session.transcript.items
+    human, ai = items[0], items[1]
+    assert isinstance(human, HumanItem) and human.text == "hello there"
+    assert isinstance(ai, AIItem) and ai.text == "You said: hello there" and not ai.streaming
+    assert ai.node == "agent"
+    assert [i.node for i in items if isinstance(i, NodeUpdateItem)] == ["agent"]
+    assert session.transcript.state == "done"
+    # The human message is shown once, although the server echoes it back.
+    assert sum(isinstance(i, HumanItem) for i in items) == 1
+
+
+async def test_tool_call_with_its_arguments_and_result(client: AgentServerClient) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events, _ = await send(session, "weather in Paris")
+    assert finished(events).state == "done"
+    ais = [i for i in session.transcript.items if isinstance(i, AIItem)]
+    call = ais[0].tool_calls[0]
+    assert (call.name, call.args) == ("get_weather", {"city": "Paris"})
+    results = [i for i in session.transcript.items if isinstance(i, ToolResultItem)]
+    assert len(results) == 1  # seen as a chunk and in the update: one item
+    assert results[0].tool_call_id == call.id and results[0].name == "get_weather"
+    assert results[0].content.endswith("in Paris.")
+    assert ais[-1].text == results[0].content  # the agent repeats the tool result
+
+
+async def test_interrupt_then_resume_deploys(client: AgentServerClient) -> None:
+    thread_id = await new_thread(client)
+    session = ChatSession(client, thread_id)
+    events, _ = await send(session, "deploy to staging")
+    assert finished(events).state == "interrupted"
+    assert finished(events).thread_status == "interrupted"
+    interrupts = [i for i in session.transcript.items if isinstance(i, InterruptItem)]
+    assert len(interrupts) == 1 and interrupts[0].interrupt_id
+    assert interrupts[0].value["question"] == "Deploy to staging? (yes/no)"
+
+    resumed: list[DriverEvent] = []
+    async for event, _ in session.resume("chat", "yes", interrupt=interrupts[0], context=FAST):
+        if event is not None:
+            resumed.append(event)
+    assert finished(resumed).state == "done"
+    assert interrupts[0].answered
+    assert session.transcript.ai_texts()[-1] == "Deployed to staging."
+    tools = [i for i in session.transcript.items if isinstance(i, ToolResultItem)]
+    assert [t.content for t in tools] == ["Deployed to staging."]
+
+
+async def test_a_failing_run_shows_the_error_and_the_thread_is_error(
+    client: AgentServerClient,
+) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events, _ = await send(session, "fail now")
+    end = finished(events)
+    assert (end.state, end.thread_status) == ("error", "error")
+    errors = [i for i in session.transcript.items if isinstance(i, ErrorItem)]
+    assert [(e.error, e.message) for e in errors] == [("DemoFailure", "You asked me to fail.")]
+    assert session.transcript.state == "error"
+
+
+async def test_cancel_mid_run_keeps_the_partial_text(client: AgentServerClient) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events: list[DriverEvent] = []
+    async for event, _ in session.send("chat", "count to 2000", context={"token_delay_ms": 5}):
+        if event is not None:
+            events.append(event)
+        ai = [i for i in session.transcript.items if isinstance(i, AIItem)]
+        if ai and len(ai[0].text.split()) >= 20 and not session.driver.cancel_requested:
+            assert await session.cancel()
+    assert finished(events).state == "cancelled"
+    text = session.transcript.ai_texts()[0]
+    words = text.split()
+    assert 20 <= len(words) < 2000
+    assert words == [str(i) for i in range(1, len(words) + 1)]  # in order, nothing lost
+    assert session.transcript.state == "cancelled"
+    assert not session.transcript.items[1].streaming  # type: ignore[union-attr]
+    assert (await client.threads.get(session.thread_id)).status == "interrupted"
+
+
+async def test_a_second_run_on_a_busy_thread_is_refused(client: AgentServerClient) -> None:
+    thread_id = await new_thread(client)
+    first = RunDriver(client, thread_id)
+    events = first.stream(
+        "chat",
+        input={"messages": [{"role": "user", "content": "count to 500"}]},
+        context={"token_delay_ms": 5},
+    )
+    async for event in events:
+        if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+            break
+    second = RunDriver(client, thread_id)
+    with pytest.raises(RunAlreadyActive, match="already active on this thread"):
+        async for _ in second.stream("chat", input={"messages": []}, context=FAST):
+            pass
+    assert not second.active
+    await first.cancel()
+    async for _ in events:
+        pass
+    assert not first.active
+
+
+async def test_a_dropped_connection_rejoins_with_no_duplicate_and_no_missing_token(
+    client: AgentServerClient, agent_server_url: str
+) -> None:
+    thread_id = await new_thread(client)
+    async with (
+        DropProxy.in_front_of(agent_server_url) as proxy,
+        AgentServerClient(proxy.url) as via_proxy,
+    ):
+        session = ChatSession(via_proxy, thread_id, backoff=QUICK_BACKOFF)
+        events: list[DriverEvent] = []
+        tokens: list[str] = []
+        drops: list[int] = []  # how many tokens had arrived at each drop
+        async for event, _ in session.send("chat", "count to 300", context={"token_delay_ms": 2}):
+            if event is None:
+                continue
+            events.append(event)
+            if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+                if not event.duplicate:
+                    tokens.append(event.event.text)
+                if len(tokens) in (40, 150) and len(tokens) not in drops:
+                    assert proxy.drop_all() >= 1  # the stream's connection, at least
+                    drops.append(len(tokens))
+    assert drops == [40, 150]
+    assert [type(e) for e in events if isinstance(e, (Reconnecting, Reconnected))] == [
+        Reconnecting,
+        Reconnected,
+    ] * 2
+    expected = " ".join(str(i) for i in range(1, 301))
+    # The wire itself, deduplicated: every token once, in order.
+    assert "".join(tokens) == expected
+    assert finished(events).state == "done"
+    messages = await final_messages(client, thread_id)
+    assert session.transcript.ai_texts() == [messages[-1]["content"]] == [expected]
+
+
+async def test_a_run_that_is_gone_is_reported(client: AgentServerClient) -> None:
+    thread_id = await new_thread(client)
+    session = ChatSession(client, thread_id)
+    await send(session, "hello")
+    steps = [step async for step in session.join("1f0a0000-0000-7000-8000-000000000000")]
+    events = [event for event, _ in steps]
+    assert any(isinstance(e, RunGone) for e in events)
+    assert isinstance(events[-1], Finished) and events[-1].thread_status == "idle"
+    # The transcript was reloaded from the thread's state.
+    assert session.transcript.ai_texts() == ["You said: hello"]

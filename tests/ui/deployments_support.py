@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.contexts import Context
+from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.screens.deployments import DeploymentsScreen
 from agent_tui.target import RemoteServer
@@ -35,8 +36,9 @@ TERMINAL = {"DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPP
 
 @dataclass
 class SharedPlane:
-    plane: LocalControlPlane
-    alpha: dict[str, Any]  # the deployment as created, then as deployed
+    plane: LocalControlPlane = field(repr=False)
+    # The deployment once deployed, its secret values masked (a failing test prints it).
+    alpha: dict[str, Any] = field(repr=False)
 
     @property
     def url(self) -> str:
@@ -99,7 +101,7 @@ def shared_plane(request: pytest.FixtureRequest) -> SharedPlane:
         )
         status = wait_terminal(http, alpha["id"], alpha["latest_revision_id"])
         assert status == "DEPLOYED"
-        alpha = http.get(f"/v2/deployments/{alpha['id']}").json()
+        alpha = mask_secrets(http.get(f"/v2/deployments/{alpha['id']}").json())
     _shared.append(SharedPlane(plane, alpha))
     return _shared[0]
 

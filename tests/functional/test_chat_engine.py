@@ -225,3 +225,110 @@ async def test_a_run_that_is_gone_is_reported(client: AgentServerClient) -> None
     assert isinstance(events[-1], Finished) and events[-1].thread_status == "idle"
     # The transcript was reloaded from the thread's state.
     assert session.transcript.ai_texts() == ["You said: hello"]
+
+
+async def test_subgraph_events_are_labelled_with_their_namespace(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "nested"})
+    session = ChatSession(client, thread.thread_id)
+    events: list[DriverEvent] = []
+    async for event, _ in session.send("nested", "weather in Oslo", context=FAST):
+        if event is not None:
+            events.append(event)
+    assert finished(events).state == "done"
+    items = session.transcript.items
+    updates = [(i.node, i.namespace) for i in items if isinstance(i, NodeUpdateItem)]
+    inner = [node for node, namespace in updates if namespace]
+    assert inner == ["agent", "tools", "agent"]
+    assert all(ns[0].startswith("chat:") for _, ns in updates if ns)
+    assert [node for node, namespace in updates if not namespace] == ["prepare", "chat"]
+    ais = [i for i in items if isinstance(i, AIItem)]
+    assert ais and all(i.namespace and i.namespace[0].startswith("chat:") for i in ais)
+    # The parent's update repeats the subgraph's messages: still one item each.
+    assert len(ais) == 2 and ais[-1].text.endswith("in Oslo.")
+    assert len([i for i in items if isinstance(i, ToolResultItem)]) == 1
+
+
+async def test_with_values_mode_on_nothing_is_shown_twice(client: AgentServerClient) -> None:
+    session = ChatSession(client, await new_thread(client))
+    await send(session, "hello")
+    events: list[DriverEvent] = []
+    async for event, _ in session.send(
+        "chat", "calc 2+2", context=FAST, stream_modes=("updates", "messages-tuple", "values")
+    ):
+        if event is not None:
+            events.append(event)
+    assert finished(events).state == "done"
+    humans = [i.text for i in session.transcript.items if isinstance(i, HumanItem)]
+    assert humans == ["hello", "calc 2+2"]
+    assert session.transcript.ai_texts() == ["You said: hello", "", "2+2 = 4"]
+    assert [i.content for i in session.transcript.items if isinstance(i, ToolResultItem)] == [
+        "2+2 = 4"
+    ]
+
+
+async def test_without_messages_mode_the_answer_comes_from_the_update(
+    client: AgentServerClient,
+) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events: list[DriverEvent] = []
+    async for event, changes in session.send("chat", "hello", stream_modes=("updates",)):
+        if event is not None:
+            events.append(event)
+        assert not any(isinstance(c, Appended) for c in changes)
+    assert finished(events).state == "done"
+    ai = [i for i in session.transcript.items if isinstance(i, AIItem)]
+    assert [(i.text, i.streaming, i.node) for i in ai] == [("You said: hello", False, "agent")]
+
+
+async def test_an_existing_thread_loads_with_its_messages_and_pending_interrupt(
+    client: AgentServerClient,
+) -> None:
+    thread_id = await new_thread(client)
+    first = ChatSession(client, thread_id)
+    await send(first, "weather in Rome")
+    await send(first, "deploy to prod")
+    reopened = ChatSession(client, thread_id)
+    changes = await reopened.load()
+    assert type(changes[0]).__name__ == "Cleared"
+    kinds = [type(i).__name__ for i in reopened.transcript.items]
+    assert kinds == [
+        "HumanItem",
+        "AIItem",
+        "ToolResultItem",
+        "AIItem",
+        "HumanItem",
+        "AIItem",
+        "InterruptItem",
+    ]
+    assert reopened.transcript.state == "interrupted"
+    assert reopened.thread_status == "interrupted"
+    # Same texts as the session that streamed them.
+    assert reopened.transcript.ai_texts() == first.transcript.ai_texts()
+
+
+async def test_a_server_that_stays_away_ends_the_run_as_an_error_after_the_backoff(
+    client: AgentServerClient, agent_server_url: str
+) -> None:
+    thread_id = await new_thread(client)
+    proxy = await DropProxy.in_front_of(agent_server_url).start()
+    async with AgentServerClient(proxy.url) as via_proxy:
+        driver = RunDriver(via_proxy, thread_id, backoff=QUICK_BACKOFF)
+        events: list[DriverEvent] = []
+        async for event in driver.stream(
+            "chat",
+            input={"messages": [{"role": "user", "content": "count to 150"}]},
+            context={"token_delay_ms": 5},
+        ):
+            events.append(event)
+            if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+                await proxy.stop()  # no one answers at that address any more
+    attempts = [e for e in events if isinstance(e, Reconnecting)]
+    assert [(a.attempt, a.delay_s) for a in attempts] == [(1, 0.05), (2, 0.1), (3, 0.2)]
+    end = finished(events)
+    assert end.state == "error" and end.reason and "gave up reconnecting" in end.reason
+    assert not driver.active
+    # The run itself went on without us (on_disconnect defaults to continue).
+    await client.runs.join(thread_id, end.run_id or "")
+    assert (await client.threads.get(thread_id)).status == "idle"

@@ -1,0 +1,318 @@
+"""The chat transcript widgets, fed hand-built changes (no server: these test what the
+widgets show for a given transcript; the chat pane tests run real runs)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Button, Collapsible, Input, Markdown, Static
+from textual.widgets._markdown import MarkdownParagraph
+from threads_support import painted_control_codes, screen_text
+
+from agent_tui.chat.items import (
+    Added,
+    AIItem,
+    Appended,
+    Cleared,
+    CustomItem,
+    ErrorItem,
+    HumanItem,
+    InterruptItem,
+    NodeUpdateItem,
+    NoticeItem,
+    ToolCall,
+    ToolResultItem,
+    TranscriptItem,
+    Updated,
+)
+from agent_tui.widgets.chat_ai_block import AIBlock
+from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.widgets.chat_transcript import TranscriptView
+
+WaitFor = Callable[..., Awaitable[None]]
+
+HOSTILE = (
+    "[@click=app.quit]q[/] \x1b]8;;file:///etc/passwd\x1b\\x\x1b]8;;\x1b\\ \x1b[2J [bold red]x[/]"
+)
+HOSTILE_SHOWN = "[@click=app.quit]q[/] x  [bold red]x[/]"
+
+
+class TranscriptApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.resumed: list[Any] = []
+        self.opened: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield TranscriptView()
+
+    @property
+    def transcript(self) -> TranscriptView:
+        return self.query_one(TranscriptView)
+
+    def on_interrupt_block_resume(self, message: InterruptBlock.Resume) -> None:
+        self.resumed.append(message.value)
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        # Records instead of starting a browser: what the test checks is whether the
+        # app would open the link at all.
+        self.opened.append(url)
+
+
+def add(app: TranscriptApp, *items: TranscriptItem) -> None:
+    app.transcript.apply(Added(item) for item in items)
+
+
+async def stream(pilot: Pilot[None], app: TranscriptApp, item: AIItem, tokens: list[str]) -> None:
+    """Feed `tokens` as a model would: grow the item in place, report each delta, and
+    let the app run now and then (a network stream arrives in bursts)."""
+    for index, token in enumerate(tokens):
+        item.text += token
+        app.transcript.apply([Appended(item, token)])
+        if index % 200 == 0:
+            await pilot.pause()
+
+
+def markdown_of(app: TranscriptApp, key: str) -> Markdown:
+    block = app.transcript.block(key)
+    assert isinstance(block, AIBlock)
+    return block.markdown
+
+
+def source_of(app: TranscriptApp, key: str) -> str | None:
+    """The Markdown text of AI message `key`, once its block is on screen."""
+    block = app.transcript.block(key)
+    if not isinstance(block, AIBlock) or not block.is_mounted:
+        return None
+    return block.markdown.source
+
+
+async def test_streamed_tokens_end_with_the_exact_text_in_one_markdown_written_in_batches(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        ai = AIItem("m1", node="agent")
+        add(app, HumanItem("h1", "count to 2000"), ai)
+        tokens = [f"{n} " if n % 50 else f"{n}\n\n" for n in range(2000)]
+        await stream(pilot, app, ai, tokens)
+        expected = "".join(tokens)
+        await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
+        assert len(app.query(Markdown)) == 1
+        assert 1 <= app.transcript.stream_writes <= 40  # 2,000 tokens, a few dozen writes
+        await wait_for(pilot, lambda: "1999" in screen_text(app), what="the newest output")
+
+
+async def test_a_block_added_late_shows_each_token_once(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        ai = AIItem("m1")
+        ai.text = "Hello"  # the model mutated the item before the view saw any change
+        ai.text += " world"
+        app.transcript.apply([Added(ai), Appended(ai, " world")])
+        await wait_for(pilot, lambda: source_of(app, "m1") == "Hello world")
+        await pilot.pause(0.1)  # one more flush period: nothing else may be written
+        assert source_of(app, "m1") == "Hello world"
+
+
+async def test_the_final_text_replaces_the_streamed_one_and_tool_calls_show(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        ai = AIItem("m1", node="agent")
+        add(app, ai)
+        await stream(pilot, app, ai, ["Deploy", "ing", " now"])
+        await wait_for(pilot, lambda: source_of(app, "m1") == "Deploying now")
+        ai.text = "Deploying **staging** now."
+        ai.streaming = False
+        ai.tool_calls = [ToolCall("c1", "deploy", {"target": "staging", "dry_run": False})]
+        app.transcript.apply([Updated(ai)])
+        await wait_for(pilot, lambda: source_of(app, "m1") == "Deploying **staging** now.")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Deploying staging now." in shown
+        assert 'deploy({"target":"staging","dry_run":false})' in shown
+        assert len(app.query(Markdown)) == 1
+
+
+async def test_every_block_kind_shows_what_a_user_needs(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 50)) as pilot:
+        add(
+            app,
+            HumanItem("h1", "deploy to staging"),
+            NodeUpdateItem("n1", "agent", {"messages": [], "approved": None}),
+            ToolResultItem("t1", "c1", "deploy", "staging is down", status="error"),
+            CustomItem("c1", {"progress": 3}, namespace=("worker:1f0", "step:2a")),
+            ErrorItem("e1", "DemoFailure", "the demo failed on purpose"),
+            NoticeItem("x1", "Run cancelled", severity="warning"),
+        )
+        await pilot.pause()
+        shown = screen_text(app)
+        for text in [
+            "deploy to staging",
+            "agent ▸ messages, approved",  # the node update, collapsed
+            "tool · deploy error",
+            "staging is down",
+            "⤷ worker:step",  # the subgraph path, by node names
+            '"progress": 3',
+            "DemoFailure: the demo failed on purpose",
+            "Run cancelled",
+        ]:
+            assert text in shown, text
+        collapsible = app.query_one(Collapsible)
+        assert collapsible.collapsed
+        assert '"approved": null' not in shown
+        await pilot.click(collapsible.query_one("CollapsibleTitle"))
+        await wait_for(pilot, lambda: '"approved": null' in screen_text(app), what="expanded")
+
+
+async def test_hostile_server_text_shows_literally_and_acts_on_nothing(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        ai = AIItem("m1", node=HOSTILE)
+        add(
+            app,
+            HumanItem("h1", HOSTILE),
+            ToolResultItem("t1", "c1", HOSTILE, HOSTILE),
+            ErrorItem("e1", HOSTILE, HOSTILE),
+            NoticeItem("x1", HOSTILE),
+            CustomItem("c1", HOSTILE),
+            NodeUpdateItem("n1", HOSTILE, {HOSTILE: HOSTILE}),
+            ai,
+        )
+        await stream(pilot, app, ai, list(HOSTILE))  # escape sequences split across tokens
+        await wait_for(pilot, lambda: len(source_of(app, "m1") or "") > 0)
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        assert painted_control_codes(app) == []
+        assert shown.count(HOSTILE_SHOWN) >= 5
+        assert "file:///etc/passwd" not in shown
+        assert "[@click=app.quit]q[/]" in shown  # the AI Markdown too, literally
+        for static in app.query(Static):
+            if static.region.area:
+                await pilot.click(static)
+        await pilot.click(markdown_of(app, "m1"))
+        await pilot.pause()
+        assert app.is_running and app.opened == []
+
+
+async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        # markdown-it already drops javascript: and file: links (they show as text);
+        # other schemes and paths reach the view, which refuses them.
+        links = [
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "/etc/passwd",
+            "ssh://example.com/x",
+            "https://example.com/docs",
+        ]
+        for index, href in enumerate(links):
+            add(app, AIItem(f"m{index}", text=f"[link]({href})", streaming=False))
+        await pilot.pause()
+
+        async def click_link(key: str) -> None:
+            await pilot.click(markdown_of(app, key).query_one(MarkdownParagraph), offset=(1, 0))
+            await pilot.pause()
+
+        for key in ["m0", "m1", "m2", "m3"]:
+            await click_link(key)
+        assert app.opened == []
+        refusals = [n.message for n in app._notifications]
+        assert any("'/etc/passwd'" in m and "only http(s)" in m for m in refusals)
+        assert any("ssh://example.com/x" in m and "only http(s)" in m for m in refusals)
+        await pilot.press("o")  # nothing is pending: a refused link cannot be opened
+        assert app.opened == []
+
+        await click_link("m4")
+        assert app.opened == []  # not without asking
+        assert any("Press o" in n.message for n in app._notifications)
+        app.transcript.focus()
+        await pilot.press("o")
+        assert app.opened == ["https://example.com/docs"]
+
+
+async def test_view_follows_new_output_until_the_user_scrolls_up(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 12)) as pilot:
+        view = app.transcript
+        view.focus()
+        add(app, *(NoticeItem(f"n{i}", f"line {i}") for i in range(30)))
+        await wait_for(pilot, lambda: view.max_scroll_y > 0 and view.scroll_y == view.max_scroll_y)
+        assert "line 29" in screen_text(app)
+        assert not view.marker.has_class("visible")
+
+        await pilot.press("home")
+        await wait_for(pilot, lambda: view.scroll_y == 0, what="scrolled to the top")
+        add(app, *(NoticeItem(f"m{i}", f"more {i}") for i in range(10)))
+        await pilot.pause()
+        await pilot.pause()
+        assert view.scroll_y == 0  # did not jump
+        assert view.marker.has_class("visible")
+        assert "new output below ↓ (end)" in screen_text(app)
+
+        await pilot.press("end")
+        await wait_for(pilot, lambda: view.scroll_y == view.max_scroll_y, what="the end")
+        assert view.following and not view.marker.has_class("visible")
+        add(app, NoticeItem("last", "the newest line"))
+        await wait_for(pilot, lambda: "the newest line" in screen_text(app), what="followed")
+
+        await pilot.press("home")
+        add(app, NoticeItem("later", "later line"))
+        await wait_for(pilot, lambda: view.marker.has_class("visible"), what="the marker")
+        await pilot.click(view.marker)
+        await wait_for(pilot, lambda: "later line" in screen_text(app), what="marker click")
+        assert view.following
+
+
+async def test_interrupt_resumes_with_text_or_json_and_is_disabled_once_answered(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        value = {"action": "deploy", "target": "staging", "question": "Deploy to staging? (yes/no)"}
+        item = InterruptItem("i1", value, interrupt_id="abc")
+        add(app, item)
+        await pilot.pause()
+        assert "Deploy to staging? (yes/no)" in screen_text(app)
+        block = app.query_one(InterruptBlock)
+
+        await pilot.click(block.answer_input)
+        await pilot.press("enter")  # empty: nothing is sent
+        await pilot.press(*"yes", "enter")
+        await wait_for(pilot, lambda: len(app.resumed) == 1)
+        assert app.resumed == ["yes"]
+
+        block.answer_input.value = '{"approved": true}'
+        await pilot.click(block.query_one(Button))
+        await wait_for(pilot, lambda: len(app.resumed) == 2)
+        assert app.resumed[1] == {"approved": True}
+
+        item.answered = True
+        app.transcript.apply([Updated(item)])
+        await wait_for(pilot, lambda: app.query_one(InterruptBlock).answer_input.disabled)
+        assert app.query_one(InterruptBlock).query_one(Button).disabled
+        assert "answered" in screen_text(app)
+
+
+async def test_cleared_removes_every_block_and_streams_start_again(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        ai = AIItem("m1")
+        add(app, HumanItem("h1", "hi"), ai)
+        await stream(pilot, app, ai, ["partial"])
+        app.transcript.apply([Cleared()])
+        await pilot.pause()
+        assert app.transcript.blocks == [] and len(app.query(AIBlock)) == 0
+        again = AIItem("m1", text="fresh", streaming=False)
+        add(app, again)
+        await wait_for(pilot, lambda: source_of(app, "m1") == "fresh")
+        assert len(app.query(Input)) == 0 and len(app.query(Markdown)) == 1

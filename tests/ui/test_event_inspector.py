@@ -1,0 +1,78 @@
+"""The raw event inspector: every SSE event shown with its timing and saved whole."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from threads_support import painted_control_codes, screen_text
+
+from agent_tui.widgets.event_inspector import EventInspector
+
+WaitFor = Callable[..., Awaitable[None]]
+
+HOSTILE = (
+    "[@click=app.quit]q[/] \x1b]8;;file:///etc/passwd\x1b\\x\x1b]8;;\x1b\\ \x1b[2J [bold red]x[/]"
+)
+
+
+class InspectorApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield EventInspector()
+
+    @property
+    def inspector(self) -> EventInspector:
+        return self.query_one(EventInspector)
+
+
+async def test_events_show_with_time_name_id_and_inert_data(wait_for: WaitFor) -> None:
+    app = InspectorApp()
+    async with app.run_test(size=(120, 10)) as pilot:
+        app.inspector.add(0.0123, "metadata", "1", '{"run_id": "r1"}')
+        app.inspector.add(0.5, "messages|sub:1", None, HOSTILE)
+        app.inspector.add(0.75, "values", "3", "x" * 5000)
+        await wait_for(pilot, lambda: app.inspector.shown_lines == 3)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "12 ms metadata" in shown and '{"run_id": "r1"}' in shown
+        assert "500 ms messages|sub:1" in shown
+        assert "[@click=app.quit]q[/] x  [bold red]x[/]" in shown
+        assert painted_control_codes(app) == []
+        assert "x" * 239 + "…" in app.inspector.lines[2].text  # one truncated line
+
+
+async def test_twenty_thousand_events_stay_responsive_and_save_whole(
+    wait_for: WaitFor, tmp_path: Path
+) -> None:
+    app = InspectorApp()
+    async with app.run_test(size=(120, 20)) as pilot:
+        started = time.perf_counter()
+        for n in range(20_000):
+            app.inspector.add(n / 1000, "messages", str(n), f'[{{"content": "token {n}"}}]')
+            if n % 500 == 0:
+                await pilot.pause()  # the stream arrives in bursts
+        await wait_for(pilot, lambda: app.inspector.shown_lines == 20_000, what="every line")
+        assert time.perf_counter() - started < 10
+        assert len(app.inspector.lines) == 20_000
+
+        path = tmp_path / "run-events.jsonl"
+        app.inspector.add(20.5, "error", None, HOSTILE)
+        assert app.inspector.save(path) == 20_001
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 20_001
+        assert json.loads(lines[0]) == {
+            "t_ms": 0.0,
+            "event": "messages",
+            "id": "0",
+            "data": '[{"content": "token 0"}]',
+        }
+        assert json.loads(lines[-1])["data"] == HOSTILE  # whole, as received
+        assert "\x1b" not in path.read_text(encoding="utf-8")  # escaped in the file
+        assert path.stat().st_mode & 0o777 == 0o600
+
+        app.inspector.clear()
+        await pilot.pause()
+        assert app.inspector.records == [] and len(app.inspector.lines) == 0

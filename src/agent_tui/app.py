@@ -177,7 +177,13 @@ class AgentTuiApp(ShellApp):
         local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
         add_secret(local.api_key)
         self.local_control_plane = local  # set before start: shutdown must find it
-        await asyncio.to_thread(local.start)
+        try:
+            await asyncio.to_thread(local.start)
+        except BaseException:
+            # The next use tries again from a clean slate instead of reusing a dead one.
+            await asyncio.to_thread(local.stop)
+            self.local_control_plane = None
+            raise
         logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
         return local
 

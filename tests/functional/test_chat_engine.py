@@ -332,3 +332,43 @@ async def test_a_server_that_stays_away_ends_the_run_as_an_error_after_the_backo
     # The run itself went on without us (on_disconnect defaults to continue).
     await client.runs.join(thread_id, end.run_id or "")
     assert (await client.threads.get(thread_id)).status == "idle"
+
+
+async def test_cancel_pressed_right_after_sending_cancels_the_run(
+    client: AgentServerClient,
+) -> None:
+    session = ChatSession(client, await new_thread(client))
+    events: list[DriverEvent] = []
+    async for event, _ in session.send("chat", "count to 2000", context={"token_delay_ms": 5}):
+        if event is None:
+            assert await session.cancel()  # before the server has even answered
+        else:
+            events.append(event)
+    assert finished(events).state == "cancelled"
+    assert all(len(text.split()) < 2000 for text in session.transcript.ai_texts())
+    assert (await client.threads.get(session.thread_id)).status == "interrupted"
+    assert not await session.cancel()  # nothing left to cancel
+
+
+async def test_a_connection_cut_inside_an_event_loses_nothing(
+    client: AgentServerClient, agent_server_url: str
+) -> None:
+    thread_id = await new_thread(client)
+    async with (
+        DropProxy.in_front_of(agent_server_url) as proxy,
+        AgentServerClient(proxy.url) as via_proxy,
+    ):
+        session = ChatSession(via_proxy, thread_id, backoff=QUICK_BACKOFF)
+        await send(session, "warm up")  # the pooled connection is reused below
+        proxy.drop_after_bytes(20_000)  # lands in the middle of some token's event
+        events, _ = await send(session, "count to 200", context={"token_delay_ms": 1})
+    assert proxy.connections_dropped >= 1
+    assert any(isinstance(e, Reconnected) for e in events)
+    tokens = [
+        e.event.text
+        for e in events
+        if isinstance(e, Received) and isinstance(e.event, MessagesEvent) and not e.duplicate
+    ]
+    expected = " ".join(str(i) for i in range(1, 201))
+    assert "".join(tokens) == expected
+    assert session.transcript.ai_texts()[-1] == expected

@@ -46,11 +46,13 @@ class ReplayFilter:
         self._resend_at: int | None = None  # where a re-send of the group would continue
         self._unordered: set[str] = set()  # ids without an order: equality only
         self._last_ids: list[str] = []  # the last two distinct ids, in arrival order
+        self._rejoined = False  # re-sends only happen on a rejoin's connection
 
     def resume_from(self) -> str:
         """The `Last-Event-ID` for a rejoin: the id before the last distinct one, so that
         events sharing the last id are replayed (and recognised) rather than lost."""
         self._resend_at = 0
+        self._rejoined = True
         return self._last_ids[0] if len(self._last_ids) == 2 else REPLAY_ALL
 
     def is_duplicate(self, event: RunEvent) -> bool:
@@ -77,7 +79,7 @@ class ReplayFilter:
         if at is not None and at < len(self._group) and self._group[at] == content:
             self._resend_at = at + 1
             return True
-        if content in self._group:
+        if self._rejoined and content in self._group:
             # A re-send that started inside the group (the live queue's first events).
             self._resend_at = self._group.index(content) + 1
             return True

@@ -116,6 +116,7 @@ class RunDriver:
         opened); `"-1"` replays it from its start."""
         self._begin()
         self.run_id = run_id
+        self._filter.resume_from()  # a join can send the same event twice (see event_order)
         try:
             opening = self._client.runs.join_stream(
                 self.thread_id, run_id, last_event_id=last_event_id

@@ -43,6 +43,8 @@ class ChatSession:
         self.driver = RunDriver(client, thread_id, backoff=backoff)
         self.thread_status: str | None = None
         self._gone = False
+        self._starting = False  # between `send` and the driver taking over
+        self._cancel_early = False
 
     @property
     def active(self) -> bool:
@@ -69,6 +71,7 @@ class ChatSession:
         run cannot be created (busy thread, network) a notice says so and the error is
         raised, so the caller keeps the draft.
         """
+        self._starting = True  # a cancel from now on applies to this run
         yield None, self.transcript.add_human(text)
         message = {"messages": [{"role": "user", "content": text}]}
         async for step in self.run(
@@ -106,6 +109,7 @@ class ChatSession:
         context: dict[str, Any] | None = None,
     ) -> AsyncIterator[Step]:
         self._gone = False
+        self._starting = True
         self.transcript.set_state("starting")
         events = self.driver.stream(
             assistant_id,
@@ -116,11 +120,15 @@ class ChatSession:
         )
         try:
             async for event in events:
+                if self._cancel_early and not self.driver.cancel_requested:
+                    await self.driver.cancel()
                 yield event, await self._fold(event)
         except (ApiError, RunAlreadyActive) as exc:
             self.transcript.state = "idle"
             yield None, self.transcript.notice(f"Not sent: {exc}", "error")
             raise
+        finally:
+            self._starting = self._cancel_early = False
 
     async def join(self, run_id: str) -> AsyncIterator[Step]:
         """Follow a run already running on the thread (replayed from its start)."""
@@ -130,7 +138,14 @@ class ChatSession:
             yield event, await self._fold(event)
 
     async def cancel(self) -> bool:
-        return await self.driver.cancel()
+        """Cancel the run; pressed before the server has answered the send, the run is
+        cancelled as soon as it exists. False when there is nothing to cancel."""
+        if self.driver.active:
+            return await self.driver.cancel()
+        if self._starting:
+            self._cancel_early = True
+            return True
+        return False
 
     async def _fold(self, event: DriverEvent) -> list[TranscriptChange]:
         transcript = self.transcript

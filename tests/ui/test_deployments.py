@@ -25,6 +25,7 @@ from textual.pilot import Pilot
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.deployments import DeploymentsScreen
 from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.screens.server_info import ServerInfoScreen
@@ -85,6 +86,12 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
         await pilot.press("slash", "escape")
         await wait_for(pilot, lambda: "alpha" in names_shown(screen), what="alpha again")
         assert screen.name_contains == ""
+
+        # n: the new deployment form (esc leaves it without creating anything).
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentFormScreen), what="form")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="back on the list")
     assert SECRET_VALUE not in "".join(notifications(app))
 
 
@@ -125,10 +132,12 @@ async def test_read_only_refuses_to_delete(
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
         screen.table.move_to(plane.alpha["id"])
-        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+d", "n", "e")
         await pilot.pause()
         assert app.screen is screen
-        assert any("Read-only mode: cannot delete a deployment" in n for n in notifications(app))
+        said = notifications(app)
+        for verb in ("delete", "create", "edit"):
+            assert any(f"Read-only mode: cannot {verb} a deployment" in n for n in said), verb
 
 
 async def test_a_wrong_key_is_reported_naming_the_header(

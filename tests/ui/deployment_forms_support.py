@@ -149,3 +149,8 @@ async def deployed(
         last = revision.status
     assert last == "DEPLOYED"
     return await client.deployments.get(created.id)
+
+
+async def shows(pilot: Pilot[Any], wait_for: WaitFor, text: str, timeout: float = 30) -> None:
+    """Wait until `text` is painted on the screen."""
+    await wait_for(pilot, lambda: text in screen_text(pilot.app), what=repr(text), timeout=timeout)

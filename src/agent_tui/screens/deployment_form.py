@@ -336,15 +336,24 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
     def _show_server_error(self, error: ApiError) -> None:
         doing = "save the deployment" if self.patching else "create the deployment"
         title, body = describe_error(error, doing)
-        self.show_error(f"{title}\n{body}".strip())
-        if not isinstance(error, ValidationFailed):
+        if not isinstance(error, ValidationFailed) or not error.errors:
+            self.show_error(f"{title}\n{body}".strip())
             return
         problems: dict[str, str] = {}
+        elsewhere: list[str] = []  # errors no field of the form can show
         for field_error in error.errors:
             field = field_of_error(list(field_error.loc), self._secret_rows)
-            if field is not None:
-                message = field_error.msg
-                problems[field] = f"{problems[field]}; {message}" if field in problems else message
+            if field is None:
+                elsewhere.append(f"• {field_error}")
+                continue
+            message = field_error.msg
+            problems[field] = f"{problems[field]}; {message}" if field in problems else message
+        lines = [f"Could not {doing}:"]
+        if problems:
+            lines.append(
+                f"The server refused {len(error.errors) - len(elsewhere)} field(s), marked above."
+            )
+        self.show_error("\n".join(lines + elsewhere))
         self.show_problems(problems)
         if problems:
             self._focus_field(next(iter(problems)))

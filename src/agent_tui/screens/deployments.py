@@ -41,8 +41,9 @@ if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
     from agent_tui.screens.palette import PaletteCommand
 
-# Deployment statuses that still change on their own (API_NOTES).
-CHANGING_DEPLOYMENT_STATUSES = frozenset({"AWAITING_DATABASE", "AWAITING_DELETE", "UNKNOWN"})
+# A deployment status that changes on its own whatever its revisions do. (Not
+# AWAITING_DATABASE: a deployment whose only revision failed stays in it for good.)
+CHANGING_DEPLOYMENT_STATUSES = frozenset({"AWAITING_DELETE"})
 NOT_AVAILABLE = "The {what} is not available yet"
 
 

@@ -25,7 +25,7 @@ UNKNOWN_NAMES = "the control plane does not say which secrets this revision had"
 
 
 def short_id(value: str | None) -> str:
-    return (value or "-")[:8]
+    return (value or "—")[:8]
 
 
 def format_when(value: datetime | None) -> str:

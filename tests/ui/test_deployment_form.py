@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import deployment_forms_support as support
 from deployment_forms_support import (
@@ -36,7 +37,7 @@ async def names_on(client: ControlPlaneClient) -> list[str]:
     return [d.name async for d in client.deployments.iter_all()]
 
 
-async def add_secret(pilot: Pilot[object], name: str, value: str) -> None:
+async def add_secret(pilot: Pilot[Any], name: str, value: str) -> None:
     await pilot.press("ctrl+n")
     await pilot.pause()
     form = pilot.app.screen
@@ -103,7 +104,7 @@ async def test_a_server_422_is_shown_field_by_field_and_keeps_what_was_typed(
         assert "The server refused 2 field(s), marked above" in text
         assert text.count("Input should be a valid UUID") == 1  # under its field only
         assert form.query_one("#source_config", TextArea).has_focus
-        assert app.screen is form  # still open, with everything typed
+        assert form.is_current  # still open, with everything typed
         assert form.query_one("#name", Input).value == "bad-ids"
         assert form.secret_rows[0].value_input.value == SECRET_VALUE
         assert SECRET_VALUE not in screen_text(app)
@@ -124,7 +125,7 @@ async def test_a_source_the_local_control_plane_does_not_deploy_is_explained(
         form.query_one("#config_path", Input).value = "agent/langgraph.json"
         await pilot.press("ctrl+s")
         await shows(pilot, wait_for, 'source "github" is not supported')
-        assert app.screen is form
+        assert form.is_current
 
 
 async def test_a_network_failure_keeps_the_form(wait_for: WaitFor) -> None:
@@ -138,7 +139,7 @@ async def test_a_network_failure_keeps_the_form(wait_for: WaitFor) -> None:
             await type_into(pilot, "#name", "offline")
             await pilot.press("ctrl+s")
             await shows(pilot, wait_for, "Could not create the deployment: cannot reach the")
-            assert app.screen is form and form.query_one("#name", Input).value == "offline"
+            assert form.is_current and form.query_one("#name", Input).value == "offline"
             assert not form.query_one("#save").disabled  # ready to try again
 
 

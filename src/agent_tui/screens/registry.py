@@ -116,3 +116,11 @@ register(
     ),
     "deploy",
 )
+register(
+    Route(
+        "providers",
+        "OAuth providers on the control plane (list, create, delete)",
+        "agent_tui.screens.auth_providers:providers_screen",
+    ),
+    "auth-providers",
+)

@@ -1,0 +1,287 @@
+"""OAuth providers of the control plane (`/v2/auth/providers`): list, create, delete.
+
+The shared verbs (`resource_screen.py`): `y` the raw JSON (any secret-looking field
+masked, though the spec's response has no client secret), `ctrl+d` delete after a
+confirmation, `n` a new provider (`ProviderFormScreen`: the client secret masked as
+typed; each field a server 422 names shows its message under it; what was typed stays).
+Route `:providers` (alias `:auth-providers`); the client is the current context's
+control plane (`app.get_control_plane()`), or the one given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
+from agent_tui.client.models.control_plane import OAuthProvider
+from agent_tui.error_messages import describe_error
+from agent_tui.screens.base import AgentScreen
+from agent_tui.screens.resource_screen import ResourceScreen
+from agent_tui.thread_query import format_time
+from agent_tui.widgets.resource_table import Column
+from agent_tui.widgets.text import server_text
+
+MASK = "••••••"
+_SECRET_WORDS = ("secret", "password", "api_key", "access_token", "refresh_token")
+PROVIDER_TYPES = ("microsoft", "salesforce", "slack")
+AUTH_METHODS = ("client_secret_post", "client_secret_basic", "none")  # the spec's default first
+REQUIRED = ("provider_id", "name", "client_id", "auth_url", "token_url")
+
+
+def mask_secrets(value: Any) -> Any:
+    """`value` with every secret-looking field's value replaced by a mask (nested too)."""
+    if isinstance(value, dict):
+        return {
+            key: MASK
+            if isinstance(key, str)
+            and any(word in key.lower() for word in _SECRET_WORDS)
+            and item not in (None, "")
+            else mask_secrets(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [mask_secrets(item) for item in value]
+    return value
+
+
+def provider_columns() -> list[Column[OAuthProvider]]:
+    return [
+        Column("provider_id", "Provider id", lambda p: server_text(p.provider_id)),
+        Column("name", "Name", lambda p: server_text(p.name)),
+        Column("type", "Type", lambda p: server_text(p.provider_type or "custom"), width=10),
+        Column("client_id", "Client id", lambda p: server_text(p.client_id or "—")),
+        Column("pkce", "PKCE", lambda p: "yes" if p.uses_pkce else "no", width=4),
+        Column("auth", "Token auth", lambda p: server_text(p.token_endpoint_auth_method or "—")),
+        Column("updated", "Updated (UTC)", lambda p: format_time(p.updated_at), width=19),
+    ]
+
+
+class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
+    RESOURCE = "OAuth provider"
+    RESOURCES = "OAuth providers"
+    VERBS = frozenset({"new", "delete"})
+
+    def __init__(self, client: ControlPlaneClient | None = None) -> None:
+        super().__init__()
+        self.client = client
+        self._loaded: list[OAuthProvider] = []  # the list is not paged: pages cut from it
+        self._select_after_load: str | None = None
+
+    async def control_plane(self) -> ControlPlaneClient:
+        if self.client is None:
+            get = getattr(self.app, "get_control_plane", None)
+            if not callable(get):
+                raise ApiError("this app has no control plane")
+            try:
+                self.client = await get()
+            except ApiError:
+                raise
+            except Exception as error:  # the local control plane did not start
+                raise ApiError(f"the control plane is not available: {error}") from error
+        assert self.client is not None
+        return self.client
+
+    def columns(self) -> Sequence[Column[OAuthProvider]]:
+        return provider_columns()
+
+    def item_id(self, item: OAuthProvider) -> str:
+        return item.provider_id
+
+    def describe(self, item: OAuthProvider) -> str:
+        return f"OAuth provider {item.provider_id} ({item.name})"
+
+    async def fetch_page(self, offset: int, limit: int) -> Sequence[OAuthProvider]:
+        if offset == 0:
+            client = await self.control_plane()
+            self._loaded = await client.auth_providers.list()
+        return self._loaded[offset : offset + limit]
+
+    def raw_json(self, item: OAuthProvider) -> Any:
+        return mask_secrets(item.raw())
+
+    async def delete_item(self, item: OAuthProvider) -> None:
+        client = await self.control_plane()
+        await client.auth_providers.delete(item.provider_id)
+
+    def new_item(self) -> None:
+        self._open_form()
+
+    @work(group="providers-form", exit_on_error=False)
+    async def _open_form(self) -> None:
+        try:
+            client = await self.control_plane()
+        except ApiError as error:
+            self.report_error(error, doing="open the control plane")
+            return
+        created = await self.app.push_screen_wait(ProviderFormScreen(client))
+        if created is not None:
+            self.notify(f"Created OAuth provider {created.provider_id}", markup=False)
+            self._select_after_load = created.provider_id
+            self.reload()
+
+    def update_heading(self) -> None:
+        super().update_heading()
+        if self._select_after_load and self.table.move_to(self._select_after_load):
+            self._select_after_load = None
+
+
+class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
+    """A new OAuth provider (`OAuthProviderCreateRequest`); dismisses with it, or None."""
+
+    CSS_PATH = "auth_providers.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *AgentScreen.BINDINGS,
+        Binding("escape", "cancel", "Cancel", id="provider_form.cancel"),
+        Binding("ctrl+s", "save", "Save", priority=True, id="provider_form.save"),
+    ]
+    _LABELS: ClassVar[dict[str, str]] = {
+        "provider_id": "Provider id (letters, digits, _ . -)",
+        "name": "Name",
+        "client_id": "Client id",
+        "client_secret": "Client secret (optional, never shown again)",
+        "auth_url": "Authorization URL",
+        "token_url": "Token URL",
+        "code_challenge_method": "Code challenge method",
+    }
+
+    def __init__(self, client: ControlPlaneClient) -> None:
+        super().__init__()
+        self.client = client
+        self.error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="provider-frame"):
+            yield Static("New OAuth provider", id="provider-title")
+            with VerticalScroll(id="provider-body"):
+                for field, label in self._LABELS.items():
+                    yield Label(label)
+                    yield Input(
+                        "S256" if field == "code_challenge_method" else "",
+                        password=field == "client_secret",
+                        placeholder="https://…" if field.endswith("_url") else "",
+                        id=field,
+                    )
+                    yield Static("", id=f"{field}-problem", classes="field-problem")
+                yield Checkbox("Uses PKCE", id="uses_pkce")
+                yield Label("Provider type")
+                yield Select([(t, t) for t in PROVIDER_TYPES], prompt="custom", id="provider_type")
+                yield Static("", id="provider_type-problem", classes="field-problem")
+                yield Label("Token endpoint auth method")
+                yield Select(
+                    [(m, m) for m in AUTH_METHODS],
+                    allow_blank=False,
+                    value=AUTH_METHODS[0],
+                    id="token_endpoint_auth_method",
+                )
+                yield Static("", id="token_endpoint_auth_method-problem", classes="field-problem")
+            yield Static(id="provider-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Create (ctrl+s)", id="save", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_problems({})
+        self.show_error(None)
+        self.query_one("#provider_id", Input).focus()
+
+    def body(self) -> dict[str, Any]:
+        values = {field: self.query_one(f"#{field}", Input).value for field in self._LABELS}
+        body: dict[str, Any] = {k: v.strip() for k, v in values.items() if k != "client_secret"}
+        body["client_secret"] = values["client_secret"] or None
+        body["uses_pkce"] = self.query_one("#uses_pkce", Checkbox).value
+        kind = self.query_one("#provider_type", Select).value
+        body["provider_type"] = kind if isinstance(kind, str) else None
+        method = self.query_one("#token_endpoint_auth_method", Select).value
+        body["token_endpoint_auth_method"] = method if isinstance(method, str) else None
+        body["code_challenge_method"] = body["code_challenge_method"] or None
+        return body
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        guard = getattr(self.app, "refuse_if_readonly", None)
+        if callable(guard) and guard("create an OAuth provider"):
+            return
+        body = self.body()
+        problems = {field: "required" for field in REQUIRED if not body[field]}
+        for field in ("auth_url", "token_url"):
+            if body[field] and not body[field].startswith(("https://", "http://")):
+                problems[field] = "must be an http(s) URL"
+        self.show_problems(problems)
+        if problems:
+            self.show_error(f"Nothing was sent: fix the {len(problems)} problem(s) marked above.")
+            self.query_one(f"#{next(iter(problems))}").focus()
+            return
+        self.show_error(None)
+        self._send(body)
+
+    @work(exclusive=True, group="provider-save", exit_on_error=False)
+    async def _send(self, body: dict[str, Any]) -> None:
+        save = self.query_one("#save", Button)
+        save.disabled = True
+        try:
+            created = await self.client.auth_providers.create(
+                body.pop("provider_id"),
+                body.pop("name"),
+                body.pop("client_id"),
+                body.pop("auth_url"),
+                body.pop("token_url"),
+                **body,
+            )
+        except ApiError as error:
+            self._show_server_error(error)
+            return
+        finally:
+            save.disabled = False
+        self.dismiss(created)
+
+    def _show_server_error(self, error: ApiError) -> None:
+        title, text = describe_error(error, "create the OAuth provider")
+        if not isinstance(error, ValidationFailed) or not error.errors:
+            self.show_error(f"{title}\n{text}".strip())
+            return
+        problems: dict[str, str] = {}
+        elsewhere: list[str] = []
+        for field_error in error.errors:
+            loc = [str(part) for part in field_error.loc if part != "body"]
+            field = loc[0] if loc else ""
+            if self.query(f"#{field}-problem"):
+                problems[field] = field_error.msg
+            else:
+                elsewhere.append(f"• {field_error}")
+        lines = ["Could not create the OAuth provider:"]
+        if problems:
+            lines.append(f"The server refused {len(problems)} field(s), marked above.")
+        self.show_error("\n".join(lines + elsewhere))
+        self.show_problems(problems)
+        if problems:
+            self.query_one(f"#{next(iter(problems))}").focus()
+
+    def show_problems(self, problems: dict[str, str]) -> None:
+        for widget in self.query(".field-problem").results(Static):
+            field = (widget.id or "").removesuffix("-problem")
+            widget.update(server_text(problems.get(field, "")))
+            widget.display = field in problems
+
+    def show_error(self, message: str | None) -> None:
+        self.error = message
+        widget = self.query_one("#provider-error", Static)
+        widget.update(server_text(message or ""))
+        widget.display = message is not None
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def providers_screen(app: App[Any], argument: str | None) -> Screen[Any]:
+    """`:providers` (alias `:auth-providers`)."""
+    return AuthProvidersScreen()

@@ -8,8 +8,10 @@ marked with `m` after `d`) and the fork tree (`ForkTree`, `t`). The header line 
 thread's status in view; a timer refreshes it, and a change on the server (a run that
 ended, a fork from elsewhere) brings the new checkpoints in at the top.
 
-Fork, replay and export are in `thread_actions.py`. `:thread <id>` and `enter` on a
-thread open this screen (`thread_view_screen`).
+Fork, replay and export are in `thread_actions.py`; the Chat tab (the first one) is
+`ChatPane` (chat_pane.py), with its screen keys in `thread_chat.py`. `enter` on a thread
+opens this screen on the State tab; `:thread <id>` (`thread_view_screen`) opens it on the
+Chat tab with the prompt focused.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.client.models import Thread
 from agent_tui.history import HistoryRow, ThreadHistory
+from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.registry import RouteUnavailable
-from agent_tui.screens.thread_actions import ThreadActions
+from agent_tui.screens.thread_chat import ThreadChat
 from agent_tui.screens.thread_diff import diff_for
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
@@ -54,7 +57,7 @@ PAGE_SIZE = 100
 SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 
 
-class ThreadViewScreen(ThreadActions):
+class ThreadViewScreen(ThreadChat):
     CSS_PATH = "thread_view.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
@@ -78,7 +81,9 @@ class ThreadViewScreen(ThreadActions):
         *,
         page_size: int = PAGE_SIZE,
         status_interval: float = STATUS_INTERVAL,
+        chat: bool = False,
     ) -> None:
+        """`chat`: open on the Chat tab with the prompt focused (else the State tab)."""
         super().__init__()
         self.client = client
         self.thread_id = thread_id
@@ -90,6 +95,7 @@ class ThreadViewScreen(ThreadActions):
         self.status_interval = status_interval
         self._lock = asyncio.Lock()  # one change of `history` at a time
         self._show_timer: Timer | None = None
+        self.open_on_chat = chat
 
     # -- layout -----------------------------------------------------------------------
 
@@ -98,7 +104,10 @@ class ThreadViewScreen(ThreadActions):
         yield Static(id="thread-header")
         with Horizontal(id="thread-body"):
             yield HistoryPane(id="history")
-            with TabbedContent(id="thread-tabs", initial="tab-state"):
+            initial = "tab-chat" if self.open_on_chat else "tab-state"
+            with TabbedContent(id="thread-tabs", initial=initial):
+                with TabPane("Chat", id="tab-chat"):
+                    yield ChatPane(self.client, self.thread_id, id="chat")
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
                 with TabPane("Diff", id="tab-diff"):
@@ -147,7 +156,10 @@ class ThreadViewScreen(ThreadActions):
         if selection is not None:
             selection.update(thread=short_id(self.thread_id))
         self.show_header()
-        self.pane.focus()
+        if self.open_on_chat:
+            self.chat.prompt.focus()
+        else:
+            self.pane.focus()
         self._open()
         if self.status_interval > 0:
             self.set_interval(self.status_interval, self._poll_status)
@@ -229,8 +241,12 @@ class ThreadViewScreen(ThreadActions):
         self._refresh_tree()
 
     def _poll_status(self) -> None:
-        if not self.progress:  # a replay reloads when it ends
-            self._check_status()
+        if self.progress:  # a replay reloads when it ends
+            return
+        # A check still loading new checkpoints goes on: a new one would cancel it.
+        if any(w.group == "thread-status" and w.is_running for w in self.workers):
+            return
+        self._check_status()
 
     @work(exclusive=True, group="thread-status", exit_on_error=False)
     async def _check_status(self) -> None:
@@ -267,6 +283,8 @@ class ThreadViewScreen(ThreadActions):
             text.append("  ")
             text.append_text(server_text(self.progress, style="bold yellow"))
         self.query_one("#thread-header", Static).update(text)
+        if self.thread is not None:
+            self.chat.thread_loaded(self.thread)
 
     def set_progress(self, text: str) -> None:
         self.progress = text
@@ -369,6 +387,8 @@ class ThreadViewScreen(ThreadActions):
     # -- small verbs ------------------------------------------------------------------
 
     def action_back(self) -> None:
+        if self.chat.cancel_run():
+            return  # esc stops a streaming run first; the next esc goes back
         self.dismiss(None)
 
     def action_refresh(self) -> None:
@@ -402,10 +422,15 @@ class ThreadViewScreen(ThreadActions):
         yield PaletteCommand(
             "Import thread…", "A thread export as a new thread", self.action_import
         )
+        yield from self.chat_palette_commands()
 
     def open_thread(self, thread_id: str) -> None:
         """Show another thread of this server (an imported one) in place of this one."""
         self.app.switch_screen(ThreadViewScreen(self.client, thread_id))
+
+    def open_chat(self, thread_id: str) -> None:
+        """Show another thread (a new one) in place of this one, ready to chat."""
+        self.app.switch_screen(ThreadViewScreen(self.client, thread_id, chat=True))
 
     def action_copy_id(self) -> None:
         row = self.selected_row
@@ -418,11 +443,11 @@ class ThreadViewScreen(ThreadActions):
 
 
 def thread_view_screen(app: App[Any], argument: str | None) -> Screen[Any]:
-    """`:thread <id>`: the thread view of that thread."""
+    """`:thread <id>`: the thread view of that thread, on the Chat tab, ready to type."""
     thread_id = (argument or "").strip()
     if not thread_id:
         raise RouteUnavailable(":thread needs a thread id")
     client: AgentServerClient | None = getattr(app, "client", None)
     if client is None:
         raise RouteUnavailable("not connected to a server yet")
-    return ThreadViewScreen(client, thread_id)
+    return ThreadViewScreen(client, thread_id, chat=True)

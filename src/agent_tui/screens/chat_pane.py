@@ -1,0 +1,312 @@
+"""The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
+
+Top, one line that is always visible: the run state (running, reconnecting…,
+interrupted, done, error, cancelled), the thread status and the assistant in use.
+Middle, the transcript (`widgets/chat_transcript.py`) and, toggled with `f2` as a split
+beside it, the raw event inspector (`widgets/event_inspector.py`), which records every
+event even while hidden. Bottom, the prompt (`widgets/chat_prompt.py`).
+
+The pane owns the run: `enter` in the prompt starts a run of its `ChatSession` in one
+exclusive worker (`chat_run.py`); the session's driver rejoins a dropped stream by
+itself and reports it.
+The screen hears `RunEnded` and refreshes its history. Cancelling (`ctrl+c` / `esc`)
+is the screen's key, because it must work wherever the focus is: it calls `cancel_run`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
+from agent_tui.chat.session import ChatSession
+from agent_tui.client import ApiError
+from agent_tui.screens.chat_assistant import ChatAssistant, named_by
+from agent_tui.screens.chat_run import ChatRun
+from agent_tui.screens.stream_modes import session_modes
+from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.widgets.chat_prompt import PromptArea
+from agent_tui.widgets.chat_transcript import TranscriptView
+from agent_tui.widgets.event_inspector import EventInspector
+from agent_tui.widgets.resource_table import status_text
+from agent_tui.widgets.text import server_text
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
+    from agent_tui.client.models import Thread
+
+BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
+
+STATE_STYLES: dict[str, str] = {
+    "idle": "dim",
+    "starting": "yellow",
+    "running": "bold yellow",
+    "reconnecting": "bold magenta",
+    "interrupted": "bold magenta",
+    "done": "green",
+    "error": "bold red",
+    "cancelled": "yellow",
+}
+
+
+class ChatPane(Vertical):
+    """One thread's chat. `thread_loaded(thread)` keeps it told of the thread's status
+    and metadata (the screen polls them)."""
+
+    DEFAULT_CSS = """
+    ChatPane { height: 1fr; }
+    ChatPane #chat-state { height: 1; padding: 0 1; background: $boost; }
+    ChatPane #chat-body { height: 1fr; }
+    ChatPane #transcript { width: 1fr; }
+    ChatPane #inspector { width: 1fr; border-left: solid $primary; display: none; }
+    ChatPane.-inspecting #inspector { display: block; }
+    ChatPane #prompt { height: auto; max-height: 12; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "toggle_inspector", "Events", id="chat.inspector"),
+        Binding("ctrl+s", "save_events", "Save events", id="chat.save_events"),
+    ]
+
+    class RunEnded(Message):
+        """A run ended (done, error, interrupted, cancelled, gone): the thread changed."""
+
+        def __init__(self, state: RunState) -> None:
+            super().__init__()
+            self.state = state
+
+    def __init__(self, client: AgentServerClient, thread_id: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.client = client
+        self.thread_id = thread_id
+        self.session = ChatSession(client, thread_id)
+        self.model = self.session.transcript
+        self.run_state: RunState = "idle"
+        self.detail = ""  # e.g. "attempt 2" beside "reconnecting…"
+        self.thread_status: str | None = None
+        self.assistant: ChatAssistant | None = None
+        self.chosen = False  # True once the user picked the assistant: metadata no longer decides
+        self.run: ChatRun | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-state")
+        with Horizontal(id="chat-body"):
+            yield TranscriptView(id="transcript")
+            yield EventInspector(id="inspector")
+        yield PromptArea(id="prompt")
+
+    @property
+    def transcript(self) -> TranscriptView:
+        return self.query_one(TranscriptView)
+
+    @property
+    def prompt(self) -> PromptArea:
+        return self.query_one(PromptArea)
+
+    @property
+    def inspector(self) -> EventInspector:
+        return self.query_one(EventInspector)
+
+    @property
+    def running(self) -> bool:
+        # A run worker outlives an `error` event (the driver still settles the run).
+        return self.run is not None or self.run_state not in TERMINAL_RUN_STATES
+
+    @property
+    def stream_modes(self) -> tuple[str, ...]:
+        return session_modes(self.app)
+
+    def on_mount(self) -> None:
+        self.show_state()
+        self.load_transcript()
+
+    # -- what the pane knows about the thread -----------------------------------------
+
+    def thread_loaded(self, thread: Thread) -> None:
+        self.thread_status = thread.status
+        if not self.chosen:
+            self.assistant = named_by(thread.metadata) or self.assistant
+        self.show_state()
+
+    def use_assistant(self, assistant: ChatAssistant) -> None:
+        """The user's choice: later runs use it, whatever the thread's metadata says."""
+        self.assistant = assistant
+        self.chosen = True
+        self.show_state()
+
+    @work(exclusive=True, group="chat-load", exit_on_error=False)
+    async def load_transcript(self) -> None:
+        """Show the thread's messages as its state holds them."""
+        try:
+            changes = await self.session.load()
+        except ApiError as error:
+            # The screen reports a missing thread itself; anything else is news.
+            from agent_tui.client import NotFound, ValidationFailed
+
+            if not isinstance(error, NotFound | ValidationFailed):
+                self.screen_report(error, "load the thread's messages")
+            return
+        if self.running:
+            return  # a run began meanwhile: its own events and reconcile keep it right
+        self.transcript.apply(changes)
+        self.thread_status = self.session.thread_status or self.thread_status
+        self.set_state(self.model.state)
+
+    # -- the state line ---------------------------------------------------------------
+
+    def set_state(self, state: RunState, detail: str = "") -> None:
+        self.run_state = state
+        self.detail = detail
+        self.show_state()
+        self.screen.refresh_bindings()  # the cancel keys come and go with the run
+
+    def show_state(self) -> None:
+        text = Text()
+        label = "reconnecting…" if self.run_state == "reconnecting" else self.run_state
+        text.append(label, style=STATE_STYLES.get(self.run_state, ""))
+        if self.detail:
+            text.append(" ")
+            text.append_text(server_text(f"({self.detail})", style="dim"))
+        text.append("  thread ", style="dim")
+        text.append_text(status_text(self.thread_status or "—"))
+        text.append("  assistant ", style="dim")
+        if self.assistant is not None:
+            text.append_text(server_text(self.assistant.shown, style="bold"))
+        else:
+            text.append("none yet (f4 picks one)", style="dim")
+        modes = self.stream_modes if self.is_mounted else ()
+        if modes and set(modes) != {"updates", "messages-tuple"}:
+            text.append("  modes ", style="dim")
+            text.append(", ".join(modes))
+        if self.run_state in ("running", "starting", "reconnecting"):
+            text.append("  esc/ctrl+c cancels", style="dim")
+        self.query_one("#chat-state", Static).update(text)
+
+    # -- sending ----------------------------------------------------------------------
+
+    @on(PromptArea.Submitted)
+    def _submitted(self, event: PromptArea.Submitted) -> None:
+        event.stop()
+        self.send(event.text)
+
+    def send(self, text: str) -> None:
+        if not text.strip():
+            return
+        if self.running:
+            self.notify(BUSY_MESSAGE, title="Not sent", severity="warning", markup=False)
+            return
+        if self._refuse_readonly("run the chat"):
+            return
+        self._start(ChatRun(self, text=text))
+
+    @on(InterruptBlock.Resume)
+    def _resume(self, event: InterruptBlock.Resume) -> None:
+        event.stop()
+        if self.running:
+            self.notify(BUSY_MESSAGE, title="Not resumed", severity="warning", markup=False)
+            return
+        if self._refuse_readonly("resume the run"):
+            return
+        self._start(ChatRun(self, resume=event.value, interrupt=event.item))
+
+    def _start(self, run: ChatRun) -> None:
+        self.run = run
+        self.set_state("starting")
+        self._follow(run)
+
+    @work(exclusive=True, group="chat-run", exit_on_error=False)
+    async def _follow(self, run: ChatRun) -> None:
+        try:
+            await run.follow()
+        finally:
+            self.run = None
+            self.set_state(self.run_state, self.detail)  # the cancel keys go
+        if run.state is not None:
+            self.post_message(self.RunEnded(run.state))
+
+    def cancel_run(self) -> bool:
+        """Cancel the active run on the server; False when none is active."""
+        if self.run is None:
+            return False
+        self.set_state(self.run_state, "cancelling…")
+        self._cancel()
+        return True
+
+    @work(exclusive=True, group="chat-cancel", exit_on_error=False)
+    async def _cancel(self) -> None:
+        try:
+            await self.session.cancel()
+        except ApiError as error:
+            self.screen_report(error, "cancel the run")
+
+    # -- the event inspector ----------------------------------------------------------
+
+    def action_toggle_inspector(self) -> None:
+        self.toggle_class("-inspecting")
+        if self.has_class("-inspecting"):
+            self.inspector.focus()
+        else:
+            self.prompt.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save_events":
+            return self.has_class("-inspecting")
+        return True
+
+    def action_save_events(self) -> None:
+        from agent_tui import paths
+        from agent_tui.screens.thread_view_modals import PathScreen
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        default = paths.data_dir() / "events" / f"thread-{self.thread_id[:8]}-{stamp}.jsonl"
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self._save_events(path)
+
+        self.app.push_screen(
+            PathScreen(
+                str(default),
+                title="Save the raw events as JSON Lines",
+                hint="enter writes the file · esc cancels",
+            ),
+            chosen,
+        )
+
+    @work(exclusive=True, group="chat-save", exit_on_error=False)
+    async def _save_events(self, path: str) -> None:
+        import asyncio
+
+        try:
+            target, count = await asyncio.to_thread(_save, self.inspector, path)
+        except OSError as error:
+            self.screen_report(error, f"save the events to {path}")
+            return
+        self.notify(f"{count} events saved to {target}", title="Events saved", markup=False)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _refuse_readonly(self, what: str) -> bool:
+        refuse = getattr(self.app, "refuse_if_readonly", None)
+        return bool(refuse(what)) if callable(refuse) else False
+
+    def screen_report(self, error: BaseException, doing: str) -> None:
+        report = getattr(self.screen, "report_error", None)
+        if callable(report):
+            report(error, doing=doing)
+        else:
+            self.notify(str(error), severity="error", markup=False)
+
+
+def _save(inspector: EventInspector, path: str) -> tuple[Path, int]:
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target, inspector.save(target)

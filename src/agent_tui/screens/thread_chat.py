@@ -1,0 +1,177 @@
+"""The thread view's chat verbs: cancel, a new thread, the assistant, the stream modes.
+
+A base class of `ThreadViewScreen` (thread_view.py), which composes the `ChatPane` in its
+first tab. The keys live on the screen rather than the pane because they must work
+wherever the focus is: `ctrl+c` cancels the active run even with the prompt focused
+(a priority binding, active only while a run streams — otherwise `ctrl+c` copies as
+usual), and `esc` cancels a run before it means "back".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.widgets import TabbedContent
+
+from agent_tui.client import ApiError
+from agent_tui.screens.chat_assistant import ChatAssistant, complete, only_graph
+from agent_tui.screens.chat_pane import ChatPane
+from agent_tui.screens.thread_actions import ThreadActions
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from agent_tui.screens.palette import PaletteCommand
+
+
+class ThreadChat(ThreadActions):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "cancel_run", "Cancel run", priority=True, id="thread_view.cancel_run"),
+        Binding("a", "chat", "Chat", id="thread_view.chat"),
+        Binding("n", "new_thread", "New thread", id="thread_view.new_thread"),
+        Binding("f3", "stream_modes", "Modes", id="thread_view.stream_modes"),
+        Binding("f4", "pick_assistant", "Assistant", id="thread_view.pick_assistant"),
+        Binding("ctrl+b", "toggle_history", "History", id="thread_view.toggle_history"),
+    ]
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_run":
+            # False lets ctrl+c fall through to the focused widget (copy) when idle.
+            return self.is_mounted and bool(self.query(ChatPane)) and self.chat.running
+        return True
+
+    def action_cancel_run(self) -> None:
+        if not self.chat.cancel_run():
+            self.notify("No run is streaming.", markup=False)
+
+    def action_chat(self) -> None:
+        self.query_one(TabbedContent).active = "tab-chat"
+        self.chat.prompt.focus()
+
+    def action_toggle_history(self) -> None:
+        history = self.query_one("#history")
+        history.display = not history.display
+        if not history.display and history.has_focus:
+            self.chat.prompt.focus()
+
+    # -- stream modes -----------------------------------------------------------------
+
+    def action_stream_modes(self) -> None:
+        from agent_tui.screens.stream_modes import (
+            StreamModesScreen,
+            remember_modes,
+            session_modes,
+        )
+
+        def chosen(modes: tuple[str, ...] | None) -> None:
+            if modes:
+                remember_modes(self.app, modes)
+                self.chat.show_state()
+                self.notify(f"Stream modes: {', '.join(modes)}", markup=False)
+
+        self.app.push_screen(StreamModesScreen(session_modes(self.app)), chosen)
+
+    # -- the assistant ----------------------------------------------------------------
+
+    def action_pick_assistant(self) -> None:
+        from agent_tui.screens.assistant_picker import AssistantPickerScreen
+
+        def chosen(assistant: object) -> None:
+            from agent_tui.client.models import Assistant
+
+            if isinstance(assistant, Assistant):
+                self.chat.use_assistant(ChatAssistant.of(assistant))
+
+        current = self.chat.assistant.assistant_id if self.chat.assistant else None
+        picker = AssistantPickerScreen(
+            self.client, current=current, overrides=getattr(self.app, "context_overrides", None)
+        )
+        self.app.push_screen(picker, chosen)
+
+    # -- a new thread -----------------------------------------------------------------
+
+    def action_new_thread(self) -> None:
+        if self.refuse_if_readonly("create a thread"):
+            return
+        self._new_thread()
+
+    @work(exclusive=True, group="thread-new", exit_on_error=False)
+    async def _new_thread(self) -> None:
+        from agent_tui.screens.assistant_picker import AssistantPickerScreen
+
+        try:
+            assistant = self.chat.assistant or await only_graph(self.client)
+            if assistant is None:
+                picked = await self.app.push_screen_wait(
+                    AssistantPickerScreen(
+                        self.client, overrides=getattr(self.app, "context_overrides", None)
+                    )
+                )
+                if picked is None:
+                    return
+                assistant = ChatAssistant.of(picked)
+            assistant = await complete(self.client, assistant)
+            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
+        except ApiError as error:
+            self.report_error(error, doing="create a thread")
+            return
+        self.notify(
+            f"New thread {thread.thread_id} on {assistant.shown}", title="Chat", markup=False
+        )
+        self.open_chat(thread.thread_id)
+
+    def open_chat(self, thread_id: str) -> None:
+        raise NotImplementedError
+
+    # -- the run ended ----------------------------------------------------------------
+
+    @on(ChatPane.RunEnded)
+    def _run_ended(self, event: ChatPane.RunEnded) -> None:
+        event.stop()
+        self._after_run()
+
+    @work(exclusive=True, group="thread-refresh", exit_on_error=False)
+    async def _after_run(self) -> None:
+        await self.reload_newer(select=None)
+
+    def chat_palette_commands(self) -> Iterable[PaletteCommand]:
+        from agent_tui.screens.palette import PaletteCommand
+
+        chat = self.chat
+        yield PaletteCommand(
+            "Chat: focus the prompt", "The Chat tab, ready to type", self.action_chat
+        )
+        yield PaletteCommand(
+            "Chat: pick the assistant…", "Which assistant the runs use", self.action_pick_assistant
+        )
+        yield PaletteCommand(
+            "Chat: stream modes…",
+            "updates, messages-tuple, values, custom, debug",
+            self.action_stream_modes,
+        )
+        yield PaletteCommand(
+            "Chat: new thread", "A new thread on the same assistant", self.action_new_thread
+        )
+        yield PaletteCommand(
+            "Chat: toggle the event inspector",
+            "Every SSE event as received",
+            chat.action_toggle_inspector,
+        )
+        yield PaletteCommand(
+            "Save raw events…",
+            "The event inspector's events as JSON Lines",
+            chat.action_save_events,
+        )
+        if chat.running:
+            yield PaletteCommand(
+                "Chat: cancel the run", "Stop it on the server", self.action_cancel_run
+            )
+        yield PaletteCommand(
+            "Toggle the history pane", "More room for the chat", self.action_toggle_history
+        )

@@ -92,6 +92,13 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
         await wait_for(pilot, lambda: isinstance(app.screen, DeploymentFormScreen), what="form")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, what="back on the list")
+
+        # `:deploy TEXT` opens the list with the names containing TEXT.
+        assert await app.run_command(":deploy lph")
+        found = app.screen
+        assert isinstance(found, DeploymentsScreen) and found is not screen
+        await wait_for(pilot, lambda: found.table.row_count > 0, what="filtered list")
+        assert names_shown(found) == ["alpha"]
     assert SECRET_VALUE not in "".join(notifications(app))
 
 

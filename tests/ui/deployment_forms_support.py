@@ -19,7 +19,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from agent_tui.client import ControlPlaneClient, RetryPolicy
+from agent_tui.client import AgentServerClient, ControlPlaneClient, RetryPolicy
 from agent_tui.client.models.control_plane import Deployment
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.screens.deployment_form import DeploymentFormScreen
@@ -42,6 +42,9 @@ class FormsApp(ShellApp):
     ) -> None:
         super().__init__()
         self.control_plane = client
+        # `open_resource` opens routes only once connected to an agent server; these
+        # screens never use it, so a client to nowhere stands in for the connection.
+        self.client = AgentServerClient("http://127.0.0.1:9", retry=RetryPolicy(attempts=1))
         self.local_control_plane = plane
         self.readonly = readonly
         self.readonly_reason = "the context 'prod' is read-only"

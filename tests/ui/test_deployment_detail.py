@@ -20,13 +20,13 @@ from deployments_support import (
     heading,
     notifications,
     shared_plane,
-    wait_terminal,
 )
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
 
 from agent_tui.app import AgentTuiApp
+from agent_tui.client.models.control_plane import Revision
 from agent_tui.screens.assistants import AssistantsScreen
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.deployment_detail import DeploymentDetailScreen
@@ -34,6 +34,7 @@ from agent_tui.screens.deployments import DeploymentsScreen
 from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.screens.revision_diff import RevisionDiffScreen
 from agent_tui.screens.revision_logs import RevisionLogsScreen
+from agent_tui.screens.revision_progress import RevisionProgressScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.widgets.breadcrumb import Breadcrumb
@@ -161,9 +162,13 @@ async def test_o_opens_the_deployments_agent_server_on_its_assistants(
         assert app.sub_title == f"connected · {url}"
 
 
-async def test_redeploying_an_older_revision_asks_then_makes_a_new_revision(
-    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
+async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
+    plane: SharedPlane,
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(DeploymentsScreen, "AUTO_REFRESH", 0.5)  # the list's own refresh
     app = control_plane_app(agent_server_url, plane.url)
     async with app.run_test(size=SIZE) as pilot:
         detail = await open_alpha(app, pilot, plane, wait_for)
@@ -171,31 +176,40 @@ async def test_redeploying_an_older_revision_asks_then_makes_a_new_revision(
         await pilot.press("p")  # on the active revision: nothing to do
         assert any("active one already" in n for n in notifications(app))
 
-        older = before[-1]
-        detail.table.move_to(older)
+        detail.table.move_to(before[-1])  # the oldest
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
         await pilot.press("y")
-        await wait_for(pilot, lambda: len(detail.deployment.latest_revision_id or "") > 0)
         await wait_for(
             pilot, lambda: detail.deployment.latest_revision_id not in before, what="new revision"
         )
         newest = detail.deployment.latest_revision_id
         assert newest is not None
-        # The progress view (or the detail itself) follows it; wait for the real end so
-        # the shared deployment is deployed for whoever comes next.
-        with plane.http() as http:
-            assert wait_terminal(http, plane.alpha["id"], newest) == "DEPLOYED"
-        await wait_for(pilot, lambda: app.screen is detail or _close_top(app, detail))
-        await wait_for(pilot, lambda: detail.table.get_item(newest) is not None)
+        # The progress view follows it (helper F's screen; closed here without its keys).
+        await wait_for(pilot, lambda: isinstance(app.screen, RevisionProgressScreen))
+        await app.pop_screen()
+        await wait_for(pilot, lambda: app.screen is detail, what="back on the detail")
         assert detail.table.items[0].id == newest
 
+        # Back on the list: the new revision is still on its way, and the list refreshes
+        # itself until it is deployed.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
+        listing = app.screen
+        assert isinstance(listing, DeploymentsScreen)
 
-def _close_top(app: AgentTuiApp, detail: DeploymentDetailScreen) -> bool:
-    """Closes a view pushed over the detail (the progress view); True once it is on top."""
-    if app.screen is not detail:
-        app.pop_screen()
-    return app.screen is detail
+        def alpha_latest() -> Revision | None:
+            row = listing.table.get_item(plane.alpha["id"])
+            return row.latest if row is not None else None
+
+        await wait_for(pilot, lambda: getattr(alpha_latest(), "id", None) == newest)
+        assert getattr(alpha_latest(), "status", None) in NOT_TERMINAL
+        await wait_for(
+            pilot,
+            lambda: getattr(alpha_latest(), "status", None) == "DEPLOYED",
+            what="DEPLOYED in the list",
+            timeout=60,
+        )
 
 
 def _trails(app: AgentTuiApp) -> list[Text]:

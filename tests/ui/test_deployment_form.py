@@ -157,25 +157,31 @@ async def test_a_read_only_context_refuses_to_create(
         assert "refused" not in await names_on(cp_client)
 
 
-async def test_patch_adds_a_secret_keeps_the_others_and_follows_the_new_revision(
-    cp_client: ControlPlaneClient, control_plane: LocalControlPlane, wait_for: WaitFor
+async def test_patch_fixes_the_config_adds_a_secret_keeps_the_others_and_follows_it(
+    cp_client: ControlPlaneClient,
+    control_plane: LocalControlPlane,
+    wait_for: WaitFor,
+    tmp_path: Path,
 ) -> None:
-    # Not waited for: the patch's revision supersedes this first one (SKIPPED).
+    broken = tmp_path / "langgraph.json"
+    broken.write_text('{"graphs": {"agent": "./missing.py:graph"}}')
+    # Its build fails fast (or the patch's revision supersedes it): one real deploy.
     created = await cp_client.deployments.create(
         "patched",
-        source_revision_config={"langgraph_config_path": str(GRAPHS_CONFIG)},
+        source_revision_config={"langgraph_config_path": str(broken)},
         secrets=[{"name": "KEPT", "value": KEPT_VALUE}],
     )
     app = FormsApp(cp_client, control_plane)
     async with app.run_test(size=SIZE) as pilot:
         app.open_form(created)
         form = await screen_of(pilot, wait_for, DeploymentFormScreen, "the form")
+        assert form.query_one("#config_path", Input).value == str(broken)
         assert [row.name_input.value for row in form.secret_rows] == ["KEPT"]
         assert form.secret_rows[0].value_input.value == ""  # names only: empty keeps it
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert form.error == "Nothing changed: nothing was sent."
+        await shows(pilot, wait_for, "Nothing changed: nothing was sent.")
 
+        form.query_one("#config_path", Input).value = str(GRAPHS_CONFIG)
         await add_secret(pilot, "ADDED", SECRET_VALUE)
         text = screen_text(app)
         assert SECRET_VALUE not in text and KEPT_VALUE not in text
@@ -192,4 +198,5 @@ async def test_patch_adds_a_secret_keeps_the_others_and_follows_the_new_revision
         assert SECRET_VALUE not in "\n".join(progress.log_lines)
     stored = await cp_client.deployments.get(created.id)
     assert {s.name: s.value for s in stored.secrets} == {"KEPT": KEPT_VALUE, "ADDED": SECRET_VALUE}
+    assert stored.source_revision_config.langgraph_config_path == str(GRAPHS_CONFIG)
     assert stored.active_revision_id == patched.latest_revision_id

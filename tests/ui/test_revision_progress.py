@@ -65,6 +65,7 @@ async def test_a_new_deployment_is_followed_to_deployed_and_opens_its_assistants
         for step in ("QUEUED", "AWAITING_BUILD", "BUILDING", "DEPLOYING", "DEPLOYED"):
             assert step in text
         assert "✓ DEPLOYED after" in text
+        assert f"Deployment progress-demo · revision {progress.revision_id}" in text
         assert progress.url is not None and progress.url in text
         assert "o opens its assistants" in text
         assert progress.seen[-1][0] == "DEPLOYED"

@@ -141,6 +141,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         self.started = time.monotonic()
         self.status: str | None = None
         self.deployment: Deployment | None = None  # read again once DEPLOYED (for its URL)
+        self.deployment_name: str | None = None
         self.log_lines: list[str] = []
         self.logs_available = True
         self._frame = 0
@@ -186,6 +187,7 @@ class RevisionProgressScreen(AgentScreen[None]):
 
     @work(exclusive=True, group="revision-follow", exit_on_error=False)
     async def _follow(self) -> None:
+        await self._show_name()
         try:
             async for revision in self.client.wait_for_revision(
                 self.deployment_id, self.revision_id, interval=self.interval
@@ -199,6 +201,18 @@ class RevisionProgressScreen(AgentScreen[None]):
             await self._read_deployment()
         elif not self.logs_available:
             self._show_failure()
+
+    async def _show_name(self) -> None:
+        """The title names the deployment (its URL waits for DEPLOYED: until then it is the
+        previous revision's server)."""
+        if self.deployment_name is not None:
+            return
+        try:
+            self.deployment_name = (await self.client.deployments.get(self.deployment_id)).name
+        except ApiError:
+            return  # the title keeps the id; following reports the error if it persists
+        title = server_text(f"Deployment {self.deployment_name} · revision {self.revision_id}")
+        self.query_one("#progress-title", Static).update(title)
 
     def _saw(self, status: str) -> None:
         self.status = status

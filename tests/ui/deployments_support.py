@@ -9,6 +9,7 @@ pytest ends. Deploys take a few seconds each: tests create as few as they can.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -94,6 +95,8 @@ def shared_plane(request: pytest.FixtureRequest) -> SharedPlane:
     data_dir = Path(tempfile.mkdtemp(prefix="agent-tui-cp-ui-"))
     plane = LocalControlPlane(data_dir)
     plane.start()
+    # Cleanups run last first: stop (with its agent servers), then remove its folder.
+    request.config.add_cleanup(lambda: shutil.rmtree(data_dir, ignore_errors=True))
     request.config.add_cleanup(plane.stop)
     with SharedPlane(plane, {}).http() as http:
         alpha = create_deployment(

@@ -20,7 +20,11 @@ from deployment_forms_support import (
 from agent_tui.client import ControlPlaneClient
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.screens.deployment_form import DeploymentFormScreen
-from agent_tui.screens.revision_progress import RevisionProgressScreen, render_steps
+from agent_tui.screens.revision_progress import (
+    RevisionProgressScreen,
+    failure_reason,
+    render_steps,
+)
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client
@@ -105,7 +109,9 @@ async def test_a_broken_config_ends_in_build_failed_with_the_reason_on_screen(
         )
         text = screen_text(app)
         assert "✗ BUILD_FAILED after" in text
-        assert "missing.py" in text  # the reason, from the revision's logs
+        assert "BUILD_FAILED: graph agent: cannot import" in text  # the reason, from the logs
+        assert "missing.py" in text
+        assert "Follow again" not in text  # nothing left to follow
         assert any("missing.py" in line for line in progress.log_lines)
         assert "DEPLOYED" in text and "✓ DEPLOYED" not in text  # a step never reached
         assert not progress.check_action("open_server", ())
@@ -120,3 +126,11 @@ def test_steps_show_passed_current_and_failed() -> None:
     failed = render_steps([("BUILDING", 0.0), ("BUILD_FAILED", 2.0)], now=9.0).plain
     assert "✗  BUILDING  2.0 s" in failed
     assert failed.endswith("✗  BUILD_FAILED")
+
+
+def test_the_failure_reason_is_the_line_that_says_why() -> None:
+    deploy = ["queued", "graph agent: ok", "deploy failed: /ok never answered", "Traceback"]
+    assert failure_reason(deploy) == "deploy failed: /ok never answered"
+    build = ["building", "graph a: cannot import x.py:graph: ImportError", "build failed (exit 1)"]
+    assert failure_reason(build) == "graph a: cannot import x.py:graph: ImportError"
+    assert failure_reason(["one", "", "two", "three"]) == "two · three"

@@ -101,10 +101,14 @@ def _step_line(
 
 
 def failure_reason(lines: Sequence[str]) -> str:
-    """The log lines that say why a revision failed ("… failed: why" first, else the end)."""
+    """The log line that says why a revision failed: the last "… failed: why", else the
+    first "cannot …" (a build names the graph it could not import), else the last lines."""
     stated = [line for line in lines if "failed:" in line]
     if stated:
         return stated[-1]
+    cannot = [line for line in lines if "cannot " in line]
+    if cannot:
+        return cannot[0]
     tail = [line for line in lines if line.strip()][-2:]
     return " · ".join(tail)
 
@@ -218,6 +222,8 @@ class RevisionProgressScreen(AgentScreen[None]):
         self.status = status
         self.seen.append((status, time.monotonic()))
         self._tick()
+        if self.finished:
+            self.refresh_bindings()  # `r` (follow again) is gone
 
     async def _read_deployment(self) -> None:
         try:

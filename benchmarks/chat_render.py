@@ -1,0 +1,291 @@
+"""The chat pane under a flood: 20,000 tokens streamed as fast as the server can send them.
+
+    uv run python benchmarks/chat_render.py                 # 20,000 tokens, each scenario once
+    uv run python benchmarks/chat_render.py --tokens 5000   # quick look
+
+The `tokens` graph (`benchmarks/graphs/`) has a fake chat model that streams `"w<i> "` tokens
+with no pause, through the real embedded langgraph-api server (messages-tuple mode, a
+resumable run). The same run goes through four stacks, side by side:
+
+- wire: `RunDriver` alone (HTTP, SSE parsing, typed events, replay bookkeeping);
+- engine: `ChatSession` = `RunDriver` + `ChatTranscript` (+ the final reconcile);
+- app, no widget: the engine in a worker of a headless Textual app (Pilot), nothing drawn;
+- app + TranscriptView: the same, feeding `widgets.chat_transcript.TranscriptView`, which
+  streams into one Markdown widget (batched writes) — what the chat pane does.
+
+Figures: tokens/s from the run request until the last token is applied (for the widget:
+until the Markdown holds the whole answer), whether the final text equals the sent text,
+and the app's response to a key press during the stream: a thread presses `k` every 25 ms
+(posting the key into the app's loop as a terminal driver does) and the time until the
+bound action runs is recorded (median and 99th percentile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from agent_tui.chat.driver_events import DriverEvent, Finished, Received
+from agent_tui.chat.items import AIItem
+from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.session import ChatSession, Step
+from agent_tui.client import AgentServerClient
+from agent_tui.client.events import MessagesEvent
+from agent_tui.local import EmbeddedAgentServer
+from agent_tui.widgets.chat_ai_block import AIBlock
+from agent_tui.widgets.chat_transcript import TranscriptView
+
+GRAPHS = Path(__file__).parent / "graphs" / "langgraph.json"
+sys.path.insert(0, str(GRAPHS.parent))
+from tokens import answer  # noqa: E402  (the graph module: the text its model sends)
+
+KEY_INTERVAL = 0.025
+
+
+@dataclass
+class Result:
+    name: str
+    tokens: int = 0
+    seconds: float = 0.0
+    exact: bool = False
+    key_ms: list[float] = field(default_factory=list)
+    note: str = ""
+
+    def row(self) -> str:
+        rate = self.tokens / self.seconds if self.seconds else 0.0
+        keys = ""
+        if self.key_ms:
+            ordered = sorted(self.key_ms)
+            p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+            keys = (
+                f"{statistics.median(ordered):8.1f} {p99:8.1f} {max(ordered):8.1f} {len(ordered):5}"
+            )
+        exact = "yes" if self.exact else "NO"
+        return (
+            f"  {self.name:<24}{self.tokens:>7} {self.seconds:8.2f} {rate:9,.0f}   {exact:<5}{keys}"
+        )
+
+
+def new_token(event: DriverEvent | None) -> str:
+    """The text of a new (not replayed) token event; "" for anything else (the final
+    chunk of a message is empty: not a token)."""
+    if isinstance(event, Received) and not event.duplicate:
+        inner = event.event
+        if isinstance(inner, MessagesEvent):
+            return inner.text
+    return ""
+
+
+def ask() -> dict[str, object]:
+    return {"messages": [{"role": "user", "content": "flood"}]}
+
+
+async def new_thread(client: AgentServerClient) -> str:
+    thread = await client.threads.create(metadata={"graph_id": "tokens", "benchmark": "chat"})
+    return thread.thread_id
+
+
+@dataclass
+class Source:
+    """Where the tokens come from: a live run, or the replay of a finished one."""
+
+    count: int
+    replay: tuple[str, str] | None = None  # (thread id, run id) of a finished run
+
+    async def events(self, driver: RunDriver) -> AsyncIterator[DriverEvent]:
+        if self.replay is None:
+            return driver.stream("tokens", input=ask(), context={"tokens": self.count})
+        return driver.join(self.replay[1])
+
+    async def steps(self, session: ChatSession) -> AsyncIterator[Step]:
+        if self.replay is None:
+            return session.send("tokens", "flood", context={"tokens": self.count})
+        return session.join(self.replay[1])
+
+    async def thread(self, client: AgentServerClient) -> str:
+        return self.replay[0] if self.replay else await new_thread(client)
+
+
+async def wire(client: AgentServerClient, source: Source) -> tuple[Result, tuple[str, str]]:
+    driver = RunDriver(client, await source.thread(client))
+    parts: list[str] = []
+    started = time.perf_counter()
+    async for event in await source.events(driver):
+        if text := new_token(event):
+            parts.append(text)
+        elif isinstance(event, Finished):
+            assert event.state == "done", event
+    seconds = time.perf_counter() - started
+    exact = "".join(parts) == answer(source.count)
+    assert driver.run_id is not None
+    return Result("wire (RunDriver)", len(parts), seconds, exact), (driver.thread_id, driver.run_id)
+
+
+async def engine(client: AgentServerClient, source: Source) -> Result:
+    session = ChatSession(client, await source.thread(client))
+    started = time.perf_counter()
+    tokens = 0
+    async for event, _ in await source.steps(session):
+        tokens += bool(new_token(event))
+    seconds = time.perf_counter() - started
+    exact = session.transcript.ai_texts()[-1:] == [answer(source.count)]
+    return Result("engine (ChatSession)", tokens, seconds, exact)
+
+
+class ChatBench(App[None]):
+    """A headless app that streams a run into a transcript, with a cheap key binding."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("k", "ping", "Ping")]
+
+    def __init__(self, client: AgentServerClient, source: Source, *, widget: bool) -> None:
+        super().__init__()
+        self.client = client
+        self.source = source
+        self.widget = widget
+        self.pressed: deque[float] = deque()
+        self.presses = 0
+        self.key_ms: list[float] = []
+        self.tokens = 0
+        self.started = 0.0
+        self.finished_at: float | None = None
+        self.session: ChatSession | None = None
+
+    def compose(self) -> ComposeResult:
+        if self.widget:
+            yield TranscriptView()
+        else:
+            yield Static("streaming without a transcript widget")
+
+    def action_ping(self) -> None:
+        if self.pressed:
+            self.key_ms.append((time.perf_counter() - self.pressed.popleft()) * 1000)
+
+    @work(exclusive=True, group="stream")
+    async def stream(self) -> None:
+        self.session = ChatSession(self.client, await self.source.thread(self.client))
+        view = self.query_one(TranscriptView) if self.widget else None
+        self.started = time.perf_counter()
+        async for event, changes in await self.source.steps(self.session):
+            self.tokens += bool(new_token(event))
+            if view is not None:
+                view.apply(changes)
+        self.finished_at = time.perf_counter()
+
+    def rendered_text(self) -> str | None:
+        if not self.widget:
+            return None
+        view = self.query_one(TranscriptView)
+        blocks = [b for b in view.blocks if isinstance(b, AIBlock)]
+        return blocks[-1].markdown.source if blocks else ""
+
+
+def press_keys(app: ChatBench, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
+    """Press `k` every KEY_INTERVAL from another thread, as a terminal's input thread does."""
+    while not stop.wait(KEY_INTERVAL):
+        app.pressed.append(time.perf_counter())
+        app.presses += 1
+        loop.call_soon_threadsafe(app.post_message, events.Key("k", "k"))
+
+
+async def in_app(client: AgentServerClient, source: Source, *, widget: bool) -> Result:
+    app = ChatBench(client, source, widget=widget)
+    expected = answer(source.count)
+    async with app.run_test(size=(120, 40)) as pilot:
+        stop = threading.Event()
+        presser = threading.Thread(
+            target=press_keys, args=(app, asyncio.get_running_loop(), stop), daemon=True
+        )
+        app.stream()
+        presser.start()
+        try:
+            # Poll what the user would see; the interval only bounds how late we notice.
+            while app.finished_at is None or (widget and app.rendered_text() != expected):
+                await asyncio.sleep(0.005)
+                if app.finished_at and time.perf_counter() - app.finished_at > 30:
+                    break
+        finally:
+            stop.set()
+            presser.join()
+        done = time.perf_counter()
+        # Keys still queued count too (the slowest ones): wait for their answers.
+        while app.pressed and time.perf_counter() - done < 10:  # noqa: ASYNC110 (bounded)
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+        assert app.session is not None
+        if widget:
+            exact = app.rendered_text() == expected
+            name = "app + TranscriptView"
+        else:
+            ai = [i for i in app.session.transcript.items if isinstance(i, AIItem)]
+            exact = [i.text for i in ai][-1:] == [expected]
+            name = "app, no widget"
+        seconds = (done if widget else app.finished_at) - app.started
+        note = f"keys pressed {app.presses}, answered {len(app.key_ms)}"
+        if widget:
+            view = app.query_one(TranscriptView)
+            block = [b for b in view.blocks if isinstance(b, AIBlock)][-1]
+            note += (
+                f"; Markdown stream writes {view.stream_writes},"
+                f" Markdown blocks at the end {len(block.markdown.children)}"
+            )
+        return Result(name, app.tokens, seconds, exact, app.key_ms, note)
+
+
+async def bench(url: str, count: int) -> None:
+    async with AgentServerClient(url) as client:
+        info = await client.info()
+        print(f"server: langgraph-api {info.version}, {url}")
+        await wire(client, Source(200))  # warm up: graph import, first run
+        live_wire, run = await wire(client, Source(count))
+        live = [live_wire, await in_app(client, Source(count), widget=True)]
+        # The finished run again, replayed by the server from its store (`join_stream`
+        # with Last-Event-ID -1): as fast as the server can send, ~6x a live run.
+        replay = Source(count, run)
+        replayed = [
+            (await wire(client, replay))[0],
+            await engine(client, replay),
+            await in_app(client, replay, widget=False),
+            await in_app(client, replay, widget=True),
+        ]
+    header = (
+        f"  {'stack':<24}{'tokens':>7} {'seconds':>8} {'tokens/s':>9}   {'exact':<5}"
+        f"{'key p50':>8} {'key p99':>8} {'key max':>8} {'keys':>5}"
+    )
+    print(f"\nkey: `k` pressed every {KEY_INTERVAL * 1000:.0f} ms; key times in ms")
+    for title, results in (("live run", live), ("replay of the finished run", replayed)):
+        print(f"\n{title}: {count:,} tokens")
+        print(header)
+        for result in results:
+            print(result.row())
+        for result in results:
+            if result.note:
+                print(f"  {result.name}: {result.note}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=20_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        with EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server:
+            asyncio.run(bench(server.url, args.tokens))
+
+
+if __name__ == "__main__":
+    main()

@@ -20,7 +20,12 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from agent_tui.client import ControlPlaneClient, NotFound
-from agent_tui.screens.auth_providers import AuthProvidersScreen, ProviderFormScreen
+from agent_tui.screens.auth_providers import (
+    MASK,
+    AuthProvidersScreen,
+    ProviderFormScreen,
+    mask_secrets,
+)
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.raw_json import RawJsonScreen
 
@@ -123,3 +128,38 @@ async def test_a_server_422_shows_under_the_field_and_keeps_the_form(
         assert form.query_one("#provider_id", Input).has_focus
         await pilot.press("escape")
         assert app.screen is screen
+
+
+async def test_a_read_only_context_refuses_to_delete(
+    cp_client: ControlPlaneClient, wait_for: WaitFor
+) -> None:
+    kept = f"ro-{uuid.uuid4().hex[:6]}"
+    await cp_client.auth_providers.create(kept, "Kept", "c", "https://a.test", "https://t.test")
+    app = FormsApp(cp_client, readonly=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(app, pilot, wait_for)
+        await wait_for(pilot, lambda: screen.table.get_item(kept) is not None, what="the row")
+        assert screen.table.move_to(kept)
+        await pilot.press("ctrl+d")
+        await pilot.press("n")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen | ProviderFormScreen)
+        refusals = [n for n in notifications(app) if n.startswith("Read-only mode")]
+        assert refusals == [
+            "Read-only mode: cannot delete an OAuth provider (the context 'prod' is read-only)",
+            "Read-only mode: cannot create an OAuth provider (the context 'prod' is read-only)",
+        ]
+    assert (await cp_client.auth_providers.get(kept)).name == "Kept"
+
+
+def test_secret_looking_fields_are_masked_in_the_raw_view() -> None:
+    raw = {
+        "client_secret": "s",
+        "token_url": "https://t",
+        "nested": [{"api_key": "k", "password": "", "name": "n"}],
+    }
+    assert mask_secrets(raw) == {
+        "client_secret": MASK,
+        "token_url": "https://t",
+        "nested": [{"api_key": MASK, "password": "", "name": "n"}],
+    }

@@ -63,6 +63,9 @@ async def test_the_form_checks_fields_before_sending(
         form = await screen_of(pilot, wait_for, DeploymentFormScreen, "the form")
         assert "does not exist" in screen_text(app)  # the live hint under the path
         await add_secret(pilot, "TOKEN", "")
+        await add_secret(pilot, "SPARE", "x")
+        await pilot.click(form.secret_rows[1].query_one(".secret-remove"))
+        await wait_for(pilot, lambda: len(form.secret_rows) == 1, what="the row removed")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert problem(form, "name") == "a deployment needs a name"

@@ -181,8 +181,9 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
                 yield Static("Secrets", classes="section")
                 if deployment is not None:
                     yield Static(
-                        "Values are not shown: leave a value empty to keep it. Saving a "
-                        "change to any secret replaces the whole list (a new revision).",
+                        "Values are not shown: leave a value empty to keep it. A change to "
+                        "any secret sends the whole list again (kept values included) and "
+                        "starts a new revision.",
                         classes="hint",
                     )
                 with Vertical(id="secret-rows"):

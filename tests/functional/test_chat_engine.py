@@ -372,3 +372,15 @@ async def test_a_connection_cut_inside_an_event_loses_nothing(
     expected = " ".join(str(i) for i in range(1, 201))
     assert "".join(tokens) == expected
     assert session.transcript.ai_texts()[-1] == expected
+
+
+async def test_a_new_thread_without_state_loads_as_an_empty_transcript(
+    client: AgentServerClient,
+) -> None:
+    session = ChatSession(client, await new_thread(client))
+    changes = await session.load()
+    assert [type(c).__name__ for c in changes] == ["Cleared"]
+    assert session.transcript.items == [] and session.thread_status == "idle"
+    events, _ = await send(session, "hi")
+    assert finished(events).state == "done"
+    assert session.transcript.ai_texts() == ["You said: hi"]

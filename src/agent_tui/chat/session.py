@@ -52,10 +52,11 @@ class ChatSession:
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
+        # The thread itself carries its values and pending interrupts, and unlike
+        # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
-        state = await self.client.threads.get_state(self.thread_id)
         self.thread_status = thread.status
-        return self.transcript.load_state(state.values, state.interrupts)
+        return self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
 
     async def send(
         self,
@@ -173,11 +174,11 @@ class ChatSession:
         changes: list[TranscriptChange] = []
         if not self._gone:
             try:
-                state = await self.client.threads.get_state(self.thread_id)
+                thread = await self.client.threads.get(self.thread_id)
             except ApiError:
                 pass  # the server is unreachable: keep what arrived
             else:
-                changes += transcript.reconcile(state.values)
+                changes += transcript.reconcile(thread.values)
         changes += transcript.set_state(event.state)
         if event.state == "cancelled":
             changes += transcript.notice("Run cancelled.", "warning")
@@ -190,3 +191,18 @@ class ChatSession:
             return await self.load()
         except ApiError:
             return []
+
+
+def pending_interrupts(interrupts: Any) -> list[dict[str, Any]]:
+    """A thread's `interrupts` (`{task_id: [{"value", "id"}, …]}`) as one list."""
+    if isinstance(interrupts, list):
+        return [i for i in interrupts if isinstance(i, dict)]
+    if not isinstance(interrupts, dict):
+        return []
+    return [
+        i
+        for task in interrupts.values()
+        if isinstance(task, list)
+        for i in task
+        if isinstance(i, dict)
+    ]

@@ -83,7 +83,14 @@ class ChatPane(Vertical):
             super().__init__()
             self.state = state
 
-    def __init__(self, client: AgentServerClient, thread_id: str, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        assistant: ChatAssistant | None = None,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.client = client
         self.thread_id = thread_id
@@ -92,8 +99,9 @@ class ChatPane(Vertical):
         self.run_state: RunState = "idle"
         self.detail = ""  # e.g. "attempt 2" beside "reconnecting…"
         self.thread_status: str | None = None
-        self.assistant: ChatAssistant | None = None
-        self.chosen = False  # True once the user picked the assistant: metadata no longer decides
+        self.assistant = assistant
+        # True once the assistant was chosen (picked, or given): metadata no longer decides.
+        self.chosen = assistant is not None
         self.run: ChatRun | None = None
 
     def compose(self) -> ComposeResult:

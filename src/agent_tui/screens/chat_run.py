@@ -22,7 +22,7 @@ from agent_tui.chat.driver_events import (
     RunGone,
 )
 from agent_tui.client import ApiError
-from agent_tui.screens.chat_assistant import ChatAssistant, only_graph
+from agent_tui.screens.chat_assistant import ChatAssistant, named_by, only_graph
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -42,10 +42,13 @@ def wire_data(data: Any) -> str:
 
 
 async def choose_assistant(pane: ChatPane) -> ChatAssistant | None:
-    """The assistant to run: the pane's, else the only graph, else the user picks."""
+    """The assistant to run: the pane's, else the one the thread's metadata names, else
+    the only graph, else the user picks."""
     if pane.assistant is not None:
         return pane.assistant
-    found = await only_graph(pane.client)
+    # The thread view may not have loaded the thread yet: its metadata comes first.
+    thread = await pane.client.threads.get(pane.thread_id)
+    found = named_by(thread.metadata) or await only_graph(pane.client)
     if found is None:
         from agent_tui.screens.assistant_picker import AssistantPickerScreen
 

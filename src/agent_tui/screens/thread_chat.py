@@ -124,9 +124,11 @@ class ThreadChat(ThreadActions):
         self.notify(
             f"New thread {thread.thread_id} on {assistant.shown}", title="Chat", markup=False
         )
-        self.open_chat(thread.thread_id)
+        # The server keeps no `assistant_id` in a new thread's metadata (it sets it from
+        # the first run), so the new view is told which assistant to run.
+        self.open_chat(thread.thread_id, assistant)
 
-    def open_chat(self, thread_id: str) -> None:
+    def open_chat(self, thread_id: str, assistant: ChatAssistant) -> None:
         raise NotImplementedError
 
     # -- the run ended ----------------------------------------------------------------

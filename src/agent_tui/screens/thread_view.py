@@ -29,6 +29,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.client.models import Thread
 from agent_tui.history import HistoryRow, ThreadHistory
+from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.thread_chat import ThreadChat
@@ -82,8 +83,10 @@ class ThreadViewScreen(ThreadChat):
         page_size: int = PAGE_SIZE,
         status_interval: float = STATUS_INTERVAL,
         chat: bool = False,
+        assistant: ChatAssistant | None = None,
     ) -> None:
-        """`chat`: open on the Chat tab with the prompt focused (else the State tab)."""
+        """`chat`: open on the Chat tab with the prompt focused (else the State tab).
+        `assistant`: the one the chat runs (else the thread's metadata decides)."""
         super().__init__()
         self.client = client
         self.thread_id = thread_id
@@ -96,6 +99,11 @@ class ThreadViewScreen(ThreadChat):
         self._lock = asyncio.Lock()  # one change of `history` at a time
         self._show_timer: Timer | None = None
         self.open_on_chat = chat
+        self.chat_assistant = assistant
+        if chat:
+            # What the screen focuses when it shows (a class variable in Textual, read
+            # through the instance).
+            setattr(self, "AUTO_FOCUS", "#prompt")  # noqa: B010
 
     # -- layout -----------------------------------------------------------------------
 
@@ -107,7 +115,9 @@ class ThreadViewScreen(ThreadChat):
             initial = "tab-chat" if self.open_on_chat else "tab-state"
             with TabbedContent(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
-                    yield ChatPane(self.client, self.thread_id, id="chat")
+                    yield ChatPane(
+                        self.client, self.thread_id, assistant=self.chat_assistant, id="chat"
+                    )
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
                 with TabPane("Diff", id="tab-diff"):
@@ -156,9 +166,7 @@ class ThreadViewScreen(ThreadChat):
         if selection is not None:
             selection.update(thread=short_id(self.thread_id))
         self.show_header()
-        if self.open_on_chat:
-            self.chat.prompt.focus()
-        else:
+        if not self.open_on_chat:
             self.pane.focus()
         self._open()
         if self.status_interval > 0:
@@ -225,6 +233,10 @@ class ThreadViewScreen(ThreadChat):
         the newest checkpoint when None."""
         try:
             async with self._lock:
+                if not self.history.rows:
+                    # An empty thread's history was "exhausted" at open; a run since
+                    # made its first checkpoints.
+                    self.history.exhausted = False
                 fresh = await self.history.load_newer()
                 self.thread = await self.client.threads.get(self.thread_id)
         except ApiError as error:
@@ -428,9 +440,10 @@ class ThreadViewScreen(ThreadChat):
         """Show another thread of this server (an imported one) in place of this one."""
         self.app.switch_screen(ThreadViewScreen(self.client, thread_id))
 
-    def open_chat(self, thread_id: str) -> None:
+    def open_chat(self, thread_id: str, assistant: ChatAssistant) -> None:
         """Show another thread (a new one) in place of this one, ready to chat."""
-        self.app.switch_screen(ThreadViewScreen(self.client, thread_id, chat=True))
+        view = ThreadViewScreen(self.client, thread_id, chat=True, assistant=assistant)
+        self.app.switch_screen(view)
 
     def action_copy_id(self) -> None:
         row = self.selected_row

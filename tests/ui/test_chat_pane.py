@@ -1,0 +1,212 @@
+"""The chat pane in the thread view against the real agent server: opening, sending,
+streaming, the assistant in use, a new thread, refusing a second send."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+from chat_support import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    final_messages,
+    humans,
+    pane_of,
+    shown_ai_texts,
+    state_line,
+    tool_results,
+    type_and_send,
+)
+from shell_support import ShellHarness
+from textual.widgets import TabbedContent
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.screens.assistant_picker import AssistantPickerScreen
+from agent_tui.screens.chat_pane import BUSY_MESSAGE
+from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.widgets.chat_prompt import PromptArea
+
+WaitFor = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+@pytest.fixture
+async def fast_chat(client: AgentServerClient) -> Assistant:
+    return await chat_assistant(client, token_delay_ms=0)
+
+
+async def test_thread_route_opens_the_chat_ready_to_type_with_the_thread_messages(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    async with client.runs.stream(
+        thread.thread_id,
+        fast_chat.assistant_id,
+        input={"messages": [{"role": "user", "content": "hello there"}]},
+    ) as run:
+        async for _ in run:
+            pass
+    app = ShellHarness()
+    app.client = client
+    async with app.run_test(size=SIZE) as pilot:
+        assert await app.run_command(f"thread {thread.thread_id}")
+        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the view")
+        screen = app.screen
+        assert isinstance(screen, ThreadViewScreen)
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: ai_texts(pane) == ["You said: hello there"])
+        assert screen.query_one(TabbedContent).active == "tab-chat"
+        assert isinstance(app.focused, PromptArea)
+        assert humans(pane) == ["hello there"]
+        # The state line names the thread status and the thread's assistant.
+        await wait_for(pilot, lambda: fast_chat.assistant_id[:8] in state_line(pane))
+        assert "thread idle" in state_line(pane)
+
+
+async def test_enter_streams_the_answer_token_by_token_and_the_final_text_is_exact(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, screen = chat_app(client, thread.thread_id, fast_chat)
+    expected = " ".join(str(i) for i in range(1, 301))
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.run_state == "idle" and screen.thread is not None)
+        await type_and_send(pilot, pane, "count to 300")
+        # The message shows at once; the prompt empties once the server took the run.
+        await wait_for(pilot, lambda: humans(pane) == ["count to 300"], workers=False)
+        seen: list[str] = []
+
+        def grown() -> bool:
+            texts = ai_texts(pane)
+            if texts:
+                seen.append(texts[-1])
+            return ended(pane)
+
+        await wait_for(pilot, grown, what="the run to end", workers=False)
+        assert pane.prompt.text == ""
+        assert pane.run_state == "done" and "done" in state_line(pane)
+        assert ai_texts(pane) == [expected]
+        await wait_for(pilot, lambda: shown_ai_texts(pane) == [expected], what="the text shown")
+        # Tokens arrived in order: every partial text is the start of the final one.
+        assert all(expected.startswith(text) for text in seen)
+        # The transcript is what the thread holds, and the history pane shows the run.
+        assert await final_messages(client, thread.thread_id) == [
+            ("human", "count to 300"),
+            ("ai", expected),
+        ]
+        await wait_for(pilot, lambda: len(screen.history.rows) > 0, what="the history refresh")
+        assert pane.prompt.input_history == ["count to 300"]
+
+
+async def test_a_tool_call_and_its_result_are_shown(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "weather in Paris")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        calls = [call for item in pane.model.items for call in getattr(item, "tool_calls", [])]
+        assert [(call.name, call.args) for call in calls] == [("get_weather", {"city": "Paris"})]
+        results = tool_results(pane)
+        assert [(r.name, r.content) for r in results] == [
+            ("get_weather", "It is windy and 13 C in Paris.")
+        ]
+        assert ai_texts(pane)[-1] == "It is windy and 13 C in Paris."
+        # Each has its block on screen: the call's message, the result, the answer.
+        assert all(pane.transcript.block(r.key) is not None for r in results)
+        assert shown_ai_texts(pane)[-1] == "It is windy and 13 C in Paris."
+
+
+async def test_sending_while_a_run_streams_is_refused_and_the_draft_kept(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=5)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "count to 400")
+        await wait_for(pilot, lambda: bool(ai_texts(pane)), what="tokens", workers=False)
+        await type_and_send(pilot, pane, "hello again")
+        await pilot.pause()
+        assert pane.prompt.text == "hello again"
+        assert humans(pane) == ["count to 400"]
+        assert any(BUSY_MESSAGE in str(n.message) for n in app._notifications)
+        pane.cancel_run()
+        await wait_for(pilot, lambda: ended(pane), what="the cancel")
+
+
+async def test_the_picker_lists_active_versions_and_the_run_uses_the_choice(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    pirate = await client.assistants.create(
+        "chat", context={"token_delay_ms": 0}, name="pirate picker"
+    )
+    # Version 2 talks like a pirate; it is the active one.
+    pirate = await client.assistants.update(
+        pirate.assistant_id, {"token_delay_ms": 0, "style": "pirate"}
+    )
+    assert pirate.version == 2
+    thread = await client.threads.create(metadata={})  # names no assistant
+    app, screen = chat_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: screen.thread is not None)
+        assert "none yet" in state_line(pane)
+        await pilot.press("f4")
+        picker = app.screen
+        assert isinstance(picker, AssistantPickerScreen)
+        await wait_for(pilot, lambda: bool(picker.assistants), what="the assistants")
+        row = next(i for i, a in enumerate(picker.assistants) if a.name == "pirate picker")
+        cells = [str(cell) for cell in picker.table.get_row_at(row)]
+        assert cells[:4] == ["chat", "pirate picker", pirate.assistant_id[:8], "v2"]
+        picker.table.move_cursor(row=row)
+        await pilot.press("enter")
+        assert app.screen is screen
+        assert pirate.assistant_id[:8] in state_line(pane)
+        await type_and_send(pilot, pane, "ahoy")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        assert ai_texts(pane) == ["Arr! You said: ahoy"]
+
+
+async def test_n_starts_a_new_thread_on_the_same_assistant(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, screen = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: screen.thread is not None and not screen.pane.loading)
+        screen.pane.focus()  # `n` types into the prompt when it has the focus
+        await pilot.press("n")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ThreadViewScreen) and app.screen is not screen,
+            what="the new thread's view",
+        )
+        fresh = app.screen
+        assert isinstance(fresh, ThreadViewScreen) and fresh.thread_id != thread.thread_id
+        assert isinstance(app.focused, PromptArea)
+        created = await client.threads.get(fresh.thread_id)
+        assert created.metadata["graph_id"] == "chat"
+        pane = pane_of(app)
+        assert pane.assistant is not None
+        assert pane.assistant.assistant_id == fast_chat.assistant_id
+        await type_and_send(pilot, pane, "first words")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        assert ai_texts(pane) == ["You said: first words"]
+        # The run was the chosen assistant's: the server records it on the thread.
+        created = await client.threads.get(fresh.thread_id)
+        assert created.metadata["assistant_id"] == fast_chat.assistant_id

@@ -1,0 +1,153 @@
+"""Runs in the chat pane against the real agent server: an interrupt answered in the
+transcript, an error run, cancelling with esc and ctrl+c, other stream modes and the
+event inspector."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from chat_support import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    errors,
+    notices,
+    pane_of,
+    state_line,
+    type_and_send,
+)
+from textual.widgets import Input
+
+from agent_tui.chat.items import CustomItem, InterruptItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.screens.stream_modes import StreamModesScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.thread_view_modals import PathScreen
+from agent_tui.widgets.chat_interrupt import InterruptBlock
+
+WaitFor = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+@pytest.fixture
+async def fast_chat(client: AgentServerClient) -> Assistant:
+    return await chat_assistant(client, token_delay_ms=0)
+
+
+async def test_an_interrupt_is_answered_in_the_transcript_and_the_run_continues(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "deploy to staging")
+        await wait_for(pilot, lambda: ended(pane), what="the interrupt")
+        assert pane.run_state == "interrupted" and "interrupted" in state_line(pane)
+        [item] = [i for i in pane.model.items if isinstance(i, InterruptItem)]
+        assert item.value["question"] == "Deploy to staging? (yes/no)"
+        block = pane.transcript.block(item.key)
+        assert isinstance(block, InterruptBlock)
+        block.query_one(Input).focus()
+        await pilot.press("y", "e", "s", "enter")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="resume"
+        )
+        assert item.answered
+        assert ai_texts(pane)[-1] == "Deployed to staging."
+        state = await client.threads.get_state(thread.thread_id)
+        assert state.values["messages"][-1]["content"] == "Deployed to staging."
+
+
+async def test_an_error_run_shows_the_error_class_and_message_and_the_thread_status(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, screen = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "fail please")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        assert pane.run_state == "error"
+        assert [(e.error, e.message) for e in errors(pane)] == [
+            ("DemoFailure", "You asked me to fail.")
+        ]
+        header = screen.query_one("#thread-header")
+        await wait_for(pilot, lambda: "error" in str(header.render()), what="the header")
+        assert "thread error" in state_line(pane)
+
+
+async def test_esc_and_ctrl_c_cancel_the_run_on_the_server_and_keep_what_arrived(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=5)
+    thread = await chat_thread(client, slow)
+    app, screen = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        for key in ("escape", "ctrl+c"):
+            await type_and_send(pilot, pane, "count to 2000")
+            await wait_for(
+                pilot, lambda: len("".join(ai_texts(pane))) > 20, what="tokens", workers=False
+            )
+            assert app.focused is pane.prompt
+            await pilot.press(key)
+            await wait_for(pilot, lambda: ended(pane), what=f"the cancel by {key}")
+            assert pane.run_state == "cancelled" and "cancelled" in state_line(pane)
+            assert app.screen is screen  # esc cancelled the run; it did not go back
+            partial = ai_texts(pane)[-1]
+            assert partial.startswith("1 2 3") and not partial.endswith("1999 2000")
+            assert "Run cancelled." in notices(pane)
+        runs = await client.runs.list(thread.thread_id)
+        assert [run.status for run in runs] == ["interrupted", "interrupted"]
+        # With no run, esc goes back as before.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ThreadViewScreen))
+
+
+async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
+    client: AgentServerClient, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    ticker = await client.assistants.create("ticker", context={"ticks": 3, "delay": 0.01})
+    thread = await client.threads.create(metadata={"graph_id": "ticker"})
+    app, _ = chat_app(client, thread.thread_id, ticker)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await pilot.press("f3")
+        assert isinstance(app.screen, StreamModesScreen)
+        # updates, messages-tuple, values, custom, debug: turn on custom and debug.
+        await pilot.press("down", "down", "down", "space", "down", "space", "enter")
+        assert pane.stream_modes == ("updates", "messages-tuple", "custom", "debug")
+        assert "custom, debug" in state_line(pane)
+        await type_and_send(pilot, pane, "tick")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        customs = [item.data for item in pane.model.items if isinstance(item, CustomItem)]
+        assert customs == [{"tick": 0}, {"tick": 1}, {"tick": 2}]
+        # The inspector recorded every event while hidden; f2 shows it.
+        kinds = [record.event for record in pane.inspector.records]
+        assert kinds[0] == "metadata" and "debug" in kinds and kinds.count("custom") == 3
+        await pilot.press("f2")
+        assert pane.inspector.display and app.focused is pane.inspector
+        await wait_for(pilot, lambda: pane.inspector.shown_lines == len(kinds))
+        # ctrl+s saves them as JSON Lines where the user says.
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, PathScreen)
+        target = tmp_path / "events.jsonl"
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: target.exists(), what="the saved file")
+        lines = [json.loads(line) for line in target.read_text().splitlines()]
+        assert [line["event"] for line in lines] == kinds
+        assert any(str(target) in str(n.message) for n in app._notifications)

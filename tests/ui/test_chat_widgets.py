@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Button, Collapsible, Input, Markdown, Static
-from textual.widgets._markdown import MarkdownParagraph
+from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph
 from threads_support import painted_control_codes, screen_text
 
 from agent_tui.chat.items import (
@@ -31,6 +31,7 @@ from agent_tui.chat.items import (
 from agent_tui.widgets.chat_ai_block import AIBlock
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
+from agent_tui.widgets.streaming_markdown import FREEZE_AT, FrozenBlocks
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -316,3 +317,41 @@ async def test_cleared_removes_every_block_and_streams_start_again(wait_for: Wai
         add(app, again)
         await wait_for(pilot, lambda: source_of(app, "m1") == "fresh")
         assert len(app.query(Input)) == 0 and len(app.query(Markdown)) == 1
+
+
+async def test_a_long_answer_keeps_few_live_blocks_and_still_shows_all_of_it(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        ai = AIItem("m1", node="agent")
+        add(app, ai)
+        tokens = [f"p{n} " if n % 10 else f"\n\np{n} " for n in range(1500)]
+        tokens[705] = "see [the docs](https://example.com/docs) "
+        await stream(pilot, app, ai, tokens)
+        expected = "".join(tokens)
+        await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
+        markdown = markdown_of(app, "m1")
+        await wait_for(pilot, lambda: len(markdown.query(MarkdownParagraph)) == 150)
+        await pilot.pause(0.1)
+        assert len(markdown.query(MarkdownParagraph)) == 150  # every paragraph, once
+        live = markdown.query_children(MarkdownBlock)
+        assert len(markdown.query_children(FrozenBlocks)) >= 3
+        assert len(live) <= FREEZE_AT  # bounded layout work, however long the answer
+
+        app.transcript.scroll_home(animate=False)
+        await wait_for(pilot, lambda: "p1 p2 p3" in screen_text(app), what="the top")
+        link = next(p for p in markdown.query(MarkdownParagraph) if "the docs" in str(p.content))
+        assert isinstance(link.parent, FrozenBlocks)
+        app.transcript.scroll_to_widget(link, animate=False)
+        await pilot.pause()
+        await pilot.click(link, offset=(str(link.content).index("the docs") + 1, 0))
+        await wait_for(pilot, lambda: any("Press o" in n.message for n in app._notifications))
+
+        ai.text = "Short final answer."
+        ai.streaming = False
+        app.transcript.apply([Updated(ai)])
+        await wait_for(pilot, lambda: source_of(app, "m1") == "Short final answer.")
+        await pilot.pause()
+        assert len(markdown.query(FrozenBlocks)) == 0
+        assert len(markdown.query(MarkdownParagraph)) == 1

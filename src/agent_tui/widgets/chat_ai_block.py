@@ -24,14 +24,16 @@ from textual.widgets.markdown import MarkdownStream
 from agent_tui.chat.items import AIItem
 from agent_tui.sanitize import clean_text
 from agent_tui.widgets.chat_blocks import ChatBlock, block_label, compact_json
+from agent_tui.widgets.streaming_markdown import StreamingMarkdown
 from agent_tui.widgets.text import server_text
 
 
 class AIBlock(ChatBlock):
     DEFAULT_CSS = """
-    AIBlock { border-left: thick $success; }
+    /* No margin below: the last paragraph brings its own (a :last-child rule would
+       restyle every paragraph each time one is added). */
+    AIBlock { border-left: thick $success; margin-bottom: 0; }
     AIBlock > Markdown { height: auto; margin: 0; padding: 0; background: transparent; }
-    AIBlock > Markdown > MarkdownParagraph { margin: 0; }
     AIBlock > .tool-calls { color: $text-accent; }
     AIBlock.empty > Markdown { display: none; }
     """
@@ -59,7 +61,7 @@ class AIBlock(ChatBlock):
     def compose(self) -> ComposeResult:
         self.set_class(not self._written, "empty")
         yield Static(self._label(), classes="block-label")
-        yield Markdown(clean_text(self._written), open_links=False, classes="ai-text")
+        yield StreamingMarkdown(clean_text(self._written), open_links=False, classes="ai-text")
         yield Static(self._tool_calls(), classes="tool-calls")
 
     def _label(self) -> Text:

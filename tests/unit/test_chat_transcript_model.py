@@ -252,3 +252,13 @@ async def test_every_event_reaches_the_inspector_even_unknown_kinds() -> None:
     assert events[-1] == Finished("done", "r1", "idle")
     model = ChatTranscript()
     assert all(model.apply(e.event) == [] for e in events if isinstance(e, Received))
+
+
+def test_chunks_without_a_message_id_still_make_one_message() -> None:
+    model = ChatTranscript()
+    for n, text in enumerate(["a", "b", "c"]):
+        model.apply(event("messages", [{"type": "AIMessageChunk", "content": text}, {}], f"{n}-0"))
+    assert model.ai_texts() == ["abc"]
+    model.set_state("done")  # the message ended: the next unnamed chunk is a new message
+    model.apply(event("messages", [{"type": "AIMessageChunk", "content": "d"}, {}], "9-0"))
+    assert model.ai_texts() == ["abc", "d"]

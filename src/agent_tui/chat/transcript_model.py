@@ -67,6 +67,7 @@ class ChatTranscript:
         self._by_message_id: dict[str, TranscriptItem] = {}
         self._tool_chunks: dict[str, ToolCallChunks] = {}
         self._interrupt_ids: set[str] = set()
+        self._unnamed_ai: dict[tuple[str | None, Namespace], str] = {}
         self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
         self._run_id: str | None = None
         self._newest_id: tuple[int, int] | None = None
@@ -148,7 +149,7 @@ class ChatTranscript:
         kind = message_kind(chunk)
         if kind != "ai":
             return self._absorb_message(chunk, event.node, event.namespace)
-        key = message_id(chunk) or self._key("ai")
+        key = message_id(chunk) or self._unnamed_message_key(event)
         changes: list[TranscriptChange] = []
         item = self._by_message_id.get(key)
         if item is None:
@@ -165,6 +166,15 @@ class ChatTranscript:
             item.tool_calls = chunks.calls()
             changes.append(Updated(item))
         return changes
+
+    def _unnamed_message_key(self, event: MessagesEvent) -> str:
+        # Chunks without a message id: one message per node and namespace until it ends.
+        source = (event.node, event.namespace)
+        key = self._unnamed_ai.get(source)
+        item = self._by_message_id.get(key) if key else None
+        if key is None or not (isinstance(item, AIItem) and item.streaming):
+            key = self._unnamed_ai[source] = self._key("ai")
+        return key
 
     def _apply_updates(self, event: UpdatesEvent) -> list[TranscriptChange]:
         changes: list[TranscriptChange] = []

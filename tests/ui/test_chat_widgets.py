@@ -355,3 +355,37 @@ async def test_a_long_answer_keeps_few_live_blocks_and_still_shows_all_of_it(
         await pilot.pause()
         assert len(markdown.query(FrozenBlocks)) == 0
         assert len(markdown.query(MarkdownParagraph)) == 1
+
+
+def test_transcript_with_one_block_of_each_kind_snapshot(snap_compare: Callable[..., bool]) -> None:
+    async def one_of_each(pilot: Pilot[None]) -> None:
+        app = pilot.app
+        assert isinstance(app, TranscriptApp)
+        answer = AIItem(
+            "m1",
+            text="I will deploy **staging** first.\n\n- build\n- `deploy`",
+            node="agent",
+            tool_calls=[ToolCall("c1", "deploy", {"target": "staging"})],
+            streaming=False,
+        )
+        add(
+            app,
+            HumanItem("h1", "deploy to staging, then ask me"),
+            NodeUpdateItem("n1", "agent", {"messages": [], "approved": None}),
+            answer,
+            ToolResultItem("t1", "c1", "deploy", "staging is up"),
+            ToolResultItem("t2", "c2", "rollback", "no such release", status="error"),
+            CustomItem("c1", {"progress": 3}, namespace=("worker:1f0",)),
+            InterruptItem(
+                "i1",
+                {"action": "deploy", "target": "prod", "question": "Deploy to prod? (yes/no)"},
+            ),
+            ErrorItem("e1", "DemoFailure", "the demo failed on purpose"),
+            NoticeItem("x1", "Run cancelled", severity="warning"),
+        )
+        await pilot.pause()
+        await pilot.pause()
+        app.transcript.scroll_home(animate=False)
+        await pilot.pause()
+
+    assert snap_compare(TranscriptApp(), terminal_size=(90, 52), run_before=one_of_each)

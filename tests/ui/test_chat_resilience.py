@@ -1,0 +1,149 @@
+"""The chat pane when things go wrong, against the real agent server: a connection that
+drops mid-stream (through a loopback proxy the test cuts), a thread busy with a run
+started elsewhere, a thread deleted under the view, read-only mode."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+from chat_support import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    final_messages,
+    humans,
+    notices,
+    pane_of,
+    shown_ai_texts,
+    state_line,
+    type_and_send,
+)
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from drop_proxy import DropProxy
+
+WaitFor = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+def messages_of(app: object) -> list[str]:
+    return [str(n.message) for n in getattr(app, "_notifications", [])]
+
+
+async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_state(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    # Slow enough that the drop lands mid-stream: 1,000 tokens, 3 ms apart.
+    assistant = await chat_assistant(client, token_delay_ms=3)
+    thread = await chat_thread(client, assistant)
+    expected = " ".join(str(i) for i in range(1, 1001))
+    async with (
+        DropProxy.in_front_of(agent_server_url) as proxy,
+        AgentServerClient(proxy.url) as via_proxy,
+    ):
+        app, _ = chat_app(via_proxy, thread.thread_id, assistant)
+        async with app.run_test(size=SIZE) as pilot:
+            pane = pane_of(app)
+            await type_and_send(pilot, pane, "count to 1000")
+            await wait_for(
+                pilot, lambda: len("".join(ai_texts(pane))) > 30, what="tokens", workers=False
+            )
+            assert proxy.drop_all() >= 1
+            lines: list[str] = []
+
+            def finished() -> bool:
+                lines.append(state_line(pane))
+                return ended(pane)
+
+            await wait_for(pilot, finished, what="the run to end", workers=False)
+            assert any(line.startswith("reconnecting…") for line in lines)
+            assert any("rejoining the run" in message for message in messages_of(app))
+            assert "Connection lost; rejoined the run after 1 attempt." in notices(pane)
+            assert pane.run_state == "done"
+            # No token lost, none twice: what shows is what the thread holds.
+            assert await final_messages(client, thread.thread_id) == [
+                ("human", "count to 1000"),
+                ("ai", expected),
+            ]
+            assert ai_texts(pane) == [expected]
+            await wait_for(pilot, lambda: shown_ai_texts(pane) == [expected])
+
+
+async def test_a_thread_busy_with_another_run_refuses_the_send_and_keeps_the_draft(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=5)
+    thread = await chat_thread(client, slow)
+    started = asyncio.Event()
+
+    async def elsewhere() -> None:
+        async with client.runs.stream(
+            thread.thread_id,
+            slow.assistant_id,
+            input={"messages": [{"role": "user", "content": "count to 2000"}]},
+        ) as run:
+            async for _ in run:
+                started.set()
+
+    other = asyncio.create_task(elsewhere())
+    try:
+        await asyncio.wait_for(started.wait(), 30)
+        app, _ = chat_app(client, thread.thread_id, slow)
+        async with app.run_test(size=SIZE) as pilot:
+            pane = pane_of(app)
+            await type_and_send(pilot, pane, "me too")
+            await wait_for(pilot, lambda: any("already active" in m for m in messages_of(app)))
+            assert pane.prompt.text == "me too"
+            assert pane.run_state == "idle" and pane.run is None
+    finally:
+        runs = await client.runs.list(thread.thread_id)
+        for run in runs:
+            if run.status in ("pending", "running"):
+                await client.runs.cancel(thread.thread_id, run.run_id)
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)
+
+
+async def test_a_send_that_fails_keeps_the_draft_and_says_why(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await chat_assistant(client, token_delay_ms=0)
+    thread = await chat_thread(client, assistant)
+    app, screen = chat_app(client, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: screen.thread is not None)
+        await client.threads.delete(thread.thread_id)
+        await type_and_send(pilot, pane, "anyone there?")
+        await wait_for(pilot, lambda: pane.run is None and bool(messages_of(app)))
+        assert pane.prompt.text == "anyone there?"
+        assert pane.run_state == "idle"
+        assert any("not found" in m.lower() for m in messages_of(app))
+        assert any(text.startswith("Not sent") for text in notices(pane))
+
+
+async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant: Assistant = await chat_assistant(client, token_delay_ms=0)
+    thread = await chat_thread(client, assistant)
+    app, screen = chat_app(client, thread.thread_id, assistant, readonly=True)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: screen.thread is not None)
+        await type_and_send(pilot, pane, "hello")
+        await pilot.pause()
+        assert pane.prompt.text == "hello" and humans(pane) == []
+        assert any("read-only" in m.lower() for m in messages_of(app))
+        assert (await client.runs.list(thread.thread_id)) == []

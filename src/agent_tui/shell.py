@@ -121,7 +121,7 @@ class ShellApp(App[None]):
         if route is None:
             self.notify(f"No screen called {name!r}", severity="error", markup=False)
             return False
-        if getattr(self, "client", None) is None:
+        if route.needs_agent_server and getattr(self, "client", None) is None:
             self.notify("Not connected to a server yet", severity="warning", markup=False)
             return False
         if route.name == "info":

@@ -196,3 +196,27 @@ async def test_without_a_control_plane_url_the_app_starts_the_local_one(
     async with httpx.AsyncClient(trust_env=False, timeout=2) as http:
         with pytest.raises(httpx.TransportError):
             await http.get(f"{url}/v2/deployments")
+
+
+async def test_deployments_open_while_the_agent_server_is_unreachable(
+    free_port: int,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    from agent_tui.screens.startup import StartupScreen
+
+    monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))
+    monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)
+    app = control_plane_app(f"http://127.0.0.1:{free_port}", None)  # nothing listens
+    async with app.run_test(size=SIZE) as pilot:
+        startup = app.screen
+        assert isinstance(startup, StartupScreen)
+        await wait_for(pilot, lambda: startup.failed, what="the failed start")
+        await pilot.press("colon", *"deployments", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="table")
+        screen = app.screen
+        assert isinstance(screen, DeploymentsScreen)
+        await wait_for(pilot, lambda: "local control plane" in heading(screen), what="heading")
+        await pilot.press("escape")
+        assert app.screen is startup  # back where the user was

@@ -35,6 +35,8 @@ class Route:
     target: str | ScreenFactory  # "module:attribute" or the factory itself
     argument: str | None = None  # e.g. "id" when the command takes one (`:thread <id>`)
     drill_down: bool = False  # True: opens on top of the current screen; else from home
+    # False for control plane screens: they work while the agent server is unreachable.
+    needs_agent_server: bool = True
 
     def factory(self) -> ScreenFactory:
         if not isinstance(self.target, str):
@@ -113,6 +115,7 @@ register(
         "deployments",
         "Deployments on the control plane (the local one when the context names none)",
         "agent_tui.screens.deployments:deployments_screen",
+        needs_agent_server=False,
     ),
     "deploy",
 )
@@ -121,6 +124,7 @@ register(
         "providers",
         "OAuth providers on the control plane (list, create, delete)",
         "agent_tui.screens.auth_providers:providers_screen",
+        needs_agent_server=False,
     ),
     "auth-providers",
 )

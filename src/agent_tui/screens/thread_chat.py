@@ -9,7 +9,7 @@ usual), and `esc` cancels a run before it means "back".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.binding import Binding, BindingType
@@ -26,16 +26,19 @@ if TYPE_CHECKING:
     from agent_tui.screens.palette import PaletteCommand
 
 
-class ThreadChat(ThreadActions):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "cancel_run", "Cancel run", priority=True, id="thread_view.cancel_run"),
-        Binding("a", "chat", "Chat", id="thread_view.chat"),
-        Binding("n", "new_thread", "New thread", id="thread_view.new_thread"),
-        Binding("f3", "stream_modes", "Modes", id="thread_view.stream_modes"),
-        Binding("f4", "pick_assistant", "Assistant", id="thread_view.pick_assistant"),
-        Binding("ctrl+b", "toggle_history", "History", id="thread_view.toggle_history"),
-    ]
+# The screen lists these after its own keys, so the footer keeps showing those first;
+# the rarer ones are in `?` help and the palette.
+CHAT_BINDINGS: list[BindingType] = [
+    Binding("ctrl+c", "cancel_run", "Cancel run", priority=True, id="thread_view.cancel_run"),
+    Binding("a", "chat", "Chat", id="thread_view.chat"),
+    Binding("n", "new_thread", "New thread", id="thread_view.new_thread"),
+    Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
+    Binding("f4", "pick_assistant", "Assistant", show=False, id="thread_view.pick_assistant"),
+    Binding("ctrl+b", "toggle_history", "History pane", show=False, id="thread_view.history"),
+]
 
+
+class ThreadChat(ThreadActions):
     @property
     def chat(self) -> ChatPane:
         return self.query_one(ChatPane)

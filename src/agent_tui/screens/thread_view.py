@@ -32,7 +32,7 @@ from agent_tui.history import HistoryRow, ThreadHistory
 from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.registry import RouteUnavailable
-from agent_tui.screens.thread_chat import ThreadChat
+from agent_tui.screens.thread_chat import CHAT_BINDINGS, ThreadChat
 from agent_tui.screens.thread_diff import diff_for
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
@@ -73,6 +73,7 @@ class ThreadViewScreen(ThreadChat):
         Binding("r", "refresh", "Refresh", id="thread_view.refresh"),
         Binding("y", "raw", "Raw JSON", id="thread_view.raw"),
         Binding("c", "copy_id", "Copy id", id="thread_view.copy_id"),
+        *CHAT_BINDINGS,
     ]
 
     def __init__(

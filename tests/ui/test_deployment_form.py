@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
+from agent_tui.local import DEMO_CONFIG
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.revision_progress import RevisionProgressScreen
@@ -61,6 +62,11 @@ async def test_the_form_checks_fields_before_sending(
     async with app.run_test(size=SIZE) as pilot:
         app.open_form(cwd=tmp_path)  # no langgraph.json here
         form = await screen_of(pilot, wait_for, DeploymentFormScreen, "the form")
+        # No project here: the form offers the bundled demo graphs, ready to deploy.
+        assert form.query_one("#config_path", Input).value == str(DEMO_CONFIG)
+        assert f"→ {DEMO_CONFIG} ✓" in screen_text(app)
+        form.query_one("#config_path", Input).value = "./langgraph.json"
+        await pilot.pause()
         assert "does not exist" in screen_text(app)  # the live hint under the path
         await add_secret(pilot, "TOKEN", "")
         await add_secret(pilot, "SPARE", "x")

@@ -1,6 +1,7 @@
 """Create a deployment, or patch one, from a form (bodies built in `deployment_spec.py`).
 
-- New: name, source, the langgraph.json path (default `./langgraph.json`, shown resolved
+- New: name, source, the langgraph.json path (default `./langgraph.json`, else the bundled
+  demo graphs when the current folder has none; shown resolved
   to an absolute path and checked to exist), optional `source_config` and other
   `source_revision_config` fields as JSON, and secrets as name/value rows whose values are
   masked as typed.
@@ -131,6 +132,16 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
 
     # -- layout -------------------------------------------------------------------------
 
+    def _default_config_path(self) -> str:
+        """`./langgraph.json` when the current folder has one, else the bundled demo
+        graphs (what `agent-tui` serves there), so a first deploy works as it is."""
+        from agent_tui.local import default_langgraph_config
+
+        found = default_langgraph_config(self.cwd)
+        return (
+            DEFAULT_CONFIG_PATH if found == (self.cwd / "langgraph.json").resolve() else str(found)
+        )
+
     def compose(self) -> ComposeResult:
         deployment = self.deployment
         with Vertical(id="form-frame"):
@@ -158,7 +169,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
                 yield Static(LOCAL_ONLY_NOTE, id="source-note", classes="hint")
                 yield from self._problem(FIELD_SOURCE)
                 yield Label("langgraph.json path", id="config-path-label")
-                path = DEFAULT_CONFIG_PATH
+                path = self._default_config_path()
                 if deployment is not None:
                     path = deployment.source_revision_config.langgraph_config_path or ""
                 yield Input(path, placeholder=DEFAULT_CONFIG_PATH, id=FIELD_CONFIG_PATH)

@@ -220,3 +220,18 @@ async def test_deployments_open_while_the_agent_server_is_unreachable(
         await wait_for(pilot, lambda: "local control plane" in heading(screen), what="heading")
         await pilot.press("escape")
         assert app.screen is startup  # back where the user was
+
+
+async def test_an_empty_control_plane_says_what_to_do(
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))  # a fresh local control plane
+    monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)
+    app = control_plane_app(agent_server_url, None)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for, rows=False)
+        await wait_for(pilot, lambda: "none yet" in heading(screen), what="the hint")
+        assert "n deploys a langgraph.json" in heading(screen)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 class AttentionScreen(ThreadsScreen):
     RESOURCES: ClassVar[str] = "threads needing attention"
+    EMPTY_HINT: ClassVar[str] = "none: no thread is interrupted or failed"
 
     def __init__(self, client: AgentServerClient) -> None:
         super().__init__(client)

@@ -67,6 +67,7 @@ def provider_columns() -> list[Column[OAuthProvider]]:
 class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
     RESOURCE = "OAuth provider"
     RESOURCES = "OAuth providers"
+    EMPTY_HINT = "none yet: n adds one"
     VERBS = frozenset({"new", "delete"})
 
     def __init__(self, client: ControlPlaneClient | None = None) -> None:

@@ -132,6 +132,9 @@ def follow_revision(app: App[Any], client: ControlPlaneClient, deployment: Deplo
 class DeploymentsScreen(ResourceScreen[DeploymentRow]):
     RESOURCE = "deployment"
     RESOURCES = "deployments"
+    EMPTY_HINT = (
+        "none yet: n deploys a langgraph.json (the local control plane runs it on this machine)"
+    )
     PAGE_SIZE = 50
     VERBS = frozenset({"new", "edit", "delete"})
     AUTO_REFRESH: ClassVar[float] = 5.0  # seconds, while anything listed is changing

@@ -99,6 +99,9 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     PAGE_SIZE: ClassVar[int] = 100
     _page_size: int | None = None
     _filter_timer: Timer | None = None
+    # Said in the heading when the server has none of these at all (what to do next).
+    EMPTY_HINT: ClassVar[str] = ""
+    _loaded_once = False
     VERBS: ClassVar[frozenset[str]] = frozenset()
 
     # -- hooks for subclasses ---------------------------------------------------------
@@ -208,6 +211,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         finally:
             table.loading = False
         self._note_online()
+        self._loaded_once = True
         table.set_rows(items, has_more=len(items) >= self.page_size)
         if selected is not None:
             table.move_to(self.item_id(selected))
@@ -242,6 +246,8 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         if table.filter_text:
             shown = len(table.visible_items)
             text.append(f" · filter {table.filter_text!r}: {shown} shown", style="bold")
+        elif self._loaded_once and not table.loaded_count and self.EMPTY_HINT:
+            text.append(f" · {self.EMPTY_HINT}", style="bold")
         self.query_one("#resource-heading", Static).update(text)
 
     # -- verbs ------------------------------------------------------------------------

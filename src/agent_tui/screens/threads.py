@@ -63,6 +63,7 @@ def thread_columns() -> list[Column[Thread]]:
 class ThreadsScreen(ResourceScreen[Thread]):
     RESOURCE = "thread"
     RESOURCES = "threads"
+    EMPTY_HINT = "none here: n creates one, s changes the search"
     VERBS = frozenset({"new", "delete"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "search", "Search", id="threads.search"),

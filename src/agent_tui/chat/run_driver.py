@@ -40,7 +40,7 @@ DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
 # Run statuses while the server is still working on it.
 _ACTIVE = frozenset({"pending", "running"})
 # How long to wait for the server to record a run's outcome once its stream closed.
-_SETTLE_POLLS = (0.02, 0.05, 0.1, 0.2, 0.4)
+SETTLE_POLLS: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2, 0.4)
 
 
 class RunDriver:
@@ -53,11 +53,13 @@ class RunDriver:
         *,
         backoff: Sequence[float] = DEFAULT_BACKOFF,
         clock: Callable[[], float] = time.monotonic,
+        settle: Sequence[float] = SETTLE_POLLS,
     ) -> None:
         self._client = client
         self.thread_id = thread_id
         self._backoff = tuple(backoff)
         self._clock = clock
+        self._settle = tuple(settle)
         self.run_id: str | None = None
         self._active = False
         self._cancel_requested = False
@@ -249,7 +251,7 @@ class RunDriver:
     async def _settled_status(self) -> str | None:
         # The body can close a moment before the server records the outcome.
         status = await self._run_status()
-        for pause in _SETTLE_POLLS:
+        for pause in self._settle:
             if status not in _ACTIVE:
                 break
             await asyncio.sleep(pause)

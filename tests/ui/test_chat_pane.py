@@ -210,3 +210,30 @@ async def test_n_starts_a_new_thread_on_the_same_assistant(
         # The run was the chosen assistant's: the server records it on the thread.
         created = await client.threads.get(fresh.thread_id)
         assert created.metadata["assistant_id"] == fast_chat.assistant_id
+
+
+async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, screen = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: screen.thread is not None and not screen.pane.loading)
+        assert isinstance(app.focused, PromptArea)
+        shown = {key: b.binding.description for key, b in app.active_bindings.items()}
+        assert shown["enter"] == "Send" and shown["ctrl+j"] == "Newline"
+        assert "ctrl+c" not in shown or shown["ctrl+c"] != "Cancel run"  # no run: ctrl+c copies
+        names = [command.name for command in screen.palette_commands()]
+        for name in ("Save raw events…", "Chat: pick the assistant…", "Chat: stream modes…"):
+            assert name in names
+        # ctrl+b hides the history pane for room, and brings it back.
+        await pilot.press("ctrl+b")
+        assert not screen.pane.display
+        await pilot.press("ctrl+b")
+        assert screen.pane.display
+        # The State tab, then `a`: back to the chat, ready to type.
+        screen.pane.focus()
+        await pilot.press("s")
+        assert screen.tabs.active == "tab-state"
+        await pilot.press("a")
+        assert screen.tabs.active == "tab-chat" and isinstance(app.focused, PromptArea)

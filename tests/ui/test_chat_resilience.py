@@ -1,6 +1,6 @@
 """The chat pane when things go wrong, against the real agent server: a connection that
 drops mid-stream (through a loopback proxy the test cuts), a thread busy with a run
-started elsewhere, a thread deleted under the view, read-only mode."""
+started elsewhere (followed live), a thread deleted under the view, read-only mode."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from chat_support import (
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
+from agent_tui.screens.chat_pane import BUSY_MESSAGE
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -80,7 +81,7 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
             await wait_for(pilot, lambda: shown_ai_texts(pane) == [expected])
 
 
-async def test_a_thread_busy_with_another_run_refuses_the_send_and_keeps_the_draft(
+async def test_a_thread_busy_with_a_run_from_elsewhere_is_followed_live_and_can_be_cancelled(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     slow = await chat_assistant(client, token_delay_ms=5)
@@ -102,15 +103,27 @@ async def test_a_thread_busy_with_another_run_refuses_the_send_and_keeps_the_dra
         app, _ = chat_app(client, thread.thread_id, slow)
         async with app.run_test(size=SIZE) as pilot:
             pane = pane_of(app)
+            # The view joins the run: its answer grows here too.
+            await wait_for(
+                pilot, lambda: len("".join(ai_texts(pane))) > 20, what="tokens", workers=False
+            )
+            assert state_line(pane).startswith("running")
             await type_and_send(pilot, pane, "me too")
-            await wait_for(pilot, lambda: any("already active" in m for m in messages_of(app)))
             assert pane.prompt.text == "me too"
-            assert pane.run_state == "idle" and pane.run is None
+            assert any(BUSY_MESSAGE in m for m in messages_of(app))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: ended(pane), what="the cancel")
+            assert pane.run_state == "cancelled"
+            assert pane.prompt.text == "me too"
+            assert humans(pane) == ["count to 2000"]  # from the thread's state
+            # A run started without `stream_resumable` replays only what comes after the
+            # join: the answer shows from there, in order, and stops where it was cancelled.
+            numbers = [int(word) for word in ai_texts(pane)[-1].split()]
+            assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+            assert numbers[-1] < 2000
+            [run] = await client.runs.list(thread.thread_id)
+            assert run.status == "interrupted"
     finally:
-        runs = await client.runs.list(thread.thread_id)
-        for run in runs:
-            if run.status in ("pending", "running"):
-                await client.runs.cancel(thread.thread_id, run.run_id)
         other.cancel()
         await asyncio.gather(other, return_exceptions=True)
 

@@ -167,6 +167,17 @@ class ChatPane(Vertical):
         self.transcript.apply(changes)
         self.thread_status = self.session.thread_status or self.thread_status
         self.set_state(self.model.state)
+        if self.thread_status == "busy":
+            await self._join_active_run()
+
+    async def _join_active_run(self) -> None:
+        """The thread is running (started elsewhere): follow that run here, live."""
+        try:
+            runs = await self.client.runs.list(self.thread_id, limit=1, status="running")
+        except ApiError:
+            return  # the transcript shows the state; the next send says if it is busy
+        if runs and not self.running:
+            self._start(ChatRun(self, join=runs[0].run_id))
 
     # -- the state line ---------------------------------------------------------------
 

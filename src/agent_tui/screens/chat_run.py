@@ -67,7 +67,8 @@ def overrides_of(pane: ChatPane) -> Any:
 
 
 class ChatRun:
-    """`text`: a human message to send; else `resume` answers `interrupt`."""
+    """`text`: a human message to send; else `resume` answers `interrupt`; else `join`
+    follows a run already on the thread (started elsewhere), replayed from its start."""
 
     def __init__(
         self,
@@ -76,15 +77,24 @@ class ChatRun:
         text: str | None = None,
         resume: Any = None,
         interrupt: InterruptItem | None = None,
+        join: str | None = None,
     ) -> None:
         self.pane = pane
         self.text = text
         self.resume = resume
         self.interrupt = interrupt
+        self.join = join
         self.state: RunState | None = None  # how it ended; None: it never started
 
     async def follow(self) -> None:
         pane = self.pane
+        if self.join is not None:
+            try:
+                await self._follow(pane.session.join(self.join))
+            except ApiError as error:
+                pane.set_state("idle")
+                pane.screen_report(error, "follow the thread's run")
+            return
         try:
             assistant = await choose_assistant(pane)
         except ApiError as error:

@@ -354,6 +354,9 @@ class ThreadViewScreen(ThreadChat):
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-chat":
+            self.chat.prompt.focus()
+            return
         row = self.selected_row
         if row is None:
             return

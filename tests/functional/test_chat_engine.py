@@ -23,6 +23,7 @@ from agent_tui.chat.items import (
     HumanItem,
     InterruptItem,
     NodeUpdateItem,
+    NoticeItem,
     ToolResultItem,
     TranscriptChange,
 )
@@ -192,10 +193,13 @@ async def test_a_dropped_connection_rejoins_with_no_duplicate_and_no_missing_tok
         events: list[DriverEvent] = []
         tokens: list[str] = []
         drops: list[int] = []  # how many tokens had arrived at each drop
+        states: list[str] = []  # the run state shown while reconnecting
         async for event, _ in session.send("chat", "count to 300", context={"token_delay_ms": 2}):
             if event is None:
                 continue
             events.append(event)
+            if isinstance(event, Reconnecting):
+                states.append(session.transcript.state)
             if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
                 if not event.duplicate:
                     tokens.append(event.event.text)
@@ -203,6 +207,9 @@ async def test_a_dropped_connection_rejoins_with_no_duplicate_and_no_missing_tok
                     assert proxy.drop_all() >= 1  # the stream's connection, at least
                     drops.append(len(tokens))
     assert drops == [40, 150]
+    assert states == ["reconnecting", "reconnecting"]
+    notices = [i.text for i in session.transcript.items if isinstance(i, NoticeItem)]
+    assert notices == ["Connection lost; rejoined the run after 1 attempt."] * 2
     assert [type(e) for e in events if isinstance(e, (Reconnecting, Reconnected))] == [
         Reconnecting,
         Reconnected,

@@ -23,6 +23,7 @@ from chat_support import (
 )
 from shell_support import ShellHarness
 from textual.widgets import TabbedContent
+from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -237,3 +238,29 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         assert screen.tabs.active == "tab-state"
         await pilot.press("a")
         assert screen.tabs.active == "tab-chat" and isinstance(app.focused, PromptArea)
+
+
+async def test_hostile_server_text_in_the_picker_and_the_chat_is_shown_inertly(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    hostile = await client.assistants.create("chat", context={"token_delay_ms": 0}, name=HOSTILE)
+    thread = await hostile_thread(client, "chat-pane")
+    app, screen = chat_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: len(humans(pane)) == 1, what="the thread's messages")
+        assert humans(pane) == [f"hello {HOSTILE}"]
+        await pilot.press("f4")
+        picker = app.screen
+        assert isinstance(picker, AssistantPickerScreen)
+        await wait_for(pilot, lambda: bool(picker.assistants), what="the assistants")
+        row = next(i for i, a in enumerate(picker.assistants) if a.name == HOSTILE)
+        picker.table.move_cursor(row=row)
+        await pilot.pause()
+        assert painted_control_codes(app) == []
+        await pilot.press("enter")
+        assert app.screen is screen and app.is_running  # no markup action ran
+        await pilot.pause()
+        assert SHOWN in screen_text(app)
+        assert painted_control_codes(app) == []
+        assert pane.assistant is not None and pane.assistant.assistant_id == hostile.assistant_id

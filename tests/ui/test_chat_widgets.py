@@ -31,7 +31,7 @@ from agent_tui.chat.items import (
 from agent_tui.widgets.chat_ai_block import AIBlock
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
-from agent_tui.widgets.streaming_markdown import FREEZE_AT, FrozenBlocks
+from agent_tui.widgets.streaming_markdown import FREEZE_AT, FrozenMarkdown, StreamingMarkdown
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -319,7 +319,7 @@ async def test_cleared_removes_every_block_and_streams_start_again(wait_for: Wai
         assert len(app.query(Input)) == 0 and len(app.query(Markdown)) == 1
 
 
-async def test_a_long_answer_keeps_few_live_blocks_and_still_shows_all_of_it(
+async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
     wait_for: WaitFor,
 ) -> None:
     app = TranscriptApp()
@@ -328,24 +328,28 @@ async def test_a_long_answer_keeps_few_live_blocks_and_still_shows_all_of_it(
         add(app, ai)
         tokens = [f"p{n} " if n % 10 else f"\n\np{n} " for n in range(1500)]
         tokens[705] = "see [the docs](https://example.com/docs) "
+        tokens[1495] = "and [the end](https://example.com/end) "
         await stream(pilot, app, ai, tokens)
         expected = "".join(tokens)
         await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
         markdown = markdown_of(app, "m1")
-        await wait_for(pilot, lambda: len(markdown.query(MarkdownParagraph)) == 150)
-        await pilot.pause(0.1)
-        assert len(markdown.query(MarkdownParagraph)) == 150  # every paragraph, once
-        live = markdown.query_children(MarkdownBlock)
-        assert len(markdown.query_children(FrozenBlocks)) >= 3
-        assert len(live) <= FREEZE_AT  # bounded layout work, however long the answer
+        assert isinstance(markdown, StreamingMarkdown)
+        await wait_for(pilot, lambda: "p1490" in screen_text(app), what="the newest text")
+        # 150 paragraphs, but a few widgets: layout work stays bounded.
+        assert markdown.frozen_count >= 3
+        assert len(markdown.query(MarkdownBlock)) <= FREEZE_AT
 
         app.transcript.scroll_home(animate=False)
+        # The first paragraphs are frozen: still on screen, from the frozen widget.
         await wait_for(pilot, lambda: "p1 p2 p3" in screen_text(app), what="the top")
-        link = next(p for p in markdown.query(MarkdownParagraph) if "the docs" in str(p.content))
-        assert isinstance(link.parent, FrozenBlocks)
-        app.transcript.scroll_to_widget(link, animate=False)
+        frozen_text = "".join(f.source for f in markdown.query(FrozenMarkdown))
+        assert "see [the docs](https://example.com/docs)" in frozen_text
+
+        # A link in the live tail still asks before opening.
+        app.transcript.scroll_end(animate=False)
         await pilot.pause()
-        await pilot.click(link, offset=(str(link.content).index("the docs") + 1, 0))
+        link = next(p for p in markdown.query(MarkdownParagraph) if "the end" in str(p.content))
+        await pilot.click(link, offset=(str(link.content).index("the end") + 1, 0))
         await wait_for(pilot, lambda: any("Press o" in n.message for n in app._notifications))
 
         ai.text = "Short final answer."
@@ -353,7 +357,7 @@ async def test_a_long_answer_keeps_few_live_blocks_and_still_shows_all_of_it(
         app.transcript.apply([Updated(ai)])
         await wait_for(pilot, lambda: source_of(app, "m1") == "Short final answer.")
         await pilot.pause()
-        assert len(markdown.query(FrozenBlocks)) == 0
+        assert markdown.frozen_count == 0
         assert len(markdown.query(MarkdownParagraph)) == 1
 
 

@@ -1,54 +1,43 @@
 """A `Markdown` widget that stays cheap to lay out while a long message streams in.
 
-Textual re-arranges every direct child of a Markdown widget whenever its last block
-grows: measured at ~0.3 ms per block per layout, so a 20,000-token answer (hundreds
-of paragraphs) made each batch of tokens block the app for 150 ms and more. Here,
-once `FREEZE_AT` top-level blocks are live, all but the last `KEEP_LIVE` are rebuilt
-inside one `FrozenBlocks` container: its arrangement is cached (its children no longer
-change), so each layout only measures a few dozen widgets however long the message.
+Textual walks and re-arranges every widget of the screen on each layout, and a Markdown
+widget has one widget per block (paragraph, list item, code fence…). Measured on a
+20,000-token answer: ~0.3 ms per block per layout, so once the answer had hundreds of
+paragraphs each batch of tokens blocked the app for 150 ms and more (and the garbage
+collector's pauses grew with the widget count).
 
-Frozen blocks are re-parsed from their source lines, so they look like the blocks
-they replace (same block classes, same CSS, links still post `LinkClicked` to this
-widget). It is still one Markdown widget with one source.
+So once `FREEZE_AT` top-level blocks are live, all but the last `KEEP_LIVE` (which the
+stream may still change) are replaced by ONE `FrozenMarkdown` widget that renders
+their source with Rich's Markdown renderer: a few widgets per long message instead of
+hundreds, and a fixed layout cost per batch however long the answer grows. The frozen
+part looks slightly different (Rich's styles) and its links are plain text with the
+URL shown (`hyperlinks=False`: nothing there can be opened by a click); it is still
+one Markdown widget with one source, and the message's final `update()` renders it all
+with Textual's blocks again.
 """
 
 from __future__ import annotations
 
-from markdown_it import MarkdownIt
+from rich.markdown import Markdown as RichMarkdown
 from textual.await_complete import AwaitComplete
-from textual.containers import Vertical
-from textual.geometry import Size
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownBlock
 
 FREEZE_AT = 32
 KEEP_LIVE = 4
 
 
-class FrozenBlocks(Vertical):
-    """Finished top-level blocks of a `StreamingMarkdown`, laid out once."""
+class FrozenMarkdown(Static):
+    """Finished top-level blocks of a `StreamingMarkdown`, as one widget."""
 
     DEFAULT_CSS = """
-    FrozenBlocks { height: auto; }
-    /* Markdown styles paragraphs as its direct children only. */
-    FrozenBlocks > MarkdownParagraph { margin: 0 0 1 0; }
+    FrozenMarkdown { height: auto; margin: 0 0 1 0; }
     """
 
-    def __init__(self, *blocks: MarkdownBlock) -> None:
-        super().__init__(*blocks)
-        self._height_cache: tuple[tuple[int, int], int] | None = None
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # Textual measures an auto-height container against its parent's height, which
-        # grows with every streamed batch, so its own cache never hits. The frozen
-        # blocks' height depends on the width alone.
-        key = (width, len(self.children))
-        if self._height_cache is not None and self._height_cache[0] == key:
-            return self._height_cache[1]
-        height = super().get_content_height(container, viewport, width)
-        if all(child.is_mounted for child in self.children):
-            self._height_cache = (key, height)
-        return height
+    def __init__(self, source: str) -> None:
+        # The source was cleaned by the caller; Rich's Markdown never parses markup.
+        super().__init__(RichMarkdown(source, hyperlinks=False, code_theme="ansi_dark"))
+        self.source = source
 
 
 class StreamingMarkdown(Markdown):
@@ -62,14 +51,19 @@ class StreamingMarkdown(Markdown):
         return AwaitComplete(append_then_freeze())
 
     def update(self, markdown: str) -> AwaitComplete:
-        groups = self.query_children(FrozenBlocks)
+        frozen = self.query_children(FrozenMarkdown)
         updated = super().update(markdown)  # sets the source now, renders later
 
-        async def update_then_drop_groups() -> None:
-            await updated  # removes every MarkdownBlock, frozen ones included
-            await groups.remove()
+        async def update_then_drop_frozen() -> None:
+            await updated
+            await frozen.remove()
 
-        return AwaitComplete(update_then_drop_groups())
+        return AwaitComplete(update_then_drop_frozen())
+
+    @property
+    def frozen_count(self) -> int:
+        """How many frozen groups the message has (for tests and benchmarks)."""
+        return len(self.query_children(FrozenMarkdown))
 
     async def _freeze_finished_blocks(self) -> None:
         async with self.lock:
@@ -80,14 +74,7 @@ class StreamingMarkdown(Markdown):
             start, end = finished[0].source_range[0], first_live.source_range[0]
             if end <= start:  # ranges not known: leave the blocks as they are
                 return
-            lines = self.source.splitlines(keepends=True)[start:end]
-            parser = (
-                MarkdownIt("gfm-like") if self._parser_factory is None else self._parser_factory()
-            )
-            blocks = list(self._parse_markdown(parser.parse("".join(lines))))
-            for block in blocks:
-                block_start, block_end = block.source_range
-                block.source_range = (block_start + start, block_end + start)
+            source = "".join(self.source.splitlines(keepends=True)[start:end])
             with self.app.batch_update():
-                await self.mount(FrozenBlocks(*blocks), before=finished[0])
+                await self.mount(FrozenMarkdown(source), before=finished[0])
                 await self.remove_children(finished)

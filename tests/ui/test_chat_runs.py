@@ -151,3 +151,21 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
         lines = [json.loads(line) for line in target.read_text().splitlines()]
         assert [line["event"] for line in lines] == kinds
         assert any(str(target) in str(n.message) for n in app._notifications)
+
+
+async def test_runs_pass_the_active_versions_context_when_the_server_kept_a_stale_one(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    from agent_tui.assistant_versions import ContextOverrides
+
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    overrides = ContextOverrides()
+    # As the assistants screen records it after a version switch the server half-did.
+    overrides.record(fast_chat.assistant_id, 1, {"token_delay_ms": 0, "style": "pirate"})
+    app.context_overrides = overrides  # type: ignore[attr-defined]
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "ahoy")
+        await wait_for(pilot, lambda: ended(pane), what="the run to end")
+        assert ai_texts(pane) == ["Arr! You said: ahoy"]

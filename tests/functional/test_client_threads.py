@@ -93,6 +93,15 @@ async def test_history_pages_with_before(client: AgentServerClient) -> None:
     assert [cid for page in pages for cid in page] == [state.checkpoint_id for state in full]
 
 
+async def test_a_new_thread_has_an_empty_state(client: AgentServerClient) -> None:
+    # The server sends values, metadata and checkpoint as null before any run.
+    thread = await client.threads.create(metadata={"graph_id": COUNTER})
+    state = await client.threads.get_state(thread.thread_id)
+    assert state.values == {}
+    assert state.checkpoint_id is None
+    assert state.next == [] and state.metadata == {}
+
+
 async def test_state_at_a_checkpoint(client: AgentServerClient) -> None:
     thread = await counter_thread(client, 3)
     history = await client.threads.get_history(thread.thread_id, limit=100)

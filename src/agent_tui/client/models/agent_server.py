@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 ThreadStatus = Literal["idle", "busy", "interrupted", "error"]
 THREAD_STATUSES: tuple[ThreadStatus, ...] = ("idle", "busy", "interrupted", "error")
@@ -131,6 +131,18 @@ class ThreadState(ApiModel):
     checkpoint: CheckpointRef = Field(default_factory=CheckpointRef)
     parent_checkpoint: CheckpointRef | None = None
     interrupts: list[dict[str, Any]] = Field(default_factory=list)
+
+    @field_validator(
+        "values", "next", "tasks", "metadata", "checkpoint", "interrupts", mode="before"
+    )
+    @classmethod
+    def _null_is_empty(cls, value: Any, info: ValidationInfo) -> Any:
+        # A thread with no state yet: langgraph-api sends `values`, `metadata` and
+        # `checkpoint` as null. Read as the empty state rather than failing validation.
+        if value is not None:
+            return value
+        field = cls.model_fields[info.field_name or ""]
+        return field.get_default(call_default_factory=True)
 
     @property
     def checkpoint_id(self) -> str | None:

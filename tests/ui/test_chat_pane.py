@@ -4,7 +4,9 @@ streaming, the assistant in use, a new thread, refusing a second send."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
+import httpx
 import pytest
 from chat_support import (
     SIZE,
@@ -264,3 +266,70 @@ async def test_hostile_server_text_in_the_picker_and_the_chat_is_shown_inertly(
         assert SHOWN in screen_text(app)
         assert painted_control_codes(app) == []
         assert pane.assistant is not None and pane.assistant.assistant_id == hostile.assistant_id
+
+
+SNAP_THREAD = "1f0c6a00-0000-7000-8000-00000000cafe"
+SNAP_MESSAGES = [
+    {"type": "human", "content": "weather in Paris", "id": "m1"},
+    {
+        "type": "ai",
+        "content": "",
+        "id": "m2",
+        "tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}, "id": "c1"}],
+    },
+    {
+        "type": "tool",
+        "content": "It is windy and 13 C in Paris.",
+        "id": "m3",
+        "tool_call_id": "c1",
+        "name": "get_weather",
+    },
+    {"type": "ai", "content": "It is windy and 13 C in Paris.", "id": "m4"},
+    {"type": "human", "content": "deploy to staging", "id": "m5"},
+    {
+        "type": "ai",
+        "content": "",
+        "id": "m6",
+        "tool_calls": [{"name": "deploy", "args": {"target": "staging"}, "id": "c2"}],
+    },
+]
+
+
+def snapshot_server() -> httpx.MockTransport:
+    """A thread waiting for approval, as a fixed fake server answers (stable run to run)."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        question = {"action": "deploy", "target": "staging", "question": "Deploy to staging?"}
+        if path == f"/threads/{SNAP_THREAD}":
+            return httpx.Response(
+                200,
+                json={
+                    "thread_id": SNAP_THREAD,
+                    "status": "interrupted",
+                    "metadata": {"graph_id": "chat"},
+                    "values": {"messages": SNAP_MESSAGES},
+                    "interrupts": {"t1": [{"value": question, "id": "i1"}]},
+                },
+            )
+        if path.endswith("/history"):
+            return httpx.Response(200, json=[])
+        return httpx.Response(404, json={"detail": "Not Found"})
+
+    return httpx.MockTransport(answer)
+
+
+def test_chat_tab_snapshot(snap_compare: Callable[..., bool]) -> None:
+    client = AgentServerClient("http://agent.test", http_transport=snapshot_server())
+    screen = ThreadViewScreen(client, SNAP_THREAD, chat=True, status_interval=0)
+    app = ShellHarness(screen)
+    app.client = client
+
+    async def run_before(pilot: Any) -> None:
+        for _ in range(3):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)

@@ -28,6 +28,7 @@ from agent_tui.chat.items import (
     TranscriptItem,
     Updated,
 )
+from agent_tui.sanitize import clean_text
 from agent_tui.widgets.chat_ai_block import AIBlock
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
@@ -328,9 +329,10 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         add(app, ai)
         tokens = [f"p{n} " if n % 10 else f"\n\np{n} " for n in range(1500)]
         tokens[705] = "see [the docs](https://example.com/docs) "
+        tokens[15] = HOSTILE + " "
         tokens[1495] = "and [the end](https://example.com/end) "
         await stream(pilot, app, ai, tokens)
-        expected = "".join(tokens)
+        expected = clean_text("".join(tokens))
         await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
         markdown = markdown_of(app, "m1")
         assert isinstance(markdown, StreamingMarkdown)
@@ -342,6 +344,7 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         app.transcript.scroll_home(animate=False)
         # The first paragraphs are frozen: still on screen, from the frozen widget.
         await wait_for(pilot, lambda: "p1 p2 p3" in screen_text(app), what="the top")
+        assert "[@click=app.quit]q[/]" in screen_text(app) and painted_control_codes(app) == []
         frozen_text = "".join(f.source for f in markdown.query(FrozenMarkdown))
         assert "see [the docs](https://example.com/docs)" in frozen_text
 

@@ -8,9 +8,10 @@ event even while hidden. Bottom, the prompt (`widgets/chat_prompt.py`).
 
 The pane owns the run: `enter` in the prompt starts a run of its `ChatSession` in one
 exclusive worker (`chat_run.py`); the session's driver rejoins a dropped stream by
-itself and reports it.
-The screen hears `RunEnded` and refreshes its history. Cancelling (`ctrl+c` / `esc`)
-is the screen's key, because it must work wherever the focus is: it calls `cancel_run`.
+itself and reports it. A thread found running when the pane opens (a run started
+elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
+refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
+(`thread_chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
 """
 
 from __future__ import annotations

@@ -237,7 +237,7 @@ async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: Wa
         await click_link("m4")
         assert app.opened == []  # not without asking
         assert any("Press o" in n.message for n in app._notifications)
-        app.transcript.focus()
+        assert app.transcript.has_focus  # the click focused the transcript: `o` works
         await pilot.press("o")
         assert app.opened == ["https://example.com/docs"]
 

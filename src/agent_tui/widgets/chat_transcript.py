@@ -110,7 +110,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("end", "follow", "Follow", id="transcript.follow"),
-        Binding("o", "open_link", "Open link", show=False, id="transcript.open_link"),
+        Binding("o", "open_link", "Open link", id="transcript.open_link"),
     ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -230,17 +230,29 @@ class TranscriptView(VerticalScroll, can_focus=True):
         event.stop()
         href = clean_text(event.href)
         if not is_openable_link(href):
-            self._pending_link = None
+            self._set_pending_link(None)
             self.notify(
                 f"Not opening {href!r}: only http(s) links can be opened.",
                 severity="warning",
                 markup=False,
             )
             return
-        self._pending_link = href
+        self._set_pending_link(href)
         self.notify(f"Open {href}? Press o to open it.", markup=False)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `o` means something only while a link waits for confirmation; otherwise the
+        # key goes on to the screen's bindings and the footer does not offer it.
+        if action == "open_link":
+            return self._pending_link is not None
+        return True
+
+    def _set_pending_link(self, href: str | None) -> None:
+        self._pending_link = href
+        self.refresh_bindings()
+
     def action_open_link(self) -> None:
-        href, self._pending_link = self._pending_link, None
+        href = self._pending_link
+        self._set_pending_link(None)
         if href is not None and is_openable_link(href):
             self.app.open_url(href)

@@ -72,8 +72,8 @@ class ChatPane(Vertical):
     ChatPane.-inspecting #inspector { display: block; }
     ChatPane #prompt { height: auto; max-height: 12; }
     """
+    # `f2` (show the inspector) is the thread view's key: it works wherever the focus is.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "toggle_inspector", "Events", id="chat.inspector"),
         Binding("ctrl+s", "save_events", "Save events", id="chat.save_events"),
     ]
 

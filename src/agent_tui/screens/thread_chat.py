@@ -32,6 +32,7 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("ctrl+c", "cancel_run", "Cancel run", priority=True, id="thread_view.cancel_run"),
     Binding("a", "chat", "Chat", id="thread_view.chat"),
     Binding("n", "new_thread", "New thread", id="thread_view.new_thread"),
+    Binding("f2", "inspector", "Events", id="thread_view.inspector"),
     Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
     Binding("f4", "pick_assistant", "Assistant", show=False, id="thread_view.pick_assistant"),
     Binding("ctrl+b", "toggle_history", "History pane", show=False, id="thread_view.history"),
@@ -56,6 +57,10 @@ class ThreadChat(ThreadActions):
     def action_chat(self) -> None:
         self.query_one(TabbedContent).active = "tab-chat"
         self.chat.prompt.focus()
+
+    def action_inspector(self) -> None:
+        self.query_one(TabbedContent).active = "tab-chat"
+        self.chat.action_toggle_inspector()
 
     def action_toggle_history(self) -> None:
         history = self.query_one("#history")
@@ -166,7 +171,7 @@ class ThreadChat(ThreadActions):
         yield PaletteCommand(
             "Chat: toggle the event inspector",
             "Every SSE event as received",
-            chat.action_toggle_inspector,
+            self.action_inspector,
         )
         yield PaletteCommand(
             "Save raw events…",

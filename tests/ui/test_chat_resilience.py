@@ -160,3 +160,39 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
         assert pane.prompt.text == "hello" and humans(pane) == []
         assert any("read-only" in m.lower() for m in messages_of(app))
         assert (await client.runs.list(thread.thread_id)) == []
+
+
+async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=5)
+    thread = await chat_thread(client, slow)
+    started = asyncio.Event()
+
+    async def elsewhere() -> None:
+        async with client.runs.stream(
+            thread.thread_id,
+            slow.assistant_id,
+            input={"messages": [{"role": "user", "content": "count to 600"}]},
+        ) as run:
+            async for _ in run:
+                started.set()
+
+    other = asyncio.create_task(elsewhere())
+    try:
+        await asyncio.wait_for(started.wait(), 30)
+        app, screen = chat_app(client, thread.thread_id, slow, readonly=True)
+        async with app.run_test(size=SIZE) as pilot:
+            pane = pane_of(app)
+            await wait_for(pilot, lambda: bool(ai_texts(pane)), what="tokens", workers=False)
+            await pilot.press("ctrl+c")
+            assert any("read-only" in m.lower() for m in messages_of(app))
+            assert pane.run is not None and pane.run_state == "running"
+            await pilot.press("escape")  # leaves; the run goes on on the server
+            await wait_for(pilot, lambda: app.screen is not screen, what="back", workers=False)
+        await asyncio.wait_for(other, 30)
+        [run] = await client.runs.list(thread.thread_id)
+        assert run.status == "success"
+    finally:
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)

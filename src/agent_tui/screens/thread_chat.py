@@ -51,6 +51,8 @@ class ThreadChat(ThreadActions):
         return True
 
     def action_cancel_run(self) -> None:
+        if self.refuse_if_readonly("cancel a run"):
+            return
         if not self.chat.cancel_run():
             self.notify("No run is streaming.", markup=False)
 

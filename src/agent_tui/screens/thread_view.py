@@ -403,8 +403,10 @@ class ThreadViewScreen(ThreadChat):
     # -- small verbs ------------------------------------------------------------------
 
     def action_back(self) -> None:
-        if self.chat.cancel_run():
-            return  # esc stops a streaming run first; the next esc goes back
+        # esc stops a streaming run first (the next esc goes back); read-only mode
+        # cancels nothing, so there esc only leaves (the run goes on on the server).
+        if not getattr(self.app, "readonly", False) and self.chat.cancel_run():
+            return
         self.dismiss(None)
 
     def action_refresh(self) -> None:

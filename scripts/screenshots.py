@@ -125,6 +125,24 @@ async def thread_view(pilot: Pilot[None]) -> None:
             and pilot.app.screen.checkpoint_view.state is not None
         ),  # type: ignore[attr-defined]
     )
+    pilot.app.screen.action_state()  # type: ignore[attr-defined]  # `:thread` opens on Chat
+    await pilot.pause(0.6)  # the tab underline slides over
+
+
+async def chat(pilot: Pilot[None]) -> None:
+    """The Chat tab of the weather thread, after a second question streamed in."""
+    await threads_screen(pilot)
+    client = pilot.app.client  # type: ignore[attr-defined]
+    threads = [await client.threads.get(t.thread_id) for t in pilot.app.screen.table.items]  # type: ignore[attr-defined]
+    weather = next(t for t in threads if "Paris" in str(t.values))
+    await pilot.app.run_command(f"thread {weather.thread_id}")  # type: ignore[attr-defined]
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ThreadViewScreen")
+    pane = pilot.app.screen.chat  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(pane.model.items) and pane.assistant is not None)
+    pane.prompt.insert("calc 6*7")
+    await pilot.press("enter")
+    await until(pilot, lambda: pane.run is None and pane.run_state == "done")
+    await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
 
 
 SHOTS: dict[str, Shot] = {
@@ -133,6 +151,7 @@ SHOTS: dict[str, Shot] = {
     "assistant-detail": assistant_detail,
     "threads": threads_screen,
     "thread-view": thread_view,
+    "chat": chat,
 }
 
 

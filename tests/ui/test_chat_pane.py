@@ -234,10 +234,12 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         assert not screen.pane.display
         await pilot.press("ctrl+b")
         assert screen.pane.display
-        # The State tab, then `a`: back to the chat, ready to type.
-        screen.pane.focus()
-        await pilot.press("s")
+        # The State tab (from the palette, the prompt focused): the keys go to the
+        # history again; then `a`: back to the chat, ready to type.
+        screen.action_state()
+        await pilot.pause()
         assert screen.tabs.active == "tab-state"
+        assert app.focused is screen.pane
         await pilot.press("a")
         assert screen.tabs.active == "tab-chat" and isinstance(app.focused, PromptArea)
 

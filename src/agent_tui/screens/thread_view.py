@@ -357,6 +357,8 @@ class ThreadViewScreen(ThreadChat):
         if event.pane.id == "tab-chat":
             self.chat.prompt.focus()
             return
+        if self.chat.has_focus_within and self.pane.display:
+            self.pane.focus()  # keys typed next must not go to the hidden prompt
         row = self.selected_row
         if row is None:
             return

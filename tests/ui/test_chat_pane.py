@@ -335,3 +335,27 @@ def test_chat_tab_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
+
+
+async def test_opened_from_the_threads_list_the_chat_loads_when_first_shown(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    async with client.runs.stream(
+        thread.thread_id,
+        fast_chat.assistant_id,
+        input={"messages": [{"role": "user", "content": "hi"}]},
+    ) as run:
+        async for _ in run:
+            pass
+    screen = ThreadViewScreen(client, thread.thread_id, status_interval=0)  # as `enter` opens it
+    app = ShellHarness(screen)
+    app.client = client
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: screen.thread is not None and not screen.pane.loading)
+        assert screen.tabs.active == "tab-state" and app.focused is screen.pane
+        pane = pane_of(app)
+        assert pane.model.items == []  # nothing loaded for a tab nobody looks at
+        await pilot.press("a")
+        await wait_for(pilot, lambda: ai_texts(pane) == ["You said: hi"], what="the chat")
+        assert isinstance(app.focused, PromptArea)

@@ -90,8 +90,11 @@ class ChatPane(Vertical):
         thread_id: str,
         *,
         assistant: ChatAssistant | None = None,
+        load: bool = True,
         id: str | None = None,
     ) -> None:
+        """`load=False`: the transcript loads on the first `show()`, not at mount (a long
+        thread opened on another tab does not pay for a transcript nobody looks at)."""
         super().__init__(id=id)
         self.client = client
         self.thread_id = thread_id
@@ -103,6 +106,8 @@ class ChatPane(Vertical):
         self.assistant = assistant
         # True once the assistant was chosen (picked, or given): metadata no longer decides.
         self.chosen = assistant is not None
+        self.load_at_mount = load
+        self.loaded = False  # the thread's messages were asked for
         self.run: ChatRun | None = None
 
     def compose(self) -> ComposeResult:
@@ -135,7 +140,14 @@ class ChatPane(Vertical):
 
     def on_mount(self) -> None:
         self.show_state()
-        self.load_transcript()
+        if self.load_at_mount:
+            self.show()
+
+    def show(self) -> None:
+        """The pane is about to be seen: load the thread's messages once."""
+        if not self.loaded:
+            self.loaded = True
+            self.load_transcript()
 
     # -- what the pane knows about the thread -----------------------------------------
 

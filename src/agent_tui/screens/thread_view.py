@@ -117,7 +117,11 @@ class ThreadViewScreen(ThreadChat):
             with TabbedContent(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
                     yield ChatPane(
-                        self.client, self.thread_id, assistant=self.chat_assistant, id="chat"
+                        self.client,
+                        self.thread_id,
+                        assistant=self.chat_assistant,
+                        load=self.open_on_chat,
+                        id="chat",
                     )
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
@@ -355,6 +359,7 @@ class ThreadViewScreen(ThreadChat):
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id == "tab-chat":
+            self.chat.show()
             self.chat.prompt.focus()
             return
         if self.chat.has_focus_within and self.pane.display:

@@ -32,7 +32,12 @@ from agent_tui.sanitize import clean_text
 from agent_tui.widgets.chat_ai_block import AIBlock
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
-from agent_tui.widgets.streaming_markdown import FREEZE_AT, FrozenMarkdown, StreamingMarkdown
+from agent_tui.widgets.streaming_markdown import (
+    FREEZE_AT,
+    KEEP_LIVE,
+    FrozenMarkdown,
+    StreamingMarkdown,
+)
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -362,6 +367,21 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         await pilot.pause()
         assert markdown.frozen_count == 0
         assert len(markdown.query(MarkdownParagraph)) == 1
+
+
+async def test_a_long_message_loaded_whole_is_as_light_as_a_streamed_one(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = "\n\n".join(f"paragraph {n} of the loaded answer" for n in range(200))
+        add(app, AIItem("m1", text=text, streaming=False))
+        await wait_for(pilot, lambda: "paragraph 199" in screen_text(app), what="the end")
+        markdown = markdown_of(app, "m1")
+        assert isinstance(markdown, StreamingMarkdown) and markdown.source == text
+        assert markdown.frozen_count == 1 and len(markdown.query(MarkdownBlock)) == KEEP_LIVE
+        app.transcript.scroll_home(animate=False)
+        await wait_for(pilot, lambda: "paragraph 0 of" in screen_text(app), what="the top")
 
 
 def test_transcript_with_one_block_of_each_kind_snapshot(snap_compare: Callable[..., bool]) -> None:

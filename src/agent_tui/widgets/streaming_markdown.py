@@ -12,8 +12,8 @@ their source with Rich's Markdown renderer: a few widgets per long message inste
 hundreds, and a fixed layout cost per batch however long the answer grows. The frozen
 part looks slightly different (Rich's styles) and its links are plain text with the
 URL shown (`hyperlinks=False`: nothing there can be opened by a click); it is still
-one Markdown widget with one source, and the message's final `update()` renders it all
-with Textual's blocks again.
+one Markdown widget with one source. `update()` (a whole new text) renders with
+Textual's blocks, then freezes the same way.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ class StreamingMarkdown(Markdown):
         async def update_then_drop_frozen() -> None:
             await updated
             await frozen.remove()
+            # A long message loaded whole (a thread's history, a final text that
+            # differs from the streamed one) is kept as light as a streamed one.
+            await self._freeze_finished_blocks()
 
         return AwaitComplete(update_then_drop_frozen())
 

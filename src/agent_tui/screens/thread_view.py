@@ -8,7 +8,8 @@ marked with `m` after `d`) and the fork tree (`ForkTree`, `t`). The header line 
 thread's status in view; a timer refreshes it, and a change on the server (a run that
 ended, a fork from elsewhere) brings the new checkpoints in at the top.
 
-Fork, replay and export are in `thread_actions.py`; the Chat tab (the first one) is
+Fork, replay and export are in `thread_actions.py`, mark, diff and the fork tree in
+`thread_compare.py`; the Chat tab (the first one) is
 `ChatPane` (chat_pane.py), with its screen keys in `thread_chat.py`. `enter` on a thread
 opens this screen on the State tab; `:thread <id>` (`thread_view_screen`) opens it on the
 Chat tab with the prompt focused.
@@ -32,8 +33,8 @@ from agent_tui.history import HistoryRow, ThreadHistory
 from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.registry import RouteUnavailable
-from agent_tui.screens.thread_chat import CHAT_BINDINGS, ThreadChat
-from agent_tui.screens.thread_diff import diff_for
+from agent_tui.screens.thread_chat import CHAT_BINDINGS
+from agent_tui.screens.thread_compare import ThreadCompare
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
@@ -58,7 +59,7 @@ PAGE_SIZE = 100
 SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 
 
-class ThreadViewScreen(ThreadChat):
+class ThreadViewScreen(ThreadCompare):
     CSS_PATH = "thread_view.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
@@ -132,24 +133,8 @@ class ThreadViewScreen(ThreadChat):
         yield Footer()
 
     @property
-    def pane(self) -> HistoryPane:
-        return self.query_one(HistoryPane)
-
-    @property
     def checkpoint_view(self) -> CheckpointView:
         return self.query_one(CheckpointView)
-
-    @property
-    def diff_view(self) -> DiffView:
-        return self.query_one(DiffView)
-
-    @property
-    def fork_tree(self) -> ForkTree:
-        return self.query_one(ForkTree)
-
-    @property
-    def tabs(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
 
     @property
     def selected_row(self) -> HistoryRow | None:
@@ -330,82 +315,6 @@ class ThreadViewScreen(ThreadChat):
 
     def action_state(self) -> None:
         self.tabs.active = "tab-state"
-
-    # -- diff -------------------------------------------------------------------------
-
-    def action_mark(self) -> None:
-        row = self.selected_row
-        if row is None:
-            return
-        if self.pane.marked == row.checkpoint_id:
-            self.pane.set_mark(None)
-            self.diff_against_mark = False
-            self.notify("Mark cleared", markup=False)
-            return
-        self.pane.set_mark(row.checkpoint_id)
-        self.notify(
-            f"Marked step {row.step} ({row.short_id}): select another checkpoint, then d",
-            markup=False,
-        )
-
-    def action_diff(self) -> None:
-        row = self.selected_row
-        if row is None:
-            return
-        self.diff_against_mark = self.pane.marked is not None
-        self.tabs.active = "tab-diff"
-        self._show_diff(row)
-
-    @on(TabbedContent.TabActivated)
-    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id == "tab-chat":
-            self.chat.show()
-            self.chat.prompt.focus()
-            return
-        if self.chat.has_focus_within and self.pane.display:
-            self.pane.focus()  # keys typed next must not go to the hidden prompt
-        row = self.selected_row
-        if row is None:
-            return
-        if event.pane.id == "tab-diff":
-            self._show_diff(row)
-        elif event.pane.id == "tab-tree":
-            self._refresh_tree()
-
-    @work(exclusive=True, group="thread-diff", exit_on_error=False)
-    async def _show_diff(self, row: HistoryRow) -> None:
-        mark = self.pane.marked if self.diff_against_mark else None
-        try:
-            diff, heading = await diff_for(self.history, row, mark)
-        except ApiError as error:
-            self.report_error(error, doing="load the parent checkpoint")
-            return
-        if diff is None:
-            self.diff_view.show_message(heading)
-        else:
-            self.diff_view.show(diff, heading)
-
-    # -- fork tree --------------------------------------------------------------------
-
-    def action_tree(self) -> None:
-        self.tabs.active = "tab-tree"
-        self._refresh_tree()
-        self.fork_tree.focus()
-
-    def _refresh_tree(self) -> None:
-        if self.tabs.active != "tab-tree":
-            return
-        selected = self.selected_row
-        self.fork_tree.build(self.history.rows, selected.checkpoint_id if selected else None)
-
-    @on(ForkTree.Jump)
-    def _jump(self, event: ForkTree.Jump) -> None:
-        if self.pane.move_to(event.checkpoint_id):
-            row = self.pane.get_item(event.checkpoint_id)
-            if row is not None:
-                self.show_row(row)
-            self.tabs.active = "tab-state"
-            self.pane.focus()
 
     # -- small verbs ------------------------------------------------------------------
 

@@ -246,7 +246,9 @@ class ThreadViewScreen(ThreadCompare):
         if self.progress:  # a replay reloads when it ends
             return
         # A check still loading new checkpoints goes on: a new one would cancel it.
-        if any(w.group == "thread-status" and w.is_running for w in self.workers):
+        if any(
+            w.node is self and w.group == "thread-status" and w.is_running for w in self.workers
+        ):
             return
         self._check_status()
 

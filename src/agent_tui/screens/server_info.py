@@ -105,6 +105,7 @@ class ServerInfoScreen(AgentScreen[None]):
     CSS_PATH = "server_info.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="server_info.refresh"),
+        Binding("c", "chat", "Chat", id="server_info.chat"),
         # The home screen's ways in (also `:assistants`, `:threads`, `:attention`, `:deployments`).
         Binding("a", "app.open_resource('assistants')", "Assistants", id="server_info.assistants"),
         Binding("t", "app.open_resource('threads')", "Threads", id="server_info.threads"),
@@ -165,6 +166,36 @@ class ServerInfoScreen(AgentScreen[None]):
 
     def action_refresh(self) -> None:
         self.load()
+
+    def action_chat(self) -> None:
+        """`c`: a new thread on the selected graph, open on its chat, ready to type."""
+        table: DataTable[Text] = self.query_one("#graphs", DataTable)
+        if not table.row_count:
+            self.notify("No graph to chat with on this server", severity="warning", markup=False)
+            return
+        refuse = getattr(self.app, "refuse_if_readonly", None)
+        if refuse is not None and refuse("create a thread to chat in"):
+            return
+        graph_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if graph_id:
+            self._chat(graph_id)
+
+    @work(exclusive=True, group="server-info-chat", exit_on_error=False)
+    async def _chat(self, graph_id: str) -> None:
+        from agent_tui.screens.chat_assistant import ChatAssistant
+        from agent_tui.screens.thread_view import ThreadViewScreen
+
+        assistant = ChatAssistant(graph_id, graph_id, graph_id)
+        try:
+            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
+        except ApiError as error:
+            report = getattr(self.app, "report_error", None)
+            if report is not None:
+                report(error, doing="create a thread")
+            return
+        await self.app.push_screen(
+            ThreadViewScreen(self.client, thread.thread_id, chat=True, assistant=assistant)
+        )
 
     def load(self, *, with_info: bool = True) -> None:
         """Fetch the graphs, and `/info` too unless the caller just fetched it."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import tempfile
@@ -47,6 +48,7 @@ from agent_tui.chat.run_driver import RunDriver
 from agent_tui.chat.session import ChatSession, Step
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
+from agent_tui.gc_tuning import tune_for_streaming
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.screens.chat_pane import ChatPane
@@ -58,6 +60,7 @@ sys.path.insert(0, str(GRAPHS.parent))
 from tokens import answer  # noqa: E402  (the graph module: the text its model sends)
 
 KEY_INTERVAL = 0.025
+DEFAULT_GC_THRESHOLDS = gc.get_threshold()
 
 
 @dataclass
@@ -246,7 +249,20 @@ def press_keys(app: ChatBench, loop: asyncio.AbstractEventLoop, stop: threading.
         loop.call_soon_threadsafe(app.post_message, events.Key("f12", None))
 
 
-async def in_app(client: AgentServerClient, source: Source, stack: Stack) -> Result:
+def set_gc(tuned: bool) -> None:
+    """The app's collector settings (`gc_tuning`, as `agent-tui` applies them once
+    connected), or CPython's defaults."""
+    if tuned:
+        tune_for_streaming()
+    else:
+        gc.unfreeze()
+        gc.set_threshold(*DEFAULT_GC_THRESHOLDS)
+
+
+async def in_app(
+    client: AgentServerClient, source: Source, stack: Stack, *, tuned_gc: bool = False
+) -> Result:
+    set_gc(tuned_gc)
     thread_id = await source.thread(client)
     app = ChatBench(client, source, thread_id, stack)
     if stack == "pane":
@@ -290,7 +306,8 @@ async def in_app(client: AgentServerClient, source: Source, stack: Stack) -> Res
                 f"; Markdown stream writes {block.stream_writes},"
                 f" Markdown children at the end {len(block.markdown.children)}"
             )
-        return Result(STACK_NAMES[stack], app.tokens, seconds, exact, app.key_ms, note)
+        name = STACK_NAMES[stack] + (", gc tuned" if tuned_gc else "")
+        return Result(name, app.tokens, seconds, exact, app.key_ms, note)
 
 
 async def bench(url: str, count: int) -> None:
@@ -302,7 +319,9 @@ async def bench(url: str, count: int) -> None:
         live = [
             live_wire,
             await in_app(client, Source(count), "view"),
+            await in_app(client, Source(count), "view", tuned_gc=True),
             await in_app(client, Source(count), "pane"),
+            await in_app(client, Source(count), "pane", tuned_gc=True),
         ]
         # The finished run again, replayed by the server from its store (`join_stream`
         # with Last-Event-ID -1): as fast as the server can send, ~6x a live run.
@@ -312,6 +331,7 @@ async def bench(url: str, count: int) -> None:
             await engine(client, replay),
             await in_app(client, replay, "none"),
             await in_app(client, replay, "view"),
+            await in_app(client, replay, "view", tuned_gc=True),
         ]
     header = (
         f"  {'stack':<24}{'tokens':>7} {'seconds':>8} {'tokens/s':>9}   {'exact':<5}"

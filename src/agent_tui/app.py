@@ -227,6 +227,11 @@ class AgentTuiApp(ShellApp):
         self.switch_screen(
             ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
         )
+        # Everything long-lived is loaded now: keep the collector from walking it during
+        # streams (see gc_tuning.py).
+        from agent_tui.gc_tuning import tune_for_streaming
+
+        tune_for_streaming()
         if self._after_connect is not None:
             route, selection = self._after_connect
             self._after_connect = None

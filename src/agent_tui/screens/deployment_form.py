@@ -44,7 +44,6 @@ from agent_tui.deployment_spec import (
     DeploymentDraft,
     DraftInvalid,
     RequestBody,
-    SecretRow,
     check_config_path,
     create_body,
     editable_revision_config,
@@ -55,6 +54,7 @@ from agent_tui.deployment_spec import (
 )
 from agent_tui.error_messages import describe_error
 from agent_tui.screens.base import AgentScreen
+from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
 
 _FIELDS = (FIELD_NAME, FIELD_SOURCE, FIELD_CONFIG_PATH, FIELD_SOURCE_CONFIG, FIELD_REVISION_CONFIG)
@@ -62,44 +62,6 @@ LOCAL_ONLY_NOTE = (
     "The local control plane deploys only internal_source (a langgraph.json on this "
     "machine); LangSmith answers for the other sources."
 )
-
-
-class SecretRowInputs(Vertical):
-    """One secret: its name, its value (masked as typed), a remove button, a problem line."""
-
-    def __init__(self, name: str = "", *, original: str | None = None) -> None:
-        super().__init__(classes="secret-row")
-        self.initial_name = name
-        self.original = original
-
-    def compose(self) -> ComposeResult:
-        kept = self.original is not None
-        with Horizontal(classes="secret-inputs"):
-            yield Input(self.initial_name, placeholder="NAME", classes="secret-name")
-            yield Input(
-                "",
-                password=True,
-                placeholder="unchanged (type to replace)" if kept else "value",
-                classes="secret-value",
-            )
-            yield Button("Remove", classes="secret-remove")
-        yield Static("", classes="field-problem secret-problem")
-
-    @property
-    def name_input(self) -> Input:
-        return self.query_one(".secret-name", Input)
-
-    @property
-    def value_input(self) -> Input:
-        return self.query_one(".secret-value", Input)
-
-    def row(self) -> SecretRow:
-        return SecretRow(self.name_input.value, self.value_input.value, self.original)
-
-    def show_problem(self, message: str) -> None:
-        problem = self.query_one(".secret-problem", Static)
-        problem.update(server_text(message))
-        problem.display = bool(message)
 
 
 class DeploymentFormScreen(ModalScreen[Deployment | None]):
@@ -197,9 +159,8 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
                         "starts a new revision.",
                         classes="hint",
                     )
-                with Vertical(id="secret-rows"):
-                    for secret in deployment.secrets if deployment else []:
-                        yield SecretRowInputs(secret.name, original=secret.name)
+                kept = [secret.name for secret in deployment.secrets] if deployment else []
+                yield SecretRows(kept, id="secret-rows")
                 yield Button("Add secret (ctrl+n)", id="add-secret")
             yield Static(id="form-error")
             with Horizontal(classes="buttons"):
@@ -261,22 +222,16 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
     # -- secrets ------------------------------------------------------------------------
 
     @property
+    def secrets(self) -> SecretRows:
+        return self.query_one("#secret-rows", SecretRows)
+
+    @property
     def secret_rows(self) -> list[SecretRowInputs]:
-        return list(self.query(SecretRowInputs).results(SecretRowInputs))
+        return self.secrets.rows
 
     @on(Button.Pressed, "#add-secret")
     async def action_add_secret(self) -> None:
-        row = SecretRowInputs()
-        await self.query_one("#secret-rows", Vertical).mount(row)
-        row.query_one(".secret-problem", Static).display = False
-        row.name_input.focus()
-        row.scroll_visible()
-
-    @on(Button.Pressed, ".secret-remove")
-    async def _remove_secret(self, event: Button.Pressed) -> None:
-        row = next((a for a in event.button.ancestors if isinstance(a, SecretRowInputs)), None)
-        if row is not None:
-            await row.remove()
+        await self.secrets.add()
 
     # -- saving -------------------------------------------------------------------------
 
@@ -293,7 +248,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
             config_path=self.query_one(f"#{FIELD_CONFIG_PATH}", Input).value,
             source_config_json=self.query_one(f"#{FIELD_SOURCE_CONFIG}", TextArea).text,
             revision_config_json=self.query_one(f"#{FIELD_REVISION_CONFIG}", TextArea).text,
-            secrets=[row.row() for row in self.secret_rows],
+            secrets=self.secrets.values(),
         )
 
     @on(Button.Pressed, "#save")
@@ -385,13 +340,16 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
             for widget in found:
                 widget.update(server_text(problems.get(field, "")))
                 widget.display = field in problems
-        for index, row in enumerate(self.secret_rows):
-            messages = [
-                problems[key]
-                for key in (secret_field(index, "name"), secret_field(index, "value"))
-                if key in problems
+        self.secrets.show_problems(
+            [
+                "; ".join(
+                    problems[key]
+                    for key in (secret_field(index, "name"), secret_field(index, "value"))
+                    if key in problems
+                )
+                for index in range(len(self.secret_rows))
             ]
-            row.show_problem("; ".join(messages))
+        )
 
     def _focus_field(self, field: str) -> None:
         target: Widget | None = None

@@ -86,6 +86,7 @@ class RunDriver:
         command: dict[str, Any] | None = None,
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
         subgraphs: bool = True,
     ) -> AsyncIterator[DriverEvent]:
         """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
@@ -101,6 +102,7 @@ class RunDriver:
                 input=input,
                 command=command,
                 context=context,
+                config=config,
                 stream_mode=list(stream_modes),
                 stream_subgraphs=subgraphs,
                 stream_resumable=True,

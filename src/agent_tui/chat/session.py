@@ -65,6 +65,7 @@ class ChatSession:
         *,
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
     ) -> AsyncIterator[Step]:
         """Send a human message and follow the run it starts.
 
@@ -76,7 +77,7 @@ class ChatSession:
         yield None, self.transcript.add_human(text)
         message = {"messages": [{"role": "user", "content": text}]}
         async for step in self.run(
-            assistant_id, input=message, stream_modes=stream_modes, context=context
+            assistant_id, input=message, stream_modes=stream_modes, context=context, config=config
         ):
             yield step
 
@@ -88,6 +89,7 @@ class ChatSession:
         interrupt: InterruptItem | None = None,
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
     ) -> AsyncIterator[Step]:
         """Answer an interrupt (`command: {"resume": value}`) and follow the continuation."""
         if interrupt is not None:
@@ -97,6 +99,7 @@ class ChatSession:
             command={"resume": value},
             stream_modes=stream_modes,
             context=context,
+            config=config,
         ):
             yield step
 
@@ -108,6 +111,7 @@ class ChatSession:
         command: dict[str, Any] | None = None,
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
     ) -> AsyncIterator[Step]:
         self._gone = False
         self._starting = True
@@ -118,6 +122,7 @@ class ChatSession:
             command=command,
             stream_modes=stream_modes,
             context=context,
+            config=config,
         )
         try:
             async for event in events:

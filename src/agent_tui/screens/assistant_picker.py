@@ -4,8 +4,9 @@ One row per assistant (`client.assistants.search`): graph, name, short id and th
 version (the assistant record's `version` is the one `POST /assistants/{id}/latest`
 made active). A graph's default assistant (the one the server made, `created_by:
 system`) is marked, and an assistant whose runs carry a context override (the
-set-latest bug, `assistant_versions.py`) says so. `enter` answers the `Assistant`, `esc`
-answers None.
+set-latest bug, `assistant_versions.py`) says so. `enter` answers the assistant as a
+`ChatAssistant` (runs follow its active version); `v` / `right` lists its versions
+(`assistant_version_picker.py`) to pin one; `esc` answers None.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.client import ApiError
 from agent_tui.screens.base import AgentScreen
+from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -32,15 +34,18 @@ if TYPE_CHECKING:
 SEARCH_LIMIT = 100  # one page: a server with more assistants than this is rare in a chat
 
 
-def assistant_label(assistant: Assistant) -> str:
-    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
+def assistant_label(assistant: Assistant, version: int | None = None) -> str:
+    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use
+    (`version`: a chosen version, else the assistant's active one)."""
     name = assistant.name or assistant.graph_id
-    version = f" v{assistant.version}" if assistant.version is not None else ""
-    return f"{name} ({assistant.assistant_id[:8]}){version}"
+    number = assistant.version if version is None else version
+    shown = f" v{number}" if number is not None else ""
+    return f"{name} ({assistant.assistant_id[:8]}){shown}"
 
 
-class AssistantPickerScreen(ModalScreen["Assistant | None"]):
-    """Pick the assistant to run; answers the `Assistant` (enter) or None (esc)."""
+class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
+    """Pick the assistant to run, or one of its versions; answers a `ChatAssistant`
+    (enter, or a version chosen) or None (esc)."""
 
     DEFAULT_CSS = """
     AssistantPickerScreen { align: center middle; }
@@ -55,6 +60,8 @@ class AssistantPickerScreen(ModalScreen["Assistant | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,
         Binding("escape", "cancel", "Cancel", id="assistant_picker.cancel"),
+        # Priority: the table would take `right` to scroll sideways.
+        Binding("v,right", "versions", "Versions", priority=True, id="assistant_picker.versions"),
     ]
 
     def __init__(
@@ -77,8 +84,8 @@ class AssistantPickerScreen(ModalScreen["Assistant | None"]):
             table.add_columns("Graph", "Name", "Id", "Active version", "")
             yield table
             yield Static(
-                "enter picks · esc cancels · the default assistant of a graph runs its "
-                "graph as deployed; others run with their own context",
+                "enter picks (runs follow its active version) · v/→ picks a version · "
+                "esc cancels · a graph's default assistant runs its graph as deployed",
                 classes="modal-hint",
             )
         yield Footer()
@@ -138,7 +145,26 @@ class AssistantPickerScreen(ModalScreen["Assistant | None"]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if 0 <= event.cursor_row < len(self.assistants):
-            self.dismiss(self.assistants[event.cursor_row])
+            self.dismiss(ChatAssistant.of(self.assistants[event.cursor_row]))
+
+    @property
+    def highlighted(self) -> Assistant | None:
+        row = self.table.cursor_row
+        return self.assistants[row] if 0 <= row < len(self.assistants) else None
+
+    def action_versions(self) -> None:
+        from agent_tui.screens.assistant_version_picker import VersionPickerScreen
+
+        assistant = self.highlighted
+        if assistant is None:
+            return
+
+        def chosen(pinned: ChatAssistant | None) -> None:
+            # esc in the versions list comes back here, to pick another assistant.
+            if pinned is not None:
+                self.dismiss(pinned)
+
+        self.app.push_screen(VersionPickerScreen(self.client, assistant), chosen)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -5,25 +5,40 @@ assistant). The default for a thread is the one its metadata names (`assistant_i
 else `graph_id`), else the only graph on the server; with several graphs and nothing
 named, the chat asks (`assistant_picker.py`). Headless apart from the types it shares
 with the screens: no widget here.
+
+The user can also pin a specific version (`assistant_version_picker.py`). A run still
+names the assistant, and passes that version's context (and its config, where it
+differs from the active version's) as run-level overrides — the same mechanism as
+`assistant_versions.ContextOverrides`, since the server has no "run version N".
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from agent_tui.assistant_versions import ContextOverrides
     from agent_tui.client import AgentServerClient
-    from agent_tui.client.models import Assistant
+    from agent_tui.client.models import Assistant, AssistantVersion
 
 
 @dataclass(frozen=True, slots=True)
 class ChatAssistant:
-    """What a run passes as `assistant_id` (an id or a graph name), and how to name it."""
+    """What a run passes as `assistant_id` (an id or a graph name), and how to name it.
+
+    `version` set: the user pinned that version; runs pass its `context` (and `config`,
+    None when it matches the active version's) instead of whatever is active.
+    """
 
     assistant_id: str
     graph_id: str | None = None  # None when only an assistant id is known
     label: str = ""
+    version: int | None = None
+    context: dict[str, Any] | None = field(default=None, hash=False)
+    config: dict[str, Any] | None = field(default=None, hash=False)
+    active: bool = False  # the pinned version was the active one when it was picked
 
     @classmethod
     def of(cls, assistant: Assistant) -> ChatAssistant:
@@ -31,9 +46,60 @@ class ChatAssistant:
 
         return cls(assistant.assistant_id, assistant.graph_id, assistant_label(assistant))
 
+    @classmethod
+    def of_version(
+        cls,
+        assistant: Assistant,
+        version: AssistantVersion,
+        active_config: dict[str, Any] | None = None,
+    ) -> ChatAssistant:
+        """`assistant` pinned to `version`; `active_config`: the active version's config
+        (the assistant record's when not given), which runs get without an override."""
+        from agent_tui.screens.assistant_picker import assistant_label
+
+        baseline = assistant.config if active_config is None else active_config
+        config = copy.deepcopy(version.config) if version.config != baseline else None
+        return cls(
+            assistant.assistant_id,
+            assistant.graph_id,
+            assistant_label(assistant, version.version),
+            version=version.version,
+            context=copy.deepcopy(version.context),
+            config=config,
+            active=version.version == assistant.version,
+        )
+
     @property
     def shown(self) -> str:
-        return self.label or self.assistant_id
+        shown = self.label or self.assistant_id
+        if self.version is not None and not self.active:
+            shown += " (not the active version)"
+        elif self.version is not None:
+            shown += " (pinned)"
+        return shown
+
+    def context_for_run(self, overrides: ContextOverrides | None) -> dict[str, Any] | None:
+        """The run-level `context=` of a run on this assistant, or None to pass none.
+
+        A pinned version's context wins; else the app's override for an assistant whose
+        server record holds the wrong context (the set-latest bug). A copy either way.
+        """
+        if self.version is not None:
+            return copy.deepcopy(self.context or {})
+        return overrides.context_for_run(self.assistant_id) if overrides is not None else None
+
+    def config_for_run(self) -> dict[str, Any] | None:
+        """The run-level `config=` of a pinned version whose config differs, else None.
+
+        Without its `configurable`: the server refuses a run that passes both
+        `configurable` and `context` (400), and the context is what the graph reads.
+        """
+        if self.version is None or self.config is None:
+            return None
+        config = copy.deepcopy(self.config)
+        if self.context:
+            config.pop("configurable", None)
+        return config or None
 
     def thread_metadata(self) -> dict[str, Any]:
         """The metadata of a new thread on this assistant (what `default_for` reads back)."""

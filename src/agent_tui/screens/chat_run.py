@@ -57,7 +57,7 @@ async def choose_assistant(pane: ChatPane) -> ChatAssistant | None:
         )
         if picked is None:
             return None
-        found = ChatAssistant.of(picked)
+        found = picked
     pane.use_assistant(found)
     return found
 
@@ -105,13 +105,18 @@ class ChatRun:
             pane.set_state("idle")
             pane.notify("No assistant picked: nothing sent.", markup=False)
             return
-        overrides = overrides_of(pane)
-        context = overrides.context_for_run(assistant.assistant_id) if overrides else None
+        # A pinned version (or the set-latest bug) rides on run-level overrides.
+        context = assistant.context_for_run(overrides_of(pane))
+        config = assistant.config_for_run()
         session, modes = pane.session, pane.stream_modes
         steps: AsyncIterator[Step]
         if self.text is not None:
             steps = session.send(
-                assistant.assistant_id, self.text, stream_modes=modes, context=context
+                assistant.assistant_id,
+                self.text,
+                stream_modes=modes,
+                context=context,
+                config=config,
             )
         else:
             steps = session.resume(
@@ -120,6 +125,7 @@ class ChatRun:
                 interrupt=self.interrupt,
                 stream_modes=modes,
                 context=context,
+                config=config,
             )
         try:
             await self._follow(steps)

@@ -92,11 +92,9 @@ class ThreadChat(ThreadActions):
     def action_pick_assistant(self) -> None:
         from agent_tui.screens.assistant_picker import AssistantPickerScreen
 
-        def chosen(assistant: object) -> None:
-            from agent_tui.client.models import Assistant
-
-            if isinstance(assistant, Assistant):
-                self.chat.use_assistant(ChatAssistant.of(assistant))
+        def chosen(assistant: ChatAssistant | None) -> None:
+            if assistant is not None:
+                self.chat.use_assistant(assistant)
 
         current = self.chat.assistant.assistant_id if self.chat.assistant else None
         picker = AssistantPickerScreen(
@@ -125,7 +123,7 @@ class ThreadChat(ThreadActions):
                 )
                 if picked is None:
                     return
-                assistant = ChatAssistant.of(picked)
+                assistant = picked
             assistant = await complete(self.client, assistant)
             thread = await self.client.threads.create(metadata=assistant.thread_metadata())
         except ApiError as error:

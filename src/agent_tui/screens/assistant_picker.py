@@ -34,13 +34,11 @@ if TYPE_CHECKING:
 SEARCH_LIMIT = 100  # one page: a server with more assistants than this is rare in a chat
 
 
-def assistant_label(assistant: Assistant, version: int | None = None) -> str:
-    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use
-    (`version`: a chosen version, else the assistant's active one)."""
+def assistant_label(assistant: Assistant) -> str:
+    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
     name = assistant.name or assistant.graph_id
-    number = assistant.version if version is None else version
-    shown = f" v{number}" if number is not None else ""
-    return f"{name} ({assistant.assistant_id[:8]}){shown}"
+    version = f" v{assistant.version}" if assistant.version is not None else ""
+    return f"{name} ({assistant.assistant_id[:8]}){version}"
 
 
 class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
@@ -60,8 +58,11 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,
         Binding("escape", "cancel", "Cancel", id="assistant_picker.cancel"),
+        Binding("v", "versions", "Versions", id="assistant_picker.versions"),
         # Priority: the table would take `right` to scroll sideways.
-        Binding("v,right", "versions", "Versions", priority=True, id="assistant_picker.versions"),
+        Binding(
+            "right", "versions", "Versions", show=False, priority=True, id="assistant_picker.right"
+        ),
     ]
 
     def __init__(

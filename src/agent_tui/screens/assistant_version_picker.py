@@ -84,8 +84,9 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,
+        Binding("escape", "back", "Back", id="version_picker.back"),
         # Priority: the table would take `left` to scroll sideways.
-        Binding("escape,left", "back", "Back", priority=True, id="version_picker.back"),
+        Binding("left", "back", "Back", show=False, priority=True, id="version_picker.left"),
     ]
 
     def __init__(self, client: AgentServerClient, assistant: Assistant) -> None:

@@ -55,14 +55,13 @@ class ChatAssistant:
     ) -> ChatAssistant:
         """`assistant` pinned to `version`; `active_config`: the active version's config
         (the assistant record's when not given), which runs get without an override."""
-        from agent_tui.screens.assistant_picker import assistant_label
-
         baseline = assistant.config if active_config is None else active_config
         config = copy.deepcopy(version.config) if version.config != baseline else None
         return cls(
             assistant.assistant_id,
             assistant.graph_id,
-            assistant_label(assistant, version.version),
+            # No short id: the note after it must fit the state line of a split pane.
+            f"{assistant.name or assistant.graph_id} v{version.version}",
             version=version.version,
             context=copy.deepcopy(version.context),
             config=config,

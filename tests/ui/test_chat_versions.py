@@ -109,6 +109,12 @@ async def test_a_pinned_older_version_answers_as_that_version_and_n_keeps_it(
         await type_and_send(pilot, fresh, "hi")
         await wait_for(pilot, lambda: ended(fresh), what="the new thread's run")
         assert ai_texts(fresh) == ["You said: hi"]
+        # f4 then v again: the pinned version is the one highlighted.
+        fresh_app_screen = app.screen
+        versions = await open_versions(pilot, app, bot, "v", wait_for)
+        assert versions.table.cursor_row == 1  # v1, under the newer v2
+        await pilot.press("escape", "escape")
+        assert app.screen is fresh_app_screen and fresh.assistant.version == 1
 
 
 async def test_right_lists_versions_esc_goes_back_and_the_active_version_can_be_pinned(

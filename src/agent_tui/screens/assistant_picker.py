@@ -70,11 +70,13 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         client: AgentServerClient,
         *,
         current: str | None = None,
+        current_version: int | None = None,
         overrides: ContextOverrides | None = None,
     ) -> None:
         super().__init__()
         self.client = client
         self.current = current  # an assistant id or graph name: its row starts selected
+        self.current_version = current_version  # pinned: its row starts selected in `v`
         self.overrides = overrides
         self.assistants: list[Assistant] = []
 
@@ -165,7 +167,8 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
             if pinned is not None:
                 self.dismiss(pinned)
 
-        self.app.push_screen(VersionPickerScreen(self.client, assistant), chosen)
+        pinned = self.current_version if self.current == assistant.assistant_id else None
+        self.app.push_screen(VersionPickerScreen(self.client, assistant, pinned), chosen)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -89,10 +89,13 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
         Binding("left", "back", "Back", show=False, priority=True, id="version_picker.left"),
     ]
 
-    def __init__(self, client: AgentServerClient, assistant: Assistant) -> None:
+    def __init__(
+        self, client: AgentServerClient, assistant: Assistant, current: int | None = None
+    ) -> None:
         super().__init__()
         self.client = client
         self.assistant = assistant
+        self.current = current  # the pinned version; else the active one starts selected
         self.versions: list[AssistantVersion] = []
 
     def compose(self) -> ComposeResult:
@@ -138,8 +141,9 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
         self.versions = newest_first(found)
         for version in self.versions:
             self.table.add_row(*self._cells(version), key=str(version.version))
+        wanted = self.current if self.current is not None else self.assistant.version
         for index, version in enumerate(self.versions):
-            if version.version == self.assistant.version:
+            if version.version == wanted:
                 self.table.move_cursor(row=index)
                 break
 

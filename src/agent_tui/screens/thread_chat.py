@@ -96,9 +96,12 @@ class ThreadChat(ThreadActions):
             if assistant is not None:
                 self.chat.use_assistant(assistant)
 
-        current = self.chat.assistant.assistant_id if self.chat.assistant else None
+        current = self.chat.assistant
         picker = AssistantPickerScreen(
-            self.client, current=current, overrides=getattr(self.app, "context_overrides", None)
+            self.client,
+            current=current.assistant_id if current else None,
+            current_version=current.version if current else None,
+            overrides=getattr(self.app, "context_overrides", None),
         )
         self.app.push_screen(picker, chosen)
 

@@ -83,7 +83,7 @@ class Result:
             )
         exact = "yes" if self.exact else "NO"
         return (
-            f"  {self.name:<24}{self.tokens:>7} {self.seconds:8.2f} {rate:9,.0f}   {exact:<5}{keys}"
+            f"  {self.name:<34}{self.tokens:>7} {self.seconds:8.2f} {rate:9,.0f}   {exact:<5}{keys}"
         )
 
 
@@ -334,7 +334,7 @@ async def bench(url: str, count: int) -> None:
             await in_app(client, replay, "view", tuned_gc=True),
         ]
     header = (
-        f"  {'stack':<24}{'tokens':>7} {'seconds':>8} {'tokens/s':>9}   {'exact':<5}"
+        f"  {'stack':<34}{'tokens':>7} {'seconds':>8} {'tokens/s':>9}   {'exact':<5}"
         f"{'key p50':>8} {'key p99':>8} {'key max':>8} {'keys':>5}"
     )
     print(

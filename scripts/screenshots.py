@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,35 @@ async def chat(pilot: Pilot[None]) -> None:
     await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
 
 
+async def deploy_progress(pilot: Pilot[None]) -> None:
+    """A deployment of the demo graphs on the local control plane, followed to DEPLOYED."""
+    from agent_tui.screens.revision_progress import RevisionProgressScreen
+
+    app = pilot.app
+    await until(pilot, lambda: type(app.screen).__name__ == "ServerInfoScreen")
+    control_plane = await app.get_control_plane()  # type: ignore[attr-defined]
+    deployment = await control_plane.deployments.create(
+        "demo",
+        source="internal_source",
+        source_revision_config={"langgraph_config_path": str(DEMO_CONFIG)},
+        secrets=[{"name": "OPENAI_API_KEY", "value": "sk-not-a-real-key"}],
+    )
+    screen = RevisionProgressScreen(
+        control_plane, deployment.id, deployment.latest_revision_id or ""
+    )
+    await app.push_screen(screen)
+    await until(pilot, lambda: screen.status == "DEPLOYED", timeout=120)
+
+
+async def deployments(pilot: Pilot[None]) -> None:
+    """The deployments table (the demo deployment, back up after the app restarted)."""
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
+    await pilot.press("d")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "DeploymentsScreen")
+    table = pilot.app.screen.table  # type: ignore[attr-defined]
+    await until(pilot, lambda: table.row_count > 0, timeout=120)
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
@@ -152,7 +182,24 @@ SHOTS: dict[str, Shot] = {
     "threads": threads_screen,
     "thread-view": thread_view,
     "chat": chat,
+    "deploy-progress": deploy_progress,
+    "deployments": deployments,
 }
+
+
+def stable_ports(text: str, agent_server_url: str) -> str:
+    """Ports change run to run; the pictures should not: the agent server shows as 2024,
+    other local servers (control plane, deployments) as 8123, 8124… in order of appearance."""
+    text = text.replace(agent_server_url, "http://127.0.0.1:2024")
+    stable: dict[str, str] = {}
+
+    def replace(match: re.Match[str]) -> str:
+        url = match.group(0)
+        if url.endswith(":2024"):
+            return url
+        return stable.setdefault(url, f"http://127.0.0.1:{8123 + len(stable)}")
+
+    return re.sub(r"http://127\.0\.0\.1:\d+", replace, text)
 
 
 def to_png(svg: Path) -> None:
@@ -197,7 +244,7 @@ async def main(names: list[str]) -> None:
                 svg = OUT / f"{name}.svg"
                 # The port changes run to run; the picture should not.
                 text = app.export_screenshot(title=f"agent-tui — {name}")
-                svg.write_text(text.replace(server.url, "http://127.0.0.1:2024"))
+                svg.write_text(stable_ports(text, server.url))
             to_png(svg)
             print(f"wrote {svg.relative_to(ROOT)}")
 

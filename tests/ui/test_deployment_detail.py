@@ -119,6 +119,14 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
         assert "queued" in logs.text
         await pilot.press("escape")
 
+        # l opens it too, and the footer says so (the table's enter does not show there).
+        await wait_for(pilot, lambda: app.screen is detail)
+        shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
+        assert "Log" in shown
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, RevisionLogsScreen), what="log (l)")
+        await pilot.press("escape")
+
         # d: the selected (newest) revision against the one before: names, never values.
         await wait_for(pilot, lambda: app.screen is detail)
         detail.table.move_to(newest)

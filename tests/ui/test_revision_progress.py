@@ -17,7 +17,7 @@ from deployment_forms_support import (
     type_into,
 )
 
-from agent_tui.client import ControlPlaneClient
+from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.revision_progress import (
@@ -25,6 +25,8 @@ from agent_tui.screens.revision_progress import (
     failure_reason,
     render_steps,
 )
+from agent_tui.widgets.breadcrumb import SEPARATOR as SEP
+from agent_tui.widgets.breadcrumb import Breadcrumb
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client
@@ -52,6 +54,12 @@ async def test_a_new_deployment_is_followed_to_deployed_and_opens_its_assistants
         # Leaving stops the polling (the screen's workers end)…
         await wait_for(pilot, lambda: bool(first.seen), what="a first status", workers=False)
         assert not first.finished
+        # The header says whose revision this is, as the deployment's detail does.
+        await wait_for(pilot, lambda: first.deployment_name is not None, workers=False)
+        trail = first.query_one(Breadcrumb).trail_text().plain
+        assert f"deployment progress-demo{SEP}revision {created.latest_revision_id[:8]}" in trail
+        # Already following: no "Follow again" to confuse.
+        assert "Follow again" not in screen_text(app)
         assert any(w.node is first and w.is_running for w in app.workers)
         await pilot.press("escape")
         await pilot.pause()
@@ -126,6 +134,27 @@ def test_steps_show_passed_current_and_failed() -> None:
     failed = render_steps([("BUILDING", 0.0), ("BUILD_FAILED", 2.0)], now=9.0).plain
     assert "✗  BUILDING  2.0 s" in failed
     assert failed.endswith("✗  BUILD_FAILED")
+
+
+async def test_follow_again_is_offered_once_following_stopped(wait_for: WaitFor) -> None:
+    url = f"http://127.0.0.1:{support.unused_port()}"  # nothing listens: following fails
+    async with ControlPlaneClient(url, retry=RetryPolicy(attempts=1)) as nowhere:
+        app = FormsApp(nowhere)
+        async with app.run_test(size=SIZE) as pilot:
+            progress = RevisionProgressScreen(nowhere, "d-1", "r-1", interval=POLL)
+            await app.push_screen(progress)
+            await wait_for(pilot, lambda: "r follows again" in screen_text(app), what="the error")
+            await pilot.pause()
+            assert "r Follow again" in screen_text(app)  # the footer offers it now
+
+
+def test_a_failure_seen_at_the_first_poll_still_shows_the_steps_it_passed() -> None:
+    steps = render_steps([("BUILD_FAILED", 0.0)], now=1.0).plain
+    assert "✓  QUEUED" in steps and "✓  AWAITING_BUILD" in steps
+    assert "✗  BUILDING" in steps
+    assert "·  DEPLOYING" in steps and steps.endswith("✗  BUILD_FAILED")
+    deploy = render_steps([("QUEUED", 0.0), ("DEPLOY_FAILED", 1.0)], now=2.0).plain
+    assert "✓  BUILDING" in deploy and "✗  DEPLOYING" in deploy
 
 
 def test_the_failure_reason_is_the_line_that_says_why() -> None:

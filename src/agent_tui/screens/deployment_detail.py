@@ -1,7 +1,7 @@
 """One deployment: its header and its revisions, newest first, refreshed while they change.
 
-Keys beyond the shared ones (`resource_screen.py`): `enter` the revision's build and
-deploy log · `p`/`R` redeploy the selected older revision (after a confirmation), then
+Keys beyond the shared ones (`resource_screen.py`): `enter` or `l` the revision's build
+and deploy log (`l` is in the footer: the table's own enter hides the shared "Open") · `p`/`R` redeploy the selected older revision (after a confirmation), then
 follow it · `m` mark a revision · `d` diff the selected revision against the marked one,
 or against its predecessor · `o` open the deployment's agent server as the current
 context, landing on its assistants · `y` the revision's JSON · `c` copy its id.
@@ -50,6 +50,7 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
     PAGE_SIZE = 50
     LIVE_INTERVAL: ClassVar[float] = 1.5
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("l", "logs", "Log", id="deployment.logs"),
         Binding("p,R", "redeploy", "Redeploy", id="deployment.redeploy"),
         Binding("m", "mark", "Mark", id="deployment.mark"),
         Binding("d", "diff", "Diff", id="deployment.diff"),
@@ -141,6 +142,11 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         from agent_tui.screens.revision_logs import RevisionLogsScreen
 
         self.app.push_screen(RevisionLogsScreen(self.client, self.deployment.id, item.id))
+
+    def action_logs(self) -> None:
+        item = self._selected()
+        if item is not None:
+            self.open_item(item)
 
     def action_mark(self) -> None:
         item = self._selected()

@@ -47,6 +47,9 @@ STEPS: tuple[str, ...] = (
     "DEPLOYED",
 )
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+# The step a failure status ended: the steps before it passed even when polling saw
+# none of them (a fast build fails before the first poll).
+FAILED_AT = {"BUILD_FAILED": "BUILDING", "DEPLOY_FAILED": "DEPLOYING"}
 POLL_INTERVAL = 1.0  # the official CLI polls every 1 to 3 s; local deploys take seconds
 
 
@@ -62,6 +65,8 @@ def render_steps(seen: Sequence[tuple[str, float]], now: float, spinner: str = "
     last = order[-1] if order else None
     reached = max((STEPS.index(s) for s in order if s in STEPS), default=-1)
     ended_badly = last is not None and last in TERMINAL_REVISION_STATUSES and last != "DEPLOYED"
+    if ended_badly and last in FAILED_AT:
+        reached = max(reached, STEPS.index(FAILED_AT[last]))
     text = Text()
     if "CREATING" in order:  # cloud control planes start here
         text.append_text(_step_line("CREATING", seen, now, "✓", "green"))
@@ -119,7 +124,7 @@ class RevisionProgressScreen(AgentScreen[None]):
     RevisionProgressScreen #progress-status { padding: 0 1; }
     RevisionProgressScreen #progress-steps { padding: 1 2; height: auto; }
     RevisionProgressScreen #progress-result { padding: 0 1; height: auto; }
-    RevisionProgressScreen #progress-log-title { padding: 0 1; text-style: bold; }
+    RevisionProgressScreen #progress-log-title { padding: 0 1; margin-top: 1; text-style: bold; }
     RevisionProgressScreen #progress-log { height: 1fr; border: round $primary 50%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -150,6 +155,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         self.logs_available = True
         self._frame = 0
         self._ticker: Timer | None = None
+        self._following = False  # `r` (follow again) is for when following stopped
 
     @property
     def finished(self) -> bool:
@@ -186,6 +192,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         """(Re)start following: after a network failure, `r` picks it up again."""
         if self.finished:
             return
+        self._set_following(True)
         self._follow()
         self._tail_logs()
 
@@ -201,14 +208,20 @@ class RevisionProgressScreen(AgentScreen[None]):
             title, body = describe_error(error, "follow the revision")
             self._set_status(server_text(f"{title} — {body} · r follows again", "red"))
             return
+        finally:
+            self._set_following(False)
         if self.status == "DEPLOYED":
             await self._read_deployment()
         elif not self.logs_available:
             self._show_failure()
 
+    def _set_following(self, following: bool) -> None:
+        self._following = following
+        self.refresh_bindings()
+
     async def _show_name(self) -> None:
-        """The title names the deployment (its URL waits for DEPLOYED: until then it is the
-        previous revision's server)."""
+        """The title and the breadcrumb name the deployment (its URL waits for DEPLOYED:
+        until then it is the previous revision's server)."""
         if self.deployment_name is not None:
             return
         try:
@@ -217,6 +230,17 @@ class RevisionProgressScreen(AgentScreen[None]):
             return  # the title keeps the id; following reports the error if it persists
         title = server_text(f"Deployment {self.deployment_name} · revision {self.revision_id}")
         self.query_one("#progress-title", Static).update(title)
+        self._select_deployment()
+
+    def on_screen_resume(self) -> None:
+        self._select_deployment()
+
+    def _select_deployment(self) -> None:
+        """As the deployment's detail does: the breadcrumb says whose revision this is
+        (the screen below sets its own again when this one closes)."""
+        selection = getattr(self.app, "selection", None)
+        if selection is not None and self.deployment_name is not None:
+            selection.update(deployment=self.deployment_name)
 
     def _saw(self, status: str) -> None:
         self.status = status
@@ -262,6 +286,8 @@ class RevisionProgressScreen(AgentScreen[None]):
                 self._add_log_lines(logs.lines)
             if last_round:
                 break
+            if not self._following and not self.finished:
+                return  # following failed: `r` starts both again
             await asyncio.sleep(self.interval)
         self._show_failure()
 
@@ -325,7 +351,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         if action == "open_server":
             return self._can_open() and self.url is not None
         if action == "follow":
-            return not self.finished
+            return not self.finished and not self._following
         return True
 
     def action_open_server(self) -> None:

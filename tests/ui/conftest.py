@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -40,3 +43,18 @@ async def _wait_for(
 @pytest.fixture
 def wait_for() -> WaitFor:
     return _wait_for
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    """A client of the session's agent server, for one test."""
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+@pytest.fixture
+async def fast_chat(client: AgentServerClient) -> Assistant:
+    """An assistant of the demo `chat` graph that streams with no delay."""
+    from chat_support import chat_assistant
+
+    return await chat_assistant(client, token_delay_ms=0)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from assistants_support import (
     SIZE,
@@ -26,12 +24,6 @@ from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.graph_view import GraphView
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_the_table_lists_one_graphs_assistants_and_f_cycles_graphs(

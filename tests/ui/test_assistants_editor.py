@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,6 @@ from agent_tui.client import AgentServerClient
 from agent_tui.editor import TextEditorScreen, editor_command, run_editor
 from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.widgets.schema_form import SchemaForm
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 def test_the_editor_command_comes_from_visual_then_editor(monkeypatch: pytest.MonkeyPatch) -> None:

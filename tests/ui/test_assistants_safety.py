@@ -4,10 +4,8 @@ keep the form open with what was typed."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import httpx
-import pytest
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
 from textual.widgets import Input, Static
 
@@ -23,12 +21,6 @@ HOSTILE = (
     "[@click=app.quit]x[/] [bold]b[/bold]\x1b[2J\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[31mred"
 )
 SHOWN = "[@click=app.quit]x[/] [bold]b[/bold]red"
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_hostile_names_metadata_and_context_are_shown_literally(

@@ -3,8 +3,6 @@ so that runs really use the chosen version's context (the in-memory runtime bug)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
 from textual.widgets import DataTable, Input, Static
@@ -15,12 +13,6 @@ from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.schema_form import SchemaForm
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def run_counter(client: AgentServerClient, assistant_id: str, context: dict | None) -> int:  # type: ignore[type-arg]

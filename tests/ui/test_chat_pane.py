@@ -3,11 +3,10 @@ streaming, the assistant in use, a new thread, refusing a second send."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
-import pytest
 from chat_support import (
     SIZE,
     ai_texts,
@@ -35,17 +34,6 @@ from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.widgets.chat_prompt import PromptArea
 
 WaitFor = Callable[..., Awaitable[None]]
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
-@pytest.fixture
-async def fast_chat(client: AgentServerClient) -> Assistant:
-    return await chat_assistant(client, token_delay_ms=0)
 
 
 async def test_thread_route_opens_the_chat_ready_to_type_with_the_thread_messages(

@@ -5,9 +5,8 @@ started elsewhere (followed live), a thread deleted under the view, read-only mo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-import pytest
 from chat_support import (
     SIZE,
     ai_texts,
@@ -30,12 +29,6 @@ from agent_tui.screens.chat_pane import BUSY_MESSAGE
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 def messages_of(app: object) -> list[str]:

@@ -5,10 +5,9 @@ event inspector."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import pytest
 from chat_support import (
     SIZE,
     ai_texts,
@@ -33,17 +32,6 @@ from agent_tui.screens.thread_view_modals import PathScreen
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 
 WaitFor = Callable[..., Awaitable[None]]
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
-@pytest.fixture
-async def fast_chat(client: AgentServerClient) -> Assistant:
-    return await chat_assistant(client, token_delay_ms=0)
 
 
 async def test_an_interrupt_is_answered_in_the_transcript_and_the_run_continues(

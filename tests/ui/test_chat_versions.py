@@ -4,11 +4,10 @@ context (and its own config), the state line names the version, and `n` keeps it
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from chat_support import SIZE, ai_texts, chat_app, ended, pane_of, state_line, type_and_send
 from shell_support import ShellHarness
 from textual.pilot import Pilot
@@ -30,12 +29,6 @@ WaitFor = Callable[..., Awaitable[None]]
 
 PLAIN = {"style": "plain", "token_delay_ms": 0}
 PIRATE = {"style": "pirate", "token_delay_ms": 0}
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def two_version_bot(client: AgentServerClient, name: str) -> Assistant:

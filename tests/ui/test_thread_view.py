@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-import pytest
 from thread_view_support import (
     SIZE,
     TICKS,
@@ -20,12 +19,6 @@ from agent_tui.client import AgentServerClient
 from agent_tui.screens.raw_json import RawJsonScreen
 
 WaitFor = Callable[..., Awaitable[None]]
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_a_long_thread_opens_newest_first_and_pages_in_at_the_end(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +18,6 @@ from agent_tui.screens.thread_view_modals import AsNodeScreen, PathScreen
 from agent_tui.thread_export import load_export
 
 WaitFor = Callable[..., Awaitable[None]]
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 def notifications(app: Any) -> list[str]:

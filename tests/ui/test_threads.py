@@ -31,12 +31,6 @@ WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
 
 
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
 @asynccontextmanager
 async def threads_app(
     url: str, wait_for: WaitFor, query: ThreadQuery, *, readonly: bool = False

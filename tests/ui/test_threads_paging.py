@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-import pytest
 from textual.pilot import Pilot
 from threads_support import (
     HOSTILE,
@@ -33,12 +32,6 @@ from agent_tui.widgets.json_view import JsonView
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
 MANY = 2_500
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def connected(app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor) -> None:

@@ -67,7 +67,8 @@ async def test_the_form_checks_fields_before_sending(
         assert f"→ {DEMO_CONFIG} ✓" in screen_text(app)
         form.query_one("#config_path", Input).value = "./langgraph.json"
         await pilot.pause()
-        assert "does not exist" in screen_text(app)  # the live hint under the path
+        # The live hint under the path names it once.
+        assert f"→ {tmp_path / 'langgraph.json'} ✗ does not exist" in screen_text(app)
         await add_secret(pilot, "TOKEN", "")
         await add_secret(pilot, "SPARE", "x")
         await pilot.click(form.secret_rows[1].query_one(".secret-remove"))

@@ -217,6 +217,8 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         path, problem = check_config_path(text, self.cwd)
         hint.display = path is not None
         if path is not None:
+            # The problem names the path again: the hint already shows it.
+            problem = problem.removeprefix(f"{path} ") if problem else None
             hint.update(server_text(f"→ {path}" + (f" ✗ {problem}" if problem else " ✓")))
 
     # -- secrets ------------------------------------------------------------------------

@@ -169,6 +169,18 @@ async def test_o_opens_the_deployments_agent_server_on_its_assistants(
         assert f"ctx ui-tests{SEP}deployment alpha{SEP}assistants" in trail
         assert app.sub_title == f"connected · {url}"
 
+        # Deleting it now would cut this app off: the confirmation says so.
+        assert await app.run_command(":deployments")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
+        listing = app.screen
+        assert isinstance(listing, DeploymentsScreen)
+        await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
+        listing.table.move_to(plane.alpha["id"])
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        assert "connected to that server now" in asked(app)
+        await pilot.press("n")
+
 
 async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
     plane: SharedPlane,
@@ -222,3 +234,10 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
 
 def _trails(app: AgentTuiApp) -> list[Text]:
     return [b.trail_text() for b in app.screen.query(Breadcrumb)]
+
+
+def asked(app: Any) -> str:
+    """The question of the confirmation on screen."""
+    screen = app.screen
+    assert isinstance(screen, ConfirmScreen)
+    return screen.question

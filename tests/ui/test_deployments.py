@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -120,9 +121,21 @@ async def test_delete_asks_first_and_the_deployment_is_gone(
 
         await pilot.press("ctrl+d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        assert "agent server" not in asked(app)  # never deployed: none to stop
         await pilot.press("n")  # no: nothing happens
         await wait_for(pilot, lambda: app.screen is screen)
         assert "doomed" in names_shown(screen)
+
+        # A deployed one: the question says its agent server stops too.
+        screen.table.move_to(plane.alpha["id"])
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        url = plane.alpha["source_config"]["custom_url"]
+        assert f"Its agent server stops ({url})" in asked(app)
+        assert "connected to that server" not in asked(app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.table.move_to(doomed["id"])
 
         await pilot.press("ctrl+d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
@@ -235,3 +248,10 @@ async def test_an_empty_control_plane_says_what_to_do(
         screen = await open_deployments(app, pilot, wait_for, rows=False)
         await wait_for(pilot, lambda: "none yet" in heading(screen), what="the hint")
         assert "n deploys a langgraph.json" in heading(screen)
+
+
+def asked(app: Any) -> str:
+    """The question of the confirmation on screen."""
+    screen = app.screen
+    assert isinstance(screen, ConfirmScreen)
+    return screen.question

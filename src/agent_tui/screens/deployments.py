@@ -3,7 +3,8 @@
 The control plane is the context's (`app.get_control_plane()`), or the local one the
 app starts when the context names none; the heading says which. Keys beyond the shared
 verbs (`resource_screen.py`): `enter` the deployment's revisions, `n` new deployment,
-`e` patch it, `ctrl+d` delete (after a confirmation). After a create or a patch the
+`e` patch it, `ctrl+d` delete (after a confirmation that says its agent server
+stops, and when this app is connected to that server). After a create or a patch the
 revision progress view follows the new revision. `/` filters what is loaded; enter in
 the filter also asks the server for the names containing the text (`name_contains`),
 which finds deployments not loaded yet. While a deployment or its latest revision is
@@ -29,6 +30,7 @@ from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.revision_diff import short_id
+from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.resource_table import Column, status_text
@@ -80,6 +82,18 @@ def deployment_columns() -> list[Column[DeploymentRow]]:
             "updated", "Updated (UTC)", lambda r: format_time(r.deployment.updated_at), width=19
         ),
     ]
+
+
+def deletion_consequences(app: App[Any], row: DeploymentRow) -> str:
+    url = row.deployment.url
+    if not url:
+        return "This cannot be undone."
+    client = getattr(app, "client", None)
+    current = str(getattr(client, "base_url", "") or "")
+    said = f"Its agent server stops ({url}). This cannot be undone."
+    if current.rstrip("/") == url.rstrip("/"):
+        said += "\nagent-tui is connected to that server now: the connection will drop."
+    return said
 
 
 async def control_plane_of(app: App[Any]) -> ControlPlaneClient:
@@ -247,6 +261,20 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
 
         screen = form(client) if deployment is None else form(client, deployment=deployment)
         self.app.push_screen(screen, done)
+
+    def action_delete(self) -> None:
+        """The shared confirmation, saying also what else goes: the deployment's agent
+        server, which may be the one this app is connected to."""
+        item = self._selected()
+        if item is None or self.refuse_if_readonly(f"delete {self.a_resource}"):
+            return
+        question = f"Delete {self.describe(item)}?\n{deletion_consequences(self.app, item)}"
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self._delete(item)
+
+        self.app.push_screen(ConfirmScreen(question, title="Delete deployment"), answered)
 
     async def delete_item(self, item: DeploymentRow) -> None:
         await (await self.control_plane()).deployments.delete(item.deployment.id)

@@ -1,6 +1,6 @@
 """How the deployments screens look, over a real local control plane, stable run to run.
 
-The module deploys once, for real: `demo` (deployed, then patched with one more secret,
+The module deploys once, for real: `demo` (the bundled demo graphs, deployed, then patched with one more secret,
 so it has an active and a replaced revision) and `broken` (a JavaScript graph: it ends
 in BUILD_FAILED without a traceback, whose lines would differ between Pythons). The
 screens then read that control plane through `StableView`, an httpx transport that
@@ -22,11 +22,12 @@ from typing import Any
 import httpx
 import pytest
 from deployment_forms_support import POLL, FormsApp
-from deployments_support import TEST_GRAPHS, create_deployment, wait_terminal
+from deployments_support import create_deployment, wait_terminal
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
+import agent_tui.local
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.deployment_spec import FIELD_CONFIG_PATH, FIELD_NAME
 from agent_tui.local.control_plane import LocalControlPlane
@@ -38,6 +39,8 @@ from agent_tui.screens.revision_progress import RevisionProgressScreen
 
 pytestmark = pytest.mark.timeout(120)
 
+# The bundled demo graphs: two, so the whole build log fits in the progress view's box.
+DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
 FIXED_BASE = "http://control-plane.test"
 FIXED_SERVER = "http://127.0.0.1:2024"
 FIXED_GRAPHS = "/srv/agents"
@@ -138,7 +141,7 @@ def _deploy(plane: LocalControlPlane, broken_dir: Path) -> Deployed:
     headers = {"X-Api-Key": plane.api_key}
     with httpx.Client(base_url=plane.url, headers=headers, trust_env=False, timeout=30) as http:
         demo_token = {"name": "DEMO_TOKEN", "value": SECRET_VALUES[0]}
-        demo = create_deployment(http, "demo", str(TEST_GRAPHS), [demo_token])
+        demo = create_deployment(http, "demo", str(DEMO_CONFIG), [demo_token])
         broken = create_deployment(http, "broken", str(broken_dir / "langgraph.json"))
         assert wait_terminal(http, broken["id"], broken["latest_revision_id"]) == "BUILD_FAILED"
         assert wait_terminal(http, demo["id"], demo["latest_revision_id"]) == "DEPLOYED"
@@ -154,7 +157,7 @@ def _stable_names(http: httpx.Client, plane: LocalControlPlane, broken_dir: Path
     """Fixed stand-ins for everything that differs between runs, in a fixed order."""
     swaps = {
         str(broken_dir): FIXED_BROKEN,
-        str(TEST_GRAPHS.parent): FIXED_GRAPHS,
+        str(DEMO_CONFIG.parent): FIXED_GRAPHS,
         plane.url.rstrip("/"): FIXED_BASE,
     }
     times: dict[str, str] = {}
@@ -309,4 +312,4 @@ def test_revision_progress_snapshot(
         await settle(pilot)
 
     app = SnapshotApp(deployed.client(), progress)
-    assert snap_compare(app, terminal_size=(100, 24), run_before=finished)
+    assert snap_compare(app, terminal_size=(100, 28), run_before=finished)

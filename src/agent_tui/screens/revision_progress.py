@@ -7,8 +7,10 @@ log lines (`GET …/revisions/{id}/logs`) follow below, cleaned and rendered ine
 control plane without that endpoint (the public one answers 404) just has no log.
 
 On `DEPLOYED` it shows the deployment's URL and `o` opens its assistants (as the current
-context, `app.open_server_context`); on a failure, the reason from the logs. `esc` goes
-back. Leaving stops the polling (the workers belong to this screen) but never the deploy.
+context, `app.open_server_context`); on a failure, the reason from the logs. `r` follows
+again once following stopped on an error (the network). The header names the deployment
+(context > deployment > revision). `esc` goes back. Leaving stops the polling (the
+workers belong to this screen) but never the deploy.
 """
 
 from __future__ import annotations

@@ -218,6 +218,10 @@ async def settle(pilot: Pilot[None]) -> None:
     for _ in range(2):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+    # The footer recomposes once more after focus settles (same text, but its cells
+    # split differently in the SVG): let it finish before the picture.
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 async def open_demo(pilot: Pilot[None]) -> DeploymentDetailScreen:

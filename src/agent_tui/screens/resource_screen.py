@@ -240,7 +240,8 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         if custom is not None:
             text.append_text(custom)
             text.append("  ")
-        text.append(f"{table.loaded_count} {self.RESOURCES} loaded")
+        count = table.loaded_count
+        text.append(f"{count} {self.RESOURCE if count == 1 else self.RESOURCES} loaded")
         if table.has_more:
             text.append(" · more below", style="italic")
         if table.filter_text:

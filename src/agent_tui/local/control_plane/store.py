@@ -3,6 +3,12 @@
 Resources are stored as the JSON documents the API returns (plus a few private
 columns: a revision's secrets and its log lines), so a restart serves exactly what was
 served before. Used from one event loop; each call is one short transaction.
+
+A revision read from here carries ``secret_names`` (a local extension the spec's open
+Revision schema allows): the sorted names of the secrets it was built with, taken from
+its secrets column on every read (never the values), so revisions stored before the
+extension existed get their names too. A secrets column that cannot be read as
+name/value pairs leaves the field out: the names are then unknown.
 """
 
 from __future__ import annotations
@@ -37,6 +43,20 @@ CREATE TABLE IF NOT EXISTS providers (
 
 def now() -> str:
     return datetime.now(UTC).isoformat()
+
+
+def _with_secret_names(doc_json: str, secrets_json: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(doc_json)
+    doc.pop("secret_names", None)  # derived below, never trusted from the stored doc
+    try:
+        secrets = json.loads(secrets_json)
+    except ValueError:
+        return doc
+    if isinstance(secrets, list) and all(
+        isinstance(s, dict) and isinstance(s.get("name"), str) for s in secrets
+    ):
+        doc["secret_names"] = sorted({s["name"] for s in secrets})
+    return doc
 
 
 class Store:
@@ -100,26 +120,29 @@ class Store:
         )
 
     def put_revision(self, doc: dict[str, Any]) -> None:
-        self._db.execute("UPDATE revisions SET doc = ? WHERE id = ?", (json.dumps(doc), doc["id"]))
+        stored = {k: v for k, v in doc.items() if k != "secret_names"}  # derived on read
+        self._db.execute(
+            "UPDATE revisions SET doc = ? WHERE id = ?", (json.dumps(stored), doc["id"])
+        )
 
     def revision(self, deployment_id: str, revision_id: str) -> dict[str, Any] | None:
         row = self._db.execute(
-            "SELECT doc FROM revisions WHERE id = ? AND deployment_id = ?",
+            "SELECT doc, secrets FROM revisions WHERE id = ? AND deployment_id = ?",
             (revision_id, deployment_id),
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return _with_secret_names(row[0], row[1]) if row else None
 
     def revisions(self, deployment_id: str) -> list[dict[str, Any]]:
         """A deployment's revisions, newest first."""
         rows = self._db.execute(
-            "SELECT doc FROM revisions WHERE deployment_id = ? ORDER BY seq DESC",
+            "SELECT doc, secrets FROM revisions WHERE deployment_id = ? ORDER BY seq DESC",
             (deployment_id,),
         )
-        return [json.loads(row[0]) for row in rows]
+        return [_with_secret_names(row[0], row[1]) for row in rows]
 
     def all_revisions(self) -> list[tuple[str, dict[str, Any]]]:
-        rows = self._db.execute("SELECT deployment_id, doc FROM revisions ORDER BY seq")
-        return [(row[0], json.loads(row[1])) for row in rows]
+        rows = self._db.execute("SELECT deployment_id, doc, secrets FROM revisions ORDER BY seq")
+        return [(row[0], _with_secret_names(row[1], row[2])) for row in rows]
 
     def revision_secrets(self, revision_id: str) -> list[dict[str, str]]:
         row = self._db.execute("SELECT secrets FROM revisions WHERE id = ?", (revision_id,))

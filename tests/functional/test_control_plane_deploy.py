@@ -121,6 +121,7 @@ async def test_deploy_patch_restart_delete(tmp_path: Path) -> None:
                     break
                 await asyncio.sleep(0.1)
             assert again.url is not None and "env_echo" in _graph_ids(again.url)
+            assert again.url == updated.url  # its old port was free: a saved URL still works
             await client.deployments.delete(created.id)
             assert _server_down(again.url)
             with pytest.raises(NotFound):

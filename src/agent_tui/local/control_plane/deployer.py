@@ -8,6 +8,10 @@ Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the revision's
 A deployment works on one revision at a time; a revision that a newer one superseded
 before it deployed is SKIPPED. The new server replaces the old one in the same data
 folder (threads survive) and, when it can, on the same port (the URL stays).
+
+After a control plane restart each deployed deployment reports AWAITING_DATABASE with no
+`custom_url` until its server answers again (on its old port when that is free, else a
+new one): a client never gets a URL that nothing serves.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
@@ -52,8 +57,13 @@ class Deployer:
         for deployment in self.store.deployments():
             active = deployment.get("active_revision_id")
             if active:
+                # Runs before the app serves: no request sees the old URL as READY.
+                port = _port_of(deployment["source_config"].get("custom_url"))
+                deployment["status"] = "AWAITING_DATABASE"
+                deployment["source_config"]["custom_url"] = None
+                self.store.put_deployment(deployment)
                 self._tasks[deployment["id"]] = asyncio.create_task(
-                    self._restart(deployment["id"], active)
+                    self._restart(deployment["id"], active, port)
                 )
 
     async def aclose(self) -> None:
@@ -154,10 +164,16 @@ class Deployer:
         self._mark_active(deployment_id, rid, server.url)
 
     async def _start_server(
-        self, deployment_id: str, config_path: Path, env: dict[str, str]
+        self,
+        deployment_id: str,
+        config_path: Path,
+        env: dict[str, str],
+        port: int | None = None,
     ) -> EmbeddedAgentServer:
+        """`port`: the one to try first when no server runs (else the running one's)."""
         old = self.servers.pop(deployment_id, None)
-        port = old.port if old is not None else None
+        if old is not None:
+            port = old.port
         if old is not None:
             # Same data folder: the old server must save and let go before the new one.
             await old.stop_async()
@@ -175,6 +191,7 @@ class Deployer:
         except EmbeddedServerError:
             if port is None:
                 raise
+            await server.stop_async()  # it may have started before failing to answer
             # The old port may be taken meanwhile: any free port will do.
             server = EmbeddedAgentServer(
                 config_path, data_dir=folder / "server", log_file=folder / "server.log", env=env
@@ -197,11 +214,13 @@ class Deployer:
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
 
-    async def _restart(self, deployment_id: str, revision_id: str) -> None:
+    async def _restart(self, deployment_id: str, revision_id: str, port: int | None) -> None:
         async with self._lock(deployment_id):
-            await self._bring_back(deployment_id, revision_id)
+            await self._bring_back(deployment_id, revision_id, port)
 
-    async def _bring_back(self, deployment_id: str, revision_id: str) -> None:
+    async def _bring_back(
+        self, deployment_id: str, revision_id: str, port: int | None = None
+    ) -> None:
         """Start the server of an already deployed revision again (after a restart or a failure)."""
         revision = self.store.revision(deployment_id, revision_id)
         if revision is None:
@@ -209,16 +228,27 @@ class Deployer:
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
         try:
-            server = await self._start_server(deployment_id, path, secrets)
+            server = await self._start_server(deployment_id, path, secrets, port)
         except EmbeddedServerError as exc:
             self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
             deployment = self.store.deployment(deployment_id)
             if deployment is not None:
                 deployment["status"] = "UNKNOWN"
+                deployment["source_config"]["custom_url"] = None  # nothing answers there
                 self.store.put_deployment(deployment)
             return
         self._log(revision_id, f"restarted at {server.url}")
         self._mark_active(deployment_id, revision_id, server.url)
+
+
+def _port_of(url: object) -> int | None:
+    """The port of a stored `custom_url` (None when there is none or it is malformed)."""
+    if not isinstance(url, str):
+        return None
+    try:
+        return urlsplit(url).port
+    except ValueError:
+        return None
 
 
 async def _build_check(config_path: Path, secrets: dict[str, str]) -> tuple[bool, list[str]]:

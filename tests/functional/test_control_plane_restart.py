@@ -1,0 +1,77 @@
+"""A control plane restart never hands out a URL that nothing serves.
+
+Each deployed deployment's agent server starts again after a restart, on its old port
+when that is free, else on a new one; until it answers the deployment is not READY and
+has no `custom_url`. Here the old port is taken by another program meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from control_plane_support import checked_client
+
+import agent_tui.local
+from agent_tui.local.control_plane import LocalControlPlane
+
+DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+@pytest.mark.timeout(180)
+async def test_a_restart_with_the_old_port_taken_reports_the_new_url(tmp_path: Path) -> None:
+    data = tmp_path / "cp"
+    with LocalControlPlane(data) as plane:
+        async with checked_client(plane.url, api_key=plane.api_key) as client:
+            created = await client.deployments.create(
+                "restarted", source_revision_config={"langgraph_config_path": str(DEMO_CONFIG)}
+            )
+            assert created.latest_revision_id is not None
+            async for revision in client.wait_for_revision(
+                created.id, created.latest_revision_id, interval=0.2, timeout=90
+            ):
+                last = revision
+            assert last.status == "DEPLOYED"
+            before = await client.deployments.get(created.id)
+            assert before.status == "READY" and before.url is not None
+    old_port = urlsplit(before.url).port
+    assert old_port is not None and not _answers(before.url)
+
+    # Another program listens on the old port (and never answers).
+    squatter = socket.socket()
+    squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    squatter.bind(("127.0.0.1", old_port))
+    squatter.listen(1)
+    try:
+        with LocalControlPlane(data) as plane:
+            async with checked_client(plane.url, api_key=plane.api_key) as client:
+                first = (await client.deployments.list()).resources
+                assert [d.id for d in first] == [created.id]
+                assert first[0].status != "READY" and first[0].url is None
+                seen = []
+                for _ in range(600):  # the restart runs in the background
+                    now = await client.deployments.get(created.id)
+                    seen.append(now.status)
+                    if now.status == "READY":
+                        break
+                    assert now.url is None, "a URL before its server answers"
+                    await asyncio.sleep(0.1)
+                assert now.status == "READY", seen
+                assert now.url is not None and urlsplit(now.url).port != old_port
+                assert _answers(now.url)
+                assert now.active_revision_id == created.latest_revision_id
+                logs = await client.revisions.logs(created.id, created.latest_revision_id)
+                assert f"restarted at {now.url}" in logs.lines
+    finally:
+        squatter.close()

@@ -5,7 +5,7 @@ Two things make a revision: its `source_revision_config` (compared key by key wi
 compared or shown: whether a kept secret's value changed cannot be known without the
 values, and the values are never shown. The public API does not put secrets on a
 revision; a revision's names are known when the server adds them anyway (`secrets` or
-`secret_names`), and for the deployment's latest revision (the deployment's own
+`secret_names`, which the local control plane sends), and for the deployment's latest revision (the deployment's own
 secrets are that revision's). Otherwise the diff says the names are not known.
 """
 

@@ -1,13 +1,16 @@
-"""A control plane restart never hands out a URL that nothing serves.
+"""A deployment's URL after its server had to start again: never one that nothing serves.
 
-Each deployed deployment's agent server starts again after a restart, on its old port
-when that is free, else on a new one; until it answers the deployment is not READY and
-has no `custom_url`. Here the old port is taken by another program meanwhile.
+After a control plane restart each deployed deployment's agent server starts again, on
+its old port when that is free, else on a new one; until it answers the deployment is
+not READY and has no `custom_url`. Here the old port is taken by another program
+meanwhile. After a redeploy that fails, the previous revision's server comes back at the
+same URL.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -20,6 +23,23 @@ import agent_tui.local
 from agent_tui.local.control_plane import LocalControlPlane
 
 DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
+
+
+NO_START_GRAPH = """
+from langgraph.graph import END, START, StateGraph
+from typing import TypedDict
+
+
+class State(TypedDict, total=False):
+    x: int
+
+
+builder = StateGraph(State)
+builder.add_node("noop", lambda state: {"x": 1})
+builder.add_edge(START, "noop")
+builder.add_edge("noop", END)
+graph = builder.compile()
+"""
 
 
 def _answers(url: str) -> bool:
@@ -75,3 +95,40 @@ async def test_a_restart_with_the_old_port_taken_reports_the_new_url(tmp_path: P
                 assert f"restarted at {now.url}" in logs.lines
     finally:
         squatter.close()
+
+
+@pytest.mark.timeout(180)
+async def test_a_failed_redeploy_brings_the_old_server_back_at_its_url(tmp_path: Path) -> None:
+    # The graphs import (the build passes) but the auth handler the server loads is missing.
+    (tmp_path / "graph.py").write_text(NO_START_GRAPH)
+    no_start = tmp_path / "langgraph.json"
+    no_start.write_text(
+        json.dumps({"graphs": {"agent": "./graph.py:graph"}, "auth": {"path": "./no_auth.py:auth"}})
+    )
+    with LocalControlPlane(tmp_path / "cp") as plane:
+        async with checked_client(plane.url, api_key=plane.api_key) as client:
+            created = await client.deployments.create(
+                "kept", source_revision_config={"langgraph_config_path": str(DEMO_CONFIG)}
+            )
+            assert created.latest_revision_id is not None
+            async for revision in client.wait_for_revision(
+                created.id, created.latest_revision_id, interval=0.2, timeout=90
+            ):
+                last = revision
+            assert last.status == "DEPLOYED"
+            before = await client.deployments.get(created.id)
+            assert before.url is not None
+
+            patched = await client.deployments.patch(
+                created.id, source_revision_config={"langgraph_config_path": str(no_start)}
+            )
+            assert patched.latest_revision_id is not None
+            async for revision in client.wait_for_revision(
+                created.id, patched.latest_revision_id, interval=0.2, timeout=90
+            ):
+                last = revision
+            assert last.status == "DEPLOY_FAILED"
+            after = await client.deployments.get(created.id)
+            assert after.status == "READY"
+            assert after.active_revision_id == created.latest_revision_id
+            assert after.url == before.url and _answers(after.url)

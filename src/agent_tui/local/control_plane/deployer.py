@@ -9,8 +9,9 @@ A deployment works on one revision at a time; a revision that a newer one supers
 before it deployed is SKIPPED. The new server replaces the old one in the same data
 folder (threads survive) and, when it can, on the same port (the URL stays).
 
-After a control plane restart each deployed deployment reports AWAITING_DATABASE with no
-`custom_url` until its server answers again (on its old port when that is free, else a
+Whenever a deployment's server is down on purpose (a control plane restart, the gap
+while a new revision's server replaces it) the deployment reports AWAITING_DATABASE with
+no `custom_url` until a server answers again (on the old port when that is free, else a
 new one): a client never gets a URL that nothing serves.
 """
 
@@ -45,6 +46,9 @@ class Deployer:
         self.servers: dict[str, EmbeddedAgentServer] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        # The port each deployment's server last had: a server that starts again tries it
+        # first, so a URL a user saved keeps working.
+        self._ports: dict[str, int] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -59,11 +63,11 @@ class Deployer:
             if active:
                 # Runs before the app serves: no request sees the old URL as READY.
                 port = _port_of(deployment["source_config"].get("custom_url"))
-                deployment["status"] = "AWAITING_DATABASE"
-                deployment["source_config"]["custom_url"] = None
-                self.store.put_deployment(deployment)
+                if port is not None:
+                    self._ports[deployment["id"]] = port
+                self._mark_down(deployment["id"])
                 self._tasks[deployment["id"]] = asyncio.create_task(
-                    self._restart(deployment["id"], active, port)
+                    self._restart(deployment["id"], active)
                 )
 
     async def aclose(self) -> None:
@@ -89,6 +93,7 @@ class Deployer:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        self._ports.pop(deployment_id, None)
         server = self.servers.pop(deployment_id, None)
         if server is not None:
             await server.stop_async()
@@ -152,30 +157,37 @@ class Deployer:
             server = await self._start_server(deployment_id, config_path, secrets)
         except EmbeddedServerError as exc:
             self._log(rid, f"deploy failed: {exc.reason}", *exc.log_lines)
-            self._set_status(revision, "DEPLOY_FAILED")
             deployment = self.store.deployment(deployment_id)
             active = deployment.get("active_revision_id") if deployment else None
             if active:
-                # The old server stopped to free the data folder: the active revision goes on.
+                # The old server stopped to free the data folder: the active revision goes
+                # on, before this one is reported failed (a client waiting for that then
+                # finds the deployment serving again).
                 await self._bring_back(deployment_id, active)
+            self._set_status(revision, "DEPLOY_FAILED")
             return
         self._log(rid, f"agent server ready at {server.url}")
         self._set_status(revision, "DEPLOYED")
         self._mark_active(deployment_id, rid, server.url)
 
+    def _mark_down(self, deployment_id: str) -> None:
+        """Not READY and no URL: its server is stopped or not answering yet."""
+        deployment = self.store.deployment(deployment_id)
+        if deployment is None:
+            return
+        deployment["status"] = "AWAITING_DATABASE"
+        deployment["source_config"]["custom_url"] = None
+        deployment["updated_at"] = now()
+        self.store.put_deployment(deployment)
+
     async def _start_server(
-        self,
-        deployment_id: str,
-        config_path: Path,
-        env: dict[str, str],
-        port: int | None = None,
+        self, deployment_id: str, config_path: Path, env: dict[str, str]
     ) -> EmbeddedAgentServer:
-        """`port`: the one to try first when no server runs (else the running one's)."""
         old = self.servers.pop(deployment_id, None)
-        if old is not None:
-            port = old.port
+        port = self._ports.get(deployment_id)
         if old is not None:
             # Same data folder: the old server must save and let go before the new one.
+            self._mark_down(deployment_id)
             await old.stop_async()
         folder = self.data_dir / "deployments" / deployment_id
         server = EmbeddedAgentServer(
@@ -202,6 +214,8 @@ class Deployer:
             await server.stop_async()
             raise
         self.servers[deployment_id] = server
+        if server.port is not None:
+            self._ports[deployment_id] = server.port
         return server
 
     def _mark_active(self, deployment_id: str, revision_id: str, url: str) -> None:
@@ -214,13 +228,11 @@ class Deployer:
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
 
-    async def _restart(self, deployment_id: str, revision_id: str, port: int | None) -> None:
+    async def _restart(self, deployment_id: str, revision_id: str) -> None:
         async with self._lock(deployment_id):
-            await self._bring_back(deployment_id, revision_id, port)
+            await self._bring_back(deployment_id, revision_id)
 
-    async def _bring_back(
-        self, deployment_id: str, revision_id: str, port: int | None = None
-    ) -> None:
+    async def _bring_back(self, deployment_id: str, revision_id: str) -> None:
         """Start the server of an already deployed revision again (after a restart or a failure)."""
         revision = self.store.revision(deployment_id, revision_id)
         if revision is None:
@@ -228,7 +240,7 @@ class Deployer:
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
         try:
-            server = await self._start_server(deployment_id, path, secrets, port)
+            server = await self._start_server(deployment_id, path, secrets)
         except EmbeddedServerError as exc:
             self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
             deployment = self.store.deployment(deployment_id)

@@ -12,6 +12,13 @@ itself and reports it. A thread found running when the pane opens (a run started
 elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
 refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
 (`thread_chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
+
+One message can wait for the active run: `enter` during a run is refused with an offer,
+and `enter` again within `QUEUE_WINDOW` seconds queues the prompt's text (shown dimmed
+at the end of the transcript; `esc` drops it). It is sent when the run ends `done`. A
+run that stops for a question (`interrupted`), fails or is cancelled does not send it:
+the user's next message probably depends on that outcome, so the text goes back into
+the prompt (or its history, if the user is typing something else) with a notice.
 """
 
 from __future__ import annotations
@@ -46,6 +53,11 @@ if TYPE_CHECKING:
     from agent_tui.client.models import Thread
 
 BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
+QUEUE_WINDOW = 5.0  # seconds in which a second `enter` queues the refused message
+QUEUE_OFFER = (
+    f"{BUSY_MESSAGE}. Press enter again within {QUEUE_WINDOW:g} s to queue this message:"
+    " it is sent when the run ends."
+)
 
 STATE_STYLES: dict[str, str] = {
     "idle": "dim",
@@ -109,6 +121,8 @@ class ChatPane(Vertical):
         self.load_at_mount = load
         self.loaded = False  # the thread's messages were asked for
         self.run: ChatRun | None = None
+        self.queued: str | None = None  # the message sent when the active run ends
+        self._offered_at: float | None = None  # when `enter` was refused with QUEUE_OFFER
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
@@ -233,11 +247,76 @@ class ChatPane(Vertical):
         if not text.strip():
             return
         if self.running:
-            self.notify(BUSY_MESSAGE, title="Not sent", severity="warning", markup=False)
+            self._queue_or_offer(text)
             return
         if self._refuse_readonly("run the chat"):
             return
         self._start(ChatRun(self, text=text))
+
+    # -- the queued message -----------------------------------------------------------
+
+    def _queue_or_offer(self, text: str) -> None:
+        if self.queued is not None:
+            self.notify(
+                "One message is already queued: esc drops it.",
+                title="Not queued",
+                severity="warning",
+                markup=False,
+            )
+            return
+        offered = self._offered_at
+        if offered is None or time.monotonic() - offered > QUEUE_WINDOW:
+            self._offered_at = time.monotonic()
+            self.notify(QUEUE_OFFER, title="Not sent", severity="warning", markup=False)
+            return
+        if self._refuse_readonly("queue a message"):
+            return
+        self._offered_at = None
+        self.queued = text
+        self.prompt.accept()  # the user may type the next one meanwhile
+        self.transcript.show_queued(text)
+        self.screen.refresh_bindings()  # esc now drops it
+
+    def drop_queued(self, reason: str = "Queued message dropped") -> bool:
+        """Forget the queued message, giving its text back; False when none is queued."""
+        text = self.queued
+        if text is None:
+            return False
+        self.queued = None
+        self.transcript.drop_queued()
+        self.screen.refresh_bindings()
+        self.restore_draft(text, reason)
+        return True
+
+    def restore_draft(self, text: str, reason: str) -> None:
+        """`text` was not sent: back into an empty prompt, else in its history (up)."""
+        prompt = self.prompt
+        if not prompt.text.strip():
+            prompt.load_text(text)
+            prompt.move_cursor(prompt.document.end)
+            where = "it is back in the prompt"
+        else:
+            if not prompt.input_history or prompt.input_history[-1] != text:
+                prompt.input_history.append(text)
+            where = "up in the prompt brings it back"
+        self.notify(f"{reason}: {where}.", title="Not sent", markup=False)
+
+    def _next_queued(self, ended: RunState | None) -> ChatRun | None:
+        """The run of the queued message, if the run that just ended lets it go."""
+        text = self.queued
+        if text is None:
+            return None
+        if ended != "done":
+            why = {
+                "interrupted": "The run stopped for a question",
+                "error": "The run failed",
+                "cancelled": "The run was cancelled",
+            }.get(ended or "", "The run did not finish")
+            self.drop_queued(f"{why}, so the queued message was not sent")
+            return None
+        self.queued = None
+        self.transcript.drop_queued()
+        return ChatRun(self, text=text, queued=True)
 
     @on(InterruptBlock.Resume)
     def _resume(self, event: InterruptBlock.Resume) -> None:
@@ -256,13 +335,22 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-run", exit_on_error=False)
     async def _follow(self, run: ChatRun) -> None:
-        try:
-            await run.follow()
-        finally:
-            self.run = None
-            self.set_state(self.run_state, self.detail)  # the cancel keys go
-        if run.state is not None:
-            self.post_message(self.RunEnded(run.state))
+        # One worker for a run and the queued message's run after it: a new exclusive
+        # worker started from here would cancel this one.
+        next_run: ChatRun | None = run
+        while next_run is not None:
+            run = next_run
+            try:
+                await run.follow()
+            finally:
+                self.run = None
+                self.set_state(self.run_state, self.detail)  # the cancel keys go
+            if run.state is not None:
+                self.post_message(self.RunEnded(run.state))
+            next_run = self._next_queued(run.state)
+            if next_run is not None:
+                self.run = next_run
+                self.set_state("starting")
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""

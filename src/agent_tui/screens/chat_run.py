@@ -68,7 +68,9 @@ def overrides_of(pane: ChatPane) -> Any:
 
 class ChatRun:
     """`text`: a human message to send; else `resume` answers `interrupt`; else `join`
-    follows a run already on the thread (started elsewhere), replayed from its start."""
+    follows a run already on the thread (started elsewhere), replayed from its start.
+    `queued`: `text` was queued and is no longer in the prompt (which may hold the next
+    draft): the prompt is left alone, and a failed send gives the text back."""
 
     def __init__(
         self,
@@ -78,12 +80,14 @@ class ChatRun:
         resume: Any = None,
         interrupt: InterruptItem | None = None,
         join: str | None = None,
+        queued: bool = False,
     ) -> None:
         self.pane = pane
         self.text = text
         self.resume = resume
         self.interrupt = interrupt
         self.join = join
+        self.queued = queued
         self.state: RunState | None = None  # how it ended; None: it never started
 
     async def follow(self) -> None:
@@ -100,10 +104,12 @@ class ChatRun:
         except ApiError as error:
             pane.set_state("idle")
             pane.screen_report(error, "find an assistant to run")
+            self._give_back()
             return
         if assistant is None:
             pane.set_state("idle")
             pane.notify("No assistant picked: nothing sent.", markup=False)
+            self._give_back()
             return
         # A pinned version (or the set-latest bug) rides on run-level overrides.
         context = assistant.context_for_run(overrides_of(pane))
@@ -132,9 +138,15 @@ class ChatRun:
         except RunAlreadyActive as error:
             pane.set_state("idle")
             pane.notify(str(error), title="Not sent", severity="warning", markup=False)
+            self._give_back()
         except ApiError as error:
             pane.set_state("idle")
             pane.screen_report(error, "send the message" if self.text else "resume the run")
+            self._give_back()
+
+    def _give_back(self) -> None:
+        if self.queued and self.text is not None:
+            self.pane.restore_draft(self.text, "The queued message was not sent")
 
     async def _follow(self, steps: AsyncIterator[Step]) -> None:
         pane = self.pane
@@ -173,7 +185,7 @@ class ChatRun:
                 continue
             if not accepted:
                 accepted = True
-                if self.text is not None:
+                if self.text is not None and not self.queued:
                     pane.prompt.accept()
             if model.state != pane.run_state:
                 pane.set_state(model.state)

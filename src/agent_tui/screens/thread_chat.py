@@ -4,7 +4,9 @@ A base class of `ThreadViewScreen` (thread_view.py), which composes the `ChatPan
 first tab. The keys live on the screen rather than the pane because they must work
 wherever the focus is: `ctrl+c` cancels the active run even with the prompt focused
 (a priority binding, active only while a run streams — otherwise `ctrl+c` copies as
-usual), and `esc` cancels a run before it means "back".
+usual). `esc` has three bindings, tried in order, and the footer names the one that
+applies: "Drop queued" while a message waits for the run, "Cancel run" while a run
+streams, else the screen's "Back" (`check_action` hides the others).
 """
 
 from __future__ import annotations
@@ -29,7 +31,17 @@ if TYPE_CHECKING:
 # The screen lists these after its own keys, so the footer keeps showing those first;
 # the rarer ones are in `?` help and the palette.
 CHAT_BINDINGS: list[BindingType] = [
-    Binding("ctrl+c", "cancel_run", "Cancel run", priority=True, id="thread_view.cancel_run"),
+    # The footer shows cancelling as `esc`; ctrl+c is in the state line and `?` help.
+    Binding(
+        "ctrl+c",
+        "cancel_run",
+        "Cancel run",
+        show=False,
+        priority=True,
+        id="thread_view.cancel_run",
+    ),
+    Binding("escape", "drop_queued", "Drop queued", id="thread_view.drop_queued"),
+    Binding("escape", "cancel_run", "Cancel run", id="thread_view.esc_cancel_run"),
     Binding("a", "chat", "Chat", id="thread_view.chat"),
     Binding("n", "new_thread", "New thread", id="thread_view.new_thread"),
     Binding("f2", "inspector", "Events", id="thread_view.inspector"),
@@ -45,9 +57,19 @@ class ThreadChat(ThreadActions):
         return self.query_one(ChatPane)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not (self.is_mounted and self.query(ChatPane)):
+            return action not in ("cancel_run", "drop_queued")
+        chat = self.chat
         if action == "cancel_run":
             # False lets ctrl+c fall through to the focused widget (copy) when idle.
-            return self.is_mounted and bool(self.query(ChatPane)) and self.chat.running
+            return chat.running
+        if action == "drop_queued":
+            return chat.queued is not None
+        if action == "back":
+            # esc cancels or drops first; read-only mode cancels nothing, so there esc
+            # leaves (the run goes on on the server).
+            busy = chat.running or chat.queued is not None
+            return not busy or bool(getattr(self.app, "readonly", False))
         return True
 
     def action_cancel_run(self) -> None:
@@ -55,6 +77,10 @@ class ThreadChat(ThreadActions):
             return
         if not self.chat.cancel_run():
             self.notify("No run is streaming.", markup=False)
+
+    def action_drop_queued(self) -> None:
+        if not self.chat.drop_queued():
+            self.notify("No message is queued.", markup=False)
 
     def action_chat(self) -> None:
         self.query_one(TabbedContent).active = "tab-chat"
@@ -184,6 +210,12 @@ class ThreadChat(ThreadActions):
         if chat.running:
             yield PaletteCommand(
                 "Chat: cancel the run", "Stop it on the server", self.action_cancel_run
+            )
+        if chat.queued is not None:
+            yield PaletteCommand(
+                "Chat: drop the queued message",
+                "It goes back into the prompt",
+                self.action_drop_queued,
             )
         yield PaletteCommand(
             "Toggle the history pane", "More room for the chat", self.action_toggle_history

@@ -321,10 +321,8 @@ class ThreadViewScreen(ThreadCompare):
     # -- small verbs ------------------------------------------------------------------
 
     def action_back(self) -> None:
-        # esc stops a streaming run first (the next esc goes back); read-only mode
-        # cancels nothing, so there esc only leaves (the run goes on on the server).
-        if not getattr(self.app, "readonly", False) and self.chat.cancel_run():
-            return
+        # While a run streams or a message is queued, esc is bound to cancelling or
+        # dropping instead (`ThreadChat.check_action`), except in read-only mode.
         self.dismiss(None)
 
     def action_refresh(self) -> None:

@@ -31,7 +31,8 @@ from agent_tui.widgets.text import server_text
 class AIBlock(ChatBlock):
     DEFAULT_CSS = """
     /* No margin below: the last paragraph brings its own (a :last-child rule would
-       restyle every paragraph each time one is added). */
+       restyle every paragraph each time one is added). The tool-calls line is hidden
+       while there are none, or it would add a second blank line inside the bar. */
     AIBlock { border-left: thick $success; margin-bottom: 0; }
     AIBlock > Markdown { height: auto; margin: 0; padding: 0; background: transparent; }
     AIBlock > .tool-calls { color: $text-accent; }
@@ -62,7 +63,9 @@ class AIBlock(ChatBlock):
         self.set_class(not self._written, "empty")
         yield Static(self._label(), classes="block-label")
         yield StreamingMarkdown(clean_text(self._written), open_links=False, classes="ai-text")
-        yield Static(self._tool_calls(), classes="tool-calls")
+        tool_calls = Static(self._tool_calls(), classes="tool-calls")
+        tool_calls.display = bool(self.item.tool_calls)
+        yield tool_calls
 
     def _label(self) -> Text:
         item = self.item
@@ -106,7 +109,9 @@ class AIBlock(ChatBlock):
         stop the stream and replace the text once if the final text differs."""
         item = self.item
         self.query_one(".block-label", Static).update(self._label())
-        self.query_one(".tool-calls", Static).update(self._tool_calls())
+        tool_calls = self.query_one(".tool-calls", Static)
+        tool_calls.update(self._tool_calls())
+        tool_calls.display = bool(item.tool_calls)
         async with self._lock:
             replaced = not item.text.startswith(self._written)
             if not replaced:

@@ -94,6 +94,25 @@ class HumanBlock(ChatBlock):
         yield Static(server_text(self.item.text), classes="human-text")
 
 
+class QueuedBlock(HumanBlock):
+    """A message waiting for the active run to end: dimmed, always last (the transcript
+    mounts new blocks above it). Not a transcript item: the thread does not hold it yet."""
+
+    DEFAULT_CSS = """
+    QueuedBlock { border-left: thick $primary 40%; background: transparent; }
+    QueuedBlock > Static { color: $text-muted; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(HumanItem(key="queued", text=text))
+
+    def compose(self) -> ComposeResult:
+        label = block_label("you")
+        label.append(" · queued: sent when this run ends (esc drops it)", style="italic")
+        yield Static(label, classes="block-label")
+        yield Static(server_text(self.item.text), classes="human-text")
+
+
 class ToolResultBlock(ChatBlock):
     DEFAULT_CSS = """
     ToolResultBlock { border-left: thick $secondary; }

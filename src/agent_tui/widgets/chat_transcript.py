@@ -52,6 +52,7 @@ from agent_tui.widgets.chat_blocks import (
     HumanBlock,
     NodeUpdateBlock,
     NoticeBlock,
+    QueuedBlock,
     ToolResultBlock,
 )
 from agent_tui.widgets.chat_interrupt import InterruptBlock
@@ -119,6 +120,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._dirty: dict[str, AIBlock] = {}  # insertion-ordered set of blocks to flush
         self._flush_timer: Timer | None = None
         self._pending_link: str | None = None
+        self._queued: QueuedBlock | None = None  # kept below every other block
 
     def compose(self) -> ComposeResult:
         yield NewOutputMarker("new output below ↓ (end)")
@@ -159,10 +161,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
             self.marker.add_class("visible")
 
     def clear(self) -> None:
-        """Remove every block (a thread reloaded from its state)."""
+        """Remove every block (a thread reloaded from its state) but the queued message."""
         self._blocks.clear()
         self._dirty.clear()
-        self.query(ChatBlock).remove()
+        self.query(ChatBlock).exclude("QueuedBlock").remove()
         self.marker.remove_class("visible")
 
     def _add(self, item: TranscriptItem) -> None:
@@ -171,7 +173,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
             return
         block = block_for(item)
         self._blocks[item.key] = block
-        self.mount(block)
+        if self._queued is not None:
+            self.mount(block, before=self._queued)
+        else:
+            self.mount(block)
 
     async def _flush(self) -> None:
         self._flush_timer = None
@@ -183,6 +188,25 @@ class TranscriptView(VerticalScroll, can_focus=True):
                 self._dirty[block.item.key] = block  # not mounted yet: next time
         if self._dirty and self._flush_timer is None:
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
+
+    # -- the queued message ---------------------------------------------------------
+
+    @property
+    def queued_block(self) -> QueuedBlock | None:
+        return self._queued
+
+    def show_queued(self, text: str) -> None:
+        """Show `text` as queued, at the end, until `drop_queued()`."""
+        self.drop_queued()
+        self._queued = QueuedBlock(text)
+        self.mount(self._queued)
+        if not self.following:
+            self.marker.add_class("visible")
+
+    def drop_queued(self) -> None:
+        if self._queued is not None:
+            queued, self._queued = self._queued, None
+            queued.remove()
 
     # -- reading the blocks -------------------------------------------------------
 
@@ -220,8 +244,9 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        if self.following and self.is_mounted:
-            self.marker.remove_class("visible")
+        if self.following:
+            # A query, not `marker`: while the app shuts down the marker may be gone.
+            self.query(NewOutputMarker).remove_class("visible")
 
     # -- links ----------------------------------------------------------------------
 

@@ -1,0 +1,129 @@
+"""A message queued while a run streams, against the real agent server: `enter` twice
+queues it, it is sent when the run ends `done`, `esc` drops it, and a cancelled run
+gives it back instead of sending it. The footer names what `esc` does meanwhile."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from chat_support import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    humans,
+    pane_of,
+    type_and_send,
+)
+from shell_support import ShellHarness
+from textual.widgets._footer import FooterKey
+
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.chat_pane import QUEUE_OFFER, ChatPane
+
+WaitFor = Callable[..., Awaitable[None]]
+
+# "count to 300" then streams for 6 s or more: time for a few key presses, which wait
+# for the app to go idle (up to a second each while tokens stream).
+TOKEN_DELAY_MS = 20
+
+
+def footer_keys(app: ShellHarness) -> dict[str, str]:
+    """What the footer shows: key → description."""
+    return {key.key: key.description for key in app.screen.query(FooterKey)}
+
+
+def messages_of(app: ShellHarness) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def start_long_run(pilot: Any, pane: ChatPane, wait_for: WaitFor) -> None:
+    await type_and_send(pilot, pane, "count to 300")
+    await wait_for(pilot, lambda: len("".join(ai_texts(pane))) > 10, what="tokens", workers=False)
+
+
+async def queue(pilot: Any, pane: ChatPane, text: str) -> None:
+    """Type `text` during the run: enter is refused with the offer, enter again queues."""
+    pane.prompt.insert(text)
+    await pilot.press("enter")
+    assert pane.queued is None and pane.prompt.text == text
+    await pilot.press("enter")
+
+
+async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back")
+        await start_long_run(pilot, pane, wait_for)
+        # The footer says what esc does now: it cancels the run, it does not go back.
+        await wait_for(
+            pilot,
+            lambda: footer_keys(app).get("escape") == "Cancel run",
+            what="esc Cancel run in the footer",
+            workers=False,
+        )
+        await queue(pilot, pane, "hello")
+        assert QUEUE_OFFER in messages_of(app)
+        assert pane.queued == "hello" and pane.prompt.text == ""  # free for the next one
+        queued = pane.transcript.queued_block
+        assert queued is not None and "queued" in str(queued.query_one(".block-label").render())
+        await wait_for(
+            pilot,
+            lambda: footer_keys(app).get("escape") == "Drop queued",
+            what="esc Drop queued in the footer",
+            workers=False,
+        )
+        # workers=False: the thread view's refresh after the first run may be cancelled
+        # by the one after the second (an exclusive worker), which is no failure.
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and ai_texts(pane)[-1:] == ["You said: hello"],
+            what="the queued message's answer",
+            workers=False,
+        )
+        assert humans(pane) == ["count to 300", "hello"]
+        assert ai_texts(pane)[0].endswith("299 300")
+        assert pane.queued is None and pane.transcript.queued_block is None
+        await wait_for(
+            pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back", workers=False
+        )
+        runs = await client.runs.list(thread.thread_id)
+        assert [run.status for run in runs] == ["success", "success"]
+
+
+async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, screen = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for)
+        await queue(pilot, pane, "hello")
+        assert pane.queued == "hello"
+        # esc drops the queued message (its text comes back to edit); the run goes on.
+        await pilot.press("escape")
+        assert pane.queued is None and pane.transcript.queued_block is None
+        assert pane.prompt.text == "hello" and pane.run_state == "running"
+        assert app.screen is screen
+        # Queued again, then the run is cancelled: the message is not sent but given back.
+        await pilot.press("enter", "enter")
+        assert pane.queued == "hello"
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: ended(pane), what="the cancel")
+        assert pane.run_state == "cancelled"
+        assert pane.queued is None and pane.transcript.queued_block is None
+        assert pane.prompt.text == "hello"
+        assert any("cancelled, so the queued message was not sent" in m for m in messages_of(app))
+        assert humans(pane) == ["count to 300"]
+        runs = await client.runs.list(thread.thread_id)
+        assert [run.status for run in runs] == ["interrupted"]

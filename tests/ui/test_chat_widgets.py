@@ -30,6 +30,7 @@ from agent_tui.chat.items import (
 )
 from agent_tui.sanitize import clean_text
 from agent_tui.widgets.chat_ai_block import AIBlock
+from agent_tui.widgets.chat_blocks import ChatBlock
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
 from agent_tui.widgets.streaming_markdown import (
@@ -144,6 +145,49 @@ async def test_the_final_text_replaces_the_streamed_one_and_tool_calls_show(
         assert "Deploying staging now." in shown
         assert 'deploy({"target":"staging","dry_run":false})' in shown
         assert len(app.query(Markdown)) == 1
+
+
+async def test_an_answer_ends_one_line_below_its_text_and_the_next_block_follows(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        ai = AIItem("m1", node="agent")
+        add(app, ai)
+        await stream(pilot, app, ai, ["You ", "said: ", "hi"])
+        ai.streaming = False
+        app.transcript.apply([Updated(ai), Added(HumanItem("h2", "next"))])
+        await wait_for(pilot, lambda: source_of(app, "m1") == "You said: hi")
+        await pilot.pause()
+        block = app.transcript.block("m1")
+        assert block is not None
+        # The label, the text, one blank line in the bar (not two), then the next block.
+        assert block.outer_size.height == 3
+        rows = screen_text(app).splitlines()
+        text_row = next(i for i, row in enumerate(rows) if "You said: hi" in row)
+        assert rows[text_row + 1].strip(" ▊▍▌█") == "" and "you" in rows[text_row + 2]
+        # Tool calls that arrive with the final message still get their line.
+        ai.tool_calls = [ToolCall("c1", "search", {"q": "hi"})]
+        app.transcript.apply([Updated(ai)])
+        await wait_for(pilot, lambda: block.outer_size.height == 4, what="the tool call line")
+        assert 'search({"q":"hi"})' in screen_text(app)
+
+
+async def test_a_queued_message_stays_last_until_dropped(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        add(app, HumanItem("h1", "count to 3"))
+        app.transcript.show_queued("hello")
+        add(app, AIItem("m1", text="1 2 3", streaming=False))
+        app.transcript.apply([Cleared()])  # a reload keeps it too
+        add(app, HumanItem("h1", "count to 3"), AIItem("m1", text="1 2 3", streaming=False))
+        await pilot.pause()
+        queued = app.transcript.queued_block
+        assert queued is not None and list(app.transcript.query(ChatBlock))[-1] is queued
+        assert "queued" in screen_text(app) and "hello" in screen_text(app)
+        app.transcript.drop_queued()
+        await pilot.pause()
+        assert app.transcript.queued_block is None and "hello" not in screen_text(app)
 
 
 async def test_every_block_kind_shows_what_a_user_needs(wait_for: WaitFor) -> None:

@@ -16,6 +16,7 @@ from chat_support import (
     ended,
     humans,
     pane_of,
+    state_line,
     type_and_send,
 )
 from shell_support import ShellHarness
@@ -73,6 +74,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
         await queue(pilot, pane, "hello")
         assert QUEUE_OFFER in messages_of(app)
         assert pane.queued == "hello" and pane.prompt.text == ""  # free for the next one
+        assert "1 message queued" in state_line(pane)
         queued = pane.transcript.queued_block
         assert queued is not None and "queued" in str(queued.query_one(".block-label").render())
         await wait_for(
@@ -92,6 +94,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
         assert humans(pane) == ["count to 300", "hello"]
         assert ai_texts(pane)[0].endswith("299 300")
         assert pane.queued is None and pane.transcript.queued_block is None
+        assert "queued" not in state_line(pane)
         await wait_for(
             pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back", workers=False
         )

@@ -232,6 +232,8 @@ class ChatPane(Vertical):
         if modes and set(modes) != {"updates", "messages-tuple"}:
             text.append("  modes ", style="dim")
             text.append(", ".join(modes))
+        if self.queued is not None:
+            text.append("  1 message queued", style="italic")
         if self.run_state in ("running", "starting", "reconnecting"):
             text.append("  esc/ctrl+c cancels", style="dim")
         self.query_one("#chat-state", Static).update(text)
@@ -246,10 +248,10 @@ class ChatPane(Vertical):
     def send(self, text: str) -> None:
         if not text.strip():
             return
+        if self._refuse_readonly("run the chat"):
+            return
         if self.running:
             self._queue_or_offer(text)
-            return
-        if self._refuse_readonly("run the chat"):
             return
         self._start(ChatRun(self, text=text))
 
@@ -269,12 +271,11 @@ class ChatPane(Vertical):
             self._offered_at = time.monotonic()
             self.notify(QUEUE_OFFER, title="Not sent", severity="warning", markup=False)
             return
-        if self._refuse_readonly("queue a message"):
-            return
         self._offered_at = None
         self.queued = text
         self.prompt.accept()  # the user may type the next one meanwhile
         self.transcript.show_queued(text)
+        self.show_state()
         self.screen.refresh_bindings()  # esc now drops it
 
     def drop_queued(self, reason: str = "Queued message dropped") -> bool:
@@ -284,6 +285,7 @@ class ChatPane(Vertical):
             return False
         self.queued = None
         self.transcript.drop_queued()
+        self.show_state()
         self.screen.refresh_bindings()
         self.restore_draft(text, reason)
         return True
@@ -344,6 +346,7 @@ class ChatPane(Vertical):
                 await run.follow()
             finally:
                 self.run = None
+                self._offered_at = None  # an offer made during this run lapses with it
                 self.set_state(self.run_state, self.detail)  # the cancel keys go
             if run.state is not None:
                 self.post_message(self.RunEnded(run.state))

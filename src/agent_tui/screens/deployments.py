@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
     from agent_tui.screens.palette import PaletteCommand
 
-# A deployment status that changes on its own whatever its revisions do. (Not
-# AWAITING_DATABASE: a deployment whose only revision failed stays in it for good.)
+# A deployment status that changes on its own whatever its revisions do. (AWAITING_DATABASE
+# only with an active revision: a deployment whose only revision failed stays in it.)
 CHANGING_DEPLOYMENT_STATUSES = frozenset({"AWAITING_DELETE"})
 NOT_AVAILABLE = "The {what} is not available yet"
 
@@ -60,6 +60,8 @@ class DeploymentRow:
     def changing(self) -> bool:
         if self.deployment.status in CHANGING_DEPLOYMENT_STATUSES:
             return True
+        if self.deployment.status == "AWAITING_DATABASE" and self.deployment.active_revision_id:
+            return True  # a served deployment coming back (its server restarting)
         return self.latest is not None and not self.latest.is_terminal
 
     def raw(self) -> Any:

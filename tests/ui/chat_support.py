@@ -7,6 +7,7 @@ from typing import Any
 
 from shell_support import ShellHarness
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
 from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
 from agent_tui.client import AgentServerClient
@@ -68,6 +69,11 @@ def ended(pane: ChatPane) -> bool:
 
 def state_line(pane: ChatPane) -> str:
     return str(pane.query_one("#chat-state").render())
+
+
+def footer_keys(app: ShellHarness) -> dict[str, str]:
+    """What the footer shows: key → description."""
+    return {key.key: key.description for key in app.screen.query(FooterKey)}
 
 
 def ai_texts(pane: ChatPane) -> list[str]:

@@ -14,13 +14,13 @@ from chat_support import (
     chat_assistant,
     chat_thread,
     ended,
+    footer_keys,
     humans,
     pane_of,
     state_line,
     type_and_send,
 )
 from shell_support import ShellHarness
-from textual.widgets._footer import FooterKey
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.chat_pane import QUEUE_OFFER, ChatPane
@@ -30,11 +30,6 @@ WaitFor = Callable[..., Awaitable[None]]
 # "count to 300" then streams for 6 s or more: time for a few key presses, which wait
 # for the app to go idle (up to a second each while tokens stream).
 TOKEN_DELAY_MS = 20
-
-
-def footer_keys(app: ShellHarness) -> dict[str, str]:
-    """What the footer shows: key → description."""
-    return {key.key: key.description for key in app.screen.query(FooterKey)}
 
 
 def messages_of(app: ShellHarness) -> list[str]:

@@ -15,6 +15,7 @@ from chat_support import (
     chat_thread,
     ended,
     final_messages,
+    footer_keys,
     humans,
     notices,
     pane_of,
@@ -181,6 +182,13 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
             await pilot.press("ctrl+c")
             assert any("read-only" in m.lower() for m in messages_of(app))
             assert pane.run is not None and pane.run_state == "running"
+            # The footer says so: esc means Back here, not Cancel run.
+            await wait_for(
+                pilot,
+                lambda: footer_keys(app).get("escape") == "Back",
+                what="esc Back in the footer",
+                workers=False,
+            )
             await pilot.press("escape")  # leaves; the run goes on on the server
             await wait_for(pilot, lambda: app.screen is not screen, what="back", workers=False)
         await asyncio.wait_for(other, 30)

@@ -258,6 +258,16 @@ class ChatPane(Vertical):
     # -- the queued message -----------------------------------------------------------
 
     def _queue_or_offer(self, text: str) -> None:
+        run = self.run
+        if run is not None and run.text is not None and not run.queued and not run.accepted:
+            # The prompt still holds the message being sent: queueing would send it twice.
+            self.notify(
+                "Still sending this message: wait for the run to start.",
+                title="Not sent",
+                severity="warning",
+                markup=False,
+            )
+            return
         if self.queued is not None:
             self.notify(
                 "One message is already queued: esc drops it.",

@@ -88,6 +88,7 @@ class ChatRun:
         self.interrupt = interrupt
         self.join = join
         self.queued = queued
+        self.accepted = False  # the server took the run (its first event arrived)
         self.state: RunState | None = None  # how it ended; None: it never started
 
     async def follow(self) -> None:
@@ -151,7 +152,6 @@ class ChatRun:
     async def _follow(self, steps: AsyncIterator[Step]) -> None:
         pane = self.pane
         transcript, model, inspector = pane.transcript, pane.model, pane.inspector
-        accepted = False
         async for event, changes in steps:
             if changes:
                 transcript.apply(changes)
@@ -183,8 +183,8 @@ class ChatRun:
                 pane.thread_status = event.thread_status or pane.thread_status
                 pane.set_state(event.state, event.reason or "")
                 continue
-            if not accepted:
-                accepted = True
+            if not self.accepted:
+                self.accepted = True
                 if self.text is not None and not self.queued:
                     pane.prompt.accept()
             if model.state != pane.run_state:

@@ -13,12 +13,7 @@ elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
 refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
 (`thread_chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
 
-One message can wait for the active run: `enter` during a run is refused with an offer,
-and `enter` again within `QUEUE_WINDOW` seconds queues the prompt's text (shown dimmed
-at the end of the transcript; `esc` drops it). It is sent when the run ends `done`. A
-run that stops for a question (`interrupted`), fails or is cancelled does not send it:
-the user's next message probably depends on that outcome, so the text goes back into
-the prompt (or its history, if the user is typing something else) with a notice.
+One message can wait for the active run (`enter` twice): `chat_queue.py`.
 """
 
 from __future__ import annotations
@@ -39,6 +34,7 @@ from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError
 from agent_tui.screens.chat_assistant import ChatAssistant, named_by
+from agent_tui.screens.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.screens.chat_run import ChatRun
 from agent_tui.screens.stream_modes import session_modes
 from agent_tui.widgets.chat_interrupt import InterruptBlock
@@ -52,12 +48,6 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread
 
-BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
-QUEUE_WINDOW = 5.0  # seconds in which a second `enter` queues the refused message
-QUEUE_OFFER = (
-    f"{BUSY_MESSAGE}. Press enter again within {QUEUE_WINDOW:g} s to queue this message:"
-    " it is sent when the run ends."
-)
 
 STATE_STYLES: dict[str, str] = {
     "idle": "dim",
@@ -121,8 +111,7 @@ class ChatPane(Vertical):
         self.load_at_mount = load
         self.loaded = False  # the thread's messages were asked for
         self.run: ChatRun | None = None
-        self.queued: str | None = None  # the message sent when the active run ends
-        self._offered_at: float | None = None  # when `enter` was refused with QUEUE_OFFER
+        self.queue = MessageQueue(self)
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
@@ -251,84 +240,19 @@ class ChatPane(Vertical):
         if self._refuse_readonly("run the chat"):
             return
         if self.running:
-            self._queue_or_offer(text)
+            self.queue.offer_or_queue(text)
             return
         self._start(ChatRun(self, text=text))
 
-    # -- the queued message -----------------------------------------------------------
+    # -- the queued message (chat_queue.py) -------------------------------------------
 
-    def _queue_or_offer(self, text: str) -> None:
-        run = self.run
-        if run is not None and run.text is not None and not run.queued and not run.accepted:
-            # The prompt still holds the message being sent: queueing would send it twice.
-            self.notify(
-                "Still sending this message: wait for the run to start.",
-                title="Not sent",
-                severity="warning",
-                markup=False,
-            )
-            return
-        if self.queued is not None:
-            self.notify(
-                "One message is already queued: esc drops it.",
-                title="Not queued",
-                severity="warning",
-                markup=False,
-            )
-            return
-        offered = self._offered_at
-        if offered is None or time.monotonic() - offered > QUEUE_WINDOW:
-            self._offered_at = time.monotonic()
-            self.notify(QUEUE_OFFER, title="Not sent", severity="warning", markup=False)
-            return
-        self._offered_at = None
-        self.queued = text
-        self.prompt.accept()  # the user may type the next one meanwhile
-        self.transcript.show_queued(text)
-        self.show_state()
-        self.screen.refresh_bindings()  # esc now drops it
+    @property
+    def queued(self) -> str | None:
+        """The message sent when the active run ends, if any."""
+        return self.queue.text
 
-    def drop_queued(self, reason: str = "Queued message dropped") -> bool:
-        """Forget the queued message, giving its text back; False when none is queued."""
-        text = self.queued
-        if text is None:
-            return False
-        self.queued = None
-        self.transcript.drop_queued()
-        self.show_state()
-        self.screen.refresh_bindings()
-        self.restore_draft(text, reason)
-        return True
-
-    def restore_draft(self, text: str, reason: str) -> None:
-        """`text` was not sent: back into an empty prompt, else in its history (up)."""
-        prompt = self.prompt
-        if not prompt.text.strip():
-            prompt.load_text(text)
-            prompt.move_cursor(prompt.document.end)
-            where = "it is back in the prompt"
-        else:
-            if not prompt.input_history or prompt.input_history[-1] != text:
-                prompt.input_history.append(text)
-            where = "up in the prompt brings it back"
-        self.notify(f"{reason}: {where}.", title="Not sent", markup=False)
-
-    def _next_queued(self, ended: RunState | None) -> ChatRun | None:
-        """The run of the queued message, if the run that just ended lets it go."""
-        text = self.queued
-        if text is None:
-            return None
-        if ended != "done":
-            why = {
-                "interrupted": "The run stopped for a question",
-                "error": "The run failed",
-                "cancelled": "The run was cancelled",
-            }.get(ended or "", "The run did not finish")
-            self.drop_queued(f"{why}, so the queued message was not sent")
-            return None
-        self.queued = None
-        self.transcript.drop_queued()
-        return ChatRun(self, text=text, queued=True)
+    def drop_queued(self) -> bool:
+        return self.queue.drop()
 
     @on(InterruptBlock.Resume)
     def _resume(self, event: InterruptBlock.Resume) -> None:
@@ -356,11 +280,11 @@ class ChatPane(Vertical):
                 await run.follow()
             finally:
                 self.run = None
-                self._offered_at = None  # an offer made during this run lapses with it
+                self.queue.lapse_offer()
                 self.set_state(self.run_state, self.detail)  # the cancel keys go
             if run.state is not None:
                 self.post_message(self.RunEnded(run.state))
-            next_run = self._next_queued(run.state)
+            next_run = self.queue.next_run(run.state)
             if next_run is not None:
                 self.run = next_run
                 self.set_state("starting")

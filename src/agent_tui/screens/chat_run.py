@@ -147,7 +147,7 @@ class ChatRun:
 
     def _give_back(self) -> None:
         if self.queued and self.text is not None:
-            self.pane.restore_draft(self.text, "The queued message was not sent")
+            self.pane.queue.give_back(self.text, "The queued message was not sent")
 
     async def _follow(self, steps: AsyncIterator[Step]) -> None:
         pane = self.pane

@@ -27,6 +27,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static, TextArea
 
+from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.text import server_text
 
 logger = logging.getLogger(__name__)
@@ -103,6 +104,9 @@ class TextEditorScreen(ModalScreen[str | None]):
         self.query_one(TextArea).focus()
 
     def action_save(self) -> None:
+        after_typed_keys(self, self._save)
+
+    def _save(self) -> None:
         self.dismiss(self.query_one(TextArea).text)
 
     def action_cancel(self) -> None:

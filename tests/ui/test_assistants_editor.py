@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, unique
+from textual import events
+from textual.app import App
 from textual.widgets import Input, Select, TextArea
 
 from agent_tui.client import AgentServerClient
@@ -94,3 +96,24 @@ async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
     assert [(a.context, a.metadata) for a in made] == [
         ({"style": "pirate", "token_delay_ms": 5, "extra": [1]}, {"team": "raw"})
     ]
+
+
+async def test_ctrl_s_read_in_one_burst_with_typing_keeps_every_typed_character(
+    wait_for: WaitFor,
+) -> None:
+    # Keys read together reach the app before the editor inserts them; ctrl+s (a
+    # priority key) must still keep the text with its last characters.
+    kept: list[str | None] = []
+
+    class EditorApp(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(TextEditorScreen('{"a": 1'), kept.append)
+
+    app = EditorApp()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen))
+        area = app.screen.query_one(TextArea)
+        area.move_cursor(area.document.end)
+        for key in ["}", "ctrl+s"]:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await wait_for(pilot, lambda: kept == ['{"a": 1}'], what="the whole text kept")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Footer
 
@@ -42,6 +43,20 @@ async def test_enter_sends_without_clearing_and_ctrl_j_adds_a_line(wait_for: Wai
         assert app.prompt.text == "first\nsecond\nthird"
         app.prompt.accept()
         assert app.prompt.text == "" and app.prompt.input_history == ["first\nsecond\nthird"]
+
+
+async def test_keys_arriving_in_one_burst_are_sent_whole_and_in_order(wait_for: WaitFor) -> None:
+    # A terminal delivers a fast typist's (or a laggy link's) keys in one read: the
+    # app sees `enter` before the prompt has inserted the letters queued ahead of it.
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        burst = [*"ab", "ctrl+j", *"cd", "enter"]
+        for key in burst:
+            character = {"ctrl+j": "\n", "enter": "\r"}.get(key, key)
+            app.post_message(events.Key(key, character))
+        await wait_for(pilot, lambda: app.sent == ["ab\ncd"], what="the whole burst sent")
+        assert app.prompt.text == "ab\ncd"
 
 
 async def test_empty_or_blank_text_is_not_sent() -> None:

@@ -31,6 +31,7 @@ from agent_tui.editor import edit_text
 from agent_tui.error_messages import describe_error
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
 from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.schema_form import FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
 
@@ -234,6 +235,9 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
+        after_typed_keys(self, self._save)
+
+    def _save(self) -> None:
         what = "update an assistant" if self.updating else "create an assistant"
         if refuse_if_readonly(self.app, what):
             return

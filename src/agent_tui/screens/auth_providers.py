@@ -26,6 +26,7 @@ from agent_tui.error_messages import describe_error
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
+from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
 
@@ -208,6 +209,9 @@ class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
+        after_typed_keys(self, self._save)
+
+    def _save(self) -> None:
         guard = getattr(self.app, "refuse_if_readonly", None)
         if callable(guard) and guard("create an OAuth provider"):
             return

@@ -54,6 +54,7 @@ from agent_tui.deployment_spec import (
 )
 from agent_tui.error_messages import describe_error
 from agent_tui.screens.base import AgentScreen
+from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
 
@@ -255,6 +256,9 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
+        after_typed_keys(self, self._save)
+
+    def _save(self) -> None:
         what = "edit a deployment" if self.patching else "create a deployment"
         guard = getattr(self.app, "refuse_if_readonly", None)
         if callable(guard) and guard(what):

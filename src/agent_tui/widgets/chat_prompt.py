@@ -63,12 +63,21 @@ class PromptArea(TextArea):
         self._history_index: int | None = None  # None: editing the draft
         self._draft = ""
 
+    # Priority bindings run in the app as the key arrives, while keys read in the
+    # same burst (fast typing, a paste without bracketed paste, a laggy link) still
+    # wait in this widget's queue: act after them, or they would be lost or misplaced.
     def action_submit(self) -> None:
+        self.call_later(self._submit)
+
+    def action_newline(self) -> None:
+        self.call_later(self._newline)
+
+    def _submit(self) -> None:
         text = self.text
         if text.strip():
             self.post_message(self.Submitted(self, text))
 
-    def action_newline(self) -> None:
+    def _newline(self) -> None:
         start, end = self.selection
         self.replace("\n", start, end, maintain_selection_offset=False)
 

@@ -347,3 +347,35 @@ async def test_opened_from_the_threads_list_the_chat_loads_when_first_shown(
         await pilot.press("a")
         await wait_for(pilot, lambda: ai_texts(pane) == ["You said: hi"], what="the chat")
         assert isinstance(app.focused, PromptArea)
+
+
+async def test_an_empty_chat_says_how_to_start_and_what_the_assistant_does(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await client.assistants.create(
+        "chat",
+        context={"token_delay_ms": 0},
+        name="echo bot",
+        description=f"Echoes what you say. {HOSTILE}",
+    )
+    thread = await chat_thread(client, assistant)
+    app, _ = chat_app(client, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: "Echoes what you say." in screen_text(app), what="the hint")
+        shown = " ".join(screen_text(app).split())
+        assert "No messages yet. Type below; enter sends it to echo bot" in shown
+        assert painted_control_codes(app) == []
+        await type_and_send(pilot, pane, "hi")
+        await wait_for(pilot, lambda: ended(pane), what="the run")
+        await pilot.pause()
+        assert "No messages yet" not in screen_text(app)
+        assert "Echoes what you say." not in screen_text(app)
+
+    # A thread with messages opens on them, never on the hint.
+    app, _ = chat_app(client, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.shown_loaded and humans(pane) == ["hi"])
+        await pilot.pause()
+        assert "No messages yet" not in screen_text(app)

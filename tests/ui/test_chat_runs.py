@@ -48,12 +48,13 @@ async def test_an_interrupt_is_answered_in_the_transcript_and_the_run_continues(
         assert item.value["question"] == "Deploy to staging? (yes/no)"
         block = pane.transcript.block(item.key)
         assert isinstance(block, InterruptBlock)
-        block.query_one(Input).focus()
+        # The question takes the focus from the prompt: the answer is typed at once.
+        assert block.query_one(Input).has_focus
         await pilot.press("y", "e", "s", "enter")
         await wait_for(
             pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="resume"
         )
-        assert item.answered
+        assert item.answered and pane.prompt.has_focus
         assert ai_texts(pane)[-1] == "Deployed to staging."
         state = await client.threads.get_state(thread.thread_id)
         assert state.values["messages"][-1]["content"] == "Deployed to staging."

@@ -363,6 +363,8 @@ async def test_cleared_removes_every_block_and_streams_start_again(wait_for: Wai
         app.transcript.apply([Cleared()])
         await pilot.pause()
         assert app.transcript.blocks == [] and len(app.query(AIBlock)) == 0
+        # Only the blocks go: "new output below" can still be shown after a reload.
+        assert app.transcript.marker.is_mounted
         again = AIItem("m1", text="fresh", streaming=False)
         add(app, again)
         await wait_for(pilot, lambda: source_of(app, "m1") == "fresh")

@@ -138,3 +138,16 @@ async def complete(client: AgentServerClient, chosen: ChatAssistant) -> ChatAssi
         return chosen
     assistant = await client.assistants.get(chosen.assistant_id)
     return ChatAssistant.of(assistant)
+
+
+async def description_of(client: AgentServerClient, chosen: ChatAssistant) -> str | None:
+    """The assistant's description (a graph's default assistant carries the graph's
+    description from `langgraph.json`), or None when it has none."""
+    if chosen.graph_id is not None and chosen.assistant_id == chosen.graph_id:
+        found = await client.assistants.search(
+            chosen.graph_id, metadata={"created_by": "system"}, limit=1
+        )
+        assistant = found[0] if found else None
+    else:
+        assistant = await client.assistants.get(chosen.assistant_id)
+    return (assistant.description or None) if assistant is not None else None

@@ -33,7 +33,8 @@ from textual.widgets import Static
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError
-from agent_tui.screens.chat_assistant import ChatAssistant, named_by
+from agent_tui.screens.chat_assistant import ChatAssistant, description_of, named_by
+from agent_tui.screens.chat_hint import empty_chat_hint
 from agent_tui.screens.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.screens.chat_run import ChatRun
 from agent_tui.screens.stream_modes import session_modes
@@ -110,8 +111,10 @@ class ChatPane(Vertical):
         self.chosen = assistant is not None
         self.load_at_mount = load
         self.loaded = False  # the thread's messages were asked for
+        self.shown_loaded = False  # … and are shown (an empty chat may say so)
         self.run: ChatRun | None = None
         self.queue = MessageQueue(self)
+        self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
@@ -181,6 +184,7 @@ class ChatPane(Vertical):
         if self.running:
             return  # a run began meanwhile: its own events and reconcile keep it right
         self.transcript.apply(changes)
+        self.shown_loaded = True
         self.thread_status = self.session.thread_status or self.thread_status
         self.set_state(self.model.state)
         if self.thread_status == "busy":
@@ -226,6 +230,26 @@ class ChatPane(Vertical):
         if self.run_state in ("running", "starting", "reconnecting"):
             text.append("  esc/ctrl+c cancels", style="dim")
         self.query_one("#chat-state", Static).update(text)
+        self.show_empty_hint()
+
+    def show_empty_hint(self) -> None:
+        if not self.shown_loaded or self.transcript.blocks:
+            return
+        assistant = self.assistant
+        if assistant is not None and assistant not in self._descriptions:
+            self._descriptions[assistant] = None
+            self._describe(assistant)
+        description = self._descriptions.get(assistant) if assistant is not None else None
+        readonly = bool(getattr(self.app, "readonly", False))
+        self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
+
+    @work(group="chat-describe", exit_on_error=False)
+    async def _describe(self, assistant: ChatAssistant) -> None:
+        try:
+            self._descriptions[assistant] = await description_of(self.client, assistant)
+        except ApiError:
+            return  # the hint does without it
+        self.show_empty_hint()
 
     # -- sending ----------------------------------------------------------------------
 
@@ -263,6 +287,7 @@ class ChatPane(Vertical):
         if self._refuse_readonly("resume the run"):
             return
         self._start(ChatRun(self, resume=event.value, interrupt=event.item))
+        self.prompt.focus()  # the answer's input is disabled once answered
 
     def _start(self, run: ChatRun) -> None:
         self.run = run

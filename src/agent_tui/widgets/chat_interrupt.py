@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Static
 
 from agent_tui.chat.items import InterruptItem
 from agent_tui.widgets.chat_blocks import ChatBlock, block_label
+from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.json_view import json_syntax
 from agent_tui.widgets.text import server_text
 
@@ -85,6 +86,13 @@ class InterruptBlock(ChatBlock):
             yield Button("Resume", classes="resume-button", variant="warning", disabled=answered)
         if not answered:
             yield Static(Text(RESUME_HINT), classes="resume-hint")
+
+    def on_mount(self) -> None:
+        # The run waits for this answer: take the focus from the chat prompt (not from
+        # whatever else the user went to meanwhile).
+        focused = self.screen.focused
+        if not self.item.answered and (focused is None or isinstance(focused, PromptArea)):
+            self.answer_input.focus()
 
     @property
     def answer_input(self) -> Input:

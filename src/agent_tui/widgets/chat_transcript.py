@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -104,9 +105,18 @@ class NewOutputMarker(Static):
             transcript.follow()
 
 
+class EmptyHint(Static):
+    """What to do in a chat with no message yet; hidden once anything is shown."""
+
+    DEFAULT_CSS = """
+    EmptyHint { color: $text-muted; padding: 1 0; display: none; }
+    """
+
+
 class TranscriptView(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     TranscriptView { height: 1fr; padding: 0 1; }
+    TranscriptView.-empty > EmptyHint { display: block; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -123,7 +133,16 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._queued: QueuedBlock | None = None  # kept below every other block
 
     def compose(self) -> ComposeResult:
+        yield EmptyHint()
         yield NewOutputMarker("new output below ↓ (end)")
+
+    def set_empty_hint(self, hint: Text | str) -> None:
+        """Shown while the transcript has no block: what the user can do first."""
+        self.query_one(EmptyHint).update(hint)
+        self._show_emptiness()
+
+    def _show_emptiness(self) -> None:
+        self.set_class(not self._blocks and self._queued is None, "-empty")
 
     def on_mount(self) -> None:
         self.anchor()
@@ -159,13 +178,17 @@ class TranscriptView(VerticalScroll, can_focus=True):
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
         if grew and not self.following:
             self.marker.add_class("visible")
+        self._show_emptiness()
 
     def clear(self) -> None:
         """Remove every block (a thread reloaded from its state) but the queued message."""
         self._blocks.clear()
         self._dirty.clear()
-        self.query(ChatBlock).exclude("QueuedBlock").remove()
+        # Not `query(ChatBlock).exclude(…)`: Textual's `exclude` drops the type filter,
+        # which removed the hint and the "new output" marker with the blocks.
+        self.remove_children([b for b in self.query(ChatBlock) if b is not self._queued])
         self.marker.remove_class("visible")
+        self._show_emptiness()
 
     def _add(self, item: TranscriptItem) -> None:
         if item.key in self._blocks:  # the same item twice: show it once
@@ -200,6 +223,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self.drop_queued()
         self._queued = QueuedBlock(text)
         self.mount(self._queued)
+        self._show_emptiness()
         if not self.following:
             self.marker.add_class("visible")
 
@@ -207,6 +231,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         if self._queued is not None:
             queued, self._queued = self._queued, None
             queued.remove()
+            self._show_emptiness()
 
     # -- reading the blocks -------------------------------------------------------
 

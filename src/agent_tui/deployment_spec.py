@@ -18,6 +18,7 @@ each server complaint under the input that caused it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,14 @@ FIELD_SECRETS = "secrets"
 # Set by the server, never sent back: the running server's URL and the built commit.
 _READ_ONLY_SOURCE_CONFIG = frozenset({"custom_url"})
 _READ_ONLY_REVISION_CONFIG = frozenset({"repo_commit_sha", "langgraph_config_path"})
+
+
+def suggested_name(config_path: Path) -> str:
+    """A first deployment's name: the project's folder (`demo` for the bundled graphs),
+    lower-case with dashes, so a first deploy needs no typing."""
+    folder = config_path.parent.name if config_path.suffix == ".json" else config_path.name
+    slug = re.sub(r"[^a-z0-9]+", "-", folder.lower()).strip("-")
+    return slug or "agent"
 
 
 def secret_field(row: int, part: str) -> str:

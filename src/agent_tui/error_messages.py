@@ -88,3 +88,16 @@ def _describe(error: BaseException) -> tuple[str, str]:
     return "Something went wrong", f"{type(error).__name__}: {text}" if text else type(
         error
     ).__name__
+
+
+def nothing_sent(problems: int) -> str:
+    """A form's line when it sent nothing because of `problems` problems in its fields."""
+    if problems == 1:
+        return "Nothing was sent: fix the problem marked above."
+    return f"Nothing was sent: fix the {problems} problems marked above."
+
+
+def refused_fields(count: int) -> str:
+    """A form's line when the server refused `count` of its fields (a 422)."""
+    fields = "1 field" if count == 1 else f"{count} fields"
+    return f"The server refused {fields}, marked above."

@@ -113,7 +113,7 @@ async def test_a_server_422_shows_under_the_field_and_keeps_the_form(
         await pilot.press("n")
         form = await screen_of(pilot, wait_for, ProviderFormScreen, "the form")
         await pilot.press("ctrl+s")
-        await shows(pilot, wait_for, "fix the 5 problem(s)")  # checked before sending
+        await shows(pilot, wait_for, "fix the 5 problems marked above")  # checked before sending
         assert form.query_one("#provider_id", Input).has_focus
 
         await type_into(pilot, "#provider_id", "has space")  # the server's pattern refuses it
@@ -122,7 +122,7 @@ async def test_a_server_422_shows_under_the_field_and_keeps_the_form(
         form.query_one("#auth_url", Input).value = "https://example.com/auth"
         form.query_one("#token_url", Input).value = "https://example.com/token"
         await pilot.press("ctrl+s")
-        await shows(pilot, wait_for, "The server refused 1 field(s), marked above.")
+        await shows(pilot, wait_for, "The server refused 1 field, marked above.")
         assert "String should match pattern" in str(form.query_one("#provider_id-problem").render())
         assert form.is_current and form.query_one("#provider_id", Input).value == "has space"
         assert form.query_one("#provider_id", Input).has_focus

@@ -65,6 +65,8 @@ async def test_the_form_checks_fields_before_sending(
         # No project here: the form offers the bundled demo graphs, ready to deploy.
         assert form.query_one("#config_path", Input).value == str(DEMO_CONFIG)
         assert f"→ {DEMO_CONFIG} ✓" in screen_text(app)
+        assert form.query_one("#name", Input).value == "demo"  # named after the project
+        form.query_one("#name", Input).value = ""
         form.query_one("#config_path", Input).value = "./langgraph.json"
         await pilot.pause()
         # The live hint under the path names it once.
@@ -78,7 +80,7 @@ async def test_the_form_checks_fields_before_sending(
         assert problem(form, "name") == "a deployment needs a name"
         assert problem(form, "config_path") == f"{tmp_path / 'langgraph.json'} does not exist"
         assert "the secret TOKEN needs a value" in screen_text(app)
-        assert "Nothing was sent: fix the 3 problem(s)" in screen_text(app)
+        assert "Nothing was sent: fix the 3 problems marked above." in screen_text(app)
         assert form.query_one("#name", Input).has_focus  # the first bad field
 
         await type_into(pilot, "#name", "checked-form")
@@ -111,7 +113,7 @@ async def test_a_server_422_is_shown_field_by_field_and_keeps_what_was_typed(
         message = problem(form, "source_config")
         assert "UUID" in message and "'dev_free', 'dev' or 'prod'" in message
         text = screen_text(app)
-        assert "The server refused 2 field(s), marked above" in text
+        assert "The server refused 2 fields, marked above" in text
         assert text.count("Input should be a valid UUID") == 1  # under its field only
         assert form.query_one("#source_config", TextArea).has_focus
         assert form.is_current  # still open, with everything typed

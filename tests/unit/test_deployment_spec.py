@@ -19,6 +19,7 @@ from agent_tui.deployment_spec import (
     field_of_error,
     patch_body,
     secret_field,
+    suggested_name,
 )
 
 
@@ -154,3 +155,9 @@ def test_server_error_locations_map_to_fields() -> None:
     )
     assert field_of_error(["body"]) is None
     assert field_of_error(["query", "limit"]) is None
+
+
+def test_a_first_deployment_is_named_after_its_project_folder(tmp_path: Path) -> None:
+    assert suggested_name(tmp_path / "My Agent_v2" / "langgraph.json") == "my-agent-v2"
+    assert suggested_name(tmp_path / "Support Bot") == "support-bot"  # a folder given
+    assert suggested_name(Path("/langgraph.json")) == "agent"  # nothing to go by

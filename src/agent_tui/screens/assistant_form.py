@@ -28,7 +28,7 @@ from agent_tui.client import AgentServerClient, ApiError, ValidationFailed
 from agent_tui.client.models import Assistant
 from agent_tui.context_diff import dropped_keys
 from agent_tui.editor import edit_text
-from agent_tui.error_messages import describe_error
+from agent_tui.error_messages import describe_error, nothing_sent
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.widgets.key_order import after_typed_keys
@@ -220,7 +220,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
             if widget is not None:
                 widget.focus()
         if problems:
-            self.show_error(f"Nothing was sent: fix the {problems} problem(s) marked above.")
+            self.show_error(nothing_sent(problems))
             return None
         name = self.query_one("#name", Input).value.strip()
         description = self.query_one("#description", Input).value

@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
-from agent_tui.error_messages import describe_error
+from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
@@ -222,7 +222,7 @@ class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
                 problems[field] = "must be an http(s) URL"
         self.show_problems(problems)
         if problems:
-            self.show_error(f"Nothing was sent: fix the {len(problems)} problem(s) marked above.")
+            self.show_error(nothing_sent(len(problems)))
             self.query_one(f"#{next(iter(problems))}").focus()
             return
         self.show_error(None)
@@ -264,7 +264,7 @@ class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
                 elsewhere.append(f"• {field_error}")
         lines = ["Could not create the OAuth provider:"]
         if problems:
-            lines.append(f"The server refused {len(problems)} field(s), marked above.")
+            lines.append(refused_fields(len(problems)))
         self.show_error("\n".join(lines + elsewhere))
         self.show_problems(problems)
         if problems:

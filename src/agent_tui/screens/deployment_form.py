@@ -51,8 +51,9 @@ from agent_tui.deployment_spec import (
     field_of_error,
     patch_body,
     secret_field,
+    suggested_name,
 )
-from agent_tui.error_messages import describe_error
+from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
 from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
@@ -115,7 +116,8 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
             with VerticalScroll(id="form-body"):
                 yield Label("Name")
                 if deployment is None:
-                    yield Input(placeholder="my-agent", id=FIELD_NAME)
+                    name = suggested_name(self.cwd / Path(self._default_config_path()).expanduser())
+                    yield Input(name, placeholder="a name for the deployment", id=FIELD_NAME)
                 else:
                     yield Static(server_text(deployment.name), id="name-fixed")
                 yield from self._problem(FIELD_NAME)
@@ -271,8 +273,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
                 sent = patch_body(draft, self.deployment, self.cwd)
         except DraftInvalid as invalid:
             self.show_problems(invalid.problems)
-            count = len(invalid.problems)
-            self.show_error(f"Nothing was sent: fix the {count} problem(s) marked above.")
+            self.show_error(nothing_sent(len(invalid.problems)))
             self._focus_field(invalid.first_field)
             return
         self.show_problems({})
@@ -323,9 +324,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
             problems[field] = f"{problems[field]}; {message}" if field in problems else message
         lines = [f"Could not {doing}:"]
         if problems:
-            lines.append(
-                f"The server refused {len(error.errors) - len(elsewhere)} field(s), marked above."
-            )
+            lines.append(refused_fields(len(error.errors) - len(elsewhere)))
         self.show_error("\n".join(lines + elsewhere))
         self.show_problems(problems)
         if problems:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import statistics
 import sys
@@ -48,7 +49,7 @@ from agent_tui.chat.run_driver import RunDriver
 from agent_tui.chat.session import ChatSession, Step
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
-from agent_tui.gc_tuning import tune_for_streaming
+from agent_tui.gc_tuning import streaming, tune_for_streaming
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.screens.chat_pane import ChatPane
@@ -188,6 +189,7 @@ class ChatBench(App[None]):
         self.finished_at: float | None = None
         self.session: ChatSession | None = None
         self.assistant_id: str | None = None  # the pane's assistant (its context: the count)
+        self.tuned_gc = False
 
     def compose(self) -> ComposeResult:
         if self.stack == "view":
@@ -206,10 +208,13 @@ class ChatBench(App[None]):
         self.session = ChatSession(self.client, self.thread_id)
         view = self.query_one(TranscriptView) if self.stack == "view" else None
         self.started = time.perf_counter()
-        async for event, changes in await self.source.steps(self.session):
-            self.tokens += bool(new_token(event))
-            if view is not None:
-                view.apply(changes)
+        # The chat pane holds full collections back while it streams: so does this
+        # stack when the collector is tuned as the app tunes it.
+        with streaming() if self.tuned_gc else contextlib.nullcontext():
+            async for event, changes in await self.source.steps(self.session):
+                self.tokens += bool(new_token(event))
+                if view is not None:
+                    view.apply(changes)
         self.finished_at = time.perf_counter()
 
     async def start(self, pilot: Pilot[None]) -> None:
@@ -265,6 +270,7 @@ async def in_app(
     set_gc(tuned_gc)
     thread_id = await source.thread(client)
     app = ChatBench(client, source, thread_id, stack)
+    app.tuned_gc = tuned_gc
     if stack == "pane":
         # The pane runs an assistant whose context sets the count.
         assistant = await client.assistants.create("tokens", context={"tokens": source.count})

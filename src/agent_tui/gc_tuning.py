@@ -1,24 +1,60 @@
 """Garbage collector settings for a long-lived, streaming UI.
 
-A streamed answer allocates many short-lived objects (events, dicts, Rich segments), so
-CPython's collector runs often, and now and then a full collection walks every object
-the process holds — Textual, pydantic models, the loaded screens — pausing the app for
-100 to 300 ms mid-stream (measured with `benchmarks/chat_render.py`: most of the key-press
-p99). Freezing what exists once the app is up moves those long-lived objects out of the
-collector's sight, and a larger first threshold makes young collections rarer. Cycles
-are still collected; only their scanning gets cheaper. Textual itself turns the
+A streamed answer allocates many short-lived objects (events, dicts, Rich segments) and
+throws away many widget cycles (Markdown blocks re-parsed as text arrives: ~140,000
+collected objects per 20,000 tokens), so CPython's collector runs often. What blocks the
+app is the size of each collection, not their number (measured with
+`benchmarks/chat_render.py`, see benchmarks/README.md):
+
+- a full collection walks every object the process holds — Textual, pydantic models,
+  loaded screens — for 100 to 500 ms. Freezing what exists once the app is up moves
+  those long-lived objects out of the collector's sight, and no full collection is
+  started while a run streams (`streaming()`); it comes when the run has ended.
+- a middle-generation collection walks everything that survived the young ones since
+  the last one: with thresholds (7000, 20, …) that was 70 to 120 ms, five times per
+  20,000 tokens. Collecting it every 3 young collections of 3,000 allocations keeps each
+  under ~10 ms, for the same total time.
+
+Cycles are still collected; only their scanning is spread out. Textual itself turns the
 collector off during scroll animations for the same reason.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-THRESHOLDS = (7000, 20, 100)  # CPython's defaults: (700, 10, 10)
+THRESHOLDS = (3000, 3, 100)  # CPython's defaults: (700, 10, 10)
+_NO_FULL_COLLECTION = 1_000_000_000  # the oldest generation's threshold while streaming
+
+_streams = 0  # runs streaming now (several thread views may each follow one)
+_full_threshold = THRESHOLDS[2]  # what `streaming()` puts back
 
 
 def tune_for_streaming() -> None:
     """Freeze everything alive now and space collections out; safe to call again."""
+    global _full_threshold
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    young, middle, _full_threshold = THRESHOLDS
+    gc.set_threshold(young, middle, _NO_FULL_COLLECTION if _streams else _full_threshold)
+
+
+@contextmanager
+def streaming() -> Iterator[None]:
+    """While inside, no full collection starts (young ones still run); when the last
+    stream ends the oldest generation's threshold is put back, and the collection that
+    was held back runs at the next young collection, after the run."""
+    global _streams, _full_threshold
+    if _streams == 0:
+        young, middle, _full_threshold = gc.get_threshold()
+        gc.set_threshold(young, middle, _NO_FULL_COLLECTION)
+    _streams += 1
+    try:
+        yield
+    finally:
+        _streams -= 1
+        if _streams == 0:
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, _full_threshold)

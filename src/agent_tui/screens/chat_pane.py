@@ -33,6 +33,7 @@ from textual.widgets import Static
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError
+from agent_tui.gc_tuning import streaming
 from agent_tui.screens.chat_assistant import ChatAssistant, description_of, named_by
 from agent_tui.screens.chat_hint import empty_chat_hint
 from agent_tui.screens.chat_queue import BUSY_MESSAGE, MessageQueue
@@ -302,7 +303,8 @@ class ChatPane(Vertical):
         while next_run is not None:
             run = next_run
             try:
-                await run.follow()
+                with streaming():  # no full collection pauses the stream (gc_tuning.py)
+                    await run.follow()
             finally:
                 self.run = None
                 self.queue.lapse_offer()

@@ -1,0 +1,64 @@
+"""The collector while a run streams: young collections go on, full ones wait for the end
+(a full collection is what paused the chat for 100 ms and more, see gc_tuning.py)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent_tui import gc_tuning
+
+
+@pytest.fixture
+def collections_seen() -> Iterator[list[int]]:
+    """The generation of each collection that runs while the test does."""
+    seen: list[int] = []
+    saved = gc.get_threshold()
+
+    def record(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(record)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(record)
+        gc.set_threshold(*saved)
+
+
+def churn(rounds: int) -> None:
+    """Allocate and drop container objects, as a streamed answer does."""
+    for _ in range(rounds):
+        kept = [[n] for n in range(5000)]
+        del kept
+
+
+def test_no_full_collection_while_streaming_and_it_comes_after(
+    collections_seen: list[int],
+) -> None:
+    gc.set_threshold(700, 2, 2)  # a full collection after only 4 young ones, to see it
+    with gc_tuning.streaming(), gc_tuning.streaming():  # two thread views streaming
+        churn(200)
+        assert 0 in collections_seen and 1 in collections_seen  # cycles still collected
+        assert 2 not in collections_seen
+        assert gc.get_threshold()[:2] == (700, 2)  # young collections unchanged
+    assert gc.get_threshold() == (700, 2, 2)  # put back when the last stream ends
+    collections_seen.clear()
+    churn(200)
+    assert 2 in collections_seen
+
+
+def test_tuning_during_a_stream_keeps_full_collections_held_back(
+    collections_seen: list[int],
+) -> None:
+    with gc_tuning.streaming():
+        gc_tuning.tune_for_streaming()
+        collections_seen.clear()  # the tuning's own collection
+        churn(400)
+        assert 2 not in collections_seen
+    assert gc.get_threshold() == gc_tuning.THRESHOLDS
+    gc.unfreeze()

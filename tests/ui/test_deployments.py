@@ -23,6 +23,7 @@ from deployments_support import (
     wait_terminal,
 )
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.confirm import ConfirmScreen
@@ -255,3 +256,38 @@ def asked(app: Any) -> str:
     screen = app.screen
     assert isinstance(screen, ConfirmScreen)
     return screen.question
+
+
+@pytest.mark.usefixtures("plane_key")
+async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    with plane.http() as http:
+        tuned = create_deployment(http, "tuned", str(tmp_path / "missing" / "langgraph.json"))
+        assert wait_terminal(http, tuned["id"], tuned["latest_revision_id"]) == "BUILD_FAILED"
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_deployments(app, pilot, wait_for)
+        assert screen.table.move_to(tuned["id"])
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentFormScreen), what="form")
+        form = app.screen
+        assert isinstance(form, DeploymentFormScreen)
+        # source_config alone is not built: the spec makes no revision for it.
+        form.query_one("#source_config", TextArea).text = '{"deployment_type": "dev"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen, what="back on the list")
+        await wait_for(
+            pilot,
+            lambda: any(
+                "Updated deployment tuned (no new revision)" in n for n in notifications(app)
+            ),
+            what="the notice",
+        )
+        await pilot.pause()
+        assert app.screen is screen  # no progress view of an old, finished revision
+    with plane.http() as http:
+        stored = http.get(f"/v2/deployments/{tuned['id']}").json()
+        assert stored["source_config"]["deployment_type"] == "dev"
+        assert stored["latest_revision_id"] == tuned["latest_revision_id"]
+        http.delete(f"/v2/deployments/{tuned['id']}")

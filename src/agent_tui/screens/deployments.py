@@ -17,7 +17,6 @@ control plane returns secret values, and they must never reach the screen.
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -31,7 +30,9 @@ from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.revision_diff import short_id
 from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.resource_screen import ResourceScreen
+from agent_tui.screens.revision_progress import RevisionProgressScreen
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.resource_table import Column, status_text
 from agent_tui.widgets.text import server_text
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 # A deployment status that changes on its own whatever its revisions do. (AWAITING_DATABASE
 # only with an active revision: a deployment whose only revision failed stays in it.)
 CHANGING_DEPLOYMENT_STATUSES = frozenset({"AWAITING_DELETE"})
-NOT_AVAILABLE = "The {what} is not available yet"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,36 +113,11 @@ async def control_plane_of(app: App[Any]) -> ControlPlaneClient:
     return client
 
 
-def form_screen_class() -> Any:
-    """Helper F's `DeploymentFormScreen`, or None while it does not exist."""
-    return _optional_screen("deployment_form", "DeploymentFormScreen")
-
-
-def progress_screen_class() -> Any:
-    """Helper F's `RevisionProgressScreen`, or None while it does not exist."""
-    return _optional_screen("revision_progress", "RevisionProgressScreen")
-
-
-def _optional_screen(module: str, name: str) -> Any:
-    name_of_module = f"agent_tui.screens.{module}"
-    try:
-        found = importlib.import_module(name_of_module)
-    except ModuleNotFoundError as error:
-        if error.name != name_of_module:
-            raise  # a real bug inside the module, not a missing screen
-        return None
-    return getattr(found, name, None)
-
-
 def follow_revision(app: App[Any], client: ControlPlaneClient, deployment: Deployment) -> None:
     """Open the progress view on the deployment's latest revision (if there is one)."""
-    progress = progress_screen_class()
     if deployment.latest_revision_id is None:
         return
-    if progress is None:
-        app.notify(NOT_AVAILABLE.format(what="revision progress view"), markup=False)
-        return
-    app.push_screen(progress(client, deployment.id, deployment.latest_revision_id))
+    app.push_screen(RevisionProgressScreen(client, deployment.id, deployment.latest_revision_id))
 
 
 class DeploymentsScreen(ResourceScreen[DeploymentRow]):
@@ -244,10 +219,6 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
         self._open_form(item.deployment)
 
     def _open_form(self, deployment: Deployment | None) -> None:
-        form = form_screen_class()
-        if form is None:
-            self.notify(NOT_AVAILABLE.format(what="deployment form"), markup=False)
-            return
         client = self.client
         if client is None:
             self.notify("Still connecting to the control plane", markup=False)
@@ -256,12 +227,23 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
         def done(result: Deployment | None) -> None:
             if result is None:
                 return
-            verb = "Created" if deployment is None else "Updated"
-            self.notify(f"{verb} deployment {result.name}", markup=False)
             self.reload()
+            if deployment is None:
+                self.notify(f"Created deployment {result.name}", markup=False)
+            elif result.latest_revision_id == deployment.latest_revision_id:
+                # Only what needs no build changed (the spec: secrets and
+                # source_revision_config make a revision): nothing to follow.
+                self.notify(f"Updated deployment {result.name} (no new revision)", markup=False)
+                return
+            else:
+                self.notify(f"Updated deployment {result.name}: a new revision", markup=False)
             follow_revision(self.app, client, result)
 
-        screen = form(client) if deployment is None else form(client, deployment=deployment)
+        screen = (
+            DeploymentFormScreen(client)
+            if deployment is None
+            else DeploymentFormScreen(client, deployment=deployment)
+        )
         self.app.push_screen(screen, done)
 
     def action_delete(self) -> None:

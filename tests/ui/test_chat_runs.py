@@ -140,6 +140,12 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
         lines = [json.loads(line) for line in target.read_text().splitlines()]
         assert [line["event"] for line in lines] == kinds
         assert any(str(target) in str(n.message) for n in app._notifications)
+        # At 150 columns the history pane made way for the inspector; f2 again brings
+        # it back with the transcript alone.
+        history = app.screen.query_one("#history")
+        assert not history.display
+        await pilot.press("f2")
+        assert history.display and not pane.inspector.display
 
 
 async def test_runs_pass_the_active_versions_context_when_the_server_kept_a_stale_one(

@@ -51,7 +51,12 @@ CHAT_BINDINGS: list[BindingType] = [
 ]
 
 
+WIDE_FOR_INSPECTOR = 200  # columns: below, the history pane makes way for the inspector
+
+
 class ThreadChat(ThreadActions):
+    _history_made_way = False  # the inspector hid the history pane (it comes back after)
+
     @property
     def chat(self) -> ChatPane:
         return self.query_one(ChatPane)
@@ -89,6 +94,16 @@ class ThreadChat(ThreadActions):
     def action_inspector(self) -> None:
         self.query_one(TabbedContent).active = "tab-chat"
         self.chat.action_toggle_inspector()
+        # The inspector shares the chat's half of the screen: below WIDE_FOR_INSPECTOR
+        # columns the history pane makes way while it is open, and comes back after.
+        history = self.query_one("#history")
+        inspecting = self.chat.has_class("-inspecting")
+        if inspecting and history.display and self.size.width < WIDE_FOR_INSPECTOR:
+            history.display = False
+            self._history_made_way = True
+        elif not inspecting and self._history_made_way:
+            history.display = True
+            self._history_made_way = False
 
     def action_toggle_history(self) -> None:
         history = self.query_one("#history")

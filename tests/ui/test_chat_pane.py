@@ -379,3 +379,32 @@ async def test_an_empty_chat_says_how_to_start_and_what_the_assistant_does(
         await wait_for(pilot, lambda: pane.shown_loaded and humans(pane) == ["hi"])
         await pilot.pause()
         assert "No messages yet" not in screen_text(app)
+
+
+async def test_an_80_column_terminal_shows_the_chat_and_ctrl_b_the_history(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, view = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.shown_loaded, what="the chat")
+        history = view.query_one("#history")
+        assert not history.display and pane.prompt.has_focus
+        assert pane.prompt.region.width >= 70  # the chat has the width
+        await type_and_send(pilot, pane, "hi")
+        await wait_for(pilot, lambda: ended(pane), what="the run")
+        assert "You said: hi" in screen_text(app)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        # Both panes share the width: the history never squeezes the chat out.
+        assert history.display and 0 < history.region.width <= 48
+        assert pane.prompt.region.width >= 28
+
+    # Opened on the history (from the threads list): both panes.
+    app, view = chat_app(client, thread.thread_id, fast_chat)
+    view.open_on_chat = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert view.query_one("#history").region.width <= 48
+        assert view.query_one("#thread-tabs").region.width >= 30

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
 SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
+NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
 
 
 class ThreadViewScreen(ThreadCompare):
@@ -158,6 +159,10 @@ class ThreadViewScreen(ThreadCompare):
         self.show_header()
         if not self.open_on_chat:
             self.pane.focus()
+        elif self.app.size.width < NARROW_FOR_HISTORY:
+            # A narrow terminal opened on the chat: the chat takes the width
+            # (`ctrl+b` shows the history pane).
+            self.query_one("#history").display = False
         self._open()
         if self.status_interval > 0:
             self.set_interval(self.status_interval, self._poll_status)

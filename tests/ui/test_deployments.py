@@ -47,6 +47,14 @@ def plane_key(plane: SharedPlane, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", plane.api_key)
 
 
+def failed_deployment(plane: SharedPlane, name: str, tmp_path: Path) -> dict[str, Any]:
+    """A deployment whose only revision failed to build (fast: its config is missing)."""
+    with plane.http() as http:
+        created = create_deployment(http, name, str(tmp_path / "missing" / "langgraph.json"))
+        assert wait_terminal(http, created["id"], created["latest_revision_id"]) == "BUILD_FAILED"
+    return created
+
+
 async def open_deployments(
     app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor, *, rows: bool = True
 ) -> DeploymentsScreen:
@@ -110,9 +118,7 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
 async def test_delete_asks_first_and_the_deployment_is_gone(
     plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
 ) -> None:
-    with plane.http() as http:
-        doomed = create_deployment(http, "doomed", str(tmp_path / "missing" / "langgraph.json"))
-        assert wait_terminal(http, doomed["id"], doomed["latest_revision_id"]) == "BUILD_FAILED"
+    doomed = failed_deployment(plane, "doomed", tmp_path)
     app = control_plane_app(agent_server_url, plane.url)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
@@ -262,9 +268,7 @@ def asked(app: Any) -> str:
 async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
     plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
 ) -> None:
-    with plane.http() as http:
-        tuned = create_deployment(http, "tuned", str(tmp_path / "missing" / "langgraph.json"))
-        assert wait_terminal(http, tuned["id"], tuned["latest_revision_id"]) == "BUILD_FAILED"
+    tuned = failed_deployment(plane, "tuned", tmp_path)
     app = control_plane_app(agent_server_url, plane.url)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_deployments(app, pilot, wait_for)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from chat_support import (
     SIZE,
     ai_texts,
@@ -126,3 +127,34 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
         assert humans(pane) == ["count to 300"]
         runs = await client.runs.list(thread.thread_id)
         assert [run.status for run in runs] == ["interrupted"]
+
+
+@pytest.mark.parametrize(
+    ("then", "state", "why"),
+    [
+        ("interrupt", "interrupted", "The run stopped for a question"),
+        ("fail", "error", "The run failed"),
+    ],
+)
+async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message_back(
+    client: AgentServerClient, wait_for: WaitFor, then: str, state: str, why: str
+) -> None:
+    ticker = await client.assistants.create(
+        "ticker", context={"ticks": 40, "delay": 0.05, "then": then}
+    )
+    thread = await client.threads.create(metadata={"graph_id": "ticker"})
+    app, _ = chat_app(client, thread.thread_id, ticker)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "tick")
+        await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
+        await queue(pilot, pane, "next question")
+        assert pane.queued == "next question"
+        await wait_for(pilot, lambda: ended(pane), what="the run's end")
+        assert pane.run_state == state
+        assert pane.queued is None and pane.transcript.queued_block is None
+        assert pane.prompt.text == "next question"  # given back, not sent
+        assert any(f"{why}, so the queued message was not sent" in m for m in messages_of(app))
+        assert humans(pane) == ["tick"]
+        runs = await client.runs.list(thread.thread_id)
+        assert len(runs) == 1

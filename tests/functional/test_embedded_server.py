@@ -113,7 +113,7 @@ async def test_demo_server_serves_its_graphs_and_stop_leaves_nothing(tmp_path: P
         async with httpx.AsyncClient(base_url=server.url, trust_env=False) as client:
             found = (await client.post("/assistants/search", json={"graph_id": "chat"})).json()
         assert [(a["graph_id"], a["name"]) for a in found] == [("chat", "chat")]
-        assert found[0]["description"].startswith("Offline demo chat")
+        assert found[0]["description"].startswith("Demo chat (no LLM)")
     assert not server.is_running
     assert process_gone(pid)
     with pytest.raises(ProcessLookupError):

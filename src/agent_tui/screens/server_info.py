@@ -217,7 +217,8 @@ class ServerInfoScreen(AgentScreen[None]):
         for graph in summarize_graphs(assistants):
             table.add_row(
                 server_text(graph.graph_id, style="bold"),
-                server_text(graph.default_assistant_id or "—"),
+                # Short, as in the assistants table: the description gets the room.
+                server_text((graph.default_assistant_id or "—")[:8]),
                 Text(str(graph.assistants), justify="right"),
                 server_text(graph.description, style="italic"),
                 key=graph.graph_id,

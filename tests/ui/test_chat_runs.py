@@ -26,6 +26,7 @@ from textual.widgets import Input
 from agent_tui.chat.items import CustomItem, InterruptItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
+from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.screens.stream_modes import StreamModesScreen
 from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.screens.thread_view_modals import PathScreen
@@ -130,6 +131,14 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
         await pilot.press("f2")
         assert pane.inspector.display and app.focused is pane.inspector
         await wait_for(pilot, lambda: pane.inspector.shown_lines == len(kinds))
+        # enter shows one event whole: here the first, the run's metadata.
+        await pilot.press("home", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen), what="the event")
+        shown = app.screen
+        assert isinstance(shown, RawJsonScreen) and shown.heading.startswith("Event metadata")
+        assert shown.data["data"]["run_id"] == pane.session.driver.run_id
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.focused is pane.inspector, what="back")
         # ctrl+s saves them as JSON Lines where the user says.
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, PathScreen)

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from threads_support import painted_control_codes, screen_text
 
-from agent_tui.widgets.event_inspector import EventInspector
+from agent_tui.widgets.event_inspector import EventInspector, EventRecord
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -77,3 +77,34 @@ async def test_twenty_thousand_events_stay_responsive_and_save_whole(
         await pilot.pause()
         assert app.inspector.records == [] and app.inspector.shown_lines == 0
         assert "messages" not in screen_text(app)
+
+
+async def test_the_cursor_walks_the_events_and_enter_opens_one_whole(wait_for: WaitFor) -> None:
+    opened: list[EventRecord] = []
+
+    class OpeningApp(InspectorApp):
+        def on_event_inspector_opened(self, message: EventInspector.Opened) -> None:
+            opened.append(message.record)
+
+    app = OpeningApp()
+    async with app.run_test(size=(80, 8)) as pilot:
+        long_data = json.dumps({"content": "x" * 1000, "note": HOSTILE})
+        for n in range(30):
+            app.inspector.add(n / 100, "messages", str(n), long_data if n == 3 else f'"{n}"')
+        await wait_for(pilot, lambda: app.inspector.shown_lines == 30)
+        app.inspector.focus()
+        await pilot.press("enter")  # no cursor yet: the newest event
+        assert opened[-1].event_id == "29" and app.inspector.cursor == 29
+        await pilot.press("home", "down", "down", "down")
+        assert app.inspector.cursor == 3 and app.inspector.scroll_y == 0
+        await pilot.press("enter")
+        whole = opened[-1].as_value()
+        assert whole["data"] == {"content": "x" * 1000, "note": HOSTILE}  # not cut at 240
+        assert whole["event"] == "messages" and whole["id"] == "3"
+        await pilot.press("end")
+        assert app.inspector.cursor == 29
+        assert app.inspector.scroll_y == app.inspector.max_scroll_y  # the cursor in view
+        await pilot.press("pageup")
+        assert app.inspector.cursor == 9
+        app.inspector.clear()
+        assert app.inspector.cursor is None

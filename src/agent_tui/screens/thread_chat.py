@@ -20,7 +20,9 @@ from textual.widgets import TabbedContent
 from agent_tui.client import ApiError
 from agent_tui.screens.chat_assistant import ChatAssistant, complete, only_graph
 from agent_tui.screens.chat_pane import ChatPane
+from agent_tui.screens.raw_json import RawJsonScreen
 from agent_tui.screens.thread_actions import ThreadActions
+from agent_tui.widgets.event_inspector import EventInspector
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -110,6 +112,12 @@ class ThreadChat(ThreadActions):
         history.display = not history.display
         if not history.display and history.has_focus:
             self.chat.prompt.focus()
+
+    @on(EventInspector.Opened)
+    def _show_event(self, event: EventInspector.Opened) -> None:
+        record = event.record
+        title = f"Event {record.event} · id {record.event_id or '—'}"
+        self.app.push_screen(RawJsonScreen(record.as_value(), title=title))
 
     # -- stream modes -----------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 A run can send tens of thousands of events, so nothing is rendered per event: `add`
 only records it, and the view (a line-API `ScrollView`) formats just the lines on
-screen when it paints. The scroll range grows at most `FLUSHES_PER_SECOND` times a
+screen when it paints. A line shows at most `DATA_SHOWN` characters of the data:
+`up`/`down` move a cursor over the events and `enter` posts `Opened` with the whole
+record (the chat pane shows it as JSON). The scroll range grows at most `FLUSHES_PER_SECOND` times a
 second. A RichLog was measured at ~0.25 ms per line rendered up front (5 s of a busy
 loop for 20,000 events); this costs nothing for lines nobody scrolls to. Every record
 is kept whole in memory for `save`.
@@ -13,11 +15,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.timer import Timer
@@ -33,6 +38,7 @@ _FIXED_WIDTH = 13 + EVENT_WIDTH + 2  # time, padding and separators of a line
 _TIME = Style(dim=True)
 _EVENT = Style(bold=True)
 _ID = Style(color="cyan")
+_CURSOR = Style(reverse=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,19 @@ class EventRecord:
     event: str
     event_id: str | None
     data: str
+
+    def as_value(self) -> dict[str, Any]:
+        """The record to show whole: the data parsed when it is JSON, else as text."""
+        try:
+            data: Any = json.loads(self.data)
+        except ValueError:
+            data = self.data
+        return {
+            "t_ms": round(self.elapsed_s * 1000, 1),
+            "event": self.event,
+            "id": self.event_id,
+            "data": data,
+        }
 
     def as_json(self) -> str:
         # ASCII-only: the saved file is safe to `cat` even if the data holds escapes.
@@ -78,6 +97,22 @@ class EventInspector(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     EventInspector { height: 1fr; border-top: solid $panel; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Previous", show=False, id="inspector.up"),
+        Binding("down", "cursor(1)", "Next", show=False, id="inspector.down"),
+        Binding("pageup", "cursor(-20)", "Page up", show=False, id="inspector.page_up"),
+        Binding("pagedown", "cursor(20)", "Page down", show=False, id="inspector.page_down"),
+        Binding("home", "cursor_to(0)", "First", show=False, id="inspector.first"),
+        Binding("end", "cursor_to(-1)", "Last", show=False, id="inspector.last"),
+        Binding("enter", "open", "Show event", id="inspector.open"),
+    ]
+
+    class Opened(Message):
+        """The user asked to see `record` whole."""
+
+        def __init__(self, record: EventRecord) -> None:
+            super().__init__()
+            self.record = record
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -87,6 +122,8 @@ class EventInspector(ScrollView, can_focus=True):
         self._width = 0  # the widest line seen, in cells
         self._strips: LRUCache[int, Strip] = LRUCache(1024)
         self._flush_timer: Timer | None = None
+        self.cursor: int | None = None
+        """The event under the cursor (None until the user moves it)."""
 
     def add(self, elapsed_s: float, event: str, event_id: str | None, data: str) -> None:
         """Record one event; it shows within 1/`FLUSHES_PER_SECOND` s."""
@@ -129,7 +166,36 @@ class EventInspector(ScrollView, can_focus=True):
         style = self.rich_style
         if index >= self._shown:
             return Strip.blank(width, style)
+        if index == self.cursor:
+            style = style + _CURSOR
         return self._strip(index).crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+
+    # -- the cursor -----------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        if not self._shown:
+            return
+        start = self.cursor if self.cursor is not None else self._shown
+        self._move_cursor(start + step)
+
+    def action_cursor_to(self, index: int) -> None:
+        if self._shown:
+            self._move_cursor(index if index >= 0 else self._shown - 1)
+
+    def _move_cursor(self, index: int) -> None:
+        self.cursor = max(0, min(index, self._shown - 1))
+        top, height = int(self.scroll_y), self.scrollable_content_region.height
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False)
+        self.refresh()
+
+    def action_open(self) -> None:
+        if self.cursor is None and self._shown:
+            self._move_cursor(self._shown - 1)
+        if self.cursor is not None:
+            self.post_message(self.Opened(self.records[self.cursor]))
 
     @property
     def shown_lines(self) -> int:
@@ -153,6 +219,7 @@ class EventInspector(ScrollView, can_focus=True):
         self.records.clear()
         self._strips.clear()
         self._shown = self._width = 0
+        self.cursor = None
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None

@@ -206,20 +206,24 @@ class AssistantDetailScreen(AgentScreen[bool]):
         highlighted = self.highlighted_version
         table.clear()
         now = self._now()
-        for version in self.versions:
-            is_active = self.active is not None and version.version == self.active.version
+        # Rows are keyed by position: after restarts langgraph-api can list the same
+        # version number more than once (API_NOTES-worthy; each is a separate record).
+        for index, version in enumerate(self.versions):
+            is_active = version is self.active
             table.add_row(
                 Text(str(version.version), justify="right"),
                 server_text(version.name or "—"),
                 Text(time_ago(version.created_at, now)),
                 Text("● active", style="bold green") if is_active else Text(""),
-                key=str(version.version),
+                key=str(index),
             )
-        wanted = (
-            highlighted.version if highlighted else (self.active.version if self.active else None)
+        wanted = highlighted or self.active
+        row = next(
+            (i for i, v in enumerate(self.versions) if wanted is not None and _same(v, wanted)),
+            None,
         )
-        if wanted is not None and str(wanted) in table.rows:
-            table.move_cursor(row=table.get_row_index(str(wanted)))
+        if row is not None:
+            table.move_cursor(row=row)
         self._show_diff()
 
     def _show_warning(self) -> None:
@@ -231,6 +235,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
 
     @property
     def highlighted_version(self) -> AssistantVersion | None:
+        """The version record under the cursor."""
         table = self.query_one("#versions", DataTable)
         if not table.row_count:
             return None
@@ -238,7 +243,8 @@ class AssistantDetailScreen(AgentScreen[bool]):
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         except Exception:  # the cursor is outside the rows (mid-clear)
             return None
-        return next((v for v in self.versions if str(v.version) == key), None)
+        index = int(key) if key is not None and key.isdigit() else -1
+        return self.versions[index] if 0 <= index < len(self.versions) else None
 
     @on(DataTable.RowHighlighted, "#versions")
     def _show_diff(self) -> None:
@@ -353,3 +359,8 @@ class AssistantDetailScreen(AgentScreen[bool]):
         if selection is not None:
             selection.update(assistant=None)
         self.dismiss(self.changed)
+
+
+def _same(one: AssistantVersion, other: AssistantVersion) -> bool:
+    """The same version record (a reload makes new objects of the same records)."""
+    return one.version == other.version and one.created_at == other.created_at

@@ -139,8 +139,9 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
             return
         self.table.loading = False
         self.versions = newest_first(found)
-        for version in self.versions:
-            self.table.add_row(*self._cells(version), key=str(version.version))
+        # Keyed by position: langgraph-api can list one version number twice (restarts).
+        for index, version in enumerate(self.versions):
+            self.table.add_row(*self._cells(version), key=str(index))
         wanted = self.current if self.current is not None else self.assistant.version
         for index, version in enumerate(self.versions):
             if version.version == wanted:

@@ -324,7 +324,7 @@ async def test_view_follows_new_output_until_the_user_scrolls_up(wait_for: WaitF
         assert view.following
 
 
-async def test_interrupt_resumes_with_text_or_json_and_is_disabled_once_answered(
+async def test_interrupt_resumes_with_text_or_json_and_shows_the_answer_once_answered(
     wait_for: WaitFor,
 ) -> None:
     app = TranscriptApp()
@@ -347,11 +347,21 @@ async def test_interrupt_resumes_with_text_or_json_and_is_disabled_once_answered
         await wait_for(pilot, lambda: len(app.resumed) == 2)
         assert app.resumed[1] == {"approved": True}
 
-        item.answered = True
+        item.answered, item.answer, item.answer_known = True, {"approved": True}, True
         app.transcript.apply([Updated(item)])
-        await wait_for(pilot, lambda: app.query_one(InterruptBlock).answer_input.disabled)
-        assert app.query_one(InterruptBlock).query_one(Button).disabled
-        assert "answered" in screen_text(app)
+        # The form goes; what was sent stays, read-only.
+        await wait_for(pilot, lambda: not app.query_one(InterruptBlock).query(Button))
+        assert 'answered: {"approved":true}' in screen_text(app)
+        assert not app.query_one(InterruptBlock).query(Input)
+
+        # Answered earlier (a reloaded thread): the answer itself is not known.
+        again = InterruptItem("i2", "Go on?", answered=True)
+        add(app, again)
+        await wait_for(pilot, lambda: len(app.query(InterruptBlock)) == 2)
+        await pilot.pause()
+        assert "answered:" not in str(
+            app.query(InterruptBlock)[1].query_one(".resume-answer").render()
+        )
 
 
 async def test_cleared_removes_every_block_and_streams_start_again(wait_for: WaitFor) -> None:

@@ -141,7 +141,8 @@ def test_an_interrupt_is_shown_once_and_an_error_stops_the_run() -> None:
     model.apply(event("values", {"__interrupt__": [interrupt]}, "2-0"))
     interrupts = [i for i in model.items if isinstance(i, InterruptItem)]
     assert [(i.value, i.interrupt_id) for i in interrupts] == [({"question": "Deploy?"}, "i-1")]
-    assert model.answer_interrupt(interrupts[0]) == [Updated(interrupts[0])]
+    assert model.answer_interrupt(interrupts[0], "yes") == [Updated(interrupts[0])]
+    assert interrupts[0].answer == "yes" and interrupts[0].answer_known
 
     model.apply(token("partial", "3-0"))
     changes = model.apply(event("error", {"error": "ValueError", "message": "bad"}, "4-0"))

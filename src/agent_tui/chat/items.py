@@ -88,6 +88,8 @@ class InterruptItem:
     interrupt_id: str | None = None
     answered: bool = False
     namespace: tuple[str, ...] = ()
+    answer: Any = None  # the resume value sent from here (unknown for older answers)
+    answer_known: bool = False
 
 
 @dataclass(eq=False)

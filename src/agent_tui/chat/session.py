@@ -93,7 +93,7 @@ class ChatSession:
     ) -> AsyncIterator[Step]:
         """Answer an interrupt (`command: {"resume": value}`) and follow the continuation."""
         if interrupt is not None:
-            yield None, self.transcript.answer_interrupt(interrupt)
+            yield None, self.transcript.answer_interrupt(interrupt, value)
         async for step in self.run(
             assistant_id,
             command={"resume": value},

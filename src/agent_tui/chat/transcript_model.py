@@ -91,10 +91,12 @@ class ChatTranscript:
             return self._finish_streaming()
         return []
 
-    def answer_interrupt(self, item: InterruptItem) -> list[TranscriptChange]:
+    def answer_interrupt(self, item: InterruptItem, answer: Any) -> list[TranscriptChange]:
+        """`item` was answered with `answer` (the resume value sent)."""
         if item.answered:
             return []
         item.answered = True
+        item.answer, item.answer_known = answer, True
         return [Updated(item)]
 
     # -- run events ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, Static
 
 from agent_tui.chat.items import InterruptItem
-from agent_tui.widgets.chat_blocks import ChatBlock, block_label
+from agent_tui.widgets.chat_blocks import ChatBlock, block_label, compact_json
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.json_view import json_syntax
 from agent_tui.widgets.text import server_text
@@ -77,15 +77,20 @@ class InterruptBlock(ChatBlock):
         value = item.value
         body = server_text(value) if isinstance(value, str) else json_syntax(value)
         yield Static(body, classes="interrupt-value")
+        if answered:
+            # What was sent, when this app sent it; an older answer is not in the state.
+            shown = Text("answered", style="dim")
+            if item.answer_known:
+                shown.append(": ")
+                answer = item.answer
+                text = answer if isinstance(answer, str) else compact_json(answer)
+                shown.append_text(server_text(text, style="bold"))
+            yield Static(shown, classes="resume-answer")
+            return
         with Horizontal(classes="resume-form"):
-            yield Input(
-                placeholder="Answer (text or JSON)",
-                classes="resume-input",
-                disabled=answered,
-            )
-            yield Button("Resume", classes="resume-button", variant="warning", disabled=answered)
-        if not answered:
-            yield Static(Text(RESUME_HINT), classes="resume-hint")
+            yield Input(placeholder="Answer (text or JSON)", classes="resume-input")
+            yield Button("Resume", classes="resume-button", variant="warning")
+        yield Static(Text(RESUME_HINT), classes="resume-hint")
 
     def on_mount(self) -> None:
         # The run waits for this answer: take the focus from the chat prompt (not from

@@ -128,6 +128,37 @@ async def test_interrupt_then_resume_deploys(client: AgentServerClient) -> None:
     assert [t.content for t in tools] == ["Deployed to staging."]
 
 
+async def test_parallel_interrupts_are_answered_one_by_one_by_their_ids(
+    client: AgentServerClient,
+) -> None:
+    thread_id = (await client.threads.create(metadata={"graph_id": "questions"})).thread_id
+    session = ChatSession(client, thread_id)
+
+    async def finish(steps: AsyncIterator[Any]) -> Finished:
+        events = [event async for event, _ in steps if event is not None]
+        return finished(events)
+
+    ended = await finish(session.run("questions", input={}))
+    assert ended.state == "interrupted"
+    asked = [i for i in session.transcript.items if isinstance(i, InterruptItem)]
+    questions = sorted(i.value["question"] for i in asked)
+    assert questions == ["Answer for a?", "Answer for b?"]
+    first = next(i for i in asked if i.value["question"] == "Answer for a?")
+    second = next(i for i in asked if i is not first)
+
+    # Two waiting: a bare value would be refused; this one answers `a` only.
+    ended = await finish(session.resume("questions", "x", interrupt=first))
+    assert ended.state == "interrupted" and first.answered and not second.answered
+    assert [i for i in session.transcript.items if isinstance(i, InterruptItem)] == asked
+    state = await client.threads.get_state(thread_id)
+    assert state.values.get("answers") == ["a=x"]
+
+    ended = await finish(session.resume("questions", "y", interrupt=second))
+    assert ended.state == "done"
+    state = await client.threads.get_state(thread_id)
+    assert sorted(state.values["answers"]) == ["a=x", "b=y"]
+
+
 async def test_a_failing_run_shows_the_error_and_the_thread_is_error(
     client: AgentServerClient,
 ) -> None:

@@ -85,7 +85,15 @@ def test_every_configured_graph_has_its_default_assistant(agent_server_url: str)
     with http(agent_server_url) as client:
         assistants = client.post("/assistants/search", json={"limit": 100}).json()
     defaults = {a["graph_id"]: a for a in assistants if a["metadata"] == {"created_by": "system"}}
-    assert set(defaults) == {"chat", "demo_counter", "counter", "ticker", "loop", "nested"}
+    assert set(defaults) == {
+        "chat",
+        "demo_counter",
+        "counter",
+        "ticker",
+        "loop",
+        "nested",
+        "questions",
+    }
     assert defaults["chat"]["name"] == "chat"
     assert defaults["chat"]["context"] == {}
 

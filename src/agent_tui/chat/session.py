@@ -91,12 +91,25 @@ class ChatSession:
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
     ) -> AsyncIterator[Step]:
-        """Answer an interrupt (`command: {"resume": value}`) and follow the continuation."""
+        """Answer an interrupt (`command: {"resume": value}`) and follow the continuation.
+
+        With several interrupts waiting (parallel nodes), LangGraph refuses a bare value:
+        the answer then goes as `{interrupt_id: value}` (its resume map), and the others
+        stay waiting. A single interrupt gets the bare value, which every server takes.
+        """
+        resume = value
         if interrupt is not None:
+            waiting = [
+                item
+                for item in self.transcript.items
+                if isinstance(item, InterruptItem) and not item.answered
+            ]
+            if interrupt.interrupt_id and len(waiting) > 1:
+                resume = {interrupt.interrupt_id: value}
             yield None, self.transcript.answer_interrupt(interrupt, value)
         async for step in self.run(
             assistant_id,
-            command={"resume": value},
+            command={"resume": resume},
             stream_modes=stream_modes,
             context=context,
             config=config,

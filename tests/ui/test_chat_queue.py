@@ -38,17 +38,26 @@ def messages_of(app: ShellHarness) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-async def start_long_run(pilot: Any, pane: ChatPane, wait_for: WaitFor) -> None:
-    await type_and_send(pilot, pane, "count to 300")
+async def start_long_run(pilot: Any, pane: ChatPane, wait_for: WaitFor, count: int = 300) -> None:
+    await type_and_send(pilot, pane, f"count to {count}")
     await wait_for(pilot, lambda: len("".join(ai_texts(pane))) > 10, what="tokens", workers=False)
 
 
-async def queue(pilot: Any, pane: ChatPane, text: str) -> None:
-    """Type `text` during the run: enter is refused with the offer, enter again queues."""
+async def queue(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> None:
+    """Type `text` during the run: enter is refused with the offer, enter again queues.
+    (The prompt may act on `enter` a message-loop turn later: after keys queued before.)"""
     pane.prompt.insert(text)
+    offers = messages_of(pane.app).count(QUEUE_OFFER)  # type: ignore[arg-type]
     await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: messages_of(pane.app).count(QUEUE_OFFER) > offers,  # type: ignore[arg-type]
+        what="the offer",
+        workers=False,
+    )
     assert pane.queued is None and pane.prompt.text == text
     await pilot.press("enter")
+    await wait_for(pilot, lambda: pane.queued == text, what="queued", workers=False)
 
 
 async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
@@ -68,7 +77,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
             what="esc Cancel run in the footer",
             workers=False,
         )
-        await queue(pilot, pane, "hello")
+        await queue(pilot, pane, "hello", wait_for)
         assert QUEUE_OFFER in messages_of(app)
         assert pane.queued == "hello" and pane.prompt.text == ""  # free for the next one
         assert "1 message queued" in state_line(pane)
@@ -107,8 +116,8 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
     app, screen = chat_app(client, thread.thread_id, slow)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
-        await start_long_run(pilot, pane, wait_for)
-        await queue(pilot, pane, "hello")
+        await start_long_run(pilot, pane, wait_for, count=2000)  # cancelled, never waited for
+        await queue(pilot, pane, "hello", wait_for)
         assert pane.queued == "hello"
         # esc drops the queued message (its text comes back to edit); the run goes on.
         await pilot.press("escape")
@@ -117,14 +126,14 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
         assert app.screen is screen
         # Queued again, then the run is cancelled: the message is not sent but given back.
         await pilot.press("enter", "enter")
-        assert pane.queued == "hello"
+        await wait_for(pilot, lambda: pane.queued == "hello", what="queued again", workers=False)
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: ended(pane), what="the cancel")
         assert pane.run_state == "cancelled"
         assert pane.queued is None and pane.transcript.queued_block is None
         assert pane.prompt.text == "hello"
         assert any("cancelled, so the queued message was not sent" in m for m in messages_of(app))
-        assert humans(pane) == ["count to 300"]
+        assert humans(pane) == ["count to 2000"]
         runs = await client.runs.list(thread.thread_id)
         assert [run.status for run in runs] == ["interrupted"]
 
@@ -148,7 +157,7 @@ async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message
         pane = pane_of(app)
         await type_and_send(pilot, pane, "tick")
         await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
-        await queue(pilot, pane, "next question")
+        await queue(pilot, pane, "next question", wait_for)
         assert pane.queued == "next question"
         await wait_for(pilot, lambda: ended(pane), what="the run's end")
         assert pane.run_state == state

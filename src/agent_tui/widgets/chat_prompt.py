@@ -14,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
+from agent_tui.widgets.key_order import after_queued
+
 PLACEHOLDER = "Message — enter sends, ctrl+j newline"
 
 
@@ -67,10 +69,10 @@ class PromptArea(TextArea):
     # same burst (fast typing, a paste without bracketed paste, a laggy link) still
     # wait in this widget's queue: act after them, or they would be lost or misplaced.
     def action_submit(self) -> None:
-        self.call_later(self._submit)
+        after_queued(self, self._submit)
 
     def action_newline(self) -> None:
-        self.call_later(self._newline)
+        after_queued(self, self._newline)
 
     def _submit(self) -> None:
         text = self.text

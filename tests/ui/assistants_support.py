@@ -5,12 +5,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
 
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.client import AgentServerClient
+from agent_tui.screens.assistant_detail import AssistantDetailScreen
 from agent_tui.screens.assistants import AssistantsScreen, now_utc
 from agent_tui.shell import ShellApp
 
@@ -74,3 +76,16 @@ async def select(
     await wait_for(pilot, lambda: screen.table.get_item(assistant_id) is not None, what="the row")
     assert screen.table.move_to(assistant_id)
     await pilot.pause()
+
+
+async def open_detail(
+    pilot: Pilot[Any], wait_for: WaitFor, app: AssistantsApp, assistant_id: str
+) -> AssistantDetailScreen:
+    """Select the assistant in the table, `enter`, and wait for its versions."""
+    await select(pilot, wait_for, app, assistant_id)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen), what="the detail")
+    detail = app.screen
+    assert isinstance(detail, AssistantDetailScreen)
+    await wait_for(pilot, lambda: detail.active is not None, what="the versions")
+    return detail

@@ -9,14 +9,13 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, select
+from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, open_detail
 from shell_support import ShellHarness
 from textual.widgets import DataTable
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
-from agent_tui.screens.assistant_detail import AssistantDetailScreen
 from agent_tui.screens.assistant_version_picker import VersionPickerScreen
 
 RESTARTS = 6  # it has taken two or three
@@ -59,12 +58,7 @@ async def test_the_detail_lists_every_version_record_and_follows_the_cursor(
     app = AssistantsApp(client, graph_id="counter")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, wait_for, app)
-        await select(pilot, wait_for, app, assistant.assistant_id)
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
-        detail = app.screen
-        assert isinstance(detail, AssistantDetailScreen)
-        await wait_for(pilot, lambda: detail.active is not None, what="the versions")
+        detail = await open_detail(pilot, wait_for, app, assistant.assistant_id)
         table = detail.query_one("#versions", DataTable)
         shown = [int(table.get_row_at(i)[0].plain) for i in range(table.row_count)]
         assert shown == numbers  # every record, repeats included

@@ -4,7 +4,15 @@ so that runs really use the chosen version's context (the in-memory runtime bug)
 from __future__ import annotations
 
 import pytest
-from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
+from assistants_support import (
+    SIZE,
+    AssistantsApp,
+    WaitFor,
+    loaded,
+    notifications,
+    open_detail,
+    unique,
+)
 from textual.widgets import DataTable, Input, Static
 
 from agent_tui.client import AgentServerClient, NotFound
@@ -23,18 +31,6 @@ async def run_counter(client: AgentServerClient, assistant_id: str, context: dic
     ) as stream:
         values = [event.data async for event in stream if event.event == "values"]
     return int(values[-1]["n"])
-
-
-async def open_detail(
-    pilot, wait_for: WaitFor, app: AssistantsApp, assistant_id: str
-) -> AssistantDetailScreen:  # type: ignore[no-untyped-def]
-    await select(pilot, wait_for, app, assistant_id)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen), what="the detail")
-    detail = app.screen
-    assert isinstance(detail, AssistantDetailScreen)
-    await wait_for(pilot, lambda: detail.active is not None, what="the versions")
-    return detail
 
 
 def text_of(screen: AssistantDetailScreen, selector: str) -> str:

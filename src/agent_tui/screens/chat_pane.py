@@ -288,7 +288,7 @@ class ChatPane(Vertical):
         if self._refuse_readonly("resume the run"):
             return
         self._start(ChatRun(self, resume=event.value, interrupt=event.item))
-        self.prompt.focus()  # the answer's input is disabled once answered
+        self.prompt.focus()  # the answer's form goes once answered
 
     def _start(self, run: ChatRun) -> None:
         self.run = run

@@ -2,7 +2,8 @@
 
 Submitting posts `InterruptBlock.Resume(item, value)`; the owner resumes the run with
 `command: {"resume": value}` and reports `Updated(item)` with `answered=True`, which
-disables the form. The answer is JSON when it parses as JSON (`{"approved": true}`,
+replaces the form with the answer sent. The form takes the focus from the chat prompt
+when it appears (the run waits for it). The answer is JSON when it parses as JSON (`{"approved": true}`,
 `42`, `true`), else the text as a string (`yes`).
 """
 

@@ -2,12 +2,14 @@
 
 A run can send tens of thousands of events, so nothing is rendered per event: `add`
 only records it, and the view (a line-API `ScrollView`) formats just the lines on
-screen when it paints. A line shows at most `DATA_SHOWN` characters of the data:
-`up`/`down` move a cursor over the events and `enter` posts `Opened` with the whole
-record (the chat pane shows it as JSON). The scroll range grows at most `FLUSHES_PER_SECOND` times a
+screen when it paints. The scroll range grows at most `FLUSHES_PER_SECOND` times a
 second. A RichLog was measured at ~0.25 ms per line rendered up front (5 s of a busy
 loop for 20,000 events); this costs nothing for lines nobody scrolls to. Every record
 is kept whole in memory for `save`.
+
+A line shows at most `DATA_SHOWN` characters of the data: `up`/`down` move a cursor
+over the events and `enter` posts `Opened` with the whole record (the thread view
+shows it as JSON).
 """
 
 from __future__ import annotations

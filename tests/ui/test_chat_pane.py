@@ -15,6 +15,7 @@ from chat_support import (
     chat_thread,
     ended,
     final_messages,
+    footer_keys,
     humans,
     pane_of,
     shown_ai_texts,
@@ -213,6 +214,11 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         assert isinstance(app.focused, PromptArea)
         shown = {key: b.binding.description for key, b in app.active_bindings.items()}
         assert shown["enter"] == "Send" and shown["ctrl+j"] == "Newline"
+        # From the prompt, where `n` types a letter, ctrl+n starts a new thread.
+        await wait_for(pilot, lambda: footer_keys(app).get("ctrl+n") == "New thread")
+        assert "n" not in footer_keys(app)
+        screen.pane.focus()
+        await wait_for(pilot, lambda: footer_keys(app).get("n") == "New thread")
         assert "ctrl+c" not in shown or shown["ctrl+c"] != "Cancel run"  # no run: ctrl+c copies
         names = [command.name for command in screen.palette_commands()]
         for name in ("Save raw events…", "Chat: pick the assistant…", "Chat: stream modes…"):

@@ -23,6 +23,7 @@ from chat_support import (
     state_line,
     type_and_send,
 )
+from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -149,6 +150,9 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await wait_for(pilot, lambda: screen.thread is not None)
+        # The empty chat says so before anything is typed.
+        hint = "Read-only: this context can show runs but not start them."
+        await wait_for(pilot, lambda: hint in " ".join(screen_text(app).split()), what="hint")
         await type_and_send(pilot, pane, "hello")
         await pilot.pause()
         assert pane.prompt.text == "hello" and humans(pane) == []

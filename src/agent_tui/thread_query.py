@@ -250,9 +250,20 @@ def message_text(message: Any) -> str:
     if not text.strip():
         calls = message.get("tool_calls")
         if isinstance(calls, list) and calls:
-            names = [str(c.get("name", "?")) for c in calls if isinstance(c, dict)]
-            text = "→ " + ", ".join(f"{name}()" for name in names)
+            text = "→ " + ", ".join(tool_call_text(c) for c in calls if isinstance(c, dict))
     return text
+
+
+def tool_call_text(call: dict[str, Any]) -> str:
+    """`search(query="x", limit=3)`: a tool call as one line (previews cut it to width)."""
+    args = call.get("args")
+    shown = ""
+    if isinstance(args, dict):
+        shown = ", ".join(
+            f"{key}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
+            for key, value in args.items()
+        )
+    return f"{call.get('name', '?')}({shown})"
 
 
 def content_text(content: Any) -> str:

@@ -97,7 +97,7 @@ def test_a_removed_message_and_a_change_outside_the_text() -> None:
     after = {"messages": [ai("a1", "", tool_calls=[call])]}
     assert lines(before, after) == [
         '- messages: human "hi" (id h1)',
-        '~ messages: ai "" (id a1) → "→ get_weather()"',
+        '~ messages: ai "" (id a1) → "→ get_weather(city=\\"Paris\\")"',  # with its args
     ]
     # Same text, another field changed: the line names the fields.
     usage = {"output_tokens": 3}

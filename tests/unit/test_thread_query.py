@@ -131,6 +131,14 @@ def test_preview_from_values_when_the_server_sent_them() -> None:
 def test_preview_shows_tool_calls_when_there_is_no_text() -> None:
     message = {"type": "ai", "content": "", "tool_calls": [{"name": "search", "args": {}}]}
     assert last_message_preview(thread(extracted={"last_message": message})) == "ai: → search()"
+    message["tool_calls"] = [
+        {"name": "deploy", "args": {"target": "staging", "dry": True}},
+        {"name": "get_weather", "args": {"city": "Zürich"}},
+    ]
+    assert (
+        last_message_preview(thread(extracted={"last_message": message}), width=200)
+        == 'ai: → deploy(target="staging", dry=true), get_weather(city="Zürich")'
+    )
 
 
 def test_preview_is_cleaned_and_truncated() -> None:

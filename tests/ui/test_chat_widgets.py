@@ -398,8 +398,9 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         markdown = markdown_of(app, "m1")
         assert isinstance(markdown, StreamingMarkdown)
         await wait_for(pilot, lambda: "p1490" in screen_text(app), what="the newest text")
-        # 150 paragraphs, but a few widgets: layout work stays bounded.
-        assert markdown.frozen_count >= 3
+        # 150 paragraphs, but a few widgets: layout work stays bounded. (How many frozen
+        # groups depends on how the tokens were batched, i.e. on the machine's load.)
+        assert 1 <= markdown.frozen_count <= 150 // (FREEZE_AT - KEEP_LIVE) + 1
         assert len(markdown.query(MarkdownBlock)) <= FREEZE_AT
 
         app.transcript.scroll_home(animate=False)

@@ -3,6 +3,9 @@ around a thread of it, and ways to type, send and wait for a run to end."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from shell_support import ShellHarness
@@ -115,3 +118,27 @@ async def final_messages(client: AgentServerClient, thread_id: str) -> list[tupl
         content = message.get("content")
         shown.append((message.get("type", "?"), content if isinstance(content, str) else ""))
     return shown
+
+
+@asynccontextmanager
+async def run_elsewhere(
+    client: AgentServerClient, thread_id: str, assistant_id: str, text: str
+) -> AsyncIterator[asyncio.Task[None]]:
+    """A run another client started on the thread (not resumable), streaming once this
+    yields; cancelled on the way out if it has not ended."""
+    started = asyncio.Event()
+
+    async def elsewhere() -> None:
+        async with client.runs.stream(
+            thread_id, assistant_id, input={"messages": [{"role": "user", "content": text}]}
+        ) as run:
+            async for _ in run:
+                started.set()
+
+    other = asyncio.create_task(elsewhere())
+    try:
+        await asyncio.wait_for(started.wait(), 30)
+        yield other
+    finally:
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)

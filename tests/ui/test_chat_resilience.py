@@ -19,6 +19,7 @@ from chat_support import (
     humans,
     notices,
     pane_of,
+    run_elsewhere,
     shown_ai_texts,
     state_line,
     type_and_send,
@@ -81,20 +82,7 @@ async def test_a_thread_busy_with_a_run_from_elsewhere_is_followed_live_and_can_
 ) -> None:
     slow = await chat_assistant(client, token_delay_ms=5)
     thread = await chat_thread(client, slow)
-    started = asyncio.Event()
-
-    async def elsewhere() -> None:
-        async with client.runs.stream(
-            thread.thread_id,
-            slow.assistant_id,
-            input={"messages": [{"role": "user", "content": "count to 2000"}]},
-        ) as run:
-            async for _ in run:
-                started.set()
-
-    other = asyncio.create_task(elsewhere())
-    try:
-        await asyncio.wait_for(started.wait(), 30)
+    async with run_elsewhere(client, thread.thread_id, slow.assistant_id, "count to 2000"):
         app, _ = chat_app(client, thread.thread_id, slow)
         async with app.run_test(size=SIZE) as pilot:
             pane = pane_of(app)
@@ -118,9 +106,6 @@ async def test_a_thread_busy_with_a_run_from_elsewhere_is_followed_live_and_can_
             assert numbers[-1] < 2000
             [run] = await client.runs.list(thread.thread_id)
             assert run.status == "interrupted"
-    finally:
-        other.cancel()
-        await asyncio.gather(other, return_exceptions=True)
 
 
 async def test_a_send_that_fails_keeps_the_draft_and_says_why(
@@ -165,20 +150,7 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
 ) -> None:
     slow = await chat_assistant(client, token_delay_ms=5)
     thread = await chat_thread(client, slow)
-    started = asyncio.Event()
-
-    async def elsewhere() -> None:
-        async with client.runs.stream(
-            thread.thread_id,
-            slow.assistant_id,
-            input={"messages": [{"role": "user", "content": "count to 600"}]},
-        ) as run:
-            async for _ in run:
-                started.set()
-
-    other = asyncio.create_task(elsewhere())
-    try:
-        await asyncio.wait_for(started.wait(), 30)
+    async with run_elsewhere(client, thread.thread_id, slow.assistant_id, "count to 600") as other:
         app, screen = chat_app(client, thread.thread_id, slow, readonly=True)
         async with app.run_test(size=SIZE) as pilot:
             pane = pane_of(app)
@@ -198,6 +170,3 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
         await asyncio.wait_for(other, 30)
         [run] = await client.runs.list(thread.thread_id)
         assert run.status == "success"
-    finally:
-        other.cancel()
-        await asyncio.gather(other, return_exceptions=True)

@@ -30,19 +30,11 @@ from agent_tui.context_diff import dropped_keys
 from agent_tui.editor import edit_text
 from agent_tui.error_messages import describe_error, nothing_sent
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
+from agent_tui.screens.base import refuse_if_readonly
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.schema_form import FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
-
-
-def refuse_if_readonly(app: object, what: str) -> bool:
-    """The app's read-only guard (`ShellApp.refuse_if_readonly`); a bare `readonly`
-    flag where an app has no guard (test harnesses)."""
-    guard = getattr(app, "refuse_if_readonly", None)
-    if callable(guard):
-        return bool(guard(what))
-    return bool(getattr(app, "readonly", False))
 
 
 class AssistantFormScreen(ModalScreen[Assistant | None]):

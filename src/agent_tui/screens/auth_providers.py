@@ -23,7 +23,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
-from agent_tui.screens.base import AgentScreen
+from agent_tui.screens.base import AgentScreen, refuse_if_readonly
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.key_order import after_typed_keys
@@ -212,8 +212,7 @@ class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
         after_typed_keys(self, self._save)
 
     def _save(self) -> None:
-        guard = getattr(self.app, "refuse_if_readonly", None)
-        if callable(guard) and guard("create an OAuth provider"):
+        if refuse_if_readonly(self.app, "create an OAuth provider"):
             return
         body = self.body()
         problems = {field: "required" for field in REQUIRED if not body[field]}

@@ -12,6 +12,16 @@ from textual.worker import Worker, WorkerState
 ResultType = TypeVar("ResultType")
 
 
+def refuse_if_readonly(app: object, what: str) -> bool:
+    """The app's read-only guard (`ShellApp.refuse_if_readonly`), for screens and widgets
+    that are not an `AgentScreen`; a bare `readonly` flag where an app has no guard
+    (test harnesses)."""
+    guard = getattr(app, "refuse_if_readonly", None)
+    if callable(guard):
+        return bool(guard(what))
+    return bool(getattr(app, "readonly", False))
+
+
 class WorkerFailed(Message):
     """A worker ended with an exception it did not handle; the app reports it."""
 
@@ -46,10 +56,7 @@ class AgentScreen(Screen[ResultType]):
     def refuse_if_readonly(self, what: str) -> bool:
         """True when read-only mode forbids `what` (e.g. "delete a thread"); the app has
         told the user why. Every mutating action asks this first."""
-        refuse = getattr(self.app, "refuse_if_readonly", None)
-        if callable(refuse):
-            return bool(refuse(what))
-        return False
+        return refuse_if_readonly(self.app, what)
 
     def report_error(self, error: BaseException, *, doing: str | None = None) -> None:
         """Tell the user what went wrong, in the app's one format (error_messages.py)."""

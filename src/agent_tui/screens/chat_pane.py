@@ -31,9 +31,11 @@ from textual.message import Message
 from textual.widgets import Static
 
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
+from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError
 from agent_tui.gc_tuning import streaming
+from agent_tui.screens.base import refuse_if_readonly
 from agent_tui.screens.chat_assistant import ChatAssistant, description_of, named_by
 from agent_tui.screens.chat_hint import empty_chat_hint
 from agent_tui.screens.chat_queue import BUSY_MESSAGE, MessageQueue
@@ -223,7 +225,7 @@ class ChatPane(Vertical):
         else:
             text.append("none yet (f4 picks one)", style="dim")
         modes = self.stream_modes if self.is_mounted else ()
-        if modes and set(modes) != {"updates", "messages-tuple"}:
+        if modes and set(modes) != set(DEFAULT_STREAM_MODES):
             text.append("  modes ", style="dim")
             text.append(", ".join(modes))
         if self.queued is not None:
@@ -262,7 +264,7 @@ class ChatPane(Vertical):
     def send(self, text: str) -> None:
         if not text.strip():
             return
-        if self._refuse_readonly("run the chat"):
+        if refuse_if_readonly(self.app, "run the chat"):
             return
         if self.running:
             self.queue.offer_or_queue(text)
@@ -285,7 +287,7 @@ class ChatPane(Vertical):
         if self.running:
             self.notify(BUSY_MESSAGE, title="Not resumed", severity="warning", markup=False)
             return
-        if self._refuse_readonly("resume the run"):
+        if refuse_if_readonly(self.app, "resume the run"):
             return
         self._start(ChatRun(self, resume=event.value, interrupt=event.item))
         self.prompt.focus()  # the answer's form goes once answered
@@ -377,10 +379,6 @@ class ChatPane(Vertical):
         self.notify(f"{count} events saved to {target}", title="Events saved", markup=False)
 
     # -- helpers ----------------------------------------------------------------------
-
-    def _refuse_readonly(self, what: str) -> bool:
-        refuse = getattr(self.app, "refuse_if_readonly", None)
-        return bool(refuse(what)) if callable(refuse) else False
 
     def screen_report(self, error: BaseException, doing: str) -> None:
         report = getattr(self.screen, "report_error", None)

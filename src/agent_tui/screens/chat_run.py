@@ -22,6 +22,7 @@ from agent_tui.chat.driver_events import (
     RunGone,
 )
 from agent_tui.client import ApiError
+from agent_tui.screens.assistants import overrides_of
 from agent_tui.screens.chat_assistant import ChatAssistant, named_by, only_graph
 
 if TYPE_CHECKING:
@@ -53,17 +54,13 @@ async def choose_assistant(pane: ChatPane) -> ChatAssistant | None:
         from agent_tui.screens.assistant_picker import AssistantPickerScreen
 
         picked = await pane.app.push_screen_wait(
-            AssistantPickerScreen(pane.client, overrides=overrides_of(pane))
+            AssistantPickerScreen(pane.client, overrides=overrides_of(pane.app))
         )
         if picked is None:
             return None
         found = picked
     pane.use_assistant(found)
     return found
-
-
-def overrides_of(pane: ChatPane) -> Any:
-    return getattr(pane.app, "context_overrides", None)
 
 
 class ChatRun:
@@ -113,7 +110,7 @@ class ChatRun:
             self._give_back()
             return
         # A pinned version (or the set-latest bug) rides on run-level overrides.
-        context = assistant.context_for_run(overrides_of(pane))
+        context = assistant.context_for_run(overrides_of(pane.app))
         config = assistant.config_for_run()
         session, modes = pane.session, pane.stream_modes
         steps: AsyncIterator[Step]

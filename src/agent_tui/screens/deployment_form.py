@@ -54,7 +54,7 @@ from agent_tui.deployment_spec import (
     suggested_name,
 )
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
-from agent_tui.screens.base import AgentScreen
+from agent_tui.screens.base import AgentScreen, refuse_if_readonly
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
@@ -262,8 +262,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
 
     def _save(self) -> None:
         what = "edit a deployment" if self.patching else "create a deployment"
-        guard = getattr(self.app, "refuse_if_readonly", None)
-        if callable(guard) and guard(what):
+        if refuse_if_readonly(self.app, what):
             return
         draft = self.draft()
         try:

@@ -149,7 +149,6 @@ class RevisionProgressScreen(AgentScreen[None]):
         self.revision_id = revision_id
         self.interval = interval
         self.seen: list[tuple[str, float]] = []  # each status and when it was first seen
-        self.started = time.monotonic()
         self.status: str | None = None
         self.deployment: Deployment | None = None  # read again once DEPLOYED (for its URL)
         self.deployment_name: str | None = None

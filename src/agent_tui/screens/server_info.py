@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Static
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
-from agent_tui.screens.base import AgentScreen
+from agent_tui.screens.base import AgentScreen, refuse_if_readonly
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
@@ -173,8 +173,7 @@ class ServerInfoScreen(AgentScreen[None]):
         if not table.row_count:
             self.notify("No graph to chat with on this server", severity="warning", markup=False)
             return
-        refuse = getattr(self.app, "refuse_if_readonly", None)
-        if refuse is not None and refuse("create a thread to chat in"):
+        if refuse_if_readonly(self.app, "create a thread to chat in"):
             return
         graph_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if graph_id:

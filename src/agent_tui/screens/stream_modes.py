@@ -20,9 +20,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.screens.base import AgentScreen
 
-DEFAULT_MODES: tuple[str, ...] = ("updates", "messages-tuple")
+DEFAULT_MODES = DEFAULT_STREAM_MODES  # what runs stream unless the user adds more
 MODES: dict[str, str] = {
     "updates": "one block per node step: what each node wrote",
     "messages-tuple": "AI messages token by token",

@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
 from agent_tui.client import ApiError
+from agent_tui.screens.assistants import overrides_of
 from agent_tui.screens.chat_assistant import ChatAssistant, complete, only_graph
 from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.raw_json import RawJsonScreen
@@ -150,7 +151,7 @@ class ThreadChat(ThreadActions):
             self.client,
             current=current.assistant_id if current else None,
             current_version=current.version if current else None,
-            overrides=getattr(self.app, "context_overrides", None),
+            overrides=overrides_of(self.app),
         )
         self.app.push_screen(picker, chosen)
 
@@ -169,9 +170,7 @@ class ThreadChat(ThreadActions):
             assistant = self.chat.assistant or await only_graph(self.client)
             if assistant is None:
                 picked = await self.app.push_screen_wait(
-                    AssistantPickerScreen(
-                        self.client, overrides=getattr(self.app, "context_overrides", None)
-                    )
+                    AssistantPickerScreen(self.client, overrides=overrides_of(self.app))
                 )
                 if picked is None:
                     return

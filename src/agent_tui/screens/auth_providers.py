@@ -24,6 +24,7 @@ from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
 from agent_tui.screens.base import AgentScreen, refuse_if_readonly
+from agent_tui.screens.deployments import control_plane_of
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.key_order import after_typed_keys
@@ -79,16 +80,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
 
     async def control_plane(self) -> ControlPlaneClient:
         if self.client is None:
-            get = getattr(self.app, "get_control_plane", None)
-            if not callable(get):
-                raise ApiError("this app has no control plane")
-            try:
-                self.client = await get()
-            except ApiError:
-                raise
-            except Exception as error:  # the local control plane did not start
-                raise ApiError(f"the control plane is not available: {error}") from error
-        assert self.client is not None
+            self.client = await control_plane_of(self.app)
         return self.client
 
     def columns(self) -> Sequence[Column[OAuthProvider]]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.context_diff import ContextChange, context_diff
 from agent_tui.deployment_secrets import secret_names
+from agent_tui.thread_query import format_time
 
 VALUES_NOT_SHOWN = "values not shown"
 UNKNOWN_NAMES = "the control plane does not say which secrets this revision had"
@@ -26,10 +26,6 @@ UNKNOWN_NAMES = "the control plane does not say which secrets this revision had"
 
 def short_id(value: str | None) -> str:
     return (value or "—")[:8]
-
-
-def format_when(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M:%S") if value else "-"
 
 
 def revision_secret_names(revision: Revision, deployment: Deployment | None) -> list[str] | None:
@@ -93,9 +89,9 @@ class RevisionDiff:
         first non-space character)."""
         out = [
             f"a: revision {short_id(self.old.id)}  {self.old.status}  "
-            f"created {format_when(self.old.created_at)}",
+            f"created {format_time(self.old.created_at)}",
             f"b: revision {short_id(self.new.id)}  {self.new.status}  "
-            f"created {format_when(self.new.created_at)}",
+            f"created {format_time(self.new.created_at)}",
             "",
             "source_revision_config",
         ]

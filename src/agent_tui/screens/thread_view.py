@@ -169,7 +169,8 @@ class ThreadViewScreen(ThreadCompare):
 
     def on_unmount(self) -> None:
         selection = getattr(self.app, "selection", None)
-        if selection is not None:
+        # Not when the view that replaced this one (`n`) already named its own thread.
+        if selection is not None and selection.thread == short_id(self.thread_id):
             selection.update(thread=None)
 
     @work(exclusive=True, group="thread-open", exit_on_error=False)

@@ -94,6 +94,7 @@ class EmbeddedAgentServer:
         env: Mapping[str, str] | None = None,
         jobs_per_worker: int = DEFAULT_JOBS_PER_WORKER,
         allow_blocking: bool = False,
+        python: str | None = None,
     ) -> None:
         """Describe the server; nothing starts until ``start()``.
 
@@ -102,7 +103,8 @@ class EmbeddedAgentServer:
         ``<user log>/server-<server_key>.log``), ``port`` None picks a free one, ``env``
         overrides the (offline) environment, and ``allow_blocking`` turns off
         langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
-        --allow-blocking``.
+        --allow-blocking``. ``python`` is the interpreter to run the server with (the
+        project's environment, `project_env.ensure_environment`; default: agent-tui's).
         """
         self.config_path = config_path.expanduser().resolve()
         key = server_key(self.config_path)
@@ -115,6 +117,7 @@ class EmbeddedAgentServer:
         self._env = dict(env or {})
         self._jobs = jobs_per_worker
         self._allow_blocking = allow_blocking
+        self.python = python or sys.executable
         self._log = ServerLog(self.log_file)
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
@@ -176,7 +179,7 @@ class EmbeddedAgentServer:
         else:
             port = self._requested_port or _free_port(self.host)
         command = [
-            sys.executable,
+            self.python,
             "-P",  # the working folder holds data, not modules: keep it off sys.path
             "-m",
             "agent_tui.local.server_process",

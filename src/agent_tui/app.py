@@ -200,6 +200,7 @@ class AgentTuiApp(ShellApp):
         await asyncio.to_thread(_import_connection_modules)
         from agent_tui.client import ApiError
         from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.project_env import EnvironmentBuildError
         from agent_tui.screens.server_info import ServerInfoScreen
 
         try:
@@ -212,7 +213,7 @@ class AgentTuiApp(ShellApp):
                 url, workspace = target.url, target.workspace_id
             client = self.client_for(url, target.api_key, workspace)
             info = await client.info()
-        except (ApiError, EmbeddedServerError) as error:
+        except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
             self._show_failure(startup, target, error)
             return
         if startup is not self._startup:
@@ -252,7 +253,8 @@ class AgentTuiApp(ShellApp):
         from agent_tui.local import EmbeddedAgentServer, default_langgraph_config
 
         config = target.config_path or default_langgraph_config(Path.cwd())
-        server = EmbeddedAgentServer(config, data_dir=target.data_dir)
+        python = await self._project_python(config, startup)
+        server = EmbeddedAgentServer(config, data_dir=target.data_dir, python=python)
         self.local_server = server  # set before start: shutdown must find it
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
@@ -267,6 +269,25 @@ class AgentTuiApp(ShellApp):
             server.log_file,
         )
         return server.url
+
+    async def _project_python(self, config: Path, startup: StartupScreen) -> str:
+        """The interpreter for `config`'s server: the project's environment, built first
+        (uv's progress on the start-up screen) when what it declares changed."""
+        from agent_tui.local import EmbeddedServerError, LangGraphConfigError, load_langgraph_config
+        from agent_tui.local.project_env import BuildProgress, ensure_environment
+
+        try:
+            loaded = load_langgraph_config(config)
+        except LangGraphConfigError as exc:
+            raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+
+        def report(progress: BuildProgress) -> None:
+            self.call_from_thread(
+                startup.show_build, progress.stage, progress.line, progress.done, progress.total
+            )
+
+        startup.follow(f"Preparing the environment of {config}")
+        return await asyncio.to_thread(ensure_environment, loaded, report)
 
     def _about(self, url: str) -> list[tuple[str, str]]:
         """What the info screen says about where the server comes from."""
@@ -299,8 +320,13 @@ class AgentTuiApp(ShellApp):
         self.failure = title
         self.connection_status = "failed"
         from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.project_env import EnvironmentBuildError
 
-        if isinstance(error, EmbeddedServerError):
+        if isinstance(error, EnvironmentBuildError):
+            title = "The project's environment could not be built"
+            self.failure = title
+            startup.fail(title, error.reason, error.lines[-40:], details_title="uv said:")
+        elif isinstance(error, EmbeddedServerError):
             startup.fail(title, error.reason, error.log_lines)
         else:
             startup.fail(title, str(error))

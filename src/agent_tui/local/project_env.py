@@ -243,6 +243,8 @@ class EnvironmentBuilder:
         self.plan = plan
         self._progress = progress or (lambda _p: None)
         self.lines: list[str] = []
+        self._done = 0
+        self._total: int | None = None
 
     def build(self) -> None:
         plan = self.plan
@@ -311,8 +313,13 @@ class EnvironmentBuilder:
 
     # -- running uv ----------------------------------------------------------------------
 
-    def _report(self, stage: str, line: str = "", done: int = 0, total: int | None = None) -> None:
-        self._progress(BuildProgress(stage, line, done, total))
+    def _report(
+        self, stage: str, line: str = "", done: int | None = None, total: int | None = None
+    ) -> None:
+        # Steps without a count keep the last one: the bar never jumps back.
+        if done is not None:
+            self._done, self._total = done, total
+        self._progress(BuildProgress(stage, line, self._done, self._total))
 
     def _note(self, line: str) -> None:
         self.lines.append(line)

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, LoadingIndicator, Static
+from textual.widgets import Footer, Header, LoadingIndicator, ProgressBar, Static
 
 from agent_tui.logs import log_file
 from agent_tui.screens.base import AgentScreen
@@ -82,6 +82,7 @@ class StartupScreen(AgentScreen[None]):
         super().__init__()
         self._heading = heading
         self._log_source: LogSource | None = None
+        self._build_line = ""
         self._started = time.monotonic()
         self.attempt = 0
 
@@ -90,6 +91,7 @@ class StartupScreen(AgentScreen[None]):
         with Vertical(id="startup"):
             yield Static(server_text(self._heading), id="heading")
             yield LoadingIndicator()
+            yield ProgressBar(id="build-progress", show_eta=False)
             yield Static(id="status")
             with Vertical(id="failure"):
                 yield Static(id="error-title")
@@ -108,6 +110,8 @@ class StartupScreen(AgentScreen[None]):
         self.attempt += 1
         self._started = time.monotonic()
         self._log_source = None
+        self._build_line = ""
+        self.query_one("#build-progress", ProgressBar).display = False
         self.failed = False
         self.follow(heading)
 
@@ -118,9 +122,26 @@ class StartupScreen(AgentScreen[None]):
         self.query_one("#heading", Static).update(server_text(heading))
         self._show_status()
 
-    def fail(self, title: str, message: str, details: Sequence[str] = ()) -> None:
+    def show_build(self, stage: str, line: str, done: int, total: int | None) -> None:
+        """Progress of the project's environment build: a bar once the number of
+        packages is known, and uv's latest line below it."""
+        bar = self.query_one("#build-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=total, progress=done)
+        self._build_line = f"{stage} · {line}" if line and line != stage else stage
+        self._show_status()
+
+    def fail(
+        self,
+        title: str,
+        message: str,
+        details: Sequence[str] = (),
+        *,
+        details_title: str = "last lines of the server's log:",
+    ) -> None:
         """Show why it did not work: `message` says what happened, `details` are the
-        server's last log lines (shown below it, scrollable)."""
+        server's last log lines, or uv's (shown below it under `details_title`,
+        scrollable)."""
         self.failed = True
         if self.attempt > 1:  # so a retry that fails the same way visibly did something
             title = f"{title} (attempt {self.attempt})"
@@ -135,7 +156,7 @@ class StartupScreen(AgentScreen[None]):
         self.query_one("#error-message", Static).update(server_text(message))
         detail_widget = self.query_one("#error-details", Static)
         if details:
-            text = Text("last lines of the server's log:\n", style="bold")
+            text = Text(f"{details_title}\n", style="bold")
             text.append_text(server_text("\n".join(details)))
             detail_widget.update(text)
         detail_widget.display = bool(details)
@@ -148,7 +169,7 @@ class StartupScreen(AgentScreen[None]):
             return
         elapsed = f"{time.monotonic() - self._started:.0f}s"
         if self._log_source is None:
-            latest = ""
+            latest = self._build_line
         else:
             # Before its first line the server process is still importing langgraph-api.
             latest = latest_status(self._log_source()) or "loading the agent server…"

@@ -11,7 +11,7 @@ and wait for ``/ok``. Two projects, interleaved round by round so machine noise 
   installed in its environment), after a first build that is timed separately.
 
 It prints the first build, then best and median seconds for each and the difference
-(project − demo), which is what an unchanged project adds to every start.
+(project - demo), which is what an unchanged project adds to every start.
 """
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ def main() -> int:
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="agent-tui-bench-"))
     os.environ["AGENT_TUI_HOME"] = str(home)  # before agent_tui reads its folders
-    from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, load_langgraph_config
-    from agent_tui.local import project_env
+    from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, load_langgraph_config, project_env
     from agent_tui.local.project_env import ensure_environment
 
     project = home / "weather"

@@ -5,6 +5,7 @@ The weather project's graph imports ``tinyweather``, which only its environment 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,18 @@ async def test_the_server_runs_the_graph_in_its_environment_with_its_env(
         assert answer.json()["greeting"] == "hello from .env"
     # ...and its value is in no log.
     assert "hello from .env" not in (tmp_path / "server.log").read_text()
+
+
+def test_a_python_version_uv_cannot_provide_falls_back_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UV_OFFLINE", "1")
+    config_path = copy_weather_project(tmp_path)
+    raw = json.loads(config_path.read_text())
+    config_path.write_text(json.dumps({**raw, "python_version": "3.99"}))
+    steps: list[BuildProgress] = []
+    python = ensure_environment(
+        load_langgraph_config(config_path), steps.append, env_dir=tmp_path / "env"
+    )
+    assert any("python_version 3.99 is not available" in step.line for step in steps)
+    assert imports(python, "tinyweather")

@@ -1,9 +1,18 @@
 """Takes revisions through their statuses and runs one real agent server per deployment.
 
-QUEUED → AWAITING_BUILD → BUILDING (the config is read and every graph imported, in a
-child process: `build_check`) → AWAITING_DEPLOY → DEPLOYING (an `EmbeddedAgentServer`
-with the revision's secrets as environment variables) → DEPLOYED once `/ok` answers.
-Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the revision's logs.
+QUEUED → AWAITING_BUILD → BUILDING (the project's dependencies installed into its
+environment with uv, `project_env`, in a child process: `environment_build`; then the
+config is read and every graph imported with that environment's interpreter, in another
+child process: `build_check`) → AWAITING_DEPLOY → DEPLOYING (an `EmbeddedAgentServer` on
+that interpreter, with the revision's secrets as environment variables) → DEPLOYED once
+`/ok` answers. Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the
+revision's logs; uv's output goes there line by line while it installs.
+
+The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
+TUI running the same project uses it too): a server that starts again (a restart, the
+active revision coming back after a failed deploy) checks it and rebuilds it when a
+dependency file changed. Deleting a deployment during a build kills the build's process
+group: uv and what it started stop with it.
 
 A deployment works on one revision at a time; a revision that a newer one superseded
 before it deployed is SKIPPED. The new server replaces the old one in the same data
@@ -19,21 +28,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agent_tui.local.control_plane.environment_build import ready_python
 from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.project_env import EnvironmentBuildError
 from agent_tui.local.server_environment import server_environment
 
 logger = logging.getLogger(__name__)
 
 BUILD_TIMEOUT = 120.0
 READY_TIMEOUT = 60.0
+_LINE_LIMIT = 1 << 20
+"""Longest output line read from a build child (asyncio's default, 64 KiB, could be hit)."""
 PENDING = frozenset(
     {"CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"}
 )
@@ -142,7 +157,13 @@ class Deployer:
         self._set_status(revision, "BUILDING")
         self._log(rid, f"building {config_path}")
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
-        ok, lines = await _build_check(config_path, secrets)
+        try:
+            python = await self._environment(rid, config_path)
+        except EnvironmentBuildError as exc:
+            self._log(rid, *exc.lines, f"build failed: {exc.reason}")
+            self._set_status(revision, "BUILD_FAILED")
+            return
+        ok, lines = await _build_check(config_path, secrets, python)
         self._log(rid, *lines)
         if not ok:
             self._set_status(revision, "BUILD_FAILED")
@@ -154,7 +175,7 @@ class Deployer:
             return
         self._set_status(revision, "DEPLOYING")
         try:
-            server = await self._start_server(deployment_id, config_path, secrets)
+            server = await self._start_server(deployment_id, config_path, secrets, python)
         except EmbeddedServerError as exc:
             self._log(rid, f"deploy failed: {exc.reason}", *exc.log_lines)
             deployment = self.store.deployment(deployment_id)
@@ -180,8 +201,62 @@ class Deployer:
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
 
+    async def _environment(self, revision_id: str, config_path: Path) -> str:
+        """The interpreter to run the project with, its environment built first if needed.
+
+        uv's lines go to the revision's log as uv prints them. Raises
+        `EnvironmentBuildError` (uv's words already logged) when the build fails.
+        """
+        python = await asyncio.to_thread(ready_python, config_path)
+        if python is not None:
+            return python
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-P",  # the control plane's working folder is not the child's module path
+            "-m",
+            "agent_tui.local.control_plane.environment_build",
+            str(config_path),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=os.name == "posix",  # its own group: killed with uv, below
+            limit=_LINE_LIMIT,
+        )
+        assert process.stdout is not None
+        failed: str | None = None
+        try:
+            async for raw in process.stdout:
+                text = raw.decode(errors="replace").rstrip()
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    message = None
+                if not isinstance(message, dict):
+                    if text:  # not the child's own words (a crash): kept as they are
+                        self._log(revision_id, text)
+                elif "line" in message:
+                    self._log(revision_id, str(message["line"]))
+                elif "python" in message:
+                    python = str(message["python"])
+                elif "failed" in message:
+                    failed = str(message["failed"])
+            code = await process.wait()
+        finally:
+            if process.returncode is None:  # cancelled (a deleted deployment, a shutdown)
+                _kill_group(process)
+                await process.wait()
+        if code != 0 or python is None:
+            raise EnvironmentBuildError(
+                failed or f"the environment build stopped (exit code {code})"
+            )
+        return python
+
     async def _start_server(
-        self, deployment_id: str, config_path: Path, env: dict[str, str]
+        self,
+        deployment_id: str,
+        config_path: Path,
+        env: dict[str, str],
+        python: str,
     ) -> EmbeddedAgentServer:
         old = self.servers.pop(deployment_id, None)
         port = self._ports.get(deployment_id)
@@ -196,6 +271,7 @@ class Deployer:
             log_file=folder / "server.log",
             env=env,
             port=port,
+            python=python,
         )
         try:
             await asyncio.to_thread(server.start)
@@ -206,7 +282,11 @@ class Deployer:
             await server.stop_async()  # it may have started before failing to answer
             # The old port may be taken meanwhile: any free port will do.
             server = EmbeddedAgentServer(
-                config_path, data_dir=folder / "server", log_file=folder / "server.log", env=env
+                config_path,
+                data_dir=folder / "server",
+                log_file=folder / "server.log",
+                env=env,
+                python=python,
             )
             await asyncio.to_thread(server.start)
             await server.wait_until_ready_async(READY_TIMEOUT)
@@ -240,9 +320,12 @@ class Deployer:
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
         try:
-            server = await self._start_server(deployment_id, path, secrets)
-        except EmbeddedServerError as exc:
-            self._log(revision_id, f"restart failed: {exc.reason}", *exc.log_lines)
+            # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
+            python = await self._environment(revision_id, path)
+            server = await self._start_server(deployment_id, path, secrets, python)
+        except (EmbeddedServerError, EnvironmentBuildError) as exc:
+            more = exc.log_lines if isinstance(exc, EmbeddedServerError) else exc.lines
+            self._log(revision_id, f"restart failed: {exc.reason}", *more)
             deployment = self.store.deployment(deployment_id)
             if deployment is not None:
                 deployment["status"] = "UNKNOWN"
@@ -263,9 +346,25 @@ def _port_of(url: object) -> int | None:
         return None
 
 
-async def _build_check(config_path: Path, secrets: dict[str, str]) -> tuple[bool, list[str]]:
+def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """Stop a build child and everything it started (uv, the build backends uv runs).
+
+    SIGKILL, not SIGTERM: uv may leave its build backends running on SIGTERM, and nothing
+    is lost, since the environment's marker was removed when its build began (it is built
+    again next time).
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+
+
+async def _build_check(
+    config_path: Path, secrets: dict[str, str], python: str
+) -> tuple[bool, list[str]]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
+        python,
         "-m",
         "agent_tui.local.control_plane.build_check",
         str(config_path),

@@ -1,0 +1,84 @@
+"""The BUILDING step's install, run in a child process: the project's environment, with uv.
+
+``python -m agent_tui.local.control_plane.environment_build CONFIG`` builds (or reuses)
+the environment of CONFIG's project with `project_env.ensure_environment` and prints one
+JSON object a line, as things happen: ``{"line": …}`` for each progress line (uv's own
+words), then ``{"python": …}`` (the interpreter to run the project with) and exits 0, or
+``{"failed": reason}`` and exits 1.
+
+A child process, rather than a thread, because a deleted deployment's build must stop
+at once: the deployer starts it in its own process group and kills the group, which
+takes uv and the build backends uv started with it (a thread cannot be stopped, and uv
+would go on installing into an environment nobody waits for).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.project_env import (
+    BuildProgress,
+    EnvironmentBuildError,
+    ensure_environment,
+    is_current,
+    plan_environment,
+)
+
+
+def ready_python(config_path: Path) -> str | None:
+    """The interpreter for the project when its environment needs no build (else None).
+
+    A few file reads, so a restart or a project with nothing to install starts no child
+    process. A config that cannot be read gets agent-tui's interpreter: the graph import
+    check that follows reports what is wrong with it.
+    """
+    try:
+        config = load_langgraph_config(config_path)
+    except LangGraphConfigError:
+        return sys.executable
+    plan = plan_environment(config)
+    if plan.is_empty:
+        return sys.executable
+    return str(plan.python) if is_current(plan) else None
+
+
+def _say(**message: str) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: environment_build CONFIG", file=sys.stderr)
+        return 2
+    said: set[str] = set()
+
+    def progress(step: BuildProgress) -> None:
+        # uv's line when there is one; the builder's own steps have only a stage.
+        line = step.line or step.stage
+        said.add(line)
+        _say(line=line)
+
+    try:
+        config = load_langgraph_config(Path(argv[0]))
+        python = ensure_environment(config, progress)
+    except LangGraphConfigError as exc:
+        _say(failed=f"invalid langgraph.json: {exc}")
+        return 1
+    except EnvironmentBuildError as exc:
+        for line in exc.lines:
+            if line not in said:  # most were reported as they came
+                _say(line=line)
+        _say(failed=exc.reason)
+        return 1
+    except OSError as exc:
+        _say(failed=f"cannot build the environment: {exc}")
+        return 1
+    _say(python=python)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -9,6 +9,8 @@ from agent_tui.local.embedded_server import (
     DEFAULT_READY_TIMEOUT,
     EmbeddedAgentServer,
     EmbeddedServerError,
+    ServerAlreadyRunning,
+    local_server_data_dir,
     server_key,
 )
 from agent_tui.local.langgraph_config import (
@@ -17,6 +19,15 @@ from agent_tui.local.langgraph_config import (
     LangGraphConfigError,
     default_langgraph_config,
     load_langgraph_config,
+)
+from agent_tui.local.server_lock import (
+    RunningServer,
+    ServerLock,
+    ServerLockError,
+    ServerLockHeld,
+    running_server,
+    wait_for_running_server,
+    wait_for_running_url,
 )
 
 __all__ = [
@@ -27,7 +38,16 @@ __all__ = [
     "EmbeddedServerError",
     "LangGraphConfig",
     "LangGraphConfigError",
+    "RunningServer",
+    "ServerAlreadyRunning",
+    "ServerLock",
+    "ServerLockError",
+    "ServerLockHeld",
     "default_langgraph_config",
     "load_langgraph_config",
+    "local_server_data_dir",
+    "running_server",
     "server_key",
+    "wait_for_running_server",
+    "wait_for_running_url",
 ]

@@ -10,7 +10,10 @@ for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stop
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
 Each config gets its own working folder under the user data folder, where the runtime keeps
-``.langgraph_api/`` (threads, runs, assistants, checkpoints): data survives restarts.
+``.langgraph_api/`` (threads, runs, assistants, checkpoints): data survives restarts. Only one
+server at a time may use a folder (`server_lock`): ``start()`` raises `ServerAlreadyRunning`
+when another process's server owns it, and the lock is shared with the child, so it is only
+free once the server has exited and saved its data.
 
 On POSIX the listening socket is bound here, on a free port, and handed to the child, so no
 other process can take the port between choosing it and listening on it. Elsewhere the
@@ -41,7 +44,8 @@ import httpx
 from agent_tui import paths
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_environment import server_environment
-from agent_tui.local.server_log import ServerLog
+from agent_tui.local.server_lock import RunningServer, ServerLock, ServerLockError, ServerLockHeld
+from agent_tui.local.server_log import LineListener, ServerLog
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -68,12 +72,28 @@ class EmbeddedServerError(RuntimeError):
         super().__init__(message)
 
 
+class ServerAlreadyRunning(EmbeddedServerError):
+    """Another process's server owns the data folder; connect to ``running`` instead."""
+
+    def __init__(self, running: RunningServer, config_path: Path) -> None:
+        self.running = running
+        where = f"runs at {running.url}" if running.url else "is starting"
+        super().__init__(
+            f"a local agent server for {config_path} already {where} (pid {running.pid})"
+        )
+
+
 def server_key(config_path: Path) -> str:
     """A stable, readable folder name for one config file: ``<project folder>-<hash>``."""
     resolved = config_path.expanduser().resolve()
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", resolved.parent.name).strip("-.") or "project"
     digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
     return f"{slug[:40]}-{digest}"
+
+
+def local_server_data_dir(config_path: Path) -> Path:
+    """The default data folder of the server for ``config_path`` (one per config file)."""
+    return paths.data_dir() / "servers" / server_key(config_path)
 
 
 class EmbeddedAgentServer:
@@ -95,6 +115,7 @@ class EmbeddedAgentServer:
         jobs_per_worker: int = DEFAULT_JOBS_PER_WORKER,
         allow_blocking: bool = False,
         python: str | None = None,
+        on_line: LineListener | None = None,
     ) -> None:
         """Describe the server; nothing starts until ``start()``.
 
@@ -105,10 +126,12 @@ class EmbeddedAgentServer:
         langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
         --allow-blocking``. ``python`` is the interpreter to run the server with (the
         project's environment, `project_env.ensure_environment`; default: agent-tui's).
+        ``on_line`` gets each output line (control characters removed) as it arrives, from
+        a reader thread.
         """
         self.config_path = config_path.expanduser().resolve()
         key = server_key(self.config_path)
-        self.data_dir = data_dir if data_dir is not None else paths.data_dir() / "servers" / key
+        self.data_dir = data_dir if data_dir is not None else local_server_data_dir(config_path)
         self.log_file = log_file if log_file is not None else paths.log_dir() / f"server-{key}.log"
         self.host = host
         self.startup_seconds: float | None = None
@@ -118,7 +141,8 @@ class EmbeddedAgentServer:
         self._jobs = jobs_per_worker
         self._allow_blocking = allow_blocking
         self.python = python or sys.executable
-        self._log = ServerLog(self.log_file)
+        self._log = ServerLog(self.log_file, on_line=on_line)
+        self._server_lock: ServerLock | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._started_at = 0.0
@@ -153,10 +177,12 @@ class EmbeddedAgentServer:
 
     # -- start ---------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, *, lock: bool = True) -> None:
         """Launch the server process; returns at once. A no-op while it is running.
 
-        Raises `EmbeddedServerError` when the config is unusable or the process can't start.
+        ``lock``: take the data folder's lock first (`server_lock`). Raises
+        `ServerAlreadyRunning` when another process's server holds it, and
+        `EmbeddedServerError` when the config is unusable or the process can't start.
         """
         with self._lock:
             if self.is_running:
@@ -166,11 +192,30 @@ class EmbeddedAgentServer:
             except LangGraphConfigError as exc:
                 raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if lock and self._server_lock is None:
+                self._server_lock = self._acquire_lock()
             self.startup_seconds = None
             self._started_at = time.monotonic()
             self._bind_retries_left = _BIND_RETRIES if self._requested_port is None else 0
-            self._launch()
+            try:
+                self._launch()
+            except BaseException:
+                self._release_lock()
+                raise
             atexit.register(self.stop)
+
+    def _acquire_lock(self) -> ServerLock:
+        try:
+            return ServerLock.acquire(self.data_dir, config=self.config_path)
+        except ServerLockHeld as held:
+            raise ServerAlreadyRunning(held.running, self.config_path) from None
+        except ServerLockError as exc:
+            raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+
+    def _release_lock(self) -> None:
+        lock, self._server_lock = self._server_lock, None
+        if lock is not None:
+            lock.release()
 
     def _launch(self) -> None:
         listener = self._listen() if _SOCKET_INHERITANCE else None
@@ -196,6 +241,10 @@ class EmbeddedAgentServer:
         ]
         if listener is not None:
             command += ["--fd", str(listener.fileno())]
+        inherited = [listener.fileno()] if listener is not None else []
+        if self._server_lock is not None and _SOCKET_INHERITANCE:
+            # The child keeps the lock until it has exited, whatever happens to us.
+            inherited.append(self._server_lock.fileno())
         if threading.current_thread() is threading.main_thread():
             command.append("--die-with-parent")
         if self._allow_blocking:
@@ -208,7 +257,7 @@ class EmbeddedAgentServer:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                pass_fds=(listener.fileno(),) if listener is not None else (),
+                pass_fds=inherited,
                 start_new_session=_SOCKET_INHERITANCE,
                 creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
             )
@@ -269,7 +318,7 @@ class EmbeddedAgentServer:
                 with contextlib.suppress(httpx.TransportError):
                     response = await client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
                     if response.status_code == 200:
-                        self._mark_ready()
+                        await asyncio.to_thread(self._mark_ready)  # it writes a file
                         return
                 if time.monotonic() >= deadline:
                     await asyncio.to_thread(self._raise_timeout, timeout)
@@ -299,6 +348,12 @@ class EmbeddedAgentServer:
     def _mark_ready(self) -> None:
         if self.startup_seconds is None:
             self.startup_seconds = time.monotonic() - self._started_at
+            # Without the note the server still works; other copies just cannot find it.
+            if self._server_lock is not None:
+                with contextlib.suppress(ServerLockError):
+                    self._server_lock.record(
+                        url=self.url, server_pid=self.pid, config=self.config_path
+                    )
 
     def _raise_timeout(self, timeout: float) -> None:
         lines = self.log_lines(_ERROR_LOG_LINES)
@@ -350,6 +405,7 @@ class EmbeddedAgentServer:
             with contextlib.suppress(OSError):
                 process.stdin.close()
         self._log.join(timeout=2.0)
+        self._release_lock()  # the child has exited: its data is saved
         atexit.unregister(self.stop)
 
     # -- context managers ----------------------------------------------------------------

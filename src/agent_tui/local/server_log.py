@@ -1,6 +1,7 @@
 """The embedded server's output: the recent lines in memory, all of them in a log file.
 
-Nothing goes to our own stdout or stderr, which belong to the TUI.
+Nothing goes to our own stdout or stderr, which belong to the TUI; a headless caller
+(``agent-tui serve``) may copy the lines there through ``on_line``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import os
 import re
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -25,6 +27,8 @@ _CONTROL = re.compile(
 
 MAX_LOG_FILE_BYTES = 5_000_000
 
+LineListener = Callable[[str], None]
+
 
 def clean_line(raw: bytes) -> str:
     """One output line as plain, printable text."""
@@ -34,8 +38,12 @@ def clean_line(raw: bytes) -> str:
 class ServerLog:
     """Collects the server's output lines from a reader thread."""
 
-    def __init__(self, log_file: Path, *, keep: int = 500) -> None:
+    def __init__(
+        self, log_file: Path, *, keep: int = 500, on_line: LineListener | None = None
+    ) -> None:
+        """``on_line`` gets each cleaned line as it arrives, from the reader thread."""
         self.log_file = log_file
+        self._on_line = on_line
         self._lines: deque[str] = deque(maxlen=keep)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -68,6 +76,11 @@ class ServerLog:
                     self._lines.append(line)
                 if log is not None:
                     log.write(line + "\n")
+                if self._on_line is not None:
+                    try:
+                        self._on_line(line)
+                    except Exception:  # reading must go on, or the pipe fills and blocks it
+                        self._on_line = None
         if log is not None:
             log.close()
 

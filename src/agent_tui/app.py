@@ -6,6 +6,11 @@ local server (or reaches the remote one) while the screen shows its progress. Wh
 `GET /info` answers, `ServerInfoScreen` replaces it. On failure the start-up screen
 shows why, and `r` tries again.
 
+One local server per project (`agent_tui.local.server_lock`): when another process
+(a second agent-tui, `agent-tui serve`) already runs the server of the project's data
+folder, the app connects to it and leaves it running on exit; once that server is gone,
+a retry (or `:ctx local`) starts the app's own.
+
 Contexts (`agent_tui.contexts`): the app runs on one context at a time. `switch_context`
 (`:ctx NAME`, the context picker) re-reads the config file, and connects again through
 the same start-up screen and worker; the embedded server keeps running for a switch
@@ -45,7 +50,7 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.config import AgentTuiConfig
     from agent_tui.contexts import Context
-    from agent_tui.local import EmbeddedAgentServer
+    from agent_tui.local import EmbeddedAgentServer, RunningServer
     from agent_tui.local.control_plane import LocalControlPlane
 
 logger = logging.getLogger(__name__)
@@ -96,7 +101,9 @@ class AgentTuiApp(ShellApp):
         self._readonly_flag = readonly
         self._use_context(target if isinstance(target, Context) else Context.of_target(target))
         self.start_timeout = start_timeout
-        self.local_server: EmbeddedAgentServer | None = None
+        self.local_server: EmbeddedAgentServer | None = None  # the one this app owns
+        # Another process's local server this app is connected to (never stopped here).
+        self.attached_server: RunningServer | None = None
         self.client: AgentServerClient | None = None  # the current server's
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
@@ -207,7 +214,7 @@ class AgentTuiApp(ShellApp):
             workspace = None
             if isinstance(target, LocalServer):
                 self.connection_status = "starting the local server…"
-                url = self._running_local_url() or await self._start_local_server(target, startup)
+                url = self._running_local_url() or await self._local_server_url(target, startup)
             else:
                 self.connection_status = f"connecting to {target.url}…"
                 url, workspace = target.url, target.workspace_id
@@ -247,14 +254,73 @@ class AgentTuiApp(ShellApp):
             return server.url
         return None
 
-    async def _start_local_server(self, target: LocalServer, startup: StartupScreen) -> str:
+    async def _local_server_url(self, target: LocalServer, startup: StartupScreen) -> str:
+        """The project's local server: the one another process runs for its data folder
+        if there is one (connected to, never stopped), else one this app starts."""
         # A retry after a failed start begins from a clean slate.
         await asyncio.to_thread(self.stop_local_server)
-        from agent_tui.local import EmbeddedAgentServer, default_langgraph_config
+        self.attached_server = None
+        from agent_tui.local import (
+            EmbeddedServerError,
+            ServerAlreadyRunning,
+            default_langgraph_config,
+            local_server_data_dir,
+            running_server,
+        )
 
         config = target.config_path or default_langgraph_config(Path.cwd())
+        data_dir = target.data_dir or local_server_data_dir(config)
+        for _ in range(3):  # the folder may change hands while we look
+            running = await asyncio.to_thread(running_server, data_dir)
+            if running is not None:
+                url = await self._attach_local_server(running, startup)
+                if url is not None:
+                    return url
+                continue  # its owner let go of it: start our own
+            try:
+                return await self._start_local_server(config, data_dir, startup)
+            except ServerAlreadyRunning:
+                self.local_server = None  # another copy started it first: connect to it
+        raise EmbeddedServerError(
+            f"the local agent server for {config} kept starting and stopping in other "
+            "processes; try again"
+        )
+
+    async def _attach_local_server(
+        self, running: RunningServer, startup: StartupScreen
+    ) -> str | None:
+        """Wait until another process's server answers; None once nobody owns it."""
+        from agent_tui.local import (
+            DEFAULT_READY_TIMEOUT,
+            EmbeddedServerError,
+            wait_for_running_server,
+        )
+
+        who = f"process {running.pid}" if running.pid is not None else "another process"
+        self.connection_status = f"waiting for the local server of {who}…"
+        if running.url is None:
+            startup.follow(f"Waiting for the local agent server that {who} is starting")
+        else:
+            startup.follow(f"Connecting to the local agent server of {who} at {running.url}")
+        # Its owner gives up (and lets go) after its own timeout; this is a backstop.
+        timeout = self.start_timeout or 2 * DEFAULT_READY_TIMEOUT
+        try:
+            ready = await wait_for_running_server(running.data_dir, timeout)
+        except TimeoutError as error:
+            raise EmbeddedServerError(str(error)) from None
+        if ready is None or ready.url is None:
+            return None
+        logger.info("using the local agent server of process %s at %s", ready.pid, ready.url)
+        self.attached_server = ready
+        return ready.url
+
+    async def _start_local_server(
+        self, config: Path, data_dir: Path, startup: StartupScreen
+    ) -> str:
+        from agent_tui.local import EmbeddedAgentServer
+
         python = await self._project_python(config, startup)
-        server = EmbeddedAgentServer(config, data_dir=target.data_dir, python=python)
+        server = EmbeddedAgentServer(config, data_dir=data_dir, python=python)
         self.local_server = server  # set before start: shutdown must find it
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
@@ -293,6 +359,18 @@ class AgentTuiApp(ShellApp):
         """What the info screen says about where the server comes from."""
         server = self.local_server
         context = [("Context", self.context.name)]
+        attached = self.attached_server
+        if isinstance(self.target, LocalServer) and attached is not None:
+            owner = f"process {attached.pid}" if attached.pid is not None else "another process"
+            return [
+                *context,
+                (
+                    "Server",
+                    f"{url}  (local: belongs to {owner}, keeps running after this app exits)",
+                ),
+                ("Project", attached.config or "unknown"),
+                ("Data", f"{attached.data_dir}  (threads and assistants persist here)"),
+            ]
         if isinstance(self.target, RemoteServer) or server is None:
             rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
             if self.context.workspace_id:
@@ -485,6 +563,7 @@ class AgentTuiApp(ShellApp):
         await asyncio.to_thread(self.stop_local_server)
 
     def stop_local_server(self) -> None:
-        """Stop the embedded server if one runs; safe to call any number of times."""
+        """Stop the embedded server this app started, if it runs (never another process's
+        server it is connected to); safe to call any number of times."""
         if self.local_server is not None:
             self.local_server.stop()

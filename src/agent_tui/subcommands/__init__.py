@@ -1,6 +1,6 @@
-"""Headless subcommands: `threads list`, `history`, `diff`, `export`, `import`.
+"""Headless subcommands: `threads list`, `history`, `diff`, `export`, `import`, `serve`.
 
-Scriptable versions of the thread view's actions. Each prints aligned text, or JSON with
+Scriptable versions of the thread view's actions, and the project's local server. Each prints aligned text, or JSON with
 stable keys under `--json`, and exits 0 on success, 1 when the server or a file says no
 (the message goes to stderr, never a traceback), 2 for bad usage.
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from agent_tui.subcommands.common import add_connection_options
 
@@ -100,6 +101,38 @@ def add_headless_commands(
     )
     add_connection_options(imported)
     imported.set_defaults(handler=_lazy("transfer", "import_command"))
+
+    serve = commands.add_parser(
+        "serve",
+        prog="agent-tui serve",
+        help="run the project's local agent server headless and print its URL "
+        "(agent-tui on the same project connects to it)",
+    )
+    serve.add_argument(
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="the project's langgraph.json (default: ./langgraph.json, else the demo graphs)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=_port, help="port to listen on (default: a free one)")
+    serve.add_argument(
+        "--no-reload",
+        dest="reload",
+        action="store_false",
+        help="do not restart the server when the project's files change",
+    )
+    serve.set_defaults(handler=_lazy("serve", "serve_command"))
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 65535, got {port}")
+    return port
 
 
 def _lazy(module: str, function: str) -> Callable[[argparse.Namespace], int]:

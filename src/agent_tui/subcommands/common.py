@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
+    from agent_tui.target import LocalServer
 
 EXIT_OK = 0
 EXIT_API_ERROR = 1  # the server (or a file) said no
@@ -49,16 +50,17 @@ def add_connection_options(parser: argparse.ArgumentParser, *, json_flag: bool =
         parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
 
 
-def connect(args: argparse.Namespace) -> AgentServerClient:
+async def connect(args: argparse.Namespace) -> AgentServerClient:
     """A client for --url, else --context, else the config's current context.
 
-    Raises `UsageError` when that leads to no running server (the local context), and
-    the config's own errors (which say what is wrong and where).
+    The `local` context is the local server another process (`agent-tui serve`, the
+    app) runs for ./langgraph.json, else for the demo graphs. Raises `UsageError` when
+    there is none, and the config's own errors (which say what is wrong and where).
     """
     from agent_tui.client import AgentServerClient
     from agent_tui.config import load_config
     from agent_tui.contexts import resolve_context, url_context
-    from agent_tui.target import RemoteServer
+    from agent_tui.target import LocalServer, RemoteServer
 
     url = getattr(args, "url", None)
     api_key = getattr(args, "api_key", None)
@@ -67,10 +69,39 @@ def connect(args: argparse.Namespace) -> AgentServerClient:
     else:
         context = resolve_context(load_config(), getattr(args, "context", None), api_key=api_key)
     target = context.target
+    if isinstance(target, LocalServer):
+        return AgentServerClient(await _running_local_url(target))
     if not isinstance(target, RemoteServer):
         raise UsageError(NO_SERVER)
     headers = {"X-Tenant-Id": target.workspace_id} if target.workspace_id else None
     return AgentServerClient(target.url, api_key=target.api_key, headers=headers)
+
+
+async def _running_local_url(target: LocalServer) -> str:
+    """The URL of the local server running for the target's project (waiting for one
+    that is starting); `UsageError` when none runs."""
+    from pathlib import Path
+
+    from agent_tui.local import (
+        DEFAULT_READY_TIMEOUT,
+        default_langgraph_config,
+        local_server_data_dir,
+        wait_for_running_server,
+    )
+
+    config = target.config_path or default_langgraph_config(Path.cwd())
+    data_dir = target.data_dir or local_server_data_dir(config)
+    try:
+        running = await wait_for_running_server(data_dir, DEFAULT_READY_TIMEOUT)
+    except TimeoutError as error:
+        raise UsageError(str(error)) from None
+    if running is None or running.url is None:
+        folder = config.parent if target.config_path else Path.cwd()
+        raise UsageError(
+            f"no local agent server runs for {config}: start one with `agent-tui serve` "
+            f"(or open `agent-tui`) in {folder}"
+        )
+    return running.url
 
 
 def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[int]]) -> int:
@@ -84,7 +115,7 @@ def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[
     from agent_tui.thread_query import QueryError
 
     async def main() -> int:
-        async with connect(args) as client:
+        async with await connect(args) as client:
             return await work(client)
 
     try:

@@ -1,0 +1,167 @@
+"""`agent-tui serve [--config FILE] [--host H] [--port N] [--no-reload]`: the project's
+local agent server, headless, like ``langgraph dev``.
+
+The same embedded server the app starts, on the same data folder (so threads made here
+show in the app and back), and the app opened on the same project connects to it instead
+of starting its own. Once ``/ok`` answers, the URL is the one line on stdout, for
+scripts; the server's log (with its request lines) goes to stderr. Ctrl+C or SIGTERM
+stops it gracefully, so the runtime saves its data, and leaves no process behind.
+
+Exit codes: 0 after a requested stop, 1 when the server cannot start or run (another one
+already runs for the project, the port is busy, the graphs fail), 2 for a bad config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+
+from agent_tui.local import (
+    DEFAULT_READY_TIMEOUT,
+    EmbeddedAgentServer,
+    EmbeddedServerError,
+    LangGraphConfigError,
+    ServerAlreadyRunning,
+    default_langgraph_config,
+    load_langgraph_config,
+    local_server_data_dir,
+    wait_for_running_server,
+)
+from agent_tui.local.server_log import LineListener
+from agent_tui.sanitize import clean_text
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_CONFIG = 2
+
+_PROG = "agent-tui serve"
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+_CRASH_CHECK_SECONDS = 0.5
+
+
+def start_project_server(
+    config: Path, *, host: str, port: int | None, reload: bool, on_line: LineListener
+) -> EmbeddedAgentServer:
+    """Create and start (not wait for) the server of the project ``config``.
+
+    Raises `ServerAlreadyRunning` when another process runs it, `EmbeddedServerError`
+    when it cannot start. ``reload``: restart it when the project changes.
+    """
+    del reload  # accepted for the command line; live reload is not wired in yet
+    server = EmbeddedAgentServer(
+        config, data_dir=local_server_data_dir(config), host=host, port=port, on_line=on_line
+    )
+    server.start()
+    return server
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    config: Path = args.config if args.config is not None else default_langgraph_config(Path.cwd())
+    config = config.expanduser().resolve()
+    try:
+        load_langgraph_config(config)
+    except LangGraphConfigError as error:
+        return _fail(str(error), EXIT_BAD_CONFIG)
+    try:
+        return asyncio.run(_serve(config, args.host, args.port, args.reload))
+    except KeyboardInterrupt:  # before the handlers were in place
+        return EXIT_OK
+
+
+async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for name in _STOP_SIGNALS:
+        if hasattr(signal, name):  # Windows has neither SIGHUP nor loop signal handlers
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(getattr(signal, name), stop.set)
+
+    server = await _start(config, host, port, reload)
+    if server is None:
+        return EXIT_FAILED
+    try:
+        if not await _until_ready(server, stop):
+            return EXIT_FAILED
+        if not stop.is_set():
+            print(server.url, flush=True)
+            await _until_stopped(server, stop)
+            if not stop.is_set():
+                return _fail(
+                    f"the agent server stopped unexpectedly (full log in {server.log_file})",
+                    EXIT_FAILED,
+                )
+        return EXIT_OK
+    finally:
+        await server.stop_async()  # gracefully: the runtime saves its data on the way
+
+
+async def _start(
+    config: Path, host: str, port: int | None, reload: bool
+) -> EmbeddedAgentServer | None:
+    for _ in range(3):  # the data folder may change hands while we look
+        try:
+            return start_project_server(
+                config, host=host, port=port, reload=reload, on_line=_copy_to_stderr
+            )
+        except ServerAlreadyRunning as running:
+            other = running.running
+            if other.url is not None:
+                _fail(str(running), EXIT_FAILED)
+                return None
+            # Starting (or shutting down): say where it runs once it answers.
+            try:
+                ready = await wait_for_running_server(other.data_dir, 2 * DEFAULT_READY_TIMEOUT)
+            except TimeoutError as error:
+                _fail(str(error), EXIT_FAILED)
+                return None
+            if ready is not None:
+                _fail(str(ServerAlreadyRunning(ready, config)), EXIT_FAILED)
+                return None
+        except EmbeddedServerError as error:
+            hint = " (pass another --port, or none for a free one)" if port else ""
+            _fail(f"{error.reason}{hint}", EXIT_FAILED)
+            return None
+    _fail(f"the local agent server for {config} keeps changing hands; try again", EXIT_FAILED)
+    return None
+
+
+async def _until_ready(server: EmbeddedAgentServer, stop: asyncio.Event) -> bool:
+    """Wait for ``/ok`` or a stop request; False (after saying why) if it failed."""
+    ready = asyncio.create_task(server.wait_until_ready_async())
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not ready.done():
+        ready.cancel()
+        return True  # stopped while starting: a requested stop is no failure
+    try:
+        ready.result()
+    except EmbeddedServerError as error:
+        # Its log lines are on stderr already.
+        _fail(error.reason, EXIT_FAILED)
+        return False
+    return True
+
+
+async def _until_stopped(server: EmbeddedAgentServer, stop: asyncio.Event) -> None:
+    """Return on a stop request, or when the server exits by itself."""
+    while server.is_running:
+        try:
+            await asyncio.wait_for(stop.wait(), _CRASH_CHECK_SECONDS)
+            return
+        except TimeoutError:
+            continue  # still running, nobody asked to stop: look again
+
+
+def _copy_to_stderr(line: str) -> None:
+    sys.stderr.write(clean_text(line) + "\n")
+    sys.stderr.flush()
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"{_PROG}: {clean_text(message)}", file=sys.stderr, flush=True)
+    return code

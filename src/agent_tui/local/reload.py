@@ -203,8 +203,9 @@ class ProjectWatcher:
                 ignore_permission_denied=True,
             ):
                 ready.set()
-                paths_changed = (Path(name) for _, name in changes)
-                relevant = {path for path in paths_changed if self._relevant(path)}
+                relevant = {
+                    Path(name) for change, name in changes if self._relevant(change, Path(name))
+                }
                 if relevant:
                     with self._changed:
                         self._pending |= relevant
@@ -238,16 +239,16 @@ class ProjectWatcher:
 
     # -- filtering -----------------------------------------------------------------------
 
-    def _relevant(self, path: Path) -> bool:
+    def _relevant(self, change: watchfiles.Change, path: Path) -> bool:
         if path in self._extra:
             return True
         root = next((root for root in self._roots if _under(path, root)), None)
-        if root is None or is_ignored(path.relative_to(root)):
+        if root is None or path == root or is_ignored(path.relative_to(root)):
             return False
         if path.name == "langgraph.json" or path.suffix == ".py":
             return True
-        # A folder moved in or checked out whole can arrive as one event for the folder.
-        return path.is_dir() and _has_python(path)
+        # A folder moved in arrives as one event for the folder, none for its files.
+        return change == watchfiles.Change.added and path.is_dir() and _has_python(path)
 
 
 def _absolute(path: Path) -> Path:

@@ -274,9 +274,10 @@ async def test_errors_are_messages_with_exit_codes(
     )
     assert (code, err) == (2, "agent-tui: --metadata: expected KEY=VALUE, got 'novalue'\n")
 
-    # No --url and no saved context: the local context has no running server to talk to.
+    # No --url and no saved context: no local server runs for this folder's project.
     code, _, err = await cli(capsys, "history", missing)
-    assert code == 2 and err.startswith("agent-tui: no agent server to talk to: pass --url URL")
+    assert code == 2 and err.startswith("agent-tui: no local agent server runs for ")
+    assert "start one with `agent-tui serve`" in err
 
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "agent-tui.thread", "version": 9}))

@@ -1,0 +1,240 @@
+"""`agent-tui serve`: the project's local server, headless, as a real process.
+
+Each test runs `python -m agent_tui serve` in a project folder with its own
+`AGENT_TUI_HOME`, and the headless commands beside it, as a user would in two terminals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_tui.local import DEMO_CONFIG, server_key
+
+TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
+START_TIMEOUT = 90.0
+
+
+def project(folder: Path) -> Path:
+    """A project folder whose langgraph.json serves the test `counter` graph."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "langgraph.json"
+    config.write_text(json.dumps({"graphs": {"counter": f"{TEST_GRAPHS / 'counter.py'}:graph"}}))
+    return folder
+
+
+def agent_tui(
+    home: Path, cwd: Path, *argv: str, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agent_tui", *argv],
+        cwd=cwd,
+        env={**os.environ, "AGENT_TUI_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+class Serve:
+    """A running `agent-tui serve`: its stdout lines in a queue, its stderr collected."""
+
+    def __init__(self, home: Path, cwd: Path, *argv: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "agent_tui", "serve", *argv],
+            cwd=cwd,
+            env={**os.environ, "AGENT_TUI_HOME": str(home)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.stdout: queue.Queue[str | None] = queue.Queue()
+        self._stderr: list[str] = []
+        self._changed = threading.Condition()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def url(self) -> str:
+        line = self.stdout.get(timeout=START_TIMEOUT)
+        assert line is not None, f"serve exited without a URL:\n{self.stderr}"
+        return line.rstrip("\n")
+
+    @property
+    def stderr(self) -> str:
+        with self._changed:
+            return "".join(self._stderr)
+
+    def wait_for_stderr(self, text: str, timeout: float = 30) -> None:
+        with self._changed:
+            found = self._changed.wait_for(lambda: text in "".join(self._stderr), timeout)
+        assert found, f"{text!r} not on stderr:\n{self.stderr}"
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(30)
+
+    def _read_stdout(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.stdout.put(line)
+        self.stdout.put(None)
+
+    def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            with self._changed:
+                self._stderr.append(line)
+                self._changed.notify_all()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def serves() -> Iterator[list[Serve]]:
+    """Every serve a test starts is stopped (or killed) at its end."""
+    started: list[Serve] = []
+    yield started
+    for serve in started:
+        if serve.process.poll() is None:
+            serve.process.kill()
+            serve.process.wait(10)
+
+
+def note_of(home: Path, config: Path) -> dict[str, object]:
+    data_dir = home / "data" / "servers" / server_key(config)
+    loaded: dict[str, object] = json.loads((data_dir / "server.json").read_text())
+    return loaded
+
+
+def process_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def port_closed(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "ctrl+c"])
+def test_serve_prints_its_url_logs_requests_and_stops_cleanly(
+    tmp_path: Path, home: Path, serves: list[Serve], stop_signal: signal.Signals
+) -> None:
+    folder = project(tmp_path / "project")
+    serve = Serve(home, folder)
+    serves.append(serve)
+    url = serve.url()
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+", url)
+    port = int(url.rsplit(":", 1)[1])
+    missing = str(uuid.uuid4())
+    with httpx.Client(base_url=url, trust_env=False, timeout=30) as client:
+        assert client.get("/ok").json() == {"ok": True, "services": {}}
+        assistants = client.post("/assistants/search", json={"graph_id": "counter"}).json()
+        assert [a["graph_id"] for a in assistants] == ["counter"]
+        assert client.get(f"/threads/{missing}").status_code == 404
+    # The server's own log, with its request lines as `langgraph dev` shows them.
+    serve.wait_for_stderr(f"GET /threads/{missing} 404")
+    assert "Starting In-Memory runtime" in serve.stderr
+    assert "\x1b" not in serve.stderr  # colours and escapes are stripped
+
+    note = note_of(home, folder / "langgraph.json")
+    assert (note["url"], note["pid"]) == (url, serve.pid)
+    server_pid = note["server_pid"]
+    assert isinstance(server_pid, int) and not process_gone(server_pid)
+
+    assert serve.stop(stop_signal) == 0
+    assert serve.stdout.get(timeout=10) is None  # the URL was the one line on stdout
+    # A graceful shutdown: the runtime saved its data on the way down.
+    assert "dev persistence flush loop exiting" in serve.stderr
+    assert "Traceback" not in serve.stderr
+    assert process_gone(server_pid)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(server_pid, 0)  # nothing its graphs started is left either
+    assert port_closed(port)
+    data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
+    assert not (data_dir / "server.json").exists()
+
+
+def test_second_serve_and_headless_commands_use_the_running_server(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    folder = project(tmp_path / "project")
+    config = (folder / "langgraph.json").resolve()
+    first = Serve(home, folder)
+    serves.append(first)
+    url = first.url()
+
+    second = agent_tui(home, folder, "serve")
+    assert (second.returncode, second.stdout) == (1, "")
+    assert second.stderr == (
+        f"agent-tui serve: a local agent server for {config} already runs at {url} "
+        f"(pid {first.pid})\n"
+    )
+
+    # Another project on the same port: a clear message, not a traceback.
+    port = url.rsplit(":", 1)[1]
+    busy = agent_tui(home, folder, "serve", "--config", str(DEMO_CONFIG), "--port", port)
+    assert busy.returncode == 1
+    assert busy.stderr.startswith(f"agent-tui serve: cannot listen on 127.0.0.1:{port}: ")
+    assert "Traceback" not in busy.stderr
+
+    tag = uuid.uuid4().hex
+    with httpx.Client(base_url=url, trust_env=False, timeout=30) as client:
+        thread = client.post("/threads", json={"metadata": {"tag": tag}}).json()
+    # `--context local`, and no context at all (the built-in default), find it.
+    for argv in (["--context", "local"], []):
+        listed = agent_tui(
+            home, folder, "threads", "list", "--json", "--metadata", f"tag={tag}", *argv
+        )
+        assert (listed.returncode, listed.stderr) == (0, "")
+        assert [t["thread_id"] for t in json.loads(listed.stdout)] == [thread["thread_id"]]
+
+    assert first.stop() == 0
+    none = agent_tui(home, folder, "threads", "list", "--context", "local")
+    assert (none.returncode, none.stdout) == (2, "")
+    assert none.stderr == (
+        f"agent-tui: no local agent server runs for {config}: start one with "
+        f"`agent-tui serve` (or open `agent-tui`) in {folder.resolve()}\n"
+    )
+
+
+def test_a_bad_config_exits_2_with_the_reason(tmp_path: Path, home: Path) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "langgraph.json").write_text("{not json")
+    bad = agent_tui(home, folder, "serve")
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr.startswith("agent-tui serve: ") and "not valid JSON" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+    missing = agent_tui(home, folder, "serve", "--config", str(folder / "nowhere.json"))
+    assert missing.returncode == 2
+    assert str(folder / "nowhere.json") in missing.stderr and "Traceback" not in missing.stderr

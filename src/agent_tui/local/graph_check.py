@@ -163,7 +163,7 @@ def _launch(
     config_path = config_path.expanduser().resolve()
     # The child's own limit comes first, so a hanging import is reported at the line it
     # hangs on; the kill at ``timeout`` is for what an alarm cannot interrupt.
-    margin = min(10.0, max(1.0, timeout * 0.25))
+    margin = min(10.0, max(2.0, timeout * 0.25))
     command = [
         python or sys.executable,
         # The project folder goes on sys.path where the server puts it (after the
@@ -237,20 +237,16 @@ def _outcome(
             )
         )
     if returncode is None:
+        graph = _first_unreported(config_path, reported)
         message = f"TimeoutError: importing the graphs took over {timeout:g} s"
-        problems.append(
-            GraphProblem(_first_unreported(config_path, reported), None, None, message, project)
-        )
-    elif returncode != 0 and not problems:
-        problems.append(
-            GraphProblem(
-                _first_unreported(config_path, reported),
-                None,
-                None,
-                _crash_message(returncode, err),
-                project,
-            )
-        )
+        problems.append(GraphProblem(graph, None, None, message, project))
+    elif returncode != 0:
+        # A crash (a C extension's segfault, os._exit) leaves the graph it was importing
+        # unreported: that is the one to blame.
+        graph = _first_unreported(config_path, reported)
+        if graph is not None or not problems:
+            message = _crash_message(returncode, err)
+            problems.append(GraphProblem(graph, None, None, message, project))
     return GraphCheck(returncode == 0 and not problems, problems, warnings)
 
 

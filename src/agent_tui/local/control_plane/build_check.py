@@ -318,4 +318,9 @@ def _time_limit(deadline: float | None, timeout: float | None) -> Iterator[None]
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    code = main(sys.argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Without waiting for threads a graph started at import: the answer is given, and a
+    # non-daemon thread would otherwise keep the check running until it is killed.
+    os._exit(code)

@@ -116,6 +116,7 @@ class EmbeddedAgentServer:
         allow_blocking: bool = False,
         python: str | None = None,
         on_line: LineListener | None = None,
+        hold_listener: bool = False,
     ) -> None:
         """Describe the server; nothing starts until ``start()``.
 
@@ -127,7 +128,9 @@ class EmbeddedAgentServer:
         --allow-blocking``. ``python`` is the interpreter to run the server with (the
         project's environment, `project_env.ensure_environment`; default: agent-tui's).
         ``on_line`` gets each output line (control characters removed) as it arrives, from
-        a reader thread.
+        a reader thread. ``hold_listener`` keeps this process's copy of the listening
+        socket open while the server runs, so that a `restart()` (live reload) serves on
+        the same socket and requests made meanwhile wait instead of being refused.
         """
         self.config_path = config_path.expanduser().resolve()
         key = server_key(self.config_path)
@@ -143,6 +146,8 @@ class EmbeddedAgentServer:
         self.python = python or sys.executable
         self._log = ServerLog(self.log_file, on_line=on_line)
         self._server_lock: ServerLock | None = None
+        self._hold_listener = hold_listener and _SOCKET_INHERITANCE
+        self._listener: socket.socket | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._started_at = 0.0
@@ -218,7 +223,7 @@ class EmbeddedAgentServer:
             lock.release()
 
     def _launch(self) -> None:
-        listener = self._listen() if _SOCKET_INHERITANCE else None
+        listener = self._listener or (self._listen() if _SOCKET_INHERITANCE else None)
         if listener is not None:
             port = int(listener.getsockname()[1])
         else:
@@ -264,7 +269,9 @@ class EmbeddedAgentServer:
         except OSError as exc:
             raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
         finally:
-            if listener is not None:
+            if listener is not None and self._hold_listener:
+                self._listener = listener  # for the next restart
+            elif listener is not None:
                 listener.close()  # the child has its own copy
         assert process.stdout is not None
         self._log.follow(process.stdout)
@@ -338,6 +345,7 @@ class EmbeddedAgentServer:
             self._bind_retries_left -= 1
             self._launch()
             return
+        self._close_listener()  # requests must be refused, not left waiting on nobody
         self._forget_process()
         raise EmbeddedServerError(
             f"the agent server exited with code {code} before it was ready "
@@ -371,19 +379,57 @@ class EmbeddedAgentServer:
         Safe to call any number of times, and when the server never started.
         """
         with self._lock:
+            self._close_listener()
             process = self._process
             if process is None:
                 return
-            if process.poll() is None:
-                self._signal(process, force=False)
-                try:
-                    process.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    self._signal(process, force=True)
-                    process.wait(5.0)
-            # Processes the graphs started may still be in the group.
-            self._signal(process, force=True)
+            self._end(process, timeout)
             self._forget_process()
+
+    def restart(self, *, python: str | None = None, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
+        """Stop the server process and start a new one, on ``python`` if given; blocks
+        until it answers (live reload).
+
+        The old process shuts down gracefully, so the runtime saves its data and the new
+        one loads it: threads, runs and assistants survive. The data folder stays locked
+        throughout, and the server keeps its port (its socket, with ``hold_listener``).
+        Raises `EmbeddedServerError` when the new process does not come up.
+        """
+        with self._lock:
+            if python is not None:
+                self.python = python
+            process = self._process
+            if process is not None:
+                self._end(process, 10.0)
+                self._forget_process(release_lock=False)
+            if self._listener is None and self._port is not None:
+                self._requested_port = self._port  # bind the same port again: the URL stays
+            self.startup_seconds = None
+            self._started_at = time.monotonic()
+            self._bind_retries_left = 0
+            try:
+                self._launch()
+            except BaseException:
+                self._release_lock()
+                raise
+            atexit.register(self.stop)
+        self.wait_until_ready(timeout)
+
+    def _end(self, process: subprocess.Popen[bytes], timeout: float) -> None:
+        if process.poll() is None:
+            self._signal(process, force=False)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self._signal(process, force=True)
+                process.wait(5.0)
+        # Processes the graphs started may still be in the group.
+        self._signal(process, force=True)
+
+    def _close_listener(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
 
     async def stop_async(self, timeout: float = 10.0) -> None:
         await asyncio.to_thread(self.stop, timeout)
@@ -399,13 +445,14 @@ class EmbeddedAgentServer:
         except (ProcessLookupError, PermissionError):
             pass  # already gone
 
-    def _forget_process(self) -> None:
+    def _forget_process(self, *, release_lock: bool = True) -> None:
         process, self._process = self._process, None
         if process is not None and process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
         self._log.join(timeout=2.0)
-        self._release_lock()  # the child has exited: its data is saved
+        if release_lock:
+            self._release_lock()  # the child has exited: its data is saved
         atexit.unregister(self.stop)
 
     # -- context managers ----------------------------------------------------------------

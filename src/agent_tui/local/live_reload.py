@@ -1,0 +1,164 @@
+"""Live reload of the embedded server: an edit to the project restarts it, threads kept.
+
+Like ``langgraph dev``, but an edit that breaks the graphs never takes the server down:
+
+1. a burst of changes to the project's Python files, its ``langgraph.json``, its ``.env``
+   or a dependency file arrives (`ProjectWatcher`);
+2. the project's environment is brought up to date (rebuilt only when a dependency file
+   changed), and the graphs are imported in a child process (`check_graphs`);
+3. if that fails, the server keeps running the code it has, and the problem (file, line,
+   message) is reported; the next change tries again, so fixing it recovers;
+4. if it succeeds, the server restarts on the same listening socket: the in-memory
+   runtime saves its data on the way down and loads it on the way up (threads, runs and
+   assistants survive), and requests made meanwhile wait instead of failing.
+
+Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
+them into a notification or a log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.project_env import (
+    EnvironmentBuildError,
+    ensure_environment,
+    plan_environment,
+)
+from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
+
+logger = logging.getLogger(__name__)
+
+ReloadKind = Literal["reloading", "reloaded", "failed"]
+
+
+@dataclass(frozen=True)
+class ReloadEvent:
+    kind: ReloadKind
+    files: list[Path] = field(default_factory=list)
+    """What changed (project-relative where possible)."""
+    message: str = ""
+    """One line for a notification or a log."""
+    problems: list[GraphProblem] = field(default_factory=list)
+    """For ``failed``: where the graphs broke (file, line, message)."""
+    details: list[str] = field(default_factory=list)
+    """For ``failed``: uv's or the server's last lines, when they explain it."""
+    seconds: float = 0.0
+    """For ``reloaded``: how long the reload took."""
+
+
+ReloadListener = Callable[[ReloadEvent], None]
+
+
+class LiveReload:
+    """Watches one server's project and reloads it on change (see the module docstring)."""
+
+    def __init__(self, server: EmbeddedAgentServer, on_event: ReloadListener) -> None:
+        self.server = server
+        self._on_event = on_event
+        self._busy = threading.Lock()
+        self._watcher: ProjectWatcher | None = None
+        self.last_event: ReloadEvent | None = None
+
+    def start(self) -> None:
+        config = load_langgraph_config(self.server.config_path)
+        plan = plan_environment(config)
+        folders = [config.folder, *config.dependencies]
+        extra = [config.path, *plan.sources]
+        env_file = _env_file(config.path)
+        if env_file is not None:
+            extra.append(env_file)
+        self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
+        self._watcher.start()
+
+    def wait_ready(self, timeout: float = 10.0) -> bool:
+        """Wait until the project is watched; False (with ``error`` set) if it cannot be."""
+        return self._watcher is not None and self._watcher.wait_ready(timeout)
+
+    @property
+    def error(self) -> BaseException | None:
+        """Why watching stopped (no more file watches, a folder removed), if it did."""
+        return self._watcher.error if self._watcher is not None else None
+
+    def stop(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def _emit(self, event: ReloadEvent) -> None:
+        self.last_event = event
+        try:
+            self._on_event(event)
+        except Exception:  # a listener's bug must not stop the watcher
+            logger.exception("reload listener failed")
+
+    def _changed(self, paths: Sequence[Path]) -> None:
+        with self._busy:  # one reload at a time; a burst during one starts the next
+            self.reload(list(paths))
+
+    def reload(self, files: list[Path]) -> ReloadEvent:
+        """Check the project and restart the server on it; what happened, as reported."""
+        started = time.monotonic()
+        shown = [_relative(path, self.server.config_path.parent) for path in files]
+        names = ", ".join(str(path) for path in shown[:3]) + (" …" if len(shown) > 3 else "")
+        try:
+            config = load_langgraph_config(self.server.config_path)
+            python = ensure_environment(config)
+        except LangGraphConfigError as exc:
+            return self._failed(shown, str(exc))
+        except EnvironmentBuildError as exc:
+            return self._failed(shown, exc.reason, details=exc.lines[-20:])
+        check = check_graphs(config.path, python=python, env=config.env)
+        if not check.ok:
+            first = check.problems[0] if check.problems else None
+            message = str(first) if first else "the graphs did not load"
+            return self._failed(shown, message, problems=check.problems)
+        self._emit(ReloadEvent("reloading", shown, f"{names} changed: reloading"))
+        try:
+            self.server.restart(python=python)
+        except EmbeddedServerError as exc:
+            return self._failed(shown, exc.reason, details=exc.log_lines)
+        seconds = time.monotonic() - started
+        event = ReloadEvent("reloaded", shown, f"reloaded in {seconds:.1f} s", seconds=seconds)
+        self._emit(event)
+        return event
+
+    def _failed(
+        self,
+        files: list[Path],
+        message: str,
+        *,
+        problems: Sequence[GraphProblem] = (),
+        details: Sequence[str] = (),
+    ) -> ReloadEvent:
+        event = ReloadEvent(
+            "failed", files, message, problems=list(problems), details=list(details)
+        )
+        logger.warning("reload failed: %s", message)
+        self._emit(event)
+        return event
+
+
+def _relative(path: Path, folder: Path) -> Path:
+    try:
+        return path.resolve().relative_to(folder)
+    except ValueError:
+        return path
+
+
+def _env_file(config_path: Path) -> Path | None:
+    import json
+
+    try:
+        env = json.loads(config_path.read_text(encoding="utf-8")).get("env")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return (config_path.parent / env).resolve() if isinstance(env, str) else None

@@ -1,0 +1,114 @@
+"""Live reload on a real server: an edit reloads it with threads kept; a broken edit keeps
+the running code and says where it broke; fixing it recovers without a restart."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
+from agent_tui.local.live_reload import LiveReload, ReloadEvent
+from agent_tui.local.project_env import ensure_environment
+from project_support import copy_weather_project
+
+
+class Events:
+    """Reload events as they come, with a way to wait for the next one of a kind."""
+
+    def __init__(self) -> None:
+        self.seen: list[ReloadEvent] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, event: ReloadEvent) -> None:
+        with self._changed:
+            self.seen.append(event)
+            self._changed.notify_all()
+
+    def wait(self, kind: str, after: int, timeout: float = 90.0) -> ReloadEvent:
+        with self._changed:
+            found = self._changed.wait_for(
+                lambda: any(e.kind == kind for e in self.seen[after:]), timeout
+            )
+        assert found, f"no {kind!r} event; seen: {[(e.kind, e.message) for e in self.seen]}"
+        return next(e for e in self.seen[after:] if e.kind == kind)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[tuple[EmbeddedAgentServer, Events, LiveReload]]:
+    config = copy_weather_project(tmp_path)
+    python = ensure_environment(load_langgraph_config(config), env_dir=tmp_path / "env")
+    server = EmbeddedAgentServer(
+        config,
+        data_dir=tmp_path / "data",
+        log_file=tmp_path / "server.log",
+        python=python,
+        hold_listener=True,
+    )
+    events = Events()
+    with server:
+        reload = LiveReload(server, events)
+        reload.start()
+        assert reload.wait_ready()
+        try:
+            yield server, events, reload
+        finally:
+            reload.stop()
+
+
+def forecast(url: str, thread_id: str | None = None) -> str:
+    path = f"/threads/{thread_id}/runs/wait" if thread_id else "/runs/wait"
+    answer = httpx.post(
+        url + path, json={"assistant_id": "weather", "input": {"city": "Oslo"}}, timeout=60
+    )
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["answer"])
+
+
+def test_edit_break_and_fix(project: tuple[EmbeddedAgentServer, Events, LiveReload]) -> None:
+    server, events, _reload = project
+    url, pid = server.url, server.pid
+    thread = httpx.post(url + "/threads", json={}, timeout=30).json()["thread_id"]
+    assert forecast(url, thread) == "sunny in Oslo"
+
+    # 1. An edit to the project's package: reloaded, new behaviour, same URL, thread kept.
+    package = server.config_path.parent / "packages" / "tinyweather" / "src" / "tinyweather"
+    module = package / "__init__.py"
+    module.write_text(module.read_text().replace("sunny in", "rainy in"))
+    reloading = events.wait("reloading", 0)
+    assert Path("packages/tinyweather/src/tinyweather/__init__.py") in reloading.files
+    events.wait("reloaded", 0)
+    assert server.url == url and server.pid != pid
+    assert forecast(url) == "rainy in Oslo"
+    history = httpx.post(f"{url}/threads/{thread}/history", json={"limit": 10}, timeout=30)
+    assert history.status_code == 200 and history.json(), "the thread's history was lost"
+
+    # 2. A broken edit: the error names the file and line; the running code keeps serving.
+    agent = server.config_path.parent / "agent.py"
+    good = agent.read_text()
+    lines = good.splitlines()
+    broken_line = next(i for i, line in enumerate(lines, 1) if line.startswith("builder = "))
+    lines.insert(broken_line - 1, "oops = undefined_name")
+    mark = len(events.seen)
+    agent.write_text("\n".join(lines) + "\n")
+    failed = events.wait("failed", mark)
+    problem = failed.problems[0]
+    assert problem.file is not None and problem.file.name == "agent.py"
+    assert problem.line == broken_line
+    assert "NameError" in problem.message and "undefined_name" in problem.message
+    assert server.is_running
+    assert forecast(url) == "rainy in Oslo"
+
+    # 3. Fixed: recovered without a restart of anything but the server.
+    mark = len(events.seen)
+    agent.write_text(good)
+    events.wait("reloaded", mark)
+    answer = httpx.post(
+        url + "/runs/wait", json={"assistant_id": "weather", "input": {}}, timeout=60
+    ).json()
+    assert answer["answer"] == "rainy in Paris"
+    thread_again = httpx.get(f"{url}/threads/{thread}", timeout=30)
+    assert thread_again.status_code == 200

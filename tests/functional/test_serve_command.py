@@ -183,6 +183,35 @@ def test_serve_prints_its_url_logs_requests_and_stops_cleanly(
     assert not (data_dir / "server.json").exists()
 
 
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_stop_while_the_server_starts_leaves_nothing_running(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    folder = project(tmp_path / "project")
+    serve = Serve(home, folder)
+    serves.append(serve)
+    serve.wait_for_stderr("\n")  # the server process has said something: it runs
+    [server_pid] = children_of(serve.pid)
+    assert serve.stop() == 0
+    assert "Traceback" not in serve.stderr
+    assert process_gone(server_pid)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(server_pid, 0)
+    data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
+    assert not (data_dir / "server.json").exists()
+
+
 def test_second_serve_and_headless_commands_use_the_running_server(
     tmp_path: Path, home: Path, serves: list[Serve]
 ) -> None:

@@ -18,7 +18,9 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from agent_tui.local import (
     DEFAULT_READY_TIMEOUT,
@@ -41,6 +43,8 @@ EXIT_BAD_CONFIG = 2
 _PROG = "agent-tui serve"
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 _CRASH_CHECK_SECONDS = 0.5
+
+T = TypeVar("T")
 
 
 def start_project_server(
@@ -80,9 +84,9 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(getattr(signal, name), stop.set)
 
-    server = await _start(config, host, port, reload)
-    if server is None:
-        return EXIT_FAILED
+    server = await _start(config, host, port, reload, stop)
+    if isinstance(server, int):
+        return server
     try:
         if not await _until_ready(server, stop):
             return EXIT_FAILED
@@ -100,8 +104,9 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
 
 
 async def _start(
-    config: Path, host: str, port: int | None, reload: bool
-) -> EmbeddedAgentServer | None:
+    config: Path, host: str, port: int | None, reload: bool, stop: asyncio.Event
+) -> EmbeddedAgentServer | int:
+    """The started server, or the exit code (after saying why) when there is none."""
     for _ in range(3):  # the data folder may change hands while we look
         try:
             return start_project_server(
@@ -110,33 +115,31 @@ async def _start(
         except ServerAlreadyRunning as running:
             other = running.running
             if other.url is not None:
-                _fail(str(running), EXIT_FAILED)
-                return None
+                return _fail(str(running), EXIT_FAILED)
             # Starting (or shutting down): say where it runs once it answers.
+            waited = await _unless_stopped(
+                wait_for_running_server(other.data_dir, 2 * DEFAULT_READY_TIMEOUT), stop
+            )
+            if waited is None:
+                return EXIT_OK
             try:
-                ready = await wait_for_running_server(other.data_dir, 2 * DEFAULT_READY_TIMEOUT)
+                ready = waited.result()
             except TimeoutError as error:
-                _fail(str(error), EXIT_FAILED)
-                return None
+                return _fail(str(error), EXIT_FAILED)
             if ready is not None:
-                _fail(str(ServerAlreadyRunning(ready, config)), EXIT_FAILED)
-                return None
+                return _fail(str(ServerAlreadyRunning(ready, config)), EXIT_FAILED)
         except EmbeddedServerError as error:
             hint = " (pass another --port, or none for a free one)" if port else ""
-            _fail(f"{error.reason}{hint}", EXIT_FAILED)
-            return None
-    _fail(f"the local agent server for {config} keeps changing hands; try again", EXIT_FAILED)
-    return None
+            return _fail(f"{error.reason}{hint}", EXIT_FAILED)
+    return _fail(
+        f"the local agent server for {config} keeps changing hands; try again", EXIT_FAILED
+    )
 
 
 async def _until_ready(server: EmbeddedAgentServer, stop: asyncio.Event) -> bool:
     """Wait for ``/ok`` or a stop request; False (after saying why) if it failed."""
-    ready = asyncio.create_task(server.wait_until_ready_async())
-    stopping = asyncio.create_task(stop.wait())
-    await asyncio.wait({ready, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    stopping.cancel()
-    if not ready.done():
-        ready.cancel()
+    ready = await _unless_stopped(server.wait_until_ready_async(), stop)
+    if ready is None:
         return True  # stopped while starting: a requested stop is no failure
     try:
         ready.result()
@@ -155,6 +158,22 @@ async def _until_stopped(server: EmbeddedAgentServer, stop: asyncio.Event) -> No
             return
         except TimeoutError:
             continue  # still running, nobody asked to stop: look again
+
+
+async def _unless_stopped(
+    work: Coroutine[Any, Any, T], stop: asyncio.Event
+) -> asyncio.Task[T] | None:
+    """Run ``work`` until it ends (its finished task) or a stop is requested (None)."""
+    task = asyncio.create_task(work)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if task.done():
+        return task
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task  # lets it close its connections
+    return None
 
 
 def _copy_to_stderr(line: str) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -34,6 +33,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.local_session import LocalSession
 from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import WorkerFailed
 from agent_tui.screens.startup import StartupScreen
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from agent_tui.contexts import Context
     from agent_tui.local import EmbeddedAgentServer, RunningServer
     from agent_tui.local.control_plane import LocalControlPlane
+    from agent_tui.local.live_reload import ReloadEvent
 
 logger = logging.getLogger(__name__)
 
@@ -87,12 +88,15 @@ class AgentTuiApp(ShellApp):
         config: AgentTuiConfig | None = None,
         keymap: Mapping[str, str] | None = None,
         start_timeout: float | None = None,
+        reload: bool = False,
     ) -> None:
         """`target`: a context (`agent_tui.contexts`), or a bare server target.
 
         `readonly`: --readonly, for the whole session whatever the context. `config`: the
         config file as read at start (contexts are re-read from the file on a switch).
         `start_timeout`: seconds to wait for a local server (None: its own default).
+        `reload`: reload the local server when the project's code changes (the command
+        line turns it on unless --no-reload).
         """
         super().__init__(keymap=keymap)
         from agent_tui.contexts import Context
@@ -100,10 +104,13 @@ class AgentTuiApp(ShellApp):
         self.config = config
         self._readonly_flag = readonly
         self._use_context(target if isinstance(target, Context) else Context.of_target(target))
-        self.start_timeout = start_timeout
-        self.local_server: EmbeddedAgentServer | None = None  # the one this app owns
-        # Another process's local server this app is connected to (never stopped here).
-        self.attached_server: RunningServer | None = None
+        self.local = LocalSession(
+            on_loop=self.call_from_thread,
+            on_reload=self._show_reload,
+            on_status=self._set_connection_status,
+            reload=reload,
+            start_timeout=start_timeout,
+        )
         self.client: AgentServerClient | None = None  # the current server's
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
@@ -214,7 +221,7 @@ class AgentTuiApp(ShellApp):
             workspace = None
             if isinstance(target, LocalServer):
                 self.connection_status = "starting the local server…"
-                url = self._running_local_url() or await self._local_server_url(target, startup)
+                url = self.local.running_url() or await self.local.url(target, startup)
             else:
                 self.connection_status = f"connecting to {target.url}…"
                 url, workspace = target.url, target.workspace_id
@@ -247,142 +254,15 @@ class AgentTuiApp(ShellApp):
             # Queued behind the screen switch above, so it opens on top of the new home.
             self.call_later(self.open_resource, route)
 
-    def _running_local_url(self) -> str | None:
-        """The embedded server's URL if it is up already (switching back to `local`)."""
-        server = self.local_server
-        if server is not None and server.is_running and server.startup_seconds is not None:
-            return server.url
-        return None
-
-    async def _local_server_url(self, target: LocalServer, startup: StartupScreen) -> str:
-        """The project's local server: the one another process runs for its data folder
-        if there is one (connected to, never stopped), else one this app starts."""
-        # A retry after a failed start begins from a clean slate.
-        await asyncio.to_thread(self.stop_local_server)
-        self.attached_server = None
-        from agent_tui.local import (
-            EmbeddedServerError,
-            ServerAlreadyRunning,
-            default_langgraph_config,
-            local_server_data_dir,
-            running_server,
-        )
-
-        config = target.config_path or default_langgraph_config(Path.cwd())
-        data_dir = target.data_dir or local_server_data_dir(config)
-        for _ in range(3):  # the folder may change hands while we look
-            running = await asyncio.to_thread(running_server, data_dir)
-            if running is not None:
-                url = await self._attach_local_server(running, startup)
-                if url is not None:
-                    return url
-                continue  # its owner let go of it: start our own
-            try:
-                return await self._start_local_server(config, data_dir, startup)
-            except ServerAlreadyRunning:
-                self.local_server = None  # another copy started it first: connect to it
-        raise EmbeddedServerError(
-            f"the local agent server for {config} kept starting and stopping in other "
-            "processes; try again"
-        )
-
-    async def _attach_local_server(
-        self, running: RunningServer, startup: StartupScreen
-    ) -> str | None:
-        """Wait until another process's server answers; None once nobody owns it."""
-        from agent_tui.local import (
-            DEFAULT_READY_TIMEOUT,
-            EmbeddedServerError,
-            wait_for_running_server,
-        )
-
-        who = f"process {running.pid}" if running.pid is not None else "another process"
-        self.connection_status = f"waiting for the local server of {who}…"
-        if running.url is None:
-            startup.follow(f"Waiting for the local agent server that {who} is starting")
-        else:
-            startup.follow(f"Connecting to the local agent server of {who} at {running.url}")
-        # Its owner gives up (and lets go) after its own timeout; this is a backstop.
-        timeout = self.start_timeout or 2 * DEFAULT_READY_TIMEOUT
-        try:
-            ready = await wait_for_running_server(running.data_dir, timeout)
-        except TimeoutError as error:
-            raise EmbeddedServerError(str(error)) from None
-        if ready is None or ready.url is None:
-            return None
-        logger.info("using the local agent server of process %s at %s", ready.pid, ready.url)
-        self.attached_server = ready
-        return ready.url
-
-    async def _start_local_server(
-        self, config: Path, data_dir: Path, startup: StartupScreen
-    ) -> str:
-        from agent_tui.local import EmbeddedAgentServer
-
-        python = await self._project_python(config, startup)
-        server = EmbeddedAgentServer(config, data_dir=data_dir, python=python)
-        self.local_server = server  # set before start: shutdown must find it
-        startup.follow(f"Starting a local agent server for {config}", server.log_lines)
-        await asyncio.to_thread(server.start)
-        if self.start_timeout is None:
-            await server.wait_until_ready_async()
-        else:
-            await server.wait_until_ready_async(self.start_timeout)
-        logger.info(
-            "local agent server ready at %s after %.1fs (its log: %s)",
-            server.url,
-            server.startup_seconds or 0.0,
-            server.log_file,
-        )
-        return server.url
-
-    async def _project_python(self, config: Path, startup: StartupScreen) -> str:
-        """The interpreter for `config`'s server: the project's environment, built first
-        (uv's progress on the start-up screen) when what it declares changed."""
-        from agent_tui.local import EmbeddedServerError, LangGraphConfigError, load_langgraph_config
-        from agent_tui.local.project_env import BuildProgress, ensure_environment
-
-        try:
-            loaded = load_langgraph_config(config)
-        except LangGraphConfigError as exc:
-            raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
-
-        def report(progress: BuildProgress) -> None:
-            self.call_from_thread(
-                startup.show_build, progress.stage, progress.line, progress.done, progress.total
-            )
-
-        startup.follow(f"Preparing the environment of {config}")
-        return await asyncio.to_thread(ensure_environment, loaded, report)
-
     def _about(self, url: str) -> list[tuple[str, str]]:
         """What the info screen says about where the server comes from."""
-        server = self.local_server
         context = [("Context", self.context.name)]
-        attached = self.attached_server
-        if isinstance(self.target, LocalServer) and attached is not None:
-            owner = f"process {attached.pid}" if attached.pid is not None else "another process"
-            return [
-                *context,
-                (
-                    "Server",
-                    f"{url}  (local: belongs to {owner}, keeps running after this app exits)",
-                ),
-                ("Project", attached.config or "unknown"),
-                ("Data", f"{attached.data_dir}  (threads and assistants persist here)"),
-            ]
-        if isinstance(self.target, RemoteServer) or server is None:
-            rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
-            if self.context.workspace_id:
-                rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
-            return rows
-        return [
-            *context,
-            ("Server", f"{url}  (local: started by agent-tui, stops when it exits)"),
-            ("Project", str(server.config_path)),
-            ("Data", f"{server.data_dir}  (threads and assistants persist here)"),
-            ("Server log", str(server.log_file)),
-        ]
+        if isinstance(self.target, LocalServer):
+            return [*context, *self.local.about(url)]
+        rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
+        if self.context.workspace_id:
+            rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
+        return rows
 
     def _show_failure(
         self, startup: StartupScreen, target: ServerTarget, error: BaseException
@@ -562,8 +442,50 @@ class AgentTuiApp(ShellApp):
             self.local_control_plane = None
         await asyncio.to_thread(self.stop_local_server)
 
+    @property
+    def local_server(self) -> EmbeddedAgentServer | None:
+        """The local server this app started and owns, if it did."""
+        return self.local.server
+
+    @property
+    def attached_server(self) -> RunningServer | None:
+        """Another process's local server this app uses (never stopped here)."""
+        return self.local.attached
+
     def stop_local_server(self) -> None:
         """Stop the embedded server this app started, if it runs (never another process's
-        server it is connected to); safe to call any number of times."""
-        if self.local_server is not None:
-            self.local_server.stop()
+        server it is connected to), and its live reload; safe to call any number of times."""
+        self.local.stop()
+
+    def _set_connection_status(self, status: str) -> None:
+        self.connection_status = status
+
+    def _show_reload(self, event: ReloadEvent) -> None:
+        """A live reload of the local server, as it happens: said in a notification; the
+        graphs on the home screen are loaded again once it is back."""
+        from agent_tui.screens.server_info import ServerInfoScreen
+
+        server = self.local.server
+        url = server.url if server is not None and server.port is not None else ""
+        if event.kind == "reloading":
+            self.connection_status = f"reloading · {url}"
+            self.notify(event.message, title="Live reload", timeout=4, markup=False)
+            return
+        if event.kind == "reloaded":
+            self.connection_status = f"connected · {url}"
+            self.notify(
+                f"{event.message}; graphs refreshed", title="Live reload", timeout=4, markup=False
+            )
+            for screen in self.screen_stack:
+                if isinstance(screen, ServerInfoScreen):
+                    screen.load()
+            return
+        problems = [str(problem) for problem in event.problems] or [event.message]
+        details = event.details[-5:] if not event.problems else []
+        self.notify(
+            "\n".join([*problems[:5], *details]),
+            title="Reload failed: the server keeps running the previous code",
+            severity="error",
+            timeout=30,
+            markup=False,
+        )

@@ -29,6 +29,7 @@ examples:
   agent-tui --url http://localhost:2024
                                      connect to a running server (e.g. `langgraph dev`)
   agent-tui --context staging        connect to a saved context (see `agent-tui config contexts`)
+  agent-tui serve [--port N]         the same local server, headless (for Studio, the SDK, curl)
   agent-tui config path              print where the config file lives
   agent-tui config set-context staging --url https://… --api-key-env STAGING_KEY
 
@@ -46,7 +47,7 @@ every agent-tui folder under one directory.
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
-        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly]\n"
+        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload]\n"
         "       %(prog)s COMMAND ...\n"
         "       %(prog)s --version | --help",
         description="A terminal app for LangGraph agent servers: assistants, threads, "
@@ -71,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY",
         help="API key for --url (sent as X-Api-Key); prefer the environment variables, "
         "since a flag is visible in the process list",
+    )
+    server.add_argument(
+        "--no-reload",
+        dest="reload",
+        action="store_false",
+        help="do not reload the local server when the project's code changes",
     )
     server.add_argument(
         "--readonly",
@@ -165,7 +172,13 @@ def _run_tui(args: argparse.Namespace) -> int:
 
     from agent_tui.app import AgentTuiApp
 
-    app = AgentTuiApp(context, readonly=args.readonly, config=config, keymap=config.keymap)
+    app = AgentTuiApp(
+        context,
+        readonly=args.readonly,
+        config=config,
+        keymap=config.keymap,
+        reload=getattr(args, "reload", True),
+    )
     try:
         app.run()
     finally:

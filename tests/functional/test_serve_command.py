@@ -267,3 +267,40 @@ def test_a_bad_config_exits_2_with_the_reason(tmp_path: Path, home: Path) -> Non
     missing = agent_tui(home, folder, "serve", "--config", str(folder / "nowhere.json"))
     assert missing.returncode == 2
     assert str(folder / "nowhere.json") in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_serve_builds_the_project_environment_and_reloads_on_edit(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    from project_support import copy_weather_project
+
+    config = copy_weather_project(tmp_path)
+    serve = Serve(home, config.parent)
+    serves.append(serve)
+    url = serve.url()
+    serve.wait_for_stderr("tinyweather")  # uv's own line, copied to stderr
+
+    def forecast() -> str:
+        answer = httpx.post(
+            f"{url}/runs/wait", json={"assistant_id": "weather", "input": {"city": "Oslo"}}
+        )
+        assert answer.status_code == 200, answer.text
+        return str(answer.json()["answer"])
+
+    assert forecast() == "sunny in Oslo"
+    serve.wait_for_stderr("POST /runs/wait 200")  # the request line, as langgraph dev logs it
+    module = config.parent / "packages" / "tinyweather" / "src" / "tinyweather" / "__init__.py"
+    module.write_text(module.read_text().replace("sunny in", "windy in"))
+    serve.wait_for_stderr("agent-tui serve: reloaded in", timeout=90)
+    assert forecast() == "windy in Oslo"
+
+    agent = config.parent / "agent.py"
+    good = agent.read_text()
+    agent.write_text(
+        good.replace("from tinyweather import forecast", "from tinyweather import nope")
+    )
+    serve.wait_for_stderr("agent-tui serve: reload failed: agent.py:", timeout=90)
+    assert "ImportError" in serve.stderr and "still serving the previous code" in serve.stderr
+    assert forecast() == "windy in Oslo"
+    assert serve.stop() == 0
+    assert "hello from .env" not in serve.stderr  # the project's env values are never logged

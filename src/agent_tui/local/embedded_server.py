@@ -148,6 +148,7 @@ class EmbeddedAgentServer:
         self._server_lock: ServerLock | None = None
         self._hold_listener = hold_listener and _SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
+        self._restarting = False
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._started_at = 0.0
@@ -346,7 +347,8 @@ class EmbeddedAgentServer:
             self._launch()
             return
         self._close_listener()  # requests must be refused, not left waiting on nobody
-        self._forget_process()
+        # A restart that failed keeps the folder: the next edit brings the server back.
+        self._forget_process(release_lock=not self._restarting)
         raise EmbeddedServerError(
             f"the agent server exited with code {code} before it was ready "
             f"(config {self.config_path}; full log in {self.log_file})",
@@ -413,7 +415,11 @@ class EmbeddedAgentServer:
                 self._release_lock()
                 raise
             atexit.register(self.stop)
-        self.wait_until_ready(timeout)
+        self._restarting = True
+        try:
+            self.wait_until_ready(timeout)
+        finally:
+            self._restarting = False
 
     def _end(self, process: subprocess.Popen[bytes], timeout: float) -> None:
         if process.poll() is None:

@@ -95,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         env=config.env,
         disable_persistence=config.disable_persistence,
         allow_blocking=args.allow_blocking,
+        # Request lines (`POST /runs/wait 200 …`) are logged by this logger at INFO, as
+        # `langgraph dev --server-log-level INFO` does; they go to the log file (and, under
+        # `agent-tui serve`, to stderr).
+        server_level="INFO",
         # Open streams must not hold up shutdown: the data is only saved after them.
         timeout_graceful_shutdown=max(1, int(args.grace / 2)),
         **config.options,

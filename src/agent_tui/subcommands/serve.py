@@ -3,9 +3,11 @@ local agent server, headless, like ``langgraph dev``.
 
 The same embedded server the app starts, on the same data folder (so threads made here
 show in the app and back), and the app opened on the same project connects to it instead
-of starting its own. Once ``/ok`` answers, the URL is the one line on stdout, for
-scripts; the server's log (with its request lines) goes to stderr. Ctrl+C or SIGTERM
-stops it gracefully, so the runtime saves its data, and leaves no process behind.
+of starting its own. The project's environment is built first when its dependencies
+changed (uv's lines on stderr). Once ``/ok`` answers, the URL is the one line on stdout,
+for scripts; the server's log (with its request lines) goes to stderr, and so do live
+reloads (`live_reload`; off with ``--no-reload``). Ctrl+C or SIGTERM stops it gracefully,
+so the runtime saves its data, and leaves no process behind.
 
 Exit codes: 0 after a requested stop, 1 when the server cannot start or run (another one
 already runs for the project, the port is busy, the graphs fail), 2 for a bad config.
@@ -24,6 +26,7 @@ from typing import Any, TypeVar
 
 from agent_tui.local import (
     DEFAULT_READY_TIMEOUT,
+    DEMO_CONFIG,
     EmbeddedAgentServer,
     EmbeddedServerError,
     LangGraphConfigError,
@@ -33,6 +36,9 @@ from agent_tui.local import (
     local_server_data_dir,
     wait_for_running_server,
 )
+from agent_tui.local.live_reload import LiveReload, ReloadEvent
+from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
+from agent_tui.local.server_lock import running_server
 from agent_tui.local.server_log import LineListener
 from agent_tui.sanitize import clean_text
 
@@ -48,16 +54,29 @@ T = TypeVar("T")
 
 
 def start_project_server(
-    config: Path, *, host: str, port: int | None, reload: bool, on_line: LineListener
+    config: Path,
+    *,
+    host: str,
+    port: int | None,
+    reload: bool,
+    on_line: LineListener,
+    python: str | None = None,
 ) -> EmbeddedAgentServer:
-    """Create and start (not wait for) the server of the project ``config``.
+    """Create and start (not wait for) the server of the project ``config``, on
+    ``python`` (the project's environment).
 
     Raises `ServerAlreadyRunning` when another process runs it, `EmbeddedServerError`
-    when it cannot start. ``reload``: restart it when the project changes.
+    when it cannot start. ``reload``: it will be restarted when the project changes, so
+    it keeps its listening socket for that.
     """
-    del reload  # accepted for the command line; live reload is not wired in yet
     server = EmbeddedAgentServer(
-        config, data_dir=local_server_data_dir(config), host=host, port=port, on_line=on_line
+        config,
+        data_dir=local_server_data_dir(config),
+        host=host,
+        port=port,
+        on_line=on_line,
+        python=python,
+        hold_listener=reload,
     )
     server.start()
     return server
@@ -87,11 +106,18 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
     server = await _start(config, host, port, reload, stop)
     if isinstance(server, int):
         return server
+    watcher: LiveReload | None = None
     try:
         if not await _until_ready(server, stop):
             return EXIT_FAILED
         if not stop.is_set():
             print(server.url, flush=True)
+            if reload and config != DEMO_CONFIG:  # the demo is agent-tui's code, not yours
+                watcher = LiveReload(server, _report_reload)
+                await asyncio.to_thread(watcher.start)
+                # A server that a broken edit took down comes back with the next edit.
+                await stop.wait()
+                return EXIT_OK
             await _until_stopped(server, stop)
             if not stop.is_set():
                 return _fail(
@@ -100,6 +126,8 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
                 )
         return EXIT_OK
     finally:
+        if watcher is not None:
+            await asyncio.to_thread(watcher.stop)
         await server.stop_async()  # gracefully: the runtime saves its data on the way
 
 
@@ -107,10 +135,28 @@ async def _start(
     config: Path, host: str, port: int | None, reload: bool, stop: asyncio.Event
 ) -> EmbeddedAgentServer | int:
     """The started server, or the exit code (after saying why) when there is none."""
+    other = running_server(local_server_data_dir(config))
+    if other is not None and other.url is not None:  # say so before building anything
+        return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
+    try:
+        python = await asyncio.to_thread(
+            ensure_environment, load_langgraph_config(config), _report_build
+        )
+    except (LangGraphConfigError, EnvironmentBuildError) as error:
+        if isinstance(error, EnvironmentBuildError):
+            for line in error.lines[-40:]:
+                _copy_to_stderr(line)
+            return _fail(f"the project's environment could not be built: {error.reason}", 1)
+        return _fail(str(error), EXIT_BAD_CONFIG)
     for _ in range(3):  # the data folder may change hands while we look
         try:
             return start_project_server(
-                config, host=host, port=port, reload=reload, on_line=_copy_to_stderr
+                config,
+                host=host,
+                port=port,
+                reload=reload,
+                on_line=_copy_to_stderr,
+                python=python,
             )
         except ServerAlreadyRunning as running:
             other = running.running
@@ -174,6 +220,21 @@ async def _unless_stopped(
     with contextlib.suppress(asyncio.CancelledError):
         await task  # lets it close its connections
     return None
+
+
+def _report_build(progress: BuildProgress) -> None:
+    if progress.line:
+        _copy_to_stderr(progress.line)  # uv's own words, as uv prints them
+
+
+def _report_reload(event: ReloadEvent) -> None:
+    if event.kind == "failed":
+        _copy_to_stderr(f"{_PROG}: reload failed: {event.message}")
+        for line in event.details[-10:]:
+            _copy_to_stderr(line)
+        _copy_to_stderr(f"{_PROG}: still serving the previous code; fix it and save to retry")
+    else:
+        _copy_to_stderr(f"{_PROG}: {event.message}")
 
 
 def _copy_to_stderr(line: str) -> None:

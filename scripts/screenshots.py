@@ -30,7 +30,7 @@ from textual.pilot import Pilot  # noqa: E402
 from agent_tui.app import AgentTuiApp  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer  # noqa: E402
-from agent_tui.target import RemoteServer  # noqa: E402
+from agent_tui.target import LocalServer, RemoteServer  # noqa: E402
 
 Shot = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -187,6 +187,32 @@ SHOTS: dict[str, Shot] = {
 }
 
 
+async def project_reload(folder: Path) -> str:
+    """The app on a project of its own (tests/projects/weather, copied to `folder`), after
+    an edit that broke an import: the reload failure with its file and line on top of the
+    home screen of the server still running the code it had."""
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(ROOT / "tests" / "projects" / "weather", folder)
+    config = folder / "langgraph.json"
+    app = AgentTuiApp(LocalServer(config_path=config), reload=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: type(app.screen).__name__ == "ServerInfoScreen", timeout=120)
+        agent = folder / "agent.py"
+        agent.write_text(agent.read_text().replace("import forecast", "import forcast"))
+
+        def failed() -> bool:
+            return any("Reload failed" in str(n.title) for n in app._notifications)
+
+        await until(pilot, failed, timeout=90)
+        await pilot.pause(0.5)
+        text = app.export_screenshot(title="agent-tui — project-reload")
+    server = app.local_server
+    return stable_ports(text, server.url) if server and server.port else text
+
+
+PROJECT_SHOTS = {"project-reload": project_reload}
+
+
 def stable_ports(text: str, agent_server_url: str) -> str:
     """Ports change run to run; the pictures should not: the agent server shows as 2024,
     other local servers (control plane, deployments) as 8123, 8124… in order of appearance."""
@@ -231,6 +257,21 @@ def to_png(svg: Path) -> None:
 
 async def main(names: list[str]) -> None:
     OUT.mkdir(exist_ok=True)
+    for name, project_shot in PROJECT_SHOTS.items():
+        if names and name not in names:
+            continue
+        svg = OUT / f"{name}.svg"
+        # Short, fixed folders: the paths on the screen are real and the same every run.
+        home, os.environ["AGENT_TUI_HOME"] = os.environ["AGENT_TUI_HOME"], "/tmp/agent-tui"
+        shutil.rmtree("/tmp/agent-tui", ignore_errors=True)
+        try:
+            svg.write_text(await project_shot(Path("/tmp/my-agent")))
+        finally:
+            os.environ["AGENT_TUI_HOME"] = home
+        to_png(svg)
+        print(f"wrote {svg.relative_to(ROOT)}")
+    if names and not set(names) & set(SHOTS):
+        return
     data = Path(os.environ["AGENT_TUI_HOME"]) / "server"
     async with EmbeddedAgentServer(DEMO_CONFIG, data_dir=data) as server:
         await seed(server.url)

@@ -482,6 +482,10 @@ class AgentTuiApp(ShellApp):
             return
         problems = [str(problem) for problem in event.problems] or [event.message]
         details = event.details[-5:] if not event.problems else []
+        first = event.problems[0] if event.problems else None
+        where = f"{first.file.name}:{first.line}" if first and first.file and first.line else ""
+        # Stays in the header, on every screen, until a reload works again.
+        self.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
         self.notify(
             "\n".join([*problems[:5], *details]),
             title="Reload failed: the server keeps running the previous code",

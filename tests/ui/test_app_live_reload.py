@@ -69,6 +69,7 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
         )
         failure = next(note for note in notes(app) if "Reload failed" in note)
         assert f"agent.py:{line}: SyntaxError" in failure
+        assert app.sub_title == f"reload failed (agent.py:{line}) · {url}"
         assert server.is_running
         await pilot.press("r")  # home refreshes from the server still running the old code
         await wait_for(pilot, lambda: table.row_count == 2, what="home after the failure")
@@ -82,5 +83,6 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
             timeout=90,
             what="the recovery",
         )
+        assert app.sub_title == f"connected · {url}"
         await pilot.press("ctrl+q")
     assert not server.is_running

@@ -50,7 +50,9 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
         )
         assert startup.query_one(LoadingIndicator).display
         assert str(config) in str(startup.query_one("#heading", Static).render())
-        assert "s · " in str(startup.query_one("#status", Static).render())
+        status = startup.query_one("#status", Static)
+        assert "s · " in str(status.render())
+        assert status.region.height == 1  # on screen, not only rendered
         assert app.sub_title == "starting the local server…"
 
         await wait_for(

@@ -29,9 +29,12 @@ async def test_the_build_shows_progress_then_the_project_graph(
         assert isinstance(startup, StartupScreen)
         bar = startup.query_one("#build-progress", ProgressBar)
 
+        status = startup.query_one("#status", Static)
+
         def building() -> bool:
-            seen.append(str(startup.query_one("#status", Static).render()))
-            return bool(bar.display)
+            if status.region.height:  # what is on screen, below the bar
+                seen.append(str(status.render()))
+            return bool(bar.display) and bar.region.height == 1
 
         await wait_for(pilot, building, workers=False, what="the build's progress bar")
         await wait_for(

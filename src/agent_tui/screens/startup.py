@@ -119,6 +119,8 @@ class StartupScreen(AgentScreen[None]):
         """Say what is being done; `log_source` returns the server's log lines so far."""
         self._heading = heading
         self._log_source = log_source
+        if log_source is not None:  # the server starts: the environment is done
+            self.query_one("#build-progress", ProgressBar).display = False
         self.query_one("#heading", Static).update(server_text(heading))
         self._show_status()
 

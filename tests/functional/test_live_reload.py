@@ -3,6 +3,7 @@ the running code and says where it broke; fixing it recovers without a restart."
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,3 +113,28 @@ def test_edit_break_and_fix(project: tuple[EmbeddedAgentServer, Events, LiveRelo
     assert answer["answer"] == "rainy in Paris"
     thread_again = httpx.get(f"{url}/threads/{thread}", timeout=30)
     assert thread_again.status_code == 200
+
+
+def test_a_dependency_change_rebuilds_the_environment_then_reloads(
+    project: tuple[EmbeddedAgentServer, Events, LiveReload],
+) -> None:
+    server, events, _reload = project
+    package = server.config_path.parent / "packages" / "tinyweather"
+    pyproject = package / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('version = "0.1.0"', 'version = "0.2.0"'))
+    rebuilding = events.wait("reloading", 0)
+    assert "rebuilding the project's environment" in rebuilding.message
+    events.wait("reloaded", 0)
+    version = httpx.post(
+        server.url + "/runs/wait",
+        json={"assistant_id": "weather", "input": {"city": "Oslo"}},
+        timeout=60,
+    )
+    assert version.status_code == 200 and version.json()["answer"] == "sunny in Oslo"
+    installed = subprocess.run(
+        [server.python, "-c", "import importlib.metadata as m; print(m.version('tinyweather'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert installed == "0.2.0"

@@ -31,6 +31,7 @@ from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgrap
 from agent_tui.local.project_env import (
     EnvironmentBuildError,
     ensure_environment,
+    is_current,
     plan_environment,
 )
 from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
@@ -111,6 +112,10 @@ class LiveReload:
         names = ", ".join(str(path) for path in shown[:3]) + (" …" if len(shown) > 3 else "")
         try:
             config = load_langgraph_config(self.server.config_path)
+            plan = plan_environment(config)
+            if not plan.is_empty and not is_current(plan):
+                message = f"{names} changed: rebuilding the project's environment"
+                self._emit(ReloadEvent("reloading", shown, message))
             python = ensure_environment(config)
         except LangGraphConfigError as exc:
             return self._failed(shown, str(exc))

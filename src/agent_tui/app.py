@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
     from textual.app import SystemCommand
     from textual.screen import Screen
+    from textual.timer import Timer
 
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.config import AgentTuiConfig
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
     from agent_tui.local.live_reload import ReloadEvent
 
 logger = logging.getLogger(__name__)
+
+OWNER_CHECK_SECONDS = 2.0
+"""How often an app using another process's local server looks whether it still runs."""
 
 
 def _import_connection_modules() -> None:
@@ -129,6 +133,7 @@ class AgentTuiApp(ShellApp):
         # `context_overrides.context_for_run(assistant_id)`.
         self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
+        self._owner_watch: Timer | None = None
 
     def on_mount(self) -> None:
         # Pushed over the blank default screen rather than being the default screen:
@@ -247,6 +252,8 @@ class AgentTuiApp(ShellApp):
         from agent_tui.gc_tuning import tune_for_streaming
 
         tune_for_streaming()
+        if self.local.attached is not None:
+            self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
         if self._after_connect is not None:
             route, selection = self._after_connect
             self._after_connect = None
@@ -360,8 +367,27 @@ class AgentTuiApp(ShellApp):
         self.selection.update(**shown)
         self._after_connect = (then, shown)
 
+    async def _check_owner(self) -> None:
+        """While this app uses another process's local server: when that server stops
+        (its app quit, `serve` was stopped), start this app's own on the same data."""
+        attached = self.local.attached
+        if attached is None or not await asyncio.to_thread(self.local.owner_gone):
+            return
+        owner = f"process {attached.pid}" if attached.pid is not None else "another process"
+        logger.info("the local server of %s stopped: starting our own", owner)
+        self.notify(
+            f"The local agent server of {owner} stopped: starting this app's own on the same "
+            "data (threads are kept).",
+            title="Local server",
+            markup=False,
+        )
+        self._switch_to(self.context)
+
     def _switch_to(self, context: Context) -> None:
         logger.info("switching to context %r: %r", context.name, context.target)
+        if self._owner_watch is not None:
+            self._owner_watch.stop()
+            self._owner_watch = None
         self._after_connect = None
         self.workers.cancel_group(self, "connect")
         self._use_context(context)

@@ -176,6 +176,17 @@ class LocalSession:
         startup.follow(f"Preparing the environment of {config}")
         return await asyncio.to_thread(ensure_environment, loaded, report)
 
+    def owner_gone(self) -> bool:
+        """Whether the other process's server this app uses has stopped (or changed
+        hands). Blocking: a look at the data folder's lock."""
+        attached = self.attached
+        if attached is None:
+            return False
+        from agent_tui.local import running_server
+
+        now = running_server(attached.data_dir)
+        return now is None or (now.pid, now.url) != (attached.pid, attached.url)
+
     # -- live reload ---------------------------------------------------------------------
 
     def _watch(self, server: EmbeddedAgentServer) -> None:

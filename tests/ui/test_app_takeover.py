@@ -1,0 +1,55 @@
+"""A second `agent-tui` using another process's local server takes over when it stops:
+it starts its own server on the same data, and no thread is lost."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+from textual.widgets import Static
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.local import EmbeddedAgentServer
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.target import LocalServer
+
+WaitFor = Callable[..., Awaitable[None]]
+COUNTER = Path(__file__).parents[1] / "graphs" / "counter.py"
+
+
+async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for: WaitFor) -> None:
+    config = tmp_path / "langgraph.json"
+    config.write_text(json.dumps({"graphs": {"tiny": f"{COUNTER}:graph"}}))
+    data = tmp_path / "data"
+    owner = EmbeddedAgentServer(config, data_dir=data, log_file=tmp_path / "owner.log")
+    await owner.__aenter__()
+    try:
+        async with httpx.AsyncClient(base_url=owner.url) as http:
+            made = await http.post("/threads", json={"metadata": {"made_by": "owner"}})
+        thread_id = made.json()["thread_id"]
+        app = AgentTuiApp(LocalServer(config_path=config, data_dir=data))
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=60, what="home"
+            )
+            assert app.attached_server is not None and app.local_server is None
+
+            await owner.stop_async()  # the other copy quit
+
+            def own_home() -> bool:
+                screen = app.screen
+                if not isinstance(screen, ServerInfoScreen) or app.local_server is None:
+                    return False
+                summary = str(screen.query_one("#summary", Static).render())
+                return "started by agent-tui" in summary
+
+            await wait_for(pilot, own_home, timeout=90, what="this app's own server")
+            assert any("starting this app's own" in str(n.message) for n in app._notifications)
+            assert app.client is not None
+            thread = await app.client.threads.get(thread_id)
+            assert thread.metadata.get("made_by") == "owner"
+            await pilot.press("ctrl+q")
+    finally:
+        await owner.stop_async()

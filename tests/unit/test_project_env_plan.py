@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agent_tui.local import DEMO_CONFIG, load_langgraph_config
 from agent_tui.local.project_env import plan_environment
 
@@ -95,3 +97,19 @@ def test_python_version_is_kept_only_when_it_differs(tmp_path: Path) -> None:
         config.write_text(json.dumps(raw))
         plan = plan_environment(load_langgraph_config(config), tmp_path / "env")
         assert plan.python_version == expected
+
+
+def test_without_uv_the_message_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from agent_tui.local import project_env
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no uv on it
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))  # none beside it
+    monkeypatch.setitem(sys.modules, "uv", None)  # nor the uv package
+    with pytest.raises(project_env.EnvironmentBuildError) as failure:
+        project_env.find_uv()
+    assert "needs uv, which was not found" in failure.value.reason
+    assert "pip install uv" in failure.value.reason

@@ -133,6 +133,7 @@ class LiveReload:
             return self._failed(shown, exc.reason, details=exc.log_lines)
         seconds = time.monotonic() - started
         event = ReloadEvent("reloaded", shown, f"reloaded in {seconds:.1f} s", seconds=seconds)
+        logger.info("reloaded %s after a change to %s in %.1f s", self.server.url, names, seconds)
         self._emit(event)
         return event
 

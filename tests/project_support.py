@@ -1,4 +1,7 @@
-"""A project with its own dependency, for the project-environment tests.
+"""Small projects for the tests that start a local server on one.
+
+``tiny_config`` writes a ``langgraph.json`` with one graph (``tiny``, the test counter
+graph) and nothing to install.
 
 ``tests/projects/weather`` is a ``langgraph.json`` whose graph imports ``tinyweather``, a
 tiny local package (``packages/tinyweather``, built with hatchling) that agent-tui's own
@@ -13,6 +16,15 @@ import shutil
 from pathlib import Path
 
 WEATHER_PROJECT = Path(__file__).parent / "projects" / "weather"
+TEST_GRAPHS = Path(__file__).parent / "graphs"
+
+
+def tiny_config(folder: Path) -> Path:
+    """A ``langgraph.json`` in ``folder`` serving the test counter graph as ``tiny``."""
+    config = folder / "langgraph.json"
+    graph = TEST_GRAPHS / "counter.py"
+    config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
+    return config
 
 
 def copy_weather_project(destination: Path) -> Path:

@@ -4,6 +4,10 @@
 each response body against `tests/contracts/control-plane.openapi.json` (a copy of the
 shared contract, so a clean clone can run the tests): the schema for the operation and
 status when the spec has one, else the FastAPI error shape `{"detail": "…"}`.
+
+Also what the deploy tests share: the order of a revision's statuses, a graph that does
+nothing, a project whose server cannot start, and creating a deployment then following
+its first revision to the end.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from jsonschema import Draft202012Validator
+
+if TYPE_CHECKING:
+    from agent_tui.client import ControlPlaneClient
+    from agent_tui.client.models.control_plane import Deployment
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "contracts" / "control-plane.openapi.json"
 DETAIL_SCHEMA = {
@@ -29,6 +37,31 @@ LOGS_SCHEMA = {
     "required": ["revision_id", "status", "lines"],
     "properties": {"lines": {"type": "array", "items": {"type": "string"}}},
 }
+# A successful revision passes through these statuses in this order.
+REVISION_ORDER = [
+    "QUEUED",
+    "AWAITING_BUILD",
+    "BUILDING",
+    "AWAITING_DEPLOY",
+    "DEPLOYING",
+    "DEPLOYED",
+]
+NOOP_GRAPH = """
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict, total=False):
+    x: int
+
+
+builder = StateGraph(State)
+builder.add_node("noop", lambda state: {"x": 1})
+builder.add_edge(START, "noop")
+builder.add_edge("noop", END)
+graph = builder.compile()
+"""
 
 
 @cache
@@ -103,3 +136,55 @@ def checked_client(url: str, **credentials: Any) -> Any:
         retry=RetryPolicy(attempts=1),
         **credentials,
     )
+
+
+def no_start_project(folder: Path) -> Path:
+    """A project whose graphs import (the build passes) but whose server cannot start:
+    the auth handler it loads is missing. Its ``langgraph.json``."""
+    (folder / "graph.py").write_text(NOOP_GRAPH)
+    config = folder / "langgraph.json"
+    config.write_text(
+        json.dumps({"graphs": {"agent": "./graph.py:graph"}, "auth": {"path": "./no_auth.py:auth"}})
+    )
+    return config
+
+
+async def follow(
+    client: ControlPlaneClient,
+    deployment_id: str,
+    revision_id: str | None,
+    *,
+    interval: float,
+    timeout: float,
+) -> list[str]:
+    """The statuses a revision goes through, until a terminal one (the last)."""
+    assert revision_id is not None
+    return [
+        revision.status
+        async for revision in client.wait_for_revision(
+            deployment_id, revision_id, interval=interval, timeout=timeout
+        )
+    ]
+
+
+async def create_and_follow(
+    client: ControlPlaneClient, name: str, config: Path, *, interval: float, timeout: float
+) -> tuple[Deployment, list[str]]:
+    """A new deployment of ``config`` and the statuses its first revision went through."""
+    created = await client.deployments.create(
+        name, source_revision_config={"langgraph_config_path": str(config)}
+    )
+    statuses = await follow(
+        client, created.id, created.latest_revision_id, interval=interval, timeout=timeout
+    )
+    return created, statuses
+
+
+def answers(url: str | None) -> bool:
+    """Whether an agent server answers at ``url``."""
+    if url is None:
+        return False
+    try:
+        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
+    except httpx.TransportError:
+        return False

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from control_plane_support import checked_client
+from control_plane_support import (
+    REVISION_ORDER,
+    checked_client,
+    create_and_follow,
+    follow,
+    no_start_project,
+)
 
 from agent_tui.client import NotFound
 from agent_tui.local.control_plane import LocalControlPlane
@@ -42,7 +48,6 @@ builder.add_edge(START, "read")
 builder.add_edge("read", END)
 graph = builder.compile()
 """
-ORDER = ["QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"]
 
 
 def _graph_ids(url: str) -> set[str]:
@@ -73,18 +78,12 @@ async def test_deploy_patch_restart_delete(tmp_path: Path) -> None:
     plane.start()
     try:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "real", source_revision_config={"langgraph_config_path": str(TEST_GRAPHS)}
+            created, seen = await create_and_follow(
+                client, "real", TEST_GRAPHS, interval=0.2, timeout=90
             )
             assert created.latest_revision_id is not None
-            seen = [
-                r.status
-                async for r in client.wait_for_revision(
-                    created.id, created.latest_revision_id, interval=0.2, timeout=90
-                )
-            ]
             assert seen[-1] == "DEPLOYED", seen
-            assert seen == sorted(seen, key=ORDER.index)
+            assert seen == sorted(seen, key=REVISION_ORDER.index)
             deployed = await client.deployments.get(created.id)
             assert deployed.status == "READY"
             assert deployed.active_revision_id == created.latest_revision_id
@@ -96,11 +95,10 @@ async def test_deploy_patch_restart_delete(tmp_path: Path) -> None:
                 source_revision_config={"langgraph_config_path": str(project / "langgraph.json")},
             )
             assert patched.latest_revision_id not in (None, created.latest_revision_id)
-            async for revision in client.wait_for_revision(
-                created.id, patched.latest_revision_id, interval=0.2, timeout=90
-            ):
-                last = revision
-            assert last.status == "DEPLOYED"
+            statuses = await follow(
+                client, created.id, patched.latest_revision_id, interval=0.2, timeout=90
+            )
+            assert statuses[-1] == "DEPLOYED"
             updated = await client.deployments.get(created.id)
             assert updated.active_revision_id == patched.latest_revision_id
             assert updated.url is not None and "env_echo" in _graph_ids(updated.url)
@@ -135,16 +133,10 @@ async def test_a_broken_config_ends_in_build_failed_with_the_reason(tmp_path: Pa
     broken.write_text('{"graphs": {"agent": "./missing.py:graph"}}')
     with LocalControlPlane(tmp_path / "cp") as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "broken", source_revision_config={"langgraph_config_path": str(broken)}
+            created, statuses = await create_and_follow(
+                client, "broken", broken, interval=0.1, timeout=60
             )
             assert created.latest_revision_id is not None
-            statuses = [
-                r.status
-                async for r in client.wait_for_revision(
-                    created.id, created.latest_revision_id, interval=0.1, timeout=60
-                )
-            ]
             assert statuses[-1] == "BUILD_FAILED"
             logs = await client.revisions.logs(created.id, created.latest_revision_id)
             assert any("missing.py" in line and "cannot import" in line for line in logs.lines)
@@ -153,24 +145,13 @@ async def test_a_broken_config_ends_in_build_failed_with_the_reason(tmp_path: Pa
 
 
 async def test_a_server_that_cannot_start_ends_in_deploy_failed(tmp_path: Path) -> None:
-    # The graphs import (the build passes) but the auth handler the server loads is missing.
-    (tmp_path / "graph.py").write_text(ENV_GRAPH)
-    config = tmp_path / "langgraph.json"
-    config.write_text(
-        json.dumps({"graphs": {"agent": "./graph.py:graph"}, "auth": {"path": "./no_auth.py:auth"}})
-    )
+    config = no_start_project(tmp_path)
     with LocalControlPlane(tmp_path / "cp") as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "no-start", source_revision_config={"langgraph_config_path": str(config)}
+            created, statuses = await create_and_follow(
+                client, "no-start", config, interval=0.1, timeout=90
             )
             assert created.latest_revision_id is not None
-            statuses = [
-                r.status
-                async for r in client.wait_for_revision(
-                    created.id, created.latest_revision_id, interval=0.1, timeout=90
-                )
-            ]
             assert statuses[-1] == "DEPLOY_FAILED", statuses
             logs = await client.revisions.logs(created.id, created.latest_revision_id)
             assert any(line.startswith("deploy failed:") for line in logs.lines)

@@ -12,36 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from control_plane_support import checked_client
+from control_plane_support import (
+    NOOP_GRAPH,
+    REVISION_ORDER,
+    answers,
+    checked_client,
+    create_and_follow,
+)
 
 from agent_tui.client import NotFound
 from agent_tui.local.control_plane import LocalControlPlane
+from process_support import process_gone
+from project_support import add_dependency, copy_weather_project
 
-WEATHER_PROJECT = Path(__file__).resolve().parents[1] / "projects" / "weather"
-ORDER = ["QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"]
-NOOP_GRAPH = """
-from typing import TypedDict
-
-from langgraph.graph import END, START, StateGraph
-
-
-class State(TypedDict, total=False):
-    x: int
-
-
-builder = StateGraph(State)
-builder.add_node("noop", lambda state: {"x": 1})
-builder.add_edge(START, "noop")
-builder.add_edge("noop", END)
-graph = builder.compile()
-"""
 # A PEP 517 backend that never finishes: the build is still running when it is deleted.
 HANGING_BACKEND = """
 import os
@@ -60,21 +49,6 @@ build_wheel = build_editable = _hang
 """
 
 
-def copy_weather(tmp_path: Path) -> Path:
-    """A private copy of the weather project; its ``langgraph.json``."""
-    folder = tmp_path / "weather"
-    shutil.copytree(
-        WEATHER_PROJECT, folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
-    )
-    return folder / "langgraph.json"
-
-
-def add_dependency(config: Path, dependency: str) -> None:
-    raw = json.loads(config.read_text())
-    raw["dependencies"] = [*raw.get("dependencies", []), dependency]
-    config.write_text(json.dumps(raw, indent=2))
-
-
 async def ask_weather(url: str, city: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=url, trust_env=False, timeout=60) as http:
         thread = (await http.post("/threads", json={})).json()
@@ -87,48 +61,24 @@ async def ask_weather(url: str, city: str) -> dict[str, Any]:
     return answer
 
 
-def answers(url: str | None) -> bool:
-    if url is None:
-        return False
-    try:
-        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
-def running(pid: int) -> bool:
-    """Whether a process is alive (a zombie waiting for its parent counts as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.timeout(300)
 async def test_a_project_with_its_own_dependency_deploys_and_runs_in_its_environment(
     tmp_path: Path,
 ) -> None:
-    config = copy_weather(tmp_path)
+    config = copy_weather_project(tmp_path)
     data = tmp_path / "cp"
     plane = LocalControlPlane(data)
     plane.start()
     try:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "weather", source_revision_config={"langgraph_config_path": str(config)}
+            created, seen = await create_and_follow(
+                client, "weather", config, interval=0.2, timeout=240
             )
             revision_id = created.latest_revision_id
             assert revision_id is not None
-            seen = [
-                r.status
-                async for r in client.wait_for_revision(
-                    created.id, revision_id, interval=0.2, timeout=240
-                )
-            ]
             logs = (await client.revisions.logs(created.id, revision_id)).lines
             assert seen[-1] == "DEPLOYED", (seen, logs[-20:])
-            assert seen == sorted(seen, key=ORDER.index)
+            assert seen == sorted(seen, key=REVISION_ORDER.index)
             # The install is in the log, before the graphs were imported with its result.
             installed = [i for i, line in enumerate(logs) if "tinyweather" in line]
             imported = [i for i, line in enumerate(logs) if line.startswith("graph weather: ok")]
@@ -162,20 +112,14 @@ async def test_a_dependency_that_cannot_be_installed_ends_in_build_failed_with_u
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("UV_OFFLINE", "1")  # uv must not reach for the network in a test
-    config = copy_weather(tmp_path)
+    config = copy_weather_project(tmp_path)
     add_dependency(config, "agent-tui-no-such-package-xyz==0.0.1")
     with LocalControlPlane(tmp_path / "cp") as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "no-such-package", source_revision_config={"langgraph_config_path": str(config)}
+            created, statuses = await create_and_follow(
+                client, "no-such-package", config, interval=0.2, timeout=150
             )
             assert created.latest_revision_id is not None
-            statuses = [
-                r.status
-                async for r in client.wait_for_revision(
-                    created.id, created.latest_revision_id, interval=0.2, timeout=150
-                )
-            ]
             assert statuses[-1] == "BUILD_FAILED", statuses
             logs = (await client.revisions.logs(created.id, created.latest_revision_id)).lines
             # uv's own message names the package; the reason closes the log; no traceback.
@@ -219,10 +163,10 @@ async def test_deleting_a_deployment_while_it_builds_stops_uv(
                 if pid_file.is_file() and pid_file.read_text():
                     break
                 revision = await client.revisions.get(created.id, revision_id)
-                assert revision.status in ORDER[:3], revision.status
+                assert revision.status in REVISION_ORDER[:3], revision.status
                 await asyncio.sleep(0.1)
             backend, uv = (int(pid) for pid in pid_file.read_text().split())
-            assert running(backend) and running(uv)
+            assert not process_gone(backend) and not process_gone(uv)
             # While uv works, the log already tells what the build is doing.
             revision = await client.revisions.get(created.id, revision_id)
             assert revision.status == "BUILDING"
@@ -231,10 +175,10 @@ async def test_deleting_a_deployment_while_it_builds_stops_uv(
 
             await client.deployments.delete(created.id)
             for _ in range(600):  # SIGKILL takes effect when each process next runs
-                if not (running(backend) or running(uv)):
+                if process_gone(backend) and process_gone(uv):
                     break
                 await asyncio.sleep(0.05)
-            assert not running(backend), "the build backend uv started is still running"
-            assert not running(uv), "uv is still running"
+            assert process_gone(backend), "the build backend uv started is still running"
+            assert process_gone(uv), "uv is still running"
             with pytest.raises(NotFound):
                 await client.deployments.get(created.id)

@@ -10,14 +10,18 @@ same URL.
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
-from control_plane_support import checked_client
+from control_plane_support import (
+    answers,
+    checked_client,
+    create_and_follow,
+    follow,
+    no_start_project,
+)
 
 import agent_tui.local
 from agent_tui.local.control_plane import LocalControlPlane
@@ -25,48 +29,20 @@ from agent_tui.local.control_plane import LocalControlPlane
 DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
 
 
-NO_START_GRAPH = """
-from langgraph.graph import END, START, StateGraph
-from typing import TypedDict
-
-
-class State(TypedDict, total=False):
-    x: int
-
-
-builder = StateGraph(State)
-builder.add_node("noop", lambda state: {"x": 1})
-builder.add_edge(START, "noop")
-builder.add_edge("noop", END)
-graph = builder.compile()
-"""
-
-
-def _answers(url: str) -> bool:
-    try:
-        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
-    except httpx.TransportError:
-        return False
-
-
 @pytest.mark.timeout(180)
 async def test_a_restart_with_the_old_port_taken_reports_the_new_url(tmp_path: Path) -> None:
     data = tmp_path / "cp"
     with LocalControlPlane(data) as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "restarted", source_revision_config={"langgraph_config_path": str(DEMO_CONFIG)}
+            created, statuses = await create_and_follow(
+                client, "restarted", DEMO_CONFIG, interval=0.2, timeout=90
             )
             assert created.latest_revision_id is not None
-            async for revision in client.wait_for_revision(
-                created.id, created.latest_revision_id, interval=0.2, timeout=90
-            ):
-                last = revision
-            assert last.status == "DEPLOYED"
+            assert statuses[-1] == "DEPLOYED"
             before = await client.deployments.get(created.id)
             assert before.status == "READY" and before.url is not None
     old_port = urlsplit(before.url).port
-    assert old_port is not None and not _answers(before.url)
+    assert old_port is not None and not answers(before.url)
 
     # Another program listens on the old port (and never answers).
     squatter = socket.socket()
@@ -89,7 +65,7 @@ async def test_a_restart_with_the_old_port_taken_reports_the_new_url(tmp_path: P
                     await asyncio.sleep(0.1)
                 assert now.status == "READY", seen
                 assert now.url is not None and urlsplit(now.url).port != old_port
-                assert _answers(now.url)
+                assert answers(now.url)
                 assert now.active_revision_id == created.latest_revision_id
                 logs = await client.revisions.logs(created.id, created.latest_revision_id)
                 assert f"restarted at {now.url}" in logs.lines
@@ -99,23 +75,14 @@ async def test_a_restart_with_the_old_port_taken_reports_the_new_url(tmp_path: P
 
 @pytest.mark.timeout(180)
 async def test_a_failed_redeploy_brings_the_old_server_back_at_its_url(tmp_path: Path) -> None:
-    # The graphs import (the build passes) but the auth handler the server loads is missing.
-    (tmp_path / "graph.py").write_text(NO_START_GRAPH)
-    no_start = tmp_path / "langgraph.json"
-    no_start.write_text(
-        json.dumps({"graphs": {"agent": "./graph.py:graph"}, "auth": {"path": "./no_auth.py:auth"}})
-    )
+    no_start = no_start_project(tmp_path)
     with LocalControlPlane(tmp_path / "cp") as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
-            created = await client.deployments.create(
-                "kept", source_revision_config={"langgraph_config_path": str(DEMO_CONFIG)}
+            created, statuses = await create_and_follow(
+                client, "kept", DEMO_CONFIG, interval=0.2, timeout=90
             )
             assert created.latest_revision_id is not None
-            async for revision in client.wait_for_revision(
-                created.id, created.latest_revision_id, interval=0.2, timeout=90
-            ):
-                last = revision
-            assert last.status == "DEPLOYED"
+            assert statuses[-1] == "DEPLOYED"
             before = await client.deployments.get(created.id)
             assert before.url is not None
 
@@ -123,12 +90,11 @@ async def test_a_failed_redeploy_brings_the_old_server_back_at_its_url(tmp_path:
                 created.id, source_revision_config={"langgraph_config_path": str(no_start)}
             )
             assert patched.latest_revision_id is not None
-            async for revision in client.wait_for_revision(
-                created.id, patched.latest_revision_id, interval=0.2, timeout=90
-            ):
-                last = revision
-            assert last.status == "DEPLOY_FAILED"
+            statuses = await follow(
+                client, created.id, patched.latest_revision_id, interval=0.2, timeout=90
+            )
+            assert statuses[-1] == "DEPLOY_FAILED"
             after = await client.deployments.get(created.id)
             assert after.status == "READY"
             assert after.active_revision_id == created.latest_revision_id
-            assert after.url == before.url and _answers(after.url)
+            assert after.url == before.url and answers(after.url)

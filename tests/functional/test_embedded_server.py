@@ -30,6 +30,7 @@ from agent_tui.local import (
 )
 from agent_tui.local import embedded_server as embedded_server_module
 from agent_tui.local.server_environment import server_environment
+from process_support import port_closed, process_gone
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 
@@ -37,24 +38,6 @@ TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 def http(url: str) -> httpx.Client:
     # trust_env=False: a proxy from the environment must not see local traffic.
     return httpx.Client(base_url=url, trust_env=False, timeout=30)
-
-
-def process_gone(pid: int) -> bool:
-    """True when ``pid`` no longer runs (a zombie nobody reaped counts as gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    stat = Path(f"/proc/{pid}/stat")
-    try:
-        return stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return False
-
-
-def port_closed(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        return probe.connect_ex(("127.0.0.1", port)) != 0
 
 
 def eventually(condition: Callable[[], bool], timeout: float, what: str) -> None:

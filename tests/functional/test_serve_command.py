@@ -11,7 +11,6 @@ import os
 import queue
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,6 +22,7 @@ import httpx
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
+from process_support import port_closed, process_gone
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 START_TIMEOUT = 90.0
@@ -126,22 +126,6 @@ def note_of(home: Path, config: Path) -> dict[str, object]:
     data_dir = home / "data" / "servers" / server_key(config)
     loaded: dict[str, object] = json.loads((data_dir / "server.json").read_text())
     return loaded
-
-
-def process_gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return False
-
-
-def port_closed(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        return probe.connect_ex(("127.0.0.1", port)) != 0
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "ctrl+c"])

@@ -29,6 +29,7 @@ from agent_tui.local import (
     wait_for_running_server,
     wait_for_running_url,
 )
+from process_support import process_gone
 
 
 def own_server(folder: Path) -> EmbeddedAgentServer:
@@ -55,18 +56,6 @@ def messages(url: str, thread_id: str) -> list[str]:
     with httpx.Client(base_url=url, trust_env=False, timeout=30) as client:
         state = client.get(f"/threads/{thread_id}/state").json()
     return [message["content"] for message in state["values"]["messages"]]
-
-
-def process_gone(pid: int) -> bool:
-    """True when ``pid`` no longer runs (an unreaped zombie has closed its files: gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return False
 
 
 def test_a_second_copy_uses_the_running_server_and_no_thread_is_lost(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ lets go before its server answers, the app starts its own.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,16 +19,9 @@ from agent_tui.local import EmbeddedAgentServer, ServerLock, running_server
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.screens.startup import StartupScreen
 from agent_tui.target import LocalServer
+from project_support import tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
-TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
-
-
-def tiny_config(folder: Path) -> Path:
-    config = folder / "langgraph.json"
-    graph = TEST_GRAPHS / "counter.py"
-    config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
-    return config
 
 
 def heading(app: AgentTuiApp) -> str:

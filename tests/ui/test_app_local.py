@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -14,16 +13,9 @@ from agent_tui.app import AgentTuiApp
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.screens.startup import StartupScreen
 from agent_tui.target import LocalServer
+from project_support import tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
-TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
-
-
-def tiny_config(folder: Path) -> Path:
-    config = folder / "langgraph.json"
-    graph = TEST_GRAPHS / "counter.py"
-    config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
-    return config
 
 
 def process_exists(pid: int) -> bool:

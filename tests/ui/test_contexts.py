@@ -18,6 +18,7 @@ from agent_tui.contexts import resolve_context
 from agent_tui.screens.context_picker import ContextPickerScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.target import RemoteServer
+from project_support import tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 
@@ -219,9 +220,7 @@ async def test_switching_back_to_local_reuses_the_embedded_server(
 ) -> None:
     from agent_tui.target import LocalServer
 
-    graph = Path(__file__).parents[1] / "graphs" / "counter.py"
-    project = tmp_path / "langgraph.json"
-    project.write_text(f'{{"graphs": {{"tiny": "{graph}:graph"}}, "env": {{}}}}')
+    project = tiny_config(tmp_path)
     app = AgentTuiApp(LocalServer(config_path=project, data_dir=tmp_path / "data"))
     async with app.run_test(size=SIZE) as pilot:
         await connected_to(app, "local", pilot, wait_for, timeout=90)

@@ -1,0 +1,25 @@
+"""Whether a process or a port is still in use, for tests that start real servers."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+
+def process_gone(pid: int) -> bool:
+    """True when ``pid`` no longer runs (an unreaped zombie has closed its files: gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def port_closed(port: int) -> bool:
+    """True when nothing accepts connections on ``port`` of 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0

@@ -1,8 +1,9 @@
 """Headless subcommands: `threads list`, `history`, `diff`, `export`, `import`, `serve`.
 
-Scriptable versions of the thread view's actions, and the project's local server. Each prints aligned text, or JSON with
-stable keys under `--json`, and exits 0 on success, 1 when the server or a file says no
-(the message goes to stderr, never a traceback), 2 for bad usage.
+Scriptable versions of the thread view's actions, and the project's local server. Each
+prints aligned text, or JSON with stable keys under `--json`, and exits 0 on success, 1
+when the server or a file says no (the message goes to stderr, never a traceback), 2 for
+bad usage.
 
 Registering them imports only argparse: the handlers import the client when they run, so
 `agent-tui --version` and `--help` stay fast.
@@ -107,6 +108,10 @@ def add_headless_commands(
         prog="agent-tui serve",
         help="run the project's local agent server headless and print its URL "
         "(agent-tui on the same project connects to it)",
+        description="The project's local agent server with no UI, like `langgraph dev` without "
+        "the browser: its environment is built first when its dependencies changed, its URL "
+        "is printed once it answers, its log (request lines included) goes to stderr, an "
+        "edit to the project reloads it, and ctrl+c stops it.",
     )
     serve.add_argument(
         "--config",

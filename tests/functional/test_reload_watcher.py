@@ -168,6 +168,64 @@ def test_a_package_folder_moved_into_the_project_counts(
     assert changed and all(path.is_relative_to(project / "tools") for path in changed)
 
 
+def inotify_watches() -> int:
+    """How many inotify watches this process holds (Linux: one ``inotify wd:`` line each)."""
+    count = 0
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            if os.readlink(fd) != "anon_inode:inotify":
+                continue
+            info = (Path("/proc/self/fdinfo") / fd.name).read_text()
+        except OSError:  # closed meanwhile (the listing's own fd, another thread's)
+            continue
+        count += sum(line.startswith("inotify wd:") for line in info.splitlines())
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(), reason="counts Linux inotify watches")
+def test_ignored_folders_get_no_watches(project: Path, calls: Calls, watch: Watch) -> None:
+    # A virtual environment's thousands of folders would use up the inotify watches.
+    for index in range(200):
+        (project / ".venv" / "lib" / f"package{index}" / "sub").mkdir(parents=True)
+    (project / "node_modules" / "left-pad").mkdir(parents=True)
+    (project / "pkg" / "sub").mkdir(parents=True)
+    before = inotify_watches()
+    watch([project], debounce_ms=200)
+    # One each for the project, pkg and pkg/sub.
+    assert inotify_watches() - before == 3
+
+    (project / "pkg" / "sub" / "mod.py").write_text("x = 1\n")
+    assert calls.wait_for(1) == [[project / "pkg" / "sub" / "mod.py"]]
+
+
+def test_a_folder_made_after_the_start_is_watched(
+    project: Path, calls: Calls, watch: Watch
+) -> None:
+    watch([project], debounce_ms=200)
+    package = project / "agents"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (changed,) = calls.wait_for(1)
+    assert changed and all(path.is_relative_to(package) for path in changed)
+
+    (package / "tools.py").write_text("x = 1\n")
+    assert calls.wait_for(2)[1] == [package / "tools.py"]
+
+
+def test_a_folder_renamed_is_watched_by_its_new_name(
+    project: Path, calls: Calls, watch: Watch
+) -> None:
+    (project / "tools").mkdir()
+    (project / "tools" / "search.py").write_text("x = 1\n")
+    watch([project], debounce_ms=200)
+
+    os.rename(project / "tools", project / "helpers")
+    assert calls.wait_for(1) == [[project / "helpers"]]
+    # Not also as tools/search.py, a file that is not there.
+    (project / "helpers" / "search.py").write_text("x = 2\n")
+    assert calls.wait_for(2)[1] == [project / "helpers" / "search.py"]
+
+
 def test_a_failing_callback_does_not_stop_the_watching(project: Path, calls: Calls) -> None:
     failed: list[list[Path]] = []
     first_failed = threading.Event()

@@ -4,8 +4,9 @@
 dependency folders) with watchfiles, in background threads, and calls back once per
 burst of changes to the files a server loads: Python files, ``langgraph.json`` and the
 extra files it is given (the ``.env`` file, dependency files). Virtual environments,
-caches, version control and editor temp files are ignored. A burst (an editor's
-write-then-rename, a ``git checkout``, a formatter run on save) ends after
+caches, version control and editor temp files are ignored; those right in a watched
+folder are not even watched, so a big ``.venv`` costs no OS file watches. A burst (an
+editor's write-then-rename, a ``git checkout``, a formatter run on save) ends after
 ``debounce_ms`` without a relevant change, and gives one call with every path in it.
 
 `check_graphs` (from `graph_check`) says whether the graphs import, and where not.
@@ -88,10 +89,14 @@ def is_ignored(relative: Path) -> bool:
 class ProjectWatcher:
     """Calls ``on_change(paths)`` once per burst of changes to a project's code.
 
-    ``folders`` are watched recursively; ``extra_files`` also count when they change
-    (inside a folder or not: the folder of an outside file is watched, not its
-    subfolders). ``on_change`` runs on the watcher's own thread, one call at a time;
-    changes made while it runs make the next call. It gets absolute paths, sorted.
+    Everything below ``folders`` counts but the ignored folders. Each folder is watched
+    on its own, and each of its subfolders but the ignored ones with all it holds, so a
+    big ``.venv`` or ``node_modules`` there costs no inotify watches (it would cost
+    thousands); a subfolder created or moved in later is added. ``extra_files`` also
+    count when they change (inside a folder or not: the folder of an outside file is
+    watched, not its subfolders). ``on_change`` runs on the watcher's own thread, one
+    call at a time; changes made while it runs make the next call. It gets absolute
+    paths, sorted.
     """
 
     def __init__(
@@ -107,26 +112,25 @@ class ProjectWatcher:
         self._roots = _outermost([folder.expanduser().resolve() for folder in folders])
         # The parent is resolved, not the file: events name a symlinked .env by its link.
         self._extra = {_absolute(path) for path in extra_files}
-        outside = {
-            path.parent for path in self._extra if not any(_under(path, r) for r in self._roots)
-        }
-        self._groups: list[tuple[list[Path], bool]] = []
-        if self._roots:
-            self._groups.append((self._roots, True))
-        if outside:
-            self._groups.append((sorted(outside), False))
+        outside = {path.parent for path in self._extra if not self._covered(path)}
+        self._top_paths = [*self._roots, *sorted(outside)]
+        self._top: _Group | None = None
+        """The folders and the outside files' folders, without their subfolders."""
+        self._below: _Group | None = None
+        """The folders' subfolders but the ignored ones, with all they hold."""
         self._stop = threading.Event()
+        self._lock = threading.Lock()
         self._changed = threading.Condition()
         self._pending: set[Path] = set()
         self._last_change = 0.0
         self._threads: list[threading.Thread] = []
-        self._ready: list[threading.Event] = []
         self.error: BaseException | None = None
-        """Why watching stopped early (a folder removed, no more inotify watches)."""
+        """Why watching stopped early, or a new folder is not watched (a folder removed, no
+        more inotify watches)."""
 
     @property
     def folders(self) -> list[Path]:
-        """The folders watched recursively (nested ones dropped)."""
+        """The folders watched (nested ones dropped), with all they hold but ignored ones."""
         return list(self._roots)
 
     @property
@@ -137,33 +141,21 @@ class ProjectWatcher:
         """Start watching; returns at once (see `wait_ready`). A watcher runs once."""
         if self._threads:
             return
-        for index, (paths, recursive) in enumerate(self._groups):
-            existing = [path for path in paths if path.is_dir()]
-            if not existing:
-                continue
-            ready = threading.Event()
-            self._ready.append(ready)
-            self._threads.append(
-                threading.Thread(
-                    target=self._watch,
-                    args=(existing, recursive, ready),
-                    name=f"project-watcher-{index}",
-                    daemon=True,
-                )
+        existing = [path for path in self._top_paths if path.is_dir()]
+        if existing:
+            self._top = _Group(existing, recursive=False, stopped=self._stop)
+            self._launch(self._top)
+        with self._lock:
+            dispatcher = threading.Thread(
+                target=self._dispatch, name="project-watcher-calls", daemon=True
             )
-        self._threads.append(
-            threading.Thread(target=self._dispatch, name="project-watcher-calls", daemon=True)
-        )
-        for thread in self._threads:
-            thread.start()
+            self._threads.append(dispatcher)
+            dispatcher.start()
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Wait until every folder is watched (a large tree takes a moment); True if so."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        for ready in self._ready:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not ready.wait(left):
-                return False
+        if self._top is not None and not self._top.ready.wait(timeout):
+            return False
         return self.error is None
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -172,12 +164,14 @@ class ProjectWatcher:
         Changes not yet reported are dropped. Called from ``on_change`` itself, it does
         not wait for that call to end.
         """
-        self._stop.set()
+        with self._lock:  # so that no watch thread starts after this
+            self._stop.set()
+            threads = list(self._threads)
         with self._changed:
             self._changed.notify_all()
         current = threading.current_thread()
         deadline = time.monotonic() + timeout
-        for thread in self._threads:
+        for thread in threads:
             if thread is not current and thread.is_alive():
                 thread.join(max(0.0, deadline - time.monotonic()))
 
@@ -190,32 +184,92 @@ class ProjectWatcher:
 
     # -- threads -------------------------------------------------------------------------
 
-    def _watch(self, paths: list[Path], recursive: bool, ready: threading.Event) -> None:
+    def _launch(self, group: _Group) -> bool:
+        """Start a thread watching ``group``; False once the watcher is stopping."""
+        with self._lock:
+            if self._stop.is_set():
+                return False
+            self._threads = [thread for thread in self._threads if thread.is_alive()]
+            kind = "below" if group.recursive else "top"
+            thread = threading.Thread(
+                target=self._watch, args=(group,), name=f"project-watcher-{kind}", daemon=True
+            )
+            self._threads.append(thread)
+            thread.start()
+        return True
+
+    def _watch(self, group: _Group) -> None:
         try:
             for changes in watchfiles.watch(
-                *paths,
+                *group.paths,
                 watch_filter=None,  # filtered here, so quiet ticks still come back
-                stop_event=self._stop,
+                stop_event=group,
                 rust_timeout=_TICK_MS,
                 yield_on_timeout=True,
-                recursive=recursive,
+                recursive=group.recursive,
                 raise_interrupt=False,
                 ignore_permission_denied=True,
             ):
-                ready.set()
-                relevant = {
-                    Path(name) for change, name in changes if self._relevant(change, Path(name))
-                }
-                if relevant:
-                    with self._changed:
-                        self._pending |= relevant
-                        self._last_change = time.monotonic()
-                        self._changed.notify_all()
+                paths = [(change, Path(name)) for change, name in changes]
+                self._note([path for change, path in paths if self._relevant(change, path)])
+                if group is self._top:
+                    if not group.ready.is_set():
+                        self._follow_folders(report=False)  # ready once they are watched
+                    elif any(path.parent in self._roots for _, path in paths):
+                        self._follow_folders(report=True)
+                group.ready.set()
         except Exception as exc:
-            self.error = exc
-            logger.warning("watching %s stopped: %s", ", ".join(map(str, paths)), exc)
+            group.error = exc
+            if group is self._top or group is self._below:  # else it was a replacement
+                self.error = exc
+                logger.warning("watching %s stopped: %s", ", ".join(map(str, group.paths)), exc)
         finally:
-            ready.set()
+            group.ready.set()
+
+    def _follow_folders(self, *, report: bool) -> None:
+        """Watch the folders' subfolders as they are now, when that changed.
+
+        A new group with all of them replaces the old one once its watches are in place,
+        so nothing goes unseen meanwhile; the old one would name a folder moved within
+        the project by its old path. Subfolders come and go rarely (a new package, a
+        ``git checkout``), so watching them all again is cheap enough.
+        """
+        for _attempt in range(3):  # a folder can vanish between listing and watching it
+            wanted = _subfolders(self._roots)
+            before = self._below.paths if self._below is not None else []
+            if wanted == before:
+                return
+            group = _Group(wanted, recursive=True, stopped=self._stop) if wanted else None
+            if group is not None:
+                if not self._launch(group):
+                    return
+                group.ready.wait()
+                if self._stop.is_set():
+                    return
+                if isinstance(group.error, FileNotFoundError):
+                    continue
+                if group.error is not None:  # the old group keeps watching what it did
+                    self.error = group.error
+                    where = ", ".join(map(str, self._roots))
+                    logger.warning("watching new folders in %s failed: %s", where, group.error)
+                    return
+            old, self._below = self._below, group
+            if old is not None:
+                old.retired.set()
+            if report:
+                # Its files gave no event before its watch was in place: the folder
+                # stands for them (a package moved in arrives as one event anyway).
+                self._note(
+                    [folder for folder in wanted if folder not in before and _has_python(folder)]
+                )
+            return
+
+    def _note(self, paths: list[Path]) -> None:
+        if paths:
+            with self._changed:
+                self._pending.update(paths)
+                self._last_change = time.monotonic()
+                self._changed.notify_all()
 
     def _dispatch(self) -> None:
         while True:
@@ -239,6 +293,14 @@ class ProjectWatcher:
 
     # -- filtering -----------------------------------------------------------------------
 
+    def _covered(self, file: Path) -> bool:
+        """Whether the folders' watches see ``file`` (not in an ignored subfolder)."""
+        root = next((root for root in self._roots if _under(file, root)), None)
+        if root is None:
+            return False
+        parts = file.relative_to(root).parts
+        return len(parts) <= 1 or not is_ignored(Path(parts[0]))
+
     def _relevant(self, change: watchfiles.Change, path: Path) -> bool:
         if path in self._extra:
             return True
@@ -247,8 +309,31 @@ class ProjectWatcher:
             return False
         if path.name == "langgraph.json" or path.suffix == ".py":
             return True
-        # A folder moved in arrives as one event for the folder, none for its files.
-        return change == watchfiles.Change.added and path.is_dir() and _has_python(path)
+        # A folder moved in arrives as one event for the folder, none for its files (one
+        # right in a watched folder is reported once watched, by `_follow_folders`).
+        return (
+            change == watchfiles.Change.added
+            and path.parent != root
+            and path.is_dir()
+            and _has_python(path)
+        )
+
+
+class _Group:
+    """Folders one watch thread watches; its ``is_set`` tells watchfiles to end it."""
+
+    def __init__(self, paths: list[Path], *, recursive: bool, stopped: threading.Event) -> None:
+        self.paths = paths
+        self.recursive = recursive
+        self.ready = threading.Event()
+        """Set once the watches are in place, or the thread ended."""
+        self.retired = threading.Event()
+        """Set when another group replaces this one."""
+        self.error: BaseException | None = None
+        self._stopped = stopped
+
+    def is_set(self) -> bool:
+        return self._stopped.is_set() or self.retired.is_set()
 
 
 def _absolute(path: Path) -> Path:
@@ -268,6 +353,22 @@ def _outermost(folders: list[Path]) -> list[Path]:
         if not any(_under(folder, outer) for outer in kept):
             kept.append(folder)
     return kept
+
+
+def _subfolders(roots: list[Path]) -> list[Path]:
+    """The folders right in ``roots`` that are not ignored, sorted."""
+    found: list[Path] = []
+    for root in roots:
+        try:
+            entries = list(os.scandir(root))
+        except OSError:  # gone or unreadable: its own watch says so
+            continue
+        found += [
+            Path(entry.path)
+            for entry in entries
+            if entry.is_dir() and not is_ignored(Path(entry.name))
+        ]
+    return sorted(found)
 
 
 def _has_python(folder: Path) -> bool:

@@ -10,6 +10,7 @@ HEADLESS = [
     "agent_tui.local",
     "agent_tui.local.control_plane.server",
     "agent_tui.local.project_env",
+    "agent_tui.local.env_builder",
     "agent_tui.local.live_reload",
     "agent_tui.local.server_lock",
     "agent_tui.local_session",

@@ -1,0 +1,296 @@
+"""Building a project's environment with uv, as `project_env` plans it.
+
+`EnvironmentBuilder` creates the virtual environment (``uv venv``), makes agent-tui
+importable in it (a ``.pth`` file: agent-tui's whole site-packages when layered over its
+environment, only the ``agent_tui`` package in a standalone one), installs the project's
+requirements under the server stack's constraints (``uv pip install``), and writes the
+marker that `project_env.is_current` reads. uv's output is followed line by line and
+turned into progress (a count of packages once uv has resolved them); when uv fails, its
+last lines are in the `EnvironmentBuildError`.
+
+This module also holds what both sides share (the error, the progress record, the marker
+file's name), so that `project_env` imports from here and never the other way round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from agent_tui.local.server_log import clean_line
+
+if TYPE_CHECKING:  # for the annotations only: project_env imports this module
+    from agent_tui.local.project_env import EnvironmentPlan
+
+MARKER_FILE = "agent-tui-env.json"
+"""In the environment folder: the key of what it was built from (written last)."""
+BASE_PTH_FILE = "_agent_tui_base.pth"
+BUILD_TIMEOUT = 900.0
+"""Seconds a whole build may take (downloads of large packages included)."""
+
+_KEEP_LINES = 400
+
+
+class EnvironmentBuildError(RuntimeError):
+    """The project's environment could not be built; ``lines`` are uv's own words."""
+
+    def __init__(self, reason: str, lines: Sequence[str] = ()) -> None:
+        self.reason = reason
+        self.lines = list(lines)
+        message = reason
+        if self.lines:
+            message += "\n" + "\n".join(self.lines)
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """One step of a build, for a progress display."""
+
+    stage: str
+    """What is being done, in a few words ("resolving", "installing 12 packages", …)."""
+    line: str = ""
+    """uv's latest output line (plain text)."""
+    done: int = 0
+    total: int | None = None
+    """Packages to install, once uv has resolved them."""
+
+
+ProgressCallback = Callable[[BuildProgress], None]
+
+
+def base_site_packages() -> list[str]:
+    """agent-tui's site-packages folders, which a layered environment adds after its own."""
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys([paths["purelib"], paths["platlib"]]))
+
+
+class EnvironmentBuilder:
+    """Runs uv to build one environment, reporting progress as uv reports it."""
+
+    def __init__(self, plan: EnvironmentPlan, progress: ProgressCallback | None = None) -> None:
+        self.plan = plan
+        self._progress = progress or (lambda _p: None)
+        self.lines: list[str] = []
+        self._done = 0
+        self._total: int | None = None
+
+    def build(self) -> None:
+        plan = self.plan
+        uv = find_uv()
+        (plan.env_dir / MARKER_FILE).unlink(missing_ok=True)
+        layered = True
+        python = sys.executable
+        if plan.python_version:
+            self._report(f"creating the environment (Python {plan.python_version})")
+            if self._run_uv([uv, "venv", "--clear", "--python", plan.python_version, "-q"]):
+                layered = False
+            else:
+                self._note(
+                    f"warning: python_version {plan.python_version} is not available "
+                    f"(uv's words above); using Python {sys.version.split()[0]}"
+                )
+        if layered:
+            self._report("creating the environment")
+            if not self._run_uv([uv, "venv", "--clear", "--python", python, "-q"]):
+                raise EnvironmentBuildError("uv could not create the environment", self.lines)
+        self._link_agent_tui(layered)
+        self._install(uv, layered)
+        marker = {"key": plan.key(), "config": str(plan.config_path), "built_at": time.time()}
+        (plan.env_dir / MARKER_FILE).write_text(json.dumps(marker), encoding="utf-8")
+        self._report("environment ready")
+
+    def _install(self, uv: str, layered: bool) -> None:
+        plan = self.plan
+        constraints = plan.env_dir / "agent-tui-constraints.txt"
+        pins = plan.stack_pins(layered=layered)
+        constraints.write_text("\n".join(pins) + "\n", encoding="utf-8")
+        command = [uv, "pip", "install", "--python", str(plan.python), "-c", str(constraints)]
+        if not layered:
+            command += [*pins, "platformdirs", "httpx"]
+        command += plan.requirements
+        for folder in plan.editables:
+            command += ["-e", str(folder)]
+        for file in plan.requirement_files:
+            command += ["-r", str(file)]
+        self._report("resolving the project's dependencies")
+        if not self._run_uv(command, counting=True):
+            raise EnvironmentBuildError(
+                "uv could not install the project's dependencies", self.lines
+            )
+
+    def _link_agent_tui(self, layered: bool) -> None:
+        """Make agent-tui (and, layered, its whole environment) importable in the env."""
+        site_packages = _site_packages_of(self.plan.python)
+        if layered:
+            lines = [f"import site; site.addsitedir({folder!r})" for folder in base_site_packages()]
+        else:
+            # Only the agent_tui package: the server process runs `agent_tui.local`.
+            code = self.plan.env_dir / "agent-tui-code"
+            code.mkdir(exist_ok=True)
+            link = code / "agent_tui"
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            link.symlink_to(Path(__file__).resolve().parent.parent, target_is_directory=True)
+            lines = [str(code)]
+        (site_packages / BASE_PTH_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    # -- running uv ----------------------------------------------------------------------
+
+    def _report(
+        self, stage: str, line: str = "", done: int | None = None, total: int | None = None
+    ) -> None:
+        # Steps without a count keep the last one: the bar never jumps back.
+        if done is not None:
+            self._done, self._total = done, total
+        self._progress(BuildProgress(stage, line, self._done, self._total))
+
+    def _note(self, line: str) -> None:
+        self.lines.append(line)
+        self._report(line, line)
+
+    def _run_uv(self, command: list[str], *, counting: bool = False) -> bool:
+        """Run uv in the env folder's parent, following its output; True on success."""
+        if command[1] == "venv":
+            command = [*command, str(self.plan.env_dir)]
+        env = {**os.environ, "NO_COLOR": "1", "UV_NO_PROGRESS": "1"}
+        env.pop("VIRTUAL_ENV", None)  # uv must install where --python says, nowhere else
+        try:
+            process = subprocess.Popen(
+                command,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                cwd=self.plan.config_path.parent,
+            )
+        except OSError as exc:
+            raise EnvironmentBuildError(f"cannot run uv: {exc}") from exc
+        assert process.stdout is not None
+        counter = _InstallCounter() if counting else None
+        timer = threading.Timer(BUILD_TIMEOUT, process.kill)
+        timer.daemon = True
+        timer.start()
+        try:
+            for line in _lines(process.stdout):
+                self.lines.append(line)
+                del self.lines[:-_KEEP_LINES]
+                if counter is not None:
+                    stage = counter.read(line)
+                    self._report(stage, line, counter.done, counter.total)
+                else:
+                    self._report("creating the environment", line)
+            code = process.wait()
+        finally:
+            timer.cancel()
+        if code < 0:
+            self.lines.append(f"uv stopped after {BUILD_TIMEOUT:g} s")
+        return code == 0
+
+
+class _InstallCounter:
+    """Reads uv's plain output into a count of packages done out of packages to install."""
+
+    _RESOLVED = re.compile(r"^Resolved (\d+) packages?")
+    _AUDITED = re.compile(r"^Audited (\d+) packages?")
+    _PREPARING = re.compile(r"^\s*(Downloading|Building) (\S+)")
+    _PREPARED = re.compile(r"^\s*(Downloaded|Built) (\S+)")
+    _ADDED = re.compile(r"^ [+~] (\S+)")
+
+    def __init__(self) -> None:
+        self.total: int | None = None
+        self.prepared = 0
+        self.installed = 0
+
+    @property
+    def done(self) -> int:
+        done = max(self.prepared, self.installed)
+        return min(done, self.total) if self.total is not None else done
+
+    def read(self, line: str) -> str:
+        """The stage this line tells of, counting what it reports done."""
+        if match := self._RESOLVED.match(line):
+            self.total = int(match.group(1))
+            return f"resolved {self.total} packages"
+        if self._AUDITED.match(line):
+            self.installed = self.total or 0
+            return "everything is installed already"
+        if match := self._PREPARING.match(line):
+            return f"{match.group(1).lower()} {match.group(2)}"
+        if match := self._PREPARED.match(line):
+            self.prepared += 1
+            return f"{match.group(1).lower()} {match.group(2)}"
+        if match := self._ADDED.match(line):
+            self.installed += 1
+            return f"installed {match.group(1)}"
+        return "installing packages"
+
+
+def find_uv() -> str:
+    """The uv executable: on PATH, else beside this interpreter, else the `uv` package's."""
+    candidates = [shutil.which("uv"), str(Path(sys.executable).with_name("uv"))]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file():
+            return candidate
+    with contextlib.suppress(ImportError, FileNotFoundError):
+        from uv import find_uv_bin  # type: ignore[import-not-found,unused-ignore]
+
+        return str(find_uv_bin())
+    raise EnvironmentBuildError(
+        "the project has dependencies to install, and that needs uv, which was not found: "
+        "install it (`pip install uv`) and start again"
+    )
+
+
+@contextlib.contextmanager
+def build_lock(env_dir: Path) -> Iterator[None]:
+    """One build of an environment at a time, across processes."""
+    lock_path = env_dir.with_name(env_dir.name + ".lock")
+    with open(lock_path, "a+b") as handle:
+        try:
+            import fcntl
+        except ImportError:  # Windows: builds of one project at once are the user's call
+            yield
+            return
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _site_packages_of(python: Path) -> Path:
+    output = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    if output.returncode != 0:
+        raise EnvironmentBuildError(
+            "the new environment's Python does not start", output.stderr.splitlines()
+        )
+    return Path(output.stdout.strip())
+
+
+def _lines(stream: IO[bytes]) -> Iterator[str]:
+    for raw in iter(stream.readline, b""):
+        line = clean_line(raw)
+        if line.strip():
+            yield line

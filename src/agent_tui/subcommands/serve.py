@@ -111,10 +111,12 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
         if not await _until_ready(server, stop):
             return EXIT_FAILED
         if not stop.is_set():
-            print(server.url, flush=True)
             if reload and config != DEMO_CONFIG:  # the demo is agent-tui's code, not yours
                 watcher = LiveReload(server, _report_reload)
-                await asyncio.to_thread(watcher.start)
+                await asyncio.to_thread(_watch, watcher)
+            # Once the URL is out, the server answers and (with reload) edits are seen.
+            print(server.url, flush=True)
+            if watcher is not None:
                 # A server that a broken edit took down comes back with the next edit.
                 await stop.wait()
                 return EXIT_OK
@@ -220,6 +222,12 @@ async def _unless_stopped(
     with contextlib.suppress(asyncio.CancelledError):
         await task  # lets it close its connections
     return None
+
+
+def _watch(watcher: LiveReload) -> None:
+    watcher.start()
+    if not watcher.wait_ready():
+        _copy_to_stderr(f"{_PROG}: live reload is off: cannot watch the project ({watcher.error})")
 
 
 def _report_build(progress: BuildProgress) -> None:

@@ -19,8 +19,12 @@ ESCAPES = ("\x1b", "\x07", "]52;", "]0;", "[2J", "[31m")
 
 
 def tag() -> str:
-    """A metadata value unique to one test, so it sees only its own threads."""
-    return uuid.uuid4().hex[:12]
+    """A metadata value unique to one test, so it sees only its own threads.
+
+    Never all digits: the metadata field would rightly read that as a number (about one
+    run in 300 drew such a hex string and failed).
+    """
+    return "t" + uuid.uuid4().hex[:12]
 
 
 def chat_steps(*texts: str) -> list[dict[str, Any]]:

@@ -205,6 +205,34 @@ async def test_a_graph_that_fails_to_import_raises_with_the_server_log(tmp_path:
     assert not server.is_running
 
 
+async def test_a_failed_start_and_a_stop_end_without_a_crash(tmp_path: Path) -> None:
+    # The stdin watchdog thread used to block in the buffered reader, holding its lock,
+    # so the interpreter aborted at shutdown ("exited with code -6") whenever the server
+    # stopped or failed to start.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "broken.py").write_text("raise SystemExit('no graph today')\n")
+    (project / "langgraph.json").write_text(
+        json.dumps({"dependencies": ["."], "graphs": {"broken": "./broken.py:graph"}})
+    )
+    broken = own_server(tmp_path / "broken", project / "langgraph.json")
+    broken.start()
+    with pytest.raises(EmbeddedServerError) as caught:
+        await broken.wait_until_ready_async(60)
+    assert "exited with code -6" not in caught.value.reason
+    assert "Fatal Python error" not in broken.log_file.read_text(encoding="utf-8")
+
+    server = own_server(tmp_path / "clean")
+    async with server:
+        pid = server.pid
+        assert pid is not None
+        process = server._process
+        assert process is not None
+    # uvicorn ends a graceful shutdown by raising the SIGTERM it caught again.
+    assert process.returncode in (0, -signal.SIGTERM)
+    assert "Fatal Python error" not in server.log_file.read_text(encoding="utf-8")
+
+
 def test_a_server_not_ready_in_time_is_stopped(tmp_path: Path) -> None:
     server = own_server(tmp_path)
     server.start()

@@ -134,10 +134,14 @@ def _cannot_bind(host: str, port: int) -> str | None:
 
 
 def _exit_when_parent_goes(grace: float) -> None:
+    # The raw descriptor, not `sys.stdin.buffer`: a read blocked in the buffered reader
+    # holds its lock, and when the server stops (or fails to start) while we wait, the
+    # interpreter's shutdown cannot take that lock and aborts ("Fatal Python error:
+    # _enter_buffered_busy", exit code -6).
     try:
-        while sys.stdin.buffer.read(65536):
+        while os.read(0, 65536):
             pass  # Nothing is ever sent; reading only waits for end-of-file.
-    except (OSError, ValueError):
+    except OSError:
         pass
     # Nobody reads our output any more: writing to the dead pipe would only raise.
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -98,6 +98,21 @@ class VersionCheck:
         )
 
 
+def one_per_version(versions: list[AssistantVersion]) -> list[AssistantVersion]:
+    """`versions` with each version number once (the first record of it), in order.
+
+    After restarts on the same data folder the in-memory runtime lists a default
+    assistant's version 1 again for every start: the same version, not a new one.
+    """
+    seen: set[int] = set()
+    unique = []
+    for version in versions:
+        if version.version not in seen:
+            seen.add(version.version)
+            unique.append(version)
+    return unique
+
+
 def version_check(assistant: Assistant, active: AssistantVersion) -> VersionCheck:
     """How `assistant`'s own context compares with its active version's (`active`)."""
     return VersionCheck(

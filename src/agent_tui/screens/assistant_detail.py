@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.assistant_versions import (
     VersionCheck,
+    one_per_version,
     remember,
     set_active_version,
     version_check,
@@ -166,8 +167,8 @@ class AssistantDetailScreen(AgentScreen[bool]):
         finally:
             table.loading = False
         self.assistant = assistant
-        self.versions = versions
-        self.active = next((v for v in versions if v.version == assistant.version), None)
+        self.versions = one_per_version(versions)
+        self.active = next((v for v in self.versions if v.version == assistant.version), None)
         if self.active is not None:
             self.check = version_check(assistant, self.active)
             remember(self.check, overrides_of(self.app))
@@ -206,8 +207,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
         highlighted = self.highlighted_version
         table.clear()
         now = self._now()
-        # Rows are keyed by position: after restarts langgraph-api can list the same
-        # version number more than once (API_NOTES-worthy; each is a separate record).
+        # Rows are keyed by position, which stays unique whatever the server lists.
         for index, version in enumerate(self.versions):
             is_active = version is self.active
             table.add_row(

@@ -22,6 +22,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
+from agent_tui.assistant_versions import one_per_version
 from agent_tui.client import ApiError
 from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import AgentScreen
@@ -138,8 +139,8 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
             self.query_one(".modal-title", Static).update(server_text(f"{title}: {body}"))
             return
         self.table.loading = False
-        self.versions = newest_first(found)
-        # Keyed by position: langgraph-api can list one version number twice (restarts).
+        self.versions = newest_first(one_per_version(found))
+        # Keyed by position, which stays unique whatever the server lists.
         for index, version in enumerate(self.versions):
             self.table.add_row(*self._cells(version), key=str(index))
         wanted = self.current if self.current is not None else self.assistant.version

@@ -22,7 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.cells import cell_len
+
 from agent_tui.client.models import AssistantGraph
+from agent_tui.sanitize import clean_text
 
 START = "__start__"
 END = "__end__"
@@ -128,6 +131,16 @@ def layers(nodes: Sequence[str], edges: Sequence[Edge]) -> list[list[str]]:
     return [grouped[level] for level in sorted(grouped)]
 
 
+def _shown(name: str) -> str:
+    """A node name as drawn: cleaned and on one line, so padding can measure it."""
+    return clean_text(name).replace("\n", " ").replace("\t", " ")
+
+
+def _pad(text: str, width: int) -> str:
+    # By terminal cells, not characters: a wide (CJK, emoji) name takes two per character.
+    return text + " " * (width - cell_len(text))
+
+
 def graph_lines(nodes: Sequence[str], edges: Sequence[Edge]) -> list[Line]:
     """The drawing as lines of styled pieces (see the module docstring)."""
     if not nodes and not edges:
@@ -143,30 +156,31 @@ def graph_lines(nodes: Sequence[str], edges: Sequence[Edge]) -> list[Line]:
         for position, node in enumerate(level):
             if position:
                 line.append(("  ·  ", "label"))
-            line.append((node, "node"))
+            line.append((_shown(node), "node"))
         lines.append(line)
 
     lines += [[], [("Edges", "label")]]
-    width = max(len(node) for node in order)
+    width = max(cell_len(_shown(node)) for node in order)
     by_source: dict[str, list[Edge]] = {}
     for edge in edges:
         by_source.setdefault(edge.source, []).append(edge)
     for source in order:
         outgoing = sorted(by_source.get(source, []), key=lambda e: rank[e.target])
         for position, edge in enumerate(outgoing):
-            shown = source if position == 0 else ""
-            line = [("  ", "label"), (shown.ljust(width), "node" if shown else "label")]
+            shown = _shown(source) if position == 0 else ""
+            line = [("  ", "label"), (_pad(shown, width), "node" if shown else "label")]
             if edge.conditional:
                 line.append((f" {CONDITIONAL_ARROW} ", "conditional"))
             else:
                 line.append((f" {ARROW} ", "edge"))
             notes = []
             if edge.label and edge.label != edge.target:
-                notes.append(edge.label)
+                notes.append(_shown(edge.label))
             if edge.conditional:
                 notes.append("conditional")
             marked = bool(notes) or (edge.source, edge.target) in loops
-            line.append((edge.target.ljust(width) if marked else edge.target, "node"))
+            target = _shown(edge.target)
+            line.append((_pad(target, width) if marked else target, "node"))
             if notes:
                 line.append((f"  ({', '.join(notes)})", "note"))
             if (edge.source, edge.target) in loops:
@@ -174,7 +188,8 @@ def graph_lines(nodes: Sequence[str], edges: Sequence[Edge]) -> list[Line]:
             lines.append(line)
     lonely = [node for node in order if node not in by_source and node != END]
     if lonely:
-        lines += [[], [("No outgoing edges: ", "label"), (", ".join(lonely), "node")]]
+        shown_lonely = ", ".join(_shown(node) for node in lonely)
+        lines += [[], [("No outgoing edges: ", "label"), (shown_lonely, "node")]]
     return lines
 
 

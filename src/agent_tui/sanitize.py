@@ -5,9 +5,13 @@ log setup use it too.
 
 `clean_text` removes what a terminal would act on: escape sequences (CSI, OSC, DCS,
 SOS, PM, APC and two-byte ESC sequences, in their 7-bit and 8-bit forms), C0 controls
-except newline and tab, DEL, C1 controls, and the bidi override/isolate characters
-that can make text read differently from what it is ("Trojan Source"). Markup is not
-its business: widgets render the result as plain `Text`/`Content`, never as markup.
+except newline and tab, DEL, C1 controls, the bidi override/isolate characters
+that can make text read differently from what it is ("Trojan Source"), and the
+invisible format characters (`INVISIBLE`: zero-width spaces and joiners, bidi marks,
+word joiner, BOM, soft hyphen): two names that differ only by one of those would look
+the same, and terminals disagree with Textual on how wide text holding them is. Markup
+is not its business: widgets render the result as plain `Text`/`Content`, never as
+markup.
 
 `redact_secrets` replaces API keys and auth header values with `***`.
 """
@@ -16,6 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+# Invisible format characters, as a regex character-class body: soft hyphen, Arabic
+# letter mark, Mongolian vowel separator, zero-width space/non-joiner/joiner, left-to-right
+# and right-to-left marks, word joiner and invisible operators, zero-width no-break space
+# (BOM). Dropped like controls, so every output path shows the same text.
+INVISIBLE = "\u00ad\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff"
 
 # Strings that run until a terminator: OSC (ESC ] / 0x9D), DCS (ESC P / 0x90),
 # SOS (ESC X / 0x98), PM (ESC ^ / 0x9E), APC (ESC _ / 0x9F). They end with BEL (OSC
@@ -32,7 +42,7 @@ _OTHER_ESCAPE = re.compile(r"\x1b[\x20-\x2f]*[\x30-\x7e]")
 # What is left: unterminated sequences lose only their introducer (the rest is shown
 # as inert text, which is more useful for debugging than dropping it), and every
 # control character except \t and \n. \r was turned into \n before this runs.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
 
 

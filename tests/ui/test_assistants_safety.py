@@ -8,11 +8,13 @@ import json
 import httpx
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
 from textual.widgets import Input, Static
+from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.assistant_detail import AssistantDetailScreen
 from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.widgets.json_view import JsonView
+from agent_tui.widgets.resource_table import NAME_WIDTH
 from agent_tui.widgets.schema_form import SchemaForm
 
 # Markup that would quit the app when clicked, a style, a screen clear, a window title
@@ -35,7 +37,8 @@ async def test_hostile_names_metadata_and_context_are_shown_literally(
         await loaded(pilot, wait_for, app)
         await select(pilot, wait_for, app, created.assistant_id)
         cells = [cell.plain for cell in app.assistants.table.get_row(created.assistant_id)]
-        assert cells[0] == name.replace(HOSTILE, SHOWN)
+        shown = name.replace(HOSTILE, SHOWN)  # longer than the column: cut, in full below
+        assert cells[0] == shown[: NAME_WIDTH - 1] + "…"
         await pilot.click("#resource-table", offset=(4, 1))
 
         await pilot.press("enter")
@@ -55,6 +58,23 @@ async def test_hostile_names_metadata_and_context_are_shown_literally(
         await pilot.click("#detail-metadata", offset=(6, 1))
         await pilot.pause()
         assert app.is_running and app.screen is detail
+
+
+async def test_a_100k_character_name_leaves_every_column_in_view(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    name = unique("long") + "x" * 100_000
+    created = await client.assistants.create("loop", {}, name)
+    app = AssistantsApp(client, graph_id="loop")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, created.assistant_id)
+        table = app.assistants.table
+        shown = [cell.plain for cell in table.get_row(created.assistant_id)]
+        assert shown[0].startswith(name[:20]) and shown[0].endswith("…")
+        widths = [column.get_render_width(table) for column in table.columns.values()]
+        assert sum(widths) <= table.size.width  # Graph, Version, Updated and Id in view
+        assert created.assistant_id[:8] in screen_text(app)
 
 
 async def test_read_only_refuses_every_change_with_the_reason(

@@ -154,6 +154,26 @@ async def test_delete_asks_first_and_the_deployment_is_gone(
 
 
 @pytest.mark.usefixtures("plane_key")
+async def test_a_very_long_name_leaves_every_column_in_view(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    long = failed_deployment(plane, "long-" + "n" * 5000, tmp_path)
+    app = control_plane_app(agent_server_url, plane.url)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_deployments(app, pilot, wait_for)
+            table = screen.table
+            await wait_for(pilot, lambda: table.get_item(long["id"]) is not None, what="the row")
+            name = table.get_row(long["id"])[0].plain
+            assert name.startswith("long-nnn") and name.endswith("…")
+            widths = [column.get_render_width(table) for column in table.columns.values()]
+            assert sum(widths) <= table.size.width  # status, revision, URL, updated in view
+    finally:
+        with plane.http() as http:
+            http.delete(f"/v2/deployments/{long['id']}")
+
+
+@pytest.mark.usefixtures("plane_key")
 async def test_read_only_refuses_to_delete(
     plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
 ) -> None:

@@ -70,7 +70,8 @@ async def test_cells_are_inert_and_status_is_coloured(wait_for: WaitFor) -> None
         assert row[1].plain == SHOWN
         assert row[2].style == status_style("error") == "bold red"
         assert table.get_row("b")[2].style == "green"
-        assert table.get_row("c")[1].plain == "line one line two " + "x" * 181 + "…"
+        # On one line, cut at the column's most cells so the other columns stay in view.
+        assert table.get_row("c")[1].plain == "line one line two " + "x" * 41 + "…"
         await pilot.click(ResourceTable, offset=(12, 1))
         assert app.is_running
 

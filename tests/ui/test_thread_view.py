@@ -11,6 +11,7 @@ from thread_view_support import (
     loaded,
     long_thread,
     steps_shown,
+    superstep,
     view_app,
 )
 from threads_support import SHOWN, hostile_thread, painted_control_codes, screen_text
@@ -130,6 +131,22 @@ async def test_hostile_text_in_a_state_is_inert(
         await pilot.pause()
         assert painted_control_codes(app) == []
         assert app.is_running
+
+
+async def test_a_carriage_return_in_a_state_key_is_shown_escaped_on_its_line(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    # The cleaning turns \r into a line break; a tree label is one line, so the rest of
+    # the key and its value used to vanish. Invisible marks are dropped like elsewhere.
+    steps = [superstep({"steps": 1}, "__input__"), superstep({"steps": 1}, "__start__")]
+    steps.append(superstep({"i": 1, "seen": [{"shown\rhidden\u200b": "the value"}]}, "tick"))
+    thread = await client.threads.create(metadata={"graph_id": "loop"}, supersteps=steps)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await wait_for(pilot, lambda: "shown" in screen_text(app), what="the values tree")
+        assert 'shown\\rhidden: "the value"' in screen_text(app)
+        assert painted_control_codes(app) == []
 
 
 async def test_status_refreshes_and_a_run_elsewhere_comes_in(

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from agent_tui.client.models import AssistantGraph
-from agent_tui.graph_text import Edge, back_edges, edges_of, graph_lines, graph_text, layers
+from agent_tui.graph_text import (
+    ARROW,
+    Edge,
+    back_edges,
+    edges_of,
+    graph_lines,
+    graph_text,
+    layers,
+)
 
 # As `GET /assistants/{id}/graph` answers for the demo chat graph.
 CHAT = AssistantGraph.model_validate(
@@ -84,3 +94,21 @@ def test_pieces_carry_kinds_for_styling() -> None:
 
 def test_an_empty_graph_says_so() -> None:
     assert graph_text([], []) == "This graph has no nodes."
+
+
+def test_wide_and_multi_line_names_keep_the_arrows_in_one_column() -> None:
+    # Padding by characters put the arrows after a CJK or emoji name one cell per
+    # character too far right; a newline in a name broke its row in two.
+    nodes = ["__start__", "検索する", "📝 note", "two\nlines", "__end__"]
+    edges = [
+        Edge("__start__", "検索する"),
+        Edge("検索する", "📝 note"),
+        Edge("📝 note", "two\nlines"),
+        Edge("two\nlines", "__end__"),
+    ]
+    text = graph_text(nodes, edges)
+    edge_lines = text.split("Edges\n", 1)[1].splitlines()
+    assert len(edge_lines) == 4
+    assert "  two lines ──▶ __end__" in edge_lines
+    arrow_cells = {cell_len(line[: line.index(ARROW)]) for line in edge_lines}
+    assert len(arrow_cells) == 1, edge_lines

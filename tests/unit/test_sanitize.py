@@ -67,7 +67,10 @@ ESC = "\x1b"
         pytest.param("abc\u202edcba\u202c", "abcdcba", id="bidi-rlo-pdf"),
         pytest.param("\u202a\u202b\u202c\u202d\u202ex", "x", id="bidi-embeddings"),
         pytest.param("\u2066\u2067\u2068\u2069x", "x", id="bidi-isolates"),
-        pytest.param("a\u200fb\u200ec", "a\u200fb\u200ec", id="bidi-marks-kept"),
+        # Invisible marks: two names differing only by one would look the same.
+        pytest.param("a\u200fb\u200ec\u061cd", "abcd", id="bidi-marks"),
+        pytest.param("ad\u200bmin\u200c\u200d", "admin", id="zero-width"),
+        pytest.param("\ufeffa\u2060b\u2062c\u00add\u180e", "abcd", id="bom-joiner-soft-hyphen"),
     ],
 )
 def test_clean_text(raw: str, expected: str) -> None:
@@ -78,7 +81,16 @@ def test_clean_text_leaves_no_control_character_in_random_input() -> None:
     import random
 
     rng = random.Random(1234)
-    alphabet = [chr(c) for c in range(0, 0xA0)] + ["\u202e", "\u2066", "é", "x", "[", "]"]
+    alphabet = [chr(c) for c in range(0, 0xA0)] + [
+        "\u202e",
+        "\u2066",
+        "\u200b",
+        "\ufeff",
+        "é",
+        "x",
+        "[",
+        "]",
+    ]
     for _ in range(2000):
         raw = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         cleaned = clean_text(raw)

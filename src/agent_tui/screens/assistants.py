@@ -29,7 +29,7 @@ from agent_tui.screens.palette import PaletteCommand
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.screens.server_info import fetch_all_assistants
-from agent_tui.widgets.resource_table import Column
+from agent_tui.widgets.resource_table import GRAPH_WIDTH, NAME_WIDTH, Column
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -110,8 +110,13 @@ class AssistantsScreen(ResourceScreen[Assistant]):
 
     def columns(self) -> Sequence[Column[Assistant]]:
         return [
-            Column("name", "Name", lambda a: server_text(a.name or "—", style="bold")),
-            Column("graph", "Graph", lambda a: server_text(a.graph_id)),
+            Column(
+                "name",
+                "Name",
+                lambda a: server_text(a.name or "—", style="bold"),
+                max_width=NAME_WIDTH,
+            ),
+            Column("graph", "Graph", lambda a: server_text(a.graph_id), max_width=GRAPH_WIDTH),
             Column("version", "Version", lambda a: Text(str(a.version or "—"), justify="right")),
             Column("updated", "Updated (UTC)", lambda a: updated_text(a.updated_at, self.clock())),
             Column("id", "Id", lambda a: server_text(a.assistant_id[:8], style="dim")),

@@ -34,7 +34,7 @@ from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.screens.revision_progress import RevisionProgressScreen
 from agent_tui.thread_query import format_time
-from agent_tui.widgets.resource_table import Column, status_text
+from agent_tui.widgets.resource_table import NAME_WIDTH, Column, status_text
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class DeploymentRow:
 
 def deployment_columns() -> list[Column[DeploymentRow]]:
     return [
-        Column("name", "Name", lambda r: r.deployment.name),
+        Column("name", "Name", lambda r: r.deployment.name, max_width=NAME_WIDTH),
         Column("status", "Status", lambda r: status_text(r.deployment.status), width=17),
         Column(
             "latest",

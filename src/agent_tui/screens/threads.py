@@ -37,7 +37,7 @@ from agent_tui.thread_query import (
     last_message_preview,
     short_id,
 )
-from agent_tui.widgets.resource_table import Column, status_text
+from agent_tui.widgets.resource_table import GRAPH_WIDTH, Column, status_text
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def thread_columns() -> list[Column[Thread]]:
     return [
         Column("id", "ID", lambda t: short_id(t.thread_id), width=9),
         Column("status", "Status", lambda t: status_text(t.status), width=11),
-        Column("graph", "Graph", graph_of),
+        Column("graph", "Graph", graph_of, max_width=GRAPH_WIDTH),
         Column("updated", "Updated (UTC)", lambda t: format_time(t.updated_at), width=19),
         Column("preview", "Last message", lambda t: last_message_preview(t, PREVIEW_WIDTH)),
     ]

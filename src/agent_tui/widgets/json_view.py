@@ -82,6 +82,15 @@ def _scalar(value: Any) -> Text:
     return server_text(str(value))
 
 
+def _key_text(key: str) -> Text:
+    """A key on one line: a label is one line, so a `\r` or `\n` in a key (which the
+    cleaning turns into a line break) would hide the rest of the key and its value.
+    Such keys are shown JSON-escaped (`a\\rb`), as the raw JSON view shows them."""
+    if not key.isprintable():
+        key = json.dumps(key, ensure_ascii=False)[1:-1]
+    return server_text(key, style="bold")
+
+
 class JsonTree(Tree[Any]):
     """A collapsible tree of JSON: objects and arrays are branches, scalars are leaves."""
 
@@ -115,7 +124,7 @@ class JsonTree(Tree[Any]):
             node.set_label(Text.assemble(node.label, " ", _scalar(value)))
             return
         for key, item in entries:
-            label = server_text(key, style="bold")
+            label = _key_text(key)
             if isinstance(item, dict | list):
                 size = f" {{{len(item)}}}" if isinstance(item, dict) else f" [{len(item)}]"
                 child = node.add(Text.assemble(label, (size, "dim")), data=item)

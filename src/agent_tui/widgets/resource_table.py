@@ -16,7 +16,9 @@ Usage (a resource screen does this for you; see `screens/resource_screen.py`):
 - Every cell is a `Text`: a `str` from a column's `render` is put on one line, cut at
   `CELL_LIMIT` characters and goes through `server_text` (cleaned, never parsed as
   markup). A `render` that returns `Text` must build it from `server_text`/`status_text`
-  itself.
+  itself. Either way the cell is put on one line and cut with `…` at the column's
+  `max_width` cells (`COLUMN_LIMIT` unless set), so one long server string cannot push
+  the other columns off screen; the filter still searches the whole text.
 - Rows are added in chunks of `CHUNK` per message-loop turn: DataTable measures every cell
   on insert, so 10,000 rows at once would freeze the UI for a while.
 - `set_filter(text)` shows only the loaded items whose rendered cells contain `text`
@@ -79,6 +81,9 @@ def status_text(status: str | None) -> Text:
 
 
 CELL_LIMIT = 200  # characters of a str cell: one 10 KB message must not make a 10 KB column
+COLUMN_LIMIT = 60  # cells a column shows at most, unless it sets its own `max_width`
+NAME_WIDTH = 32  # names (assistants, deployments): the other columns must stay in view
+GRAPH_WIDTH = 24  # graph ids
 
 
 def one_line(value: str, limit: int = CELL_LIMIT) -> str:
@@ -88,14 +93,26 @@ def one_line(value: str, limit: int = CELL_LIMIT) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
+def _fit(cell: Text, max_width: int) -> Text:
+    """`cell` on one line (a row is one line high) and at most `max_width` cells wide."""
+    if "\n" in cell.plain:
+        cell = Text(" ").join(cell.split("\n", allow_blank=True))
+    if cell.cell_len > max_width:
+        cell = cell.copy()
+        cell.truncate(max_width, overflow="ellipsis")
+    return cell
+
+
 @dataclass(frozen=True, slots=True)
 class Column(Generic[ItemT]):
-    """One column: its key, header label, how to render an item, and an optional width."""
+    """One column: its key, header label, how to render an item, an optional fixed
+    width, and the most cells a cell may take before it is cut with `…`."""
 
     key: str
     label: str
     render: Callable[[ItemT], Text | str]
     width: int | None = None
+    max_width: int = COLUMN_LIMIT
 
 
 class ResourceTable(DataTable[Text], Generic[ItemT]):
@@ -280,10 +297,12 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
     # -- internals --------------------------------------------------------------------
 
     def _remember(self, key: str, item: ItemT) -> None:
-        cells = [self._cell(column, item) for column in self._columns]
+        full = [self._cell(column, item) for column in self._columns]
         self._items[key] = item
-        self._cells[key] = cells
-        self._haystack[key] = "\x00".join(cell.plain for cell in cells).lower()
+        self._cells[key] = [
+            _fit(cell, column.max_width) for cell, column in zip(full, self._columns, strict=True)
+        ]
+        self._haystack[key] = "\x00".join(cell.plain for cell in full).lower()
 
     @staticmethod
     def _cell(column: Column[ItemT], item: ItemT) -> Text:

@@ -17,12 +17,14 @@ from textual.widgets import Input, Select
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
+from agent_tui.screens.assistant_detail import AssistantDetailScreen
 from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.screens.assistant_graph import AssistantGraphScreen
 from agent_tui.screens.assistants import AssistantsScreen, overrides_of
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.target import RemoteServer
+from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 from agent_tui.widgets.graph_view import GraphView
 
 
@@ -209,3 +211,42 @@ async def test_the_real_app_opens_one_graphs_assistants_from_command_mode(
         assert {a.graph_id for a in screen.table.items} == {"counter"}
         # The screens record run-level contexts where the app's runs will look for them.
         assert overrides_of(app) is app.context_overrides
+
+
+async def test_the_breadcrumb_names_the_assistant_only_while_its_detail_is_open(
+    agent_server_url: str, client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    name = unique("crumb")
+    created = await client.assistants.create("counter", {"step": 1}, name)
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+
+    def crumb() -> str:
+        return str(app.screen.query_one(Breadcrumb).render())
+
+    async def open_detail() -> AssistantsScreen:
+        assert await app.run_command(":assistants counter")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
+        screen = app.screen
+        assert isinstance(screen, AssistantsScreen)
+        await wait_for(pilot, lambda: screen.table.get_item(created.assistant_id) is not None)
+        assert screen.table.move_to(created.assistant_id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
+        await wait_for(pilot, lambda: f"assistant {name}" in crumb(), what="the breadcrumb")
+        return screen
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="connected")
+        await open_detail()
+        # A jump closes the detail without `esc`: home must not name the assistant.
+        assert await app.run_command(":info")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        assert f"{SEPARATOR}assistant " not in crumb()
+
+        listing = await open_detail()
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is listing, what="back on the list")
+        await wait_for(pilot, lambda: listing.table.get_item(created.assistant_id) is None)
+        assert f"{SEPARATOR}assistant " not in crumb()

@@ -135,11 +135,28 @@ class AssistantDetailScreen(AgentScreen[bool]):
         table.add_column("Created", key="created")
         table.add_column("", key="active")
         table.focus()
-        selection = getattr(self.app, "selection", None)
-        if selection is not None:
-            selection.update(assistant=self.assistant.name or self.assistant.assistant_id)
+        self._select_assistant()
         self._show_summary()
         self.load()
+
+    # The breadcrumb names the assistant only while this screen is open: it is closed by
+    # `esc`, by a delete and by jumps (`:info`, `:deployments`) that pop it unseen.
+    def on_screen_resume(self) -> None:
+        self._select_assistant()
+
+    def on_unmount(self) -> None:
+        selection = getattr(self.app, "selection", None)
+        if selection is not None and selection.assistant == self._shown_name:
+            selection.update(assistant=None)
+
+    @property
+    def _shown_name(self) -> str:
+        return self.assistant.name or self.assistant.assistant_id
+
+    def _select_assistant(self) -> None:
+        selection = getattr(self.app, "selection", None)
+        if selection is not None:
+            selection.update(assistant=self._shown_name)
 
     # -- loading ----------------------------------------------------------------------
 
@@ -167,6 +184,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
         finally:
             table.loading = False
         self.assistant = assistant
+        self._select_assistant()  # renamed meanwhile: the breadcrumb follows
         self.versions = one_per_version(versions)
         self.active = next((v for v in self.versions if v.version == assistant.version), None)
         if self.active is not None:
@@ -355,9 +373,6 @@ class AssistantDetailScreen(AgentScreen[bool]):
         self.load()
 
     def action_back(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if selection is not None:
-            selection.update(assistant=None)
         self.dismiss(self.changed)
 
 

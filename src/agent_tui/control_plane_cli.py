@@ -44,11 +44,20 @@ def serve_command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from agent_tui.local.control_plane.app import create_app
-    from agent_tui.local.control_plane.auth import KEY_ENV, KEY_FILE, control_plane_key
+    from agent_tui.local.control_plane.auth import (
+        KEY_ENV,
+        KEY_FILE,
+        ControlPlaneKeyError,
+        control_plane_key,
+    )
     from agent_tui.local.control_plane.server import default_data_dir
 
     data_dir: Path = args.data_dir or default_data_dir()
-    key = control_plane_key(data_dir)
+    try:
+        key = control_plane_key(data_dir)
+    except ControlPlaneKeyError as error:
+        print(f"agent-tui: {error}", file=sys.stderr)
+        return 1
     where = f"${KEY_ENV}" if key and not (data_dir / KEY_FILE).is_file() else data_dir / KEY_FILE
     print(
         f"local control plane on http://{args.host}:{args.port} (data in {data_dir}); "

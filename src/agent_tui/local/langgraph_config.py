@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_tui.local.project_files import ProjectFileError, read_project_text
+
 DEMO_CONFIG = Path(__file__).resolve().parent / "demo" / "langgraph.json"
 """The bundled demo graphs' config (see `agent_tui.local.demo`)."""
 
@@ -66,12 +68,18 @@ def load_langgraph_config(path: Path) -> LangGraphConfig:
     """Read and check a ``langgraph.json``; raise `LangGraphConfigError` with the reason."""
     path = path.expanduser().resolve()
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(read_project_text(path))
     except FileNotFoundError:
         raise LangGraphConfigError(f"{path}: no such file") from None
+    except ProjectFileError as exc:
+        raise LangGraphConfigError(f"{path}: not read: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise LangGraphConfigError(f"{path}: cannot read it: {exc}") from None
     except json.JSONDecodeError as exc:
+        raise LangGraphConfigError(f"{path}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise LangGraphConfigError(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
         raise LangGraphConfigError(f"{path}: not valid JSON: {exc}") from None
     if not isinstance(raw, dict):
         raise LangGraphConfigError(f"{path}: expected a JSON object at the top level")
@@ -155,9 +163,16 @@ def _environment(path: Path, env: Any, base: Path, warnings: list[str]) -> dict[
     if isinstance(env, Mapping):
         return {str(key): str(value) for key, value in env.items()}
     if isinstance(env, str):
-        env_file = (base / env).resolve()
+        env_file = base / env
         try:
-            return parse_dotenv(env_file.read_text(encoding="utf-8"))
+            env_file = env_file.resolve()
+            return parse_dotenv(read_project_text(env_file))
+        except UnicodeDecodeError:
+            warnings.append(f'{path}: the "env" file {env_file} was not read: it is not UTF-8')
+            return {}
+        except ValueError:  # a NUL byte in the name
+            warnings.append(f'{path}: the "env" file {env!r} was not read: not a valid path')
+            return {}
         except OSError as exc:
             warnings.append(f'{path}: the "env" file {env_file} was not read: {exc.strerror}')
             return {}

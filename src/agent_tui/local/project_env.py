@@ -62,6 +62,7 @@ from agent_tui.local.env_builder import (
     find_uv,
 )
 from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
+from agent_tui.local.project_files import read_project_text
 
 __all__ = [
     "BASE_PTH_FILE",
@@ -245,8 +246,8 @@ def server_stack_pins() -> list[str]:
 
 def _raw_config(path: Path) -> dict[str, Any]:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = json.loads(read_project_text(path))
+    except (OSError, ValueError, RecursionError):
         return {}
     return raw if isinstance(raw, dict) else {}
 
@@ -262,7 +263,7 @@ def _local_folder(folder: Path) -> tuple[str, list[str]]:
     pyproject = folder / "pyproject.toml"
     if pyproject.is_file():
         try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_project_text(pyproject))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             data = {}
         project = data.get("project")

@@ -18,7 +18,7 @@ from agent_tui.local.control_plane.deployer import Deployer
 from agent_tui.local.control_plane.deployments import DeploymentRoutes, HttpError
 from agent_tui.local.control_plane.providers import ProviderRoutes
 from agent_tui.local.control_plane.store import Store
-from agent_tui.local.control_plane.validation import InvalidRequest
+from agent_tui.local.control_plane.validation import BodyTooLarge, InvalidRequest
 
 DB_FILE = "control-plane.sqlite3"
 
@@ -33,6 +33,8 @@ def _errors(handler: Handler) -> Handler:
             return JSONResponse({"detail": exc.errors}, status_code=422)
         except HttpError as exc:
             return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        except BodyTooLarge as exc:
+            return JSONResponse({"detail": exc.detail}, status_code=413)
 
     return wrapped
 
@@ -54,6 +56,7 @@ def create_app(data_dir: Path, api_key: str) -> Starlette:
     routes = [
         Route("/v2/deployments", _errors(deployments.index), methods=["GET"]),
         Route("/v2/deployments", _errors(deployments.create), methods=["POST"]),
+        Route("/v2/deployments", _errors(deployments.delete_many), methods=["DELETE"]),
         Route(base, _errors(deployments.get), methods=["GET"]),
         Route(base, _errors(deployments.patch), methods=["PATCH"]),
         Route(base, _errors(deployments.delete), methods=["DELETE"]),

@@ -14,7 +14,8 @@ An unusable config gives one object with ``"graph": null``, and each config warn
 ``{"warning": "…"}`` object. Anything the graphs print while importing goes to stderr, so
 stdout holds only these objects. ``--timeout SECONDS`` bounds the time spent importing
 (on POSIX): a graph still importing then fails with a ``TimeoutError`` at the line it was
-stuck on.
+stuck on. ``--die-with-parent PID`` ties the check to the process that started it (see
+`parent_watch`): the control plane passes it, with a pipe as stdin.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.project_files import read_project_text
 
 _JS_SUFFIXES = (".js", ".ts", ".mjs", ".tsx")
 _THIS_FILE = Path(__file__).resolve()
@@ -100,7 +102,17 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("config", type=Path, help="the langgraph.json file")
     parser.add_argument("--json", action="store_true", help="one JSON object per graph")
     parser.add_argument("--timeout", type=float, help="seconds allowed for the imports")
+    parser.add_argument(
+        "--die-with-parent",
+        type=int,
+        metavar="PID",
+        help="stop (with what the graphs started) when process PID is gone or stdin closes",
+    )
     args = parser.parse_args(list(argv))
+    if args.die_with_parent is not None:
+        from agent_tui.local.control_plane.parent_watch import die_with_parent
+
+        die_with_parent(args.die_with_parent)
     if args.json:
         return _check_json(args.config, args.timeout)
     return _check_text(args.config, args.timeout)
@@ -210,10 +222,10 @@ def _record(
 def _json_error_line(path: Path) -> int | None:
     """The line of a JSON syntax error in the config (the config error only has text)."""
     try:
-        json.loads(path.read_text(encoding="utf-8"))
+        json.loads(read_project_text(path))
     except json.JSONDecodeError as exc:
         return exc.lineno
-    except (OSError, UnicodeDecodeError):
+    except (OSError, ValueError, RecursionError):
         return None
     return None
 

@@ -11,8 +11,10 @@ revision's logs; uv's output goes there line by line while it installs.
 The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
 TUI running the same project uses it too): a server that starts again (a restart, the
 active revision coming back after a failed deploy) checks it and rebuilds it when a
-dependency file changed. Deleting a deployment during a build kills the build's process
-group: uv and what it started stop with it.
+dependency file changed. Both build children run in their own process group, tied to
+the control plane (`parent_watch`): deleting a deployment during a build, stopping the
+control plane, or the control plane dying kills the group, so uv, the graph imports and
+whatever they started stop with it. The graph imports get `BUILD_TIMEOUT` seconds.
 
 A deployment works on one revision at a time; a revision that a newer one superseded
 before it deployed is SKIPPED. The new server replaces the old one in the same data
@@ -33,6 +35,7 @@ import logging
 import os
 import signal
 import sys
+from collections import deque
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,9 +49,16 @@ from agent_tui.local.server_environment import server_environment
 logger = logging.getLogger(__name__)
 
 BUILD_TIMEOUT = 120.0
+"""Seconds for importing the graphs; the check then reports the line each one hung on."""
+_KILL_AFTER = 15.0
+"""Seconds past `BUILD_TIMEOUT` before a check that did not stop by itself is killed."""
 READY_TIMEOUT = 60.0
 _LINE_LIMIT = 1 << 20
 """Longest output line read from a build child (asyncio's default, 64 KiB, could be hit)."""
+_CHECK_LINES = 2000
+"""Lines of the graph check's output kept (a graph may print without end while importing)."""
+_CHECK_WIDTH = 4096
+"""Characters kept of one such line."""
 PENDING = frozenset(
     {"CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"}
 )
@@ -74,7 +84,7 @@ class Deployer:
                 self._set_status(revision, "INTERRUPTED")
                 self.store.append_logs(revision["id"], ["interrupted: the control plane stopped"])
         for deployment in self.store.deployments():
-            active = deployment.get("active_revision_id")
+            active = deployment.get("active_revision_id") or self._last_deployed(deployment)
             if active:
                 # Runs before the app serves: no request sees the old URL as READY.
                 port = _port_of(deployment["source_config"].get("custom_url"))
@@ -84,6 +94,19 @@ class Deployer:
                 self._tasks[deployment["id"]] = asyncio.create_task(
                     self._restart(deployment["id"], active)
                 )
+
+    def _last_deployed(self, deployment: dict[str, Any]) -> str | None:
+        """The newest DEPLOYED revision of a deployment that lost its active one, made active.
+
+        Older versions could overwrite a finished deploy with a stale copy of the
+        deployment (a PATCH whose body came late): its server would never come back.
+        """
+        deployed = [r for r in self.store.revisions(deployment["id"]) if r["status"] == "DEPLOYED"]
+        if not deployed:
+            return None
+        deployment["active_revision_id"] = deployed[0]["id"]
+        self.store.put_deployment(deployment)
+        return str(deployed[0]["id"])
 
     async def aclose(self) -> None:
         for task in list(self._tasks.values()):
@@ -216,7 +239,9 @@ class Deployer:
             "-m",
             "agent_tui.local.control_plane.environment_build",
             str(config_path),
-            stdin=asyncio.subprocess.DEVNULL,
+            "--die-with-parent",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the child we are gone
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=os.name == "posix",  # its own group: killed with uv, below
@@ -368,18 +393,50 @@ async def _build_check(
         "-m",
         "agent_tui.local.control_plane.build_check",
         str(config_path),
+        "--timeout",
+        str(BUILD_TIMEOUT),
+        "--die-with-parent",
+        str(os.getpid()),
+        stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the check we are gone
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         env=server_environment(os.environ, secrets),
         cwd=str(config_path.parent) if config_path.parent.is_dir() else None,
+        start_new_session=os.name == "posix",  # its own group: what the graphs start dies too
     )
+    assert process.stdout is not None
     try:
-        output, _ = await asyncio.wait_for(process.communicate(), BUILD_TIMEOUT)
-    except TimeoutError:
-        process.kill()
+        try:
+            lines = await asyncio.wait_for(_tail_lines(process.stdout), BUILD_TIMEOUT + _KILL_AFTER)
+            code = await process.wait()
+        except TimeoutError:
+            # Its own time limit did not stop it (stuck outside Python code).
+            return False, [f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s"]
+    finally:
+        # Always, also when cancelled (a deleted deployment, a shutdown): the check and
+        # anything its graphs started must not run on.
+        _kill_group(process)
         await process.wait()
-        return False, [f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s"]
-    lines = output.decode(errors="replace").splitlines()
-    if process.returncode != 0:
-        lines.append(f"build failed (exit code {process.returncode})")
-    return process.returncode == 0, lines
+    if code != 0:
+        lines.append(f"build failed (exit code {code})")
+    return code == 0, lines
+
+
+async def _tail_lines(stream: asyncio.StreamReader) -> list[str]:
+    """The last `_CHECK_LINES` lines of a child's output, each cut at `_CHECK_WIDTH`."""
+    kept: deque[str] = deque(maxlen=_CHECK_LINES)
+    total = 0
+    partial = b""
+    while chunk := await stream.read(1 << 16):
+        *complete, partial = (partial + chunk).split(b"\n")
+        partial = partial[:_CHECK_WIDTH]  # the rest of an endless line is dropped
+        for raw in complete:
+            kept.append(raw[:_CHECK_WIDTH].decode(errors="replace").rstrip())
+        total += len(complete)
+    if partial:
+        kept.append(partial.decode(errors="replace").rstrip())
+        total += 1
+    lines = list(kept)
+    if total > len(lines):
+        lines.insert(0, f"… {total - len(lines)} earlier lines of output not kept")
+    return lines

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -14,11 +14,18 @@ from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.control_plane.validation import (
     DeploymentCreate,
     DeploymentPatch,
+    InvalidRequest,
+    SecretReferenceIn,
     SourceRevisionConfigIn,
+    check_config_path,
     check_uuid,
     parse_body,
     query_int,
+    read_body,
 )
+
+MAX_BULK_DELETE = 100
+"""Most deployment ids one bulk DELETE takes (the spec's ``maxItems``)."""
 
 SUPPORTED = (
     'the local control plane deploys only source "internal_source" with '
@@ -44,9 +51,51 @@ def _revision_config(config: SourceRevisionConfigIn, base: dict[str, Any]) -> di
         raise HttpError(
             400, f"source_revision_config.langgraph_config_path is required: {SUPPORTED}"
         )
-    merged["langgraph_config_path"] = str(Path(path).expanduser().resolve())
+    merged["langgraph_config_path"] = check_config_path(
+        path, ["body", "source_revision_config", "langgraph_config_path"]
+    )
     merged.setdefault("repo_commit_sha", None)
     return merged
+
+
+def _dumped(references: list[SecretReferenceIn] | None) -> list[dict[str, Any]] | None:
+    return None if references is None else [r.model_dump() for r in references]
+
+
+def _bulk_ids(request: Request) -> list[str]:
+    """``deployment_ids`` of a bulk DELETE: repeated query parameters, each a UUID."""
+    raw = request.query_params.getlist("deployment_ids")
+    if not raw:
+        raise InvalidRequest(
+            [{"loc": ["query", "deployment_ids"], "msg": "Field required", "type": "missing"}]
+        )
+    if len(raw) > MAX_BULK_DELETE:
+        raise InvalidRequest(
+            [
+                {
+                    "loc": ["query", "deployment_ids"],
+                    "msg": f"List should have at most {MAX_BULK_DELETE} items after "
+                    f"validation, not {len(raw)}",
+                    "type": "too_long",
+                }
+            ]
+        )
+    errors: list[dict[str, Any]] = []
+    ids: list[str] = []
+    for index, value in enumerate(raw):
+        try:
+            ids.append(str(uuid.UUID(value)))
+        except ValueError:
+            errors.append(
+                {
+                    "loc": ["query", "deployment_ids", index],
+                    "msg": "Input should be a valid UUID, invalid character or length",
+                    "type": "uuid_parsing",
+                }
+            )
+    if errors:
+        raise InvalidRequest(errors)
+    return list(dict.fromkeys(ids))
 
 
 def _page(request: Request) -> tuple[int, int]:
@@ -105,7 +154,7 @@ class DeploymentRoutes:
         return JSONResponse({"resources": found[offset : offset + limit], "offset": offset})
 
     async def create(self, request: Request) -> Response:
-        body = parse_body(DeploymentCreate, await request.body())
+        body = parse_body(DeploymentCreate, await read_body(request))
         if body.source != "internal_source":
             raise HttpError(400, f'source "{body.source}" is not supported: {SUPPORTED}')
         stamp = now()
@@ -119,7 +168,7 @@ class DeploymentRoutes:
             "source_config": source_config,
             "source_revision_config": _revision_config(body.source_revision_config, {}),
             "secrets": secrets,
-            "secret_references": body.secret_references,
+            "secret_references": _dumped(body.secret_references),
             "tenant_id": self.store.tenant_id(),
             "created_at": stamp,
             "updated_at": stamp,
@@ -136,27 +185,34 @@ class DeploymentRoutes:
         return JSONResponse(self._deployment(request))
 
     async def patch(self, request: Request) -> Response:
+        check_uuid(request.path_params["deployment_id"], "deployment_id")
+        body = parse_body(DeploymentPatch, await read_body(request))
+        # From here on nothing awaits: the deployment is read, changed and stored in one
+        # step, so a concurrent PATCH or the deployer's own updates (its URL, its status)
+        # are never overwritten by a stale copy.
         deployment = self._deployment(request)
-        body = parse_body(DeploymentPatch, await request.body())
         source = body.revision_source or deployment["source"]
         if source != "internal_source":
             raise HttpError(400, f'revision_source "{source}" is not supported: {SUPPORTED}')
+        revision_config = (
+            _revision_config(body.source_revision_config, deployment["source_revision_config"])
+            if body.source_revision_config is not None
+            else None
+        )
         new_revision = False
         if body.source_config is not None:
             changes = body.source_config.model_dump(mode="json", exclude_none=True)
             changes.pop("custom_url", None)  # ours: the running server's URL
             deployment["source_config"].update(changes)
             new_revision = "resource_spec" in changes
-        if body.source_revision_config is not None:
-            deployment["source_revision_config"] = _revision_config(
-                body.source_revision_config, deployment["source_revision_config"]
-            )
+        if revision_config is not None:
+            deployment["source_revision_config"] = revision_config
             new_revision = True
         if body.secrets is not None:
             deployment["secrets"] = [s.model_dump() for s in body.secrets]
             new_revision = True
         if body.secret_references is not None:
-            deployment["secret_references"] = body.secret_references
+            deployment["secret_references"] = _dumped(body.secret_references)
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
         if new_revision:
@@ -165,10 +221,33 @@ class DeploymentRoutes:
 
     async def delete(self, request: Request) -> Response:
         deployment = self._deployment(request)
-        revisions = [r["id"] for r in self.store.revisions(deployment["id"])]
-        await self.deployer.remove(deployment["id"], revisions)
-        self.store.delete_deployment(deployment["id"])
+        await self._remove([deployment["id"]])
         return Response(status_code=204)
+
+    async def delete_many(self, request: Request) -> Response:
+        """Bulk delete: 200 when every one was deleted, 207 when some were not found (the
+        answer lists both), 404 when none was."""
+        ids = _bulk_ids(request)
+        found = [i for i in ids if self.store.deployment(i) is not None]
+        missing = [i for i in ids if i not in found]
+        if not found:
+            if len(missing) == 1:
+                raise not_found(missing[0])
+            raise HttpError(404, f"Deployment IDs {', '.join(missing)} not found.")
+        await self._remove(found)
+        failed = [{"deployment_id": i, "detail": not_found(i).detail} for i in missing]
+        return JSONResponse(
+            {"deleted": found, "failed": failed}, status_code=207 if missing else 200
+        )
+
+    async def _remove(self, deployment_ids: list[str]) -> None:
+        """Delete deployments, then stop their pipelines (builds killed) and servers."""
+        revisions = {i: [r["id"] for r in self.store.revisions(i)] for i in deployment_ids}
+        for deployment_id in deployment_ids:
+            # Gone from the state first: a request arriving while the servers stop gets a
+            # 404 rather than starting a revision for a deployment being deleted.
+            self.store.delete_deployment(deployment_id)
+        await asyncio.gather(*(self.deployer.remove(i, revisions[i]) for i in deployment_ids))
 
     async def revisions(self, request: Request) -> Response:
         deployment = self._deployment(request)

@@ -9,11 +9,13 @@ words), then ``{"python": …}`` (the interpreter to run the project with) and e
 A child process, rather than a thread, because a deleted deployment's build must stop
 at once: the deployer starts it in its own process group and kills the group, which
 takes uv and the build backends uv started with it (a thread cannot be stopped, and uv
-would go on installing into an environment nobody waits for).
+would go on installing into an environment nobody waits for). ``--die-with-parent PID``
+kills that group when the control plane is gone without doing it (see `parent_watch`).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -50,9 +52,16 @@ def _say(**message: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: environment_build CONFIG", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="python -m agent_tui.local.control_plane.environment_build"
+    )
+    parser.add_argument("config", type=Path, help="the langgraph.json file")
+    parser.add_argument("--die-with-parent", type=int, metavar="PID")
+    args = parser.parse_args(argv)
+    if args.die_with_parent is not None:
+        from agent_tui.local.control_plane.parent_watch import die_with_parent
+
+        die_with_parent(args.die_with_parent)
     said: set[str] = set()
 
     def progress(step: BuildProgress) -> None:
@@ -62,7 +71,7 @@ def main(argv: list[str]) -> int:
         _say(line=line)
 
     try:
-        config = load_langgraph_config(Path(argv[0]))
+        config = load_langgraph_config(args.config)
         python = ensure_environment(config, progress)
     except LangGraphConfigError as exc:
         _say(failed=f"invalid langgraph.json: {exc}")

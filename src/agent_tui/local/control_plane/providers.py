@@ -16,6 +16,7 @@ from agent_tui.local.control_plane.validation import (
     ProviderCreate,
     ProviderUpdate,
     parse_body,
+    read_body,
 )
 
 _PROVIDER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
@@ -55,7 +56,7 @@ class ProviderRoutes:
         return JSONResponse([_public(doc) for doc in self.store.providers()])
 
     async def create(self, request: Request) -> Response:
-        body = parse_body(ProviderCreate, await request.body())
+        body = parse_body(ProviderCreate, await read_body(request))
         _check_id(body.provider_id, ["body", "provider_id"])
         if self.store.provider(body.provider_id) is not None:
             raise HttpError(409, f"OAuth provider {body.provider_id} already exists.")
@@ -77,8 +78,9 @@ class ProviderRoutes:
         return JSONResponse(_public(self._provider(request)))
 
     async def patch(self, request: Request) -> Response:
-        doc = self._provider(request)
-        body = parse_body(ProviderUpdate, await request.body())
+        _check_id(request.path_params["provider_id"], ["path", "provider_id"])
+        body = parse_body(ProviderUpdate, await read_body(request))
+        doc = self._provider(request)  # after the body: no await between read and write
         changes = body.model_dump(exclude_none=True)
         if "client_secret" in changes:
             doc[_SECRET] = changes.pop("client_secret")

@@ -2,18 +2,44 @@
 
 Failures become the spec's `HTTPValidationError`: `{"detail": [{"loc", "msg", "type"}]}`,
 with `loc` starting at `body`, `query` or `path`. Extra fields are ignored, as FastAPI does.
+
+Whatever is accepted is stored and served back, so a body is refused (422) when its
+answer could not be JSON or would break the spec: `NaN`/`Infinity`, a lone surrogate
+(`"\udc00"`, not Unicode text), nesting deeper than `MAX_DEPTH`, values of the wrong type
+in `source_config`'s nested objects; and when it could not be used: a NUL byte in a path
+or a secret, a `langgraph_config_path` that is not a regular file.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import uuid
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
+from starlette.requests import Request
+
+from agent_tui.local.project_files import MAX_PROJECT_FILE, check_project_file
 
 M = TypeVar("M", bound=BaseModel)
 Source = Literal["github", "external_docker", "internal_docker", "internal_source"]
+
+MAX_BODY = 1 << 20
+"""Bytes of a request body read at most (real bodies are a few KiB)."""
+MAX_DEPTH = 32
+"""Deepest nesting of a body's arrays and objects."""
 
 
 class InvalidRequest(Exception):
@@ -25,12 +51,147 @@ class InvalidRequest(Exception):
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+
+class _Sparse(_Body):
+    """Served back without its unset (null) fields: the spec types many of them non-null."""
+
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return {key: value for key, value in handler(self).items() if value is not None}
+
+
+def _no_nul(what: str) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if "\0" in value:
+            raise ValueError(f"{what} cannot contain a NUL character")
+        return value
+
+    return check
+
+
+def _env_name(value: str) -> str:
+    if "=" in value or "\0" in value:
+        raise ValueError(
+            "a secret's name becomes an environment variable name: it cannot contain '=' "
+            "or a NUL character"
+        )
+    return value
 
 
 class SecretIn(_Body):
-    name: str = Field(min_length=1)
-    value: str
+    name: Annotated[str, Field(min_length=1), AfterValidator(_env_name)]
+    value: Annotated[str, AfterValidator(_no_nul("a secret's value (an environment variable)"))]
+
+
+class SecretReferenceIn(_Body):
+    name: str
+    secret_name: str
+    secret_key: str
+
+
+# The spec's ResourceSpec and ListenerConfig, field by field: they are served back as sent.
+Cpu = Annotated[float, Field(ge=0.1, le=8.0)]
+CpuLimit = Annotated[float, Field(ge=0.1, le=16.0)]
+
+
+class LocalObjectReferenceIn(_Sparse):
+    name: str
+
+
+class VolumeIn(_Sparse):
+    name: str | None = None
+    configMap: dict[str, Any] | None = None
+    secret: dict[str, Any] | None = None
+    emptyDir: dict[str, Any] | None = None
+    persistentVolumeClaim: dict[str, Any] | None = None
+    nfs: dict[str, Any] | None = None
+    projected: dict[str, Any] | None = None
+    downwardAPI: dict[str, Any] | None = None
+    csi: dict[str, Any] | None = None
+
+
+class VolumeMountIn(_Sparse):
+    name: str | None = None
+    mountPath: str | None = None
+    subPath: str | None = None
+    mountPropagation: str | None = None
+    readOnly: bool | None = None
+    subPathExpr: str | None = None
+
+
+class EnvVarIn(_Sparse):
+    name: str
+    value: str | None = None
+    valueFrom: dict[str, Any] | None = None
+
+
+class ResourceRequirementsIn(_Sparse):
+    limits: dict[str, str] | None = None
+    requests: dict[str, str] | None = None
+
+
+class ContainerIn(_Sparse):
+    name: str
+    image: str
+    imagePullPolicy: str | None = None
+    command: list[str] | None = None
+    args: list[str] | None = None
+    workingDir: str | None = None
+    env: list[EnvVarIn] | None = None
+    envFrom: list[dict[str, Any]] | None = None
+    resources: ResourceRequirementsIn | None = None
+    volumeMounts: list[VolumeMountIn] | None = None
+    securityContext: dict[str, Any] | None = None
+    restartPolicy: str | None = None
+
+
+class ResourceSpecIn(_Sparse):
+    min_scale: int | None = None
+    max_scale: int | None = None
+    cpu: Cpu | None = None
+    cpu_limit: CpuLimit | None = None
+    memory_mb: int | None = None
+    memory_limit_mb: int | None = None
+    queue_min_scale: int | None = None
+    queue_max_scale: int | None = None
+    queue_cpu: Cpu | None = None
+    queue_cpu_limit: CpuLimit | None = None
+    queue_memory_mb: int | None = None
+    queue_memory_limit_mb: int | None = None
+    orchestrator_cpu: float | None = None
+    orchestrator_cpu_limit: float | None = None
+    orchestrator_memory_mb: int | None = None
+    orchestrator_memory_limit_mb: int | None = None
+    orchestrator_min_scale: int | None = None
+    orchestrator_max_scale: int | None = None
+    executor_cpu: float | None = None
+    executor_cpu_limit: float | None = None
+    executor_memory_mb: int | None = None
+    executor_memory_limit_mb: int | None = None
+    redis_cpu: Cpu | None = None
+    redis_cpu_limit: CpuLimit | None = None
+    redis_memory_mb: int | None = None
+    redis_memory_limit_mb: int | None = None
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+    service_account_name: str | None = None
+    image_pull_secrets: list[LocalObjectReferenceIn] | None = None
+    volumes: list[VolumeIn] | None = None
+    volume_mounts: list[VolumeMountIn] | None = None
+    init_containers: list[ContainerIn] | None = None
+    sidecars: list[ContainerIn] | None = None
+    db_cpu: float | None = None
+    db_cpu_limit: float | None = None
+    db_memory_mb: int | None = None
+    db_memory_limit_mb: int | None = None
+    db_storage_gi: int | None = None
+    db_max_connections: int | None = None
+
+
+class ListenerConfigIn(_Sparse):
+    k8s_namespace: str | None = None
 
 
 class SourceConfigIn(_Body):
@@ -39,16 +200,16 @@ class SourceConfigIn(_Body):
     deployment_type: Literal["dev_free", "dev", "prod"] | None = None
     build_on_push: bool | None = None
     custom_url: str | None = None
-    resource_spec: dict[str, Any] | None = None
+    resource_spec: ResourceSpecIn | None = None
     listener_id: uuid.UUID | None = None
-    listener_config: dict[str, Any] | None = None
+    listener_config: ListenerConfigIn | None = None
     install_command: str | None = None
     build_command: str | None = None
 
 
 class SourceRevisionConfigIn(_Body):
     repo_ref: str | None = None
-    langgraph_config_path: str | None = None
+    langgraph_config_path: Annotated[str, AfterValidator(_no_nul("a path"))] | None = None
     image_uri: str | None = None
     source_tarball_path: str | None = None
 
@@ -59,7 +220,7 @@ class DeploymentCreate(_Body):
     source_config: SourceConfigIn
     source_revision_config: SourceRevisionConfigIn
     secrets: list[SecretIn]
-    secret_references: list[dict[str, Any]] | None = None
+    secret_references: list[SecretReferenceIn] | None = None
 
 
 class DeploymentPatch(_Body):
@@ -67,7 +228,7 @@ class DeploymentPatch(_Body):
     source_config: SourceConfigIn | None = None
     source_revision_config: SourceRevisionConfigIn | None = None
     secrets: list[SecretIn] | None = None
-    secret_references: list[dict[str, Any]] | None = None
+    secret_references: list[SecretReferenceIn] | None = None
 
 
 class ProviderCreate(_Body):
@@ -95,17 +256,112 @@ class ProviderUpdate(_Body):
     code_challenge_method: str | None = None
 
 
+class BodyTooLarge(Exception):
+    """A 413: the body is larger than `MAX_BODY`."""
+
+    detail = f"The request body is larger than {MAX_BODY >> 20} MiB."
+
+
+async def read_body(request: Request) -> bytes:
+    """The whole body, refused (`BodyTooLarge`) past `MAX_BODY` bytes without reading on."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise BodyTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class _NotFinite(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400
+        raise _NotFinite(f"{text} is out of range")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise _NotFinite(f"{name} is not a JSON number")
+
+
+def _json_error(message: str, loc: list[str | int] | None = None) -> InvalidRequest:
+    return InvalidRequest(
+        [{"loc": loc or ["body"], "msg": f"JSON decode error: {message}", "type": "json_invalid"}]
+    )
+
+
+def _printable_key(key: str) -> str:
+    # A key quoted in an error must itself be Unicode text.
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _check_tree(data: Any) -> None:
+    """Refuse nesting past `MAX_DEPTH` and strings (keys too) that are not Unicode text."""
+    stack: list[tuple[Any, list[str | int]]] = [(data, ["body"])]
+    while stack:
+        value, loc = stack.pop()
+        if len(loc) - 1 > MAX_DEPTH:
+            raise _json_error(f"nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, str):
+            _check_text(value, loc)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                _check_text(key, [*loc, _printable_key(key)])
+                stack.append((item, [*loc, key]))
+        elif isinstance(value, list):
+            stack.extend((item, [*loc, index]) for index, item in enumerate(value))
+
+
+def _check_text(text: str, loc: list[str | int]) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start : exc.end].encode("utf-8", "backslashreplace").decode("utf-8")
+        raise InvalidRequest(
+            [
+                {
+                    "loc": [_printable_key(p) if isinstance(p, str) else p for p in loc],
+                    "msg": f"Input should be valid Unicode text: it contains a lone surrogate "
+                    f"({bad})",
+                    "type": "string_unicode",
+                }
+            ]
+        ) from None
+
+
 def parse_body(model: type[M], raw: bytes) -> M:
     """The body as `model`, or `InvalidRequest` with FastAPI-shaped errors."""
     try:
-        data = json.loads(raw) if raw else None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        pos = getattr(exc, "pos", 0)
+        data = json.loads(raw, parse_float=_finite, parse_constant=_constant) if raw else None
+    except json.JSONDecodeError as exc:
         raise InvalidRequest(
-            [{"loc": ["body", pos], "msg": "JSON decode error", "type": "json_invalid"}]
+            [
+                {
+                    "loc": ["body", exc.pos],
+                    "msg": f"JSON decode error: {exc.msg}",
+                    "type": "json_invalid",
+                }
+            ]
         ) from None
+    except UnicodeDecodeError:
+        raise _json_error("the body is not UTF-8 text") from None
+    except RecursionError:
+        raise _json_error(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # NaN, Infinity, an integer too long to convert
+        raise _json_error(str(exc)) from None
     if data is None:
         raise InvalidRequest([{"loc": ["body"], "msg": "Field required", "type": "missing"}])
+    _check_tree(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -115,6 +371,33 @@ def parse_body(model: type[M], raw: bytes) -> M:
                 for e in exc.errors(include_url=False)
             ]
         ) from None
+
+
+def check_config_path(path: str, loc: list[str | int]) -> str:
+    """``langgraph_config_path`` made absolute; refused when it names something other than
+    a regular file of a sensible size. A missing file is accepted: its build fails, saying so.
+    """
+    try:
+        resolved = Path(path).expanduser().resolve()
+        info = os.stat(resolved)
+    except FileNotFoundError:
+        return str(resolved)
+    except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a symlink loop
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InvalidRequest(
+            [{"loc": loc, "msg": f"Cannot use this path: {reason}", "type": "value_error"}]
+        ) from None
+    if problem := check_project_file(info.st_mode, info.st_size, MAX_PROJECT_FILE):
+        raise InvalidRequest(
+            [
+                {
+                    "loc": loc,
+                    "msg": f"{resolved} cannot be a langgraph.json: {problem}",
+                    "type": "value_error",
+                }
+            ]
+        )
+    return str(resolved)
 
 
 def check_uuid(value: str, name: str) -> str:

@@ -155,7 +155,15 @@ class AgentTuiApp(ShellApp):
         client = self._clients.get(key)
         if client is None:
             client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
-            client.transport.response_listeners.append(self.note_online)
+            # Only the current server's answers and failures set the header: a stream
+            # still open on a previous context's server, or the control plane, says
+            # nothing about whether this one is there.
+            client.transport.response_listeners.append(
+                lambda: self.note_online() if self.client is client else None
+            )
+            client.transport.failure_listeners.append(
+                lambda url: self.note_offline(url) if self.client is client else None
+            )
             self._clients[key] = client
         return client
 
@@ -183,7 +191,6 @@ class AgentTuiApp(ShellApp):
             client = self._control_planes.get(key)
             if client is None:
                 client = ControlPlaneClient(url, api_key=api_key, tenant_id=tenant)
-                client.transport.response_listeners.append(self.note_online)
                 self._control_planes[key] = client
             return client
 
@@ -275,10 +282,15 @@ class AgentTuiApp(ShellApp):
         self, startup: StartupScreen, target: ServerTarget, error: BaseException
     ) -> None:
         if isinstance(target, RemoteServer):
+            from agent_tui.client.errors import HttpStatusError
+
             named = self.context.name != target.url
-            title = f"Could not connect to {target.url}" + (
-                f" (context {self.context.name})" if named else ""
-            )
+            # A server that answered with an error status was reached: say what it said.
+            if isinstance(error, HttpStatusError) and error.status_code is not None:
+                title = f"{target.url} answered {error.status_code} ({error.title})"
+            else:
+                title = f"Could not connect to {target.url}"
+            title += f" (context {self.context.name})" if named else ""
         else:
             title = "The local agent server did not start"
         logger.warning("%s: %s", title, error)

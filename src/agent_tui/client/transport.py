@@ -146,6 +146,9 @@ class Transport:
         # Called after any response (whatever its status): the server is reachable. The
         # app uses it to clear an "offline" header as soon as anything gets through.
         self.response_listeners: list[Callable[[], None]] = []
+        # Called with the URL when a request could not reach the server or got no answer
+        # in time: the app marks the connection offline whichever screen asked.
+        self.failure_listeners: list[Callable[[str], None]] = []
 
     def __repr__(self) -> str:
         return f"Transport({self.base_url!r}, auth={self.credentials.scheme!r})"
@@ -167,6 +170,8 @@ class Transport:
     def network_error(self, method: str, path: str, exc: httpx.HTTPError) -> ApiError:
         """The error for a network failure, naming the URL (also used mid-stream)."""
         url = self.url_for(path)
+        for listener in self.failure_listeners:
+            listener(url)
         if isinstance(exc, httpx.TimeoutException):
             return RequestTimedOut(
                 f"no answer from {self.base_url} ({type(exc).__name__})", method=method, url=url

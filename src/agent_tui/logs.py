@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from agent_tui import paths
+from agent_tui.escaping import escape_controls
 from agent_tui.sanitize import redact_secrets
 
 LOG_FILE_NAME = "agent-tui.log"
@@ -24,10 +25,12 @@ _FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
 
 class RedactingFormatter(logging.Formatter):
-    """Redacts the fully formatted record.
+    """Redacts the fully formatted record, and writes out its control characters.
 
     A formatter rather than a filter: a filter sees the record before the exception
     traceback and stack are rendered, and tracebacks quote headers and arguments too.
+    Error bodies from servers land in the log (in messages and tracebacks): written
+    out as `\x1b`, their escapes cannot act on the terminal of whoever runs `tail`.
     """
 
     def __init__(self, fmt: str | None = _FORMAT, secrets: Iterable[str] = ()) -> None:
@@ -35,7 +38,7 @@ class RedactingFormatter(logging.Formatter):
         self.secrets: set[str] = {s for s in secrets if s}
 
     def format(self, record: logging.LogRecord) -> str:
-        return redact_secrets(super().format(record), self.secrets)
+        return escape_controls(redact_secrets(super().format(record), self.secrets))
 
 
 def log_file() -> Path:

@@ -87,9 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=_run_tui)
 
     # Headless subcommands (threads, history, diff, export, import in `subcommands`).
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    # `prog` for each level: argparse would otherwise build subcommands' usage lines from
+    # the multi-line usage above ("agent-tui --version | --help config set-context …").
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")
     config = commands.add_parser("config", help="agent-tui's own configuration")
-    config_commands = config.add_subparsers(title="config commands", metavar="COMMAND")
+    config_commands = config.add_subparsers(
+        title="config commands", metavar="COMMAND", prog="agent-tui config"
+    )
     config_commands.required = True
     path = config_commands.add_parser("path", help="print the path of the config file")
     path.set_defaults(handler=_config_path)
@@ -120,7 +124,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.error(f"--url: {error}")
     handler: Handler = args.handler
-    return handler(args)
+    if handler is _run_tui:
+        return handler(args)
+    try:
+        code = handler(args)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+    except BrokenPipeError:
+        return _reader_went_away()
+    return code
+
+
+def _reader_went_away() -> int:
+    """`agent-tui threads list --json | head`: the reader stopped reading, which is no
+    error. End quietly, like other Unix tools (whose shells report 128 + SIGPIPE)."""
+    import os
+
+    # What is still buffered for stdout can never be written: point stdout at nothing,
+    # or Python's final flush reports the broken pipe after all.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141  # 128 + SIGPIPE (13), what a shell reports for `cat` in the same place
 
 
 def _config_path(args: argparse.Namespace) -> int:
@@ -158,7 +182,10 @@ def _run_tui(args: argparse.Namespace) -> int:
         context = _context_from_args(args, config)
     except (ConfigError, ContextError) as error:
         # A bad file or context is the user's to fix: say what and where, no traceback.
-        print(f"agent-tui: {error}", file=sys.stderr)
+        # Cleaned: the message quotes the file, which may hold anything.
+        from agent_tui.sanitize import clean_text
+
+        print(f"agent-tui: {clean_text(str(error))}", file=sys.stderr)
         return 2
     target = context.target
     log_path = setup_logging(secrets=[target.api_key or ""])

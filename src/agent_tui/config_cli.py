@@ -3,6 +3,8 @@
 Only argparse at import time (`--version` and `--help` stay fast); each handler
 imports what it needs. No command ever prints a key: listings say where it comes from,
 and `--store-api-key` reads it from the terminal or stdin, never from the command line.
+What the config file holds is printed cleaned of terminal controls (`_say`): the file may
+come from anywhere (a dotfile repository, a colleague).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import argparse
 import json
 import sys
 from typing import TYPE_CHECKING, TextIO
+
+from agent_tui.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.contexts import ContextSummary
@@ -111,8 +115,10 @@ def print_table(rows: list[ContextSummary], out: TextIO) -> None:
         )
         for row in rows
     ]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    for line in lines:
+    # A URL or workspace from the file could hold escapes or line breaks.
+    cleaned = [[" ".join(clean_text(cell).split()) for cell in line] for line in lines]
+    widths = [max(len(line[i]) for line in cleaned) for i in range(len(header))]
+    for line in cleaned:
         print(
             "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip(),
             file=out,
@@ -156,9 +162,9 @@ def set_context(args: argparse.Namespace) -> int:
     except (KeyStoreError, OSError) as error:
         return _fail(error)
     verb = "Added" if existing is None else "Updated"
-    print(f"{verb} context {args.name!r} in {path}")
+    _say(f"{verb} context {args.name!r} in {path}")
     if key:
-        print(f"Its API key is stored in {store.path} (mode 0600)")
+        _say(f"Its API key is stored in {store.path} (mode 0600)")
     return 0
 
 
@@ -171,7 +177,7 @@ def use_context(args: argparse.Namespace) -> int:
         write_current(path, args.name)
     except ConfigError as error:
         return _fail(error)
-    print(f"agent-tui now opens with the context {args.name!r}")
+    _say(f"agent-tui now opens with the context {args.name!r}")
     return 0
 
 
@@ -187,7 +193,7 @@ def delete_context(args: argparse.Namespace) -> int:
         KeyStore().delete(args.name)
     except (ConfigError, KeyStoreError, OSError) as error:
         return _fail(error)
-    print(f"Deleted context {args.name!r} from {path}")
+    _say(f"Deleted context {args.name!r} from {path}")
     if was_current:
         print("The current context is now 'local'")
     return 0
@@ -228,9 +234,9 @@ def list_keys(args: argparse.Namespace) -> int:
         for binding in known.values():
             keys = keymap.get(binding.id, binding.keys)
             remapped = "  (remapped)" if binding.id in keymap else ""
-            print(f"{binding.id:<{width}}  {keys:<18} {binding.description}{remapped}")
+            _say(f"{binding.id:<{width}}  {clean_text(keys):<18} {binding.description}{remapped}")
     if unknown:
-        print(unknown_ids_message(unknown, known), file=sys.stderr)
+        _say(unknown_ids_message(unknown, known), sys.stderr)
         return EXIT_CONFIG_ERROR
     return 0
 
@@ -244,6 +250,10 @@ def _read_key(name: str) -> str:
     return sys.stdin.readline().strip()
 
 
+def _say(text: str, out: TextIO | None = None) -> None:
+    print(clean_text(text), file=out or sys.stdout)
+
+
 def _fail(error: object) -> int:
-    print(f"agent-tui: {error}", file=sys.stderr)
+    _say(f"agent-tui: {error}", sys.stderr)
     return EXIT_CONFIG_ERROR

@@ -5,12 +5,16 @@ key is `--api-key`, else `AGENT_TUI_CONTROL_PLANE_KEY`, else the context's key (
 reads LANGSMITH_API_KEY and friends); the workspace is `--tenant-id`, else the context's.
 Exit codes: 0 done (for `watch`: DEPLOYED), 1 the server said no or the revision failed,
 2 bad usage.
+
+What the control plane sends (names, statuses, URLs, log lines) is cleaned before it is
+printed, and `list --json` masks secret values as the app does.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -18,10 +22,14 @@ from agent_tui.subcommands.common import (
     EXIT_API_ERROR,
     EXIT_OK,
     EXIT_USAGE,
+    NotThere,
     UsageError,
+    add_readonly_option,
     fail,
     print_json,
     print_table,
+    say,
+    url_argument,
 )
 
 if TYPE_CHECKING:
@@ -67,7 +75,9 @@ async def _list(args: argparse.Namespace) -> int:
             )
         ]
     if args.json:
-        print_json([d.raw() for d in found])
+        from agent_tui.deployment_secrets import mask_secrets
+
+        print_json([mask_secrets(d.raw()) for d in found])
         return EXIT_OK
     rows = [
         [
@@ -92,24 +102,25 @@ async def _watch(args: argparse.Namespace) -> int:
         if revision_id is None:
             revision_id = (await client.deployments.get(args.deployment_id)).latest_revision_id
             if revision_id is None:
-                raise UsageError(f"deployment {args.deployment_id} has no revision")
+                raise NotThere(f"deployment {args.deployment_id} has no revision")
         last = None
         async for revision in client.wait_for_revision(
             args.deployment_id, revision_id, interval=args.interval, timeout=args.timeout
         ):
             last = revision
-            print(f"{datetime.now().strftime('%H:%M:%S')}  {revision.status}", flush=True)
+            say(f"{datetime.now().strftime('%H:%M:%S')}  {revision.status}")
+            sys.stdout.flush()  # one line per change, as it happens, even into a pipe
         if last is not None and last.status == "DEPLOYED":
             url = (await client.deployments.get(args.deployment_id)).url
             if url:
-                print(f"agent server: {url}")
+                say(f"agent server: {url}")
             return EXIT_OK
         try:
             logs = await client.revisions.logs(args.deployment_id, revision_id)
         except ApiError:
             return EXIT_API_ERROR  # not every control plane has the logs endpoint
         for line in logs.lines[-20:]:
-            print(f"  {line}")
+            say(f"  {line}")
         return EXIT_API_ERROR
 
 
@@ -125,7 +136,7 @@ def run_command(args: argparse.Namespace) -> int:
         return asyncio.run(work(args))
     except (UsageError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
-    except ApiError as error:
+    except (ApiError, NotThere) as error:
         return fail(error, EXIT_API_ERROR)
 
 
@@ -158,7 +169,9 @@ def add_deployments_commands(
     watch.add_argument("--timeout", type=float, default=1800.0, help="give up after seconds")
     for parser in (listing, watch):
         options = parser.add_argument_group("control plane")
-        options.add_argument("--control-plane", metavar="URL", help="the control plane's URL")
+        options.add_argument(
+            "--control-plane", metavar="URL", type=url_argument, help="the control plane's URL"
+        )
         options.add_argument(
             "--control-plane-key", metavar="KEY", help="X-Api-Key for the control plane"
         )
@@ -166,4 +179,5 @@ def add_deployments_commands(
         options.add_argument(
             "--context", metavar="NAME", default=argparse.SUPPRESS, help="a saved context"
         )
+        add_readonly_option(options)  # accepted like everywhere; these commands only read
         parser.set_defaults(handler=run_command)

@@ -246,7 +246,10 @@ class ShellApp(App[None]):
 
     def on_mount(self) -> None:
         config = getattr(self, "config", None)
-        theme = self._startup_theme or getattr(config, "theme", None)
+        configured = getattr(config, "theme", None)
+        if isinstance(configured, str) and configured not in self.available_themes:
+            self._report_unknown_theme(configured)
+        theme = self._startup_theme or configured
         if isinstance(theme, str) and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
@@ -270,6 +273,22 @@ class ShellApp(App[None]):
                 markup=False,
                 timeout=15,
             )
+
+    def _report_unknown_theme(self, theme: str) -> None:
+        """Said like the config's other mistakes (file, key, problem); the app goes on
+        with the theme it would have had without the setting."""
+        import difflib
+
+        from agent_tui.config import config_path
+
+        known = sorted(self.available_themes)
+        close = difflib.get_close_matches(theme, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        message = (
+            f"{config_path()}: ui.theme: no theme called {theme!r}{hint}; known: {', '.join(known)}"
+        )
+        logger.warning("%s", message)
+        self.notify(message, title="Config: theme", severity="warning", markup=False, timeout=15)
 
     def _remember_theme(self, theme: Theme) -> None:
         try:

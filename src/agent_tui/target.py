@@ -7,6 +7,7 @@ TUI, and headless subcommands will use the same targets.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,12 +66,47 @@ def api_key_from_env(environ: Mapping[str, str] | None = None) -> str | None:
 def normalize_url(url: str) -> str:
     """`localhost:2024` → `http://localhost:2024`; no trailing slash.
 
-    Raises ValueError for anything that is not an http(s) URL with a host.
+    Raises ValueError, with a sentence a user can act on, for anything that is not an
+    http(s) URL with a host and a usable port: checked where a URL comes in (flags,
+    config file), so nothing fails later with a library's traceback.
     """
     url = url.strip()
+    given = url
+    if any(not char.isprintable() or char.isspace() for char in url):
+        raise ValueError(f"not a usable URL: {given!r} (it holds spaces or control characters)")
     if "://" not in url:
+        scheme, colon, rest = url.partition(":")
+        # `host:port` has digits after the colon; `javascript:…` or `mailto:…` do not.
+        if colon and rest and _SCHEME.fullmatch(scheme) and not rest[0].isdigit():
+            if scheme.lower() in ("http", "https"):
+                raise ValueError(f"not a usable URL: {given!r} (write {scheme}://HOST[:PORT])")
+            raise ValueError(f"not an http(s) URL: {given!r}")
         url = f"http://{url}"
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"not an http(s) URL: {url!r}")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise ValueError(f"not a usable URL: {given!r} ({_url_problem(error)})") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"not an http(s) URL: {given!r}")
+    if not parts.hostname:
+        raise ValueError(f"not a usable URL: {given!r} (no host name)")
+    if port == 0:
+        raise ValueError(f"not a usable URL: {given!r} ({_BAD_PORT})")
+    if not parts.hostname.isascii():
+        try:
+            parts.hostname.encode("idna")
+        except UnicodeError:
+            raise ValueError(f"not a usable URL: {given!r} (bad host name)") from None
     return url.rstrip("/")
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
+_BAD_PORT = "the port must be a number from 1 to 65535"
+
+
+def _url_problem(error: ValueError) -> str:
+    text = str(error)
+    if text.startswith("Port"):
+        return _BAD_PORT
+    return text[:1].lower() + text[1:]

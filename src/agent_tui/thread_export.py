@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui.checkpoint_diff import is_message_list
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import AssistantGraph, Thread, ThreadState
+from agent_tui.escaping import escape_json_controls
 from agent_tui.history import INPUT_NODE, START_NODE, ThreadHistory, checkpoint_writes
 
 if TYPE_CHECKING:
@@ -200,8 +201,12 @@ def validate_export(data: Any) -> dict[str, Any]:
 
 
 def dump_export(data: Mapping[str, Any]) -> str:
-    """The text of an export file (the inverse of `load_export`)."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """The text of an export file (the inverse of `load_export`).
+
+    Readable UTF-8, but with the controls `json.dumps` leaves raw escaped: `cat` of the
+    file (or `export -o -`) must not hand a thread's text to the terminal.
+    """
+    return escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def load_export(text: str) -> dict[str, Any]:

@@ -213,7 +213,7 @@ async def test_diff_json_with_full_and_short_ids(
     code, out, err = await cli(
         capsys, "diff", thread.thread_id, first, "zzzzzzzz", "--url", agent_server_url
     )
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # the thread's history said no
     assert (
         err == f"agent-tui: no checkpoint of thread {thread.thread_id} has an id like 'zzzzzzzz'\n"
     )
@@ -283,14 +283,14 @@ async def test_errors_are_messages_with_exit_codes(
     bad.write_text(json.dumps({"format": "agent-tui.thread", "version": 9}))
     code, _, err = await cli(capsys, "import", str(bad), "--url", agent_server_url)
     assert (code, err) == (
-        2,
+        1,  # the file said no
         f"agent-tui: {bad}: unsupported export version 9: this agent-tui reads version 1\n",
     )
     code, _, err = await cli(
         capsys, "import", str(tmp_path / "none.json"), "--url", agent_server_url
     )
     assert (code, err) == (
-        2,
+        1,
         f"agent-tui: cannot read {tmp_path / 'none.json'}: No such file or directory\n",
     )
 

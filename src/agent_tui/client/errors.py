@@ -69,6 +69,12 @@ class RequestTimedOut(ConnectionFailed):
     title = "The server did not answer in time"
 
 
+class UnusableUrl(ApiError):
+    """A URL no request can be sent to (a port out of range, a control character)."""
+
+    title = "Not a usable URL"
+
+
 class HttpStatusError(ApiError):
     """The server answered with an error status."""
 

@@ -25,6 +25,7 @@ from agent_tui.client.errors import (
     PartialFailure,
     RequestTimedOut,
     ServerError,
+    UnusableUrl,
     error_from_response,
 )
 
@@ -113,6 +114,18 @@ def _is_loopback(url: str) -> bool:
     return host in {"localhost", "::1"} or host.startswith("127.")
 
 
+def _check_base_url(url: str) -> None:
+    """`UnusableUrl` now, rather than a library's exception (or, for a port out of
+    range, "unhandled errors in a TaskGroup") at the first request. URLs a user types
+    are checked where they come in; this covers the ones a server hands out."""
+    try:
+        port = httpx.URL(url).port
+    except httpx.InvalidURL as exc:
+        raise UnusableUrl(f"{url!r}: {exc}") from None
+    if port is not None and not 0 < port < 65536:
+        raise UnusableUrl(f"{url!r}: the port must be a number from 1 to 65535")
+
+
 def compact(**fields: Any) -> dict[str, Any]:
     """A request body or query from keyword arguments, leaving out the ones not given."""
     return {key: value for key, value in fields.items() if value is not None}
@@ -132,6 +145,7 @@ class Transport:
         http_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        _check_base_url(self.base_url)
         self.credentials = credentials or Credentials()
         self.retry = retry or RetryPolicy()
         self._client = httpx.AsyncClient(
@@ -179,6 +193,11 @@ class Transport:
         reason = str(exc) or type(exc).__name__
         return ConnectionFailed(f"{self.base_url}: {reason}", method=method, url=url)
 
+    def invalid_url(self, method: str, path: str, exc: httpx.InvalidURL) -> ApiError:
+        """An id with a control character (`agent-tui history $'\\e…'`) makes no URL:
+        an error like any other, not an exception that is no `ApiError`."""
+        return UnusableUrl(f"{path!r}: {exc}", method=method, url=self.base_url)
+
     def _status_error(self, method: str, path: str, response: httpx.Response) -> ApiError:
         return error_from_response(
             status_code=response.status_code,
@@ -217,6 +236,8 @@ class Transport:
                 response = await self._client.request(
                     method, path, json=json, params=params, headers=headers, **extra
                 )
+            except httpx.InvalidURL as exc:
+                raise self.invalid_url(method, path, exc) from exc
             except httpx.HTTPError as exc:
                 if last:
                     raise self.network_error(method, path, exc) from exc
@@ -262,9 +283,12 @@ class Transport:
     ) -> AsyncIterator[httpx.Response]:
         """Open a streamed response (never retried); an error status raises before the body."""
         method = method.upper()
-        request = self._client.build_request(
-            method, path, json=json, params=params, headers=headers, timeout=timeout
-        )
+        try:
+            request = self._client.build_request(
+                method, path, json=json, params=params, headers=headers, timeout=timeout
+            )
+        except httpx.InvalidURL as exc:
+            raise self.invalid_url(method, path, exc) from exc
         try:
             response = await self._client.send(request, stream=True)
         except httpx.HTTPError as exc:

@@ -1,4 +1,9 @@
-"""What every headless subcommand shares: where to connect, running, output, exit codes."""
+"""What every headless subcommand shares: where to connect, running, output, exit codes.
+
+Everything printed for a human goes through `clean_text` (`say`, `print_table`, `fail`):
+names, ids, URLs and error bodies come from servers and files, and must not reach the
+terminal as escape sequences. JSON output is escaped by `print_json`.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,12 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agent_tui.escaping import escape_json_controls
+from agent_tui.sanitize import clean_text
+
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
+    from agent_tui.contexts import Context
     from agent_tui.target import LocalServer
 
 EXIT_OK = 0
@@ -27,12 +36,45 @@ class UsageError(Exception):
     """Arguments that cannot work; the message says what to give instead."""
 
 
+class NotThere(Exception):
+    """What the command names is not on the server (exit 1, like the server's own 404)."""
+
+
+class ReadOnlyRefusal(UsageError):
+    """The session is read-only (flag, environment or context) and the command writes."""
+
+
+def url_argument(text: str) -> str:
+    """An argparse type: a usable http(s) URL, or a usage error that says what is wrong."""
+    from agent_tui.target import normalize_url
+
+    try:
+        return normalize_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_readonly_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """`--readonly` after the subcommand too (`agent-tui import f.json --readonly`)."""
+    # SUPPRESS keeps a `--readonly` given before the subcommand.
+    parser.add_argument(
+        "--readonly",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="refuse to change anything on the server",
+    )
+
+
 def add_connection_options(parser: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
     # SUPPRESS: a value given before the subcommand (`agent-tui --url U history …`) is
     # kept; argparse would otherwise overwrite it with the subparser's default.
     group = parser.add_argument_group("server")
     group.add_argument(
-        "--url", metavar="URL", default=argparse.SUPPRESS, help="the agent server's URL"
+        "--url",
+        metavar="URL",
+        type=url_argument,
+        default=argparse.SUPPRESS,
+        help="the agent server's URL",
     )
     group.add_argument(
         "--api-key",
@@ -46,21 +88,18 @@ def add_connection_options(parser: argparse.ArgumentParser, *, json_flag: bool =
         default=argparse.SUPPRESS,
         help="a saved context (default: the config's current context)",
     )
+    add_readonly_option(group)
     if json_flag:
         parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
 
 
-async def connect(args: argparse.Namespace) -> AgentServerClient:
-    """A client for --url, else --context, else the config's current context.
+def resolve(args: argparse.Namespace) -> Context:
+    """The context of --url, else --context, else the config's current one; read-only
+    when `--readonly` (before or after the subcommand) says so, whatever else does."""
+    import dataclasses
 
-    The `local` context is the local server another process (`agent-tui serve`, the
-    app) runs for ./langgraph.json, else for the demo graphs. Raises `UsageError` when
-    there is none, and the config's own errors (which say what is wrong and where).
-    """
-    from agent_tui.client import AgentServerClient
     from agent_tui.config import load_config
     from agent_tui.contexts import resolve_context, url_context
-    from agent_tui.target import LocalServer, RemoteServer
 
     url = getattr(args, "url", None)
     api_key = getattr(args, "api_key", None)
@@ -68,6 +107,28 @@ async def connect(args: argparse.Namespace) -> AgentServerClient:
         context = url_context(url, api_key)
     else:
         context = resolve_context(load_config(), getattr(args, "context", None), api_key=api_key)
+    if getattr(args, "readonly", False):
+        context = dataclasses.replace(context, readonly_reason="--readonly is set")
+    return context
+
+
+def refuse_if_readonly(context: Context, what: str) -> None:
+    """Raise `ReadOnlyRefusal` when the session may not `what` (e.g. "import a thread")."""
+    if context.readonly_reason is not None:
+        raise ReadOnlyRefusal(f"read-only mode: cannot {what} ({context.readonly_reason})")
+
+
+async def connect(args: argparse.Namespace, context: Context | None = None) -> AgentServerClient:
+    """A client for `context` (default: `resolve(args)`).
+
+    The `local` context is the local server another process (`agent-tui serve`, the
+    app) runs for ./langgraph.json, else for the demo graphs. Raises `UsageError` when
+    there is none, and the config's own errors (which say what is wrong and where).
+    """
+    from agent_tui.client import AgentServerClient
+    from agent_tui.target import LocalServer, RemoteServer
+
+    context = resolve(args) if context is None else context
     target = context.target
     if isinstance(target, LocalServer):
         return AgentServerClient(await _running_local_url(target))
@@ -104,8 +165,17 @@ async def _running_local_url(target: LocalServer) -> str:
     return running.url
 
 
-def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[int]]) -> int:
-    """Connect, run `work`, and turn every expected failure into a message and an exit code."""
+def run(
+    args: argparse.Namespace,
+    work: Callable[[AgentServerClient], Awaitable[int]],
+    *,
+    changes: str | None = None,
+) -> int:
+    """Connect, run `work`, and turn every expected failure into a message and an exit code.
+
+    `changes` says what `work` changes on the server ("import a thread"): a read-only
+    session refuses before connecting.
+    """
     import asyncio  # here: importing it costs ~0.1 s that `--version` must not pay
 
     from agent_tui.client import ApiError
@@ -115,35 +185,50 @@ def run(args: argparse.Namespace, work: Callable[[AgentServerClient], Awaitable[
     from agent_tui.thread_query import QueryError
 
     async def main() -> int:
-        async with await connect(args) as client:
+        context = resolve(args)
+        if changes is not None:
+            refuse_if_readonly(context, changes)
+        async with await connect(args, context) as client:
             return await work(client)
 
     try:
         return asyncio.run(main())
-    except (UsageError, QueryError, ConfigError, ContextError, ExportError) as error:
+    except (UsageError, QueryError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
-    except ApiError as error:
+    except (ApiError, NotThere, ExportError) as error:
         return fail(error, EXIT_API_ERROR)
+    except BrokenPipeError:
+        raise  # the reader went away: `cli.main` ends quietly
     except OSError as error:  # a file that cannot be read or written
         return fail(error, EXIT_API_ERROR)
 
 
 def fail(error: object, code: int) -> int:
-    print(f"agent-tui: {error}", file=sys.stderr)
+    say(f"agent-tui: {error}", sys.stderr)
     return code
+
+
+def say(text: object, out: TextIO | None = None) -> None:
+    """Print one message for a human, cleaned of anything a terminal would act on."""
+    print(clean_text(str(text)), file=out or sys.stdout)
 
 
 def print_json(data: Any, out: TextIO | None = None) -> None:
     out = out or sys.stdout
-    json.dump(data, out, indent=2, ensure_ascii=False, default=str)
+    out.write(escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
     out.write("\n")
 
 
 def print_table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO | None = None
 ) -> None:
-    """Columns padded to their widest cell; the last column is not padded."""
+    """Columns padded to their widest cell; the last column is not padded.
+
+    Cells are cleaned here, so every table is safe whatever its caller passed, and a
+    line break in a cell cannot break the table into more rows.
+    """
     out = out or sys.stdout
+    rows = [[" ".join(clean_text(cell).split()) for cell in row] for row in rows]
     widths = [len(header) for header in headers]
     for row in rows:
         for index, cell in enumerate(row):

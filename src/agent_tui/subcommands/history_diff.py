@@ -7,7 +7,15 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.sanitize import clean_text
-from agent_tui.subcommands.common import EXIT_OK, UsageError, print_json, print_table, run
+from agent_tui.subcommands.common import (
+    EXIT_OK,
+    NotThere,
+    UsageError,
+    print_json,
+    print_table,
+    run,
+    say,
+)
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -63,7 +71,10 @@ def show_history(args: argparse.Namespace) -> int:
 
 
 async def resolve_checkpoint(client: AgentServerClient, thread_id: str, given: str) -> str:
-    """A full checkpoint id from a full one, or from a unique start or end of one."""
+    """A full checkpoint id from a full one, or from a unique start or end of one.
+
+    `NotThere` when no checkpoint of the thread matches, or several do: the thread's
+    history said no, not the command line (exit 1, as for an unknown full id)."""
     from agent_tui.history import ThreadHistory
 
     given = given.strip().lower()
@@ -80,9 +91,9 @@ async def resolve_checkpoint(client: AgentServerClient, thread_id: str, given: s
         if row.checkpoint_id.replace("-", "").endswith(plain) or row.checkpoint_id.startswith(given)
     ]
     if not found:
-        raise UsageError(f"no checkpoint of thread {thread_id} has an id like {given!r}")
+        raise NotThere(f"no checkpoint of thread {thread_id} has an id like {given!r}")
     if len(found) > 1:
-        raise UsageError(f"checkpoint {given!r} is ambiguous: {len(found)} ids match")
+        raise NotThere(f"checkpoint {given!r} is ambiguous: {len(found)} ids match")
     return found[0]
 
 
@@ -110,7 +121,8 @@ def show_diff(args: argparse.Namespace) -> int:
         if args.json:
             print_json(diff.as_json())
         else:
-            print("\n".join(diff.lines()))
+            for line in diff.lines():
+                say(line)
         return EXIT_OK
 
     return run(args, work)

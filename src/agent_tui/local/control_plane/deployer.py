@@ -405,38 +405,55 @@ async def _build_check(
         start_new_session=os.name == "posix",  # its own group: what the graphs start dies too
     )
     assert process.stdout is not None
+    output = _Tail()
+    reader = asyncio.create_task(output.read(process.stdout))
+    code: int | None = None
     try:
-        try:
-            lines = await asyncio.wait_for(_tail_lines(process.stdout), BUILD_TIMEOUT + _KILL_AFTER)
-            code = await process.wait()
-        except TimeoutError:
-            # Its own time limit did not stop it (stuck outside Python code).
-            return False, [f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s"]
+        with contextlib.suppress(TimeoutError):  # its own time limit did not stop it
+            code = await asyncio.wait_for(process.wait(), BUILD_TIMEOUT + _KILL_AFTER)
     finally:
         # Always, also when cancelled (a deleted deployment, a shutdown): the check and
-        # anything its graphs started must not run on.
+        # anything its graphs started must not run on. That also closes their end of the
+        # output pipe, which a process a graph started may hold after the check ended.
         _kill_group(process)
         await process.wait()
+        try:
+            await asyncio.wait_for(asyncio.shield(reader), 5)
+        except TimeoutError:
+            pass  # a process outside the group still holds the pipe: what came is kept
+        finally:
+            reader.cancel()
+    lines = output.lines()
+    if code is None:
+        lines.append(f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s")
+        return False, lines
     if code != 0:
         lines.append(f"build failed (exit code {code})")
     return code == 0, lines
 
 
-async def _tail_lines(stream: asyncio.StreamReader) -> list[str]:
+class _Tail:
     """The last `_CHECK_LINES` lines of a child's output, each cut at `_CHECK_WIDTH`."""
-    kept: deque[str] = deque(maxlen=_CHECK_LINES)
-    total = 0
-    partial = b""
-    while chunk := await stream.read(1 << 16):
-        *complete, partial = (partial + chunk).split(b"\n")
-        partial = partial[:_CHECK_WIDTH]  # the rest of an endless line is dropped
-        for raw in complete:
-            kept.append(raw[:_CHECK_WIDTH].decode(errors="replace").rstrip())
-        total += len(complete)
-    if partial:
-        kept.append(partial.decode(errors="replace").rstrip())
-        total += 1
-    lines = list(kept)
-    if total > len(lines):
-        lines.insert(0, f"… {total - len(lines)} earlier lines of output not kept")
-    return lines
+
+    def __init__(self) -> None:
+        self._kept: deque[str] = deque(maxlen=_CHECK_LINES)
+        self._total = 0
+        self._partial = b""
+
+    async def read(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(1 << 16):
+            *complete, partial = (self._partial + chunk).split(b"\n")
+            self._partial = partial[:_CHECK_WIDTH]  # the rest of an endless line is dropped
+            for raw in complete:
+                self._kept.append(raw[:_CHECK_WIDTH].decode(errors="replace").rstrip())
+            self._total += len(complete)
+
+    def lines(self) -> list[str]:
+        lines = list(self._kept)
+        total = self._total
+        if self._partial:
+            lines.append(self._partial.decode(errors="replace").rstrip())
+            total += 1
+        if total > len(lines):
+            lines.insert(0, f"… {total - len(lines)} earlier lines of output not kept")
+        return lines

@@ -315,3 +315,22 @@ async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
         assert stored["source_config"]["deployment_type"] == "dev"
         assert stored["latest_revision_id"] == tuned["latest_revision_id"]
         http.delete(f"/v2/deployments/{tuned['id']}")
+
+
+@pytest.mark.usefixtures("plane_key")
+async def test_a_deployment_whose_first_build_failed_shows_the_failure_as_its_state(
+    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor, tmp_path: Path
+) -> None:
+    broken = failed_deployment(plane, "broken", tmp_path)
+    app = control_plane_app(agent_server_url, plane.url)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_deployments(app, pilot, wait_for)
+            row = next(r for r in cell_texts(screen) if r[0] == "broken")
+            # Not "AWAITING_DATABASE": it waits for nothing, its build failed.
+            assert row[1] == "BUILD_FAILED"
+            index = [r[0] for r in cell_texts(screen)].index("broken")
+            assert str(screen.table.get_row_at(index)[1].style) == "bold red"  # a failure's
+    finally:
+        with plane.http() as http:
+            http.delete(f"/v2/deployments/{broken['id']}")

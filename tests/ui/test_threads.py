@@ -232,6 +232,22 @@ async def test_copy_and_delete(
             await client.threads.get(copy.thread_id)
 
 
+async def test_a_delete_updates_the_match_count_in_the_heading(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    label = tag()
+    await make(client, label, 2, idle=True)
+    query = ThreadQuery(metadata={"suite": label})
+    async with threads_app(agent_server_url, wait_for, query) as (app, pilot, screen):
+        heading = screen.query_one("#resource-heading")
+        assert "2 match" in str(heading.render())
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.table.row_count == 1, what="the delete")
+        assert "1 match" in str(heading.render())
+
+
 async def test_enter_opens_the_thread_view(
     client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:

@@ -64,6 +64,22 @@ class DeploymentRow:
             return True  # a served deployment coming back (its server restarting)
         return self.latest is not None and not self.latest.is_terminal
 
+    @property
+    def state(self) -> str:
+        """The deployment's status, unless it never served and its latest revision
+        failed: then that failure. (The control plane leaves such a deployment
+        AWAITING_DATABASE, which reads as if something were still coming.)"""
+        status = self.deployment.status
+        latest = self.latest
+        if (
+            status == "AWAITING_DATABASE"
+            and not self.deployment.active_revision_id
+            and latest is not None
+            and latest.failed
+        ):
+            return latest.status
+        return status
+
     def raw(self) -> Any:
         return mask_secrets(self.deployment.raw())
 
@@ -71,7 +87,7 @@ class DeploymentRow:
 def deployment_columns() -> list[Column[DeploymentRow]]:
     return [
         Column("name", "Name", lambda r: r.deployment.name, max_width=NAME_WIDTH),
-        Column("status", "Status", lambda r: status_text(r.deployment.status), width=17),
+        Column("status", "Status", lambda r: status_text(r.state), width=17),
         Column(
             "latest",
             "Latest revision",

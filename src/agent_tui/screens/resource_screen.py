@@ -149,6 +149,9 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
     async def delete_item(self, item: ItemT) -> None:
         raise NotImplementedError
 
+    def item_deleted(self, item: ItemT) -> None:
+        """Called once `item` is deleted and its row gone (e.g. to update a count)."""
+
     def heading(self) -> Text | None:
         return None
 
@@ -189,8 +192,12 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._deleted: set[str] = set()
         self.table.focus()
         self.reload()
+
+    def _not_deleted(self, items: Sequence[ItemT]) -> list[ItemT]:
+        return [item for item in items if self.item_id(item) not in self._deleted]
 
     def reload(self) -> None:
         """Load the first page again (the cursor stays on the same item if it is still there)."""
@@ -212,7 +219,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
             table.loading = False
         self._note_online()
         self._loaded_once = True
-        table.set_rows(items, has_more=len(items) >= self.page_size)
+        table.set_rows(self._not_deleted(items), has_more=len(items) >= self.page_size)
         if selected is not None:
             table.move_to(self.item_id(selected))
         self.update_heading()
@@ -230,7 +237,7 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
             self.report_error(error, doing=f"load more {self.RESOURCES}")
             return
         self._note_online()
-        self.table.append_rows(items, has_more=len(items) >= self.page_size)
+        self.table.append_rows(self._not_deleted(items), has_more=len(items) >= self.page_size)
         self.update_heading()
 
     def update_heading(self) -> None:
@@ -302,7 +309,11 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         what = self.describe(item)
         if await self.attempt(self.delete_item(item), doing=f"delete {what}") is FAILED:
             return
-        self.table.remove_item(self.item_id(item))
+        item_id = self.item_id(item)
+        # A page asked for before the delete landed may still list it: keep it out.
+        self._deleted.add(item_id)
+        self.table.remove_item(item_id)
+        self.item_deleted(item)
         self.update_heading()
         self.notify(f"Deleted {what}", markup=False)
 

@@ -139,6 +139,10 @@ class ThreadsScreen(ResourceScreen[Thread]):
     async def delete_item(self, item: Thread) -> None:
         await self.client.threads.delete(item.thread_id)
 
+    def item_deleted(self, item: Thread) -> None:
+        if self.total:
+            self.total -= 1  # the search matches one fewer (no need to count again)
+
     def action_search(self) -> None:
         def searched(query: ThreadQuery | None) -> None:
             if query is not None:

@@ -48,10 +48,13 @@ def kill_own_group() -> None:
 
 
 def _watch_stdin() -> None:
+    # The file descriptor, not sys.stdin: a daemon thread blocked inside sys.stdin's
+    # buffered reader holds its lock, and the interpreter aborts at exit (SIGABRT) when
+    # it cannot take that lock.
     try:
-        while sys.stdin.buffer.read(65536):
+        while os.read(0, 65536):
             pass  # nothing is ever sent: reading only waits for end-of-file
-    except (OSError, ValueError):
+    except OSError:
         pass
     kill_own_group()
 

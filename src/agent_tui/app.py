@@ -69,9 +69,12 @@ def _import_connection_modules() -> None:
 
 class AgentTuiApp(ShellApp):
     TITLE = "agent-tui"
+    # The footer's right end goes to the screen's keys too: ctrl+p is in `?` help.
+    CSS = "Footer FooterKey.-command-palette { display: none; }"
     # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+        # Off the footer, to leave its 80 columns to the screen's keys; `?` lists it.
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
         Binding("ctrl+c", "help_quit", show=False, system=True, id="app.help_quit"),
         Binding(
             "ctrl+p",

@@ -90,7 +90,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
     VERBS = frozenset({"new", "edit", "delete"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "graph", "Graph", id="assistants.graph"),
-        Binding("f", "next_graph", "Graph filter", id="assistants.next_graph"),
+        Binding("f", "next_graph", "Graph filter", show=False, id="assistants.next_graph"),
     ]
 
     def __init__(

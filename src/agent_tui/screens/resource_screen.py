@@ -89,8 +89,9 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         Binding("n", "new", "New", id="resource.new"),
         Binding("e", "edit", "Edit", id="resource.edit"),
         Binding("ctrl+d", "delete", "Delete", id="resource.delete"),
-        Binding("y", "raw", "JSON", id="resource.raw"),
-        Binding("c", "copy_id", "Copy id", id="resource.copy_id"),
+        # Rarer verbs stay out of the footer (80 columns); `?` lists them.
+        Binding("y", "raw", "JSON", show=False, id="resource.raw"),
+        Binding("c", "copy_id", "Copy id", show=False, id="resource.copy_id"),
         Binding("escape", "back", "Back", show=False, id="resource.back"),
     ]
 

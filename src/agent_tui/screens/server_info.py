@@ -104,7 +104,8 @@ def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool)
 class ServerInfoScreen(AgentScreen[None]):
     CSS_PATH = "server_info.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "Refresh", id="server_info.refresh"),
+        # Off the footer (80 columns) like Attention below: `?` lists them.
+        Binding("r", "refresh", "Refresh", show=False, id="server_info.refresh"),
         Binding("c", "chat", "Chat", id="server_info.chat"),
         # The home screen's ways in (also `:assistants`, `:threads`, `:attention`, `:deployments`).
         Binding("a", "app.open_resource('assistants')", "Assistants", id="server_info.assistants"),
@@ -116,6 +117,7 @@ class ServerInfoScreen(AgentScreen[None]):
             "exclamation_mark",
             "app.open_resource('attention')",
             "Attention",
+            show=False,
             id="server_info.attention",
         ),
     ]

@@ -47,7 +47,7 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("escape", "cancel_run", "Cancel run", id="thread_view.esc_cancel_run"),
     Binding("a", "chat", "Chat", id="thread_view.chat"),
     Binding("n,ctrl+n", "new_thread", "New thread", id="thread_view.new_thread"),
-    Binding("f2", "inspector", "Events", id="thread_view.inspector"),
+    Binding("f2", "inspector", "Events", show=False, id="thread_view.inspector"),
     Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
     Binding("f4", "pick_assistant", "Assistant", show=False, id="thread_view.pick_assistant"),
     Binding("ctrl+b", "toggle_history", "History pane", show=False, id="thread_view.history"),

@@ -67,8 +67,9 @@ class ThreadsScreen(ResourceScreen[Thread]):
     VERBS = frozenset({"new", "delete"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "search", "Search", id="threads.search"),
-        Binding("C", "copy_thread", "Copy thread", id="threads.copy"),
-        Binding("exclamation_mark", "attention", "Attention", id="threads.attention"),
+        # Off the footer (80 columns): `?` lists them.
+        Binding("C", "copy_thread", "Copy thread", show=False, id="threads.copy"),
+        Binding("exclamation_mark", "attention", "Attention", show=False, id="threads.attention"),
     ]
 
     def __init__(self, client: AgentServerClient, query: ThreadQuery | None = None) -> None:

@@ -1,0 +1,82 @@
+"""At 80 columns the footer of every main screen shows the keys that matter most.
+
+The rest are in `?` help; a hint cut off at the right edge does not count as shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from deployments_support import SharedPlane, control_plane_app, shared_plane
+from textual.widgets._footer import FooterKey
+
+from agent_tui.app import AgentTuiApp
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.assistants import AssistantsScreen
+from agent_tui.screens.deployments import DeploymentsScreen
+from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.widgets.chat_prompt import PromptArea
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+SIZE = (80, 24)
+pytestmark = pytest.mark.timeout(120)
+
+HOME = {"c", "a", "t", "d", "question_mark", "colon"}
+ASSISTANTS = {"slash", "n", "e", "ctrl+d", "v", "question_mark", "colon"}
+THREADS = {"slash", "s", "n", "ctrl+d", "question_mark", "colon"}
+THREAD_VIEW = {"escape", "a", "f", "p", "n", "question_mark", "colon"}
+CHAT = {"enter", "escape", "ctrl+n"}  # the prompt focused: letters type
+DEPLOYMENTS = {"slash", "n", "e", "ctrl+d", "question_mark", "colon"}
+
+
+@pytest.fixture
+def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
+    plane = shared_plane(request)
+    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", plane.api_key)
+    return plane
+
+
+def hints_in_view(app: AgentTuiApp) -> set[str]:
+    """The keys whose whole hint is on screen: not past the right edge, not under
+    another hint docked there."""
+    width = app.screen.size.width
+    keys = [k for k in app.screen.query(FooterKey) if k.display and k.region.width]
+    docked = [k.region.x for k in keys if k.has_class("-command-palette")]
+    edge = min([width, *docked])
+    return {k.key for k in keys if not k.has_class("-command-palette") and k.region.right <= edge}
+
+
+async def test_the_main_keys_fit_the_footer_at_80_columns(
+    plane: SharedPlane, agent_server_url: str, client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await client.threads.create(metadata={"suite": "footer-fit"})
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE) as pilot:
+
+        async def shows(keys: set[str], where: str) -> None:
+            await wait_for(pilot, lambda: keys <= hints_in_view(app), what=f"{where}: {keys}")
+
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await shows(HOME, "home")
+        for key, screen_type, wanted in (
+            ("a", AssistantsScreen, ASSISTANTS),
+            ("t", ThreadsScreen, THREADS),
+            ("d", DeploymentsScreen, DEPLOYMENTS),
+        ):
+            await pilot.press(key)
+            await wait_for(pilot, lambda t=screen_type: isinstance(app.screen, t), what=key)
+            await shows(wanted, screen_type.__name__)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+
+        assert app.client is not None
+        view = ThreadViewScreen(app.client, thread.thread_id)
+        await app.push_screen(view)
+        await wait_for(pilot, lambda: view.thread is not None, what="the thread")
+        await shows(THREAD_VIEW, "thread view")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.focused, PromptArea), what="the prompt")
+        await shows(CHAT, "chat")

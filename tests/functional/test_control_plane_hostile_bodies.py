@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -258,3 +259,48 @@ async def test_a_resource_spec_is_served_back_typed_as_the_spec_says(
         "volumes": [{"name": "cache", "emptyDir": {}}],
     }
     assert stored["listener_config"] == {"k8s_namespace": "x"}
+
+
+async def test_what_an_older_version_stored_from_such_bodies_can_be_listed_and_deleted(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "cp"
+    with LocalControlPlane(data) as plane:
+        async with httpx.AsyncClient(
+            base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
+        ) as raw:
+            created = (await raw.post("/v2/deployments", json=create_body("stored"))).json()
+    # As an older version stored them: NaN, lone surrogates (in a document and a column).
+    db = sqlite3.connect(data / "control-plane.sqlite3")
+    try:
+        (text,) = db.execute("SELECT doc FROM deployments").fetchone()
+        doc = json.loads(text)
+        doc["name"] = "stored\udc00"
+        doc["secrets"][0]["value"] = "\ud800"
+        doc["secret_references"] = [{"name": float("nan"), "secret_name": "s", "secret_key": "k"}]
+        db.execute("UPDATE deployments SET doc = ?", (json.dumps(doc),))
+        db.execute(
+            "UPDATE revisions SET secrets = ?", (json.dumps([{"name": "\udc00", "value": ""}]),)
+        )
+        db.commit()
+    finally:
+        db.close()
+
+    with LocalControlPlane(data) as plane:
+        async with httpx.AsyncClient(
+            base_url=plane.url,
+            transport=SpecCheckingTransport(),
+            headers={"X-Api-Key": plane.api_key},
+            trust_env=False,
+        ) as http:
+            listed = await http.get("/v2/deployments")
+            assert listed.status_code == 200
+            [shown] = listed.json()["resources"]
+            assert shown["name"] == "stored\ufffd"
+            assert shown["secrets"] == [{"name": "TOKEN", "value": "\ufffd"}]
+            revisions = await http.get(f"/v2/deployments/{created['id']}/revisions")
+            assert revisions.status_code == 200
+            assert revisions.json()["resources"][0]["secret_names"] == ["\ufffd"]
+            deleted = await http.delete(f"/v2/deployments/{created['id']}")
+            assert deleted.status_code == 204
+            assert (await http.get("/v2/deployments")).json()["resources"] == []

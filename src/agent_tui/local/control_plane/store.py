@@ -4,6 +4,11 @@ Resources are stored as the JSON documents the API returns (plus a few private
 columns: a revision's secrets and its log lines), so a restart serves exactly what was
 served before. Used from one event loop; each call is one short transaction.
 
+Documents an older version stored from bodies it should have refused (`NaN`, lone
+surrogates) could not be served: every listing failed. Opening the store repairs them
+once (`NaN`/`Infinity` become null, a lone surrogate U+FFFD), so they can be listed and
+deleted again.
+
 A revision read from here carries ``secret_names`` (a local extension the spec's open
 Revision schema allows): the sorted names of the secrets it was built with, taken from
 its secrets column on every read (never the values), so revisions stored before the
@@ -14,6 +19,7 @@ name/value pairs leaves the field out: the names are then unknown.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import uuid
@@ -45,6 +51,51 @@ def now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def _servable(text: str, *, deployment: bool = False) -> str | None:
+    """``text`` (stored JSON) made servable as JSON and UTF-8, or None when it already is
+    (or is beyond repair: not JSON, or nested too deeply)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    try:
+        json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")
+        return None
+    except (ValueError, UnicodeEncodeError):
+        pass
+    except RecursionError:
+        return None
+    try:
+        value = _cleaned(value)
+        if deployment and isinstance(value, dict) and value.get("secret_references"):
+            # A reference whose NaN became null no longer is one (the spec wants strings).
+            value["secret_references"] = [
+                r
+                for r in value["secret_references"]
+                if isinstance(r, dict)
+                and all(isinstance(r.get(k), str) for k in ("name", "secret_name", "secret_key"))
+            ]
+        return json.dumps(value, allow_nan=False)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _cleaned(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value)
+        return value
+    if isinstance(value, dict):
+        return {_cleaned(key): _cleaned(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(item) for item in value]
+    return value
+
+
 def _with_secret_names(doc_json: str, secrets_json: str) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(doc_json)
     doc.pop("secret_names", None)  # derived below, never trusted from the stored doc
@@ -71,6 +122,23 @@ class Store:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(_SCHEMA)
+        self._repair()
+
+    def _repair(self) -> None:
+        tables = [
+            ("deployments", "id", ("doc",)),
+            ("revisions", "id", ("doc", "secrets", "logs")),
+            ("providers", "provider_id", ("doc",)),
+        ]
+        for table, key, columns in tables:
+            rows = self._db.execute(f"SELECT {key}, {', '.join(columns)} FROM {table}")
+            for row_key, *texts in rows.fetchall():
+                for column, text in zip(columns, texts, strict=True):
+                    fixed = _servable(text, deployment=table == "deployments")
+                    if fixed is not None:
+                        self._db.execute(
+                            f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (fixed, row_key)
+                        )
 
     def close(self) -> None:
         self._db.close()

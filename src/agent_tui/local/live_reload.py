@@ -163,8 +163,10 @@ def _relative(path: Path, folder: Path) -> Path:
 def _env_file(config_path: Path) -> Path | None:
     import json
 
+    from agent_tui.local.project_files import read_project_text
+
     try:
-        env = json.loads(config_path.read_text(encoding="utf-8")).get("env")
-    except (OSError, ValueError, AttributeError):
+        env = json.loads(read_project_text(config_path)).get("env")
+    except (OSError, ValueError, AttributeError, RecursionError):
         return None
     return (config_path.parent / env).resolve() if isinstance(env, str) else None

@@ -12,8 +12,8 @@ from agent_tui.client.events import RunEvent
 class Received:
     """One SSE event as received, `elapsed_s` after the run was requested.
 
-    `duplicate`: a rejoin replayed an event that had already arrived. Show it in the raw
-    inspector (it was on the wire) but do not apply it to the transcript.
+    `duplicate`: a rejoin replayed an event that had already arrived: neither the
+    transcript nor the event inspector should take it again.
     """
 
     event: RunEvent

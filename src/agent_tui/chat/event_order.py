@@ -15,6 +15,11 @@ from typing import Any
 from agent_tui.client.events import RunEvent
 
 REPLAY_ALL = "-1"
+# What is remembered is bounded, so that a stream that never ends cannot grow it: events
+# under one id (a real server shares an id between the events of one millisecond), and
+# ids without an order.
+MAX_GROUP = 1_000
+MAX_UNORDERED_IDS = 10_000
 
 
 def event_order(event_id: str | None) -> tuple[int, int] | None:
@@ -44,7 +49,7 @@ class ReplayFilter:
         self._newest: tuple[int, int] | None = None
         self._group: list[tuple[str, Any]] = []  # (event name, data) of the newest id
         self._resend_at: int | None = None  # where a re-send of the group would continue
-        self._unordered: set[str] = set()  # ids without an order: equality only
+        self._unordered: dict[str, None] = {}  # ids without an order, oldest first
         self._last_ids: list[str] = []  # the last two distinct ids, in arrival order
         self._rejoined = False  # re-sends only happen on a rejoin's connection
 
@@ -64,7 +69,9 @@ class ReplayFilter:
         if order is None:
             if event_id in self._unordered:
                 return True
-            self._unordered.add(event_id)
+            self._unordered[event_id] = None
+            if len(self._unordered) > MAX_UNORDERED_IDS:
+                del self._unordered[next(iter(self._unordered))]
             self._note_id(event_id)
             return False
         if self._newest is not None and order < self._newest:
@@ -83,7 +90,8 @@ class ReplayFilter:
             # A re-send that started inside the group (the live queue's first events).
             self._resend_at = self._group.index(content) + 1
             return True
-        self._group.append(content)
+        if len(self._group) < MAX_GROUP:
+            self._group.append(content)
         self._resend_at = None
         return False
 

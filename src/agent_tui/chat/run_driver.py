@@ -7,6 +7,14 @@ run is running — the driver rejoins with `join_stream` and the last event id, 
 bounded backoff; replayed events are flagged `duplicate` (see `event_order`). The run
 POST itself is never re-sent: that would start a second run.
 
+A connection can also die without closing. The server sends a `: heartbeat` every 5 s,
+so `stall_timeout` seconds without a byte means the stream is dead: the driver asks the
+server how the run is doing, and finishes (the run ended meanwhile) or rejoins.
+
+A cancel closes the stream on our side at once, whatever the server does, then asks the
+server to cancel (for at most `CANCEL_TIMEOUT` seconds). An `error` event ends the run
+too: nothing after it is read.
+
 Every stream ends with exactly one `Finished`, whose state comes from the server's own
 record of the run (`runs.get`), not from how the stream happened to end.
 """
@@ -33,6 +41,7 @@ from agent_tui.chat.items import RunState
 from agent_tui.client import AgentServerClient, RunStream
 from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
 from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
+from agent_tui.client.runs import StreamStalled
 
 DEFAULT_BACKOFF: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
@@ -41,6 +50,13 @@ DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
 _ACTIVE = frozenset({"pending", "running"})
 # How long to wait for the server to record a run's outcome once its stream closed.
 SETTLE_POLLS: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2, 0.4)
+# Seconds without a byte before a stream counts as dead: past two missed heartbeats
+# (langgraph-api sends one every 5 s), so a slow run is never taken for a stall.
+STALL_TIMEOUT = 12.0
+# Seconds the server gets to confirm a cancel (the stream is already closed by then).
+CANCEL_TIMEOUT = 5.0
+# Seconds for each question asked while finishing (run status, thread status).
+ASK_TIMEOUT = 10.0
 
 
 class RunDriver:
@@ -54,12 +70,16 @@ class RunDriver:
         backoff: Sequence[float] = DEFAULT_BACKOFF,
         clock: Callable[[], float] = time.monotonic,
         settle: Sequence[float] = SETTLE_POLLS,
+        stall_timeout: float = STALL_TIMEOUT,
+        cancel_timeout: float = CANCEL_TIMEOUT,
     ) -> None:
         self._client = client
         self.thread_id = thread_id
         self._backoff = tuple(backoff)
         self._clock = clock
         self._settle = tuple(settle)
+        self.stall_timeout = stall_timeout
+        self.cancel_timeout = cancel_timeout
         self.run_id: str | None = None
         self._active = False
         self._cancel_requested = False
@@ -68,6 +88,10 @@ class RunDriver:
         self._saw_error = False
         self._started = 0.0
         self._filter = ReplayFilter()
+        self._stream: RunStream | None = None  # the stream being read, if any
+        self.skipped_events = 0
+        """Events of this run too large to keep (see `client.sse.MAX_EVENT_BYTES`)."""
+        self._woken = asyncio.Event()  # ends a backoff pause early (a cancel)
 
     @property
     def active(self) -> bool:
@@ -107,6 +131,7 @@ class RunDriver:
                 stream_subgraphs=subgraphs,
                 stream_resumable=True,
                 multitask_strategy="reject",
+                stall_timeout=self.stall_timeout,
             )
             async for event in self._follow(opening, joining=False):
                 yield event
@@ -123,7 +148,10 @@ class RunDriver:
         self._filter.resume_from()  # a join can send the same event twice (see event_order)
         try:
             opening = self._client.runs.join_stream(
-                self.thread_id, run_id, last_event_id=last_event_id
+                self.thread_id,
+                run_id,
+                last_event_id=last_event_id,
+                stall_timeout=self.stall_timeout,
             )
             async for event in self._follow(opening, joining=True):
                 yield event
@@ -131,12 +159,15 @@ class RunDriver:
             self._active = False
 
     async def cancel(self) -> bool:
-        """Cancel the run on the server (the thread keeps what the run did); the stream then
-        ends with `Finished("cancelled")`. False when no run is active."""
+        """Stop following the run now and cancel it on the server (the thread keeps what
+        the run did): the stream is closed on our side at once, then the server is asked,
+        and the stream ends with `Finished("cancelled")`. False when no run is active."""
         if not self._active:
             return False
         self._cancel_requested = True
-        await self._send_cancel()
+        self._woken.set()
+        if self._stream is not None:
+            self._stream.close_now()
         return True
 
     # -- the loop ----------------------------------------------------------------------
@@ -150,6 +181,8 @@ class RunDriver:
         self._saw_interrupt = self._saw_error = False
         self._started = self._clock()
         self._filter = ReplayFilter()
+        self._woken = asyncio.Event()
+        self.skipped_events = 0
 
     async def _follow(self, opening: RunStream, *, joining: bool) -> AsyncIterator[DriverEvent]:
         stream = opening
@@ -157,15 +190,17 @@ class RunDriver:
         rejoined = False  # `stream` is a rejoin whose success is not announced yet
         while True:
             reason: str | None = None
+            stalled = False
             replayed = 0
             first = True
+            self._stream = stream
+            if self._cancel_requested:
+                stream.close_now()  # cancelled between two streams: read nothing more
             try:
                 async with stream:
                     async for event in stream:
                         if self.run_id is None and stream.run_id:
                             self.run_id = stream.run_id
-                            if self._cancel_requested:
-                                await self._send_cancel()
                         if first and (joining or rejoined) and _is_gone(event):
                             yield Received(event, self._elapsed())
                             async for final in self._gone(event.message):
@@ -180,6 +215,8 @@ class RunDriver:
                             rejoined, failures = False, 0
                         self._note(event)
                         yield Received(event, self._elapsed(), duplicate)
+                        if self._saw_error:
+                            break  # the run failed: whatever the stream sends next is moot
             except Conflict as exc:
                 raise RunAlreadyActive(exc.message) from exc
             except NotFound as exc:
@@ -188,18 +225,32 @@ class RunDriver:
                 async for final in self._gone(exc.message):
                     yield final
                 return
-            except ConnectionFailed as exc:  # also RequestTimedOut
-                if self.run_id is None:
+            except ConnectionFailed as exc:  # also RequestTimedOut and StreamStalled
+                if self.run_id is None and not self._cancel_requested:
                     raise  # the run may not exist: nothing to rejoin
-                reason = exc.title
-            if reason is None:
+                stalled = isinstance(exc, StreamStalled)
+                reason = exc.message if stalled else exc.title  # "no data from … for 12 s"
+            finally:
+                self._stream = None
+                self.skipped_events += stream.skipped_events
+            if self.run_id is None:
+                self.run_id = stream.run_id  # named by its answer's headers, if nothing else
+            if self._cancel_requested:
+                yield await self._cancelled()
+                return
+            if self._saw_error:
+                yield await self._finished(await self._settled_status())
+                return
+            if reason is None or stalled:
+                # The stream ended (or went silent): finished, or only the connection?
                 status = await self._settled_status()
-                if status not in _ACTIVE:
-                    if rejoined:
+                # After a stall, a server that cannot say is no reason to stop.
+                if status not in _ACTIVE and not (stalled and status is None):
+                    if rejoined and not stalled:
                         yield Reconnected(failures, replayed)
                     yield await self._finished(status)
                     return
-                reason = "the stream ended before the run did"
+                reason = reason or "the stream ended before the run did"
             failures += 1
             if failures > len(self._backoff):
                 yield await self._finished(
@@ -210,12 +261,32 @@ class RunDriver:
                 return
             delay = self._backoff[failures - 1]
             yield Reconnecting(failures, delay, reason)
-            await asyncio.sleep(delay)
+            await self._pause(delay)
+            if self._cancel_requested:
+                yield await self._cancelled()
+                return
             assert self.run_id is not None
             stream = self._client.runs.join_stream(
-                self.thread_id, self.run_id, last_event_id=self._filter.resume_from()
+                self.thread_id,
+                self.run_id,
+                last_event_id=self._filter.resume_from(),
+                stall_timeout=self.stall_timeout,
             )
             rejoined = True
+
+    async def _pause(self, delay: float) -> None:
+        """Sleep `delay` seconds, or less if the run is cancelled meanwhile."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._woken.wait(), delay)
+
+    async def _cancelled(self) -> Finished:
+        """The stream is closed on our side: ask the server to cancel, and say how it went."""
+        problem = await self._send_cancel()
+        status = await self._settled_status()
+        if problem is None and status in _ACTIVE:
+            problem = "the server still reports the run as running"
+        reason = f"the server did not confirm the cancel: {problem}" if problem else None
+        return await self._finished(status, reason=reason)
 
     def _note(self, event: RunEvent) -> None:
         if isinstance(event, ErrorEvent):
@@ -235,19 +306,38 @@ class RunDriver:
 
     # -- asking the server ---------------------------------------------------------------
 
-    async def _send_cancel(self) -> None:
-        if self._cancel_sent or self.run_id is None:
-            return
+    async def _send_cancel(self) -> str | None:
+        """Cancel the run on the server; what went wrong, if anything."""
+        if self.run_id is None:
+            return "the run request had no answer yet (the run may start all the same)"
+        if self._cancel_sent:
+            return None
         self._cancel_sent = True
-        with contextlib.suppress(NotFound, Conflict):  # the run ended on its own meanwhile
-            await self._client.runs.cancel(self.thread_id, self.run_id, action="interrupt")
+        try:
+            async with asyncio.timeout(self.cancel_timeout):
+                # `wait`: answered once the run has stopped, so its status is final.
+                await self._client.runs.cancel(
+                    self.thread_id,
+                    self.run_id,
+                    wait=True,
+                    action="interrupt",
+                    timeout=self.cancel_timeout,
+                )
+        except (NotFound, Conflict):
+            return None  # the run ended on its own meanwhile
+        except TimeoutError:
+            return f"no answer within {self.cancel_timeout:g} s"
+        except ApiError as exc:
+            return str(exc)
+        return None
 
     async def _run_status(self) -> str | None:
         if self.run_id is None:
             return None
         try:
-            return (await self._client.runs.get(self.thread_id, self.run_id)).status
-        except ApiError:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self._client.runs.get(self.thread_id, self.run_id)).status
+        except (ApiError, TimeoutError):
             return None
 
     async def _settled_status(self) -> str | None:
@@ -262,8 +352,9 @@ class RunDriver:
 
     async def _thread_status(self) -> str | None:
         try:
-            return (await self._client.threads.get(self.thread_id)).status
-        except ApiError:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self._client.threads.get(self.thread_id)).status
+        except (ApiError, TimeoutError):
             return None
 
     async def _finished(
@@ -271,9 +362,11 @@ class RunDriver:
     ) -> Finished:
         thread_status = await self._thread_status()
         state: RunState
-        if forced or status == "error" or (status is None and self._saw_error):
+        if forced or status == "error" or self._saw_error:
             state = "error"
-        elif status in ("interrupted", "timeout") or (status is None and self._cancel_requested):
+        elif status in ("interrupted", "timeout") or (
+            self._cancel_requested and (status is None or status in _ACTIVE)
+        ):
             state = "cancelled"
         elif self._saw_interrupt or thread_status == "interrupted":
             # langgraph-api reports a run that stopped at interrupt() as "success".

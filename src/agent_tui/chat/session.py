@@ -7,6 +7,7 @@ transcript equal the thread's final state. A widget applies the changes it yield
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -20,10 +21,11 @@ from agent_tui.chat.driver_events import (
     RunGone,
 )
 from agent_tui.chat.items import InterruptItem, TranscriptChange
-from agent_tui.chat.run_driver import DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
+from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
+from agent_tui.client.sse import MAX_EVENT_BYTES
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
 """A driver event (None for a change the session made itself) and the transcript changes."""
@@ -129,6 +131,7 @@ class ChatSession:
         self._gone = False
         self._starting = True
         self.transcript.set_state("starting")
+        self.transcript.begin_run()
         events = self.driver.stream(
             assistant_id,
             input=input,
@@ -153,6 +156,7 @@ class ChatSession:
         """Follow a run already running on the thread (replayed from its start)."""
         self._gone = False
         self.transcript.set_state("running")
+        self.transcript.begin_run()
         async for event in self.driver.join(run_id):
             yield event, await self._fold(event)
 
@@ -169,6 +173,7 @@ class ChatSession:
     async def _fold(self, event: DriverEvent) -> list[TranscriptChange]:
         transcript = self.transcript
         if isinstance(event, Received):
+            # The driver's replay filter is the one dedup: the inspector skips these too.
             return [] if event.duplicate else transcript.apply(event.event)
         if isinstance(event, Reconnecting):
             transcript.set_state("reconnecting")
@@ -192,14 +197,25 @@ class ChatSession:
         changes: list[TranscriptChange] = []
         if not self._gone:
             try:
-                thread = await self.client.threads.get(self.thread_id)
-            except ApiError:
-                pass  # the server is unreachable: keep what arrived
+                async with asyncio.timeout(ASK_TIMEOUT):
+                    thread = await self.client.threads.get(self.thread_id)
+            except (ApiError, TimeoutError):
+                pass  # the server is unreachable or silent: keep what arrived
             else:
                 changes += transcript.reconcile(thread.values)
         changes += transcript.set_state(event.state)
+        skipped = self.driver.skipped_events
+        if skipped:
+            what = (
+                "1 event of this run was" if skipped == 1 else f"{skipped} events of this run were"
+            )
+            limit = MAX_EVENT_BYTES // 2**20
+            changes += transcript.notice(
+                f"{what} too large to keep (over {limit} MiB) and skipped.", "warning"
+            )
         if event.state == "cancelled":
-            changes += transcript.notice("Run cancelled.", "warning")
+            text = f"Run cancelled; {event.reason}." if event.reason else "Run cancelled."
+            changes += transcript.notice(text, "warning")
         elif event.reason and event.state == "error":
             changes += transcript.notice(f"Run ended: {event.reason}", "error")
         return changes

@@ -4,6 +4,15 @@ Every method returns the `TranscriptChange`s it made, in order, so a widget appl
 exactly those. Messages are keyed by their message id, so a message seen in several
 places (token chunks, the node's update, a `values` snapshot, the final state) is one
 item: streamed tokens grow it, the update finalises it with the exact text.
+
+Events replayed by a rejoin are not recognised here: `RunDriver` flags them (one
+`event_order.ReplayFilter` per run), and neither the transcript nor the event inspector
+is given them.
+
+What a run's stream can add is bounded, so a run that never ends cannot grow the app
+without bound: a message stops growing past `max_streamed_chars` while it streams (its
+final text replaces it), and past `max_run_items` items a run's further items wait for
+its end (the thread's final state brings its messages then).
 """
 
 from __future__ import annotations
@@ -11,7 +20,6 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Literal
 
-from agent_tui.chat.event_order import event_order
 from agent_tui.chat.items import (
     Added,
     AIItem,
@@ -43,7 +51,6 @@ from agent_tui.client.events import (
     ErrorEvent,
     MessageListEvent,
     MessagesEvent,
-    MetadataEvent,
     RunEvent,
     UpdatesEvent,
     ValuesEvent,
@@ -52,14 +59,28 @@ from agent_tui.client.events import (
 Severity = Literal["information", "warning", "error"]
 Namespace = tuple[str, ...]
 
+# About 50,000 words: longer than any answer a person reads while it streams, short
+# enough that each streamed batch still renders quickly.
+MAX_STREAMED_CHARS = 200_000
+# Items one run's events may add (each is a widget): far more than a real run shows.
+MAX_RUN_ITEMS = 2_000
+
 
 class ChatTranscript:
     """The chat transcript of one thread: `items` in display order and the run `state`."""
+
+    max_streamed_chars = MAX_STREAMED_CHARS
+    max_run_items = MAX_RUN_ITEMS
 
     def __init__(self) -> None:
         self.items: list[TranscriptItem] = []
         self.state: RunState = "idle"
         self._serial = count(1)
+        self._applying = False  # inside `apply`: items come from a run's stream
+        self._run_items = 0  # items the current run's events added
+        self.withheld = 0
+        """Items the current run's events did not add (over `max_run_items`)."""
+        self._later: list[TranscriptChange] = []  # notices made while applying an event
         self._reset()
 
     def _reset(self) -> None:
@@ -69,9 +90,7 @@ class ChatTranscript:
         self._interrupt_ids: set[str] = set()
         self._unnamed_ai: dict[tuple[str | None, Namespace], str] = {}
         self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
-        self._run_id: str | None = None
-        self._newest_id: tuple[int, int] | None = None
-        self._seen_ids: set[str] = set()  # ids without an order: equality only
+        self._clipped: set[str] = set()  # streaming messages past `max_streamed_chars`
 
     # -- local changes ---------------------------------------------------------------
 
@@ -82,7 +101,16 @@ class ChatTranscript:
         return self._add(item)
 
     def notice(self, text: str, severity: Severity = "information") -> list[TranscriptChange]:
-        return self._add(NoticeItem(key=self._key("notice"), text=text, severity=severity))
+        return self._add_notice(text, severity)
+
+    def _add_notice(self, text: str, severity: Severity) -> list[TranscriptChange]:
+        item = NoticeItem(key=self._key("notice"), text=text, severity=severity)
+        self.items.append(item)
+        return [Added(item)]
+
+    def begin_run(self) -> None:
+        """A run starts (or is joined): its events may add `max_run_items` items."""
+        self._run_items = self.withheld = 0
 
     def set_state(self, state: RunState) -> list[TranscriptChange]:
         """Set the run state; a run that stops also stops its streaming messages."""
@@ -102,17 +130,21 @@ class ChatTranscript:
     # -- run events ------------------------------------------------------------------
 
     def apply(self, event: RunEvent) -> list[TranscriptChange]:
-        """Fold one run event in. Events already applied (a replay after a rejoin) and
-        kinds the transcript does not show (debug, tasks, unknown…) change nothing."""
-        if isinstance(event, MetadataEvent) and event.run_id and event.run_id != self._run_id:
-            # Event ids are only ordered within one run.
-            self._run_id = event.run_id
-            self._newest_id = None
-            self._seen_ids.clear()
-        if self._already_applied(event.id):
-            return []
+        """Fold one run event in. Kinds the transcript does not show (debug, tasks,
+        unknown…) change nothing. A replay must not come here (see the module doc)."""
         if self.state in ("idle", "starting", "reconnecting"):
             self.state = "running"
+        self._applying = True
+        try:
+            changes = self._apply(event)
+        finally:
+            self._applying = False
+        if self._later:
+            changes += self._later
+            self._later = []
+        return changes
+
+    def _apply(self, event: RunEvent) -> list[TranscriptChange]:
         if isinstance(event, MessagesEvent):
             return self._apply_chunk(event)
         if isinstance(event, UpdatesEvent):
@@ -130,22 +162,6 @@ class ChatTranscript:
             return self._add(error) + self.set_state("error")
         return []
 
-    def _already_applied(self, event_id: str | None) -> bool:
-        if event_id is None:
-            return False
-        order = event_order(event_id)
-        if order is None:
-            if event_id in self._seen_ids:
-                return True
-            self._seen_ids.add(event_id)
-            return False
-        # Several events may share an id (the in-memory server's ids are per millisecond),
-        # so only an OLDER id is a sure replay; `RunDriver` flags exact duplicates.
-        if self._newest_id is not None and order < self._newest_id:
-            return True
-        self._newest_id = order
-        return False
-
     def _apply_chunk(self, event: MessagesEvent) -> list[TranscriptChange]:
         chunk = event.chunk
         kind = message_kind(chunk)
@@ -157,12 +173,13 @@ class ChatTranscript:
         if item is None:
             item = AIItem(key=key, node=event.node, namespace=event.namespace)
             changes += self._add(item)
+            if not changes:
+                return []  # withheld (see `max_run_items`)
         if not isinstance(item, AIItem) or not item.streaming:
             return changes  # already final: a late chunk must not grow the exact text
         delta = event.text
-        if delta:
-            item.text += delta
-            changes.append(Appended(item, delta))
+        if delta and item.key not in self._clipped:
+            changes += self._grow(item, delta)
         chunks = self._tool_chunks.setdefault(key, ToolCallChunks())
         if chunks.add(chunk.get("tool_call_chunks")):
             item.tool_calls = chunks.calls()
@@ -200,11 +217,11 @@ class ChatTranscript:
             key = message_id(message)
             item = self._by_message_id.get(key) if key else None
             if isinstance(item, AIItem) and item.streaming and not event.complete:
+                if item.key in self._clipped:
+                    continue  # grown as far as it goes while streaming
                 text = message_text(message)
                 if text.startswith(item.text) and len(text) > len(item.text):
-                    delta = text[len(item.text) :]
-                    item.text = text
-                    changes.append(Appended(item, delta))
+                    changes += self._grow(item, text[len(item.text) :])
                     continue
             if message_kind(message) == "ai" and item is None and not event.complete:
                 changes += self._add(
@@ -297,9 +314,10 @@ class ChatTranscript:
                     self._by_message_id[key] = pending
                 return []
         item = HumanItem(key=key or self._key("human"), text=text)
-        if key:
+        changes = self._add(item)
+        if key and changes:
             self._by_message_id[key] = item
-        return self._add(item)
+        return changes
 
     def _finalise(self, item: AIItem, message: dict[str, Any]) -> list[TranscriptChange]:
         text = message_text(message)
@@ -308,6 +326,7 @@ class ChatTranscript:
         changed = changed or not same_tool_calls(item.tool_calls, calls)
         item.text, item.tool_calls, item.streaming = text, calls, False
         self._tool_chunks.pop(item.key, None)
+        self._clipped.discard(item.key)
         return [Updated(item)] if changed else []
 
     def _refresh_tool_result(
@@ -370,7 +389,32 @@ class ChatTranscript:
         """The text of every AI message, in order (what tests and benchmarks compare)."""
         return [item.text for item in self.items if isinstance(item, AIItem)]
 
+    def _grow(self, item: AIItem, delta: str) -> list[TranscriptChange]:
+        """Streamed text for `item`, up to `max_streamed_chars`; then a note instead."""
+        room = self.max_streamed_chars - len(item.text)
+        if len(delta) > room:
+            self._clipped.add(item.key)
+            delta = delta[: max(room, 0)] + (
+                f"\n\n*… more than {self.max_streamed_chars:,} characters: the rest shows"
+                " when the message is complete.*"
+            )
+        item.text += delta
+        return [Appended(item, delta)]
+
     def _add(self, item: TranscriptItem) -> list[TranscriptChange]:
+        if self._applying and not isinstance(item, (InterruptItem, ErrorItem)):
+            # Questions and errors always show: the user must see them to act.
+            if self._run_items >= self.max_run_items:
+                self.withheld += 1
+                if self.withheld == 1:
+                    self._later += self._add_notice(
+                        f"This run sent more than {self.max_run_items:,} transcript items:"
+                        " later ones are not shown while it runs (the event inspector shows"
+                        " its latest events; its messages show when it ends).",
+                        "warning",
+                    )
+                return []
+            self._run_items += 1
         self.items.append(item)
         if isinstance(item, (AIItem, ToolResultItem)):
             self._by_message_id[item.key] = item

@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, TypeVar
 
 import httpx
 from pydantic import TypeAdapter
 
+from agent_tui.client.errors import RequestTimedOut
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
 from agent_tui.client.models import Run
-from agent_tui.client.sse import aiter_sse
+from agent_tui.client.sse import MAX_EVENT_BYTES, ServerSentEvent, SSEDecoder
 from agent_tui.client.transport import Transport, compact
 
 _RUNS = TypeAdapter(list[Run])
+_T = TypeVar("_T")
 
 DEFAULT_STREAM_MODE: tuple[str, ...] = ("updates", "messages-tuple")
+# After `close_now()` while the run request is still unanswered: how long to wait for
+# the answer's headers, which name the run (so that it can be cancelled on the server).
+OPEN_GRACE = 5.0
+
+
+class StreamStalled(RequestTimedOut):
+    """Nothing (not even a heartbeat) arrived for `stall_timeout` seconds; the connection
+    is still open but dead, or the server stopped sending without closing it."""
+
+    title = "The run stream went silent"
 
 
 class RunStream:
@@ -26,6 +40,11 @@ class RunStream:
     `Content-Location` header (before any event) or the first `metadata` event, and
     `last_event_id` is what a rejoin after a dropped connection needs; `ended` turns true
     once the server has finished the stream.
+
+    `stall_timeout`: with no byte at all (the server sends `: heartbeat` comments every
+    few seconds) for that long, iteration raises `StreamStalled`. `close_now()` (from any
+    task) stops the iteration at once, whatever the server does: it ends quietly with
+    `closed_locally` set.
     """
 
     def __init__(
@@ -39,6 +58,8 @@ class RunStream:
         params: dict[str, Any] | None = None,
         thread_id: str | None = None,
         run_id: str | None = None,
+        stall_timeout: float | None = None,
+        max_event_bytes: int = MAX_EVENT_BYTES,
     ) -> None:
         self._http = transport
         self._method = method
@@ -48,9 +69,19 @@ class RunStream:
         self._params = params
         self.thread_id = thread_id
         self.run_id = run_id
+        self.stall_timeout = stall_timeout
         self.last_event_id: str | None = None
         self.ended = False
+        self.closed_locally = False
+        self._decoder = SSEDecoder(max_event_bytes=max_event_bytes)
         self._iterator: AsyncIterator[RunEvent] | None = None
+        self._deadline: asyncio.Timeout | None = None  # of the read in progress, if any
+        self._opening = False
+
+    @property
+    def skipped_events(self) -> int:
+        """Events dropped for being larger than `max_event_bytes`."""
+        return self._decoder.skipped
 
     async def __aenter__(self) -> RunStream:
         return self
@@ -61,6 +92,20 @@ class RunStream:
     async def aclose(self) -> None:
         if self._iterator is not None and hasattr(self._iterator, "aclose"):
             await self._iterator.aclose()
+
+    def close_now(self) -> None:
+        """Stop reading: the read in progress ends at once and iteration stops quietly
+        (`closed_locally`); the connection closes when the iteration ends. While the run
+        request is unanswered, its answer is awaited `OPEN_GRACE` seconds more, so that
+        the run it started is known (`run_id`)."""
+        if self.closed_locally:
+            return
+        self.closed_locally = True
+        deadline = self._deadline
+        if deadline is not None:
+            # Only the run request's answer is worth waiting for: it names a new run.
+            grace = OPEN_GRACE if self._opening and self._method == "POST" else 0.0
+            deadline.reschedule(asyncio.get_running_loop().time() + grace)
 
     def __aiter__(self) -> AsyncIterator[RunEvent]:
         if self._iterator is None:
@@ -74,24 +119,80 @@ class RunStream:
         if len(parts) >= 2 and parts[-2] == "runs":
             self.run_id = parts[-1]
 
-    async def _events(self) -> AsyncIterator[RunEvent]:
-        async with self._http.stream(
-            self._method, self._path, json=self._json, headers=self._headers, params=self._params
-        ) as response:
-            self._note_run_id(response)
+    async def _within(self, awaitable: Awaitable[_T], timeout: float | None) -> _T:
+        """Await under a deadline that `close_now()` can bring forward. Raises
+        `TimeoutError` when it passes (see `closed_locally` for whose doing it was)."""
+        async with asyncio.timeout(timeout) as deadline:
+            self._deadline = deadline
             try:
-                async for sse in aiter_sse(response.aiter_bytes()):
-                    event = parse_run_event(sse)
-                    if sse.id is not None:
-                        self.last_event_id = sse.id
-                    if isinstance(event, MetadataEvent) and event.run_id and not self.run_id:
-                        self.run_id = event.run_id
-                    yield event
+                return await awaitable
+            finally:
+                self._deadline = None
+
+    async def _events(self) -> AsyncIterator[RunEvent]:
+        if self.closed_locally:
+            return
+        method, path = self._method, self._path
+        # A rejoin is idempotent: no answer within the stall timeout is a stall. The run
+        # request creates the run, so its answer is awaited as long as the transport lets.
+        open_timeout = self.stall_timeout if method == "GET" else None
+        decoder = self._decoder
+        async with contextlib.AsyncExitStack() as stack:
+            opening = stack.enter_async_context(
+                self._http.stream(
+                    method, path, json=self._json, headers=self._headers, params=self._params
+                )
+            )
+            self._opening = True
+            try:
+                response = await self._within(opening, open_timeout)
+            except TimeoutError:
+                if self.closed_locally:
+                    return
+                raise self._stalled() from None
+            finally:
+                self._opening = False
+            self._note_run_id(response)
+            chunks = response.aiter_bytes().__aiter__()
+            feed = decoder.feed
+            try:
+                while not self.closed_locally:
+                    try:
+                        chunk = await self._within(anext(chunks), self.stall_timeout)
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        if self.closed_locally:
+                            return
+                        raise self._stalled() from None
+                    for sse in feed(chunk):
+                        yield self._received(sse)
+                        if self.closed_locally:
+                            return
+                if self.closed_locally:
+                    return
+                for sse in decoder.flush():
+                    yield self._received(sse)
             except httpx.HTTPError as exc:
-                raise self._http.network_error(self._method, self._path, exc) from exc
+                raise self._http.network_error(method, path, exc) from exc
             # The server ends a run's stream with `event: end` or by closing it; either way
             # the body finished cleanly (a dropped connection raises above instead).
             self.ended = True
+
+    def _received(self, sse: ServerSentEvent) -> RunEvent:
+        event = parse_run_event(sse)
+        if sse.id is not None:
+            self.last_event_id = sse.id
+        if isinstance(event, MetadataEvent) and event.run_id and not self.run_id:
+            self.run_id = event.run_id
+        return event
+
+    def _stalled(self) -> StreamStalled:
+        return StreamStalled(
+            f"no data from {self._http.base_url} for {self.stall_timeout:g} s",
+            method=self._method,
+            url=self._http.url_for(self._path),
+        )
 
 
 class RunsClient:
@@ -117,11 +218,13 @@ class RunsClient:
         multitask_strategy: str | None = None,
         on_disconnect: str | None = None,
         if_not_exists: str | None = None,
+        stall_timeout: float | None = None,
     ) -> RunStream:
         """Start a run and stream it. `assistant_id` is an assistant id or a graph name.
 
         The POST creates a run, so it is never re-sent: after a dropped connection use
-        `join_stream` with the run's id and `last_event_id` instead.
+        `join_stream` with the run's id and `last_event_id` instead. `stall_timeout`: see
+        `RunStream`.
         """
         modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
         body = compact(
@@ -142,7 +245,9 @@ class RunsClient:
             if_not_exists=if_not_exists,
         )
         path = f"/threads/{thread_id}/runs/stream" if thread_id else "/runs/stream"
-        return RunStream(self._http, "POST", path, json=body, thread_id=thread_id)
+        return RunStream(
+            self._http, "POST", path, json=body, thread_id=thread_id, stall_timeout=stall_timeout
+        )
 
     def join_stream(
         self,
@@ -151,6 +256,7 @@ class RunsClient:
         *,
         last_event_id: str | None = None,
         stream_mode: str | Sequence[str] | None = None,
+        stall_timeout: float | None = None,
     ) -> RunStream:
         """Rejoin a run's stream; with `last_event_id` (from a resumable run) replay after it.
 
@@ -170,15 +276,29 @@ class RunsClient:
             params=params,
             thread_id=thread_id,
             run_id=run_id,
+            stall_timeout=stall_timeout,
         )
 
     async def cancel(
-        self, thread_id: str, run_id: str, *, wait: bool = False, action: str = "interrupt"
+        self,
+        thread_id: str,
+        run_id: str,
+        *,
+        wait: bool = False,
+        action: str = "interrupt",
+        timeout: float | None = None,
     ) -> None:
-        """Cancel a run on the server (`action`: `interrupt` keeps the thread, `rollback` undoes)."""
+        """Cancel a run on the server (`action`: `interrupt` keeps the thread, `rollback` undoes).
+
+        `wait`: answer once the run has stopped. `timeout` bounds each try (seconds).
+        """
         params = {"wait": str(wait).lower(), "action": action}
         await self._http.request(
-            "POST", f"/threads/{thread_id}/runs/{run_id}/cancel", params=params, idempotent=True
+            "POST",
+            f"/threads/{thread_id}/runs/{run_id}/cancel",
+            params=params,
+            idempotent=True,
+            timeout=timeout,
         )
 
     async def list(

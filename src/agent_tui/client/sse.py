@@ -17,6 +17,10 @@ Deliberate choices where the spec leaves room or where a run stream needs more:
 - At the end of the stream an event without its terminating blank line is discarded,
   as the spec says; `SSEDecoder.truncated` tells that it happened, and
   `flush(dispatch_incomplete=True)` returns it instead.
+- What is buffered is bounded: an event whose data (or a line that) grows past
+  `max_event_bytes` is skipped whole — its bytes are dropped as they come, and
+  `SSEDecoder.skipped` counts it — so a server that never ends a line or an event
+  cannot grow the client without bound.
 """
 
 from __future__ import annotations
@@ -24,7 +28,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass
 
-__all__ = ["SSEDecoder", "ServerSentEvent", "aiter_sse"]
+__all__ = ["MAX_EVENT_BYTES", "SSEDecoder", "ServerSentEvent", "aiter_sse"]
+
+#: The largest event kept: a `values` event carries a whole thread state, so be generous.
+MAX_EVENT_BYTES = 32 * 1024 * 1024
 
 _BOM = b"\xef\xbb\xbf"
 _CR = ord("\r")
@@ -71,28 +78,39 @@ class SSEDecoder:
     Pass `last_event_id` when resuming, so `last_event_id` stays right even if the new
     stream sends no ids. After `flush()` the decoder can decode a new stream (a
     reconnect): `last_event_id` and `retry` carry over, everything else starts afresh.
+    An event larger than `max_event_bytes` is skipped (see `skipped`).
     """
 
     __slots__ = (
         "_data",
+        "_data_size",
         "_event",
         "_head",
         "_id",
         "_retry",
         "_skip_lf",
+        "_skipping",
         "_tail",
+        "_tail_size",
         "last_event_id",
+        "max_event_bytes",
         "retry",
+        "skipped",
         "truncated",
     )
 
-    def __init__(self, *, last_event_id: str | None = None) -> None:
+    def __init__(
+        self, *, last_event_id: str | None = None, max_event_bytes: int = MAX_EVENT_BYTES
+    ) -> None:
         #: The spec's last event ID buffer: persists across events; "" after an empty `id:`.
         self.last_event_id: str | None = last_event_id
         #: The reconnection time in milliseconds from the latest valid `retry:` field.
         self.retry: int | None = None
         #: Set by `flush()`: the stream ended inside an event (or inside a line).
         self.truncated = False
+        self.max_event_bytes = max_event_bytes
+        #: Events dropped for being larger than `max_event_bytes` (over every stream).
+        self.skipped = 0
         self._reset_stream()
 
     def _reset_stream(self) -> None:
@@ -101,15 +119,19 @@ class SSEDecoder:
         # Pieces of the current unterminated line; a list so a long line that arrives in
         # many chunks is joined once, not re-copied on every chunk.
         self._tail: list[bytes] = []
+        self._tail_size = 0
         # The previous chunk ended with CR: a LF opening the next chunk is its CRLF pair.
         self._skip_lf = False
         self._reset_event()
 
     def _reset_event(self) -> None:
         self._data: list[bytes] = []
+        self._data_size = 0
         self._event = ""
         self._id: str | None = None
         self._retry: int | None = None
+        # The current event outgrew `max_event_bytes`: drop its lines until it ends.
+        self._skipping = False
 
     @property
     def pending(self) -> ServerSentEvent | None:
@@ -149,6 +171,7 @@ class SSEDecoder:
                 self._tail.append(lines[0])
                 lines[0] = b"".join(self._tail)
                 self._tail = []
+                self._tail_size = 0
         elif b"\n" in chunk or b"\r" in chunk:
             lines = chunk.splitlines()
             rest = lines.pop()
@@ -156,10 +179,35 @@ class SSEDecoder:
                 self._tail.append(lines[0])
                 lines[0] = b"".join(self._tail)
             self._tail = [rest]
+            self._tail_size = len(rest)
+            events = self._lines(lines)
+            if self._tail_size > self.max_event_bytes:
+                self._drop_tail()
+            return events
+        elif self._skipping:
+            # This line belongs to the skipped event: keep nothing of it.
+            self._drop_tail()
+            return []
         else:
             self._tail.append(chunk)
+            self._tail_size += len(chunk)
+            if self._tail_size > self.max_event_bytes:
+                self._drop_tail()
             return []
         return self._lines(lines)
+
+    def _drop_tail(self) -> None:
+        # A line longer than any event we keep: skip its event. One placeholder byte
+        # stays so that the line's end is not mistaken for a blank line.
+        self._tail = [b"-"]
+        self._tail_size = 1
+        self._overflow()
+
+    def _overflow(self) -> None:
+        if not self._skipping:
+            self.skipped += 1
+        self._reset_event()
+        self._skipping = True
 
     def flush(self, *, dispatch_incomplete: bool = False) -> list[ServerSentEvent]:
         """End of stream: an event without its blank line is discarded (see `truncated`).
@@ -180,11 +228,27 @@ class SSEDecoder:
         return [incomplete] if incomplete is not None else []
 
     def _lines(self, lines: list[bytes]) -> list[ServerSentEvent]:
+        if self._skipping:
+            # The oversized event ends at the next blank line; what follows is new.
+            try:
+                end = lines.index(b"")
+            except ValueError:
+                return []
+            self._reset_event()
+            lines = lines[end + 1 :]
         events: list[ServerSentEvent] = []
         data = self._data
+        size = self._data_size
+        limit = self.max_event_bytes
         for line in lines:
             if not line:
-                if data or self._event:
+                if size > limit:
+                    # Dispatched in one chunk but too big all the same: skip it.
+                    self.skipped += 1
+                    data = self._data = []
+                    self._event = ""
+                    size = 0
+                elif data or self._event:
                     events.append(
                         _make_event(
                             self._event or "message",
@@ -197,6 +261,7 @@ class SSEDecoder:
                     )
                     data = self._data = []
                     self._event = ""
+                    size = 0
                 self._id = self._retry = None
                 continue
             # Fast paths for the `name: value` form servers send, picked by the first byte
@@ -204,6 +269,7 @@ class SSEDecoder:
             first = line[0]
             if first == _D and line.startswith(b"data: "):
                 data.append(line[6:])
+                size += len(line)
                 continue
             if first == _E and line.startswith(b"event: "):
                 self._event = line[7:].decode("utf-8", "replace")
@@ -218,6 +284,7 @@ class SSEDecoder:
                 value = value[1:]
             if name == b"data":
                 data.append(value)
+                size += len(line)
             elif name == b"event":
                 self._event = value.decode("utf-8", "replace")
             elif name == b"id" and b"\0" not in value:
@@ -226,6 +293,10 @@ class SSEDecoder:
                 # The spec wants ASCII digits only; int() would also take "+1", " 1", "1_0".
                 self._retry = self.retry = int(value)
             # Any other field is ignored, as the spec says.
+        self._data_size = size
+        if size > limit:
+            # The event is still open and already too big: stop keeping its data.
+            self._overflow()
         return events
 
 

@@ -371,12 +371,16 @@ class ChatPane(Vertical):
     async def _save_events(self, path: str) -> None:
         import asyncio
 
+        dropped = self.inspector.dropped
         try:
             target, count = await asyncio.to_thread(_save, self.inspector, path)
         except OSError as error:
             self.screen_report(error, f"save the events to {path}")
             return
-        self.notify(f"{count} events saved to {target}", title="Events saved", markup=False)
+        text = f"{count} events saved to {target}"
+        if dropped:
+            text += f" (the {dropped:,} before them were no longer kept)"
+        self.notify(text, title="Events saved", markup=False)
 
     # -- helpers ----------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ each driver event into transcript changes, rejoins a dropped stream, and reconci
 transcript with the thread's final state. This drives it from the pane: the prompt is
 cleared only once the server has taken the run (its first event), so a refused or failed
 send keeps the draft; each step's changes go to the transcript widget and each event to
-the inspector — the hot path, kept to those calls; the state line follows the run.
+the inspector (events a rejoin replayed are skipped by both, see `ChatSession`) — the
+hot path, kept to those calls; the state line follows the run.
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ class ChatRun:
             if changes:
                 transcript.apply(changes)
             if isinstance(event, Received):
+                if event.duplicate:
+                    continue  # replayed by a rejoin: already in the inspector
                 run_event = event.event
                 inspector.add(
                     event.elapsed_s, run_event.raw_event, run_event.id, wire_data(run_event.data)

@@ -4,8 +4,10 @@ A run can send tens of thousands of events, so nothing is rendered per event: `a
 only records it, and the view (a line-API `ScrollView`) formats just the lines on
 screen when it paints. The scroll range grows at most `FLUSHES_PER_SECOND` times a
 second. A RichLog was measured at ~0.25 ms per line rendered up front (5 s of a busy
-loop for 20,000 events); this costs nothing for lines nobody scrolls to. Every record
-is kept whole in memory for `save`.
+loop for 20,000 events); this costs nothing for lines nobody scrolls to. Records are
+kept whole in memory for `save`, but only the latest: past `max_records` events or
+`max_data_chars` of data the oldest are forgotten (the border says how many), so a run
+that never ends cannot grow the app without bound.
 
 A line shows at most `DATA_SHOWN` characters of the data: `up`/`down` move a cursor
 over the events and `enter` posts `Opened` with the whole record (the thread view
@@ -34,6 +36,8 @@ from agent_tui.sanitize import clean_text
 
 FLUSHES_PER_SECOND = 20
 DATA_SHOWN = 240  # characters of an event's data shown on its line
+MAX_RECORDS = 50_000  # a long real run sends tens of thousands of token events
+MAX_DATA_CHARS = 64 * 1024 * 1024
 EVENT_WIDTH = 18
 _FIXED_WIDTH = 13 + EVENT_WIDTH + 2  # time, padding and separators of a line
 
@@ -119,7 +123,12 @@ class EventInspector(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.records: list[EventRecord] = []
-        """Every event added since the last `clear`, in order."""
+        """The events added since the last `clear`, in order (the latest, see `dropped`)."""
+        self.max_records = MAX_RECORDS
+        self.max_data_chars = MAX_DATA_CHARS
+        self.dropped = 0
+        """Events forgotten since the last `clear` to stay within the limits (the oldest)."""
+        self._data_chars = 0
         self._shown = 0  # records inside the scroll range
         self._width = 0  # the widest line seen, in cells
         self._strips: LRUCache[int, Strip] = LRUCache(1024)
@@ -130,8 +139,39 @@ class EventInspector(ScrollView, can_focus=True):
     def add(self, elapsed_s: float, event: str, event_id: str | None, data: str) -> None:
         """Record one event; it shows within 1/`FLUSHES_PER_SECOND` s."""
         self.records.append(EventRecord(elapsed_s, event, event_id, data))
+        self._data_chars += len(data)
+        if len(self.records) > self.max_records or self._data_chars > self.max_data_chars:
+            self._forget_oldest()
         if self._flush_timer is None and self.is_mounted:
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
+
+    def _forget_oldest(self) -> None:
+        # A tenth below the limits, so that the list is cut (a copy) once in a while,
+        # not on every event.
+        records = self.records
+        count = 0
+        if len(records) > self.max_records:
+            count = len(records) - self.max_records * 9 // 10
+        chars = self._data_chars - sum(len(record.data) for record in records[:count])
+        target = self.max_data_chars * 9 // 10
+        while chars > target and count < len(records):
+            chars -= len(records[count].data)
+            count += 1
+        del records[:count]
+        self._data_chars = chars
+        self.dropped += count
+        self.border_title = f"{self.dropped:,} earlier events not kept"
+        # The view's lines are indexes into `records`: move them with it.
+        self._strips.clear()
+        self._shown = max(0, self._shown - count)
+        if self.cursor is not None:
+            self.cursor = self.cursor - count if self.cursor >= count else None
+        if self.is_mounted:
+            following = self.scroll_y >= self.max_scroll_y
+            self.virtual_size = Size(self._width, self._shown)
+            if not following:  # the lines being read stay in place
+                self.scroll_to(y=max(0, self.scroll_y - count), animate=False)
+            self.refresh()
 
     def on_mount(self) -> None:
         self._flush()
@@ -220,7 +260,8 @@ class EventInspector(ScrollView, can_focus=True):
         """Forget every event (a new run starts)."""
         self.records.clear()
         self._strips.clear()
-        self._shown = self._width = 0
+        self._shown = self._width = self._data_chars = self.dropped = 0
+        self.border_title = None
         self.cursor = None
         if self._flush_timer is not None:
             self._flush_timer.stop()

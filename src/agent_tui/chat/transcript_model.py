@@ -63,7 +63,7 @@ Namespace = tuple[str, ...]
 # enough that each streamed batch still renders quickly.
 MAX_STREAMED_CHARS = 200_000
 # Items one run's events may add (each is a widget): far more than a real run shows.
-MAX_RUN_ITEMS = 2_000
+MAX_RUN_ITEMS = 1_000
 
 
 class ChatTranscript:

@@ -98,6 +98,46 @@ async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
     ]
 
 
+async def test_what_the_json_editor_cannot_put_in_a_field_is_said_and_kept(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    app = AssistantsApp(client, graph_id="chat")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen)
+        await wait_for(pilot, lambda: form.schema_form is not None)
+        fields = form.query_one(SchemaForm)
+
+        # Invalid JSON typed in "Other keys": ctrl+e says so and leaves the text alone.
+        other = fields.query_one("#input-other", TextArea)
+        other.text = '{"half": '
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: "Other keys" in (form.error or ""), what="the refusal")
+        assert app.screen is form
+        assert other.text == '{"half": '
+        other.text = ""
+
+        # A value outside the enum: said under its field and in the form, kept in Other keys.
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        app.screen.query_one(TextArea).text = json.dumps(
+            {"graph_id": "chat", "context": {"style": "shouting", "token_delay_ms": 5}}
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is form)
+        assert "style" in (form.error or "") and '"shouting"' in (form.error or "")
+        problem = fields.query_one("#field-0 .field-problem").render()
+        assert '"shouting" is not a choice' in str(problem)
+        assert fields.query_one("#input-0", Select).value is Select.NULL
+        assert json.loads(other.text) == {"style": "shouting"}
+        assert fields.query_one("#input-2", Input).value == "5"
+
+
 async def test_ctrl_s_read_in_one_burst_with_typing_keeps_every_typed_character(
     wait_for: WaitFor,
 ) -> None:

@@ -12,7 +12,6 @@ Dismisses with the created/updated `Assistant`, or None on cancel.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -33,7 +32,7 @@ from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json
 from agent_tui.screens.base import refuse_if_readonly
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.widgets.key_order import after_typed_keys
-from agent_tui.widgets.schema_form import FormInvalid, SchemaForm
+from agent_tui.widgets.schema_form import OTHER_KEYS, FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
 
 
@@ -315,8 +314,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
         form = self.schema_form
         context: dict[str, Any] = dict(self.base_context)
         if form is not None:
-            with contextlib.suppress(FormInvalid):  # what parses; problems stay marked
-                context = form.collect()
+            context, _problems = form.gather()
         try:
             metadata = parse_json_object(self.query_one("#metadata", TextArea).text)
         except FieldProblem:
@@ -333,6 +331,19 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
 
     @work(exclusive=True, group="assistant-raw", exit_on_error=False)
     async def _edit_raw(self) -> None:
+        form = self.schema_form
+        if not self._raw_text and form is not None:
+            _context, problems = form.gather()
+            if problems:
+                # What does not parse cannot go into the JSON, and applying the JSON
+                # would overwrite it: the user fixes it first, nothing is lost.
+                form.show_problems(problems)
+                said = "; ".join(
+                    f"{'Other keys' if name == OTHER_KEYS else name}: {why}"
+                    for name, why in problems.items()
+                )
+                self.show_error(f"Not opened as JSON, fix first (it would be lost): {said}")
+                return
         start = self._raw_text or json.dumps(self._current_body(), indent=2, ensure_ascii=False)
         text = await edit_text(self.app, start, title="The assistant as JSON")
         if text is None:
@@ -370,9 +381,11 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
                 return
             self.show_error(f"Unknown graph {graph_id!r}: kept {self.graph_id!r}.")
         form = self.schema_form
-        if form is not None:
-            form.fill(context)
-        if graph_id is None or graph_id == self.graph_id or self.updating:
+        not_taken = form.fill(context) if form is not None else {}
+        if not_taken:
+            said = "; ".join(f"{name}: {why}" for name, why in not_taken.items())
+            self.show_error(f"Applied the JSON, but not all of it fits the fields: {said}.")
+        elif graph_id is None or graph_id == self.graph_id or self.updating:
             self.show_error("Applied the JSON: check the fields, then ctrl+s to save.")
 
     @on(Button.Pressed, "#cancel")

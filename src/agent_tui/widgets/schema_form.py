@@ -155,6 +155,15 @@ class SchemaForm(Vertical):
 
     def collect(self) -> dict[str, Any]:
         """The context the form describes; shows problems and raises FormInvalid."""
+        context, problems = self.gather()
+        self.show_problems(problems)
+        if problems:
+            raise FormInvalid(problems)
+        return context
+
+    def gather(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """What the fields that parse hold, and each other field's problem (nothing
+        shown)."""
         context: dict[str, Any] = {}
         problems: dict[str, str] = {}
         for index, spec in enumerate(self.specs):
@@ -174,10 +183,7 @@ class SchemaForm(Vertical):
             if clash:
                 problems[OTHER_KEYS] = f"also set in the fields above: {', '.join(clash)}"
             context.update(extra)
-        self.show_problems(problems)
-        if problems:
-            raise FormInvalid(problems)
-        return context
+        return context, problems
 
     def _read(self, index: int, spec: FieldSpec) -> Any:
         widget = self.query_one(f"#input-{index}")
@@ -223,27 +229,44 @@ class SchemaForm(Vertical):
                 return widget
         return None
 
-    def fill(self, context: Mapping[str, Any]) -> None:
-        """Put `context` into the fields (after editing it as raw JSON)."""
+    def fill(self, context: Mapping[str, Any]) -> dict[str, str]:
+        """Put `context` into the fields (after editing it as raw JSON). A value a field
+        cannot show (outside an enum, not a boolean) goes to "Other keys" instead, so it
+        is not lost; the answer (field → why) is also shown under each such field."""
+        not_taken: dict[str, str] = {}
+        kept: dict[str, Any] = {}
+
+        def refuse(spec: FieldSpec, value: Any, why: str) -> None:
+            not_taken[spec.name] = (
+                f"{json.dumps(value, ensure_ascii=False)} {why}: kept in Other keys"
+            )
+            kept[spec.name] = value
+
         for index, spec in enumerate(self.specs):
             widget = self.query_one(f"#input-{index}")
             value = context.get(spec.name, UNSET)
             if isinstance(widget, Switch):
-                widget.value = bool(value) if value is not UNSET else bool(spec.default)
+                if value is not UNSET and not isinstance(value, bool):
+                    refuse(spec, value, "is not true or false")
+                widget.value = value if isinstance(value, bool) else bool(spec.default)
             elif isinstance(widget, Select):
                 if spec.kind == "bool" and isinstance(value, bool):
                     widget.value = int(value)
                 elif spec.kind == "enum" and value is not UNSET and value in spec.choices:
                     widget.value = spec.choices.index(value)
                 else:
+                    if value is not UNSET:
+                        why = "is not true or false" if spec.kind == "bool" else "is not a choice"
+                        refuse(spec, value, why)
                     widget.clear()
             elif isinstance(widget, TextArea):
                 widget.text = "" if value is UNSET else text_for(spec, value)
             elif isinstance(widget, Input):
                 widget.value = "" if value is UNSET else text_for(spec, value)
-        extra = other_keys(self.specs, context)
+        extra = {**other_keys(self.specs, context), **kept}
         self.query_one("#input-other", TextArea).text = _json_text(extra)
-        self.show_problems({})
+        self.show_problems(not_taken)
+        return not_taken
 
 
 def _show(choice: Any) -> str:

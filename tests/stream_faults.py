@@ -1,8 +1,8 @@
 """An httpx transport in front of the real agent server that breaks the next run stream in
 ways a real server does not on demand: it goes silent without closing (`stall`), it
-never ends and floods the client (`flood`), or it sends `event: error` and then stays
-open (`error`). Everything else — the run itself, cancel, rejoin, the thread — is the
-real server's.
+sends only heartbeats from then on, never closing (`heartbeats`), it never ends and
+floods the client (`flood`), or it sends `event: error` and then stays open (`error`).
+Everything else — the run itself, cancel, rejoin, the thread — is the real server's.
 
     faults = FaultyStreams()
     faults.arm(Fault("stall", after_events=20))
@@ -32,7 +32,7 @@ _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
 @dataclass(frozen=True)
 class Fault:
-    kind: Literal["stall", "flood", "error"]
+    kind: Literal["stall", "heartbeats", "flood", "error"]
     after_events: int = 10  # real events passed through first (heartbeats not counted)
     message_id: str = "endless"  # the AI message a flood streams into
 
@@ -90,6 +90,9 @@ class FaultStream(httpx.AsyncByteStream):
             self.made_up += 1
         if kind in ("stall", "error"):
             await asyncio.Event().wait()  # silent, open, until the client closes it
+        while kind == "heartbeats":
+            yield b": heartbeat\r\n\r\n"
+            await asyncio.sleep(0.2)
         while True:
             yield flood_batch(self.fault.message_id, self.made_up)
             self.made_up += 100

@@ -1,7 +1,8 @@
 """The chat pane against run streams that misbehave, on the real agent server: a stream
-that never ends (a flood), one that goes silent without closing, one that sends
-`event: error` and stays open (`stream_faults.py` breaks the stream, the run is real),
-and a dropped connection whose rejoin replays events (`drop_proxy.py`)."""
+that never ends (a flood), one that goes silent without closing, one left open with only
+heartbeats, one that sends `event: error` and stays open (`stream_faults.py` breaks the
+stream, the run is real), and a dropped connection whose rejoin replays events
+(`drop_proxy.py`)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,26 @@ async def test_a_stream_that_goes_silent_after_the_run_ended_shows_the_final_sta
             ("human", "count to 300"),
             ("ai", counting(300)),
         ]
+
+
+async def test_a_stream_left_open_with_only_heartbeats_after_the_run_ended_is_noticed(
+    client: AgentServerClient,
+    faulty: AgentServerClient,
+    faults: FaultyStreams,
+    fast_chat: Assistant,
+    wait_for: WaitFor,
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    faults.arm(Fault("heartbeats", after_events=10))
+    app, _ = chat_app(faulty, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        pane.session.driver.stall_timeout = 1.0
+        await type_and_send(pilot, pane, "count to 300")
+        await wait_for(pilot, lambda: ended(pane), what="the idle thread to be noticed")
+        assert faults.streams[0].closed.is_set()
+        assert pane.run_state == "done" and state_line(pane).startswith("done")
+        assert ai_texts(pane) == [counting(300)]
 
 
 async def test_a_stream_that_goes_silent_while_the_run_goes_on_is_rejoined(

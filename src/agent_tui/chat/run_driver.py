@@ -9,7 +9,9 @@ POST itself is never re-sent: that would start a second run.
 
 A connection can also die without closing. The server sends a `: heartbeat` every 5 s,
 so `stall_timeout` seconds without a byte means the stream is dead: the driver asks the
-server how the run is doing, and finishes (the run ended meanwhile) or rejoins.
+server how the run is doing, and finishes (the run ended meanwhile) or rejoins. A stream
+that only sends heartbeats is asked about as often: once the run has ended there, the
+stream is closed and the run finished (a run thinking for long is left alone).
 
 A cancel closes the stream on our side at once, whatever the server does, then asks the
 server to cancel (for at most `CANCEL_TIMEOUT` seconds). An `error` event ends the run
@@ -89,6 +91,7 @@ class RunDriver:
         self._started = 0.0
         self._filter = ReplayFilter()
         self._stream: RunStream | None = None  # the stream being read, if any
+        self._last_event = 0.0  # `clock()` when the latest event arrived
         self.skipped_events = 0
         """Events of this run too large to keep (see `client.sse.MAX_EVENT_BYTES`)."""
         self._woken = asyncio.Event()  # ends a backoff pause early (a cancel)
@@ -196,9 +199,12 @@ class RunDriver:
             self._stream = stream
             if self._cancel_requested:
                 stream.close_now()  # cancelled between two streams: read nothing more
+            self._last_event = self._clock()
+            watch = asyncio.create_task(self._watch(stream))
             try:
                 async with stream:
                     async for event in stream:
+                        self._last_event = self._clock()
                         if self.run_id is None and stream.run_id:
                             self.run_id = stream.run_id
                         if first and (joining or rejoined) and _is_gone(event):
@@ -231,6 +237,7 @@ class RunDriver:
                 stalled = isinstance(exc, StreamStalled)
                 reason = exc.message if stalled else exc.title  # "no data from … for 12 s"
             finally:
+                watch.cancel()
                 self._stream = None
                 self.skipped_events += stream.skipped_events
             if self.run_id is None:
@@ -273,6 +280,18 @@ class RunDriver:
                 stall_timeout=self.stall_timeout,
             )
             rejoined = True
+
+    async def _watch(self, stream: RunStream) -> None:
+        """While `stream` brings no event (heartbeats only), ask now and then whether the
+        run is still going; once it has ended there, stop reading (the caller finishes)."""
+        while True:
+            await asyncio.sleep(self.stall_timeout)
+            if self._clock() - self._last_event < self.stall_timeout:
+                continue
+            status = await self._run_status()
+            if status is not None and status not in _ACTIVE:
+                stream.close_now()
+                return
 
     async def _pause(self, delay: float) -> None:
         """Sleep `delay` seconds, or less if the run is cancelled meanwhile."""

@@ -39,7 +39,10 @@ async def test_json_view_and_tree_are_inert() -> None:
 
         walk(tree.root)
         assert "values {2}" in labels and "next [0]" in labels and "ok: true" in labels
-        assert any(label.startswith("[@click=app.quit]x[/] [bold]b: 3") for label in labels)
+        # A key with control characters in it is shown escaped (its text inert), on one line.
+        assert any(
+            "[@click=app.quit]x[/] [bold]b" in label and label.endswith(": 3") for label in labels
+        )
         assert all("\x1b" not in label for label in labels)
         await pilot.click(JsonTree, offset=(4, 3))
         await pilot.click(JsonView, offset=(4, 3))

@@ -510,7 +510,7 @@ class AgentTuiApp(ShellApp):
         url = server.url if server is not None and server.port is not None else ""
         if event.kind == "reloading":
             self.connection_status = f"reloading · {url}"
-            self.notify(event.message, title="Live reload", timeout=4, markup=False)
+            self.notify(clean_text(event.message), title="Live reload", timeout=4, markup=False)
             return
         if event.kind == "reloaded":
             self.connection_status = f"connected · {url}"
@@ -528,7 +528,7 @@ class AgentTuiApp(ShellApp):
         # Stays in the header, on every screen, until a reload works again.
         self.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
         self.notify(
-            "\n".join([*problems[:5], *details]),
+            clean_text("\n".join([*problems[:5], *details])),
             title="Reload failed: the server keeps running the previous code",
             severity="error",
             timeout=30,

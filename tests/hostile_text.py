@@ -7,13 +7,16 @@ it so a test can check the text was shown, not dropped.
 
 `terminal_controls(text)` lists what a terminal would act on in output: ESC and every
 other C0 control but newline and tab, DEL, C1 controls (8-bit CSI and OSC), and the bidi
-overrides and isolates that make text read differently from what it is. Markup is text
+overrides and isolates that make text read differently from what it is, and the
+invisible format characters (zero-width spaces, joiners, BOM). Markup is text
 to a terminal: it may be printed, literally.
 """
 
 from __future__ import annotations
 
 import re
+
+from agent_tui.sanitize import INVISIBLE
 
 HOSTILE: dict[str, str] = {
     "osc-title": "\x1b]0;pwned\x07",
@@ -30,6 +33,7 @@ HOSTILE: dict[str, str] = {
     "carriage-return": "shown\rhidden",
     "bidi-override": "\u202eevil\u202c",
     "bidi-isolate": "\u2066x\u2069",
+    "zero-width": "ad\u200bmin\u200d\ufeff\u00ad",
     "textual-markup": "[@click=app.quit]click[/]",
     "rich-markup": "[bold]b[/bold]",
 }
@@ -37,7 +41,12 @@ HOSTILE: dict[str, str] = {
 MARKER = "hostile"
 EVERYTHING = MARKER + "".join(HOSTILE.values()) + MARKER
 
-_TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Invisible format characters count too: no output path may pass them through raw
+# (screens drop them, logs and JSON write them out), or two names that differ only by
+# one would look the same.
+_TERMINAL_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]"
+)
 
 
 def terminal_controls(text: str) -> list[str]:

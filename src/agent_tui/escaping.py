@@ -7,14 +7,22 @@ human reads. Two places must keep the text but still not steer a terminal:
 - JSON output, whose values must stay exact (`escape_json_controls`: `\\u009b`), since
   `json.dumps(..., ensure_ascii=False)` escapes C0 controls but leaves C1 controls,
   DEL and bidi overrides raw.
+
+One policy on every output path: what `clean_text` drops from a screen (controls, bidi
+overrides and the invisible format characters, `sanitize.INVISIBLE`) is written out
+here, never passed through raw — a zero-width space in a log line or a JSON value shows
+as `\\u200b`, so two names that differ only by it never look the same.
 """
 
 from __future__ import annotations
 
 import re
 
-# Every C0 control but newline and tab, DEL, C1, and the bidi overrides and isolates.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from agent_tui.sanitize import INVISIBLE
+
+# Every C0 control but newline and tab, DEL, C1, the bidi overrides and isolates, and
+# the invisible format characters.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
 
 
 def _written_out(match: re.Match[str]) -> str:

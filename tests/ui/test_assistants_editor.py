@@ -157,3 +157,40 @@ async def test_ctrl_s_read_in_one_burst_with_typing_keeps_every_typed_character(
         for key in ["}", "ctrl+s"]:
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await wait_for(pilot, lambda: kept == ['{"a": 1}'], what="the whole text kept")
+
+
+async def test_json_for_another_graph_keeps_a_value_its_fields_cannot_show(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Switching graphs from the JSON editor builds the other graph's fields from the
+    # JSON: a value outside that graph's enum must be said and kept, as on one graph.
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    app = AssistantsApp(client, graph_id="chat")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen)
+        await wait_for(pilot, lambda: form.schema_form is not None)
+
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        app.screen.query_one(TextArea).text = json.dumps(
+            {"graph_id": "ticker", "context": {"then": "explode", "ticks": 2}}
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is form)
+        await wait_for(
+            pilot,
+            lambda: form.graph_id == "ticker" and "then" in (form.error or ""),
+            what="the ticker fields and the word on what did not fit",
+        )
+        assert '"explode" is not a choice' in (form.error or "")
+        fields = form.query_one(SchemaForm)
+        then = next(i for i, spec in enumerate(fields.specs) if spec.name == "then")
+        problem = fields.query_one(f"#field-{then} .field-problem").render()
+        assert '"explode" is not a choice' in str(problem)
+        other = json.loads(fields.query_one("#input-other", TextArea).text)
+        assert other["then"] == "explode"

@@ -172,7 +172,11 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
                     if schema
                     else server_text(f"Graph {graph_id} publishes no context schema.")
                 )
-        await holder.mount(SchemaForm(fields_from_schema(schema), context, id="schema-form"))
+        form = SchemaForm(fields_from_schema(schema), context, id="schema-form")
+        await holder.mount(form)
+        if form.not_taken:  # e.g. JSON written for another graph, whose enum lacks a value
+            said = "; ".join(f"{name}: {why}" for name, why in form.not_taken.items())
+            self.show_error(f"Not all of the context fits the fields: {said}.")
 
     # -- saving -------------------------------------------------------------------------
 

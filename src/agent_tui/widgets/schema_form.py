@@ -80,6 +80,12 @@ class SchemaForm(Vertical):
         super().__init__(id=id)
         self.specs = list(specs)
         self._initial = dict(context or {})
+        # Values no field can show (outside an enum, not a boolean) go to "Other keys"
+        # with a word under their field, as `fill` does: never dropped in silence.
+        self._unfit = unfit_values(self.specs, self._initial)
+        self.not_taken = {
+            name: _not_taken_text(value, why) for name, (value, why) in self._unfit.items()
+        }
 
     # -- building ---------------------------------------------------------------------
 
@@ -107,11 +113,18 @@ class SchemaForm(Vertical):
                 else "this graph publishes no context schema: write the context as JSON"
             )
             yield Static(Text(hint), classes="field-hint")
-            extra = other_keys(self.specs, self._initial)
+            extra = {
+                **other_keys(self.specs, self._initial),
+                **{name: value for name, (value, _why) in self._unfit.items()},
+            }
             area = TextArea(_json_text(extra), language=None, id="input-other")
             area.show_line_numbers = False
             yield area
             yield Static("", classes="field-problem")
+
+    def on_mount(self) -> None:
+        if self.not_taken:
+            self.show_problems(self.not_taken)
 
     def _input_for(self, index: int, spec: FieldSpec) -> Widget:
         widget_id = f"input-{index}"
@@ -237,9 +250,7 @@ class SchemaForm(Vertical):
         kept: dict[str, Any] = {}
 
         def refuse(spec: FieldSpec, value: Any, why: str) -> None:
-            not_taken[spec.name] = (
-                f"{json.dumps(value, ensure_ascii=False)} {why}: kept in Other keys"
-            )
+            not_taken[spec.name] = _not_taken_text(value, why)
             kept[spec.name] = value
 
         for index, spec in enumerate(self.specs):
@@ -267,6 +278,26 @@ class SchemaForm(Vertical):
         self.query_one("#input-other", TextArea).text = _json_text(extra)
         self.show_problems(not_taken)
         return not_taken
+
+
+def unfit_values(
+    specs: Sequence[FieldSpec], context: Mapping[str, Any]
+) -> dict[str, tuple[Any, str]]:
+    """The values of `context` that their field cannot show: name → (value, why)."""
+    unfit: dict[str, tuple[Any, str]] = {}
+    for spec in specs:
+        if spec.name not in context:
+            continue
+        value = context[spec.name]
+        if spec.kind == "enum" and value not in spec.choices:
+            unfit[spec.name] = (value, "is not a choice")
+        elif spec.kind == "bool" and not isinstance(value, bool):
+            unfit[spec.name] = (value, "is not true or false")
+    return unfit
+
+
+def _not_taken_text(value: Any, why: str) -> str:
+    return f"{json.dumps(value, ensure_ascii=False)} {why}: kept in Other keys"
 
 
 def _show(choice: Any) -> str:

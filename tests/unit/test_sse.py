@@ -245,3 +245,49 @@ async def test_a_run_answered_with_something_else_than_events_is_a_server_error(
     ):
         with pytest.raises(ServerError, match="text/event-stream"):
             [event async for event in run]
+
+
+# ---------------------------------------------------------------- bounds, any shape
+
+
+def random_stream(rng: random.Random, limit: int) -> tuple[bytes, list[tuple[str, str]], int]:
+    """Events with random line ends, heartbeats and ids, some far over `limit`; the
+    stream, the events that fit, and how many do not."""
+    parts, kept, too_large = ["\ufeff"] if rng.random() < 0.3 else [], [], 0
+    for n in range(rng.randint(1, 12)):
+        end = rng.choice(["\n", "\r", "\r\n"])
+        if rng.random() < 0.3:
+            parts.append(": heartbeat" + end + end)
+        large = rng.random() < 0.3
+        data = [
+            "x" * rng.randint(limit + 100, 5 * limit) if large else "é" * rng.randint(0, 20)
+            for _ in range(rng.randint(1, 4))
+        ]
+        lines = [f"event: e{n}", *(f"data: {d}" for d in data)]
+        if rng.random() < 0.5:
+            lines.insert(rng.randint(0, len(lines)), f"id: {n}")
+        parts.append(end.join(lines) + end + end)
+        if large:
+            too_large += 1
+        else:
+            kept.append((f"e{n}", "\n".join(data)))
+    return "".join(parts).encode(), kept, too_large
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_only_the_events_over_the_limit_are_skipped_however_the_stream_is_cut(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    stream, kept, too_large = random_stream(rng, limit=300)
+    cuts = [rng.randint(1, 700) for _ in range(len(stream))]
+    pieces, i = [], 0
+    for size in cuts:
+        if i >= len(stream):
+            break
+        pieces.append(stream[i : i + size])
+        i += size
+    for chunks in ([stream], [stream[i : i + 1] for i in range(len(stream))], pieces):
+        bounds = EventBounds(max_event_bytes=300)
+        assert [(e.event, e.data) for e in await read(chunks, bounds)] == kept
+        assert bounds.skipped == too_large

@@ -47,6 +47,8 @@ MAX_EVENT_BYTES = 32 * 1024 * 1024
 #: keeps it apart from any name a server means.
 OVERSIZED = "\0agent-tui: oversized event"
 _END_OVERSIZED = f"event: {OVERSIZED}\n\n"
+# Endings that are certainly a line end and a blank line, whatever came before.
+_EVENT_ENDS = ("\r\n\r\n", "\n\r\n", "\n\n", "\r\r")
 
 
 def _blank_line_end(text: str, before: str, *, first: bool = False) -> int:
@@ -123,11 +125,13 @@ class EventBounds:
             # The oversized event ends at its blank line; what follows is new.
             end = _blank_line_end(lines, last, first=True)
             if end < 0:
+                self._held, self._held_size = [], 0  # part of a skipped line: keep nothing
                 return ""
             self._skipping = False
             lines, last = lines[end:], ""
-        # Where the last event in these lines starts, if one ends in them.
-        start = _blank_line_end(lines, last)
+        # Where the last event in these lines starts, if one ends in them. Most reads end
+        # with a blank line (langgraph-api writes one event per chunk): no search then.
+        start = len(lines) if lines.endswith(_EVENT_ENDS) else _blank_line_end(lines, last)
         self._size = len(lines) - start if start >= 0 else self._size + len(lines)
         if self._size + self._held_size > self.max_event_bytes:
             return self._overflow(lines[: max(start, 0)])

@@ -181,3 +181,24 @@ async def test_an_event_too_large_to_keep_is_skipped_and_the_chat_says_so() -> N
     assert session.transcript.ai_texts() == ["after"]
     notes = [item.text for item in session.transcript.items if isinstance(item, NoticeItem)]
     assert notes == ["1 event of this run was too large to keep (over 32 MiB) and skipped."]
+
+
+async def test_an_id_cut_between_reads_of_a_skipped_event_does_not_become_the_resume_point() -> (
+    None
+):
+    bounds = EventBounds(max_event_bytes=1000)
+    chunks = [
+        b"id: 5\ndata: a\n\n",
+        b"data: " + b"x" * 900 + b"\nid: 12",  # the parser now holds "id: 12" unfinished
+        b"34\ndata: " + b"y" * 500,  # over the limit: the event is skipped
+        b"\n\nevent: end\n\n",
+    ]
+
+    async def body() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    events = [(e.event, e.data, e.id) async for e in aiter_sse(response, bounds=bounds)]
+    assert events == [("message", "a", "5"), ("end", "", "5")]
+    assert bounds.skipped == 1

@@ -4,11 +4,11 @@ httpx-sse (0.4.3) follows the WHATWG rules for lines and fields; what it does no
 does in a way a run stream cannot use, is handled here:
 
 - It keeps whatever a server sends: a line or an event that never ends grows without
-  bound. `EventBounds` sits between the response's text and the parser: it passes whole
-  lines only, and once the event in progress outgrows `max_event_bytes` it drops the rest
-  of it as it comes, up to the blank line that ends it, and ends the part the parser
-  already holds with an event named `OVERSIZED`, which is dropped and counted in
-  `skipped`. An event that arrives whole in one read but is too large is dropped too.
+  bound. `EventBounds` sits between the response's text and the parser: once the event
+  in progress outgrows `max_event_bytes` it drops the rest of it as it comes, up to the
+  blank line that ends it, and ends the part the parser already holds with an event
+  named `OVERSIZED`, which is dropped and counted in `skipped`. An event that arrives
+  whole in one read but is too large is dropped too.
 - It does not strip a UTF-8 byte order mark at the start of the stream (the first field
   name would become "\\ufeffevent" and the first event be lost); `EventBounds` strips it.
 - Once an `id:` was seen, every blank line dispatches an event, so each `: heartbeat`
@@ -46,7 +46,7 @@ MAX_EVENT_BYTES = 32 * 1024 * 1024
 #: The name given to what the parser holds of an event that grew too large; the NUL
 #: keeps it apart from any name a server means.
 OVERSIZED = "\0agent-tui: oversized event"
-_END_OVERSIZED = f"event: {OVERSIZED}\n\n"
+_END_OVERSIZED = f"\0\nevent: {OVERSIZED}\n\n"
 # Endings that are certainly a line end and a blank line, whatever came before.
 _EVENT_ENDS = ("\r\n\r\n", "\n\r\n", "\n\n", "\r\r")
 
@@ -64,7 +64,11 @@ def _blank_line_end(text: str, before: str, *, first: bool = False) -> int:
         found = [i for i in (text.find("\n\n"), text.find("\r\r"), text.find("\n\r")) if i >= 0]
         i = min(found, default=-1)
     else:
-        i = max(text.rfind("\n\n"), text.rfind("\r\r"), text.rfind("\n\r"))
+        # Each search only looks after the best match so far: in a CRLF stream the first
+        # finds the last event's start and the other two scan only that event.
+        i = -1
+        for pair in ("\n\r", "\n\n", "\r\r"):
+            i = max(i, text.rfind(pair, i + 1))
     if i < 0:
         return at_start
     end = i + 2
@@ -77,8 +81,8 @@ class EventBounds:
     """Bounds what a stream's parser can be made to keep; strips a leading BOM.
 
     `feed()` takes the response's text as it comes and returns what the parser may see:
-    whole lines only (the unfinished last line is held back, counted against the event
-    it belongs to). Reuse one for every stream of a run: `skipped` adds up.
+    the text itself, unless the event in progress (its unfinished line included) has
+    outgrown `max_event_bytes`. Reuse one for every stream of a run: `skipped` adds up.
     """
 
     def __init__(self, max_event_bytes: int = MAX_EVENT_BYTES) -> None:
@@ -89,8 +93,6 @@ class EventBounds:
 
     def start_stream(self) -> None:
         self._first = True
-        self._held: list[str] = []  # pieces of the unfinished line
-        self._held_size = 0
         self._size = 0  # of the event in progress, as passed on so far
         self._skipping = False  # dropping the rest of an event that grew too large
         self._last = ""  # the last character seen, if it ended a line
@@ -102,47 +104,34 @@ class EventBounds:
                 text = text[1:]
         if not text:
             return ""
-        cut = max(text.rfind("\n"), text.rfind("\r")) + 1
-        if not cut:
-            self._last = ""
-            if self._skipping:
-                return ""
-            self._held.append(text)
-            self._held_size += len(text)
-            if self._size + self._held_size > self.max_event_bytes:
-                return self._overflow("")
-            return ""
-        lines = text[:cut] if cut < len(text) else text
-        if self._held:
-            self._held.append(lines)
-            lines = "".join(self._held)
-        rest = text[cut:]
-        self._held = [rest] if rest else []
-        self._held_size = len(rest)
-        # A blank line may straddle two reads: look at the line end before these lines.
-        last, self._last = self._last, ("" if rest else lines[-1])
+        # A blank line may straddle two reads: remember the line end before this text.
+        last, self._last = self._last, (text[-1] if text[-1] in "\r\n" else "")
         if self._skipping:
             # The oversized event ends at its blank line; what follows is new.
-            end = _blank_line_end(lines, last, first=True)
+            end = _blank_line_end(text, last, first=True)
             if end < 0:
-                self._held, self._held_size = [], 0  # part of a skipped line: keep nothing
                 return ""
             self._skipping = False
-            lines, last = lines[end:], ""
-        # Where the last event in these lines starts, if one ends in them. Most reads end
-        # with a blank line (langgraph-api writes one event per chunk): no search then.
-        start = len(lines) if lines.endswith(_EVENT_ENDS) else _blank_line_end(lines, last)
-        self._size = len(lines) - start if start >= 0 else self._size + len(lines)
-        if self._size + self._held_size > self.max_event_bytes:
-            return self._overflow(lines[: max(start, 0)])
-        return lines
+            text, last = text[end:], ""
+            if not text:
+                return ""
+        # Where the last event in this text starts, if one ends in it. Most reads end with
+        # a blank line (langgraph-api writes one event per chunk): no search then. (The
+        # text is passed on whole, not cut: slicing a str that is not ASCII costs a scan.)
+        start = len(text) if text.endswith(_EVENT_ENDS) else _blank_line_end(text, last)
+        self._size = len(text) - start if start >= 0 else self._size + len(text)
+        if self._size > self.max_event_bytes:
+            return self._overflow(text[:start] if start > 0 else "")
+        return text
 
     def _overflow(self, passed: str) -> str:
         # The event in progress is too large: drop the rest of it as it comes, and end
         # what the parser already holds of it under a name that marks it for dropping.
+        # The NUL first ends the line the parser may be in the middle of, harmlessly:
+        # a field with a NUL in it sets nothing that outlives the event (an `id:` with
+        # a NUL is ignored, so a cut id cannot become the resume point).
         self._skipping = True
-        self._held = []
-        self._held_size = self._size = 0
+        self._size = 0
         return passed + _END_OVERSIZED
 
 

@@ -137,6 +137,24 @@ async def test_a_long_line_in_many_chunks() -> None:
     assert await decode(chunks) == [E(data=payload)]
 
 
+async def test_an_event_ending_a_read_with_a_cr_is_not_held_back_until_the_next_read() -> None:
+    # httpx-sse waits for the next read to see whether a LF follows the CR: with a
+    # server that ends lines with CR alone, each event would wait for the next heartbeat.
+    received: list[str] = []
+    seen_before_next_read: list[list[str]] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        yield b"data: a\r\r"
+        seen_before_next_read.append(list(received))
+        yield b"\ndata: b\r\n\r\n"
+
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    async for sse in aiter_sse(response):
+        received.append(sse.data)
+    assert seen_before_next_read == [["a"]]
+    assert received == ["a", "b"]
+
+
 async def test_a_response_that_is_not_an_event_stream_is_refused() -> None:
     response = sse_response([b'{"detail": "login first"}'], content_type="application/json")
     with pytest.raises(SSEError, match="text/event-stream"):

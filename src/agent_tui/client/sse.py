@@ -9,6 +9,9 @@ does in a way a run stream cannot use, is handled here:
   blank line that ends it, and ends the part the parser already holds with an event
   named `OVERSIZED`, which is dropped and counted in `skipped`. An event that arrives
   whole in one read but is too large is dropped too.
+- It holds a CR that ends a read back until the next read, and the event it ends with
+  it (until the next heartbeat, for a server that ends lines with CR alone); `EventBounds`
+  passes such a CR on as CRLF and drops the LF that may open the next read.
 - It does not strip a UTF-8 byte order mark at the start of the stream (the first field
   name would become "\\ufeffevent" and the first event be lost); `EventBounds` strips it.
 - Once an `id:` was seen, every blank line dispatches an event, so each `: heartbeat`
@@ -96,14 +99,25 @@ class EventBounds:
         self._size = 0  # of the event in progress, as passed on so far
         self._skipping = False  # dropping the rest of an event that grew too large
         self._last = ""  # the last character seen, if it ended a line
+        self._lf_sent = False  # a CR ended the last read and a LF was added to it
 
     def feed(self, text: str) -> str:
         if self._first and text:
             self._first = False
             if text[0] == "\ufeff":
                 text = text[1:]
+        if self._lf_sent:
+            # The CR that ended the last read was passed on as CRLF: its LF is not new.
+            self._lf_sent = False
+            if text[:1] == "\n":
+                text = text[1:]
         if not text:
             return ""
+        if text[-1] == "\r":
+            # httpx-sse holds a CR that ends a read back until the next read (to see whether
+            # a LF follows), and with it an event that ends there: end the line now.
+            text += "\n"
+            self._lf_sent = True
         # A blank line may straddle two reads: remember the line end before this text.
         last, self._last = self._last, (text[-1] if text[-1] in "\r\n" else "")
         if self._skipping:

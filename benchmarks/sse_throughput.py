@@ -1,16 +1,21 @@
-"""SSE throughput: our decoder against httpx-sse and langgraph-sdk, end to end over loopback HTTP.
+"""SSE throughput: our run stream's SSE against httpx-sse and langgraph-sdk, end to end over loopback HTTP.
 
-    uv run python benchmarks/sse_throughput.py [--events 10000] [--reps 9]
+    uv run python benchmarks/sse_throughput.py [--events 10000] [--reps 9] [--before REV]
 
 One recorded-looking LangGraph run stream (metadata, thousands of `messages` token events,
 some `updates`, large `values` snapshots, heartbeats, ids, `end`) is served by a tiny HTTP
 server on 127.0.0.1 (a free port, in a thread) and read with httpx by each parser in turn:
 
-- ours:        agent_tui.client.sse.aiter_sse(response.aiter_bytes())
-- httpx-sse:   aconnect_sse(...) / EventSource.aiter_sse()
+- ours:        agent_tui.client.sse.aiter_sse(response): httpx-sse's EventSource behind
+               our bounds, BOM stripping and heartbeat filter
+- httpx-sse:   aconnect_sse(...) / EventSource.aiter_sse(), bare
 - langgraph-sdk: langgraph_sdk.sse.aiter_lines_raw + SSEDecoder, as the SDK's own
                  stream loop does it (this decoder also parses each event's JSON)
+- before (REV), with `--before REV`: the hand-written bytes decoder that client/sse.py
+               held at commit REV (read with `git show`), as it was used then
 - ours + typed: aiter_sse + parse_run_event (JSON included), for information
+- run stream:  what the chat reads: `RunStream` on a `Transport` (each read under the
+               stall deadline), typed events, for information
 
 Two serving shapes: one HTTP chunk per event (what langgraph-api does over uvicorn) and
 one Content-Length body (reads as large as the socket gives). The parsers run
@@ -30,9 +35,11 @@ import os
 import random
 import socket
 import statistics
+import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, cast
 
@@ -46,7 +53,9 @@ from langgraph_sdk.sse import BytesLineDecoder, aiter_lines_raw
 from langgraph_sdk.sse import SSEDecoder as SdkSSEDecoder
 
 from agent_tui.client.events import _parse_json, parse_run_event
-from agent_tui.client.sse import SSEDecoder, aiter_sse
+from agent_tui.client.runs import RunStream
+from agent_tui.client.sse import OVERSIZED, EventBounds, aiter_sse
+from agent_tui.client.transport import Transport
 
 # --------------------------------------------------------------------------- the stream
 
@@ -196,14 +205,24 @@ async def read_nothing(client: httpx.AsyncClient, path: str) -> AsyncIterator[An
 
 async def read_ours(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
     async with client.stream("GET", path) as response:
-        async for sse in aiter_sse(response.aiter_bytes()):
+        async for sse in aiter_sse(response):
             yield sse
 
 
 async def read_ours_typed(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
     async with client.stream("GET", path) as response:
-        async for sse in aiter_sse(response.aiter_bytes()):
+        async for sse in aiter_sse(response):
             yield parse_run_event(sse)
+
+
+TRANSPORTS: dict[str, Transport] = {}  # one per base URL, as the app has
+
+
+async def read_run_stream(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+    transport = TRANSPORTS[str(client.base_url)]
+    async with RunStream(transport, "GET", path, stall_timeout=60.0) as run:
+        async for event in run:
+            yield event
 
 
 async def read_httpx_sse(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
@@ -240,11 +259,49 @@ PARSERS: dict[str, Parser] = {
     "httpx-sse": read_httpx_sse,
     "langgraph-sdk": read_langgraph_sdk,
     "ours + typed": read_ours_typed,
+    "run stream": read_run_stream,
     "httpx alone": read_nothing,
 }
-# The typed line parses JSON and "httpx alone" reads the bytes without parsing (the floor),
-# so both are shown for information and left out of the race.
-RACE = ("ours", "httpx-sse", "langgraph-sdk")
+# The typed lines parse JSON and "httpx alone" reads the bytes without parsing (the floor),
+# so they are shown for information and left out of the race.
+RACE = ["ours", "httpx-sse", "langgraph-sdk"]
+
+
+def load_before(rev: str) -> Any:
+    """client/sse.py as it was at `rev` (the hand-written decoder), as a module."""
+    source = subprocess.run(
+        ["git", "show", f"{rev}:src/agent_tui/client/sse.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    module = types.ModuleType(f"sse_{rev}")
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:src/agent_tui/client/sse.py", "exec"), module.__dict__)
+    return module
+
+
+def add_before(rev: str) -> str:
+    """Race the decoder of `rev` too; returns its row's name."""
+    before = load_before(rev)
+    name = f"before ({rev[:7]})"
+
+    async def read_before(client: httpx.AsyncClient, path: str) -> AsyncIterator[Any]:
+        async with client.stream("GET", path) as response:
+            async for sse in before.aiter_sse(response.aiter_bytes()):
+                yield sse
+
+    def decode_before(chunks: list[bytes]) -> int:
+        decoder = before.SSEDecoder()
+        count = 0
+        for chunk in chunks:
+            count += len(decoder.feed(chunk))
+        return count + len(decoder.flush())
+
+    PARSERS[name] = read_before
+    RACE.append(name)
+    DECODERS[name] = decode_before
+    return name
 
 
 def _json_or_none(text: str) -> Any:
@@ -259,18 +316,23 @@ def check_agreement(results: dict[str, list[Any]], expected_events: int) -> list
 
     # httpx-sse dispatches an empty `message` event for every blank line once an `id:`
     # was seen (its "anything pending?" test includes the persistent last event id), so
-    # each heartbeat after the first id comes out as an extra event.
+    # each heartbeat after the first id comes out as an extra event; ours drops them.
     httpx_sse = [(e.event, e.data) for e in results["httpx-sse"]]
     spurious = [e for e in httpx_sse if e == ("message", "")]
     if spurious:
-        notes.append(f"httpx-sse yielded {len(spurious)} empty 'message' events (heartbeats)")
+        notes.append(f"bare httpx-sse yielded {len(spurious)} empty 'message' events (heartbeats)")
     assert [e for e in httpx_sse if e != ("message", "")] == ours
+
+    for name in results:
+        if name.startswith("before"):
+            assert [(e.event, e.data) for e in results[name]] == ours, name
 
     sdk = [(e.event, e.data) for e in results["langgraph-sdk"]]
     assert sdk == [(event, _json_or_none(data)) for event, data in ours]
 
-    typed = [(e.raw_event, e.data) for e in results["ours + typed"]]
-    assert typed == [(event, _json_or_none(data)) for event, data in ours]
+    for name in ("ours + typed", "run stream"):
+        typed = [(e.raw_event, e.data) for e in results[name]]
+        assert typed == [(event, _json_or_none(data)) for event, data in ours], name
     return notes
 
 
@@ -301,7 +363,9 @@ async def run_http(frames: list[bytes], reps: int) -> None:
         "/chunked": "one HTTP chunk per event (langgraph-api over uvicorn)",
         "/fixed": "Content-Length body, socket-sized reads",
     }
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=60) as client:
+    base_url = f"http://127.0.0.1:{server.port}"
+    TRANSPORTS[base_url] = Transport(base_url)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
         for path, shape in shapes.items():
             results = {
                 name: await collect(parser(client, path)) for name, parser in PARSERS.items()
@@ -328,11 +392,20 @@ async def run_http(frames: list[bytes], reps: int) -> None:
 
 
 def decode_ours(chunks: list[bytes]) -> int:
-    decoder = SSEDecoder()
-    count = 0
+    # What aiter_sse does without HTTP: text, our bounds, then httpx-sse's decoders.
+    text = codecs.getincrementaldecoder("utf-8")("replace")
+    bounds = EventBounds()
+    lines, decoder, count = HttpxSSELineDecoder(), HttpxSSEDecoder(), 0
     for chunk in chunks:
-        count += len(decoder.feed(chunk))
-    return count + len(decoder.flush())
+        piece = bounds.feed(text.decode(chunk))
+        if piece:
+            for line in lines.decode(piece):
+                sse = decoder.decode(line)
+                if sse is not None and (sse.data or sse.event != "message"):
+                    count += sse.event != OVERSIZED
+    for line in lines.flush():
+        count += decoder.decode(line) is not None
+    return count
 
 
 def decode_httpx_sse(chunks: list[bytes]) -> int:
@@ -358,35 +431,38 @@ def decode_langgraph_sdk(chunks: list[bytes]) -> int:
 def run_in_process(frames: list[bytes], reps: int) -> None:
     n_events = sum(1 for f in frames if not f.startswith(b":"))
     blob = b"".join(frames)
-    decoders: dict[str, Callable[[list[bytes]], int]] = {
-        "ours": decode_ours,
-        "httpx-sse": decode_httpx_sse,
-        "langgraph-sdk": decode_langgraph_sdk,
-    }
     for shape, chunks in {
         "per-event chunks": frames,
         "64 KiB chunks": [blob[i : i + 65536] for i in range(0, len(blob), 65536)],
     }.items():
-        times: dict[str, list[float]] = {name: [] for name in decoders}
+        times: dict[str, list[float]] = {name: [] for name in DECODERS}
         for rep in range(reps):
-            names = list(decoders)
-            for name in names[rep % 3 :] + names[: rep % 3]:
+            names = list(DECODERS)
+            for name in names[rep % len(names) :] + names[: rep % len(names)]:
                 gc.collect()
                 start = time.perf_counter()
-                decoders[name](chunks)
+                DECODERS[name](chunks)
                 times[name].append(time.perf_counter() - start)
         print(f"\nDecoder alone, in process, no HTTP — {shape} (best/median of {reps})")
         print(HEADER)
         base = min(times["ours"])
-        for name in decoders:
+        for name in DECODERS:
             print(summarise(name, times[name], n_events, len(blob), base))
     print("  (langgraph-sdk's decoder also parses each event's JSON with orjson)")
 
 
+DECODERS: dict[str, Callable[[list[bytes]], int]] = {
+    "ours": decode_ours,
+    "httpx-sse": decode_httpx_sse,
+    "langgraph-sdk": decode_langgraph_sdk,
+}
+
+
 def run_json(frames: list[bytes], reps: int) -> None:
-    payloads = [
-        e.data for e in SSEDecoder().feed(b"".join(frames)) if e.data
-    ]  # every event's data, as text
+    decoder = HttpxSSEDecoder()
+    lines = HttpxSSELineDecoder().decode(b"".join(frames).decode())
+    events = [decoder.decode(line) for line in lines]
+    payloads = [e.data for e in events if e is not None and e.data]  # every event's data
     n_bytes = sum(len(p.encode()) for p in payloads)
     parsers: dict[str, Callable[[str], Any]] = {
         "json.loads": json.loads,
@@ -430,7 +506,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--reps", type=int, default=9)
+    parser.add_argument(
+        "--before",
+        metavar="REV",
+        help="also race the hand-written decoder of client/sse.py at this commit (c40bdd3)",
+    )
     args = parser.parse_args()
+    if args.before:
+        add_before(args.before)
     frames = build_stream(args.events)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; httpx {httpx.__version__}")
     print(f"Stream: {describe(frames)}")

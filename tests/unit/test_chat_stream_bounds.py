@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -17,7 +18,7 @@ from agent_tui.chat.session import ChatSession
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import RunEvent, parse_run_event
-from agent_tui.client.sse import MAX_EVENT_BYTES, ServerSentEvent, SSEDecoder
+from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, aiter_sse
 
 MiB = 1 << 20
 
@@ -31,38 +32,67 @@ def token(text: str) -> RunEvent:
     return event("messages", [chunk, {"langgraph_node": "agent"}])
 
 
-def test_a_line_or_an_event_that_never_ends_is_skipped_without_keeping_it() -> None:
-    decoder = SSEDecoder(max_event_bytes=MiB)
-    piece = b"x" * 65536
+async def read(chunks: Iterable[bytes], bounds: EventBounds) -> list[tuple[str, str]]:
+    async def body() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    return [(sse.event, sse.data) async for sse in aiter_sse(response, bounds=bounds)]
+
+
+def endless_line_then_endless_event(piece: bytes) -> Iterator[bytes]:
+    yield b"data: first\n\n"
+    # 64 MiB on one line, in network-sized chunks…
+    yield b"data: "
+    for _ in range(1024):
+        yield piece
+    yield b"\n\n"
+    # … and 64 MiB of data lines in one event.
+    for _ in range(1024):
+        yield b"data: " + piece + b"\n"
+    yield b"\nevent: end\ndata: last\n\n"
+
+
+async def test_a_line_or_an_event_that_never_ends_is_skipped_without_keeping_it() -> None:
+    bounds = EventBounds(max_event_bytes=MiB)
     tracemalloc.start()
     try:
-        events = decoder.feed(b"data: first\n\n")
-        # 64 MiB on one line, in network-sized chunks…
-        events += decoder.feed(b"data: ")
-        for _ in range(1024):
-            events += decoder.feed(piece)
-        events += decoder.feed(b"\n\n")
-        # … and 64 MiB of data lines in one event.
-        for _ in range(1024):
-            events += decoder.feed(b"data: " + piece + b"\n")
-        events += decoder.feed(b"\nevent: end\ndata: last\n\n")
+        events = await read(endless_line_then_endless_event(b"x" * 65536), bounds)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert [(e.event, e.data) for e in events] == [("message", "first"), ("end", "last")]
-    assert decoder.skipped == 2
+    assert events == [("message", "first"), ("end", "last")]
+    assert bounds.skipped == 2
     assert peak < 8 * MiB
 
 
-def test_an_event_over_the_limit_is_skipped_even_when_it_arrives_whole() -> None:
-    decoder = SSEDecoder(max_event_bytes=1000)
-    events = decoder.feed(
-        b"data: " + b"a" * 900 + b"\n\n"  # kept
-        b"data: " + b"b" * 600 + b"\ndata: " + b"c" * 600 + b"\n\n"  # 1,200 bytes: skipped
-        b"id: 7\ndata: after\n\n"
+async def test_an_event_over_the_limit_is_skipped_even_when_it_arrives_whole() -> None:
+    bounds = EventBounds(max_event_bytes=1000)
+    events = await read(
+        [
+            b"data: " + b"a" * 900 + b"\n\n"  # kept
+            b"data: " + b"b" * 600 + b"\ndata: " + b"c" * 600 + b"\n\n"  # 1,200 bytes: skipped
+            b"id: 7\ndata: after\n\n"
+        ],
+        bounds,
     )
-    assert [e.data[:5] for e in events] == ["aaaaa", "after"]
-    assert decoder.skipped == 1 and decoder.last_event_id == "7"
+    assert [data[:5] for _, data in events] == ["aaaaa", "after"]
+    assert bounds.skipped == 1
+
+
+async def test_events_after_a_skipped_one_in_the_same_read_are_kept() -> None:
+    # The oversized event ends mid-read; what follows it in that read is new.
+    bounds = EventBounds(max_event_bytes=1000)
+    events = await read(
+        [
+            b"event: values\ndata: " + b"x" * 600,
+            b"y" * 600 + b"\r\n\r\ndata: 1\r\n\r\ndata: 2\r\n\r\n",
+        ],
+        bounds,
+    )
+    assert events == [("message", "1"), ("message", "2")]
+    assert bounds.skipped == 1
 
 
 def test_a_streaming_message_stops_growing_at_the_limit_and_its_final_text_replaces_it() -> None:
@@ -151,3 +181,24 @@ async def test_an_event_too_large_to_keep_is_skipped_and_the_chat_says_so() -> N
     assert session.transcript.ai_texts() == ["after"]
     notes = [item.text for item in session.transcript.items if isinstance(item, NoticeItem)]
     assert notes == ["1 event of this run was too large to keep (over 32 MiB) and skipped."]
+
+
+async def test_an_id_cut_between_reads_of_a_skipped_event_does_not_become_the_resume_point() -> (
+    None
+):
+    bounds = EventBounds(max_event_bytes=1000)
+    chunks = [
+        b"id: 5\ndata: a\n\n",
+        b"data: " + b"x" * 900 + b"\nid: 12",  # the parser now holds "id: 12" unfinished
+        b"34\ndata: " + b"y" * 500,  # over the limit: the event is skipped
+        b"\n\nevent: end\n\n",
+    ]
+
+    async def body() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    events = [(e.event, e.data, e.id) async for e in aiter_sse(response, bounds=bounds)]
+    assert events == [("message", "a", "5"), ("end", "", "5")]
+    assert bounds.skipped == 1

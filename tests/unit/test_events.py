@@ -6,6 +6,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
 from agent_tui.client.events import (
@@ -236,7 +237,10 @@ async def _chunks(size: int) -> AsyncIterator[bytes]:
 
 @pytest.mark.parametrize("size", [1, 5, len(STREAM)])
 async def test_recorded_stream(size: int) -> None:
-    events = [parse_run_event(sse) async for sse in aiter_sse(_chunks(size))]
+    response = httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, content=_chunks(size)
+    )
+    events = [parse_run_event(sse) async for sse in aiter_sse(response)]
     assert [(type(e).__name__, e.event, e.namespace, e.id) for e in events] == [
         ("MetadataEvent", "metadata", (), "1"),
         ("UpdatesEvent", "updates", (), "2"),
@@ -244,7 +248,9 @@ async def test_recorded_stream(size: int) -> None:
         ("MessagesEvent", "messages", ("tools:7c1",), "4"),
         ("ValuesEvent", "values", (), "5"),
         ("ErrorEvent", "error", (), "6"),
-        ("EndEvent", "end", (), None),
+        # The id is the stream's last event ID (what a rejoin would send), so `end`,
+        # which has no `id:` line, carries the one before it.
+        ("EndEvent", "end", (), "6"),
     ]
     metadata, updates, first, second, values, error, end = events
     assert isinstance(metadata, MetadataEvent) and metadata.run_id == "1f0a"

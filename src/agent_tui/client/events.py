@@ -265,7 +265,8 @@ def parse_run_event(sse: ServerSentEvent) -> RunEvent:
         except (ValueError, RecursionError):
             data = text  # not JSON: keep the text rather than lose the event
     kind = _KINDS.get(mode, UnknownEvent)
-    return kind(mode, data, sse.id, tuple(namespace), raw)
+    # httpx-sse gives "" for "no id yet"; a run event says None.
+    return kind(mode, data, sse.id or None, tuple(namespace), raw)
 
 
 def message_text(message: dict[str, Any]) -> str:

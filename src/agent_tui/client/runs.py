@@ -10,14 +10,17 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import TypeAdapter
 
-from agent_tui.client.errors import RequestTimedOut
+from agent_tui.client.errors import RequestTimedOut, ServerError
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
 from agent_tui.client.models import Run
-from agent_tui.client.sse import MAX_EVENT_BYTES, ServerSentEvent, SSEDecoder
+from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, SSEError, aiter_sse
 from agent_tui.client.transport import Transport, compact
 
 _RUNS = TypeAdapter(list[Run])
 _T = TypeVar("_T")
+# What `aconnect_sse` sends: the request goes through `Transport.stream` instead, for
+# its typed errors on a failed answer.
+SSE_HEADERS = {"Accept": "text/event-stream", "Cache-Control": "no-store"}
 
 DEFAULT_STREAM_MODE: tuple[str, ...] = ("updates", "messages-tuple")
 # After `close_now()` while the run request is still unanswered: how long to wait for
@@ -65,7 +68,7 @@ class RunStream:
         self._method = method
         self._path = path
         self._json = json
-        self._headers = headers
+        self._headers = {**SSE_HEADERS, **(headers or {})}
         self._params = params
         self.thread_id = thread_id
         self.run_id = run_id
@@ -73,7 +76,7 @@ class RunStream:
         self.last_event_id: str | None = None
         self.ended = False
         self.closed_locally = False
-        self._decoder = SSEDecoder(max_event_bytes=max_event_bytes)
+        self._bounds = EventBounds(max_event_bytes)
         self._iterator: AsyncIterator[RunEvent] | None = None
         self._deadline: asyncio.Timeout | None = None  # of the read in progress, if any
         self._opening = False
@@ -81,7 +84,7 @@ class RunStream:
     @property
     def skipped_events(self) -> int:
         """Events dropped for being larger than `max_event_bytes`."""
-        return self._decoder.skipped
+        return self._bounds.skipped
 
     async def __aenter__(self) -> RunStream:
         return self
@@ -136,7 +139,6 @@ class RunStream:
         # A rejoin is idempotent: no answer within the stall timeout is a stall. The run
         # request creates the run, so its answer is awaited as long as the transport lets.
         open_timeout = self.stall_timeout if method == "GET" else None
-        decoder = self._decoder
         async with contextlib.AsyncExitStack() as stack:
             opening = stack.enter_async_context(
                 self._http.stream(
@@ -153,35 +155,46 @@ class RunStream:
             finally:
                 self._opening = False
             self._note_run_id(response)
-            chunks = response.aiter_bytes().__aiter__()
-            feed = decoder.feed
+            events = aiter_sse(response, bounds=self._bounds, text=self._read(response))
             try:
-                while not self.closed_locally:
-                    try:
-                        chunk = await self._within(anext(chunks), self.stall_timeout)
-                    except StopAsyncIteration:
-                        break
-                    except TimeoutError:
-                        if self.closed_locally:
-                            return
-                        raise self._stalled() from None
-                    for sse in feed(chunk):
+                async with contextlib.aclosing(events):
+                    async for sse in events:
                         yield self._received(sse)
                         if self.closed_locally:
                             return
-                if self.closed_locally:
-                    return
-                for sse in decoder.flush():
-                    yield self._received(sse)
+            except SSEError as exc:
+                # Not an event stream (a proxy's page, say): nothing in it is a run event.
+                raise ServerError(
+                    str(exc),
+                    method=method,
+                    url=self._http.url_for(path),
+                    status_code=response.status_code,
+                ) from exc
             except httpx.HTTPError as exc:
                 raise self._http.network_error(method, path, exc) from exc
+            if self.closed_locally:
+                return
             # The server ends a run's stream with `event: end` or by closing it; either way
             # the body finished cleanly (a dropped connection raises above instead).
             self.ended = True
 
+    async def _read(self, response: httpx.Response) -> AsyncIterator[str]:
+        """The body's text, each read under the stall deadline; stops at `close_now()`."""
+        pieces = response.aiter_text().__aiter__()
+        while not self.closed_locally:
+            try:
+                piece = await self._within(anext(pieces), self.stall_timeout)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                if self.closed_locally:
+                    return
+                raise self._stalled() from None
+            yield piece
+
     def _received(self, sse: ServerSentEvent) -> RunEvent:
         event = parse_run_event(sse)
-        if sse.id is not None:
+        if sse.id:  # the stream's last event ID; "" until the first `id:`
             self.last_event_id = sse.id
         if isinstance(event, MetadataEvent) and event.run_id and not self.run_id:
             self.run_id = event.run_id

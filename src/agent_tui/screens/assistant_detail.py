@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Static
 from agent_tui.assistant_versions import (
     VersionCheck,
     one_per_version,
+    overrides_of,
     remember,
     set_active_version,
     version_check,
@@ -34,10 +35,10 @@ from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, AssistantVersion
 from agent_tui.context_diff import context_diff
 from agent_tui.screens.assistant_form import AssistantFormScreen
-from agent_tui.screens.assistants import Clock, now_utc, overrides_of, time_ago, updated_text
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.time_text import Clock, now_utc, time_ago, updated_text
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.text import server_text

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.client import ApiError
+from agent_tui.screens.assistant_version_picker import VersionPickerScreen
 from agent_tui.screens.base import AgentScreen
 from agent_tui.screens.chat_assistant import ChatAssistant
 from agent_tui.widgets.text import server_text
@@ -32,13 +33,6 @@ if TYPE_CHECKING:
     from agent_tui.client.models import Assistant
 
 SEARCH_LIMIT = 100  # one page: a server with more assistants than this is rare in a chat
-
-
-def assistant_label(assistant: Assistant) -> str:
-    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
-    name = assistant.name or assistant.graph_id
-    version = f" v{assistant.version}" if assistant.version is not None else ""
-    return f"{name} ({assistant.assistant_id[:8]}){version}"
 
 
 class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
@@ -156,8 +150,6 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         return self.assistants[row] if 0 <= row < len(self.assistants) else None
 
     def action_versions(self) -> None:
-        from agent_tui.screens.assistant_version_picker import VersionPickerScreen
-
         assistant = self.highlighted
         if assistant is None:
             return

@@ -10,8 +10,7 @@ first), `ctrl+d` deletes, and `v` draws the graph (`g` is the table's first row)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,7 +19,8 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.assistant_versions import overrides_of
+from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.sanitize import clean_text
@@ -28,49 +28,12 @@ from agent_tui.screens.assistant_form import AssistantFormScreen
 from agent_tui.screens.palette import PaletteCommand
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
-from agent_tui.screens.server_info import fetch_all_assistants
+from agent_tui.time_text import Clock, now_utc, updated_text
 from agent_tui.widgets.resource_table import GRAPH_WIDTH, NAME_WIDTH, Column
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
     from textual.app import App
-
-Clock = Callable[[], datetime]
-
-
-def now_utc() -> datetime:
-    return datetime.now(UTC)
-
-
-def overrides_of(app: object) -> ContextOverrides:
-    """The app's registry of run-level contexts (made on first use in a bare app)."""
-    overrides = getattr(app, "context_overrides", None)
-    if not isinstance(overrides, ContextOverrides):
-        overrides = ContextOverrides()
-        setattr(app, "context_overrides", overrides)  # noqa: B010 — apps without the attribute
-    return overrides
-
-
-def time_ago(value: datetime | None, now: datetime) -> str:
-    """`5m ago`, `3h ago`, `2d ago` (`just now` under a minute)."""
-    if value is None:
-        return "—"
-    seconds = (now - value).total_seconds()
-    if seconds < 60:
-        return "just now"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{int(seconds // size)}{unit} ago"
-    return "just now"
-
-
-def updated_text(value: datetime | None, now: datetime) -> Text:
-    if value is None:
-        return Text("—", style="dim")
-    stamp = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-    text = Text(time_ago(value, now).ljust(9))  # so the dates line up
-    text.append(stamp, style="dim")
-    return text
 
 
 def graph_sources(assistants: Sequence[Assistant]) -> dict[str, str]:

@@ -8,13 +8,16 @@ is a Threads screen in every other way: open, copy, delete, raw JSON, `/` filter
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.screens.threads import ThreadsScreen, client_of
 from agent_tui.thread_query import ATTENTION_STATUSES, ThreadQuery
 
 if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
     from agent_tui.screens.palette import PaletteCommand
 
 
@@ -41,3 +44,8 @@ class AttentionScreen(ThreadsScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         return [c for c in super().palette_commands() if c.name == "Copy thread"]
+
+
+def attention_screen(app: App[Any], argument: str | None) -> Screen[Any]:
+    """The registry's factory: `:attention`."""
+    return AttentionScreen(client_of(app))

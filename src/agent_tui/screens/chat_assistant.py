@@ -24,6 +24,13 @@ if TYPE_CHECKING:
     from agent_tui.client.models import Assistant, AssistantVersion
 
 
+def assistant_label(assistant: Assistant) -> str:
+    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
+    name = assistant.name or assistant.graph_id
+    version = f" v{assistant.version}" if assistant.version is not None else ""
+    return f"{name} ({assistant.assistant_id[:8]}){version}"
+
+
 @dataclass(frozen=True, slots=True)
 class ChatAssistant:
     """What a run passes as `assistant_id` (an id or a graph name), and how to name it.
@@ -42,8 +49,6 @@ class ChatAssistant:
 
     @classmethod
     def of(cls, assistant: Assistant) -> ChatAssistant:
-        from agent_tui.screens.assistant_picker import assistant_label
-
         return cls(assistant.assistant_id, assistant.graph_id, assistant_label(assistant))
 
     @classmethod

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.assistant_versions import overrides_of
 from agent_tui.chat.driver_events import (
     Finished,
     Received,
@@ -23,7 +24,6 @@ from agent_tui.chat.driver_events import (
     RunGone,
 )
 from agent_tui.client import ApiError
-from agent_tui.screens.assistants import overrides_of
 from agent_tui.screens.chat_assistant import ChatAssistant, named_by, only_graph
 
 if TYPE_CHECKING:

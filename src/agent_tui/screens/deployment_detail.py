@@ -25,8 +25,8 @@ from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.revision_diff import diff_revisions, predecessor, short_id
 from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.deployments import follow_revision
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
+from agent_tui.screens.revision_progress import follow_revision
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.resource_table import Column, status_text
 from agent_tui.widgets.text import server_text

@@ -27,12 +27,13 @@ from textual.widgets import Input
 
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
+from agent_tui.control_plane_access import control_plane_of
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.revision_diff import short_id
 from agent_tui.screens.confirm import ConfirmScreen
 from agent_tui.screens.deployment_form import DeploymentFormScreen
 from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.screens.revision_progress import RevisionProgressScreen
+from agent_tui.screens.revision_progress import follow_revision
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.resource_table import NAME_WIDTH, Column, status_text
 from agent_tui.widgets.text import server_text
@@ -112,28 +113,6 @@ def deletion_consequences(app: App[Any], row: DeploymentRow) -> str:
     if current.rstrip("/") == url.rstrip("/"):
         said += "\nagent-tui is connected to that server now: the connection will drop."
     return said
-
-
-async def control_plane_of(app: App[Any]) -> ControlPlaneClient:
-    """The app's control plane client; a local control plane that cannot start is
-    reported like any API error."""
-    get = getattr(app, "get_control_plane", None)
-    if get is None:
-        raise ApiError("this app has no control plane")
-    try:
-        client: ControlPlaneClient = await get()
-    except ApiError:
-        raise
-    except Exception as error:  # the local control plane did not start
-        raise ApiError(f"the local control plane did not start: {error}") from error
-    return client
-
-
-def follow_revision(app: App[Any], client: ControlPlaneClient, deployment: Deployment) -> None:
-    """Open the progress view on the deployment's latest revision (if there is one)."""
-    if deployment.latest_revision_id is None:
-        return
-    app.push_screen(RevisionProgressScreen(client, deployment.id, deployment.latest_revision_id))
 
 
 class DeploymentsScreen(ResourceScreen[DeploymentRow]):

@@ -102,7 +102,7 @@ register(
     Route(
         "attention",
         "Threads needing attention (interrupted or error)",
-        "agent_tui.screens.threads:attention_screen",
+        "agent_tui.screens.attention:attention_screen",
     ),
     "queue",
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -39,6 +39,9 @@ from agent_tui.sanitize import clean_text
 from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 STEPS: tuple[str, ...] = (
     "QUEUED",
@@ -383,3 +386,10 @@ class RevisionProgressScreen(AgentScreen[None]):
     def action_back(self) -> None:
         if self.app.screen is self and len(self.app.screen_stack) > 1:
             self.dismiss()
+
+
+def follow_revision(app: App[Any], client: ControlPlaneClient, deployment: Deployment) -> None:
+    """Open the progress view on the deployment's latest revision (if there is one)."""
+    if deployment.latest_revision_id is None:
+        return
+    app.push_screen(RevisionProgressScreen(client, deployment.id, deployment.latest_revision_id))

@@ -17,8 +17,8 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
+from agent_tui.assistant_versions import overrides_of
 from agent_tui.client import ApiError
-from agent_tui.screens.assistants import overrides_of
 from agent_tui.screens.chat_assistant import ChatAssistant, complete, only_graph
 from agent_tui.screens.chat_pane import ChatPane
 from agent_tui.screens.raw_json import RawJsonScreen

@@ -22,6 +22,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from agent_tui.client.models import Thread
+from agent_tui.screens import registry
 from agent_tui.screens.registry import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.screens.thread_create import ThreadCreateScreen
@@ -176,9 +177,10 @@ class ThreadsScreen(ResourceScreen[Thread]):
         if callable(open_resource):
             await open_resource("attention")
         else:
-            from agent_tui.screens.attention import AttentionScreen
-
-            await self.app.push_screen(AttentionScreen(self.client))
+            # An app without the shell (a test harness): the route's screen, on top.
+            route = registry.get("attention")
+            assert route is not None
+            await self.app.push_screen(route.factory()(self.app, None))
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         from agent_tui.screens.palette import PaletteCommand
@@ -197,7 +199,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
 # -- routes (screens/registry.py) -----------------------------------------------------
 
 
-def _client(app: App[Any]) -> AgentServerClient:
+def client_of(app: App[Any]) -> AgentServerClient:
     client: AgentServerClient | None = getattr(app, "client", None)
     if client is None:
         raise RouteUnavailable("not connected to a server yet")
@@ -210,10 +212,4 @@ def threads_screen(app: App[Any], argument: str | None) -> Screen[Any]:
         query = ThreadQuery.from_input(metadata=argument) if argument else None
     except QueryError as error:
         raise RouteUnavailable(str(error)) from None
-    return ThreadsScreen(_client(app), query)
-
-
-def attention_screen(app: App[Any], argument: str | None) -> Screen[Any]:
-    from agent_tui.screens.attention import AttentionScreen
-
-    return AttentionScreen(_client(app))
+    return ThreadsScreen(client_of(app), query)

@@ -17,11 +17,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
+from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
-from agent_tui.screens.base import AgentScreen, refuse_if_readonly
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
@@ -169,8 +169,8 @@ class ServerInfoScreen(AgentScreen[None]):
 
     @work(exclusive=True, group="server-info-chat", exit_on_error=False)
     async def _chat(self, graph_id: str) -> None:
-        from agent_tui.screens.chat_assistant import ChatAssistant
-        from agent_tui.screens.thread_view import ThreadViewScreen
+        from agent_tui.chat.assistant import ChatAssistant
+        from agent_tui.screens.thread_view.screen import ThreadViewScreen
 
         assistant = ChatAssistant(graph_id, graph_id, graph_id)
         try:

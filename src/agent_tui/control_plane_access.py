@@ -1,6 +1,6 @@
 """Which control plane a context talks to, and with what credentials (headless).
 
-The same rules as `agent-tui deployments` (`deployments_commands.control_plane_client`):
+The same rules as `agent-tui deployments` (`cli/deployments.control_plane_client`):
 the URL is the context's `control_plane_url`; the key is `AGENT_TUI_CONTROL_PLANE_KEY`,
 else the context's own API key (a LangSmith key serves both the agent servers and the
 control plane); the workspace is the context's. A context without a control plane URL

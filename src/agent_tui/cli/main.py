@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=_run_tui)
 
-    # Headless subcommands (threads, history, diff, export, import in `subcommands`).
+    # Headless subcommands (threads, history, diff, export, import: `headless_commands.py`).
     # `prog` for each level: argparse would otherwise build subcommands' usage lines from
     # the multi-line usage above ("agent-tui --version | --help config set-context …").
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")
@@ -97,13 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     config_commands.required = True
     path = config_commands.add_parser("path", help="print the path of the config file")
     path.set_defaults(handler=_config_path)
-    from agent_tui.config_cli import add_config_commands
+    from agent_tui.cli.config import add_config_commands
 
     add_config_commands(config_commands)
-    from agent_tui.subcommands import add_headless_commands
+    from agent_tui.cli.headless_commands import add_headless_commands
 
     add_headless_commands(commands)
-    from agent_tui.control_plane_cli import add_control_plane_commands
+    from agent_tui.cli.control_plane import add_control_plane_commands
 
     add_control_plane_commands(commands)
     return parser

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.cli.common import EXIT_OK, print_json, print_table, run
 from agent_tui.sanitize import clean_text
-from agent_tui.subcommands.common import EXIT_OK, print_json, print_table, run
 from agent_tui.thread_query import (
     QueryError,
     ThreadQuery,

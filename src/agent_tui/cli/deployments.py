@@ -18,7 +18,7 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from agent_tui.subcommands.common import (
+from agent_tui.cli.common import (
     EXIT_API_ERROR,
     EXIT_OK,
     EXIT_USAGE,

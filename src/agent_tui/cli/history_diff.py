@@ -6,8 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.sanitize import clean_text
-from agent_tui.subcommands.common import (
+from agent_tui.cli.common import (
     EXIT_OK,
     NotThere,
     UsageError,
@@ -16,6 +15,7 @@ from agent_tui.subcommands.common import (
     run,
     say,
 )
+from agent_tui.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.subcommands.common import (
+from agent_tui.cli.common import (
     EXIT_API_ERROR,
     EXIT_OK,
     EXIT_USAGE,
@@ -30,7 +30,7 @@ def export_command(args: argparse.Namespace) -> int:
     exported: list[dict[str, Any]] = []
 
     async def work(client: AgentServerClient) -> int:
-        from agent_tui.subcommands.history_diff import resolve_checkpoint
+        from agent_tui.cli.history_diff import resolve_checkpoint
 
         checkpoint = args.checkpoint
         if checkpoint:  # the same short forms `diff` takes

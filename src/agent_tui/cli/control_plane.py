@@ -14,7 +14,7 @@ def add_control_plane_commands(
 
     Registering imports nothing heavy; the handlers import what they need when they run.
     """
-    from agent_tui.deployments_commands import add_deployments_commands
+    from agent_tui.cli.deployments import add_deployments_commands
 
     add_deployments_commands(commands)
     group = commands.add_parser(

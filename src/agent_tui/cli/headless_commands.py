@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_tui.subcommands.common import add_connection_options
+from agent_tui.cli.common import add_connection_options
 
 
 def add_headless_commands(
@@ -141,12 +141,12 @@ def _port(text: str) -> int:
 
 
 def _lazy(module: str, function: str) -> Callable[[argparse.Namespace], int]:
-    """A handler that imports `agent_tui.subcommands.<module>` only when it runs."""
+    """A handler that imports `agent_tui.cli.<module>` only when it runs."""
 
     def handler(args: argparse.Namespace) -> int:
         import importlib
 
-        loaded = importlib.import_module(f"agent_tui.subcommands.{module}")
+        loaded = importlib.import_module(f"agent_tui.cli.{module}")
         result: int = getattr(loaded, function)(args)
         return result
 

@@ -12,15 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agent_tui.client.errors import ApiError
 from agent_tui.contexts import Context
 from agent_tui.target import RemoteServer
 
 if TYPE_CHECKING:
-    from textual.app import App
-
     from agent_tui.client import ControlPlaneClient
 
 CONTROL_PLANE_KEY_ENV = "AGENT_TUI_CONTROL_PLANE_KEY"
@@ -54,7 +52,7 @@ def describe_control_plane(url: str, *, local: bool) -> str:
     return f"control plane · {url}"
 
 
-async def control_plane_of(app: App[Any]) -> ControlPlaneClient:
+async def control_plane_of(app: object) -> ControlPlaneClient:
     """The app's control plane client; a local control plane that cannot start is
     reported like any API error."""
     get = getattr(app, "get_control_plane", None)

@@ -20,7 +20,9 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-ScreenFactory = Callable[[App[Any], str | None], Screen[Any]]
+# `factory(app, argument, **options)`: `options` are keywords a screen passes when it opens
+# another through the route (its client, which tab) — what a command line cannot carry.
+ScreenFactory = Callable[..., Screen[Any]]
 
 
 class RouteUnavailable(Exception):
@@ -73,6 +75,15 @@ def get(name: str) -> Route | None:
 
 def routes() -> list[Route]:
     return list(_ROUTES.values())
+
+
+def build(app: App[Any], name: str, argument: str | None = None, **options: Any) -> Screen[Any]:
+    """The screen of route `name`, for a screen that opens another area's screen: by name,
+    so that screens never import each other (and the module loads only now)."""
+    route = get(name)
+    if route is None:
+        raise RouteUnavailable(f"No screen called {name!r}")
+    return route.factory()(app, argument, **options)
 
 
 def names() -> list[str]:

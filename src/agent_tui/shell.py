@@ -9,7 +9,7 @@
   (`error_messages.describe_error`, `markup=False`); a connection failure also marks the
   connection offline in the header, and `note_online()` marks it back.
 - `await open_resource(name, argument)`: open a screen by route name
-  (`screens/routes.py`); unregistered ones say "not available yet".
+  (`routes.py`); unregistered ones say "not available yet".
 - `selection`: the context > assistant > thread trail the header shows (`state.py`).
 - `await run_command(":threads")`: what `:` command mode and the palette run.
 

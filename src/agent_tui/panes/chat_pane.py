@@ -35,9 +35,10 @@ from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession
-from agent_tui.client import ApiError
+from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.gc_tuning import streaming
 from agent_tui.modals.stream_modes import session_modes
+from agent_tui.modals.thread_inputs import PathScreen
 from agent_tui.panes.chat_hint import empty_chat_hint
 from agent_tui.panes.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.panes.chat_run import ChatRun
@@ -179,8 +180,6 @@ class ChatPane(Vertical):
             changes = await self.session.load()
         except ApiError as error:
             # The screen reports a missing thread itself; anything else is news.
-            from agent_tui.client import NotFound, ValidationFailed
-
             if not isinstance(error, NotFound | ValidationFailed):
                 self.screen_report(error, "load the thread's messages")
             return
@@ -349,7 +348,6 @@ class ChatPane(Vertical):
 
     def action_save_events(self) -> None:
         from agent_tui import paths
-        from agent_tui.modals.thread_inputs import PathScreen
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         default = paths.data_dir() / "events" / f"thread-{self.thread_id[:8]}-{stamp}.jsonl"

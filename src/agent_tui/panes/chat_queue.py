@@ -12,13 +12,14 @@ something else) with a notice. Nothing typed is lost either way.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from agent_tui.panes.chat_run import ChatRun
+from agent_tui.panes.chat_run import ChatRun, RunHost
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from agent_tui.chat.items import RunState
-    from agent_tui.panes.chat_pane import ChatPane
 
 BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
 QUEUE_WINDOW = 5.0  # seconds in which a second `enter` queues the refused message
@@ -33,10 +34,21 @@ _WHY_NOT_SENT: dict[str, str] = {
 }
 
 
+class QueueHost(RunHost, Protocol):
+    """What the queue needs of its chat pane beyond what a run does."""
+
+    run: ChatRun | None
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    def show_state(self) -> None: ...
+
+
 class MessageQueue:
     """The pane's queue of at most one message (`text`)."""
 
-    def __init__(self, pane: ChatPane) -> None:
+    def __init__(self, pane: QueueHost) -> None:
         self.pane = pane
         self.text: str | None = None
         self._offered_at: float | None = None  # when `enter` was refused with QUEUE_OFFER

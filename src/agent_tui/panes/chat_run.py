@@ -13,7 +13,7 @@ hot path, kept to those calls; the state line follows the run.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.assistant_versions import overrides_of
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
@@ -25,13 +25,64 @@ from agent_tui.chat.driver_events import (
     RunGone,
 )
 from agent_tui.client import ApiError
+from agent_tui.modals.assistant_picker import AssistantPickerScreen
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+
     from agent_tui.chat.items import InterruptItem, RunState
-    from agent_tui.chat.session import Step
-    from agent_tui.panes.chat_pane import ChatPane
+    from agent_tui.chat.session import ChatSession, Step
+    from agent_tui.chat.transcript_model import ChatTranscript
+    from agent_tui.client import AgentServerClient
+    from agent_tui.widgets.chat_prompt import PromptArea
+    from agent_tui.widgets.chat_transcript import TranscriptView
+    from agent_tui.widgets.event_inspector import EventInspector
+
+
+class GivesBack(Protocol):
+    def give_back(self, text: str, reason: str) -> None: ...
+
+
+class RunHost(Protocol):
+    """What a run needs of the chat pane that hosts it (`ChatPane` is the one), so that
+    this module does not import the pane's."""
+
+    client: AgentServerClient
+    thread_id: str
+    session: ChatSession
+    model: ChatTranscript
+    run_state: RunState
+    thread_status: str | None
+    assistant: ChatAssistant | None
+
+    @property
+    def queue(self) -> GivesBack: ...
+    @property
+    def app(self) -> App[object]: ...
+    @property
+    def transcript(self) -> TranscriptView: ...
+    @property
+    def prompt(self) -> PromptArea: ...
+    @property
+    def inspector(self) -> EventInspector: ...
+    @property
+    def stream_modes(self) -> tuple[str, ...]: ...
+
+    def use_assistant(self, assistant: ChatAssistant) -> None: ...
+    def set_state(self, state: RunState, detail: str = "") -> None: ...
+    def screen_report(self, error: BaseException, doing: str) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
 
 
 def wire_data(data: Any) -> str:
@@ -43,7 +94,7 @@ def wire_data(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-async def choose_assistant(pane: ChatPane) -> ChatAssistant | None:
+async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
     """The assistant to run: the pane's, else the one the thread's metadata names, else
     the only graph, else the user picks."""
     if pane.assistant is not None:
@@ -52,8 +103,6 @@ async def choose_assistant(pane: ChatPane) -> ChatAssistant | None:
     thread = await pane.client.threads.get(pane.thread_id)
     found = named_by(thread.metadata) or await only_graph(pane.client)
     if found is None:
-        from agent_tui.modals.assistant_picker import AssistantPickerScreen
-
         picked = await pane.app.push_screen_wait(
             AssistantPickerScreen(pane.client, overrides=overrides_of(pane.app))
         )
@@ -72,7 +121,7 @@ class ChatRun:
 
     def __init__(
         self,
-        pane: ChatPane,
+        pane: RunHost,
         *,
         text: str | None = None,
         resume: Any = None,

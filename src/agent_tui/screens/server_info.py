@@ -17,8 +17,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
+from agent_tui import routes
 from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.assistants_fetch import fetch_all_assistants
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
@@ -169,9 +171,6 @@ class ServerInfoScreen(AgentScreen[None]):
 
     @work(exclusive=True, group="server-info-chat", exit_on_error=False)
     async def _chat(self, graph_id: str) -> None:
-        from agent_tui.chat.assistant import ChatAssistant
-        from agent_tui.screens.thread_view.screen import ThreadViewScreen
-
         assistant = ChatAssistant(graph_id, graph_id, graph_id)
         try:
             thread = await self.client.threads.create(metadata=assistant.thread_metadata())
@@ -181,7 +180,9 @@ class ServerInfoScreen(AgentScreen[None]):
                 report(error, doing="create a thread")
             return
         await self.app.push_screen(
-            ThreadViewScreen(self.client, thread.thread_id, chat=True, assistant=assistant)
+            routes.build(
+                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
+            )
         )
 
     def load(self, *, with_info: bool = True) -> None:

@@ -38,6 +38,7 @@ from agent_tui.context_diff import context_diff
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.time_text import Clock, now_utc, time_ago, updated_text
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.json_view import JsonView
@@ -359,8 +360,6 @@ class AssistantDetailScreen(AgentScreen[bool]):
         self.dismiss(True)
 
     def action_graph(self) -> None:
-        from agent_tui.screens.assistants.graph import AssistantGraphScreen
-
         self.app.push_screen(AssistantGraphScreen(self.client, self.assistant))
 
     def action_raw(self) -> None:

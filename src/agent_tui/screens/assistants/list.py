@@ -26,7 +26,9 @@ from agent_tui.client.models import Assistant
 from agent_tui.palette import PaletteCommand
 from agent_tui.routes import RouteUnavailable
 from agent_tui.sanitize import clean_text
+from agent_tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.time_text import Clock, now_utc, updated_text
 from agent_tui.widgets.resource_table import GRAPH_WIDTH, NAME_WIDTH, Column
@@ -152,8 +154,6 @@ class AssistantsScreen(ResourceScreen[Assistant]):
             )
 
     def open_item(self, item: Assistant) -> None:
-        from agent_tui.screens.assistants.detail import AssistantDetailScreen
-
         self.app.push_screen(
             AssistantDetailScreen(self.client, item, graphs=self.graphs, clock=self.clock),
             self._after_detail,
@@ -208,8 +208,6 @@ class AssistantsScreen(ResourceScreen[Assistant]):
     def action_graph(self) -> None:
         item = self._selected()
         if item is not None:
-            from agent_tui.screens.assistants.graph import AssistantGraphScreen
-
             self.app.push_screen(AssistantGraphScreen(self.client, item))
 
 

@@ -22,9 +22,13 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from agent_tui.client.models.control_plane import Deployment, Revision
+from agent_tui.control_plane_access import control_plane_access
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.palette import PaletteCommand
 from agent_tui.revision_diff import diff_revisions, predecessor, short_id
+from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
+from agent_tui.screens.deployments.revision_logs import RevisionLogsScreen
 from agent_tui.screens.deployments.revision_progress import follow_revision
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.thread_query import format_time
@@ -33,7 +37,6 @@ from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
-    from agent_tui.palette import PaletteCommand
 
 
 def revision_role(revision: Revision, deployment: Deployment) -> str:
@@ -139,8 +142,6 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
     # -- verbs ------------------------------------------------------------------------
 
     def open_item(self, item: Revision) -> None:
-        from agent_tui.screens.deployments.revision_logs import RevisionLogsScreen
-
         self.app.push_screen(RevisionLogsScreen(self.client, self.deployment.id, item.id))
 
     def action_logs(self) -> None:
@@ -171,7 +172,6 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
                 "The first revision: nothing older to compare (mark one with m)", markup=False
             )
             return
-        from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
 
         diff = diff_revisions(other, item, self.deployment)
         title = f"{self.deployment.name}: {short_id(diff.old.id)} → {short_id(diff.new.id)}"
@@ -224,7 +224,6 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         if open_context is None:
             self.notify("This app cannot switch servers", markup=False)
             return
-        from agent_tui.control_plane_access import control_plane_access
 
         context = getattr(self.app, "context", None)
         access = control_plane_access(context) if context is not None else None
@@ -241,7 +240,6 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield from super().palette_commands()
-        from agent_tui.palette import PaletteCommand
 
         yield PaletteCommand(
             "Redeploy revision", "Deploy the selected revision again", self.action_redeploy

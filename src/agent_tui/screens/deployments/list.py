@@ -30,7 +30,9 @@ from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.control_plane_access import control_plane_of
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.palette import PaletteCommand
 from agent_tui.revision_diff import short_id
+from agent_tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.screens.deployments.revision_progress import follow_revision
 from agent_tui.screens.resource_screen import ResourceScreen
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from agent_tui.client import ControlPlaneClient
-    from agent_tui.palette import PaletteCommand
 
 # A deployment status that changes on its own whatever its revisions do. (AWAITING_DATABASE
 # only with an active revision: a deployment whose only revision failed stays in it.)
@@ -203,7 +204,6 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
     def open_item(self, item: DeploymentRow) -> None:
         if self.client is None:
             return
-        from agent_tui.screens.deployments.detail import DeploymentDetailScreen
 
         self.app.push_screen(DeploymentDetailScreen(self.client, item.deployment))
 
@@ -277,7 +277,6 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield from super().palette_commands()
-        from agent_tui.palette import PaletteCommand
 
         yield PaletteCommand(
             "Edit deployment…", "Patch the selected deployment (a new revision)", self.action_edit

@@ -20,15 +20,16 @@ from textual.widgets import TabbedContent
 from agent_tui.assistant_versions import overrides_of
 from agent_tui.chat.assistant import ChatAssistant, complete, only_graph
 from agent_tui.client import ApiError
+from agent_tui.modals.assistant_picker import AssistantPickerScreen
 from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.modals.stream_modes import StreamModesScreen, remember_modes, session_modes
+from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.screens.thread_view.actions import ThreadActions
 from agent_tui.widgets.event_inspector import EventInspector
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from agent_tui.palette import PaletteCommand
 
 
 # The screen lists these after its own keys, so the footer keeps showing those first;
@@ -123,12 +124,6 @@ class ThreadChat(ThreadActions):
     # -- stream modes -----------------------------------------------------------------
 
     def action_stream_modes(self) -> None:
-        from agent_tui.modals.stream_modes import (
-            StreamModesScreen,
-            remember_modes,
-            session_modes,
-        )
-
         def chosen(modes: tuple[str, ...] | None) -> None:
             if modes:
                 remember_modes(self.app, modes)
@@ -140,8 +135,6 @@ class ThreadChat(ThreadActions):
     # -- the assistant ----------------------------------------------------------------
 
     def action_pick_assistant(self) -> None:
-        from agent_tui.modals.assistant_picker import AssistantPickerScreen
-
         def chosen(assistant: ChatAssistant | None) -> None:
             if assistant is not None:
                 self.chat.use_assistant(assistant)
@@ -164,8 +157,6 @@ class ThreadChat(ThreadActions):
 
     @work(exclusive=True, group="thread-new", exit_on_error=False)
     async def _new_thread(self) -> None:
-        from agent_tui.modals.assistant_picker import AssistantPickerScreen
-
         try:
             assistant = self.chat.assistant or await only_graph(self.client)
             if assistant is None:
@@ -202,8 +193,6 @@ class ThreadChat(ThreadActions):
         await self.reload_newer(select=None)
 
     def chat_palette_commands(self) -> Iterable[PaletteCommand]:
-        from agent_tui.palette import PaletteCommand
-
         chat = self.chat
         yield PaletteCommand(
             "Chat: focus the prompt", "The Chat tab, ready to type", self.action_chat

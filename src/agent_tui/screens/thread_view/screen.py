@@ -31,6 +31,8 @@ from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.client.models import Thread
 from agent_tui.history import HistoryRow, ThreadHistory
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.routes import RouteUnavailable
 from agent_tui.screens.thread_view.chat import CHAT_BINDINGS
@@ -52,7 +54,6 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from agent_tui.client import AgentServerClient
-    from agent_tui.palette import PaletteCommand
 
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
@@ -341,16 +342,12 @@ class ThreadViewScreen(ThreadCompare):
         await self.reload_newer(select=select)
 
     def action_raw(self) -> None:
-        from agent_tui.modals.raw_json import RawJsonScreen
-
         row = self.selected_row
         if row is not None:
             title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
             self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        from agent_tui.palette import PaletteCommand
-
         yield PaletteCommand(
             "Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork
         )
@@ -384,12 +381,21 @@ class ThreadViewScreen(ThreadCompare):
 # -- route (routes.py) ------------------------------------------------------
 
 
-def thread_view_screen(app: App[Any], argument: str | None) -> Screen[Any]:
-    """`:thread <id>`: the thread view of that thread, on the Chat tab, ready to type."""
+def thread_view_screen(
+    app: App[Any],
+    argument: str | None,
+    *,
+    client: AgentServerClient | None = None,
+    chat: bool = True,
+    assistant: ChatAssistant | None = None,
+) -> Screen[Any]:
+    """`:thread <id>`: the thread view of that thread, on the Chat tab, ready to type.
+    Screens that open it (`routes.build`) pass their `client`, `chat=False` for the State
+    tab, and the `assistant` the chat runs."""
     thread_id = (argument or "").strip()
     if not thread_id:
         raise RouteUnavailable(":thread needs a thread id")
-    client: AgentServerClient | None = getattr(app, "client", None)
+    client = client or getattr(app, "client", None)
     if client is None:
         raise RouteUnavailable("not connected to a server yet")
-    return ThreadViewScreen(client, thread_id, chat=True)
+    return ThreadViewScreen(client, thread_id, chat=chat, assistant=assistant)

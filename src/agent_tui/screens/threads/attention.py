@@ -11,14 +11,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from agent_tui.client import AgentServerClient
+from agent_tui.palette import PaletteCommand
 from agent_tui.screens.threads.list import ThreadsScreen, client_of
 from agent_tui.thread_query import ATTENTION_STATUSES, ThreadQuery
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
-
-    from agent_tui.palette import PaletteCommand
 
 
 class AttentionScreen(ThreadsScreen):

@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 
 from agent_tui import routes
 from agent_tui.client.models import Thread
+from agent_tui.palette import PaletteCommand
 from agent_tui.routes import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.screens.threads.create import ThreadCreateScreen
 from agent_tui.screens.threads.search import ThreadSearchScreen
 from agent_tui.thread_query import (
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from agent_tui.client import AgentServerClient
-    from agent_tui.palette import PaletteCommand
 
 PREVIEW_WIDTH = 60
 
@@ -127,7 +126,9 @@ class ThreadsScreen(ResourceScreen[Thread]):
     # -- verbs ------------------------------------------------------------------------
 
     def open_item(self, item: Thread) -> None:
-        self.app.push_screen(ThreadViewScreen(self.client, item.thread_id))
+        self.app.push_screen(
+            routes.build(self.app, "thread", item.thread_id, client=self.client, chat=False)
+        )
 
     def new_item(self) -> None:
         def created(thread: Thread | None) -> None:
@@ -178,13 +179,9 @@ class ThreadsScreen(ResourceScreen[Thread]):
             await open_resource("attention")
         else:
             # An app without the shell (a test harness): the route's screen, on top.
-            route = routes.get("attention")
-            assert route is not None
-            await self.app.push_screen(route.factory()(self.app, None))
+            await self.app.push_screen(routes.build(self.app, "attention"))
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        from agent_tui.palette import PaletteCommand
-
         yield PaletteCommand(
             "Search threads…", "Status, metadata, sort, page size", self.action_search
         )
@@ -196,7 +193,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
         )
 
 
-# -- routes (screens/routes.py) -----------------------------------------------------
+# -- routes (routes.py) -----------------------------------------------------
 
 
 def client_of(app: App[Any]) -> AgentServerClient:

@@ -3,7 +3,7 @@
 Moving through the versions list shows the highlighted version's context diffed
 against the active version's (green added, red removed, yellow changed). `a` makes the
 highlighted version active, then checks that the server really switched the context:
-the in-memory runtime of `langgraph dev` does not (API_NOTES). On a mismatch the screen
+the in-memory runtime of `langgraph dev` does not (docs/server-quirks.md). On a mismatch the screen
 says so and the app records the version's context, so every run agent-tui starts with
 this assistant passes it (`assistant_versions.ContextOverrides`).
 

@@ -177,7 +177,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
     @work(exclusive=True, group="assistants-edit", exit_on_error=False)
     async def _open_edit_form(self, item: Assistant) -> None:
         # The form starts from the active version's context: on the in-memory runtime
-        # the assistant record may hold a newer one (API_NOTES).
+        # the assistant record may hold a newer one (docs/server-quirks.md).
         active = await self.attempt(
             self.client.assistants.active_version(item.assistant_id),
             doing=f"read {self.describe(item)}",

@@ -7,7 +7,7 @@ or against its predecessor · `o` open the deployment's agent server as the curr
 context, landing on its assistants · `y` the revision's JSON · `c` copy its id.
 
 The role column says "active" for the deployed revision the deployment serves, and
-"replaced" for older revisions that were deployed once (not a server status: API_NOTES).
+"replaced" for older revisions that were deployed once (not a server status: docs/server-quirks.md).
 While any listed revision is not terminal, the screen reloads every `LIVE_INTERVAL`
 seconds (the official CLI polls every 1 to 3 s).
 """

@@ -43,6 +43,7 @@ from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received
 from agent_tui.chat.items import TERMINAL_RUN_STATES
 from agent_tui.chat.run_driver import RunDriver
@@ -51,8 +52,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
 from agent_tui.gc_tuning import streaming, tune_for_streaming
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.screens.chat_assistant import ChatAssistant
-from agent_tui.screens.chat_pane import ChatPane
+from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.widgets.chat_ai_block import AIBlock
 from agent_tui.widgets.chat_transcript import TranscriptView
 

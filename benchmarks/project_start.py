@@ -34,7 +34,7 @@ def main() -> int:
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="agent-tui-bench-"))
     os.environ["AGENT_TUI_HOME"] = str(home)  # before agent_tui reads its folders
-    from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, load_langgraph_config, project_env
+    from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, env_plan, load_langgraph_config
     from agent_tui.local.project_env import ensure_environment
 
     project = home / "weather"
@@ -47,7 +47,7 @@ def main() -> int:
 
     def start(config: Path, data: Path) -> tuple[float, float]:
         # As in a new app process: the installed packages are read again.
-        project_env._stack_closure.cache_clear()
+        env_plan._stack_closure.cache_clear()
         began = time.perf_counter()
         python = ensure_environment(load_langgraph_config(config))
         prepared = time.perf_counter() - began

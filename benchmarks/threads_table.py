@@ -32,7 +32,7 @@ from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.screens.threads.list import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.thread_query import ThreadQuery
 

@@ -95,7 +95,7 @@ async def assistants_screen(pilot: Pilot[None]) -> None:
 
 async def assistant_detail(pilot: Pilot[None]) -> None:
     """The pirate bot's detail, with the diff of an older version on show."""
-    from agent_tui.screens.assistant_detail import AssistantDetailScreen
+    from agent_tui.screens.assistants.detail import AssistantDetailScreen
 
     bot = await pirate_bot(pilot)
     await open_assistants(pilot, "chat")
@@ -148,7 +148,7 @@ async def chat(pilot: Pilot[None]) -> None:
 
 async def deploy_progress(pilot: Pilot[None]) -> None:
     """A deployment of the demo graphs on the local control plane, followed to DEPLOYED."""
-    from agent_tui.screens.revision_progress import RevisionProgressScreen
+    from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
 
     app = pilot.app
     await until(pilot, lambda: type(app.screen).__name__ == "ServerInfoScreen")

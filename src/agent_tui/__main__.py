@@ -1,6 +1,6 @@
 """`python -m agent_tui`."""
 
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

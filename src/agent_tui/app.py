@@ -32,10 +32,10 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
+from agent_tui.agent_screen import WorkerFailed
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.local_session import LocalSession
 from agent_tui.sanitize import clean_text
-from agent_tui.screens.base import WorkerFailed
 from agent_tui.screens.startup import StartupScreen
 from agent_tui.shell import ShellApp
 from agent_tui.target import LocalServer, RemoteServer, ServerTarget

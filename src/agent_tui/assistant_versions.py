@@ -3,7 +3,7 @@
 The in-memory runtime that `langgraph dev` uses (langgraph-runtime-inmem 0.36.7) copies
 a version's config, metadata, version and name on `POST /assistants/{id}/latest`, but
 not its `context`: the assistant keeps the newer context and later runs by assistant
-id use it (API_NOTES). The versions list holds each version's right context, and a run
+id use it (docs/server-quirks.md). The versions list holds each version's right context, and a run
 request accepts a run-level `context` that the graph sees.
 
 So after setting a version we compare the assistant's context with that version's. On
@@ -150,3 +150,12 @@ async def set_active_version(
     """Make `version` the active one, then check that the server really switched."""
     await client.assistants.set_latest(assistant_id, version)
     return await check_active_context(client, assistant_id, overrides)
+
+
+def overrides_of(app: object) -> ContextOverrides:
+    """The app's registry of run-level contexts (made on first use in a bare app)."""
+    overrides = getattr(app, "context_overrides", None)
+    if not isinstance(overrides, ContextOverrides):
+        overrides = ContextOverrides()
+        setattr(app, "context_overrides", overrides)  # noqa: B010 — apps without the attribute
+    return overrides

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Words the shell handles itself (besides the screen routes of screens/registry.py).
+# Words the shell handles itself (besides the screen routes of routes.py).
 SHELL_COMMANDS: dict[str, tuple[str, str | None]] = {
     "ctx": ("Switch to another context", "name"),
     "theme": ("Switch the colour theme", "name"),

@@ -1,8 +1,8 @@
 """Every remappable key binding of the app, by id — to check a config's `[keymap]`.
 
 A `[keymap]` entry whose id matches no binding does nothing, silently (Textual ignores
-it), which looks like a broken config to the user. The catalogue imports every screen
-and widget module and reads the `BINDINGS` of each class, so it knows bindings of
+it), which looks like a broken config to the user. The catalogue imports every screen,
+modal, pane and widget module and reads the `BINDINGS` of each class, so it knows bindings of
 screens that have not been opened yet. `agent-tui config keys` prints it; the app checks
 the config's keymap against it after start-up.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-PACKAGES = ("agent_tui.screens", "agent_tui.widgets")
+PACKAGES = ("agent_tui.screens", "agent_tui.modals", "agent_tui.panes", "agent_tui.widgets")
 APP_MODULES = ("agent_tui.app",)
 
 
@@ -33,7 +33,7 @@ def _modules() -> Iterator[str]:
     yield from APP_MODULES
     for package_name in PACKAGES:
         package = importlib.import_module(package_name)
-        for module in pkgutil.iter_modules(package.__path__, f"{package_name}."):
+        for module in pkgutil.walk_packages(package.__path__, f"{package_name}."):
             yield module.name
 
 

@@ -9,7 +9,7 @@
   (`error_messages.describe_error`, `markup=False`); a connection failure also marks the
   connection offline in the header, and `note_online()` marks it back.
 - `await open_resource(name, argument)`: open a screen by route name
-  (`screens/registry.py`); unregistered ones say "not available yet".
+  (`routes.py`); unregistered ones say "not available yet".
 - `selection`: the context > assistant > thread trail the header shows (`state.py`).
 - `await run_command(":threads")`: what `:` command mode and the palette run.
 
@@ -29,9 +29,9 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.theme import Theme
 
+from agent_tui import routes
 from agent_tui.commands import SHELL_COMMANDS, parse_command
-from agent_tui.screens import registry
-from agent_tui.screens.palette import ShellCommands
+from agent_tui.palette import ShellCommands
 from agent_tui.state import Selection
 from agent_tui.ui_state import save_ui_state, saved_theme
 
@@ -117,7 +117,7 @@ class ShellApp(App[None]):
 
     async def open_resource(self, name: str, argument: str | None = None) -> bool:
         """Open the screen registered as `name`; False (after saying why) if it cannot."""
-        route = registry.get(name)
+        route = routes.get(name)
         if route is None:
             self.notify(f"No screen called {name!r}", severity="error", markup=False)
             return False
@@ -132,7 +132,7 @@ class ShellApp(App[None]):
             return False
         try:
             screen = route.factory()(self, argument)
-        except registry.RouteUnavailable as error:
+        except routes.RouteUnavailable as error:
             # The factory's own words: "not available yet", or what is wrong with the argument.
             self.notify(str(error), title=f":{route.name}", severity="warning", markup=False)
             return False
@@ -162,7 +162,7 @@ class ShellApp(App[None]):
         return {"ctx": self.context_names(), "theme": sorted(self.available_themes)}
 
     def command_words(self) -> list[str]:
-        return [*registry.names(), *SHELL_COMMANDS]
+        return [*routes.names(), *SHELL_COMMANDS]
 
     def action_command_mode(self) -> None:
         from agent_tui.screens.command_line import CommandLineScreen
@@ -192,9 +192,9 @@ class ShellApp(App[None]):
             return self.switch_theme(argument or "")
         if name == "ctx":
             return await self.switch_to_context(argument)
-        if registry.get(name) is not None:
+        if routes.get(name) is not None:
             return await self.open_resource(name, argument)
-        known = ", ".join(f":{word}" for word in [r.name for r in registry.routes()] + ["ctx", "q"])
+        known = ", ".join(f":{word}" for word in [r.name for r in routes.routes()] + ["ctx", "q"])
         self.notify(
             f"Unknown command {str(command)!r}. Try {known}.",
             title="Unknown command",

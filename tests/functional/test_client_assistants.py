@@ -64,7 +64,7 @@ async def test_set_latest_makes_an_older_version_active(client: AgentServerClien
     assert active.version == 1
     assert active.context == {"step": 10, "double": False}
     # Passing the active version's context makes the run right on any server, including
-    # the in-memory runtime that forgets to switch the context (API_NOTES).
+    # the in-memory runtime that forgets to switch the context (docs/server-quirks.md).
     assert await final_n(client, created.assistant_id, context=active.context) == 15
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 from agent_tui.local.control_plane import LocalControlPlane
 
 

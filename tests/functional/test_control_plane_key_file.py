@@ -14,7 +14,7 @@ import httpx
 import pytest
 from control_plane_support import SpecCheckingTransport
 
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.local.control_plane.auth import KEY_ENV, ControlPlaneKeyError
 

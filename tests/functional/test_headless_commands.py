@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agent_tui.cli import build_parser, main
+from agent_tui.cli.main import build_parser, main
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 from agent_tui.local.control_plane import LocalControlPlane

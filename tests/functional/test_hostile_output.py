@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.local.control_plane import LocalControlPlane
 from hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls

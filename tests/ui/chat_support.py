@@ -12,12 +12,12 @@ from shell_support import ShellHarness
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, Thread
-from agent_tui.screens.chat_assistant import ChatAssistant
-from agent_tui.screens.chat_pane import ChatPane
-from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.panes.chat_pane import ChatPane
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.widgets.chat_ai_block import AIBlock
 
 SIZE = (150, 45)

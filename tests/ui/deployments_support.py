@@ -24,7 +24,7 @@ from agent_tui.app import AgentTuiApp
 from agent_tui.contexts import Context
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments import DeploymentsScreen
+from agent_tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.target import RemoteServer
 
 SIZE = (150, 40)

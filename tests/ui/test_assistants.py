@@ -16,12 +16,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from agent_tui.app import AgentTuiApp
+from agent_tui.assistant_versions import overrides_of
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.screens.assistant_detail import AssistantDetailScreen
-from agent_tui.screens.assistant_form import AssistantFormScreen
-from agent_tui.screens.assistant_graph import AssistantGraphScreen
-from agent_tui.screens.assistants import AssistantsScreen, overrides_of
-from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.screens.assistants.graph import AssistantGraphScreen
+from agent_tui.screens.assistants.list import AssistantsScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb

@@ -14,7 +14,7 @@ from textual.widgets import Input, Select, TextArea
 
 from agent_tui.client import AgentServerClient
 from agent_tui.editor import TextEditorScreen, editor_command, run_editor
-from agent_tui.screens.assistant_form import AssistantFormScreen
+from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.widgets.schema_form import SchemaForm
 
 

@@ -11,8 +11,8 @@ from textual.widgets import Input, Static
 from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistant_detail import AssistantDetailScreen
-from agent_tui.screens.assistant_form import AssistantFormScreen
+from agent_tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.resource_table import NAME_WIDTH
 from agent_tui.widgets.schema_form import SchemaForm

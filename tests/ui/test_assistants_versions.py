@@ -16,9 +16,9 @@ from assistants_support import (
 from textual.widgets import DataTable, Input, Static
 
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.screens.assistant_detail import AssistantDetailScreen
-from agent_tui.screens.assistant_form import AssistantFormScreen
-from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.schema_form import SchemaForm
 

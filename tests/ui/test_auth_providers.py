@@ -20,14 +20,14 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from agent_tui.client import ControlPlaneClient, NotFound
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.screens.auth_providers import (
     MASK,
     AuthProvidersScreen,
     ProviderFormScreen,
     mask_secrets,
 )
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.raw_json import RawJsonScreen
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

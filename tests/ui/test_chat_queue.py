@@ -24,8 +24,8 @@ from chat_support import (
 from shell_support import ShellHarness
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.chat_pane import ChatPane
-from agent_tui.screens.chat_queue import QUEUE_OFFER
+from agent_tui.panes.chat_pane import ChatPane
+from agent_tui.panes.chat_queue import QUEUE_OFFER
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -26,10 +26,10 @@ from textual.widgets import Input
 from agent_tui.chat.items import CustomItem, InterruptItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.screens.raw_json import RawJsonScreen
-from agent_tui.screens.stream_modes import StreamModesScreen
-from agent_tui.screens.thread_view import ThreadViewScreen
-from agent_tui.screens.thread_view_modals import PathScreen
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.modals.stream_modes import StreamModesScreen
+from agent_tui.modals.thread_inputs import PathScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 
 WaitFor = Callable[..., Awaitable[None]]

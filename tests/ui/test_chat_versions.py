@@ -13,17 +13,17 @@ from shell_support import ShellHarness
 from textual.pilot import Pilot
 
 from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, AssistantVersion
-from agent_tui.screens.assistant_picker import AssistantPickerScreen
-from agent_tui.screens.assistant_version_picker import (
+from agent_tui.modals.assistant_picker import AssistantPickerScreen
+from agent_tui.modals.assistant_version_picker import (
     VersionPickerScreen,
     active_config,
     context_summary,
     newest_first,
 )
-from agent_tui.screens.chat_assistant import ChatAssistant
-from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

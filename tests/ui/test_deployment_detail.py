@@ -27,14 +27,14 @@ from textual.screen import Screen
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client.models.control_plane import Revision
-from agent_tui.screens.assistants import AssistantsScreen
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.deployment_detail import DeploymentDetailScreen
-from agent_tui.screens.deployments import DeploymentsScreen
-from agent_tui.screens.raw_json import RawJsonScreen
-from agent_tui.screens.revision_diff import RevisionDiffScreen
-from agent_tui.screens.revision_logs import RevisionLogsScreen
-from agent_tui.screens.revision_progress import RevisionProgressScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.screens.assistants.list import AssistantsScreen
+from agent_tui.screens.deployments.detail import DeploymentDetailScreen
+from agent_tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
+from agent_tui.screens.deployments.revision_logs import RevisionLogsScreen
+from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.widgets.breadcrumb import Breadcrumb

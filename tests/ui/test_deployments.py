@@ -26,10 +26,10 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from agent_tui.app import AgentTuiApp
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.deployment_form import DeploymentFormScreen
-from agent_tui.screens.deployments import DeploymentsScreen
-from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py

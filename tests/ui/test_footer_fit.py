@@ -13,11 +13,11 @@ from textual.widgets._footer import FooterKey
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistants import AssistantsScreen
-from agent_tui.screens.deployments import DeploymentsScreen
+from agent_tui.screens.assistants.list import AssistantsScreen
+from agent_tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view import ThreadViewScreen
-from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.screens.threads.list import ThreadsScreen
 from agent_tui.widgets.chat_prompt import PromptArea
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py

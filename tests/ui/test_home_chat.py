@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.target import RemoteServer
 
 WaitFor = Callable[..., Awaitable[None]]

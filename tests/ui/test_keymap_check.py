@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 
 from agent_tui.app import AgentTuiApp
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 from agent_tui.keymap_catalog import catalog
 from agent_tui.target import RemoteServer
 

@@ -19,8 +19,8 @@ from deployment_forms_support import (
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployment_form import DeploymentFormScreen
-from agent_tui.screens.revision_progress import (
+from agent_tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.screens.deployments.revision_progress import (
     RevisionProgressScreen,
     failure_reason,
     render_steps,

@@ -12,8 +12,8 @@ from shell_support import ListScreen, ShellHarness, make_items
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Static
 
+from agent_tui import routes
 from agent_tui.client import ConnectionFailed
-from agent_tui.screens import registry
 from agent_tui.screens.command_line import CommandLineScreen
 from agent_tui.screens.help import HelpScreen
 from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
@@ -30,12 +30,12 @@ def widgets_route() -> Iterator[list[ListScreen]]:
         opened.append(ListScreen(make_items(5)))
         return opened[-1]
 
-    saved = dict(registry._ROUTES)
-    registry.register(registry.Route("widgets", "Widgets of this server", factory))
-    registry.register(registry.Route("gadgets", "Not built", "agent_tui.screens.no_such:make"))
+    saved = dict(routes._ROUTES)
+    routes.register(routes.Route("widgets", "Widgets of this server", factory))
+    routes.register(routes.Route("gadgets", "Not built", "agent_tui.screens.no_such:make"))
     yield opened
-    registry._ROUTES.clear()
-    registry._ROUTES.update(saved)
+    routes._ROUTES.clear()
+    routes._ROUTES.update(saved)
 
 
 def messages(app: ShellHarness) -> list[str]:

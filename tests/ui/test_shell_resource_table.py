@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 from shell_support import Item, ListScreen, ShellHarness, make_items
 from textual.widgets import Input, Static
 
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.widgets.json_view import JsonView
 from agent_tui.widgets.resource_table import ResourceTable, status_style
 

@@ -17,7 +17,7 @@ from thread_view_support import (
 from threads_support import SHOWN, hostile_thread, painted_control_codes, screen_text
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.modals.raw_json import RawJsonScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

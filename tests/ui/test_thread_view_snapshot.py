@@ -13,7 +13,7 @@ from thread_view_support import counter_thread
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_view import ThreadViewScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.target import RemoteServer
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -13,8 +13,8 @@ from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui import editor
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_view import ThreadViewScreen
-from agent_tui.screens.thread_view_modals import AsNodeScreen, PathScreen
+from agent_tui.modals.thread_inputs import AsNodeScreen, PathScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.thread_export import load_export
 
 WaitFor = Callable[..., Awaitable[None]]

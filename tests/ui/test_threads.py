@@ -18,12 +18,12 @@ from threads_support import counter_steps, page_to_the_end, tag
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
-from agent_tui.screens.confirm import ConfirmScreen
+from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_create import ThreadCreateScreen
-from agent_tui.screens.thread_search import ThreadSearchScreen
-from agent_tui.screens.thread_view import ThreadViewScreen
-from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.screens.threads.create import ThreadCreateScreen
+from agent_tui.screens.threads.list import ThreadsScreen
+from agent_tui.screens.threads.search import ThreadSearchScreen
 from agent_tui.target import RemoteServer
 from agent_tui.thread_query import ThreadQuery
 

@@ -21,11 +21,11 @@ from threads_support import (
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.attention import AttentionScreen
-from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view import ThreadViewScreen
-from agent_tui.screens.threads import ThreadsScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.screens.threads.attention import AttentionScreen
+from agent_tui.screens.threads.list import ThreadsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.json_view import JsonView
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui import __version__
-from agent_tui.cli import build_parser, main
+from agent_tui.cli.main import build_parser, main
 from agent_tui.target import api_key_from_env, normalize_url
 
 
@@ -37,7 +37,7 @@ def test_version_imports_neither_textual_nor_the_server(tmp_path: Path) -> None:
     result = run_cli("--version", home=tmp_path, extra="-Ximporttime")
     assert result.returncode == 0
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
-    assert "agent_tui.cli" in imported  # the listing was parsed
+    assert "agent_tui.cli.main" in imported  # the listing was parsed
     for heavy in ("textual", "rich", "httpx", "langgraph", "langgraph_api", "pydantic"):
         assert heavy not in imported, f"--version imported {heavy}"
 
@@ -104,7 +104,7 @@ def test_api_key_env_order() -> None:
 def test_url_target_takes_the_key_from_the_flag_then_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agent_tui.cli import _target_from_args
+    from agent_tui.cli.main import _target_from_args
     from agent_tui.target import LocalServer, RemoteServer
 
     monkeypatch.setenv("LANGGRAPH_API_KEY", "from-env")

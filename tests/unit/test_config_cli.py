@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.cli import _context_from_args, _target_from_args, build_parser, main
+from agent_tui.cli.main import _context_from_args, _target_from_args, build_parser, main
 from agent_tui.target import LocalServer, RemoteServer
 
 SECRET = "lsv2_sk_feedfacecafe"
@@ -200,7 +200,7 @@ def test_help_names_the_context_flag_and_variables(capsys: pytest.CaptureFixture
 def test_a_key_for_the_local_context_is_refused(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agent_tui.cli import _run_tui
+    from agent_tui.cli.main import _run_tui
 
     code = _run_tui(build_parser().parse_args(["--context", "local", "--api-key", SECRET]))
     assert code == 2

@@ -113,7 +113,7 @@ class AssistantsClient:
         """Make `version` the active one.
 
         The in-memory runtime (langgraph-runtime-inmem 0.36.7) does not copy the version's
-        `context` here; compare with `get_versions` to detect it (see API_NOTES).
+        `context` here; compare with `get_versions` to detect it (see docs/server-quirks.md).
         """
         data = await self._http.request_json(
             "POST", f"/assistants/{assistant_id}/latest", json={"version": version}

@@ -21,18 +21,15 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
+from agent_tui.local.env_plan import EnvironmentPlan, base_site_packages
 from agent_tui.local.server_log import clean_line
-
-if TYPE_CHECKING:  # for the annotations only: project_env imports this module
-    from agent_tui.local.project_env import EnvironmentPlan
 
 MARKER_FILE = "agent-tui-env.json"
 """In the environment folder: the key of what it was built from (written last)."""
@@ -69,12 +66,6 @@ class BuildProgress:
 
 
 ProgressCallback = Callable[[BuildProgress], None]
-
-
-def base_site_packages() -> list[str]:
-    """agent-tui's site-packages folders, which a layered environment adds after its own."""
-    paths = sysconfig.get_paths()
-    return list(dict.fromkeys([paths["purelib"], paths["platlib"]]))
 
 
 class EnvironmentBuilder:

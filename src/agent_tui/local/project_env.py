@@ -27,28 +27,23 @@ kept in the environment, and compared at each start (a few file reads). A projec
 nothing to install (the bundled demo graphs) runs on agent-tui's interpreter directly.
 
 Here is the plan (`plan_environment`, its key, `is_current`) and `ensure_environment`,
-which builds when the plan says so. Running uv is `env_builder`'s part; its public names
-(the error, the progress record, `find_uv`) are importable from here too.
+which builds when the plan says so. The plan's record is `env_plan`'s and running uv is
+`env_builder`'s; their public names (the plan, the error, the progress record, `find_uv`)
+are importable from here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import hashlib
 import json
 import os
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
 import platformdirs
 
-from agent_tui import __version__
 from agent_tui.local.env_builder import (
     BASE_PTH_FILE,
     BUILD_TIMEOUT,
@@ -57,10 +52,10 @@ from agent_tui.local.env_builder import (
     EnvironmentBuilder,
     EnvironmentBuildError,
     ProgressCallback,
-    base_site_packages,
     build_lock,
     find_uv,
 )
+from agent_tui.local.env_plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
 from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
 from agent_tui.local.project_files import read_project_text
 
@@ -83,69 +78,9 @@ __all__ = [
     "server_stack_pins",
 ]
 
-SERVER_STACK = ("langgraph-api", "langgraph-runtime-inmem")
-"""The packages whose whole dependency closure is pinned to agent-tui's own versions."""
-
 DEPENDENCY_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
 
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class EnvironmentPlan:
-    """What a project's environment is built from, and where it lives."""
-
-    config_path: Path
-    env_dir: Path
-    requirements: list[str] = field(default_factory=list)
-    """Requirement strings (from ``dependencies`` and unbuildable ``pyproject.toml`` files)."""
-    editables: list[Path] = field(default_factory=list)
-    """Local packages installed editable."""
-    requirement_files: list[Path] = field(default_factory=list)
-    python_version: str | None = None
-    """``langgraph.json`` ``python_version`` when it is not agent-tui's own."""
-    sources: list[Path] = field(default_factory=list)
-    """The files whose content the environment depends on (hashed)."""
-
-    @property
-    def is_empty(self) -> bool:
-        return not (self.requirements or self.editables or self.requirement_files)
-
-    @property
-    def python(self) -> Path:
-        """The environment's interpreter."""
-        if os.name == "nt":
-            return self.env_dir / "Scripts" / "python.exe"
-        return self.env_dir / "bin" / "python"
-
-    def key(self) -> str:
-        """A hash of everything the environment is built from."""
-        digest = hashlib.sha256()
-        parts: dict[str, Any] = {
-            "agent_tui": __version__,
-            "interpreter": sys.executable,
-            "base": base_site_packages(),
-            "python_version": self.python_version,
-            "requirements": self.requirements,
-            "editables": [str(path) for path in self.editables],
-            "requirement_files": [str(path) for path in self.requirement_files],
-            "stack": server_stack_pins(),
-        }
-        digest.update(json.dumps(parts, sort_keys=True).encode())
-        for source in self.sources:
-            digest.update(str(source).encode())
-            with contextlib.suppress(OSError):
-                digest.update(source.read_bytes())
-        return digest.hexdigest()[:24]
-
-    def stack_pins(self, *, layered: bool) -> list[str]:
-        """The server stack's pins the build holds to: its whole closure in an environment
-        layered over agent-tui's; in a standalone one (another Python) only the server's
-        own packages, the rest resolved anew."""
-        pins = server_stack_pins()
-        if layered:
-            return pins
-        return [pin for pin in pins if pin.split("==")[0] in SERVER_STACK]
 
 
 def environments_dir() -> Path:
@@ -236,11 +171,6 @@ def ensure_environment(
     return str(plan.python)
 
 
-def server_stack_pins() -> list[str]:
-    """``name==version`` for every installed package of the server stack's closure."""
-    return [f"{name}=={version}" for name, version in sorted(_stack_closure().items())]
-
-
 # -- helpers ------------------------------------------------------------------------------
 
 
@@ -286,31 +216,3 @@ def _local_folder(folder: Path) -> tuple[str, list[str]]:
 
 def _unique(items: list[_T]) -> list[_T]:
     return list(dict.fromkeys(items))
-
-
-def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-@functools.cache
-def _stack_closure() -> dict[str, str]:
-    """Installed name → version for `SERVER_STACK` and everything it requires."""
-    from packaging.requirements import InvalidRequirement, Requirement
-
-    installed = {_normalize(d.metadata["Name"]): d for d in metadata.distributions()}
-    closure: dict[str, str] = {}
-    pending = [_normalize(name) for name in SERVER_STACK]
-    while pending:
-        name = pending.pop()
-        dist = installed.get(name)
-        if dist is None or name in closure:
-            continue
-        closure[name] = dist.version
-        for spec in dist.requires or []:
-            try:
-                requirement = Requirement(spec)
-            except InvalidRequirement:
-                continue
-            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
-                pending.append(_normalize(requirement.name))
-    return closure

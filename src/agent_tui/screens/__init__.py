@@ -1,1 +1,1 @@
-"""One module per screen."""
+"""The screens: one module (+ .tcss beside it) per screen; an area's screens share a package."""

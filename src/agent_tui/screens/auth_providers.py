@@ -20,11 +20,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
+from agent_tui.control_plane_access import control_plane_of
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
-from agent_tui.screens.base import AgentScreen, refuse_if_readonly
-from agent_tui.screens.deployments import control_plane_of
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
 from agent_tui.widgets.key_order import after_typed_keys

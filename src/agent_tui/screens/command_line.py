@@ -17,21 +17,21 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from agent_tui import routes
+from agent_tui.agent_screen import AgentScreen
 from agent_tui.commands import SHELL_COMMANDS, complete
-from agent_tui.screens import registry
-from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.text import server_text
 
 
 def _help_for(word: str) -> str:
-    route = registry.get(word)
+    route = routes.get(word)
     if route is not None:
         return route.help
     return SHELL_COMMANDS.get(word, ("", None))[0]
 
 
 def _takes_argument(word: str) -> bool:
-    route = registry.get(word)
+    route = routes.get(word)
     if route is not None:
         return route.argument is not None
     return SHELL_COMMANDS.get(word, ("", None))[1] is not None
@@ -41,7 +41,7 @@ def _label(line: str) -> str:
     """`:thread <id>` for a bare command word that takes an argument."""
     if " " in line:
         return f":{line}"
-    route = registry.get(line)
+    route = routes.get(line)
     argument = route.argument if route is not None else SHELL_COMMANDS.get(line, ("", None))[1]
     return f":{line} <{argument}>" if argument else f":{line}"
 
@@ -94,7 +94,7 @@ class CommandLineScreen(ModalScreen[str | None]):
 
     def completions(self, text: str) -> list[str]:
         app: Any = self.app
-        words = app.command_words() if hasattr(app, "command_words") else registry.names()
+        words = app.command_words() if hasattr(app, "command_words") else routes.names()
         arguments = app.command_arguments() if hasattr(app, "command_arguments") else {}
         return complete(text, words, arguments)
 

@@ -16,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from agent_tui.screens.base import AgentScreen
+from agent_tui.agent_screen import AgentScreen
 
 KeyRow = tuple[str, str]  # (key as shown, description)
 

@@ -51,11 +51,11 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Static
 
+from agent_tui.agent_screen import AgentScreen
 from agent_tui.client.errors import ApiError
-from agent_tui.screens.base import AgentScreen
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.palette import PaletteCommand
-from agent_tui.screens.raw_json import RawJsonScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.palette import PaletteCommand
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.resource_table import Column, ResourceTable
 

@@ -17,16 +17,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
+from agent_tui import routes
+from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
+from agent_tui.assistants_fetch import fetch_all_assistants
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
-from agent_tui.screens.base import AgentScreen, refuse_if_readonly
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
-
-# Enough for any real overview; past this the Assistants screen pages properly.
-_ASSISTANT_PAGE = 100
-_ASSISTANT_PAGES = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +56,6 @@ def summarize_graphs(assistants: Iterable[Assistant]) -> list[GraphSummary]:
             )
         )
     return summaries
-
-
-async def fetch_all_assistants(client: AgentServerClient) -> tuple[list[Assistant], bool]:
-    """All assistants up to a cap, and whether the cap cut the list short."""
-    found: list[Assistant] = []
-    for page in range(_ASSISTANT_PAGES):
-        batch = await client.assistants.search(limit=_ASSISTANT_PAGE, offset=page * _ASSISTANT_PAGE)
-        found.extend(batch)
-        if len(batch) < _ASSISTANT_PAGE:
-            return found, False
-    return found, True
 
 
 def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool) -> Text:
@@ -183,9 +171,6 @@ class ServerInfoScreen(AgentScreen[None]):
 
     @work(exclusive=True, group="server-info-chat", exit_on_error=False)
     async def _chat(self, graph_id: str) -> None:
-        from agent_tui.screens.chat_assistant import ChatAssistant
-        from agent_tui.screens.thread_view import ThreadViewScreen
-
         assistant = ChatAssistant(graph_id, graph_id, graph_id)
         try:
             thread = await self.client.threads.create(metadata=assistant.thread_metadata())
@@ -195,7 +180,9 @@ class ServerInfoScreen(AgentScreen[None]):
                 report(error, doing="create a thread")
             return
         await self.app.push_screen(
-            ThreadViewScreen(self.client, thread.thread_id, chat=True, assistant=assistant)
+            routes.build(
+                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
+            )
         )
 
     def load(self, *, with_info: bool = True) -> None:

@@ -20,8 +20,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, LoadingIndicator, ProgressBar, Static
 
+from agent_tui.agent_screen import AgentScreen
 from agent_tui.logs import log_file
-from agent_tui.screens.base import AgentScreen
 from agent_tui.widgets.text import server_text
 
 LogSource = Callable[[], Sequence[str]]

@@ -1,7 +1,7 @@
 """The AI message block: one `Markdown` per message, streamed in batches.
 
 Tokens arrive far faster than Markdown can re-layout (about 20 appends a second, see
-API_NOTES), so the block never writes per token: `TranscriptView` marks it dirty on
+docs/server-quirks.md), so the block never writes per token: `TranscriptView` marks it dirty on
 each `Appended` and calls `flush()` at most ~20 times a second, which hands everything
 new to a `MarkdownStream` in one write.
 

@@ -35,7 +35,7 @@ REVISION_STATUSES: tuple[str, ...] = get_args(RevisionStatus)
 TERMINAL_REVISION_STATUSES = frozenset(
     {"DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"}
 )
-"""Statuses after which a revision never changes (API_NOTES); `UNKNOWN` keeps polling."""
+"""Statuses after which a revision never changes (docs/server-quirks.md); `UNKNOWN` keeps polling."""
 FAILED_REVISION_STATUSES = frozenset({"CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"})
 
 

@@ -1,0 +1,183 @@
+"""`agent-tui deployments list|watch`: the control plane from scripts (headless).
+
+The control plane is `--control-plane URL`, else the context's `control_plane_url`. The
+key is `--api-key`, else `AGENT_TUI_CONTROL_PLANE_KEY`, else the context's key (which
+reads LANGSMITH_API_KEY and friends); the workspace is `--tenant-id`, else the context's.
+Exit codes: 0 done (for `watch`: DEPLOYED), 1 the server said no or the revision failed,
+2 bad usage.
+
+What the control plane sends (names, statuses, URLs, log lines) is cleaned before it is
+printed, and `list --json` masks secret values as the app does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from agent_tui.cli.common import (
+    EXIT_API_ERROR,
+    EXIT_OK,
+    EXIT_USAGE,
+    NotThere,
+    UsageError,
+    add_readonly_option,
+    fail,
+    print_json,
+    print_table,
+    say,
+    url_argument,
+)
+
+if TYPE_CHECKING:
+    from agent_tui.client import ControlPlaneClient
+
+NO_CONTROL_PLANE = (
+    "no control plane to talk to: pass --control-plane URL (e.g. a local one from "
+    "`agent-tui control-plane serve`), or set control_plane_url in a context"
+)
+
+
+def control_plane_client(args: argparse.Namespace) -> ControlPlaneClient:
+    from agent_tui.client import ControlPlaneClient
+    from agent_tui.target import RemoteServer
+
+    url: str | None = args.control_plane
+    api_key: str | None = args.control_plane_key or os.environ.get("AGENT_TUI_CONTROL_PLANE_KEY")
+    tenant_id: str | None = args.tenant_id
+    if not url or not api_key or not tenant_id:
+        from agent_tui.config import load_config
+        from agent_tui.contexts import resolve_context
+
+        context = resolve_context(load_config(), getattr(args, "context", None))
+        url = url or context.control_plane_url
+        if not api_key and isinstance(context.target, RemoteServer):
+            api_key = context.target.api_key
+        tenant_id = tenant_id or context.workspace_id
+    if not url:
+        raise UsageError(NO_CONTROL_PLANE)
+    return ControlPlaneClient(url, api_key=api_key, tenant_id=tenant_id)
+
+
+def _when(value: datetime | None) -> str:
+    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
+
+
+async def _list(args: argparse.Namespace) -> int:
+    async with control_plane_client(args) as client:
+        found = [
+            d
+            async for d in client.deployments.iter_all(
+                name_contains=args.name, status=args.status, deployment_type=args.type
+            )
+        ]
+    if args.json:
+        from agent_tui.deployment_secrets import mask_secrets
+
+        print_json([mask_secrets(d.raw()) for d in found])
+        return EXIT_OK
+    rows = [
+        [
+            d.name,
+            d.status,
+            (d.active_revision_id or "-")[:8],
+            (d.latest_revision_id or "-")[:8],
+            _when(d.updated_at),
+            d.url or "",
+        ]
+        for d in found
+    ]
+    print_table(["NAME", "STATUS", "ACTIVE", "LATEST", "UPDATED", "URL"], rows)
+    return EXIT_OK
+
+
+async def _watch(args: argparse.Namespace) -> int:
+    from agent_tui.client import ApiError
+
+    async with control_plane_client(args) as client:
+        revision_id = args.revision_id
+        if revision_id is None:
+            revision_id = (await client.deployments.get(args.deployment_id)).latest_revision_id
+            if revision_id is None:
+                raise NotThere(f"deployment {args.deployment_id} has no revision")
+        last = None
+        async for revision in client.wait_for_revision(
+            args.deployment_id, revision_id, interval=args.interval, timeout=args.timeout
+        ):
+            last = revision
+            say(f"{datetime.now().strftime('%H:%M:%S')}  {revision.status}")
+            sys.stdout.flush()  # one line per change, as it happens, even into a pipe
+        if last is not None and last.status == "DEPLOYED":
+            url = (await client.deployments.get(args.deployment_id)).url
+            if url:
+                say(f"agent server: {url}")
+            return EXIT_OK
+        try:
+            logs = await client.revisions.logs(args.deployment_id, revision_id)
+        except ApiError:
+            return EXIT_API_ERROR  # not every control plane has the logs endpoint
+        for line in logs.lines[-20:]:
+            say(f"  {line}")
+        return EXIT_API_ERROR
+
+
+def run_command(args: argparse.Namespace) -> int:
+    import asyncio  # here: `--version` must not pay for it
+
+    from agent_tui.client import ApiError
+    from agent_tui.config import ConfigError
+    from agent_tui.contexts import ContextError
+
+    work = _list if args.deployments_command == "list" else _watch
+    try:
+        return asyncio.run(work(args))
+    except (UsageError, ConfigError, ContextError) as error:
+        return fail(error, EXIT_USAGE)
+    except (ApiError, NotThere) as error:
+        return fail(error, EXIT_API_ERROR)
+
+
+def add_deployments_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    group = commands.add_parser(
+        "deployments",
+        prog="agent-tui deployments",
+        help="deployments on a control plane: list, watch a revision (headless)",
+    )
+    sub = group.add_subparsers(
+        title="deployments commands", metavar="COMMAND", dest="deployments_command"
+    )
+    sub.required = True
+    listing = sub.add_parser("list", prog="agent-tui deployments list", help="list deployments")
+    listing.add_argument("--name", metavar="TEXT", help="name contains TEXT")
+    listing.add_argument("--status", metavar="S", help="READY, AWAITING_DATABASE, …")
+    listing.add_argument("--type", metavar="T", help="dev_free, dev or prod")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    watch = sub.add_parser(
+        "watch",
+        prog="agent-tui deployments watch",
+        help="print each status change of a revision (default: the latest); "
+        "exit 0 on DEPLOYED, 1 on a failure",
+    )
+    watch.add_argument("deployment_id", metavar="DEPLOYMENT_ID")
+    watch.add_argument("revision_id", metavar="REVISION_ID", nargs="?")
+    watch.add_argument("--interval", type=float, default=2.0, help="seconds between polls")
+    watch.add_argument("--timeout", type=float, default=1800.0, help="give up after seconds")
+    for parser in (listing, watch):
+        options = parser.add_argument_group("control plane")
+        options.add_argument(
+            "--control-plane", metavar="URL", type=url_argument, help="the control plane's URL"
+        )
+        options.add_argument(
+            "--control-plane-key", metavar="KEY", help="X-Api-Key for the control plane"
+        )
+        options.add_argument("--tenant-id", metavar="ID", help="workspace id (X-Tenant-Id)")
+        options.add_argument(
+            "--context", metavar="NAME", default=argparse.SUPPRESS, help="a saved context"
+        )
+        add_readonly_option(options)  # accepted like everywhere; these commands only read
+        parser.set_defaults(handler=run_command)

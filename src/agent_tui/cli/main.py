@@ -1,0 +1,218 @@
+"""The `agent-tui` command: parse flags, then open the TUI or run a headless subcommand.
+
+Imports stay lazy: `agent-tui --version`, `--help` and `config path` must answer
+without loading Textual or the agent server (both take a noticeable time to import).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from agent_tui import __version__
+
+if TYPE_CHECKING:
+    from agent_tui.config import AgentTuiConfig
+    from agent_tui.contexts import Context
+    from agent_tui.target import ServerTarget
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[argparse.Namespace], int]
+
+_EPILOG = """\
+examples:
+  agent-tui                          start a local agent server (./langgraph.json, else the demo graphs)
+  agent-tui --url http://localhost:2024
+                                     connect to a running server (e.g. `langgraph dev`)
+  agent-tui --context staging        connect to a saved context (see `agent-tui config contexts`)
+  agent-tui serve [--port N]         the same local server, headless (for Studio, the SDK, curl)
+  agent-tui config path              print where the config file lives
+  agent-tui config set-context staging --url https://… --api-key-env STAGING_KEY
+
+API keys come from --api-key, else the context's source (api_key_env or a stored key),
+else LANGSMITH_API_KEY, LANGGRAPH_API_KEY or LANGCHAIN_API_KEY. LANGSMITH_WORKSPACE_ID
+(or LANGSMITH_TENANT_ID) sets X-Tenant-Id when the context has no workspace_id.
+AGENT_TUI_CONTEXT picks the context, AGENT_TUI_READONLY=1 forces read-only mode and
+AGENT_TUI_CONFIG moves the config file. Flags win over the environment, which wins
+over the config file.
+Logs go to the user log folder (AGENT_TUI_LOG_LEVEL=DEBUG for more); AGENT_TUI_HOME moves
+every agent-tui folder under one directory.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agent-tui",
+        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload]\n"
+        "       %(prog)s COMMAND ...\n"
+        "       %(prog)s --version | --help",
+        description="A terminal app for LangGraph agent servers: assistants, threads, "
+        "checkpoints and streamed runs.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"agent-tui {__version__}")
+    server = parser.add_argument_group("server")
+    server.add_argument(
+        "--url",
+        metavar="URL",
+        help="connect to the agent server at URL instead of starting a local one",
+    )
+    server.add_argument(
+        "--context",
+        metavar="NAME",
+        help="connect to the saved context NAME (`local` is the embedded server)",
+    )
+    server.add_argument(
+        "--api-key",
+        metavar="KEY",
+        help="API key for --url (sent as X-Api-Key); prefer the environment variables, "
+        "since a flag is visible in the process list",
+    )
+    server.add_argument(
+        "--no-reload",
+        dest="reload",
+        action="store_false",
+        help="do not reload the local server when the project's code changes",
+    )
+    server.add_argument(
+        "--readonly",
+        action="store_true",
+        help="refuse every action that would change something on the server",
+    )
+    parser.set_defaults(handler=_run_tui)
+
+    # Headless subcommands (threads, history, diff, export, import: `headless_commands.py`).
+    # `prog` for each level: argparse would otherwise build subcommands' usage lines from
+    # the multi-line usage above ("agent-tui --version | --help config set-context …").
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")
+    config = commands.add_parser("config", help="agent-tui's own configuration")
+    config_commands = config.add_subparsers(
+        title="config commands", metavar="COMMAND", prog="agent-tui config"
+    )
+    config_commands.required = True
+    path = config_commands.add_parser("path", help="print the path of the config file")
+    path.set_defaults(handler=_config_path)
+    from agent_tui.cli.config import add_config_commands
+
+    add_config_commands(config_commands)
+    from agent_tui.cli.headless_commands import add_headless_commands
+
+    add_headless_commands(commands)
+    from agent_tui.cli.control_plane import add_control_plane_commands
+
+    add_control_plane_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.url and args.context:
+        parser.error("--url and --context are alternatives: give one")
+    if args.api_key and not (args.url or args.context):
+        parser.error("--api-key needs --url or --context (the local server runs without a key)")
+    if args.url:
+        from agent_tui.target import normalize_url
+
+        try:
+            args.url = normalize_url(args.url)
+        except ValueError as error:
+            parser.error(f"--url: {error}")
+    handler: Handler = args.handler
+    if handler is _run_tui:
+        return handler(args)
+    try:
+        code = handler(args)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+    except BrokenPipeError:
+        return _reader_went_away()
+    return code
+
+
+def _reader_went_away() -> int:
+    """`agent-tui threads list --json | head`: the reader stopped reading, which is no
+    error. End quietly, like other Unix tools (whose shells report 128 + SIGPIPE)."""
+    import os
+
+    # What is still buffered for stdout can never be written: point stdout at nothing,
+    # or Python's final flush reports the broken pipe after all.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141  # 128 + SIGPIPE (13), what a shell reports for `cat` in the same place
+
+
+def _config_path(args: argparse.Namespace) -> int:
+    from agent_tui.config import config_path
+
+    print(config_path())
+    return 0
+
+
+def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None = None) -> Context:
+    """Flags > AGENT_TUI_* environment > config file > defaults (see `agent_tui.contexts`).
+
+    Raises ConfigError or ContextError, which say what is wrong and where.
+    """
+    from agent_tui.config import load_config
+    from agent_tui.contexts import resolve_context, url_context
+
+    if args.url:
+        return url_context(args.url, args.api_key)
+    config = load_config() if config is None else config
+    return resolve_context(config, args.context, api_key=args.api_key)
+
+
+def _target_from_args(args: argparse.Namespace) -> ServerTarget:
+    return _context_from_args(args).target
+
+
+def _run_tui(args: argparse.Namespace) -> int:
+    from agent_tui.config import ConfigError, load_config
+    from agent_tui.contexts import ContextError
+    from agent_tui.logs import setup_logging
+
+    try:
+        config = load_config()
+        context = _context_from_args(args, config)
+    except (ConfigError, ContextError) as error:
+        # A bad file or context is the user's to fix: say what and where, no traceback.
+        # Cleaned: the message quotes the file, which may hold anything.
+        from agent_tui.sanitize import clean_text
+
+        print(f"agent-tui: {clean_text(str(error))}", file=sys.stderr)
+        return 2
+    target = context.target
+    log_path = setup_logging(secrets=[target.api_key or ""])
+    logger.info(
+        "agent-tui %s starting: context %r, %r (readonly=%s)",
+        __version__,
+        context.name,
+        target,
+        args.readonly or context.readonly,
+    )
+
+    from agent_tui.app import AgentTuiApp
+
+    app = AgentTuiApp(
+        context,
+        readonly=args.readonly,
+        config=config,
+        keymap=config.keymap,
+        reload=getattr(args, "reload", True),
+    )
+    try:
+        app.run()
+    finally:
+        # The app stops it on the way out; this covers an app that crashed before that.
+        app.stop_local_server()
+        logger.info("agent-tui exited (return code %s)", app.return_code)
+    if app.return_code:
+        reason = f"{app.failure}; " if app.failure else ""
+        print(f"agent-tui: {reason}details in {log_path}", file=sys.stderr)
+    return app.return_code or 0

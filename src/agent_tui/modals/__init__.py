@@ -1,0 +1,1 @@
+"""Modal screens that several screens and panes open: confirm, raw JSON, pickers, prompts."""

@@ -1,0 +1,396 @@
+"""The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
+
+Top, one line that is always visible: the run state (running, reconnecting…,
+interrupted, done, error, cancelled), the thread status and the assistant in use.
+Middle, the transcript (`widgets/chat_transcript.py`) and, toggled with `f2` as a split
+beside it, the raw event inspector (`widgets/event_inspector.py`), which records every
+event even while hidden. Bottom, the prompt (`widgets/chat_prompt.py`).
+
+The pane owns the run: `enter` in the prompt starts a run of its `ChatSession` in one
+exclusive worker (`chat_run.py`); the session's driver rejoins a dropped stream by
+itself and reports it. A thread found running when the pane opens (a run started
+elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
+refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
+(`screens/thread_view/chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
+
+One message can wait for the active run (`enter` twice): `chat_queue.py`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from agent_tui.agent_screen import refuse_if_readonly
+from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
+from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
+from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.session import ChatSession
+from agent_tui.client import ApiError, NotFound, ValidationFailed
+from agent_tui.gc_tuning import streaming
+from agent_tui.modals.stream_modes import session_modes
+from agent_tui.modals.thread_inputs import PathScreen
+from agent_tui.panes.chat_hint import empty_chat_hint
+from agent_tui.panes.chat_queue import BUSY_MESSAGE, MessageQueue
+from agent_tui.panes.chat_run import ChatRun
+from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.widgets.chat_prompt import PromptArea
+from agent_tui.widgets.chat_transcript import TranscriptView
+from agent_tui.widgets.event_inspector import EventInspector
+from agent_tui.widgets.resource_table import status_text
+from agent_tui.widgets.text import server_text
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
+    from agent_tui.client.models import Thread
+
+
+STATE_STYLES: dict[str, str] = {
+    "idle": "dim",
+    "starting": "yellow",
+    "running": "bold yellow",
+    "reconnecting": "bold magenta",
+    "interrupted": "bold magenta",
+    "done": "green",
+    "error": "bold red",
+    "cancelled": "yellow",
+}
+
+
+class ChatPane(Vertical):
+    """One thread's chat. `thread_loaded(thread)` keeps it told of the thread's status
+    and metadata (the screen polls them)."""
+
+    DEFAULT_CSS = """
+    ChatPane { height: 1fr; }
+    ChatPane #chat-state { height: 1; padding: 0 1; background: $boost; }
+    ChatPane #chat-body { height: 1fr; }
+    ChatPane #transcript { width: 1fr; }
+    ChatPane #inspector { width: 1fr; border-left: solid $primary; display: none; }
+    ChatPane.-inspecting #inspector { display: block; }
+    ChatPane #prompt { height: auto; max-height: 12; }
+    """
+    # `f2` (show the inspector) is the thread view's key: it works wherever the focus is.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save_events", "Save events", id="chat.save_events"),
+    ]
+
+    class RunEnded(Message):
+        """A run ended (done, error, interrupted, cancelled, gone): the thread changed."""
+
+        def __init__(self, state: RunState) -> None:
+            super().__init__()
+            self.state = state
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        assistant: ChatAssistant | None = None,
+        load: bool = True,
+        id: str | None = None,
+    ) -> None:
+        """`load=False`: the transcript loads on the first `show()`, not at mount (a long
+        thread opened on another tab does not pay for a transcript nobody looks at)."""
+        super().__init__(id=id)
+        self.client = client
+        self.thread_id = thread_id
+        self.session = ChatSession(client, thread_id)
+        self.model = self.session.transcript
+        self.run_state: RunState = "idle"
+        self.detail = ""  # e.g. "attempt 2" beside "reconnecting…"
+        self.thread_status: str | None = None
+        self.assistant = assistant
+        # True once the assistant was chosen (picked, or given): metadata no longer decides.
+        self.chosen = assistant is not None
+        self.load_at_mount = load
+        self.loaded = False  # the thread's messages were asked for
+        self.shown_loaded = False  # … and are shown (an empty chat may say so)
+        self.run: ChatRun | None = None
+        self.queue = MessageQueue(self)
+        self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-state")
+        with Horizontal(id="chat-body"):
+            yield TranscriptView(id="transcript")
+            yield EventInspector(id="inspector")
+        yield PromptArea(id="prompt")
+
+    @property
+    def transcript(self) -> TranscriptView:
+        return self.query_one(TranscriptView)
+
+    @property
+    def prompt(self) -> PromptArea:
+        return self.query_one(PromptArea)
+
+    @property
+    def inspector(self) -> EventInspector:
+        return self.query_one(EventInspector)
+
+    @property
+    def running(self) -> bool:
+        # A run worker outlives an `error` event (the driver still settles the run).
+        return self.run is not None or self.run_state not in TERMINAL_RUN_STATES
+
+    @property
+    def stream_modes(self) -> tuple[str, ...]:
+        return session_modes(self.app)
+
+    def on_mount(self) -> None:
+        self.show_state()
+        if self.load_at_mount:
+            self.show()
+
+    def show(self) -> None:
+        """The pane is about to be seen: load the thread's messages once."""
+        if not self.loaded:
+            self.loaded = True
+            self.load_transcript()
+
+    # -- what the pane knows about the thread -----------------------------------------
+
+    def thread_loaded(self, thread: Thread) -> None:
+        self.thread_status = thread.status
+        if not self.chosen:
+            self.assistant = named_by(thread.metadata) or self.assistant
+        self.show_state()
+
+    def use_assistant(self, assistant: ChatAssistant) -> None:
+        """The user's choice: later runs use it, whatever the thread's metadata says."""
+        self.assistant = assistant
+        self.chosen = True
+        self.show_state()
+
+    @work(exclusive=True, group="chat-load", exit_on_error=False)
+    async def load_transcript(self) -> None:
+        """Show the thread's messages as its state holds them."""
+        try:
+            changes = await self.session.load()
+        except ApiError as error:
+            # The screen reports a missing thread itself; anything else is news.
+            if not isinstance(error, NotFound | ValidationFailed):
+                self.screen_report(error, "load the thread's messages")
+            return
+        if self.running:
+            return  # a run began meanwhile: its own events and reconcile keep it right
+        self.transcript.apply(changes)
+        self.shown_loaded = True
+        self.thread_status = self.session.thread_status or self.thread_status
+        self.set_state(self.model.state)
+        if self.thread_status == "busy":
+            await self._join_active_run()
+
+    async def _join_active_run(self) -> None:
+        """The thread is running (started elsewhere): follow that run here, live."""
+        try:
+            runs = await self.client.runs.list(self.thread_id, limit=1, status="running")
+        except ApiError:
+            return  # the transcript shows the state; the next send says if it is busy
+        if runs and not self.running:
+            self._start(ChatRun(self, join=runs[0].run_id))
+
+    # -- the state line ---------------------------------------------------------------
+
+    def set_state(self, state: RunState, detail: str = "") -> None:
+        self.run_state = state
+        self.detail = detail
+        self.show_state()
+        self.screen.refresh_bindings()  # the cancel keys come and go with the run
+
+    def show_state(self) -> None:
+        text = Text()
+        label = "reconnecting…" if self.run_state == "reconnecting" else self.run_state
+        text.append(label, style=STATE_STYLES.get(self.run_state, ""))
+        if self.detail:
+            text.append(" ")
+            text.append_text(server_text(f"({self.detail})", style="dim"))
+        text.append("  thread ", style="dim")
+        text.append_text(status_text(self.thread_status or "—"))
+        text.append("  assistant ", style="dim")
+        if self.assistant is not None:
+            text.append_text(server_text(self.assistant.shown, style="bold"))
+        else:
+            text.append("none yet (f4 picks one)", style="dim")
+        modes = self.stream_modes if self.is_mounted else ()
+        if modes and set(modes) != set(DEFAULT_STREAM_MODES):
+            text.append("  modes ", style="dim")
+            text.append(", ".join(modes))
+        if self.queued is not None:
+            text.append("  1 message queued", style="italic")
+        if self.run_state in ("running", "starting", "reconnecting"):
+            text.append("  esc/ctrl+c cancels", style="dim")
+        self.query_one("#chat-state", Static).update(text)
+        self.show_empty_hint()
+
+    def show_empty_hint(self) -> None:
+        if not self.shown_loaded or self.transcript.blocks:
+            return
+        assistant = self.assistant
+        if assistant is not None and assistant not in self._descriptions:
+            self._descriptions[assistant] = None
+            self._describe(assistant)
+        description = self._descriptions.get(assistant) if assistant is not None else None
+        readonly = bool(getattr(self.app, "readonly", False))
+        self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
+
+    @work(group="chat-describe", exit_on_error=False)
+    async def _describe(self, assistant: ChatAssistant) -> None:
+        try:
+            self._descriptions[assistant] = await description_of(self.client, assistant)
+        except ApiError:
+            return  # the hint does without it
+        self.show_empty_hint()
+
+    # -- sending ----------------------------------------------------------------------
+
+    @on(PromptArea.Submitted)
+    def _submitted(self, event: PromptArea.Submitted) -> None:
+        event.stop()
+        self.send(event.text)
+
+    def send(self, text: str) -> None:
+        if not text.strip():
+            return
+        if refuse_if_readonly(self.app, "run the chat"):
+            return
+        if self.running:
+            self.queue.offer_or_queue(text)
+            return
+        self._start(ChatRun(self, text=text))
+
+    # -- the queued message (chat_queue.py) -------------------------------------------
+
+    @property
+    def queued(self) -> str | None:
+        """The message sent when the active run ends, if any."""
+        return self.queue.text
+
+    def drop_queued(self) -> bool:
+        return self.queue.drop()
+
+    @on(InterruptBlock.Resume)
+    def _resume(self, event: InterruptBlock.Resume) -> None:
+        event.stop()
+        if self.running:
+            self.notify(BUSY_MESSAGE, title="Not resumed", severity="warning", markup=False)
+            return
+        if refuse_if_readonly(self.app, "resume the run"):
+            return
+        self._start(ChatRun(self, resume=event.value, interrupt=event.item))
+        self.prompt.focus()  # the answer's form goes once answered
+
+    def _start(self, run: ChatRun) -> None:
+        self.run = run
+        self.set_state("starting")
+        self._follow(run)
+
+    @work(exclusive=True, group="chat-run", exit_on_error=False)
+    async def _follow(self, run: ChatRun) -> None:
+        # One worker for a run and the queued message's run after it: a new exclusive
+        # worker started from here would cancel this one.
+        next_run: ChatRun | None = run
+        while next_run is not None:
+            run = next_run
+            try:
+                with streaming():  # no full collection pauses the stream (gc_tuning.py)
+                    await run.follow()
+            finally:
+                self.run = None
+                self.queue.lapse_offer()
+                self.set_state(self.run_state, self.detail)  # the cancel keys go
+            if run.state is not None:
+                self.post_message(self.RunEnded(run.state))
+            next_run = self.queue.next_run(run.state)
+            if next_run is not None:
+                self.run = next_run
+                self.set_state("starting")
+
+    def cancel_run(self) -> bool:
+        """Cancel the active run on the server; False when none is active."""
+        if self.run is None:
+            return False
+        self.set_state(self.run_state, "cancelling…")
+        self._cancel()
+        return True
+
+    @work(exclusive=True, group="chat-cancel", exit_on_error=False)
+    async def _cancel(self) -> None:
+        try:
+            await self.session.cancel()
+        except ApiError as error:
+            self.screen_report(error, "cancel the run")
+
+    # -- the event inspector ----------------------------------------------------------
+
+    def action_toggle_inspector(self) -> None:
+        self.toggle_class("-inspecting")
+        if self.has_class("-inspecting"):
+            self.inspector.focus()
+        else:
+            self.prompt.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save_events":
+            return self.has_class("-inspecting")
+        return True
+
+    def action_save_events(self) -> None:
+        from agent_tui import paths
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        default = paths.data_dir() / "events" / f"thread-{self.thread_id[:8]}-{stamp}.jsonl"
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self._save_events(path)
+
+        self.app.push_screen(
+            PathScreen(
+                str(default),
+                title="Save the raw events as JSON Lines",
+                hint="enter writes the file · esc cancels",
+            ),
+            chosen,
+        )
+
+    @work(exclusive=True, group="chat-save", exit_on_error=False)
+    async def _save_events(self, path: str) -> None:
+        import asyncio
+
+        dropped = self.inspector.dropped
+        try:
+            target, count = await asyncio.to_thread(_save, self.inspector, path)
+        except OSError as error:
+            self.screen_report(error, f"save the events to {path}")
+            return
+        text = f"{count} events saved to {target}"
+        if dropped:
+            text += f" (the {dropped:,} before them were no longer kept)"
+        self.notify(text, title="Events saved", markup=False)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def screen_report(self, error: BaseException, doing: str) -> None:
+        report = getattr(self.screen, "report_error", None)
+        if callable(report):
+            report(error, doing=doing)
+        else:
+            self.notify(str(error), severity="error", markup=False)
+
+
+def _save(inspector: EventInspector, path: str) -> tuple[Path, int]:
+    target = Path(path).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target, inspector.save(target)

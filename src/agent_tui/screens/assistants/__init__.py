@@ -1,0 +1,1 @@
+"""The Assistants screens: the list, one assistant's detail, its form and its graph."""

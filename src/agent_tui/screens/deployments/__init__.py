@@ -1,0 +1,1 @@
+"""The Deployments screens: the list, one deployment's revisions, the form and a revision's progress, logs and diff."""

@@ -1,0 +1,1 @@
+"""The thread view: one thread's history, diffs, actions and chat, in one screen."""

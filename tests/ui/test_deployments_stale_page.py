@@ -24,8 +24,8 @@ from deployments_support import (
 from textual.pilot import Pilot
 
 from agent_tui.app import AgentTuiApp
-from agent_tui.screens.confirm import ConfirmScreen
-from agent_tui.screens.deployments import DeploymentsScreen
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]

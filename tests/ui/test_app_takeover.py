@@ -45,8 +45,19 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
                 summary = str(screen.query_one("#summary", Static).render())
                 return "started by agent-tui" in summary
 
+            # The toast lasts seconds; starting a server under load can take longer, so
+            # look for it while the start is under way (not after it, nor by waiting on
+            # the connect worker, which holds the wait until the server answers).
+            await wait_for(
+                pilot,
+                lambda: any(
+                    "starting this app's own" in str(n.message) for n in app._notifications
+                ),
+                timeout=30,
+                what="the word that this app starts its own server",
+                workers=False,
+            )
             await wait_for(pilot, own_home, timeout=90, what="this app's own server")
-            assert any("starting this app's own" in str(n.message) for n in app._notifications)
             assert app.client is not None
             thread = await app.client.threads.get(thread_id)
             assert thread.metadata.get("made_by") == "owner"

@@ -113,6 +113,15 @@ register(
 )
 register(
     Route(
+        "runs",
+        "The runs of one thread (status, duration, join, cancel)",
+        "agent_tui.screens.thread_runs:thread_runs_screen",
+        argument="id",
+        drill_down=True,
+    )
+)
+register(
+    Route(
         "attention",
         "Threads needing attention (interrupted or error)",
         "agent_tui.screens.threads.attention:attention_screen",

@@ -77,6 +77,7 @@ class ThreadViewScreen(ThreadCompare):
         Binding("r", "refresh", "Refresh", show=False, id="thread_view.refresh"),
         Binding("y", "raw", "Raw JSON", show=False, id="thread_view.raw"),
         Binding("c", "copy_id", "Copy id", show=False, id="thread_view.copy_id"),
+        Binding("R", "runs", "Runs", show=False, id="thread_view.runs"),
         *CHAT_BINDINGS,
     ]
 
@@ -325,6 +326,10 @@ class ThreadViewScreen(ThreadCompare):
 
     def action_state(self) -> None:
         self.tabs.active = "tab-state"
+
+    async def action_runs(self) -> None:
+        """`R`: the thread's runs (`screens/thread_runs.py`)."""
+        await self.app.run_action(f"open_resource('runs', {self.thread_id!r})")
 
     # -- small verbs ------------------------------------------------------------------
 

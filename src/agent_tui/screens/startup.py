@@ -73,7 +73,7 @@ class StartupScreen(AgentScreen[None]):
     failed: reactive[bool] = reactive(False)
 
     class Ready(Message):
-        """The screen is composed: the app may start working and report progress."""
+        """The screen is painted: the app may start working and report progress."""
 
     class RetryRequested(Message):
         """The user asked to try starting/connecting again."""
@@ -103,7 +103,10 @@ class StartupScreen(AgentScreen[None]):
 
     def on_mount(self) -> None:
         self.set_interval(0.25, self._show_status)
-        self.post_message(self.Ready())
+        # Start-up time: only after the first paint. The connect worker then imports the
+        # client in a thread, which would hold the interpreter lock while the first frame
+        # is still being laid out and drawn.
+        self.call_after_refresh(self.post_message, self.Ready())
 
     def start(self, heading: str) -> None:
         """Show progress for a new attempt."""

@@ -70,7 +70,9 @@ class StartupScreen(AgentScreen[None]):
         Binding("q", "app.quit", "Quit", show=False, id="startup.quit"),
     ]
 
-    failed: reactive[bool] = reactive(False)
+    # init=False: nothing to do for the initial False, and the watcher's refresh_bindings
+    # would have the footer compose its keys twice before the first paint (start-up time).
+    failed: reactive[bool] = reactive(False, init=False)
 
     class Ready(Message):
         """The screen is painted: the app may start working and report progress."""

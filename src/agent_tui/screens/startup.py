@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -63,7 +64,8 @@ def latest_status(lines: Sequence[str]) -> str:
 
 
 class StartupScreen(AgentScreen[None]):
-    CSS_PATH = "startup.tcss"
+    # Absolute, so the app can read the same file before the first paint (see `AgentTuiApp`).
+    CSS_PATH = Path(__file__).with_name("startup.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "retry", "Retry", id="startup.retry"),
         # Hidden: the footer already shows ctrl+q for quitting.

@@ -13,7 +13,9 @@ pseudo-terminal (100x30) and reads what the app writes to the terminal:
 
 Then it presses ctrl+q and waits for the process to exit. For scale it also times a bare
 `python -c pass`, `agent-tui --version` (no Textual import) and `import textual`.
-AGENT_TUI_HOME points at a temporary folder, so no user config or theme is read.
+AGENT_TUI_HOME points at a temporary folder, so no user config or theme is read; the
+bytecode caches are written there too (PYTHONPYCACHEPREFIX) and used from the first timed
+run on, as an installed app uses its own.
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 TITLE = b"agent-tui"
+BARE_APP = Path(__file__).with_name("bare_app.py")
+BARE_TITLE = b"bare-textual"
 TABLE_HEADER = b"Default assistant"
 GRAPH_IDS = (b"chat", b"counter")
 
@@ -45,11 +50,43 @@ def _ready(screen_bytes: bytes) -> bool:
 
 def run_once(url: str, env: dict[str, str], timeout: float = 60.0) -> tuple[float, float]:
     """(seconds to first paint, seconds to the info screen ready) for one app start."""
+    first_paint, ready, seen = _watch_start(
+        [sys.executable, "-m", "agent_tui", "--url", url], env, TITLE, _ready, timeout
+    )
+    if first_paint is None or ready is None:
+        tail = bytes(seen[-400:]).decode("utf-8", "replace")
+        raise RuntimeError(f"the app did not show its screens within {timeout}s: {tail!r}")
+    return first_paint, ready
+
+
+def run_bare_once(env: dict[str, str], timeout: float = 60.0) -> float:
+    """Seconds to the bare Textual app's first paint."""
+    first_paint, _, seen = _watch_start(
+        [sys.executable, str(BARE_APP)], env, BARE_TITLE, None, timeout
+    )
+    if first_paint is None:
+        tail = bytes(seen[-400:]).decode("utf-8", "replace")
+        raise RuntimeError(f"the bare app did not paint within {timeout}s: {tail!r}")
+    return first_paint
+
+
+def _watch_start(
+    command: list[str],
+    env: dict[str, str],
+    title: bytes,
+    ready_test: Callable[[bytes], bool] | None,
+    timeout: float,
+) -> tuple[float | None, float | None, bytearray]:
+    """Start `command` in a pseudo-terminal and read its output until `ready_test` passes
+    (or, without one, the first paint: `title` in the output); then ctrl+q.
+
+    (first paint, ready, everything read); a moment not seen is None.
+    """
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent_tui", "--url", url],
+        command,
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -58,7 +95,8 @@ def run_once(url: str, env: dict[str, str], timeout: float = 60.0) -> tuple[floa
     )
     os.close(slave)
     seen = bytearray()
-    first_paint = ready = None
+    first_paint: float | None = None
+    ready: float | None = None
     try:
         while time.perf_counter() - started < timeout:
             readable, _, _ = select.select([master], [], [], 0.05)
@@ -72,9 +110,11 @@ def run_once(url: str, env: dict[str, str], timeout: float = 60.0) -> tuple[floa
                 break
             now = time.perf_counter() - started
             seen += chunk
-            if first_paint is None and TITLE in seen:
+            if first_paint is None and title in seen:
                 first_paint = now
-            if first_paint is not None and _ready(bytes(seen)):
+                if ready_test is None:
+                    break
+            if first_paint is not None and ready_test is not None and ready_test(bytes(seen)):
                 ready = now
                 break
         os.write(master, b"\x11")  # ctrl+q
@@ -87,10 +127,7 @@ def run_once(url: str, env: dict[str, str], timeout: float = 60.0) -> tuple[floa
         os.close(master)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    if first_paint is None or ready is None:
-        tail = bytes(seen[-400:]).decode("utf-8", "replace")
-        raise RuntimeError(f"the app did not show its screens within {timeout}s: {tail!r}")
-    return first_paint, ready
+    return first_paint, ready, seen
 
 
 def time_command(args: list[str], env: dict[str, str]) -> float:
@@ -116,6 +153,11 @@ def main() -> None:
     home = tempfile.mkdtemp(prefix="agent-tui-bench-")
     env = {**os.environ, "AGENT_TUI_HOME": home, "TERM": "xterm-256color"}
     env.pop("LANGSMITH_API_KEY", None)
+    # Bytecode caches as an installed app has them from its second start on (the warm-up
+    # run writes them); in a folder of their own, so the source tree stays clean. Without
+    # them every start compiles every module, which hides what start-up itself costs.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(home) / "pycache")
     server = None
     url = args.url
     if url is None:
@@ -128,11 +170,19 @@ def main() -> None:
         print(f"embedded agent server (demo graphs) ready at {url}")
     try:
         run_once(url, env)  # warm the OS file cache and the server
-        paints, readies = [], []
-        for _ in range(args.runs):
-            paint, ready = run_once(url, env)
+        run_bare_once(env)
+        paints, readies, baseline, ratios = [], [], [], []
+        for round_ in range(args.runs):
+            if round_ % 2:  # alternate, so a noisy moment does not always hit the same one
+                paint, ready = run_once(url, env)
+                bare_paint = run_bare_once(env)
+            else:
+                bare_paint = run_bare_once(env)
+                paint, ready = run_once(url, env)
             paints.append(paint)
             readies.append(ready)
+            baseline.append(bare_paint)
+            ratios.append(paint / bare_paint)
         bare = [time_command([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
         version = [
             time_command([sys.executable, "-m", "agent_tui", "--version"], env)
@@ -149,6 +199,12 @@ def main() -> None:
     print(f"  {'':<34} {'best':>8} {'median':>8} {'worst':>8}")
     print(summary("first paint (start-up screen)", paints))
     print(summary("info screen ready (graphs shown)", readies))
+    print(summary("bare Textual app: first paint", baseline))
+    print(
+        f"  first paint, agent-tui / bare app: {statistics.median(ratios):.2f}x"
+        f" (median of the rounds' ratios; best-of ratio"
+        f" {min(paints) / min(baseline):.2f}x; target 1.30x)"
+    )
     print("for scale:")
     print(summary("python -c pass", bare))
     print(summary("agent-tui --version", version))

@@ -27,7 +27,6 @@ file. A bad file raises `ConfigError`, which names the file, the key and the pro
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -37,11 +36,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from agent_tui import paths
+from agent_tui.paths import CONFIG_ENV as CONFIG_ENV
+from agent_tui.paths import config_path as config_path
+from agent_tui.target import LOCAL_CONTEXT as LOCAL_CONTEXT
 from agent_tui.target import normalize_url
-
-LOCAL_CONTEXT = "local"
-CONFIG_ENV = "AGENT_TUI_CONFIG"  # the config file's path, instead of the user config folder
 
 _CONTEXT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}")
 _ENV_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -199,13 +197,6 @@ class ConfigError(Exception):
         self.path = path
         self.problems = list(problems)
         super().__init__("\n".join(f"{path}: {problem}" for problem in self.problems))
-
-
-def config_path(environ: Mapping[str, str] | None = None) -> Path:
-    """`AGENT_TUI_CONFIG` if set, else `config.toml` in the user config folder."""
-    env = os.environ if environ is None else environ
-    override = env.get(CONFIG_ENV, "").strip()
-    return Path(override).expanduser() if override else paths.config_file()
 
 
 def read_toml(path: Path) -> dict[str, Any]:

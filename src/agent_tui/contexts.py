@@ -22,11 +22,21 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent_tui.config import LOCAL_CONTEXT, AgentTuiConfig, ContextConfig
 from agent_tui.secrets_store import KeyStore, KeyStoreError
-from agent_tui.target import API_KEY_ENV_VARS, LocalServer, RemoteServer, ServerTarget
+from agent_tui.target import (
+    API_KEY_ENV_VARS,
+    LOCAL_CONTEXT,
+    LocalServer,
+    RemoteServer,
+    ServerTarget,
+)
+
+if TYPE_CHECKING:
+    # Only annotations: `agent-tui --url URL` without a config file resolves its context
+    # without the config models (pydantic), which would delay the first paint.
+    from agent_tui.config import AgentTuiConfig, ContextConfig
 
 CONTEXT_ENV = "AGENT_TUI_CONTEXT"
 READONLY_ENV = "AGENT_TUI_READONLY"

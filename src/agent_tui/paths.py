@@ -7,11 +7,13 @@ screenshot script use so they never touch the real user folders.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import platformdirs
 
 APP_NAME = "agent-tui"
+CONFIG_ENV = "AGENT_TUI_CONFIG"  # the config file's path, instead of the user config folder
 
 
 def _home_override(kind: str) -> Path | None:
@@ -39,3 +41,14 @@ def log_dir() -> Path:
 
 def config_file() -> Path:
     return config_dir() / "config.toml"
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """`AGENT_TUI_CONFIG` if set, else `config.toml` in the user config folder.
+
+    Here rather than in `config` (which re-exports it) so the command line can look for
+    the file without importing the config models (pydantic) first.
+    """
+    env = os.environ if environ is None else environ
+    override = env.get(CONFIG_ENV, "").strip()
+    return Path(override).expanduser() if override else config_file()

@@ -14,6 +14,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 # The ecosystem's variables, in the order langgraph-sdk reads them.
+# The name of the embedded server's context: always there, never in the config file.
+# Here, beside `LocalServer`, so `contexts` can use it without importing the config
+# models (pydantic); `config` re-exports it.
+LOCAL_CONTEXT = "local"
+
 API_KEY_ENV_VARS = ("LANGSMITH_API_KEY", "LANGGRAPH_API_KEY", "LANGCHAIN_API_KEY")
 
 

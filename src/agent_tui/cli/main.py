@@ -159,12 +159,14 @@ def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None =
 
     Raises ConfigError or ContextError, which say what is wrong and where.
     """
-    from agent_tui.config import load_config
     from agent_tui.contexts import resolve_context, url_context
 
     if args.url:
         return url_context(args.url, args.api_key)
-    config = load_config() if config is None else config
+    if config is None:
+        from agent_tui.config import load_config
+
+        config = load_config()
     return resolve_context(config, args.context, api_key=args.api_key)
 
 
@@ -173,14 +175,25 @@ def _target_from_args(args: argparse.Namespace) -> ServerTarget:
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, load_config
     from agent_tui.contexts import ContextError
     from agent_tui.logs import setup_logging
+    from agent_tui.paths import config_path
 
+    config: AgentTuiConfig | None = None
     try:
-        config = load_config()
+        # Start-up time: `--url` without a config file has nothing to validate, so the
+        # config models (pydantic, 70-100 ms to import) stay out of the first paint's way.
+        if not args.url or config_path().exists():
+            from agent_tui.config import load_config
+
+            config = load_config()
         context = _context_from_args(args, config)
-    except (ConfigError, ContextError) as error:
+    except Exception as error:
+        # Imported here: only a config file that was read can be wrong (see above).
+        from agent_tui.config import ConfigError
+
+        if not isinstance(error, ConfigError | ContextError):
+            raise
         # A bad file or context is the user's to fix: say what and where, no traceback.
         # Cleaned: the message quotes the file, which may hold anything.
         from agent_tui.sanitize import clean_text
@@ -203,7 +216,7 @@ def _run_tui(args: argparse.Namespace) -> int:
         context,
         readonly=args.readonly,
         config=config,
-        keymap=config.keymap,
+        keymap=config.keymap if config is not None else None,
         reload=getattr(args, "reload", True),
     )
     try:

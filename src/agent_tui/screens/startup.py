@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -63,17 +64,20 @@ def latest_status(lines: Sequence[str]) -> str:
 
 
 class StartupScreen(AgentScreen[None]):
-    CSS_PATH = "startup.tcss"
+    # Absolute, so the app can read the same file before the first paint (see `AgentTuiApp`).
+    CSS_PATH = Path(__file__).with_name("startup.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "retry", "Retry", id="startup.retry"),
         # Hidden: the footer already shows ctrl+q for quitting.
         Binding("q", "app.quit", "Quit", show=False, id="startup.quit"),
     ]
 
-    failed: reactive[bool] = reactive(False)
+    # init=False: nothing to do for the initial False, and the watcher's refresh_bindings
+    # would have the footer compose its keys twice before the first paint (start-up time).
+    failed: reactive[bool] = reactive(False, init=False)
 
     class Ready(Message):
-        """The screen is composed: the app may start working and report progress."""
+        """The screen is painted: the app may start working and report progress."""
 
     class RetryRequested(Message):
         """The user asked to try starting/connecting again."""
@@ -103,7 +107,10 @@ class StartupScreen(AgentScreen[None]):
 
     def on_mount(self) -> None:
         self.set_interval(0.25, self._show_status)
-        self.post_message(self.Ready())
+        # Start-up time: only after the first paint. The connect worker then imports the
+        # client in a thread, which would hold the interpreter lock while the first frame
+        # is still being laid out and drawn.
+        self.call_after_refresh(self.post_message, self.Ready())
 
     def start(self, heading: str) -> None:
         """Show progress for a new attempt."""

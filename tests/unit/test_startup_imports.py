@@ -1,0 +1,56 @@
+"""What `agent-tui --url URL` imports before its first screen.
+
+The user notices this as the delay before anything shows (benchmarks/first_screen.py: the
+first paint within 1.3x of a bare Textual app). The client (httpx, pydantic), the config
+models and the installed-metadata reader each cost 40-100 ms to import; they belong after
+the first paint (the connect worker imports the client in a thread once the start-up screen
+is painted).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# Run in a fresh interpreter: the app is built as the command line builds it, and instead of
+# running it prints what is imported at the moment it would start drawing.
+PROBE = """
+import sys
+from agent_tui.app import AgentTuiApp
+
+HEAVY = {"pydantic", "httpx", "importlib.metadata", "agent_tui.client", "agent_tui.local"}
+
+def is_heavy(module):
+    return any(module == name or module.startswith(name + ".") for name in HEAVY)
+
+def report(self):
+    print(" ".join(sorted(m for m in sys.modules if is_heavy(m))) or "none")
+
+AgentTuiApp.run = report
+from agent_tui.cli import main
+main(["--url", "http://127.0.0.1:9"])
+"""
+
+
+def _imported_before_start(home: Path) -> str:
+    env = {**os.environ, "AGENT_TUI_HOME": str(home)}
+    env.pop("AGENT_TUI_CONFIG", None)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip()
+
+
+def test_url_start_without_config_file_leaves_client_and_config_models_for_later(
+    tmp_path: Path,
+) -> None:
+    assert _imported_before_start(tmp_path) == "none"
+
+
+def test_url_start_with_a_config_file_still_checks_it_first(tmp_path: Path) -> None:
+    # A mistake in the file must be reported before the TUI opens, so it is read (and
+    # pydantic imported) when there is one.
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[ui]\ntheme = "nord"\n')
+    assert "pydantic" in _imported_before_start(tmp_path).split()

@@ -27,7 +27,7 @@ def report(self):
     print(" ".join(sorted(m for m in sys.modules if is_heavy(m))) or "none")
 
 AgentTuiApp.run = report
-from agent_tui.cli import main
+from agent_tui.cli.main import main
 main(["--url", "http://127.0.0.1:9"])
 """
 

@@ -1,5 +1,7 @@
 """The state at one checkpoint: ids, step, next, interrupts, then collapsible sections for
-the messages (a readable transcript), the other values (a JSON tree), tasks and metadata.
+the messages (a readable transcript), the other values (a JSON tree), the subgraphs a
+pending task is inside (when the state was read with `subgraphs=true`: each nested with
+its namespace, `subgraph_state.py`), tasks and metadata.
 
 Widgets do no I/O: the thread view gives `show(state)` a `ThreadState` it has loaded.
 Every server string goes through `server_text`/the JSON views, so it stays inert.
@@ -17,6 +19,7 @@ from textual.widgets import Collapsible, Static
 
 from agent_tui.client.models import ThreadState
 from agent_tui.history import checkpoint_interrupts, format_created_at
+from agent_tui.subgraph_state import frames_as_json, paused_at, subgraph_frames
 from agent_tui.thread_query import content_text, message_role
 from agent_tui.widgets.json_view import JsonTree, JsonView
 from agent_tui.widgets.text import server_text
@@ -79,6 +82,8 @@ def checkpoint_summary(state: ThreadState) -> Text:
         ("Time", Text(format_created_at(state.created_at))),
         ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
     ]
+    if subgraph_frames(state):
+        rows.append(("Inside", server_text(paused_at(state) or "—", style="bold")))
     if interrupts:
         values = [json.dumps(i.get("value"), ensure_ascii=False, default=str) for i in interrupts]
         rows.append(("Interrupts", server_text("; ".join(values), style="magenta")))
@@ -114,6 +119,8 @@ class CheckpointView(VerticalScroll):
             yield Static(id="checkpoint-transcript")
         with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
             yield JsonTree({}, label="values", id="checkpoint-values-tree")
+        with Collapsible(title="Subgraphs", id="checkpoint-subgraphs", collapsed=False):
+            yield JsonView(id="checkpoint-subgraphs-json")
         with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
             yield JsonView(id="checkpoint-tasks-json")
         with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):
@@ -137,6 +144,11 @@ class CheckpointView(VerticalScroll):
         others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
         self.query_one("#checkpoint-values").display = bool(others) or not has_messages
         self.query_one("#checkpoint-values-tree", JsonTree).update(trimmed(others), expand_depth=2)
+        frames = subgraph_frames(state)
+        subgraphs = self.query_one("#checkpoint-subgraphs", Collapsible)
+        subgraphs.display = bool(frames)
+        subgraphs.title = f"Subgraphs ({len(frames)})"
+        self.query_one("#checkpoint-subgraphs-json", JsonView).update(frames_as_json(frames))
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
         self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)

@@ -34,13 +34,6 @@ if TYPE_CHECKING:
 SEARCH_LIMIT = 100  # one page: a server with more assistants than this is rare in a chat
 
 
-def assistant_label(assistant: Assistant) -> str:
-    """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
-    name = assistant.name or assistant.graph_id
-    version = f" v{assistant.version}" if assistant.version is not None else ""
-    return f"{name} ({assistant.assistant_id[:8]}){version}"
-
-
 class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
     """Pick the assistant to run, or one of its versions; answers a `ChatAssistant`
     (enter, or a version chosen) or None (esc)."""

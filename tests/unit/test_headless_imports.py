@@ -36,6 +36,11 @@ HEADLESS = [
     "agent_tui.chat.transcript_model",
     "agent_tui.chat.run_driver",
     "agent_tui.chat.session",
+    "agent_tui.chat.item_text",
+    "agent_tui.chat.waiting",
+    "agent_tui.screens.chat_assistant",
+    "agent_tui.subcommands.run",
+    "agent_tui.subcommands.run_output",
 ]
 
 

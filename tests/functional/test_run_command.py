@@ -262,6 +262,19 @@ async def test_a_failing_run_exits_1_with_the_servers_words(
     code, _, err = await cli(capsys, "run", "nograph", "--message", "hi", *url)
     assert code == 1 and err.startswith("agent-tui: Not found: Graph 'nograph' not found.")
 
+    # A busy thread: the run is refused (not queued behind the other one).
+    slow = await client.assistants.create("ticker", context={"ticks": 2000, "delay": 0.05})
+    busy = await client.threads.create(metadata={"graph_id": "ticker"})
+    async with client.runs.stream(busy.thread_id, slow.assistant_id, input={}) as running:
+        async for _ in running:
+            break  # the run has started
+        code, out, err = await cli(capsys, "run", "--thread", busy.thread_id, "--input", "{}", *url)
+        assert running.run_id is not None
+        await client.runs.cancel(busy.thread_id, running.run_id, wait=True)
+    assert code == 1
+    assert err.startswith("agent-tui: A run is already active on this thread")
+    assert len(await client.runs.list(busy.thread_id)) == 1
+
 
 async def test_bad_usage_exits_2_and_starts_nothing(
     client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]

@@ -156,11 +156,10 @@ def stream_modes(text: str) -> list[str]:
 def run_command(args: argparse.Namespace) -> int:
     if args.resume is not _NOT_GIVEN and args.thread is None:
         return fail("--resume needs --thread: a new thread has no interrupt to answer", EXIT_USAGE)
-    request = RunRequest(args)
-    return run(args, request.start, changes="start a run")
+    return run(args, HeadlessRun(args).start, changes="start a run")
 
 
-class RunRequest:
+class HeadlessRun:
     """One `agent-tui run`: resolve what to run where, stream it, say how it ended."""
 
     def __init__(self, args: argparse.Namespace) -> None:
@@ -183,15 +182,9 @@ class RunRequest:
                 if not self.ctrl_c.pressed:
                     raise
                 self.ctrl_c.forget()
-                if self.ctrl_c.running:
-                    text = "interrupted again: the run may still be going on the server"
-                else:
-                    text = "interrupted: no run was started"
-                return fail(text, EXIT_CTRL_C)
+                return fail(self.ctrl_c.what_was_stopped(), EXIT_CTRL_C)
 
     async def _start(self, client: AgentServerClient) -> int:
-        from agent_tui.chat.driver_events import RunAlreadyActive
-        from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
         from agent_tui.chat.session import ChatSession
         from agent_tui.subcommands.run_output import HumanOutput, JsonOutput
 
@@ -200,35 +193,47 @@ class RunRequest:
         assistant = await self._assistant(client, thread)
         for flag, names in (("--interrupt-before", self.before), ("--interrupt-after", self.after)):
             await _check_nodes(client, assistant, flag, names)
-        command = None
+        resume = _NOT_GIVEN
         if args.resume is not _NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
-            command = {"resume": _resume_value(thread, args.resume)}
-        new = thread is None
+            resume = _resume_value(thread, args.resume)
+        session: ChatSession
+        output: RunOutput
         if thread is None:
             # As the chat's "new thread": its metadata names the graph (and assistant).
             thread = await client.threads.create(metadata=assistant.thread_metadata())
-        thread_id = thread.thread_id
-        output: RunOutput
-        if args.json:
-            output = JsonOutput(thread_id)
+            session = ChatSession(client, thread.thread_id)
         else:
-            output = human = HumanOutput(thread_id)
-            human.started(new=new, assistant=assistant.shown)
-        session = ChatSession(client, thread_id)
-        if not new:
+            session = ChatSession(client, thread.thread_id)
             await session.load()  # what the thread holds already is not printed again
+        if args.json:
+            output = JsonOutput(thread.thread_id)
+        else:
+            output = human = HumanOutput(thread.thread_id)
+            human.started(new=args.thread is None, assistant=assistant.shown)
+        await self._stream(session, assistant.assistant_id, resume, output)
+        return await self._ended(client, session, output, assistant.assistant_id)
+
+    async def _stream(
+        self, session: ChatSession, assistant_id: str, resume: Any, output: RunOutput
+    ) -> None:
+        from agent_tui.chat.driver_events import RunAlreadyActive
+        from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+
+        args = self.args
         options: dict[str, Any] = {
             "stream_modes": self.modes or DEFAULT_STREAM_MODES,
             "interrupt_before": self.before,
             "interrupt_after": self.after,
         }
         if args.message is not None:
-            steps = session.send(assistant.assistant_id, args.message, **options)
+            steps = session.send(assistant_id, args.message, **options)
         elif args.input is not _NOT_GIVEN:
-            steps = session.run(assistant.assistant_id, input=args.input, **options)
-        else:  # a resume, or nothing at all: a paused thread goes on
-            steps = session.run(assistant.assistant_id, command=command, **options)
+            steps = session.run(assistant_id, input=args.input, **options)
+        elif resume is not _NOT_GIVEN:
+            steps = session.run(assistant_id, command={"resume": resume}, **options)
+        else:  # no input at all: a thread paused at a breakpoint goes on
+            steps = session.run(assistant_id, **options)
         self.ctrl_c.watch(session)
         try:
             async for event, changes in steps:
@@ -236,8 +241,7 @@ class RunRequest:
                 self._note(event)
         except RunAlreadyActive as error:
             raise NotThere(f"{error} ({error.detail})" if error.detail else error) from None
-        self.ctrl_c.running = False
-        return await self._ended(client, session, output, assistant.assistant_id)
+        self.ctrl_c.running = False  # (not when ctrl+c stopped it: the run may go on)
 
     async def _assistant(self, client: AgentServerClient, thread: Thread | None) -> ChatAssistant:
         from agent_tui.screens.chat_assistant import graph_names, named, named_by, only_graph
@@ -283,31 +287,31 @@ class RunRequest:
     async def _ended(
         self, client: AgentServerClient, session: ChatSession, output: RunOutput, assistant: str
     ) -> int:
+        """Say how the run ended (what the thread waits for, why it failed); the exit code."""
         from agent_tui.chat.waiting import waiting_of
         from agent_tui.client import ApiError
 
         finished = self.finished
-        command = f"agent-tui run {shlex.quote(assistant)} --thread {session.thread_id}"
-        if finished is None:  # the session always ends with one; say so if it did not
-            output.warn("the run's stream ended without its outcome")
+        if finished is None:  # `ChatSession` ends every run with one: a bug if not
+            output.warn("the run's stream ended without saying how the run ended")
             return EXIT_API_ERROR
         state = finished.state
         waiting: Waiting | None = None
-        if state in ("interrupted", "error"):
+        if state == "interrupted" or (state == "error" and not output.failed):
             try:
                 thread_state = await client.threads.get_state(session.thread_id, subgraphs=True)
             except ApiError as error:
-                output.warn(f"cannot read what the thread waits for: {error}")
+                output.warn(f"cannot read the thread's state: {error}")
             else:
                 if state == "interrupted":
                     waiting = waiting_of(
                         thread_state, before=self.before, after=self.after, ran=self.ran
                     )
-                elif not output.failed:
-                    for task in thread_state.tasks:
-                        if task.error:
-                            output.warn(f"the run failed in {task.name}: {task.error}")
-                            output.failed = True
+                for task in thread_state.tasks if state == "error" else ():
+                    if task.error:  # no error event came (e.g. the run was rejoined)
+                        output.warn(f"the run failed in {task.name}: {task.error}")
+                        output.failed = True
+        command = f"agent-tui run {shlex.quote(assistant)} --thread {session.thread_id}"
         output.ended(finished, waiting, command)
         if state == "done":
             return EXIT_OK
@@ -329,14 +333,14 @@ class RunRequest:
 class CtrlC:
     """ctrl+c: while the run streams, cancel it on the server the way the chat does (the
     stream closes here at once, then the server is asked, and the session ends with
-    `Finished("cancelled")`); before it started, or pressed again, stop at once.
+    `Finished("cancelled")`); before the run, after it, or pressed again: stop at once.
 
     Only in the main thread (where signal handlers live); elsewhere ctrl+c is Python's.
     """
 
     def __init__(self) -> None:
         self.pressed = False
-        self.running = False  # a run was asked for: ctrl+c cancels it on the server
+        self.running = False  # the run is asked for or streams: ctrl+c cancels it
         self._session: ChatSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[Any] | None = None
@@ -366,8 +370,18 @@ class CtrlC:
             self._loop = None
 
     def watch(self, session: ChatSession) -> None:
+        """From now on ctrl+c cancels `session`'s run (before the server has answered
+        too: the session cancels the run as soon as it exists)."""
         self._session = session
         self.running = True
+
+    def what_was_stopped(self) -> str:
+        """What to say when ctrl+c stopped the command itself."""
+        if self._session is None:
+            return "interrupted: no run was started"
+        if self.running:
+            return "interrupted again: the run may still be going on the server"
+        return "interrupted"
 
     def _pressed(self) -> None:
         first = not self.pressed

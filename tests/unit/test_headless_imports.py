@@ -40,6 +40,7 @@ HEADLESS = [
     "agent_tui.chat.waiting",
     "agent_tui.screens.chat_assistant",
     "agent_tui.subcommands.run",
+    "agent_tui.subcommands.run_args",
     "agent_tui.subcommands.run_output",
 ]
 

@@ -11,150 +11,50 @@ does. With no input at all, a thread paused at a breakpoint goes on.
 
 Exit codes: 0 the run ended; 3 it stopped at an interrupt or a breakpoint (what it waits
 for is printed); 1 the server said no (its words on stderr); 2 bad usage; 130 ctrl+c
-(which cancels the run on the server first).
-
-Only argparse is imported at the top: the parser is built on every `agent-tui` call.
+(which cancels the run on the server first). The arguments are in `run_args.py`.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import shlex
-from typing import TYPE_CHECKING, Any
+import signal
+from typing import Any
 
+from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
+from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.session import ChatSession, pending_interrupts
+from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
+from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.client.events import UpdatesEvent
+from agent_tui.client.models import Thread
+from agent_tui.screens.chat_assistant import (
+    ChatAssistant,
+    graph_names,
+    named,
+    named_by,
+    only_graph,
+)
 from agent_tui.subcommands.common import (
     EXIT_API_ERROR,
     EXIT_OK,
     EXIT_USAGE,
     NotThere,
     UsageError,
-    add_connection_options,
     fail,
     run,
 )
-
-if TYPE_CHECKING:
-    import asyncio
-
-    from agent_tui.chat.driver_events import DriverEvent, Finished
-    from agent_tui.chat.session import ChatSession
-    from agent_tui.chat.waiting import Breakpoints, Waiting
-    from agent_tui.client import AgentServerClient
-    from agent_tui.client.models import Thread
-    from agent_tui.screens.chat_assistant import ChatAssistant
-    from agent_tui.subcommands.run_output import RunOutput
+from agent_tui.subcommands.run_args import NOT_GIVEN
+from agent_tui.subcommands.run_output import HumanOutput, JsonOutput, RunOutput
 
 EXIT_PAUSED = 3  # the thread waits: an interrupt() to answer, or a breakpoint
 EXIT_CTRL_C = 130  # 128 + SIGINT, what a shell reports for a command stopped by ctrl+c
 
-# The server's stream modes (`messages-tuple` arrives as `messages` events).
-STREAM_MODES = (
-    "updates",
-    "messages-tuple",
-    "values",
-    "messages",
-    "custom",
-    "debug",
-    "tasks",
-    "checkpoints",
-    "events",
-)
-_NOT_GIVEN = object()
-
-
-def add_run_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """The `run` subcommand's parser (its handler is set by the caller)."""
-    parser = commands.add_parser(
-        "run",
-        prog="agent-tui run",
-        help="start a run and stream it: a new thread, or one that waits (headless)",
-        description="Run an assistant (or a graph's default assistant) on a thread and stream "
-        "it. Exit codes: 0 the run ended, 3 it stopped at an interrupt or a breakpoint "
-        "(what it waits for is printed), 1 the server said no, 2 bad usage, 130 ctrl+c "
-        "(the run is cancelled on the server).",
-    )
-    parser.add_argument(
-        "assistant",
-        metavar="ASSISTANT_OR_GRAPH",
-        nargs="?",
-        help="an assistant id or a graph name (default: the thread's, else the only graph)",
-    )
-    parser.add_argument("--thread", metavar="ID", help="run on this thread (default: a new one)")
-    given = parser.add_mutually_exclusive_group()
-    given.add_argument("--message", metavar="TEXT", help="send a human message")
-    given.add_argument(
-        "--input",
-        metavar="JSON",
-        type=json_value,
-        default=_NOT_GIVEN,
-        help="the graph's input, as JSON (e.g. '{\"n\": 5}')",
-    )
-    given.add_argument(
-        "--resume",
-        metavar="JSON",
-        type=json_value,
-        default=_NOT_GIVEN,
-        help="answer the thread's interrupt (several waiting: map their ids to answers)",
-    )
-    parser.add_argument(
-        "--interrupt-before",
-        metavar="NODES",
-        type=breakpoints,
-        help="pause before these nodes (comma-separated; '*': before every node)",
-    )
-    parser.add_argument(
-        "--interrupt-after",
-        metavar="NODES",
-        type=breakpoints,
-        help="pause after these nodes (comma-separated; '*': after every node)",
-    )
-    parser.add_argument(
-        "--stream-mode",
-        metavar="MODES",
-        type=stream_modes,
-        action="append",
-        help=f"comma-separated, or repeat: {', '.join(STREAM_MODES)} "
-        "(default: updates,messages-tuple)",
-    )
-    add_connection_options(parser)
-    return parser
-
-
-def json_value(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(f"not valid JSON ({error})") from None
-
-
-def breakpoints(text: str) -> str | list[str]:
-    """`*`, or node names separated by commas."""
-    if text.strip() == "*":
-        return "*"
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("name at least one node, or '*' for every node")
-    if "*" in names:
-        raise argparse.ArgumentTypeError("'*' stands alone: it means every node")
-    return names
-
-
-def stream_modes(text: str) -> list[str]:
-    modes = [mode.strip() for mode in text.split(",") if mode.strip()]
-    unknown = [mode for mode in modes if mode not in STREAM_MODES]
-    if unknown or not modes:
-        raise argparse.ArgumentTypeError(
-            f"unknown stream mode {', '.join(map(repr, unknown)) or repr(text)}: "
-            f"choose from {', '.join(STREAM_MODES)}"
-        )
-    return modes
-
 
 def run_command(args: argparse.Namespace) -> int:
-    if args.resume is not _NOT_GIVEN and args.thread is None:
+    if args.resume is not NOT_GIVEN and args.thread is None:
         return fail("--resume needs --thread: a new thread has no interrupt to answer", EXIT_USAGE)
     return run(args, HeadlessRun(args).start, changes="start a run")
 
@@ -173,8 +73,6 @@ class HeadlessRun:
         self.ctrl_c = CtrlC()
 
     async def start(self, client: AgentServerClient) -> int:
-        import asyncio
-
         with self.ctrl_c:
             try:
                 return await self._start(client)
@@ -185,16 +83,13 @@ class HeadlessRun:
                 return fail(self.ctrl_c.what_was_stopped(), EXIT_CTRL_C)
 
     async def _start(self, client: AgentServerClient) -> int:
-        from agent_tui.chat.session import ChatSession
-        from agent_tui.subcommands.run_output import HumanOutput, JsonOutput
-
         args = self.args
         thread = await client.threads.get(args.thread) if args.thread else None
         assistant = await self._assistant(client, thread)
         for flag, names in (("--interrupt-before", self.before), ("--interrupt-after", self.after)):
             await _check_nodes(client, assistant, flag, names)
-        resume = _NOT_GIVEN
-        if args.resume is not _NOT_GIVEN:
+        resume = NOT_GIVEN
+        if args.resume is not NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
             resume = _resume_value(thread, args.resume)
         session: ChatSession
@@ -217,9 +112,6 @@ class HeadlessRun:
     async def _stream(
         self, session: ChatSession, assistant_id: str, resume: Any, output: RunOutput
     ) -> None:
-        from agent_tui.chat.driver_events import RunAlreadyActive
-        from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
-
         args = self.args
         options: dict[str, Any] = {
             "stream_modes": self.modes or DEFAULT_STREAM_MODES,
@@ -228,9 +120,9 @@ class HeadlessRun:
         }
         if args.message is not None:
             steps = session.send(assistant_id, args.message, **options)
-        elif args.input is not _NOT_GIVEN:
+        elif args.input is not NOT_GIVEN:
             steps = session.run(assistant_id, input=args.input, **options)
-        elif resume is not _NOT_GIVEN:
+        elif resume is not NOT_GIVEN:
             steps = session.run(assistant_id, command={"resume": resume}, **options)
         else:  # no input at all: a thread paused at a breakpoint goes on
             steps = session.run(assistant_id, **options)
@@ -244,8 +136,6 @@ class HeadlessRun:
         self.ctrl_c.running = False  # (not when ctrl+c stopped it: the run may go on)
 
     async def _assistant(self, client: AgentServerClient, thread: Thread | None) -> ChatAssistant:
-        from agent_tui.screens.chat_assistant import graph_names, named, named_by, only_graph
-
         name = self.args.assistant
         if name is None:
             found = (named_by(thread.metadata) if thread else None) or await only_graph(client)
@@ -269,9 +159,6 @@ class HeadlessRun:
         return found
 
     def _note(self, event: DriverEvent | None) -> None:
-        from agent_tui.chat.driver_events import Finished, Received
-        from agent_tui.client.events import UpdatesEvent
-
         if isinstance(event, Finished):
             self.finished = event
             return
@@ -288,9 +175,6 @@ class HeadlessRun:
         self, client: AgentServerClient, session: ChatSession, output: RunOutput, assistant: str
     ) -> int:
         """Say how the run ended (what the thread waits for, why it failed); the exit code."""
-        from agent_tui.chat.waiting import waiting_of
-        from agent_tui.client import ApiError
-
         finished = self.finished
         if finished is None:  # `ChatSession` ends every run with one: a bug if not
             output.warn("the run's stream ended without saying how the run ended")
@@ -347,9 +231,6 @@ class CtrlC:
         self._cancelling: asyncio.Task[bool] | None = None
 
     def __enter__(self) -> CtrlC:
-        import asyncio
-        import signal
-
         loop = asyncio.get_running_loop()
         self._task = asyncio.current_task()
         try:
@@ -363,8 +244,6 @@ class CtrlC:
         self.forget()
 
     def forget(self) -> None:
-        import signal
-
         if self._loop is not None:
             self._loop.remove_signal_handler(signal.SIGINT)
             self._loop = None
@@ -420,8 +299,6 @@ def _resume_value(thread: Thread, value: Any) -> Any:
     """`value`, checked against what the thread waits for: the server refuses a bare
     value when several interrupts wait (and leaves the thread in error), so that is
     said here, before anything is sent."""
-    from agent_tui.chat.session import pending_interrupts
-
     pending = pending_interrupts(thread.interrupts)
     if not pending:
         raise UsageError(

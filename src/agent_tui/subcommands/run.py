@@ -92,20 +92,19 @@ class HeadlessRun:
         if args.resume is not NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
             resume = _resume_value(thread, args.resume)
-        session: ChatSession
-        output: RunOutput
+        new = thread is None
         if thread is None:
             # As the chat's "new thread": its metadata names the graph (and assistant).
             thread = await client.threads.create(metadata=assistant.thread_metadata())
-            session = ChatSession(client, thread.thread_id)
-        else:
-            session = ChatSession(client, thread.thread_id)
+        session = ChatSession(client, thread.thread_id)
+        if not new:
             await session.load()  # what the thread holds already is not printed again
+        output: RunOutput
         if args.json:
             output = JsonOutput(thread.thread_id)
         else:
             output = human = HumanOutput(thread.thread_id)
-            human.started(new=args.thread is None, assistant=assistant.shown)
+            human.started(new=new, assistant=assistant.shown)
         await self._stream(session, assistant.assistant_id, resume, output)
         return await self._ended(client, session, output, assistant.assistant_id)
 

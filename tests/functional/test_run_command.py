@@ -387,6 +387,16 @@ async def test_hostile_text_from_the_server_stays_inert(
     assert code == 3
     assert terminal_controls(out) == [] and MARKER in out.splitlines()[-2]
 
+    # Names that are no names, quoted back in errors: a message, never raw bytes.
+    for argv, expected in (
+        ([EVERYTHING, "--message", "hi"], 1),
+        (["chat", "--thread", EVERYTHING, "--message", "hi"], 1),
+        (["counter", "--input", "{}", "--interrupt-before", EVERYTHING], 2),
+    ):
+        code, out, err = await cli(capsys, "run", *argv, *url)
+        assert (code, out) == (expected, "")
+        assert terminal_controls(err) == [] and MARKER in err and "Traceback" not in err
+
 
 def test_ctrl_c_cancels_the_run_on_the_server(agent_server_url: str) -> None:
     async def slow_assistant() -> str:

@@ -14,6 +14,7 @@ differs from the active version's) as run-level overrides — the same mechanism
 from __future__ import annotations
 
 import copy
+import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -128,12 +129,33 @@ def named_by(metadata: dict[str, Any]) -> ChatAssistant | None:
 
 async def only_graph(client: AgentServerClient) -> ChatAssistant | None:
     """The server's only graph, or None when it serves several (or none)."""
-    assistants = await client.assistants.search(limit=100)
-    graphs = {assistant.graph_id for assistant in assistants}
+    graphs = await graph_names(client)
     if len(graphs) != 1:
         return None
-    graph = graphs.pop()
+    graph = graphs[0]
     return ChatAssistant(graph, graph, graph)
+
+
+async def graph_names(client: AgentServerClient) -> list[str]:
+    """The graphs the server's assistants run, sorted (every graph has its default one)."""
+    assistants = await client.assistants.search(limit=100)
+    return sorted({assistant.graph_id for assistant in assistants})
+
+
+async def named(client: AgentServerClient, text: str) -> ChatAssistant | None:
+    """The assistant `text` names, as a run takes it: an assistant id (that assistant),
+    else a graph name (the graph's default assistant); None when the server has neither."""
+    from agent_tui.client import NotFound
+
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        found = await client.assistants.search(text, limit=1)
+        return ChatAssistant(text, text, text) if found else None
+    try:
+        return ChatAssistant.of(await client.assistants.get(text))
+    except NotFound:
+        return None
 
 
 async def complete(client: AgentServerClient, chosen: ChatAssistant) -> ChatAssistant:

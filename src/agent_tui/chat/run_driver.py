@@ -115,8 +115,13 @@ class RunDriver:
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
         subgraphs: bool = True,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
     ) -> AsyncIterator[DriverEvent]:
         """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
+
+        `interrupt_before` / `interrupt_after`: breakpoints, node names or `"*"` (every
+        node); the run stops there and the thread waits, like at an `interrupt()`.
 
         Raises `RunAlreadyActive` when the thread is busy, and any `ApiError` the run
         request itself gets (nothing was started then, so the caller keeps the draft).
@@ -134,6 +139,8 @@ class RunDriver:
                 stream_subgraphs=subgraphs,
                 stream_resumable=True,
                 multitask_strategy="reject",
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
                 stall_timeout=self.stall_timeout,
             )
             async for event in self._follow(opening, joining=False):

@@ -68,6 +68,8 @@ class ChatSession:
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
     ) -> AsyncIterator[Step]:
         """Send a human message and follow the run it starts.
 
@@ -79,7 +81,13 @@ class ChatSession:
         yield None, self.transcript.add_human(text)
         message = {"messages": [{"role": "user", "content": text}]}
         async for step in self.run(
-            assistant_id, input=message, stream_modes=stream_modes, context=context, config=config
+            assistant_id,
+            input=message,
+            stream_modes=stream_modes,
+            context=context,
+            config=config,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
         ):
             yield step
 
@@ -127,7 +135,11 @@ class ChatSession:
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
     ) -> AsyncIterator[Step]:
+        """Follow a run (`input`, or a `command`, or neither: a paused thread continues);
+        `interrupt_before` / `interrupt_after`: its breakpoints (see `RunDriver.stream`)."""
         self._gone = False
         self._starting = True
         self.transcript.set_state("starting")
@@ -139,6 +151,8 @@ class ChatSession:
             stream_modes=stream_modes,
             context=context,
             config=config,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
         )
         try:
             async for event in events:

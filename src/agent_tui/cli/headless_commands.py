@@ -103,6 +103,11 @@ def add_headless_commands(
     add_connection_options(imported)
     imported.set_defaults(handler=_lazy("transfer", "import_command"))
 
+    from agent_tui.cli.run_args import add_run_parser
+
+    run = add_run_parser(commands)
+    run.set_defaults(handler=_lazy("run", "run_command"))
+
     serve = commands.add_parser(
         "serve",
         prog="agent-tui serve",

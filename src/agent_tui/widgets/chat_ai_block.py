@@ -21,9 +21,10 @@ from textual.app import ComposeResult
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
+from agent_tui.chat.item_text import compact_json
 from agent_tui.chat.items import AIItem
 from agent_tui.sanitize import clean_text
-from agent_tui.widgets.chat_blocks import ChatBlock, block_label, compact_json
+from agent_tui.widgets.chat_blocks import ChatBlock, block_label
 from agent_tui.widgets.streaming_markdown import StreamingMarkdown
 from agent_tui.widgets.text import server_text
 

@@ -9,15 +9,13 @@ live in their own modules; `chat_transcript.block_for` picks the block of an ite
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
+from agent_tui.chat.item_text import namespace_label, written_keys
 from agent_tui.chat.items import (
     CustomItem,
     ErrorItem,
@@ -30,24 +28,6 @@ from agent_tui.chat.items import (
 from agent_tui.sanitize import clean_text
 from agent_tui.widgets.json_view import json_syntax
 from agent_tui.widgets.text import server_text
-
-_COMPACT_LIMIT = 400  # characters of a one-line JSON value shown (tool call arguments)
-
-
-def namespace_label(namespace: tuple[str, ...]) -> str:
-    """`("parent:<task id>", "child:<task id>")` → `parent:child`: the subgraph path by
-    node names (task ids are noise to a reader)."""
-    return ":".join(part.split(":", 1)[0] for part in namespace)
-
-
-def compact_json(value: Any, limit: int = _COMPACT_LIMIT) -> str:
-    """`value` as one line of cleaned JSON, cut at `limit` characters."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    except ValueError:  # circular structures: show something rather than fail
-        text = repr(value)
-    text = clean_text(text).replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()) -> Text:
@@ -132,16 +112,6 @@ class ToolResultBlock(ChatBlock):
         yield Static(server_text(item.content), classes="tool-content")
 
 
-def _written_keys(update: Any) -> str:
-    if update is None:
-        return "nothing"
-    if isinstance(update, dict):
-        return ", ".join(str(key) for key in update) or "nothing"
-    if isinstance(update, list):  # several writes of one step (e.g. Send fan-out)
-        return f"{len(update)} writes"
-    return type(update).__name__
-
-
 class NodeUpdateBlock(ChatBlock):
     """A node's step, collapsed to one line ("node ▸ keys it wrote"); expands to the
     update as JSON."""
@@ -159,7 +129,7 @@ class NodeUpdateBlock(ChatBlock):
     def title(self) -> str:
         item = self.item
         path = f"{namespace_label(item.namespace)} ▸ " if item.namespace else ""
-        text = clean_text(f"{path}{item.node} ▸ {_written_keys(item.update)}")
+        text = clean_text(f"{path}{item.node} ▸ {written_keys(item.update)}")
         return escape(text)  # Collapsible parses its title as markup
 
     def compose(self) -> ComposeResult:

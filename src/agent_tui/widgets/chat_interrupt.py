@@ -19,8 +19,9 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from agent_tui.chat.item_text import compact_json
 from agent_tui.chat.items import InterruptItem
-from agent_tui.widgets.chat_blocks import ChatBlock, block_label, compact_json
+from agent_tui.widgets.chat_blocks import ChatBlock, block_label
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.json_view import json_syntax
 from agent_tui.widgets.text import server_text

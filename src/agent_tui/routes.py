@@ -39,6 +39,9 @@ class Route:
     drill_down: bool = False  # True: opens on top of the current screen; else from home
     # False for control plane screens: they work while the agent server is unreachable.
     needs_agent_server: bool = True
+    # True: the argument is a thread id, which may be given as the short form the tables
+    # show; it is resolved to the full id before the factory runs (`thread_lookup.py`).
+    takes_thread_id: bool = False
 
     def factory(self) -> ScreenFactory:
         if not isinstance(self.target, str):
@@ -109,6 +112,7 @@ register(
         "agent_tui.screens.thread_view.screen:thread_view_screen",
         argument="id",
         drill_down=True,
+        takes_thread_id=True,
     )
 )
 register(
@@ -118,6 +122,7 @@ register(
         "agent_tui.screens.thread_runs:thread_runs_screen",
         argument="id",
         drill_down=True,
+        takes_thread_id=True,
     )
 )
 register(

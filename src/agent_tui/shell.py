@@ -130,6 +130,17 @@ class ShellApp(App[None]):
         if route.argument and not argument:
             self.notify(f":{route.name} needs an {route.argument}", severity="error", markup=False)
             return False
+        if route.takes_thread_id and argument:
+            from agent_tui.thread_lookup import ThreadNotFound, resolve_thread_id
+
+            try:
+                argument = await resolve_thread_id(getattr(self, "client"), argument)  # noqa: B009
+            except ThreadNotFound as error:
+                self.notify(str(error), title=f":{route.name}", severity="warning", markup=False)
+                return False
+            except Exception as error:  # an API error: the one report
+                self.report_error(error, doing=f"find thread {argument}")
+                return False
         try:
             screen = route.factory()(self, argument)
         except routes.RouteUnavailable as error:

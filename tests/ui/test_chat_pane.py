@@ -319,16 +319,23 @@ def snapshot_server() -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-def test_chat_tab_snapshot(snap_compare: Callable[..., bool]) -> None:
+def test_chat_tab_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
     client = AgentServerClient("http://agent.test", http_transport=snapshot_server())
     screen = ThreadViewScreen(client, SNAP_THREAD, chat=True, status_interval=0)
     app = ShellHarness(screen)
     app.client = client
 
     async def run_before(pilot: Any) -> None:
-        for _ in range(3):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        # The thread and its messages loaded, and nothing left loading.
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.thread is not None
+                and humans(pane_of(app)) == ["weather in Paris", "deploy to staging"]
+                and all(worker.is_finished for worker in app.workers)
+            ),
+            what="the chat",
+        )
         await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
         await pilot.pause()
 

@@ -30,7 +30,7 @@ from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_code
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.screens.assistant_picker import AssistantPickerScreen
-from agent_tui.screens.chat_pane import BUSY_MESSAGE
+from agent_tui.screens.chat_queue import BUSY_MESSAGE
 from agent_tui.screens.thread_view import ThreadViewScreen
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.chat_prompt import PromptArea

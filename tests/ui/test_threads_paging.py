@@ -186,7 +186,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert app.is_running
         # A click on the row under the cursor opens it, which is fine: go back.
         await app.workers.wait_for_complete()
-        while app.screen is not screen:
+        while not screen.is_current:
             await pilot.press("escape")
 
         await pilot.press("y")
@@ -197,7 +197,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert painted_control_codes(app) == []
         await pilot.click(JsonView, offset=(20, 3))
         await pilot.press("escape")
-        assert app.screen is screen and app.is_running
+        assert screen.is_current and app.is_running
 
         # The thread view of the same thread: the transcript shows the text, inertly.
         screen.table.move_to(thread.thread_id)

@@ -126,7 +126,7 @@ async def test_help_and_palette_offer_the_thread_keys(wait_for: WaitFor) -> None
         assert (local["Search"], local["Copy thread"], local["Attention"]) == ("s", "C", "!")
         assert local["Delete"] == "^d" and local["New"] == "n"
         await pilot.press("escape")
-        assert app.screen is screen
+        assert screen.is_current
 
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)

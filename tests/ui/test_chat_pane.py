@@ -24,6 +24,7 @@ from chat_support import (
     type_and_send,
 )
 from shell_support import ShellHarness
+from snapshot_support import steady_cursors
 from textual.widgets import TabbedContent
 from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
 
@@ -337,6 +338,7 @@ def test_chat_tab_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor)
             what="the chat",
         )
         await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
+        steady_cursors(app)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)

@@ -23,6 +23,7 @@ import httpx
 import pytest
 from deployment_forms_support import POLL, FormsApp, WaitFor
 from deployments_support import create_deployment, wait_terminal
+from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -313,6 +314,8 @@ def test_new_deployment_form_snapshot(
         await pilot.press("ctrl+s")
         await settle(pilot, wait_for, lambda: screen.error is not None)
         assert screen.error is not None and "Nothing was sent" in screen.error
+        steady_cursors(pilot.app)
+        await pilot.pause()
         assert "sk-typed-value" not in pilot.app.export_screenshot()
 
     app = SnapshotApp(deployed.client(), form)

@@ -15,16 +15,16 @@ from typing import Any
 import httpx
 import pytest
 from shell_support import ShellHarness
+from snapshot_support import steady_cursors
 from test_assistants_snapshot import ASSISTANTS
 from test_assistants_snapshot import fixed_server as assistants_server
 from test_thread_view_snapshot import HISTORY, THREAD_ID
 from test_thread_view_snapshot import fake_server as thread_view_server
 from test_threads_snapshot import THREADS
 from test_threads_snapshot import fake_server as threads_server
-from textual.app import App
 from textual.command import CommandList
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widgets import TextArea
 
 from agent_tui.client import AgentServerClient
 
@@ -99,14 +99,6 @@ async def shown(pilot: Pilot[Any], wait_for: WaitFor, check: Check, what: str) -
     steady_cursors(pilot.app)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
-
-
-def steady_cursors(app: App[Any]) -> None:
-    """Text cursors blink every half second, on every screen of the stack: held still,
-    the picture no longer depends on the moment it is taken."""
-    for screen in app.screen_stack:
-        for field in [*screen.query(Input), *screen.query(TextArea)]:
-            field.cursor_blink = False
 
 
 async def threads_loaded(pilot: Pilot[Any], wait_for: WaitFor) -> Any:

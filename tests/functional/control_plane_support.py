@@ -84,7 +84,8 @@ def response_schema(method: str, path: str, status: int) -> dict[str, Any] | Non
             if response is None:
                 return None
             content = response.get("content", {}).get("application/json", {})
-            return content.get("schema")
+            schema: dict[str, Any] | None = content.get("schema")
+            return schema
     raise AssertionError(f"{method} {path} is not an operation of the spec")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
         yield client
 
 
-async def final_n(client: AgentServerClient, assistant_id: str, **run: object) -> int:
+async def final_n(client: AgentServerClient, assistant_id: str, **run: Any) -> int:
     """Run the counter graph from n=5 on a fresh thread and return the final n."""
     thread = await client.threads.create()
     async with client.runs.stream(

@@ -26,7 +26,7 @@ async def test_stream_starts_with_metadata_then_one_update_per_node(
         events = [event async for event in stream]
     first = events[0]
     assert isinstance(first, MetadataEvent)
-    assert first.run_id == stream.run_id  # also known from Content-Location
+    assert first.run_id is not None and first.run_id == stream.run_id  # also from Content-Location
     updates = [e.updates for e in events if isinstance(e, UpdatesEvent)]
     assert updates == [{"inc": {"n": 6, "items": [5]}}, {"dbl": {"n": 12}}]
     values = [e.data for e in events if isinstance(e, ValuesEvent)]

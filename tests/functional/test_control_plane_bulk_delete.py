@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -105,7 +106,9 @@ async def test_bulk_delete_checks_its_parameters(http: httpx.AsyncClient) -> Non
     assert bad.status_code == 422
     assert bad.json()["detail"][0]["loc"] == ["query", "deployment_ids", 1]
 
-    too_many = [("deployment_ids", kept)] + [("deployment_ids", str(uuid.uuid4()))] * 100
+    too_many: list[tuple[str, Any]] = [("deployment_ids", kept)] + [
+        ("deployment_ids", str(uuid.uuid4()))
+    ] * 100
     response = await http.delete("/v2/deployments", params=too_many)
     assert response.status_code == 422 and "at most 100" in response.text
     assert await exists(http, kept), "a refused bulk delete deleted something"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -60,13 +59,10 @@ async def test_first_page_of_a_long_thread_is_one_request(
 ) -> None:
     async with CountingClient(agent_server_url) as client:
         history = ThreadHistory(client, long_thread.thread_id, page_size=100)
-        started = time.perf_counter()
         page = await history.load_more()
-        elapsed = time.perf_counter() - started
     assert client.history_requests == 1
     assert [row.step for row in page] == list(range(TICKS, TICKS - 100, -1))
     assert not history.exhausted
-    assert elapsed < 2.0  # ~0.04 s here; generous for a loaded CI machine
     latest = page[0]
     assert (latest.source, latest.writers, latest.written_keys) == ("update", ("tick",), ("i",))
     assert latest.next == () and latest.writes_source == "tasks"

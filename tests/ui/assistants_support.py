@@ -54,11 +54,11 @@ class AssistantsApp(ShellApp):
         self.push_screen(self.assistants)
 
 
-def notifications(app: App[object]) -> list[str]:
+def notifications(app: App[Any]) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-async def loaded(pilot: Pilot[object], wait_for: WaitFor, app: AssistantsApp) -> None:
+async def loaded(pilot: Pilot[Any], wait_for: WaitFor, app: AssistantsApp) -> None:
     """Wait until the table and the list of graphs have loaded."""
     screen = app.assistants
     await wait_for(
@@ -69,7 +69,7 @@ async def loaded(pilot: Pilot[object], wait_for: WaitFor, app: AssistantsApp) ->
 
 
 async def select(
-    pilot: Pilot[object], wait_for: WaitFor, app: AssistantsApp, assistant_id: str
+    pilot: Pilot[Any], wait_for: WaitFor, app: AssistantsApp, assistant_id: str
 ) -> None:
     """Reload the table and put the cursor on the assistant's row."""
     screen = app.assistants

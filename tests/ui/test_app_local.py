@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -31,7 +30,6 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
 ) -> None:
     config = tiny_config(tmp_path)
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
-    started = time.monotonic()
     async with app.run_test(size=(120, 40)) as pilot:
         startup = app.screen
         assert isinstance(startup, StartupScreen)
@@ -53,7 +51,6 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
             timeout=90,
             what="the info screen",
         )
-        ready = time.monotonic() - started
         screen = app.screen
         table = screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
@@ -69,7 +66,6 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
 
     assert not server.is_running
     assert not process_exists(pid)
-    print(f"local server: info screen {ready:.1f}s after the app started")
 
 
 async def test_unusable_config_shows_why_and_offers_retry(

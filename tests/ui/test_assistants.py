@@ -104,7 +104,7 @@ async def test_create_from_the_schema_form_checks_fields_before_sending(
         fields.query_one("#input-0", Select).value = 1  # pirate
         fields.query_one("#input-1", Select).value = 1  # shout: true
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen is app.assistants, what="the form to close")
+        await wait_for(pilot, lambda: app.assistants.is_current, what="the form to close")
         created = [
             a for a in await client.assistants.search(graph_id="chat", limit=1000) if a.name == name
         ]

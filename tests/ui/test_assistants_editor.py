@@ -118,7 +118,7 @@ async def test_what_the_json_editor_cannot_put_in_a_field_is_said_and_kept(
         other.text = '{"half": '
         await pilot.press("ctrl+e")
         await wait_for(pilot, lambda: "Other keys" in (form.error or ""), what="the refusal")
-        assert app.screen is form
+        assert form.is_current
         assert other.text == '{"half": '
         other.text = ""
 
@@ -129,7 +129,7 @@ async def test_what_the_json_editor_cannot_put_in_a_field_is_said_and_kept(
             {"graph_id": "chat", "context": {"style": "shouting", "token_delay_ms": 5}}
         )
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.screen is form)
+        await wait_for(pilot, lambda: form.is_current)
         assert "style" in (form.error or "") and '"shouting"' in (form.error or "")
         problem = fields.query_one("#field-0 .field-problem").render()
         assert '"shouting" is not a choice' in str(problem)

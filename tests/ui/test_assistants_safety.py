@@ -126,7 +126,7 @@ async def test_a_404_on_save_keeps_the_form_and_what_was_typed(
         await client.assistants.delete(created.assistant_id)  # someone else deletes it
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: form.error is not None and "not found" in form.error.lower())
-        assert app.screen is form
+        assert form.is_current
         assert form.query_one("#name", Input).value == "renamed"
         assert form.query_one(SchemaForm).query_one("#input-0", Input).value == "7"
         assert created.assistant_id in (form.error or "")
@@ -182,7 +182,7 @@ async def test_a_422_lists_each_field_and_keeps_the_form(wait_for: WaitFor) -> N
         fields.query_one("#input-0", Input).value = "1000"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: form.error is not None and "step" in form.error)
-        assert app.screen is form
+        assert form.is_current and form.error is not None
         assert "context.step: step is too large" in form.error
         assert "name: name is taken" in form.error
         problem = str(fields.query_one("#field-0 .field-problem", Static).render())

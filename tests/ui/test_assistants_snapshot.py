@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 from assistants_support import AssistantsApp
+from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 
 from agent_tui.client import AgentServerClient
@@ -150,5 +151,7 @@ def test_new_assistant_form_snapshot(snap_compare: Callable[..., bool]) -> None:
         form.schema_form.query_one("#input-2", Input).value = "-3"
         await pilot.press("ctrl+s")
         await settle(pilot)
+        steady_cursors(app)
+        await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=(100, 40), run_before=form_with_a_problem)

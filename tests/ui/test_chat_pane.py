@@ -24,13 +24,14 @@ from chat_support import (
     type_and_send,
 )
 from shell_support import ShellHarness
+from snapshot_support import steady_cursors
 from textual.widgets import TabbedContent
 from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
-from agent_tui.panes.chat_pane import BUSY_MESSAGE
+from agent_tui.panes.chat_queue import BUSY_MESSAGE
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.chat_prompt import PromptArea
@@ -319,17 +320,25 @@ def snapshot_server() -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-def test_chat_tab_snapshot(snap_compare: Callable[..., bool]) -> None:
+def test_chat_tab_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
     client = AgentServerClient("http://agent.test", http_transport=snapshot_server())
     screen = ThreadViewScreen(client, SNAP_THREAD, chat=True, status_interval=0)
     app = ShellHarness(screen)
     app.client = client
 
     async def run_before(pilot: Any) -> None:
-        for _ in range(3):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        # The thread and its messages loaded, and nothing left loading.
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.thread is not None
+                and humans(pane_of(app)) == ["weather in Paris", "deploy to staging"]
+                and all(worker.is_finished for worker in app.workers)
+            ),
+            what="the chat",
+        )
         await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
+        steady_cursors(app)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)

@@ -28,7 +28,7 @@ from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.panes.chat_pane import BUSY_MESSAGE
+from agent_tui.panes.chat_queue import BUSY_MESSAGE
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]

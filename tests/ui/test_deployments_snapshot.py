@@ -21,8 +21,9 @@ from typing import Any
 
 import httpx
 import pytest
-from deployment_forms_support import POLL, FormsApp
+from deployment_forms_support import POLL, FormsApp, WaitFor
 from deployments_support import create_deployment, wait_terminal
+from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -214,26 +215,42 @@ def deployments_app(deployed: Deployed) -> SnapshotApp:
     return SnapshotApp(deployed.client(), lambda app: DeploymentsScreen(app.control_plane))
 
 
-async def settle(pilot: Pilot[None]) -> None:
-    for _ in range(2):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+async def settle(pilot: Pilot[None], wait_for: WaitFor, shown: Callable[[], bool]) -> None:
+    """Until the screen shows what `shown` checks, then the last paint."""
+    await wait_for(pilot, shown, what="the screen's content")
     # The footer recomposes once more after focus settles (same text, but its cells
     # split differently in the SVG): let it finish before the picture.
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
-async def open_demo(pilot: Pilot[None]) -> DeploymentDetailScreen:
-    await settle(pilot)
+def listing_loaded(pilot: Pilot[None]) -> bool:
+    screen = pilot.app.screen
+    return (
+        isinstance(screen, DeploymentsScreen)
+        and screen.table.row_count == 2
+        and not screen.table.loading
+    )
+
+
+async def open_demo(pilot: Pilot[None], wait_for: WaitFor) -> DeploymentDetailScreen:
+    await settle(pilot, wait_for, lambda: listing_loaded(pilot))
     listing = pilot.app.screen
     assert isinstance(listing, DeploymentsScreen)
     listing.table.move_to(fixed_deployment_id(2))  # demo (broken is the first by name)
     await pilot.press("enter")
-    await settle(pilot)
+    revisions = [fixed_revision_id(3), fixed_revision_id(2)]
+
+    def revisions_shown() -> bool:
+        screen = pilot.app.screen
+        return (
+            isinstance(screen, DeploymentDetailScreen)
+            and [r.id for r in screen.table.items] == revisions
+        )
+
+    await settle(pilot, wait_for, revisions_shown)
     detail = pilot.app.screen
     assert isinstance(detail, DeploymentDetailScreen)
-    assert [r.id for r in detail.table.items] == [fixed_revision_id(3), fixed_revision_id(2)]
     return detail
 
 
@@ -242,41 +259,51 @@ def no_secret_value(app: Any) -> None:
     assert not any(value in shown for value in SECRET_VALUES)
 
 
-def test_deployments_table_snapshot(deployed: Deployed, snap_compare: Any) -> None:
+def test_deployments_table_snapshot(
+    deployed: Deployed, snap_compare: Any, wait_for: WaitFor
+) -> None:
     async def loaded(pilot: Pilot[None]) -> None:
-        await settle(pilot)
+        await settle(pilot, wait_for, lambda: listing_loaded(pilot))
+        # The table has the focus once loaded, so its keys (not the screen's) are the footer's.
         assert isinstance(pilot.app.screen, DeploymentsScreen)
-        assert pilot.app.screen.table.row_count == 2
+        assert pilot.app.focused is pilot.app.screen.table
 
     assert snap_compare(deployments_app(deployed), terminal_size=(120, 10), run_before=loaded)
 
 
-def test_deployment_detail_snapshot(deployed: Deployed, snap_compare: Any) -> None:
+def test_deployment_detail_snapshot(
+    deployed: Deployed, snap_compare: Any, wait_for: WaitFor
+) -> None:
     async def detail(pilot: Pilot[None]) -> None:
-        await open_demo(pilot)
+        await open_demo(pilot, wait_for)
         no_secret_value(pilot.app)
 
     assert snap_compare(deployments_app(deployed), terminal_size=(120, 10), run_before=detail)
 
 
-def test_revision_diff_snapshot(deployed: Deployed, snap_compare: Any) -> None:
+def test_revision_diff_snapshot(deployed: Deployed, snap_compare: Any, wait_for: WaitFor) -> None:
     async def diff(pilot: Pilot[None]) -> None:
-        await open_demo(pilot)
+        await open_demo(pilot, wait_for)
         await pilot.press("d")  # the newest against the one before it
-        await settle(pilot)
-        assert isinstance(pilot.app.screen, RevisionDiffScreen)
-        assert "EXTRA_TOKEN" in pilot.app.screen.text
+
+        def diff_shown() -> bool:
+            screen = pilot.app.screen
+            return isinstance(screen, RevisionDiffScreen) and "EXTRA_TOKEN" in screen.text
+
+        await settle(pilot, wait_for, diff_shown)
         no_secret_value(pilot.app)
 
     assert snap_compare(deployments_app(deployed), terminal_size=(100, 26), run_before=diff)
 
 
-def test_new_deployment_form_snapshot(deployed: Deployed, snap_compare: Any) -> None:
+def test_new_deployment_form_snapshot(
+    deployed: Deployed, snap_compare: Any, wait_for: WaitFor
+) -> None:
     def form(app: Any) -> Screen[Any]:
         return DeploymentFormScreen(app.control_plane, cwd=Path("/nonexistent"))
 
     async def with_a_problem(pilot: Pilot[None]) -> None:
-        await settle(pilot)
+        await settle(pilot, wait_for, lambda: isinstance(pilot.app.screen, DeploymentFormScreen))
         screen = pilot.app.screen
         assert isinstance(screen, DeploymentFormScreen)
         screen.query_one(f"#{FIELD_NAME}", Input).value = "my-agent"
@@ -285,8 +312,10 @@ def test_new_deployment_form_snapshot(deployed: Deployed, snap_compare: Any) -> 
         await pilot.press("ctrl+n")
         await pilot.press(*"OPENAI_API_KEY", "tab", *"sk-typed-value")
         await pilot.press("ctrl+s")
-        await settle(pilot)
+        await settle(pilot, wait_for, lambda: screen.error is not None)
         assert screen.error is not None and "Nothing was sent" in screen.error
+        steady_cursors(pilot.app)
+        await pilot.pause()
         assert "sk-typed-value" not in pilot.app.export_screenshot()
 
     app = SnapshotApp(deployed.client(), form)
@@ -299,7 +328,12 @@ def test_new_deployment_form_snapshot(deployed: Deployed, snap_compare: Any) -> 
     ids=["deployed", "build_failed"],
 )
 def test_revision_progress_snapshot(
-    deployed: Deployed, snap_compare: Any, deployment: int, revision: int, outcome: str
+    deployed: Deployed,
+    snap_compare: Any,
+    wait_for: WaitFor,
+    deployment: int,
+    revision: int,
+    outcome: str,
 ) -> None:
     def progress(app: Any) -> Screen[Any]:
         return RevisionProgressScreen(
@@ -310,10 +344,11 @@ def test_revision_progress_snapshot(
         )
 
     async def finished(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, RevisionProgressScreen) and screen.status == outcome
-        await settle(pilot)
+        def outcome_shown() -> bool:
+            screen = pilot.app.screen
+            return isinstance(screen, RevisionProgressScreen) and screen.status == outcome
+
+        await settle(pilot, wait_for, outcome_shown)
 
     app = SnapshotApp(deployed.client(), progress)
     assert snap_compare(app, terminal_size=(100, 28), run_before=finished)

@@ -14,7 +14,7 @@ WaitFor = Callable[..., Awaitable[None]]
 
 async def test_big_tables_filter_after_a_pause(wait_for: WaitFor) -> None:
     screen = ListScreen(make_items(FILTER_DEBOUNCE_ROWS + 10))
-    screen.PAGE_SIZE = FILTER_DEBOUNCE_ROWS + 10  # one page: all rows loaded
+    screen.page_size = FILTER_DEBOUNCE_ROWS + 10  # one page: all rows loaded
     app = ShellHarness(screen)
     async with app.run_test(size=(120, 30)) as pilot:
         table = screen.table

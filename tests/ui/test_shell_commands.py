@@ -61,7 +61,7 @@ async def test_command_mode_completes_and_opens_a_screen(
         assert box.value == "widgets"
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(widgets_route) == 1, what="the screen")
-        assert app.screen is widgets_route[0]
+        assert widgets_route[0].is_current
 
 
 async def test_ctx_completes_context_names(wait_for: WaitFor) -> None:
@@ -144,20 +144,22 @@ async def test_palette_offers_screens_contexts_and_thread_by_id(
     app.context_names = lambda: ["local", "prod"]  # type: ignore[method-assign]
     async with app.run_test(size=(100, 30)) as pilot:
 
-        async def search(query: str) -> list[str]:
+        async def search(query: str, expected: str) -> None:
             await pilot.press("ctrl+p")
             assert isinstance(app.screen, CommandPalette)
             await pilot.press(*query)
             found = app.screen.query_one(CommandList)
-            await wait_for(pilot, lambda: found.option_count > 0, workers=False)
-            await pilot.pause(0.3)  # providers answer concurrently; let the list settle
-            prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
-            await pilot.press("escape")
-            return prompts
 
-        assert any("Open widgets" in p for p in await search("widg"))
-        assert any("Switch context: prod" in p for p in await search("prod"))
-        assert any("Open thread 1234" in p for p in await search("thread 1234"))
+            def prompts() -> list[str]:
+                return [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+
+            # Providers answer concurrently: until the expected command is listed.
+            await wait_for(pilot, lambda: any(expected in p for p in prompts()), workers=False)
+            await pilot.press("escape")
+
+        await search("widg", "Open widgets")
+        await search("prod", "Switch context: prod")
+        await search("thread 1234", "Open thread 1234")
 
 
 async def test_palette_offers_the_screen_verbs(wait_for: WaitFor) -> None:
@@ -239,7 +241,12 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
     async with app.run_test() as pilot:
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
-        app.switch_context = lambda name: switched.append(name) or True  # type: ignore[attr-defined]
+
+        def switch_context(name: str) -> bool:
+            switched.append(name)
+            return True
+
+        app.switch_context = switch_context  # type: ignore[attr-defined]
         app.action_pick_context = lambda: picked.append(True)  # type: ignore[attr-defined]
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: switched == ["prod"], what="the switch")

@@ -38,7 +38,8 @@ async def test_home_keys_and_commands_open_screens_and_esc_goes_back(
 
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, ResourceScreen), what="threads")
-        assert app.screen.RESOURCES == "threads"
+        threads = app.screen
+        assert isinstance(threads, ResourceScreen) and threads.RESOURCES == "threads"
 
         # A top-level command replaces the current resource screen (no pile of screens).
         await pilot.press("colon", *"assistants", "enter")

@@ -51,7 +51,7 @@ async def test_filter_shows_matching_loaded_rows_and_esc_clears(wait_for: WaitFo
         assert table.row_count == 10
         assert {item.status for item in table.visible_items} == {"interrupted"}
         await pilot.press("enter")  # keep the filter, back to the table
-        assert app.focused is table and table.row_count == 10
+        assert table.has_focus and table.row_count == 10
         assert "filter 'interrupted': 10 shown" in str(
             screen.query_one("#resource-heading", Static).render()
         )

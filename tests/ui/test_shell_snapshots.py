@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shell_support import Item, ListScreen, ShellHarness
+from snapshot_support import steady_cursors
 
 ITEMS = [
     Item("5f0c0000-0000-4000-8000-000000000001", "support bot", "idle"),
@@ -43,6 +44,7 @@ def test_command_mode_snapshot(snap_compare: Callable[..., bool]) -> None:
     async def type_command(pilot: Any) -> None:
         await loaded(pilot)
         await pilot.press("colon", "t")
+        steady_cursors(pilot.app)
         await pilot.pause()
 
     assert snap_compare(harness(), terminal_size=(100, 16), run_before=type_command)

@@ -19,7 +19,7 @@ WaitFor = Callable[..., Awaitable[None]]
 
 async def nested_thread_waiting_for_approval(url: str) -> str:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        thread_id: str = (await http.post("/threads", json={})).json()["thread_id"]
         body = {
             "assistant_id": "nested",
             "input": {"messages": [{"role": "user", "content": "deploy to staging"}]},

@@ -72,7 +72,7 @@ async def test_selecting_shows_the_state_and_diffs_show_the_change(
         assert "idle" in str(screen.query_one("#thread-header").render())
 
         await pilot.press("down")  # step 1: inc wrote n = 6 and appended 5
-        await wait_for(pilot, lambda: screen.checkpoint_view.state.step == 1)  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: screen.checkpoint_view.state.step == 1)
         summary = str(screen.query_one("#checkpoint-summary").render())
         assert "Next       dbl" in summary and "Step       1" in summary
         tree = screen.query_one("#checkpoint-values-tree")
@@ -193,6 +193,6 @@ async def test_help_lists_the_thread_view_keys(
             "c",
         ]
         await pilot.press("escape")
-        assert app.screen is screen
+        assert screen.is_current
         names = [command.name for command in screen.palette_commands()]
         assert "Fork from this checkpoint…" in names and "Fork tree" in names

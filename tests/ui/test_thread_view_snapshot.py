@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 from shell_support import ShellHarness
-from thread_view_support import counter_thread
+from thread_view_support import counter_thread, loaded
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
@@ -96,17 +96,20 @@ def fake_server() -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-async def settled(pilot: Any) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-def test_thread_view_snapshot(snap_compare: Callable[..., bool]) -> None:
+def test_thread_view_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
     client = AgentServerClient("http://agent.test", http_transport=fake_server())
-    app = ShellHarness(ThreadViewScreen(client, THREAD_ID, status_interval=0))
+    screen = ThreadViewScreen(client, THREAD_ID, status_interval=0)
+    app = ShellHarness(screen)
     app.client = client
     app.connection_status = "connected · http://agent.test"
+
+    async def settled(pilot: Any) -> None:
+        # The history and the checkpoint under the cursor loaded, and nothing left loading.
+        await wait_for(
+            pilot,
+            lambda: loaded(screen) and all(worker.is_finished for worker in app.workers),
+            what="the thread view",
+        )
 
     async def run_before(pilot: Any) -> None:
         await settled(pilot)

@@ -140,7 +140,7 @@ async def test_bad_search_input_stays_in_the_form(agent_server_url: str, wait_fo
         )
         assert app.screen is form
         await pilot.press("escape")
-        assert app.screen is screen
+        assert screen.is_current
 
 
 async def test_create_empty_with_metadata_and_from_supersteps(
@@ -197,7 +197,7 @@ async def test_a_failed_supersteps_create_keeps_the_form_and_leaves_no_thread(
         form.query_one("#create-supersteps", TextArea).text = steps
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: form.error is not None, what="the error")
-        assert app.screen is form
+        assert form.is_current
         assert "Graph 'nope' not found" in (form.error or "")
         assert "The empty thread the server had created was removed" in (form.error or "")
         assert form.query_one("#create-supersteps", TextArea).text == steps

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 
 from textual.pilot import Pilot
@@ -42,9 +41,7 @@ async def test_paging_through_thousands_of_threads(
     client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     label = tag()
-    started = time.monotonic()
     await create_many(client, MANY, {"suite": label})
-    made_in = time.monotonic() - started
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=SIZE) as pilot:
         await connected(app, pilot, wait_for)
@@ -57,10 +54,8 @@ async def test_paging_through_thousands_of_threads(
         assert table.loaded_count == 100 and table.has_more
 
         # Going to the end pulls in the next page, again and again, until the last one.
-        paging_started = time.monotonic()
+        # (How long that takes is measured by benchmarks/threads_table.py.)
         pages = 1 + await page_to_the_end(pilot, table, wait_for)
-        paged_in = time.monotonic() - paging_started
-        print(f"made {MANY} threads in {made_in:.1f}s, paged through them in {paged_in:.1f}s")
         assert pages == MANY // 100
         assert table.loaded_count == MANY
         assert len({t.thread_id for t in table.items}) == MANY
@@ -76,7 +71,6 @@ async def test_paging_through_thousands_of_threads(
         for key in "idle":
             await pilot.press(key)
         assert len(table.visible_items) == MANY
-    assert made_in < 30, f"making {MANY} threads took {made_in:.1f}s"
 
 
 async def test_attention_lists_error_and_interrupted_threads(
@@ -192,7 +186,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert app.is_running
         # A click on the row under the cursor opens it, which is fine: go back.
         await app.workers.wait_for_complete()
-        while app.screen is not screen:
+        while not screen.is_current:
             await pilot.press("escape")
 
         await pilot.press("y")
@@ -203,7 +197,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert painted_control_codes(app) == []
         await pilot.click(JsonView, offset=(20, 3))
         await pilot.press("escape")
-        assert app.screen is screen and app.is_running
+        assert screen.is_current and app.is_running
 
         # The thread view of the same thread: the transcript shows the text, inertly.
         screen.table.move_to(thread.thread_id)

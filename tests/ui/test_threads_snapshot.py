@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -14,6 +14,8 @@ from agent_tui.screens.threads.list import ThreadsScreen
 from agent_tui.thread_query import ThreadQuery
 
 UPDATED = "2026-11-21T09:{:02d}:00+00:00"
+
+WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 
 
 def fake_thread(
@@ -103,7 +105,7 @@ def test_threads_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(app, terminal_size=(110, 16), run_before=loaded)
 
 
-async def test_help_and_palette_offer_the_thread_keys() -> None:
+async def test_help_and_palette_offer_the_thread_keys(wait_for: WaitFor) -> None:
     from textual.command import CommandList, CommandPalette
 
     from agent_tui.screens.help import HelpScreen
@@ -124,17 +126,16 @@ async def test_help_and_palette_offer_the_thread_keys() -> None:
         assert (local["Search"], local["Copy thread"], local["Attention"]) == ("s", "C", "!")
         assert local["Delete"] == "^d" and local["New"] == "n"
         await pilot.press("escape")
-        assert app.screen is screen
+        assert screen.is_current
 
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"search thr")
         found = app.screen.query_one(CommandList)
-        for _ in range(100):
-            if found.option_count:
-                break
-            await pilot.pause(0.02)
-        await pilot.pause(0.3)  # providers answer concurrently; let the list settle
-        prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
-        assert any("Search threads" in p for p in prompts), prompts
+
+        def prompts() -> list[str]:
+            return [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+
+        # Providers answer concurrently: until the screen's own command is listed.
+        await wait_for(pilot, lambda: any("Search threads" in p for p in prompts()), workers=False)
         await pilot.press("escape")

@@ -50,9 +50,13 @@ def counter_steps(count: int) -> list[dict[str, Any]]:
 
 
 async def create_many(
-    client: AgentServerClient, count: int, metadata: dict[str, Any], batch: int = 500
+    client: AgentServerClient, count: int, metadata: dict[str, Any], batch: int = 100
 ) -> None:
-    """`count` empty threads, created `batch` at a time in parallel."""
+    """`count` empty threads, created `batch` at a time in parallel.
+
+    At most httpx's pool size (100 connections) at once: a larger batch queued for a
+    connection and, on a loaded machine, the queued requests hit the 10 s pool timeout.
+    """
     for start in range(0, count, batch):
         size = min(batch, count - start)
         await asyncio.gather(

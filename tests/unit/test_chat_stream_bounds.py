@@ -13,7 +13,7 @@ import httpx
 
 from agent_tui.chat.driver_events import Received
 from agent_tui.chat.event_order import ReplayFilter
-from agent_tui.chat.items import CustomItem, InterruptItem, NoticeItem
+from agent_tui.chat.items import AIItem, CustomItem, InterruptItem, NoticeItem
 from agent_tui.chat.session import ChatSession
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
@@ -102,6 +102,7 @@ def test_a_streaming_message_stops_growing_at_the_limit_and_its_final_text_repla
     for word in words:
         model.apply(token(word))
     [item] = model.items
+    assert isinstance(item, AIItem)
     assert item.text.startswith("w0 w1 w2")
     assert item.text.endswith(
         "more than 100 characters: the rest shows when the message is complete.*"

@@ -390,7 +390,7 @@ def test_the_json_schema_file_is_up_to_date() -> None:
 def test_the_json_schema_agrees_with_the_loader() -> None:
     import tomllib
 
-    import jsonschema  # type: ignore[import-untyped]
+    import jsonschema
 
     from agent_tui.config_schema import config_json_schema
 

@@ -190,7 +190,7 @@ def test_load_export_reports_bad_json_with_its_place() -> None:
 
 
 def test_one_superstep_per_checkpoint_one_update_per_node() -> None:
-    message = {
+    message: dict[str, Any] = {
         "type": "ai",
         "content": "hi",
         "id": "a1",

@@ -104,7 +104,7 @@ def test_query_defaults_are_newest_first_any_status() -> None:
 )
 def test_bad_query_input_names_the_field(kwargs: dict[str, str], field: str, says: str) -> None:
     with pytest.raises(QueryError) as caught:
-        ThreadQuery.from_input(**kwargs)  # type: ignore[arg-type]
+        ThreadQuery.from_input(**kwargs)
     assert caught.value.field == field
     assert says in str(caught.value)
 

@@ -39,6 +39,7 @@ class Handler(BaseHTTPRequestHandler):
         if length:
             self.rfile.read(length)
         self.server.requests.append((self.command, self.path, dict(self.headers)))
+        body: dict[str, object]
         if len(self.server.requests) <= self.server.failures:
             status, body = 503, {"detail": "try again"}
         else:

@@ -178,6 +178,14 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
         for column in self._columns:
             self.add_column(column.label, key=column.key, width=column.width)
 
+    def watch_loading(self, loading: bool) -> None:
+        # Textual leaves a focused widget that is loading out of the key bindings (the
+        # screen's `enter` "Open" shows in the footer meanwhile) but does not refresh the
+        # footer when loading ends: without this the footer kept the loading-time keys
+        # until some other event happened to refresh it, and that differed run to run.
+        if self.is_attached:
+            self.screen.refresh_bindings()
+
     # -- data -------------------------------------------------------------------------
 
     @property

@@ -22,7 +22,7 @@ A row whose parent is on a page not loaded yet is completed when that page arriv
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -318,6 +318,13 @@ class ThreadHistory:
             )
             new = [state for state in page if state.checkpoint_id not in self._states]
             fresh += new
+            # A checkpoint loaded while its tasks were still pending (an interrupt, a
+            # running node) now has their results: the new rows read their writers
+            # from them, so keep the newer copy (its own row does not change).
+            for state in page:
+                known = self._states.get(state.checkpoint_id or "")
+                if known is not None and known.tasks != state.tasks:
+                    self._refresh_known(state)
             if len(new) < len(page) or len(page) < self.page_size:
                 break
             before = page[-1].checkpoint_id
@@ -328,6 +335,14 @@ class ThreadHistory:
         self._incomplete = [index + len(rows) for index in self._incomplete]
         self._incomplete[:0] = [i for i, row in enumerate(rows) if row.writes_source is None]
         return rows
+
+    def _refresh_known(self, state: ThreadState) -> None:
+        checkpoint_id = state.checkpoint_id or ""
+        self._states[checkpoint_id] = state
+        for index, row in enumerate(self.rows):
+            if row.checkpoint_id == checkpoint_id:
+                self.rows[index] = replace(row, state=state)
+                break
 
     def children_of(self, checkpoint_id: str) -> list[HistoryRow]:
         """The loaded checkpoints made on top of `checkpoint_id`: more than one is a fork."""

@@ -197,6 +197,32 @@ async def test_an_interrupt_shows_on_its_row(client: AgentServerClient) -> None:
     assert all(row.interrupts == () for row in rows[1:])
 
 
+async def test_rows_made_after_a_resume_name_their_node_without_reopening(
+    client: AgentServerClient,
+) -> None:
+    # The checkpoint waiting on the interrupt was loaded while its task had no result yet;
+    # the resumed run's rows must still say which node wrote them, as a reload would.
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    ask = {"messages": [{"role": "user", "content": "deploy to staging"}]}
+    async with client.runs.stream(
+        thread.thread_id, "chat", input=ask, context={"token_delay_ms": 0}
+    ) as run:
+        async for _ in run:
+            pass
+    history = ThreadHistory(client, thread.thread_id)
+    await history.load_all()
+    async with client.runs.stream(
+        thread.thread_id, "chat", command={"resume": "yes"}, context={"token_delay_ms": 0}
+    ) as run:
+        async for _ in run:
+            pass
+    newer = await history.load_newer()
+    reopened = await ThreadHistory(client, thread.thread_id).load_all()
+    assert [row.wrote for row in newer] == [row.wrote for row in reopened[: len(newer)]]
+    assert "approve" in [row.wrote for row in newer]
+    assert not any(row.wrote.startswith("(") for row in newer)
+
+
 async def test_an_empty_thread_has_no_rows(client: AgentServerClient) -> None:
     thread = await client.threads.create()
     history = ThreadHistory(client, thread.thread_id)

@@ -33,7 +33,7 @@ DEFAULT_PAGE_SIZE = 100
 ATTENTION_STATUSES = ("interrupted", "error")
 
 # What the table needs, and the last message under `extracted.last_message`.
-LIST_FIELDS = ("thread_id", "status", "metadata", "created_at", "updated_at")
+LIST_FIELDS = ("thread_id", "status", "metadata", "created_at", "updated_at", "interrupts")
 LAST_MESSAGE = "last_message"
 LIST_EXTRACT = {LAST_MESSAGE: "values.messages[-1]"}
 
@@ -417,3 +417,29 @@ class ThreadPager:
         for query in self.queries:
             total += await threads.count(**query.count_kwargs())
         return total
+
+
+def attention_reason(thread: Thread, error: str | None = None, width: int = 80) -> str:
+    """Why a thread needs attention, on one line: `waiting: <the question>` for an
+    `interrupt()`, `failed: <error>`, or `stopped: …` for a thread interrupted with nothing
+    to answer (a cancelled run, or a run paused at a breakpoint) — the server gives all
+    three the status `interrupted` or `error`, and they need different things."""
+    if thread.status == "error":
+        text = f"failed: {error}" if error else "failed (the error is on the thread's last task)"
+    elif thread.status == "interrupted":
+        values = [
+            item.get("value") if isinstance(item, dict) else item
+            for items in thread.interrupts.values()
+            for item in (items if isinstance(items, list) else [items])
+        ]
+        if values:
+            first = values[0]
+            question = first.get("question") if isinstance(first, dict) else None
+            shown = question if isinstance(question, str) else json.dumps(first, default=str)
+            more = f" (+{len(values) - 1} more)" if len(values) > 1 else ""
+            text = f"waiting: {shown}{more}"
+        else:
+            text = "stopped: a cancelled run, or paused at a breakpoint"
+    else:
+        text = thread.status
+    return truncate(" ".join(clean_text(text).split()), width)

@@ -91,6 +91,16 @@ async def test_attention_lists_error_and_interrupted_threads(
         async for _event in stream:
             pass
     idle = await client.threads.create(metadata={"suite": label})
+    waiting = await client.threads.create(metadata={"graph_id": "chat", "suite": label})
+    ask = client.runs.stream(
+        waiting.thread_id,
+        "chat",
+        input={"messages": [{"role": "user", "content": "deploy to staging"}]},
+        context={"token_delay_ms": 0},
+    )
+    async with ask:
+        async for _event in ask:
+            pass
 
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=SIZE) as pilot:
@@ -114,6 +124,12 @@ async def test_attention_lists_error_and_interrupted_threads(
         assert found[interrupted.thread_id] == "interrupted"
         assert idle.thread_id not in found
         assert len(found) == screen.total
+        # "Why" tells apart what the two statuses hide.
+        why = {t.thread_id: table.get_row(t.thread_id)[-1].plain for t in table.items}
+        assert why[failed.thread_id].startswith("failed: ")
+        assert "You asked me to fail" in why[failed.thread_id]
+        assert why[waiting.thread_id] == "waiting: Deploy to staging? (yes/no)"
+        assert why[interrupted.thread_id].startswith("stopped: ")
 
         # `:attention` opens the same list.
         assert await app.run_command("attention")

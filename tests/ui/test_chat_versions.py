@@ -23,6 +23,7 @@ from agent_tui.modals.assistant_version_picker import (
     context_summary,
     newest_first,
 )
+from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -181,3 +182,37 @@ def test_a_pinned_version_passes_its_context_and_only_a_config_that_differs() ->
     assert following.shown == "bot (a1b2c3d4) v2"
     assert following.context_for_run(overrides) == {"style": "shout"}
     assert following.context_for_run(None) is None and following.config_for_run() is None
+
+
+async def test_picking_an_assistant_of_another_graph_asks_first(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    [chat] = await client.assistants.search(graph_id="chat", metadata={"created_by": "system"})
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    app, screen = chat_app(client, thread.thread_id, chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: screen.thread is not None)
+        await pilot.press("f4")
+        picker = app.screen
+        assert isinstance(picker, AssistantPickerScreen)
+        await wait_for(pilot, lambda: bool(picker.assistants), what="the assistants")
+        row = next(i for i, a in enumerate(picker.assistants) if a.graph_id == "counter")
+        assert "other graph" in str(picker.table.get_row_at(row)[-1])
+        assert "other graph" not in str(
+            picker.table.get_row_at(
+                next(i for i, a in enumerate(picker.assistants) if a.graph_id == "chat")
+            )[-1]
+        )
+        picker.table.move_cursor(row=row)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        question = str(app.screen.query_one("#confirm-question").render())
+        assert "This thread runs graph 'chat'" in question and "'counter'" in question
+        await pilot.press("n")  # no: back to the list, the chat keeps its assistant
+        await wait_for(pilot, lambda: app.screen is picker, what="the picker again")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked again")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is screen, what="the chat")
+        assert pane.assistant is not None and pane.assistant.graph_id == "counter"

@@ -7,6 +7,10 @@ system`) is marked, and an assistant whose runs carry a context override (the
 set-latest bug, `assistant_versions.py`) says so. `enter` answers the assistant as a
 `ChatAssistant` (runs follow its active version); `v` / `right` lists its versions
 (`assistant_version_picker.py`) to pin one; `esc` answers None.
+
+Given the graph the thread runs (`thread_graph`), the assistants of other graphs are
+marked "other graph", and picking one asks first: its run writes that graph's state
+onto this thread, which the thread's own graph may no longer read.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from agent_tui.agent_screen import AgentScreen
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError
 from agent_tui.modals.assistant_version_picker import VersionPickerScreen
+from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -66,9 +71,11 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         current: str | None = None,
         current_version: int | None = None,
         overrides: ContextOverrides | None = None,
+        thread_graph: str | None = None,
     ) -> None:
         super().__init__()
         self.client = client
+        self.thread_graph = thread_graph  # the graph the thread has run, if known
         self.current = current  # an assistant id or graph name: its row starts selected
         self.current_version = current_version  # pinned: its row starts selected in `v`
         self.overrides = overrides
@@ -126,6 +133,8 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         notes: list[str] = []
         if assistant.is_default:
             notes.append("graph default")
+        if self.thread_graph and assistant.graph_id != self.thread_graph:
+            notes.append("other graph")
         if self.overrides is not None and assistant.assistant_id in self.overrides:
             override = self.overrides.get(assistant.assistant_id)
             if override is not None:
@@ -142,7 +151,25 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if 0 <= event.cursor_row < len(self.assistants):
-            self.dismiss(ChatAssistant.of(self.assistants[event.cursor_row]))
+            self._pick(ChatAssistant.of(self.assistants[event.cursor_row]))
+
+    def _pick(self, picked: ChatAssistant) -> None:
+        """Answer `picked`; one of another graph than the thread's only once confirmed."""
+        if not self.thread_graph or picked.graph_id in (None, self.thread_graph):
+            self.dismiss(picked)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(picked)
+
+        question = (
+            f"This thread runs graph {self.thread_graph!r}; {picked.label} runs graph "
+            f"{picked.graph_id!r}.\nIts run writes {picked.graph_id!r}'s state onto this "
+            f"thread, which {self.thread_graph!r} may then fail to read.\n\nRun it on this "
+            "thread anyway?"
+        )
+        self.app.push_screen(ConfirmScreen(question, title="Another graph"), answered)
 
     @property
     def highlighted(self) -> Assistant | None:
@@ -157,7 +184,7 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         def chosen(pinned: ChatAssistant | None) -> None:
             # esc in the versions list comes back here, to pick another assistant.
             if pinned is not None:
-                self.dismiss(pinned)
+                self._pick(pinned)
 
         pinned = self.current_version if self.current == assistant.assistant_id else None
         self.app.push_screen(VersionPickerScreen(self.client, assistant, pinned), chosen)

@@ -145,6 +145,7 @@ class ThreadChat(ThreadActions):
             current=current.assistant_id if current else None,
             current_version=current.version if current else None,
             overrides=overrides_of(self.app),
+            thread_graph=current.graph_id if current else None,
         )
         self.app.push_screen(picker, chosen)
 

@@ -17,7 +17,6 @@ import json
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.client.models import THREAD_STATUSES, Thread
@@ -204,21 +203,6 @@ class ThreadQuery:
 
 
 # -- what the table shows -------------------------------------------------------------
-
-
-def short_id(thread_id: str, length: int = 8) -> str:
-    """The end of an id: langgraph-api makes time-ordered (v7) UUIDs, whose starts are
-    the same for threads made in the same second; the end is the random part."""
-    return thread_id if len(thread_id) <= length else "…" + thread_id[-length:]
-
-
-def format_time(value: datetime | None) -> str:
-    """A UTC timestamp to the second (the same on every machine, and sortable)."""
-    if value is None:
-        return "—"
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def graph_of(thread: Thread) -> str:

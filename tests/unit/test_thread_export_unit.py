@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agent_tui.client.models import AssistantGraph, ThreadState
-from agent_tui.history import checkpoint_writes, delta_values, short_checkpoint_id
+from agent_tui.history import checkpoint_writes, delta_values
 from agent_tui.thread_export import (
     ExportFormatError,
     infer_as_node,
@@ -94,11 +94,6 @@ def test_delta_values_follows_the_usual_reducers() -> None:
         "messages": [m2],  # new by id: add_messages
         "tags": ["b"],  # not an extension: the new value
     }
-
-
-def test_short_checkpoint_id_is_the_random_end() -> None:
-    assert short_checkpoint_id("1f1e5c97-bee5-6c56-8002-85f812d969e1") == "12d969e1"
-    assert short_checkpoint_id(None) == "—"
 
 
 def graph(*edges: tuple[str, str, bool]) -> AssistantGraph:

@@ -10,12 +10,12 @@ from agent_tui.sanitize import clean_text
 from agent_tui.thread_query import (
     QueryError,
     ThreadQuery,
-    format_time,
     graph_of,
     last_message,
     last_message_preview,
     parse_value,
 )
+from agent_tui.time_text import utc_seconds
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -69,7 +69,7 @@ def list_threads(args: argparse.Namespace) -> int:
                 thread.thread_id,
                 clean_text(thread.status),
                 graph_of(thread),
-                format_time(thread.updated_at),
+                utc_seconds(thread.updated_at),
                 last_message_preview(thread, 50),
             ]
             for thread in threads

@@ -26,7 +26,7 @@ from agent_tui.client.models.control_plane import OAuthProvider
 from agent_tui.control_plane_access import control_plane_of
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
 from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.thread_query import format_time
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
@@ -62,7 +62,7 @@ def provider_columns() -> list[Column[OAuthProvider]]:
         Column("client_id", "Client id", lambda p: server_text(p.client_id or "—")),
         Column("pkce", "PKCE", lambda p: "yes" if p.uses_pkce else "no", width=4),
         Column("auth", "Token auth", lambda p: server_text(p.token_endpoint_auth_method or "—")),
-        Column("updated", "Updated (UTC)", lambda p: format_time(p.updated_at), width=19),
+        Column("updated", "Updated (UTC)", lambda p: utc_seconds(p.updated_at), width=19),
     ]
 
 

@@ -37,6 +37,7 @@ from agent_tui.client.models.control_plane import (
 )
 from agent_tui.error_messages import describe_error
 from agent_tui.sanitize import clean_text
+from agent_tui.short_ids import short_random_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
@@ -171,7 +172,7 @@ class RevisionProgressScreen(AgentScreen[None]):
 
     @property
     def breadcrumb_title(self) -> str:
-        return f"revision {self.revision_id[:8]}"
+        return f"revision {short_random_id(self.revision_id)}"
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb()

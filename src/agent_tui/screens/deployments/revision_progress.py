@@ -32,6 +32,7 @@ from agent_tui.agent_screen import AgentScreen
 from agent_tui.client import ApiError, ControlPlaneClient, NotFound
 from agent_tui.client.models.control_plane import (
     FAILED_REVISION_STATUSES,
+    REVISION_STEPS,
     TERMINAL_REVISION_STATUSES,
     Deployment,
 )
@@ -44,14 +45,7 @@ from agent_tui.widgets.text import server_text
 if TYPE_CHECKING:
     from textual.app import App
 
-STEPS: tuple[str, ...] = (
-    "QUEUED",
-    "AWAITING_BUILD",
-    "BUILDING",
-    "AWAITING_DEPLOY",
-    "DEPLOYING",
-    "DEPLOYED",
-)
+STEPS: tuple[str, ...] = REVISION_STEPS
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 # The step a failure status ended: the steps before it passed even when polling saw
 # none of them (a fast build fails before the first poll).

@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import ThreadState
 from agent_tui.sanitize import clean_text
-from agent_tui.thread_query import message_role, message_text
 
 ChangeKind = Literal[
     "added",  # a key that only `after` has

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import THREAD_STATUSES, Thread
 from agent_tui.sanitize import clean_text
 
@@ -221,58 +222,6 @@ def last_message(thread: Thread) -> Any:
         if isinstance(messages, list) and messages:
             return messages[-1]
     return None
-
-
-def message_text(message: Any) -> str:
-    """A message's readable text: its content (text blocks joined), else its tool calls."""
-    if isinstance(message, str):
-        return message
-    if not isinstance(message, dict):
-        return "" if message is None else str(message)
-    content = message.get("content")
-    text = content_text(content)
-    if not text.strip():
-        calls = message.get("tool_calls")
-        if isinstance(calls, list) and calls:
-            text = "→ " + ", ".join(tool_call_text(c) for c in calls if isinstance(c, dict))
-    return text
-
-
-def tool_call_text(call: dict[str, Any]) -> str:
-    """`search(query="x", limit=3)`: a tool call as one line (previews cut it to width)."""
-    args = call.get("args")
-    shown = ""
-    if isinstance(args, dict):
-        shown = ", ".join(
-            f"{key}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
-            for key, value in args.items()
-        )
-    return f"{call.get('name', '?')}({shown})"
-
-
-def content_text(content: Any) -> str:
-    """Message content as text: a string, or the text of a list of content blocks."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                parts.append(block["text"])
-            elif isinstance(block, dict):
-                parts.append(f"[{block.get('type', 'block')}]")
-        return " ".join(parts)
-    return json.dumps(content, default=str)
-
-
-def message_role(message: Any) -> str:
-    if isinstance(message, dict):
-        return str(message.get("type") or message.get("role") or "")
-    return ""
 
 
 def last_message_preview(thread: Thread, width: int = 60) -> str:

@@ -17,7 +17,6 @@ each server complaint under the input that caused it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.client.models.control_plane import Deployment
+from agent_tui.user_json import parse_json_object
 
 SOURCES: tuple[str, ...] = ("internal_source", "github", "external_docker", "internal_docker")
 """`internal_source` first: it is what the local control plane deploys."""
@@ -123,18 +123,6 @@ def check_config_path(text: str, cwd: Path) -> tuple[Path | None, str | None]:
     return path, None
 
 
-def _json_object(text: str, what: str) -> dict[str, Any]:
-    if not text.strip():
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{what} is not valid JSON: {error.msg} (line {error.lineno})") from None
-    if not isinstance(value, dict):
-        raise ValueError(f'{what} must be a JSON object, like {{"key": "value"}}')
-    return value
-
-
 def _parse_configs(
     draft: DeploymentDraft, problems: dict[str, str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -144,7 +132,7 @@ def _parse_configs(
         (FIELD_REVISION_CONFIG, draft.revision_config_json, "source_revision_config"),
     ):
         try:
-            configs.append(_json_object(text, what))
+            configs.append(parse_json_object(text, what))
         except ValueError as error:
             problems[field_id] = str(error)
             configs.append({})

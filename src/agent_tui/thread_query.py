@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import THREAD_STATUSES, Thread
 from agent_tui.sanitize import clean_text
+from agent_tui.user_json import JsonTextError, json_or_text, parse_json
 
 if TYPE_CHECKING:
     from agent_tui.client.threads import ThreadsClient
@@ -50,14 +51,6 @@ class QueryError(ValueError):
         return f"{self.field}: {self.message}"
 
 
-def parse_value(text: str) -> Any:
-    """`text` as JSON when it is valid JSON (`3`, `true`, `null`, `"x"`, `[1]`), else itself."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
 def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
     """`key=value` pairs separated by spaces, or one JSON object.
 
@@ -70,9 +63,9 @@ def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
         return {}
     if text.startswith("{"):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise QueryError(field, f"invalid JSON: {_json_error(error)}") from None
+            value = parse_json(text)
+        except JsonTextError as error:
+            raise QueryError(field, str(error)) from None
         if not isinstance(value, dict):
             raise QueryError(field, "a JSON object is needed")
         return value
@@ -88,7 +81,7 @@ def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
             raise QueryError(field, f"expected key=value, got {word!r}")
         if key in result:
             raise QueryError(field, f"{key!r} is given twice")
-        result[key] = parse_value(value)
+        result[key] = json_or_text(value)
     return result
 
 
@@ -96,7 +89,7 @@ def format_metadata(metadata: Mapping[str, Any]) -> str:
     """The inverse of `parse_metadata` for what a form shows: `key=value …`."""
     parts = []
     for key, value in metadata.items():
-        text = value if isinstance(value, str) and parse_value(value) == value else None
+        text = value if isinstance(value, str) and json_or_text(value) == value else None
         if text is None:
             text = json.dumps(value, separators=(",", ":"))
         parts.append(f"{key}={shlex.quote(text)}" if text else f"{key}=''")
@@ -245,10 +238,6 @@ def truncate(text: str, width: int) -> str:
 # -- creation -------------------------------------------------------------------------
 
 
-def _json_error(error: json.JSONDecodeError) -> str:
-    return f"{error.msg} at line {error.lineno}, column {error.colno}"
-
-
 def parse_supersteps(text: str) -> list[dict[str, Any]]:
     """Supersteps from JSON: a list of `{"updates": [{"values": …, "as_node": "…"}]}`.
 
@@ -258,9 +247,9 @@ def parse_supersteps(text: str) -> list[dict[str, Any]]:
     if not text.strip():
         raise QueryError("supersteps", "empty: give a JSON list of supersteps")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise QueryError("supersteps", f"invalid JSON: {_json_error(error)}") from None
+        data = parse_json(text)
+    except JsonTextError as error:
+        raise QueryError("supersteps", str(error)) from None
     if isinstance(data, dict) and "supersteps" in data:
         data = data["supersteps"]
     elif isinstance(data, dict) and "updates" in data:

@@ -48,7 +48,7 @@ def test_metadata_as_a_json_object() -> None:
         ("=x", "expected key=value"),
         ("a=1 a=2", "'a' is given twice"),
         ('user="Ann', "quote values"),
-        ('{"a": }', "invalid JSON: Expecting value at line 1, column 7"),
+        ('{"a": }', "not valid JSON: Expecting value at line 1, column 7"),
         ("[1]", "expected key=value"),
     ],
 )
@@ -158,7 +158,7 @@ def test_supersteps_forms() -> None:
     ("text", "says"),
     [
         ("", "empty"),
-        ("[1,", "invalid JSON: Expecting value at line 1, column 4"),
+        ("[1,", "not valid JSON: Expecting value at line 1, column 4"),
         ("[]", "a non-empty JSON list is needed"),
         ("[1]", 'superstep 1: an object with an "updates" list is needed'),
         ('[{"updates": [{"values": {}}]}]', 'superstep 1, update 1: "as_node"'),

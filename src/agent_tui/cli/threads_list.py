@@ -13,9 +13,9 @@ from agent_tui.thread_query import (
     graph_of,
     last_message,
     last_message_preview,
-    parse_value,
 )
 from agent_tui.time_text import utc_seconds
+from agent_tui.user_json import json_or_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -32,7 +32,7 @@ def parse_metadata_flags(pairs: list[str]) -> dict[str, Any]:
             raise QueryError("--metadata", f"expected KEY=VALUE, got {pair!r}")
         if key in metadata:
             raise QueryError("--metadata", f"{key!r} is given twice")
-        metadata[key] = parse_value(value)
+        metadata[key] = json_or_text(value)
     return metadata
 
 

@@ -21,9 +21,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+from pydantic import ValidationError
 
 from agent_tui.client.models.control_plane import Deployment
+from agent_tui.client.models.deployment_request import (
+    DeploymentCreate,
+    DeploymentPatch,
+    RequestModel,
+    request_body,
+)
 from agent_tui.user_json import parse_json_object
 
 SOURCES: tuple[str, ...] = ("internal_source", "github", "external_docker", "internal_docker")
@@ -41,6 +49,8 @@ FIELD_SECRETS = "secrets"
 # Set by the server, never sent back: the running server's URL and the built commit.
 _READ_ONLY_SOURCE_CONFIG = frozenset({"custom_url"})
 _READ_ONLY_REVISION_CONFIG = frozenset({"repo_commit_sha", "langgraph_config_path"})
+
+R = TypeVar("R", bound=RequestModel)
 
 
 def suggested_name(config_path: Path) -> str:
@@ -95,11 +105,30 @@ class DeploymentDraft:
 
 
 @dataclass(frozen=True, slots=True)
-class RequestBody:
-    """A body ready to send, and which form row each sent secret came from (for a 422)."""
+class RequestBody(Generic[R]):
+    """A request ready to send, and which form row each sent secret came from (for a 422)."""
 
-    body: dict[str, Any]
+    request: R
     secret_rows: tuple[int, ...] = ()
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """What goes over the wire (`{}`: nothing to change)."""
+        return request_body(self.request)
+
+
+def _checked(
+    model: type[R], body: dict[str, Any], rows: Sequence[int], draft: DeploymentDraft
+) -> R:
+    """`body` as the request model, or `DraftInvalid` under the fields the model refused."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        problems: dict[str, str] = {}
+        for item in error.errors():
+            field_id = field_of_error(list(item["loc"]), rows) or FIELD_NAME
+            problems.setdefault(field_id, str(item["msg"]))
+        raise DraftInvalid(_in_form_order(problems, draft)) from None
 
 
 def resolve_config_path(text: str, cwd: Path) -> Path:
@@ -169,7 +198,7 @@ def _check_secret_names(rows: Sequence[SecretRow], problems: dict[str, str]) -> 
         seen.add(name)
 
 
-def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody:
+def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody[DeploymentCreate]:
     """The `POST /v2/deployments` body, or `DraftInvalid`."""
     problems: dict[str, str] = {}
     name = draft.name.strip()
@@ -198,7 +227,7 @@ def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody:
         "source_revision_config": revision_config,
         "secrets": secrets,
     }
-    return RequestBody(body, tuple(rows))
+    return RequestBody(_checked(DeploymentCreate, body, rows, draft), tuple(rows))
 
 
 def _stored_value(value: str) -> bool:
@@ -218,7 +247,9 @@ def editable_revision_config(deployment: Deployment) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v is not None and k not in _READ_ONLY_REVISION_CONFIG}
 
 
-def patch_body(draft: DeploymentDraft, deployment: Deployment, cwd: Path) -> RequestBody:
+def patch_body(
+    draft: DeploymentDraft, deployment: Deployment, cwd: Path
+) -> RequestBody[DeploymentPatch]:
     """The `PATCH` body with only the changed fields (it may be `{}`), or `DraftInvalid`."""
     problems: dict[str, str] = {}
     source_config, revision_config = _parse_configs(draft, problems)
@@ -244,7 +275,7 @@ def patch_body(draft: DeploymentDraft, deployment: Deployment, cwd: Path) -> Req
         body["source_revision_config"] = changed_revision
     if secrets is not None:
         body["secrets"] = secrets
-    return RequestBody(body, rows)
+    return RequestBody(_checked(DeploymentPatch, body, rows, draft), rows)
 
 
 def _patched_secrets(

@@ -267,7 +267,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         draft = self.draft()
         try:
             if self.deployment is None:
-                sent = create_body(draft, self.cwd)
+                sent: RequestBody[Any] = create_body(draft, self.cwd)
             else:
                 sent = patch_body(draft, self.deployment, self.cwd)
         except DraftInvalid as invalid:
@@ -283,22 +283,15 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         self._send(sent)
 
     @work(exclusive=True, group="deployment-save", exit_on_error=False)
-    async def _send(self, sent: RequestBody) -> None:
+    async def _send(self, sent: RequestBody[Any]) -> None:
         save = self.query_one("#save", Button)
         save.disabled = True
         self._secret_rows = sent.secret_rows
-        body: dict[str, Any] = sent.body
         try:
             if self.deployment is None:
-                result = await self.client.deployments.create(
-                    body["name"],
-                    source=body["source"],
-                    source_config=body["source_config"],
-                    source_revision_config=body["source_revision_config"],
-                    secrets=body["secrets"],
-                )
+                result = await self.client.deployments.create(sent.request)
             else:
-                result = await self.client.deployments.patch(self.deployment.id, **body)
+                result = await self.client.deployments.patch(self.deployment.id, sent.request)
         except ApiError as error:
             self._show_server_error(error)
             return

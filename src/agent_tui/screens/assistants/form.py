@@ -29,6 +29,7 @@ from agent_tui.client.models import Assistant
 from agent_tui.context_diff import dropped_keys
 from agent_tui.editor import edit_text
 from agent_tui.error_messages import describe_error, nothing_sent
+from agent_tui.form_errors import body_loc
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
 from agent_tui.widgets.key_order import after_typed_keys
@@ -300,7 +301,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
         if isinstance(error, ValidationFailed) and self.schema_form is not None:
             fields: dict[str, str] = {}
             for field in error.errors:
-                loc = [str(part) for part in field.loc if part != "body"]
+                loc = body_loc(field.loc)
                 if loc[:1] == ["context"] and len(loc) > 1:
                     fields[loc[1]] = field.msg
                 elif loc[:1] == ["metadata"]:

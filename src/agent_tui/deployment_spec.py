@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
+from agent_tui.client.errors import FieldError
 from agent_tui.client.models.control_plane import Deployment
 from agent_tui.client.models.deployment_request import (
     DeploymentCreate,
@@ -32,6 +33,7 @@ from agent_tui.client.models.deployment_request import (
     RequestModel,
     request_body,
 )
+from agent_tui.form_errors import sort_field_errors
 from agent_tui.user_json import parse_json_object
 
 SOURCES: tuple[str, ...] = ("internal_source", "github", "external_docker", "internal_docker")
@@ -124,11 +126,10 @@ def _checked(
     try:
         return model.model_validate(body)
     except ValidationError as error:
-        problems: dict[str, str] = {}
-        for item in error.errors():
-            field_id = field_of_error(list(item["loc"]), rows) or FIELD_NAME
-            problems.setdefault(field_id, str(item["msg"]))
-        raise DraftInvalid(_in_form_order(problems, draft)) from None
+        errors = [FieldError(tuple(e["loc"]), str(e["msg"]), e["type"]) for e in error.errors()]
+        # The form sends only what its fields hold, so every loc names one of them.
+        refused = sort_field_errors(errors, lambda loc: field_of_error(loc, rows) or FIELD_NAME)
+        raise DraftInvalid(_in_form_order(refused.problems, draft)) from None
 
 
 def resolve_config_path(text: str, cwd: Path) -> Path:

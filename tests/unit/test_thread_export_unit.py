@@ -179,7 +179,9 @@ def test_validation_names_the_problem(data: Any, message: str) -> None:
 
 
 def test_load_export_reports_bad_json_with_its_place() -> None:
-    with pytest.raises(ExportFormatError, match="not JSON: Expecting value at line 1, column 1"):
+    with pytest.raises(
+        ExportFormatError, match="not valid JSON: Expecting value at line 1, column 1"
+    ):
         load_export("nope")
     assert load_export(json.dumps(export()))["version"] == 1
 

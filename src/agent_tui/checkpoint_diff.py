@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import ThreadState
 from agent_tui.sanitize import clean_text
-from agent_tui.thread_query import message_role, message_text
 
 ChangeKind = Literal[
     "added",  # a key that only `after` has
@@ -143,30 +143,46 @@ def is_message_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(is_message(item) for item in value)
 
 
-def diff_values(before: Any, after: Any, path: Path = ()) -> list[ValueChange]:
-    """Every difference between two JSON values, in document order."""
+def diff_values(
+    before: Any, after: Any, path: Path = (), *, whole_lists: bool = False
+) -> list[ValueChange]:
+    """Every difference between two JSON values, in document order.
+
+    `whole_lists`: a list that differs is one `changed` value, and numbers compare as JSON
+    does (`1` and `1.0` are the same, `1` and `true` are not) — how assistant contexts
+    are compared (`context_diff`), where a list is a setting, not a log."""
     if isinstance(before, Mapping) and isinstance(after, Mapping):
-        return _diff_objects(before, after, path)
-    if isinstance(before, list) and isinstance(after, list):
+        return _diff_objects(before, after, path, whole_lists)
+    if isinstance(before, list) and isinstance(after, list) and not whole_lists:
         if before == after:
             return []
         if (is_message_list(before) or not before) and (is_message_list(after) or not after):
             return diff_messages(before, after, path)
         return _diff_lists(before, after, path)
-    if before == after and type(before) is type(after):
-        return []
-    return [ValueChange("changed", path, before, after)]
+    same = json_same(before, after) if whole_lists else _strictly_same(before, after)
+    return [] if same else [ValueChange("changed", path, before, after)]
+
+
+def _strictly_same(before: Any, after: Any) -> bool:
+    return bool(before == after) and type(before) is type(after)
+
+
+def json_same(before: Any, after: Any) -> bool:
+    """Equal as JSON values: 1 and True differ, 1 and 1.0 are the same number."""
+    if isinstance(before, bool) or isinstance(after, bool):
+        return type(before) is type(after) and before == after
+    return bool(before == after)
 
 
 def _diff_objects(
-    before: Mapping[str, Any], after: Mapping[str, Any], path: Path
+    before: Mapping[str, Any], after: Mapping[str, Any], path: Path, whole_lists: bool
 ) -> list[ValueChange]:
     changes: list[ValueChange] = []
     for key in before:
         if key not in after:
             changes.append(ValueChange("removed", (*path, key), before=before[key]))
         else:
-            changes += diff_values(before[key], after[key], (*path, key))
+            changes += diff_values(before[key], after[key], (*path, key), whole_lists=whole_lists)
     for key in after:
         if key not in before:
             changes.append(ValueChange("added", (*path, key), after=after[key]))

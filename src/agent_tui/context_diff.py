@@ -6,7 +6,8 @@ update form uses `dropped_keys` to warn before a new version silently loses keys
 
 Nested objects are compared key by key, so a change deep inside shows as one change
 at its dotted path (`model.temperature`) rather than as the whole object replaced.
-Lists and scalars are compared as values.
+Lists and scalars are compared as values. The walk is the one JSON diff of the app,
+`checkpoint_diff.diff_values`, with lists taken whole; this module names its changes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from agent_tui.checkpoint_diff import diff_values
 
 ChangeKind = Literal["added", "removed", "changed"]
 
@@ -48,13 +51,6 @@ def format_value(value: Any) -> str:
         return repr(value)
 
 
-def _same(old: Any, new: Any) -> bool:
-    # JSON semantics: 1 and True are different values, 1 and 1.0 are the same number.
-    if isinstance(old, bool) or isinstance(new, bool):
-        return type(old) is type(new) and old == new
-    return bool(old == new)
-
-
 def context_diff(
     old: Mapping[str, Any] | None, new: Mapping[str, Any] | None
 ) -> list[ContextChange]:
@@ -62,30 +58,12 @@ def context_diff(
 
     Keys are visited in `old`'s order, then the keys only `new` has in its order.
     """
-    changes: list[ContextChange] = []
-    _diff(old or {}, new or {}, (), changes)
-    return changes
-
-
-def _diff(
-    old: Mapping[str, Any],
-    new: Mapping[str, Any],
-    prefix: tuple[str, ...],
-    changes: list[ContextChange],
-) -> None:
-    for key, old_value in old.items():
-        path = (*prefix, str(key))
-        if key not in new:
-            changes.append(ContextChange("removed", path, old=old_value))
-            continue
-        new_value = new[key]
-        if isinstance(old_value, Mapping) and isinstance(new_value, Mapping):
-            _diff(old_value, new_value, path, changes)
-        elif not _same(old_value, new_value):
-            changes.append(ContextChange("changed", path, old=old_value, new=new_value))
-    for key, new_value in new.items():
-        if key not in old:
-            changes.append(ContextChange("added", (*prefix, str(key)), new=new_value))
+    changes = diff_values(dict(old or {}), dict(new or {}), whole_lists=True)
+    kinds: dict[str, ChangeKind] = {"added": "added", "removed": "removed", "changed": "changed"}
+    return [
+        ContextChange(kinds[c.kind], tuple(str(part) for part in c.path), c.before, c.after)
+        for c in changes
+    ]
 
 
 def dropped_keys(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[str]:

@@ -17,14 +17,24 @@ each server complaint under the input that caused it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from pydantic import ValidationError
+
+from agent_tui.client.errors import FieldError
 from agent_tui.client.models.control_plane import Deployment
+from agent_tui.client.models.deployment_request import (
+    DeploymentCreate,
+    DeploymentPatch,
+    RequestModel,
+    request_body,
+)
+from agent_tui.form_errors import sort_field_errors
+from agent_tui.user_json import parse_json_object
 
 SOURCES: tuple[str, ...] = ("internal_source", "github", "external_docker", "internal_docker")
 """`internal_source` first: it is what the local control plane deploys."""
@@ -41,6 +51,8 @@ FIELD_SECRETS = "secrets"
 # Set by the server, never sent back: the running server's URL and the built commit.
 _READ_ONLY_SOURCE_CONFIG = frozenset({"custom_url"})
 _READ_ONLY_REVISION_CONFIG = frozenset({"repo_commit_sha", "langgraph_config_path"})
+
+R = TypeVar("R", bound=RequestModel)
 
 
 def suggested_name(config_path: Path) -> str:
@@ -95,11 +107,29 @@ class DeploymentDraft:
 
 
 @dataclass(frozen=True, slots=True)
-class RequestBody:
-    """A body ready to send, and which form row each sent secret came from (for a 422)."""
+class RequestBody(Generic[R]):
+    """A request ready to send, and which form row each sent secret came from (for a 422)."""
 
-    body: dict[str, Any]
+    request: R
     secret_rows: tuple[int, ...] = ()
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """What goes over the wire (`{}`: nothing to change)."""
+        return request_body(self.request)
+
+
+def _checked(
+    model: type[R], body: dict[str, Any], rows: Sequence[int], draft: DeploymentDraft
+) -> R:
+    """`body` as the request model, or `DraftInvalid` under the fields the model refused."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        errors = [FieldError(tuple(e["loc"]), str(e["msg"]), e["type"]) for e in error.errors()]
+        # The form sends only what its fields hold, so every loc names one of them.
+        refused = sort_field_errors(errors, lambda loc: field_of_error(loc, rows) or FIELD_NAME)
+        raise DraftInvalid(_in_form_order(refused.problems, draft)) from None
 
 
 def resolve_config_path(text: str, cwd: Path) -> Path:
@@ -123,18 +153,6 @@ def check_config_path(text: str, cwd: Path) -> tuple[Path | None, str | None]:
     return path, None
 
 
-def _json_object(text: str, what: str) -> dict[str, Any]:
-    if not text.strip():
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{what} is not valid JSON: {error.msg} (line {error.lineno})") from None
-    if not isinstance(value, dict):
-        raise ValueError(f'{what} must be a JSON object, like {{"key": "value"}}')
-    return value
-
-
 def _parse_configs(
     draft: DeploymentDraft, problems: dict[str, str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -144,7 +162,7 @@ def _parse_configs(
         (FIELD_REVISION_CONFIG, draft.revision_config_json, "source_revision_config"),
     ):
         try:
-            configs.append(_json_object(text, what))
+            configs.append(parse_json_object(text, what))
         except ValueError as error:
             problems[field_id] = str(error)
             configs.append({})
@@ -181,7 +199,7 @@ def _check_secret_names(rows: Sequence[SecretRow], problems: dict[str, str]) -> 
         seen.add(name)
 
 
-def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody:
+def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody[DeploymentCreate]:
     """The `POST /v2/deployments` body, or `DraftInvalid`."""
     problems: dict[str, str] = {}
     name = draft.name.strip()
@@ -210,7 +228,7 @@ def create_body(draft: DeploymentDraft, cwd: Path) -> RequestBody:
         "source_revision_config": revision_config,
         "secrets": secrets,
     }
-    return RequestBody(body, tuple(rows))
+    return RequestBody(_checked(DeploymentCreate, body, rows, draft), tuple(rows))
 
 
 def _stored_value(value: str) -> bool:
@@ -230,7 +248,9 @@ def editable_revision_config(deployment: Deployment) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v is not None and k not in _READ_ONLY_REVISION_CONFIG}
 
 
-def patch_body(draft: DeploymentDraft, deployment: Deployment, cwd: Path) -> RequestBody:
+def patch_body(
+    draft: DeploymentDraft, deployment: Deployment, cwd: Path
+) -> RequestBody[DeploymentPatch]:
     """The `PATCH` body with only the changed fields (it may be `{}`), or `DraftInvalid`."""
     problems: dict[str, str] = {}
     source_config, revision_config = _parse_configs(draft, problems)
@@ -256,7 +276,7 @@ def patch_body(draft: DeploymentDraft, deployment: Deployment, cwd: Path) -> Req
         body["source_revision_config"] = changed_revision
     if secrets is not None:
         body["secrets"] = secrets
-    return RequestBody(body, rows)
+    return RequestBody(_checked(DeploymentPatch, body, rows, draft), rows)
 
 
 def _patched_secrets(

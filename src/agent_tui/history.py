@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_tui.checkpoint_diff import is_message, is_message_list
 from agent_tui.client.models import ThreadState
+from agent_tui.short_ids import short_checkpoint_id
+from agent_tui.time_text import utc_seconds_of_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -46,12 +47,6 @@ class Writes:
     nodes: dict[str, Any]
     source: WritesSource
     known_nodes: bool = True  # False: a delta whose node is not known (under the key "")
-
-
-def short_checkpoint_id(checkpoint_id: str | None) -> str:
-    """The last 8 hex digits: checkpoint ids are time-ordered UUIDs whose first digits are
-    the same for a whole thread, while the last ones are random."""
-    return checkpoint_id.replace("-", "")[-8:] if checkpoint_id else "—"
 
 
 def checkpoint_interrupts(state: ThreadState) -> list[dict[str, Any]]:
@@ -166,19 +161,6 @@ def delta_values(before: Any, after: Any) -> dict[str, Any]:
     return delta
 
 
-def format_created_at(created_at: str | None) -> str:
-    """`2026-11-21 16:34:55` in UTC, or the text as given if it does not parse."""
-    if not created_at:
-        return "—"
-    try:
-        moment = datetime.fromisoformat(created_at)
-    except ValueError:
-        return created_at
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S")
-
-
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
     """One checkpoint, as the history list shows it."""
@@ -225,7 +207,7 @@ class HistoryRow:
 
     @property
     def time(self) -> str:
-        return format_created_at(self.created_at)
+        return utc_seconds_of_text(self.created_at)
 
     @property
     def wrote(self) -> str:

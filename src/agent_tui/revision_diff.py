@@ -18,14 +18,11 @@ from typing import Any
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.context_diff import ContextChange, context_diff
 from agent_tui.deployment_secrets import secret_names
-from agent_tui.thread_query import format_time
+from agent_tui.short_ids import short_random_id
+from agent_tui.time_text import utc_seconds
 
 VALUES_NOT_SHOWN = "values not shown"
 UNKNOWN_NAMES = "the control plane does not say which secrets this revision had"
-
-
-def short_id(value: str | None) -> str:
-    return (value or "—")[:8]
 
 
 def revision_secret_names(revision: Revision, deployment: Deployment | None) -> list[str] | None:
@@ -88,10 +85,10 @@ class RevisionDiff:
         """The diff as lines: `+` added, `-` removed, `~` changed, `=` kept (colour by the
         first non-space character)."""
         out = [
-            f"a: revision {short_id(self.old.id)}  {self.old.status}  "
-            f"created {format_time(self.old.created_at)}",
-            f"b: revision {short_id(self.new.id)}  {self.new.status}  "
-            f"created {format_time(self.new.created_at)}",
+            f"a: revision {short_random_id(self.old.id)}  {self.old.status}  "
+            f"created {utc_seconds(self.old.created_at)}",
+            f"b: revision {short_random_id(self.new.id)}  {self.new.status}  "
+            f"created {utc_seconds(self.new.created_at)}",
             "",
             "source_revision_config",
         ]
@@ -104,7 +101,7 @@ class RevisionDiff:
             ):
                 shown = ", ".join(names) if names else "(none)"
                 what = shown if names is not None else UNKNOWN_NAMES
-                out.append(f"  {label} ({short_id(revision.id)}): {what}")
+                out.append(f"  {label} ({short_random_id(revision.id)}): {what}")
             return out
         out += [f"  + {name}" for name in self.secrets_added]
         out += [f"  - {name}" for name in self.secrets_removed]

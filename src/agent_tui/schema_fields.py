@@ -20,6 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agent_tui import user_json
+from agent_tui.user_json import JsonTextError, parse_json
+
 FieldKind = Literal["str", "int", "float", "bool", "enum", "json"]
 
 
@@ -222,9 +225,9 @@ def parse_text(spec: FieldSpec, text: str) -> Any:
             return lowered == "true"
         raise FieldProblem("must be true or false")
     try:
-        value = json.loads(stripped)
-    except json.JSONDecodeError as error:
-        raise FieldProblem(f"not valid JSON: {error.msg} (line {error.lineno})") from None
+        value = parse_json(stripped)
+    except JsonTextError as error:
+        raise FieldProblem(str(error)) from None
     if spec.kind == "enum":
         if value not in spec.choices:
             raise FieldProblem(f"must be one of {', '.join(json.dumps(c) for c in spec.choices)}")
@@ -248,15 +251,10 @@ def check_choice(spec: FieldSpec, value: Any) -> Any:
 
 def parse_json_object(text: str, what: str = "value") -> dict[str, Any]:
     """A JSON object typed by the user (metadata, other keys); empty text is `{}`."""
-    if not text.strip():
-        return {}
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FieldProblem(f"{what} is not valid JSON: {error.msg} (line {error.lineno})") from None
-    if not isinstance(value, dict):
-        raise FieldProblem(f'{what} must be a JSON object, like {{"key": "value"}}')
-    return value
+        return user_json.parse_json_object(text, what)
+    except JsonTextError as error:
+        raise FieldProblem(str(error)) from None
 
 
 def other_keys(specs: list[FieldSpec], context: Mapping[str, Any]) -> dict[str, Any]:

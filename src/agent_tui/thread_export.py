@@ -29,6 +29,7 @@ from agent_tui.client.errors import ApiError
 from agent_tui.client.models import AssistantGraph, Thread, ThreadState
 from agent_tui.escaping import escape_json_controls
 from agent_tui.history import INPUT_NODE, START_NODE, ThreadHistory, checkpoint_writes
+from agent_tui.user_json import JsonTextError, parse_json
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -212,11 +213,9 @@ def dump_export(data: Mapping[str, Any]) -> str:
 def load_export(text: str) -> dict[str, Any]:
     """Parse and validate the text of an export file."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ExportFormatError(
-            f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
+        data = parse_json(text)
+    except JsonTextError as error:
+        raise ExportFormatError(str(error)) from None
     return validate_export(data)
 
 

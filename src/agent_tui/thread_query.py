@@ -17,11 +17,12 @@ import json
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import THREAD_STATUSES, Thread
 from agent_tui.sanitize import clean_text
+from agent_tui.user_json import JsonTextError, json_or_text, parse_json
 
 if TYPE_CHECKING:
     from agent_tui.client.threads import ThreadsClient
@@ -50,14 +51,6 @@ class QueryError(ValueError):
         return f"{self.field}: {self.message}"
 
 
-def parse_value(text: str) -> Any:
-    """`text` as JSON when it is valid JSON (`3`, `true`, `null`, `"x"`, `[1]`), else itself."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
 def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
     """`key=value` pairs separated by spaces, or one JSON object.
 
@@ -70,9 +63,9 @@ def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
         return {}
     if text.startswith("{"):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise QueryError(field, f"invalid JSON: {_json_error(error)}") from None
+            value = parse_json(text)
+        except JsonTextError as error:
+            raise QueryError(field, str(error)) from None
         if not isinstance(value, dict):
             raise QueryError(field, "a JSON object is needed")
         return value
@@ -88,7 +81,7 @@ def parse_metadata(text: str, *, field: str = "metadata") -> dict[str, Any]:
             raise QueryError(field, f"expected key=value, got {word!r}")
         if key in result:
             raise QueryError(field, f"{key!r} is given twice")
-        result[key] = parse_value(value)
+        result[key] = json_or_text(value)
     return result
 
 
@@ -96,7 +89,7 @@ def format_metadata(metadata: Mapping[str, Any]) -> str:
     """The inverse of `parse_metadata` for what a form shows: `key=value …`."""
     parts = []
     for key, value in metadata.items():
-        text = value if isinstance(value, str) and parse_value(value) == value else None
+        text = value if isinstance(value, str) and json_or_text(value) == value else None
         if text is None:
             text = json.dumps(value, separators=(",", ":"))
         parts.append(f"{key}={shlex.quote(text)}" if text else f"{key}=''")
@@ -206,21 +199,6 @@ class ThreadQuery:
 # -- what the table shows -------------------------------------------------------------
 
 
-def short_id(thread_id: str, length: int = 8) -> str:
-    """The end of an id: langgraph-api makes time-ordered (v7) UUIDs, whose starts are
-    the same for threads made in the same second; the end is the random part."""
-    return thread_id if len(thread_id) <= length else "…" + thread_id[-length:]
-
-
-def format_time(value: datetime | None) -> str:
-    """A UTC timestamp to the second (the same on every machine, and sortable)."""
-    if value is None:
-        return "—"
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%d %H:%M:%S")
-
-
 def graph_of(thread: Thread) -> str:
     graph = thread.metadata.get("graph_id")
     return clean_text(str(graph)) if graph is not None else ""
@@ -237,58 +215,6 @@ def last_message(thread: Thread) -> Any:
         if isinstance(messages, list) and messages:
             return messages[-1]
     return None
-
-
-def message_text(message: Any) -> str:
-    """A message's readable text: its content (text blocks joined), else its tool calls."""
-    if isinstance(message, str):
-        return message
-    if not isinstance(message, dict):
-        return "" if message is None else str(message)
-    content = message.get("content")
-    text = content_text(content)
-    if not text.strip():
-        calls = message.get("tool_calls")
-        if isinstance(calls, list) and calls:
-            text = "→ " + ", ".join(tool_call_text(c) for c in calls if isinstance(c, dict))
-    return text
-
-
-def tool_call_text(call: dict[str, Any]) -> str:
-    """`search(query="x", limit=3)`: a tool call as one line (previews cut it to width)."""
-    args = call.get("args")
-    shown = ""
-    if isinstance(args, dict):
-        shown = ", ".join(
-            f"{key}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
-            for key, value in args.items()
-        )
-    return f"{call.get('name', '?')}({shown})"
-
-
-def content_text(content: Any) -> str:
-    """Message content as text: a string, or the text of a list of content blocks."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                parts.append(block["text"])
-            elif isinstance(block, dict):
-                parts.append(f"[{block.get('type', 'block')}]")
-        return " ".join(parts)
-    return json.dumps(content, default=str)
-
-
-def message_role(message: Any) -> str:
-    if isinstance(message, dict):
-        return str(message.get("type") or message.get("role") or "")
-    return ""
 
 
 def last_message_preview(thread: Thread, width: int = 60) -> str:
@@ -312,10 +238,6 @@ def truncate(text: str, width: int) -> str:
 # -- creation -------------------------------------------------------------------------
 
 
-def _json_error(error: json.JSONDecodeError) -> str:
-    return f"{error.msg} at line {error.lineno}, column {error.colno}"
-
-
 def parse_supersteps(text: str) -> list[dict[str, Any]]:
     """Supersteps from JSON: a list of `{"updates": [{"values": …, "as_node": "…"}]}`.
 
@@ -325,9 +247,9 @@ def parse_supersteps(text: str) -> list[dict[str, Any]]:
     if not text.strip():
         raise QueryError("supersteps", "empty: give a JSON list of supersteps")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise QueryError("supersteps", f"invalid JSON: {_json_error(error)}") from None
+        data = parse_json(text)
+    except JsonTextError as error:
+        raise QueryError("supersteps", str(error)) from None
     if isinstance(data, dict) and "supersteps" in data:
         data = data["supersteps"]
     elif isinstance(data, dict) and "updates" in data:

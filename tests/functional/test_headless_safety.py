@@ -128,7 +128,7 @@ async def test_exit_codes_say_whether_the_server_a_file_or_the_command_line_said
     not_json = tmp_path / "notes.txt"
     not_json.write_text("hello")
     code, _, err = await cli(capsys, "import", str(not_json), *url)
-    assert code == 1 and err.startswith(f"agent-tui: {not_json}: not JSON")
+    assert code == 1 and err.startswith(f"agent-tui: {not_json}: not valid JSON")
     code, _, err = await cli(capsys, "diff", thread.thread_id, some, "zzzzzzzz", *url)
     assert code == 1
     assert err == (

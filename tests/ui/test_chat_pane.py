@@ -33,7 +33,7 @@ from agent_tui.client.models import Assistant
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
 from agent_tui.panes.chat_queue import BUSY_MESSAGE
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.thread_query import short_id
+from agent_tui.short_ids import short_thread_id
 from agent_tui.widgets.chat_prompt import PromptArea
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -194,7 +194,7 @@ async def test_n_starts_a_new_thread_on_the_same_assistant(
         assert isinstance(fresh, ThreadViewScreen) and fresh.thread_id != thread.thread_id
         # The breadcrumb names the new thread (the old view's exit must not clear it).
         await pilot.pause()
-        assert app.selection.thread == short_id(fresh.thread_id)
+        assert app.selection.thread == short_thread_id(fresh.thread_id)
         assert isinstance(app.focused, PromptArea)
         created = await client.threads.get(fresh.thread_id)
         assert created.metadata["graph_id"] == "chat"

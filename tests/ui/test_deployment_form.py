@@ -94,7 +94,7 @@ async def test_the_form_checks_fields_before_sending(
         assert app.results == [None]
 
 
-async def test_a_server_422_is_shown_field_by_field_and_keeps_what_was_typed(
+async def test_what_the_request_refuses_is_shown_field_by_field_and_keeps_what_was_typed(
     cp_client: ControlPlaneClient, wait_for: WaitFor
 ) -> None:
     app = FormsApp(cp_client)
@@ -102,18 +102,19 @@ async def test_a_server_422_is_shown_field_by_field_and_keeps_what_was_typed(
         app.open_form(cwd=GRAPHS_CONFIG.parent)
         form = await screen_of(pilot, wait_for, DeploymentFormScreen, "the form")
         await type_into(pilot, "#name", "bad-ids")
-        # Valid JSON, so it passes the form's checks; the server wants a UUID and an enum.
+        # Valid JSON, but the deployment request (the model the server checks with too)
+        # wants a UUID and an enum: said under the field before anything is sent.
         form.query_one(
             "#source_config", TextArea
         ).text = '{"integration_id": "not-a-uuid", "deployment_type": "huge"}'
         await add_secret(pilot, "TOKEN", SECRET_VALUE)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: form.error is not None, what="the server's answer")
+        await wait_for(pilot, lambda: form.error is not None, what="the refusal")
         await pilot.pause()
         message = problem(form, "source_config")
         assert "UUID" in message and "'dev_free', 'dev' or 'prod'" in message
         text = screen_text(app)
-        assert "The server refused 2 fields, marked above" in text
+        assert "Nothing was sent: fix the problem marked above." in text
         assert text.count("Input should be a valid UUID") == 1  # under its field only
         assert form.query_one("#source_config", TextArea).has_focus
         assert form.is_current  # still open, with everything typed

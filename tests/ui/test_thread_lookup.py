@@ -15,9 +15,9 @@ from agent_tui.client import AgentServerClient
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.short_ids import short_thread_id
 from agent_tui.target import RemoteServer
 from agent_tui.thread_lookup import ThreadNotFound, resolve_thread_id
-from agent_tui.thread_query import short_id
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -33,7 +33,9 @@ async def test_a_short_id_resolves_to_its_thread(agent_server_url: str) -> None:
     client = AgentServerClient(agent_server_url)
     try:
         assert await resolve_thread_id(client, thread_id) == thread_id
-        assert await resolve_thread_id(client, short_id(thread_id)) == thread_id  # "…1d37dc1d"
+        assert (
+            await resolve_thread_id(client, short_thread_id(thread_id)) == thread_id
+        )  # "…1d37dc1d"
         assert await resolve_thread_id(client, thread_id[-8:].upper()) == thread_id
         with pytest.raises(ThreadNotFound, match="is not a thread id"):
             await resolve_thread_id(client, "not-an-id!")
@@ -62,7 +64,7 @@ async def test_thread_and_runs_commands_take_the_short_id(
 
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-        await pilot.press("colon", *f"runs {short_id(thread_id)}", "enter")
+        await pilot.press("colon", *f"runs {short_thread_id(thread_id)}", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadRunsScreen), what="runs")
         assert isinstance(app.screen, ThreadRunsScreen) and app.screen.thread_id == thread_id
 

@@ -84,3 +84,32 @@ async def test_a_403_asking_for_a_workspace_says_to_set_the_tenant_id() -> None:
             await client.deployments.get(DEP)
     assert error.value.needs_workspace and "workspace (tenant) id" in str(error.value)
     assert "lsv2_pt_x" not in str(error.value)
+
+
+async def test_a_deployment_body_is_the_request_model_with_only_what_was_set() -> None:
+    from pydantic import ValidationError
+
+    from agent_tui.client.models.deployment_request import DeploymentPatch
+
+    seen: list[dict[str, object]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(json.loads(request.content))
+        deployment = {"id": DEP, "name": "app", "source": "internal_source"}
+        return httpx.Response(201 if request.method == "POST" else 200, json=deployment)
+
+    async with _client(httpx.MockTransport(answer)) as client:
+        await client.deployments.create("app", source_config={"build_on_push": True})
+        await client.deployments.patch(DEP, DeploymentPatch(secrets=[{"name": "A", "value": "1"}]))
+        with pytest.raises(ValidationError):  # refused before it is sent
+            await client.deployments.patch(DEP, source_config={"deployment_type": "huge"})
+    assert seen == [
+        {
+            "name": "app",
+            "source": "internal_source",
+            "source_config": {"build_on_push": True},
+            "source_revision_config": {},
+            "secrets": [],
+        },
+        {"secrets": [{"name": "A", "value": "1"}]},
+    ]

@@ -161,3 +161,23 @@ def test_a_first_deployment_is_named_after_its_project_folder(tmp_path: Path) ->
     assert suggested_name(tmp_path / "My Agent_v2" / "langgraph.json") == "my-agent-v2"
     assert suggested_name(tmp_path / "Support Bot") == "support-bot"  # a folder given
     assert suggested_name(Path("/langgraph.json")) == "agent"  # nothing to go by
+
+
+def test_what_the_request_model_refuses_is_shown_under_its_field_before_sending(
+    project: Path,
+) -> None:
+    # The same model the client sends and the local control plane checks.
+    draft = DeploymentDraft(name="app", source_config_json='{"resource_spec": {"cpu": 100}}')
+    with pytest.raises(DraftInvalid) as invalid:
+        create_body(draft, project)
+    assert list(invalid.value.problems) == [FIELD_SOURCE_CONFIG]
+    assert "less than or equal to 8" in invalid.value.problems[FIELD_SOURCE_CONFIG]
+    current = deployment(project / "langgraph.json")
+    edit = DeploymentDraft(
+        config_path=str(project / "langgraph.json"),
+        source_config_json='{"build_command": "make", "deployment_type": "huge"}',
+        secrets=[SecretRow("KEY", "", original="KEY")],
+    )
+    with pytest.raises(DraftInvalid) as invalid:
+        patch_body(edit, current, project)
+    assert list(invalid.value.problems) == [FIELD_SOURCE_CONFIG]

@@ -25,7 +25,6 @@ from agent_tui.client.events import (
     UnknownEvent,
     UpdatesEvent,
     ValuesEvent,
-    message_text,
     parse_run_event,
 )
 from agent_tui.client.sse import ServerSentEvent, aiter_sse
@@ -201,12 +200,6 @@ def test_data_is_never_dropped(raw: str, expected: Any) -> None:
 def test_long_non_ascii_data() -> None:
     value = {"messages": [{"content": "日本語のテキスト " * 500}]}
     assert parse("values", value).data == value
-
-
-def test_message_text() -> None:
-    assert message_text({"content": "plain"}) == "plain"
-    assert message_text({"content": [{"type": "image_url"}, {"type": "text", "text": 1}]}) == ""
-    assert message_text({}) == ""
 
 
 def test_events_are_frozen() -> None:

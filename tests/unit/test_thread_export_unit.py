@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agent_tui.client.models import AssistantGraph, ThreadState
-from agent_tui.history import checkpoint_writes, delta_values, short_checkpoint_id
+from agent_tui.history import checkpoint_writes, delta_values
 from agent_tui.thread_export import (
     ExportFormatError,
     infer_as_node,
@@ -96,11 +96,6 @@ def test_delta_values_follows_the_usual_reducers() -> None:
     }
 
 
-def test_short_checkpoint_id_is_the_random_end() -> None:
-    assert short_checkpoint_id("1f1e5c97-bee5-6c56-8002-85f812d969e1") == "12d969e1"
-    assert short_checkpoint_id(None) == "—"
-
-
 def graph(*edges: tuple[str, str, bool]) -> AssistantGraph:
     return AssistantGraph.model_validate(
         {"edges": [{"source": s, "target": t, "conditional": c} for s, t, c in edges]}
@@ -184,7 +179,9 @@ def test_validation_names_the_problem(data: Any, message: str) -> None:
 
 
 def test_load_export_reports_bad_json_with_its_place() -> None:
-    with pytest.raises(ExportFormatError, match="not JSON: Expecting value at line 1, column 1"):
+    with pytest.raises(
+        ExportFormatError, match="not valid JSON: Expecting value at line 1, column 1"
+    ):
         load_export("nope")
     assert load_export(json.dumps(export()))["version"] == 1
 

@@ -18,6 +18,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.short_ids import short_random_id
+
 if TYPE_CHECKING:
     from agent_tui.assistant_versions import ContextOverrides
     from agent_tui.client import AgentServerClient
@@ -28,7 +30,7 @@ def assistant_label(assistant: Assistant) -> str:
     """`chat (1a2b3c4d) v3`: how the chat's state line names the assistant in use."""
     name = assistant.name or assistant.graph_id
     version = f" v{assistant.version}" if assistant.version is not None else ""
-    return f"{name} ({assistant.assistant_id[:8]}){version}"
+    return f"{name} ({short_random_id(assistant.assistant_id)}){version}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,9 @@ def named_by(metadata: dict[str, Any]) -> ChatAssistant | None:
     graph_id = graph if isinstance(graph, str) and graph else None
     assistant = metadata.get("assistant_id")
     if isinstance(assistant, str) and assistant:
-        return ChatAssistant(assistant, graph_id, f"{graph_id or 'assistant'} ({assistant[:8]})")
+        return ChatAssistant(
+            assistant, graph_id, f"{graph_id or 'assistant'} ({short_random_id(assistant)})"
+        )
     if graph_id:
         return ChatAssistant(graph_id, graph_id, graph_id)
     return None

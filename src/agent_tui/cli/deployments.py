@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from agent_tui.cli.common import (
@@ -31,6 +30,7 @@ from agent_tui.cli.common import (
     say,
     url_argument,
 )
+from agent_tui.short_ids import short_random_id
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
@@ -62,11 +62,9 @@ def control_plane_client(args: argparse.Namespace) -> ControlPlaneClient:
     return ControlPlaneClient(url, api_key=api_key, tenant_id=tenant_id)
 
 
-def _when(value: datetime | None) -> str:
-    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else ""
-
-
 async def _list(args: argparse.Namespace) -> int:
+    from agent_tui.time_text import utc_minutes
+
     async with control_plane_client(args) as client:
         found = [
             d
@@ -83,9 +81,9 @@ async def _list(args: argparse.Namespace) -> int:
         [
             d.name,
             d.status,
-            (d.active_revision_id or "-")[:8],
-            (d.latest_revision_id or "-")[:8],
-            _when(d.updated_at),
+            short_random_id(d.active_revision_id or "-"),
+            short_random_id(d.latest_revision_id or "-"),
+            utc_minutes(d.updated_at, missing=""),
             d.url or "",
         ]
         for d in found
@@ -96,6 +94,7 @@ async def _list(args: argparse.Namespace) -> int:
 
 async def _watch(args: argparse.Namespace) -> int:
     from agent_tui.client import ApiError
+    from agent_tui.time_text import now_utc, utc_clock
 
     async with control_plane_client(args) as client:
         revision_id = args.revision_id
@@ -108,7 +107,7 @@ async def _watch(args: argparse.Namespace) -> int:
             args.deployment_id, revision_id, interval=args.interval, timeout=args.timeout
         ):
             last = revision
-            say(f"{datetime.now().strftime('%H:%M:%S')}  {revision.status}")
+            say(f"{utc_clock(now_utc())}  {revision.status}")
             sys.stdout.flush()  # one line per change, as it happens, even into a pipe
         if last is not None and last.status == "DEPLOYED":
             url = (await client.deployments.get(args.deployment_id)).url

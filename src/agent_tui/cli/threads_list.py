@@ -10,12 +10,12 @@ from agent_tui.sanitize import clean_text
 from agent_tui.thread_query import (
     QueryError,
     ThreadQuery,
-    format_time,
     graph_of,
     last_message,
     last_message_preview,
-    parse_value,
 )
+from agent_tui.time_text import utc_seconds
+from agent_tui.user_json import json_or_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -32,7 +32,7 @@ def parse_metadata_flags(pairs: list[str]) -> dict[str, Any]:
             raise QueryError("--metadata", f"expected KEY=VALUE, got {pair!r}")
         if key in metadata:
             raise QueryError("--metadata", f"{key!r} is given twice")
-        metadata[key] = parse_value(value)
+        metadata[key] = json_or_text(value)
     return metadata
 
 
@@ -69,7 +69,7 @@ def list_threads(args: argparse.Namespace) -> int:
                 thread.thread_id,
                 clean_text(thread.status),
                 graph_of(thread),
-                format_time(thread.updated_at),
+                utc_seconds(thread.updated_at),
                 last_message_preview(thread, 50),
             ]
             for thread in threads

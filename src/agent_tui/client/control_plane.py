@@ -26,6 +26,11 @@ from agent_tui.client.models.control_plane import (
     RevisionsPage,
     Secret,
 )
+from agent_tui.client.models.deployment_request import (
+    DeploymentCreate,
+    DeploymentPatch,
+    request_body,
+)
 from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy, Transport, compact
 
 DEFAULT_PAGE_SIZE = 20
@@ -89,7 +94,7 @@ class DeploymentsClient:
 
     async def create(
         self,
-        name: str,
+        request: DeploymentCreate | str,
         *,
         source: str = "internal_source",
         source_config: Mapping[str, Any] | None = None,
@@ -97,17 +102,25 @@ class DeploymentsClient:
         secrets: Sequence[Secret | Mapping[str, str]] = (),
         secret_references: Sequence[Mapping[str, Any]] | None = None,
     ) -> Deployment:
-        """`POST /v2/deployments` (201); its first revision is `latest_revision_id`."""
-        body = compact(
-            name=name,
-            source=source,
-            source_config=dict(source_config or {}),
-            source_revision_config=dict(source_revision_config or {}),
-            secrets=_secrets(secrets),
-            secret_references=[dict(r) for r in secret_references]
-            if secret_references is not None
-            else None,
-        )
+        """`POST /v2/deployments` (201); its first revision is `latest_revision_id`.
+
+        Give a `DeploymentCreate` (the form does), or a name and the fields as keywords;
+        either way the body is shaped and checked by that one model (pydantic's
+        `ValidationError` before anything is sent)."""
+        if isinstance(request, str):
+            request = DeploymentCreate.model_validate(
+                compact(
+                    name=request,
+                    source=source,
+                    source_config=dict(source_config or {}),
+                    source_revision_config=dict(source_revision_config or {}),
+                    secrets=_secrets(secrets),
+                    secret_references=[dict(r) for r in secret_references]
+                    if secret_references is not None
+                    else None,
+                )
+            )
+        body = request_body(request)
         data = await self._http.request_json("POST", "/v2/deployments", json=body)
         return Deployment.model_validate(data)
 
@@ -118,6 +131,7 @@ class DeploymentsClient:
     async def patch(
         self,
         deployment_id: str,
+        request: DeploymentPatch | None = None,
         *,
         source_config: Mapping[str, Any] | None = None,
         source_revision_config: Mapping[str, Any] | None = None,
@@ -125,18 +139,24 @@ class DeploymentsClient:
         revision_source: str | None = None,
         secret_references: Sequence[Mapping[str, Any]] | None = None,
     ) -> Deployment:
-        """`PATCH`: a new revision only when secrets, resource_spec or the revision config change."""
-        body = compact(
-            source_config=dict(source_config) if source_config is not None else None,
-            source_revision_config=dict(source_revision_config)
-            if source_revision_config is not None
-            else None,
-            secrets=_secrets(secrets),
-            revision_source=revision_source,
-            secret_references=[dict(r) for r in secret_references]
-            if secret_references is not None
-            else None,
-        )
+        """`PATCH`: a new revision only when secrets, resource_spec or the revision config change.
+
+        Give a `DeploymentPatch`, or the fields to change as keywords (only those are sent)."""
+        if request is None:
+            request = DeploymentPatch.model_validate(
+                compact(
+                    source_config=dict(source_config) if source_config is not None else None,
+                    source_revision_config=dict(source_revision_config)
+                    if source_revision_config is not None
+                    else None,
+                    secrets=_secrets(secrets),
+                    revision_source=revision_source,
+                    secret_references=[dict(r) for r in secret_references]
+                    if secret_references is not None
+                    else None,
+                )
+            )
+        body = request_body(request)
         data = await self._http.request_json("PATCH", f"/v2/deployments/{deployment_id}", json=body)
         return Deployment.model_validate(data)
 

@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 
 from pydantic_core import from_json
 
+from agent_tui.client.message_text import answer_text
 from agent_tui.client.sse import ServerSentEvent
 
 __all__ = [
@@ -37,7 +38,6 @@ __all__ = [
     "UnknownEvent",
     "UpdatesEvent",
     "ValuesEvent",
-    "message_text",
     "parse_run_event",
 ]
 
@@ -118,7 +118,7 @@ class MessagesEvent(_RunEventBase):
 
     @property
     def text(self) -> str:
-        return message_text(self.chunk)
+        return answer_text(self.chunk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ class MessageListEvent(_RunEventBase):
     def text(self) -> str:
         """The text of the last message (the one this event is about)."""
         messages = self.messages
-        return message_text(messages[-1]) if messages else ""
+        return answer_text(messages[-1]) if messages else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,24 +267,6 @@ def parse_run_event(sse: ServerSentEvent) -> RunEvent:
     kind = _KINDS.get(mode, UnknownEvent)
     # httpx-sse gives "" for "no id yet"; a run event says None.
     return kind(mode, data, sse.id or None, tuple(namespace), raw)
-
-
-def message_text(message: dict[str, Any]) -> str:
-    """The text of a serialised message: `content` as a string or a list of content blocks."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts: list[str] = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and block.get("type") == "text":
-                text = block.get("text")
-                if isinstance(text, str):
-                    parts.append(text)
-        return "".join(parts)
-    return ""
 
 
 def _get(data: Any, key: str) -> Any:

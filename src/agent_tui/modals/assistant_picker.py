@@ -30,6 +30,7 @@ from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError
 from agent_tui.modals.assistant_version_picker import VersionPickerScreen
 from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.short_ids import short_random_id
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
         return [
             server_text(assistant.graph_id, style="bold"),
             server_text(assistant.name or "—"),
-            server_text(assistant.assistant_id[:8], style="dim"),
+            server_text(short_random_id(assistant.assistant_id), style="dim"),
             Text(version, justify="right"),
             Text(", ".join(notes), style="dim"),
         ]

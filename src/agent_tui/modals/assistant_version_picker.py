@@ -27,11 +27,10 @@ from agent_tui.assistant_versions import one_per_version
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError
 from agent_tui.sanitize import clean_text
+from agent_tui.time_text import utc_minutes
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Assistant, AssistantVersion
 
@@ -50,11 +49,6 @@ def context_summary(context: Mapping[str, Any], width: int = SUMMARY_WIDTH) -> s
         parts.append(f"{key}={shown}")
     text = " ".join(clean_text(", ".join(parts)).split())
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def created_text(value: datetime | None) -> str:
-    """`2026-11-21 20:30` in local time: when a version was made."""
-    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value is not None else "—"
 
 
 def newest_first(versions: list[AssistantVersion]) -> list[AssistantVersion]:
@@ -156,7 +150,7 @@ class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
             summary += " · own config"
         return [
             Text(f"v{version.version}", justify="right"),
-            Text(created_text(version.created_at), style="dim"),
+            Text(utc_minutes(version.created_at), style="dim"),
             Text("● active", style="bold green") if active else Text(""),
             server_text(summary),
         ]

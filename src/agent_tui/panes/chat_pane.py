@@ -18,7 +18,6 @@ One message can wait for the active run (`enter` twice): `chat_queue.py`.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -42,6 +41,7 @@ from agent_tui.modals.thread_inputs import PathScreen
 from agent_tui.panes.chat_hint import empty_chat_hint
 from agent_tui.panes.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.panes.chat_run import ChatRun
+from agent_tui.time_text import now_utc, utc_file_stamp
 from agent_tui.widgets.chat_interrupt import InterruptBlock
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.chat_transcript import TranscriptView
@@ -349,7 +349,7 @@ class ChatPane(Vertical):
     def action_save_events(self) -> None:
         from agent_tui import paths
 
-        stamp = time.strftime("%Y%m%d-%H%M%S")
+        stamp = utc_file_stamp(now_utc())
         default = paths.data_dir() / "events" / f"thread-{self.thread_id[:8]}-{stamp}.jsonl"
 
         def chosen(path: str | None) -> None:

@@ -24,9 +24,10 @@ from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
 from agent_tui.control_plane_access import control_plane_of
-from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
+from agent_tui.error_messages import describe_error, nothing_sent
+from agent_tui.form_errors import Loc, body_loc, sort_field_errors
 from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.thread_query import format_time
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
@@ -62,7 +63,7 @@ def provider_columns() -> list[Column[OAuthProvider]]:
         Column("client_id", "Client id", lambda p: server_text(p.client_id or "—")),
         Column("pkce", "PKCE", lambda p: "yes" if p.uses_pkce else "no", width=4),
         Column("auth", "Token auth", lambda p: server_text(p.token_endpoint_auth_method or "—")),
-        Column("updated", "Updated (UTC)", lambda p: format_time(p.updated_at), width=19),
+        Column("updated", "Updated (UTC)", lambda p: utc_seconds(p.updated_at), width=19),
     ]
 
 
@@ -244,22 +245,17 @@ class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
         if not isinstance(error, ValidationFailed) or not error.errors:
             self.show_error(f"{title}\n{text}".strip())
             return
-        problems: dict[str, str] = {}
-        elsewhere: list[str] = []
-        for field_error in error.errors:
-            loc = [str(part) for part in field_error.loc if part != "body"]
-            field = loc[0] if loc else ""
-            if self.query(f"#{field}-problem"):
-                problems[field] = field_error.msg
-            else:
-                elsewhere.append(f"• {field_error}")
-        lines = ["Could not create the OAuth provider:"]
-        if problems:
-            lines.append(refused_fields(len(problems)))
-        self.show_error("\n".join(lines + elsewhere))
+        refused = sort_field_errors(error.errors, self._field_of)
+        problems = refused.problems
+        self.show_error(refused.summary("create the OAuth provider"))
         self.show_problems(problems)
         if problems:
             self.query_one(f"#{next(iter(problems))}").focus()
+
+    def _field_of(self, loc: Loc) -> str | None:
+        """The field a 422's `loc` names, when this form has it."""
+        field = next(iter(body_loc(loc)), "")
+        return field if field and self.query(f"#{field}-problem") else None
 
     def show_problems(self, problems: dict[str, str]) -> None:
         for widget in self.query(".field-problem").results(Static):

@@ -24,6 +24,7 @@ from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.sanitize import clean_text
+from agent_tui.short_ids import short_random_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
@@ -206,7 +207,7 @@ class ServerInfoScreen(AgentScreen[None]):
             table.add_row(
                 server_text(graph.graph_id, style="bold"),
                 # Short, as in the assistants table: the description gets the room.
-                server_text((graph.default_assistant_id or "—")[:8]),
+                server_text(short_random_id(graph.default_assistant_id)),
                 Text(str(graph.assistants), justify="right"),
                 server_text(graph.description, style="italic"),
                 key=graph.graph_id,

@@ -28,7 +28,8 @@ from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.routes import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
-from agent_tui.thread_query import format_time, short_id
+from agent_tui.short_ids import short_random_id, short_thread_id
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.resource_table import Column, status_text
 from agent_tui.widgets.text import server_text
 
@@ -86,23 +87,23 @@ class ThreadRunsScreen(ResourceScreen[Run]):
 
     def columns(self) -> Sequence[Column[Run]]:
         return [
-            Column("id", "Run", lambda r: short_id(r.run_id), width=10),
+            Column("id", "Run", lambda r: short_thread_id(r.run_id), width=10),
             Column("status", "Status", lambda r: status_text(r.status), width=11),
             Column("assistant", "Assistant", self._assistant_text, width=24),
-            Column("created", "Created (UTC)", lambda r: format_time(r.created_at), width=19),
+            Column("created", "Created (UTC)", lambda r: utc_seconds(r.created_at), width=19),
             Column("duration", "Duration", lambda r: run_duration(r, datetime.now(UTC)), width=9),
             Column("strategy", "Multitask", lambda r: r.multitask_strategy or "—", width=10),
         ]
 
     def _assistant_text(self, run: Run) -> Text:
         assistant_id = run.assistant_id or ""
-        return server_text(self.assistant_names.get(assistant_id) or short_id(assistant_id))
+        return server_text(self.assistant_names.get(assistant_id) or short_random_id(assistant_id))
 
     def item_id(self, item: Run) -> str:
         return item.run_id
 
     def describe(self, item: Run) -> str:
-        return f"run {short_id(item.run_id)}"
+        return f"run {short_thread_id(item.run_id)}"
 
     def heading(self) -> Text | None:
         return server_text(f"thread {self.thread_id}", style="bold")
@@ -139,8 +140,8 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             "assistant_id": item.assistant_id,
             "assistant": self.assistant_names.get(item.assistant_id or ""),
             "multitask_strategy": item.multitask_strategy,
-            "created_at": format_time(item.created_at),
-            "updated_at": format_time(item.updated_at),
+            "created_at": utc_seconds(item.created_at),
+            "updated_at": utc_seconds(item.updated_at),
             "duration": run_duration(item, datetime.now(UTC)),
             "kwargs": item.run_kwargs,
             "metadata": item.metadata,
@@ -163,7 +164,7 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             return
         if item.status != "running":
             self.notify(
-                f"Run {short_id(item.run_id)} is {item.status}: only a running run can be joined",
+                f"Run {short_thread_id(item.run_id)} is {item.status}: only a running run can be joined",
                 markup=False,
             )
             return
@@ -182,7 +183,8 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             return
         if item.status not in ACTIVE:
             self.notify(
-                f"Run {short_id(item.run_id)} is {item.status}: nothing to cancel", markup=False
+                f"Run {short_thread_id(item.run_id)} is {item.status}: nothing to cancel",
+                markup=False,
             )
             return
 
@@ -190,15 +192,15 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             if confirmed:
                 self._cancel(item)
 
-        question = f"Cancel run {short_id(item.run_id)} ({item.status})?\nWhat it wrote so far stays on the thread."
+        question = f"Cancel run {short_thread_id(item.run_id)} ({item.status})?\nWhat it wrote so far stays on the thread."
         self.app.push_screen(ConfirmScreen(question, title="Cancel run"), answered)
 
     @work(group="runs-cancel", exit_on_error=False)
     async def _cancel(self, item: Run) -> None:
         call = self.client.runs.cancel(self.thread_id, item.run_id, wait=True, timeout=30)
-        if await self.attempt(call, doing=f"cancel run {short_id(item.run_id)}") is FAILED:
+        if await self.attempt(call, doing=f"cancel run {short_thread_id(item.run_id)}") is FAILED:
             return
-        self.notify(f"Cancelled run {short_id(item.run_id)}", markup=False)
+        self.notify(f"Cancelled run {short_thread_id(item.run_id)}", markup=False)
         self.reload()
 
 

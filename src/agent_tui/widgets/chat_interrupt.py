@@ -9,7 +9,6 @@ when it appears (the run waits for it). The answer is JSON when it parses as JSO
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.text import Text
@@ -21,20 +20,13 @@ from textual.widgets import Button, Input, Static
 
 from agent_tui.chat.item_text import compact_json
 from agent_tui.chat.items import InterruptItem
+from agent_tui.user_json import json_or_text
 from agent_tui.widgets.chat_blocks import ChatBlock, block_label
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.json_view import json_syntax
 from agent_tui.widgets.text import server_text
 
 RESUME_HINT = 'Text is sent as a string ("yes"); valid JSON as JSON ({"approved": true}).'
-
-
-def parse_resume_value(text: str) -> Any:
-    """The resume value the user meant: JSON if `text` parses as JSON, else `text`."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
 
 
 class InterruptBlock(ChatBlock):
@@ -115,4 +107,4 @@ class InterruptBlock(ChatBlock):
         if not text.strip():
             self.notify("Type an answer to resume the run.", severity="warning", markup=False)
             return
-        self.post_message(self.Resume(self.item, parse_resume_value(text)))
+        self.post_message(self.Resume(self.item, json_or_text(text)))

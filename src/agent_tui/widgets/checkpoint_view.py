@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Static
 
+from agent_tui.client.message_text import content_text, message_role
 from agent_tui.client.models import ThreadState
-from agent_tui.history import checkpoint_interrupts, format_created_at
+from agent_tui.history import checkpoint_interrupts
 from agent_tui.subgraph_state import frames_as_json, paused_at, subgraph_frames
-from agent_tui.thread_query import content_text, message_role
+from agent_tui.time_text import utc_seconds_of_text
 from agent_tui.widgets.json_view import JsonTree, JsonView
 from agent_tui.widgets.text import server_text
 
@@ -79,7 +80,7 @@ def checkpoint_summary(state: ThreadState) -> Text:
         ("Parent", server_text(shown(state.parent_checkpoint_id))),
         ("Step", Text("—" if state.step is None else str(state.step))),
         ("Source", server_text(state.source or "—")),
-        ("Time", Text(format_created_at(state.created_at))),
+        ("Time", Text(utc_seconds_of_text(state.created_at))),
         ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
     ]
     if subgraph_frames(state):

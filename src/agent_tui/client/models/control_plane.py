@@ -7,7 +7,8 @@ so the raw view shows everything a newer server sends.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, get_args
+from enum import StrEnum
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -16,27 +17,59 @@ from agent_tui.client.models.agent_server import ApiModel
 DeploymentSource = Literal["github", "external_docker", "internal_docker", "internal_source"]
 DeploymentType = Literal["dev_free", "dev", "prod"]
 DeploymentStatus = Literal["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"]
-RevisionStatus = Literal[
-    "CREATING",
-    "QUEUED",
-    "AWAITING_BUILD",
-    "BUILDING",
-    "AWAITING_DEPLOY",
-    "DEPLOYING",
-    "CREATE_FAILED",
-    "BUILD_FAILED",
-    "DEPLOY_FAILED",
-    "DEPLOYED",
-    "SKIPPED",
-    "INTERRUPTED",
-    "UNKNOWN",
-]
-REVISION_STATUSES: tuple[str, ...] = get_args(RevisionStatus)
-TERMINAL_REVISION_STATUSES = frozenset(
-    {"DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"}
+
+
+class RevisionStatus(StrEnum):
+    """Where a revision is in its life, in the order a deploy goes through them.
+
+    A `StrEnum`, so a member equals the text the server sends (`"DEPLOYED"`) and a model's
+    `status` stays a plain `str`: a newer server's status is shown, not refused."""
+
+    CREATING = "CREATING"  # cloud control planes start here; the local one at QUEUED
+    QUEUED = "QUEUED"
+    AWAITING_BUILD = "AWAITING_BUILD"
+    BUILDING = "BUILDING"
+    AWAITING_DEPLOY = "AWAITING_DEPLOY"
+    DEPLOYING = "DEPLOYING"
+    CREATE_FAILED = "CREATE_FAILED"
+    BUILD_FAILED = "BUILD_FAILED"
+    DEPLOY_FAILED = "DEPLOY_FAILED"
+    DEPLOYED = "DEPLOYED"
+    SKIPPED = "SKIPPED"
+    INTERRUPTED = "INTERRUPTED"
+    UNKNOWN = "UNKNOWN"
+
+
+REVISION_STATUSES: tuple[str, ...] = tuple(RevisionStatus)
+REVISION_STEPS: tuple[RevisionStatus, ...] = (
+    RevisionStatus.QUEUED,
+    RevisionStatus.AWAITING_BUILD,
+    RevisionStatus.BUILDING,
+    RevisionStatus.AWAITING_DEPLOY,
+    RevisionStatus.DEPLOYING,
+    RevisionStatus.DEPLOYED,
 )
+"""The steps of a deploy that goes well, as the progress screen lists them."""
+PENDING_REVISION_STATUSES = frozenset(
+    {
+        RevisionStatus.CREATING,
+        RevisionStatus.QUEUED,
+        RevisionStatus.AWAITING_BUILD,
+        RevisionStatus.BUILDING,
+        RevisionStatus.AWAITING_DEPLOY,
+        RevisionStatus.DEPLOYING,
+    }
+)
+"""Statuses of a deploy still under way (a restarted local control plane interrupts them)."""
+FAILED_REVISION_STATUSES = frozenset(
+    {RevisionStatus.CREATE_FAILED, RevisionStatus.BUILD_FAILED, RevisionStatus.DEPLOY_FAILED}
+)
+TERMINAL_REVISION_STATUSES = FAILED_REVISION_STATUSES | {
+    RevisionStatus.DEPLOYED,
+    RevisionStatus.SKIPPED,
+    RevisionStatus.INTERRUPTED,
+}
 """Statuses after which a revision never changes (docs/server-quirks.md); `UNKNOWN` keeps polling."""
-FAILED_REVISION_STATUSES = frozenset({"CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"})
 
 
 class Secret(ApiModel):

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.environment_build import ready_python
 from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
@@ -59,9 +60,6 @@ _CHECK_LINES = 2000
 """Lines of the graph check's output kept (a graph may print without end while importing)."""
 _CHECK_WIDTH = 4096
 """Characters kept of one such line."""
-PENDING = frozenset(
-    {"CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"}
-)
 
 
 class Deployer:
@@ -80,8 +78,8 @@ class Deployer:
     async def resume(self) -> None:
         """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again."""
         for _deployment_id, revision in self.store.all_revisions():
-            if revision["status"] in PENDING:
-                self._set_status(revision, "INTERRUPTED")
+            if revision["status"] in PENDING_REVISION_STATUSES:
+                self._set_status(revision, RevisionStatus.INTERRUPTED)
                 self.store.append_logs(revision["id"], ["interrupted: the control plane stopped"])
         for deployment in self.store.deployments():
             active = deployment.get("active_revision_id") or self._last_deployed(deployment)
@@ -101,7 +99,11 @@ class Deployer:
         Older versions could overwrite a finished deploy with a stale copy of the
         deployment (a PATCH whose body came late): its server would never come back.
         """
-        deployed = [r for r in self.store.revisions(deployment["id"]) if r["status"] == "DEPLOYED"]
+        deployed = [
+            r
+            for r in self.store.revisions(deployment["id"])
+            if r["status"] == RevisionStatus.DEPLOYED
+        ]
         if not deployed:
             return None
         deployment["active_revision_id"] = deployed[0]["id"]
@@ -141,8 +143,8 @@ class Deployer:
     def _lock(self, deployment_id: str) -> asyncio.Lock:
         return self._locks.setdefault(deployment_id, asyncio.Lock())
 
-    def _set_status(self, revision: dict[str, Any], status: str) -> None:
-        revision["status"] = status
+    def _set_status(self, revision: dict[str, Any], status: RevisionStatus) -> None:
+        revision["status"] = status.value  # the store holds plain JSON
         revision["updated_at"] = now()
         self.store.put_revision(revision)
 
@@ -162,41 +164,41 @@ class Deployer:
                 await self._pipeline(deployment_id, revision)
             except asyncio.CancelledError:
                 if self.store.revision(deployment_id, revision_id) is not None:
-                    self._set_status(revision, "INTERRUPTED")
+                    self._set_status(revision, RevisionStatus.INTERRUPTED)
                 raise
             except Exception as exc:  # a bug here must not leave the revision pending
                 logger.exception("revision %s failed", revision_id)
                 self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
-                self._set_status(revision, "DEPLOY_FAILED")
+                self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
 
     async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
         rid = revision["id"]
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, "SKIPPED")
+            self._set_status(revision, RevisionStatus.SKIPPED)
             return
         config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
-        self._set_status(revision, "AWAITING_BUILD")
-        self._set_status(revision, "BUILDING")
+        self._set_status(revision, RevisionStatus.AWAITING_BUILD)
+        self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
         try:
             python = await self._environment(rid, config_path)
         except EnvironmentBuildError as exc:
             self._log(rid, *exc.lines, f"build failed: {exc.reason}")
-            self._set_status(revision, "BUILD_FAILED")
+            self._set_status(revision, RevisionStatus.BUILD_FAILED)
             return
         ok, lines = await _build_check(config_path, secrets, python)
         self._log(rid, *lines)
         if not ok:
-            self._set_status(revision, "BUILD_FAILED")
+            self._set_status(revision, RevisionStatus.BUILD_FAILED)
             return
-        self._set_status(revision, "AWAITING_DEPLOY")
+        self._set_status(revision, RevisionStatus.AWAITING_DEPLOY)
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, "SKIPPED")
+            self._set_status(revision, RevisionStatus.SKIPPED)
             return
-        self._set_status(revision, "DEPLOYING")
+        self._set_status(revision, RevisionStatus.DEPLOYING)
         try:
             server = await self._start_server(deployment_id, config_path, secrets, python)
         except EmbeddedServerError as exc:
@@ -208,10 +210,10 @@ class Deployer:
                 # on, before this one is reported failed (a client waiting for that then
                 # finds the deployment serving again).
                 await self._bring_back(deployment_id, active)
-            self._set_status(revision, "DEPLOY_FAILED")
+            self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
             return
         self._log(rid, f"agent server ready at {server.url}")
-        self._set_status(revision, "DEPLOYED")
+        self._set_status(revision, RevisionStatus.DEPLOYED)
         self._mark_active(deployment_id, rid, server.url)
 
     def _mark_down(self, deployment_id: str) -> None:

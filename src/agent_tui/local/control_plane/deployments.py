@@ -9,14 +9,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from agent_tui.client.models.deployment_request import (
+    DeploymentCreate,
+    DeploymentPatch,
+    SecretReferenceIn,
+    SourceRevisionConfigIn,
+)
 from agent_tui.local.control_plane.deployer import Deployer
 from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.control_plane.validation import (
-    DeploymentCreate,
-    DeploymentPatch,
     InvalidRequest,
-    SecretReferenceIn,
-    SourceRevisionConfigIn,
     check_config_path,
     check_uuid,
     parse_body,

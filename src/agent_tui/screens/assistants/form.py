@@ -29,8 +29,10 @@ from agent_tui.client.models import Assistant
 from agent_tui.context_diff import dropped_keys
 from agent_tui.editor import edit_text
 from agent_tui.error_messages import describe_error, nothing_sent
+from agent_tui.form_errors import body_loc
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
+from agent_tui.user_json import parse_json
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.schema_form import OTHER_KEYS, FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
@@ -300,7 +302,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
         if isinstance(error, ValidationFailed) and self.schema_form is not None:
             fields: dict[str, str] = {}
             for field in error.errors:
-                loc = [str(part) for part in field.loc if part != "body"]
+                loc = body_loc(field.loc)
                 if loc[:1] == ["context"] and len(loc) > 1:
                     fields[loc[1]] = field.msg
                 elif loc[:1] == ["metadata"]:
@@ -353,7 +355,7 @@ class AssistantFormScreen(ModalScreen[Assistant | None]):
         if text is None:
             return
         try:
-            data = json.loads(text)
+            data = parse_json(text)
             if not isinstance(data, dict):
                 raise ValueError("the JSON must be an object")
             context = data.get("context", {})

@@ -30,6 +30,7 @@ from agent_tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
+from agent_tui.short_ids import short_random_id
 from agent_tui.time_text import Clock, now_utc, updated_text
 from agent_tui.widgets.resource_table import GRAPH_WIDTH, NAME_WIDTH, Column
 from agent_tui.widgets.text import server_text
@@ -84,7 +85,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
             Column("graph", "Graph", lambda a: server_text(a.graph_id), max_width=GRAPH_WIDTH),
             Column("version", "Version", lambda a: Text(str(a.version or "—"), justify="right")),
             Column("updated", "Updated (UTC)", lambda a: updated_text(a.updated_at, self.clock())),
-            Column("id", "Id", lambda a: server_text(a.assistant_id[:8], style="dim")),
+            Column("id", "Id", lambda a: server_text(short_random_id(a.assistant_id), style="dim")),
         ]
 
     def item_id(self, item: Assistant) -> str:
@@ -92,7 +93,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
 
     def describe(self, item: Assistant) -> str:
         default = " (the graph's default assistant)" if item.is_default else ""
-        return f"assistant {item.name or '?'} ({item.assistant_id[:8]}){default}"
+        return f"assistant {item.name or '?'} ({short_random_id(item.assistant_id)}){default}"
 
     async def fetch_page(self, offset: int, limit: int) -> Sequence[Assistant]:
         return await self.client.assistants.search(

@@ -26,12 +26,13 @@ from agent_tui.control_plane_access import control_plane_access
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.palette import PaletteCommand
-from agent_tui.revision_diff import diff_revisions, predecessor, short_id
+from agent_tui.revision_diff import diff_revisions, predecessor
 from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
 from agent_tui.screens.deployments.revision_logs import RevisionLogsScreen
 from agent_tui.screens.deployments.revision_progress import follow_revision
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
-from agent_tui.thread_query import format_time
+from agent_tui.short_ids import short_random_id
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.resource_table import Column, status_text
 from agent_tui.widgets.text import server_text
 
@@ -74,11 +75,11 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
 
     def columns(self) -> Sequence[Column[Revision]]:
         return [
-            Column("id", "ID", lambda r: short_id(r.id), width=8),
+            Column("id", "ID", lambda r: short_random_id(r.id), width=8),
             Column("status", "Status", lambda r: status_text(r.status), width=15),
             Column("role", "", lambda r: self._role_text(r), width=8),
-            Column("created", "Created (UTC)", lambda r: format_time(r.created_at), width=19),
-            Column("updated", "Updated (UTC)", lambda r: format_time(r.updated_at), width=19),
+            Column("created", "Created (UTC)", lambda r: utc_seconds(r.created_at), width=19),
+            Column("updated", "Updated (UTC)", lambda r: utc_seconds(r.updated_at), width=19),
             Column(
                 "config",
                 "Config",
@@ -114,9 +115,11 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         text.append("  ")
         text.append_text(status_text(d.status))
         text.append_text(server_text(f"  {d.url or 'no URL yet'}"))
-        text.append_text(server_text(f"  active {short_id(d.active_revision_id)}"))
+        text.append_text(server_text(f"  active {short_random_id(d.active_revision_id)}"))
         if self.marked:
-            text.append_text(server_text(f"  marked {short_id(self.marked)}", style="italic"))
+            text.append_text(
+                server_text(f"  marked {short_random_id(self.marked)}", style="italic")
+            )
         text.append("\n")
         return text
 
@@ -174,7 +177,7 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
             return
 
         diff = diff_revisions(other, item, self.deployment)
-        title = f"{self.deployment.name}: {short_id(diff.old.id)} → {short_id(diff.new.id)}"
+        title = f"{self.deployment.name}: {short_random_id(diff.old.id)} → {short_random_id(diff.new.id)}"
         self.app.push_screen(RevisionDiffScreen(diff, title=title, heading=heading))
 
     def action_redeploy(self) -> None:
@@ -207,7 +210,7 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
             return
         assert isinstance(result, Deployment)
         self.deployment = result
-        self.notify(f"Redeploying revision {short_id(item.id)}", markup=False)
+        self.notify(f"Redeploying revision {short_random_id(item.id)}", markup=False)
         self.reload()
         follow_revision(self.app, self.client, result)
 

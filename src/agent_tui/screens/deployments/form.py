@@ -54,7 +54,8 @@ from agent_tui.deployment_spec import (
     secret_field,
     suggested_name,
 )
-from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
+from agent_tui.error_messages import describe_error, nothing_sent
+from agent_tui.form_errors import sort_field_errors
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
@@ -267,7 +268,7 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         draft = self.draft()
         try:
             if self.deployment is None:
-                sent = create_body(draft, self.cwd)
+                sent: RequestBody[Any] = create_body(draft, self.cwd)
             else:
                 sent = patch_body(draft, self.deployment, self.cwd)
         except DraftInvalid as invalid:
@@ -283,22 +284,15 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         self._send(sent)
 
     @work(exclusive=True, group="deployment-save", exit_on_error=False)
-    async def _send(self, sent: RequestBody) -> None:
+    async def _send(self, sent: RequestBody[Any]) -> None:
         save = self.query_one("#save", Button)
         save.disabled = True
         self._secret_rows = sent.secret_rows
-        body: dict[str, Any] = sent.body
         try:
             if self.deployment is None:
-                result = await self.client.deployments.create(
-                    body["name"],
-                    source=body["source"],
-                    source_config=body["source_config"],
-                    source_revision_config=body["source_revision_config"],
-                    secrets=body["secrets"],
-                )
+                result = await self.client.deployments.create(sent.request)
             else:
-                result = await self.client.deployments.patch(self.deployment.id, **body)
+                result = await self.client.deployments.patch(self.deployment.id, sent.request)
         except ApiError as error:
             self._show_server_error(error)
             return
@@ -312,19 +306,11 @@ class DeploymentFormScreen(ModalScreen[Deployment | None]):
         if not isinstance(error, ValidationFailed) or not error.errors:
             self.show_error(f"{title}\n{body}".strip())
             return
-        problems: dict[str, str] = {}
-        elsewhere: list[str] = []  # errors no field of the form can show
-        for field_error in error.errors:
-            field = field_of_error(list(field_error.loc), self._secret_rows)
-            if field is None:
-                elsewhere.append(f"• {field_error}")
-                continue
-            message = field_error.msg
-            problems[field] = f"{problems[field]}; {message}" if field in problems else message
-        lines = [f"Could not {doing}:"]
-        if problems:
-            lines.append(refused_fields(len(error.errors) - len(elsewhere)))
-        self.show_error("\n".join(lines + elsewhere))
+        refused = sort_field_errors(
+            error.errors, lambda loc: field_of_error(loc, self._secret_rows)
+        )
+        problems = refused.problems
+        self.show_error(refused.summary(doing))
         self.show_problems(problems)
         if problems:
             self._focus_field(next(iter(problems)))

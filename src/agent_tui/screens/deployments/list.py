@@ -31,12 +31,12 @@ from agent_tui.control_plane_access import control_plane_of
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.palette import PaletteCommand
-from agent_tui.revision_diff import short_id
 from agent_tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.screens.deployments.revision_progress import follow_revision
 from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.thread_query import format_time
+from agent_tui.short_ids import short_random_id
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.resource_table import NAME_WIDTH, Column, status_text
 from agent_tui.widgets.text import server_text
 
@@ -96,10 +96,12 @@ def deployment_columns() -> list[Column[DeploymentRow]]:
             lambda r: status_text(r.latest.status if r.latest else None),
             width=16,
         ),
-        Column("active", "Active", lambda r: short_id(r.deployment.active_revision_id), width=8),
+        Column(
+            "active", "Active", lambda r: short_random_id(r.deployment.active_revision_id), width=8
+        ),
         Column("url", "URL", lambda r: r.deployment.url or "—"),
         Column(
-            "updated", "Updated (UTC)", lambda r: format_time(r.deployment.updated_at), width=19
+            "updated", "Updated (UTC)", lambda r: utc_seconds(r.deployment.updated_at), width=19
         ),
     ]
 

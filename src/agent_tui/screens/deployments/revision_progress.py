@@ -32,25 +32,20 @@ from agent_tui.agent_screen import AgentScreen
 from agent_tui.client import ApiError, ControlPlaneClient, NotFound
 from agent_tui.client.models.control_plane import (
     FAILED_REVISION_STATUSES,
+    REVISION_STEPS,
     TERMINAL_REVISION_STATUSES,
     Deployment,
 )
 from agent_tui.error_messages import describe_error
 from agent_tui.sanitize import clean_text
+from agent_tui.short_ids import short_random_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.text import server_text
 
 if TYPE_CHECKING:
     from textual.app import App
 
-STEPS: tuple[str, ...] = (
-    "QUEUED",
-    "AWAITING_BUILD",
-    "BUILDING",
-    "AWAITING_DEPLOY",
-    "DEPLOYING",
-    "DEPLOYED",
-)
+STEPS: tuple[str, ...] = REVISION_STEPS
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 # The step a failure status ended: the steps before it passed even when polling saw
 # none of them (a fast build fails before the first poll).
@@ -171,7 +166,7 @@ class RevisionProgressScreen(AgentScreen[None]):
 
     @property
     def breadcrumb_title(self) -> str:
-        return f"revision {self.revision_id[:8]}"
+        return f"revision {short_random_id(self.revision_id)}"
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb()

@@ -37,7 +37,7 @@ from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.routes import RouteUnavailable
 from agent_tui.screens.thread_view.chat import CHAT_BINDINGS
 from agent_tui.screens.thread_view.compare import ThreadCompare
-from agent_tui.thread_query import short_id
+from agent_tui.short_ids import short_thread_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
 from agent_tui.widgets.diff_view import DiffView
@@ -158,7 +158,7 @@ class ThreadViewScreen(ThreadCompare):
     def on_mount(self) -> None:
         selection = getattr(self.app, "selection", None)
         if selection is not None:
-            selection.update(thread=short_id(self.thread_id))
+            selection.update(thread=short_thread_id(self.thread_id))
         self.show_header()
         if not self.open_on_chat:
             self.pane.focus()
@@ -173,7 +173,7 @@ class ThreadViewScreen(ThreadCompare):
     def on_unmount(self) -> None:
         selection = getattr(self.app, "selection", None)
         # Not when the view that replaced this one (`n`) already named its own thread.
-        if selection is not None and selection.thread == short_id(self.thread_id):
+        if selection is not None and selection.thread == short_thread_id(self.thread_id):
             selection.update(thread=None)
 
     @work(exclusive=True, group="thread-open", exit_on_error=False)

@@ -28,16 +28,16 @@ from agent_tui.routes import RouteUnavailable
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.screens.threads.create import ThreadCreateScreen
 from agent_tui.screens.threads.search import ThreadSearchScreen
+from agent_tui.short_ids import short_thread_id
 from agent_tui.thread_query import (
     QueryError,
     ThreadPager,
     ThreadQuery,
     format_metadata,
-    format_time,
     graph_of,
     last_message_preview,
-    short_id,
 )
+from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.resource_table import GRAPH_WIDTH, Column, status_text
 from agent_tui.widgets.text import server_text
 
@@ -52,10 +52,10 @@ PREVIEW_WIDTH = 60
 
 def thread_columns() -> list[Column[Thread]]:
     return [
-        Column("id", "ID", lambda t: short_id(t.thread_id), width=9),
+        Column("id", "ID", lambda t: short_thread_id(t.thread_id), width=9),
         Column("status", "Status", lambda t: status_text(t.status), width=11),
         Column("graph", "Graph", graph_of, max_width=GRAPH_WIDTH),
-        Column("updated", "Updated (UTC)", lambda t: format_time(t.updated_at), width=19),
+        Column("updated", "Updated (UTC)", lambda t: utc_seconds(t.updated_at), width=19),
         Column("preview", "Last message", lambda t: last_message_preview(t, PREVIEW_WIDTH)),
     ]
 

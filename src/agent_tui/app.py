@@ -69,6 +69,7 @@ def _import_connection_modules() -> None:
 
 class AgentTuiApp(ShellApp):
     TITLE = "agent-tui"
+    context: Context  # always one here (`_use_context`), unlike in a bare shell
     # The footer's right end goes to the screen's keys too: ctrl+p is in `?` help.
     CSS = "Footer FooterKey.-command-palette { display: none; }"
     # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
@@ -118,13 +119,13 @@ class AgentTuiApp(ShellApp):
             reload=reload,
             start_timeout=start_timeout,
         )
-        self.client: AgentServerClient | None = None  # the current server's
+        self.client = None  # the current server's
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
         # Control plane clients, keyed the same way; the local control plane is started
         # on first use when the context names none (`get_control_plane`).
         self._control_planes: dict[tuple[str, str | None, str | None], ControlPlaneClient] = {}
-        self.local_control_plane: LocalControlPlane | None = None
+        self.local_control_plane = None
         self._control_plane_lock: asyncio.Lock | None = None
         self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
         # After the next connect: the route to open and the selection to show (e.g. a
@@ -173,7 +174,18 @@ class AgentTuiApp(ShellApp):
     async def get_control_plane(self) -> ControlPlaneClient:
         """The current context's control plane client (`control_plane_access`), created
         once per URL and credentials and closed on exit. A context without a control
-        plane URL gets the local one, started here on first use and stopped on exit."""
+        plane URL gets the local one, started here on first use and stopped on exit; one
+        that cannot start is an `ApiError` like any other, for the screen to show."""
+        from agent_tui.client import ApiError
+
+        try:
+            return await self._control_plane()
+        except ApiError:
+            raise
+        except Exception as error:  # the local control plane did not start
+            raise ApiError(f"the local control plane did not start: {error}") from error
+
+    async def _control_plane(self) -> ControlPlaneClient:
         from agent_tui.client import ControlPlaneClient
         from agent_tui.control_plane_access import control_plane_access, describe_control_plane
 

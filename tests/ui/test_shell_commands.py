@@ -239,8 +239,8 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
     async with app.run_test() as pilot:
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
-        app.switch_context = lambda name: switched.append(name) or True  # type: ignore[attr-defined]
-        app.action_pick_context = lambda: picked.append(True)  # type: ignore[attr-defined]
+        app.switch_context = lambda name: switched.append(name) or True  # type: ignore[method-assign]
+        app.action_pick_context = lambda: picked.append(True)  # type: ignore[method-assign]
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: switched == ["prod"], what="the switch")
         await pilot.press("colon", *"ctx", "enter")

@@ -31,6 +31,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from agent_tui.agent_screen import refuse_if_readonly
+from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
@@ -242,7 +243,7 @@ class ChatPane(Vertical):
             self._descriptions[assistant] = None
             self._describe(assistant)
         description = self._descriptions.get(assistant) if assistant is not None else None
-        readonly = bool(getattr(self.app, "readonly", False))
+        readonly = agent_app(self.app).readonly
         self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
 
     @work(group="chat-describe", exit_on_error=False)

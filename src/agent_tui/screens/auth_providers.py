@@ -23,7 +23,6 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
-from agent_tui.control_plane_access import control_plane_of
 from agent_tui.error_messages import describe_error, nothing_sent, refused_fields
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.thread_query import format_time
@@ -80,7 +79,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
 
     async def control_plane(self) -> ControlPlaneClient:
         if self.client is None:
-            self.client = await control_plane_of(self.app)
+            self.client = await self.agent_app.get_control_plane()
         return self.client
 
     def columns(self) -> Sequence[Column[OAuthProvider]]:

@@ -239,7 +239,12 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
     async with app.run_test() as pilot:
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
-        app.switch_context = lambda name: switched.append(name) or True  # type: ignore[method-assign]
+
+        def switch(name: str) -> bool:
+            switched.append(name)
+            return True
+
+        app.switch_context = switch  # type: ignore[method-assign]
         app.action_pick_context = lambda: picked.append(True)  # type: ignore[method-assign]
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: switched == ["prod"], what="the switch")

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import ClassVar, TypeVar
 
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
 
 from agent_tui.app_contract import AgentApp, agent_app
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 ResultType = TypeVar("ResultType")
 
@@ -21,15 +20,7 @@ def refuse_if_readonly(app: object, what: str) -> bool:
     return agent_app(app).refuse_if_readonly(what)
 
 
-class WorkerFailed(Message):
-    """A worker ended with an exception it did not handle; the app reports it."""
-
-    def __init__(self, worker: Worker[object]) -> None:
-        super().__init__()
-        self.worker = worker
-
-
-class AgentScreen(Screen[ResultType]):
+class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
     """Base screen: bindings with ids, worker failures forwarded to the app, and the
     read-only guard and error reporting of the shell (`shell.ShellApp`)."""
 
@@ -65,8 +56,3 @@ class AgentScreen(Screen[ResultType]):
     def report_error(self, error: BaseException, *, doing: str | None = None) -> None:
         """Tell the user what went wrong, in the app's one format (error_messages.py)."""
         self.agent_app.report_error(error, doing=doing)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # `Worker.StateChanged` does not bubble: without this the app never hears of it.
-        if event.state is WorkerState.ERROR:
-            self.app.post_message(WorkerFailed(event.worker))

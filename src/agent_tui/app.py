@@ -30,9 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.worker import Worker, WorkerState
 
-from agent_tui.agent_screen import WorkerFailed
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.local_session import LocalSession
 from agent_tui.sanitize import clean_text
@@ -457,24 +455,17 @@ class AgentTuiApp(ShellApp):
             "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
         )
 
-    @on(WorkerFailed)
-    def _report_worker_failure(self, message: WorkerFailed) -> None:
-        self._worker_failed(message.worker.group, message.worker.error)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR:
-            self._worker_failed(event.worker.group, event.worker.error)
-
-    def _worker_failed(self, group: str, error: BaseException | None) -> None:
-        """The one place for errors no worker handled: log them in full, tell the user."""
-        logger.error("worker group %r failed", group, exc_info=error)
-        text = clean_text(str(error) or type(error).__name__)
+    def report_worker_failure(self, group: str, error: BaseException | None) -> None:
+        """As the shell does, but a failed start is said on the start-up screen."""
         if group == "connect" and isinstance(self.screen, StartupScreen):
+            logger.error("worker group %r failed", group, exc_info=error)
             self.failure = "unexpected error while starting"
             self.connection_status = "failed"
-            self.screen.fail("Unexpected error while starting", text)
-        else:
-            self.report_error(error or RuntimeError(text))
+            self.screen.fail(
+                "Unexpected error while starting", clean_text(str(error) or type(error).__name__)
+            )
+            return
+        super().report_worker_failure(group, error)
 
     async def action_quit(self) -> None:
         # Quitting after a failed start is a failure for scripts and for the CLI,

@@ -26,18 +26,21 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.theme import Theme
+from textual.worker import Worker, WorkerState
 
 from agent_tui import routes
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.commands import SHELL_COMMANDS, parse_command
 from agent_tui.palette import ShellCommands
+from agent_tui.sanitize import clean_text
 from agent_tui.state import Selection
 from agent_tui.ui_state import save_ui_state, saved_theme
+from agent_tui.widgets.worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient, ControlPlaneClient
@@ -110,6 +113,22 @@ class ShellApp(App[None]):
         if isinstance(error, ConnectionFailed):
             self.note_offline(error.url or "")
         self.notify(body, title=title, severity="error", timeout=10, markup=False)
+
+    @on(WorkerFailed)
+    def _report_worker_failure(self, message: WorkerFailed) -> None:
+        self.report_worker_failure(message.worker.group, message.worker.error)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.report_worker_failure(event.worker.group, event.worker.error)
+
+    def report_worker_failure(self, group: str, error: BaseException | None) -> None:
+        """The one place for errors no worker handled, the app's own and those every
+        screen, modal and widget passes on (`widgets/worker_failures.py`): log them in
+        full, tell the user."""
+        logger.error("worker group %r failed", group, exc_info=error)
+        text = clean_text(str(error) or type(error).__name__)
+        self.report_error(error or RuntimeError(text))
 
     def note_offline(self, url: str) -> None:
         """A request could not reach `url`: the header says offline until one works."""

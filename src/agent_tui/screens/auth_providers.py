@@ -29,6 +29,7 @@ from agent_tui.thread_query import format_time
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 MASK = "••••••"
 _SECRET_WORDS = ("secret", "password", "api_key", "access_token", "refresh_token")
@@ -126,7 +127,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
             self._select_after_load = None
 
 
-class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
+class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None]):
     """A new OAuth provider (`OAuthProviderCreateRequest`); dismisses with it, or None."""
 
     CSS_PATH = "auth_providers.tcss"

@@ -14,7 +14,7 @@ Headless: no Textual import, so the helpers below the UI may name the contract t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
     from agent_tui.assistant_versions import ContextOverrides
@@ -109,9 +109,16 @@ class AgentApp(Protocol):
         """Switch to the agent server at `url` (a deployment's) and open `then` there."""
 
 
+# App classes already checked: a structural check reads every member (~0.1 ms), and
+# the header asks on every repaint.
+_checked: set[type] = set()
+
+
 def agent_app(app: object) -> AgentApp:
     """`app` (a widget's `self.app`) as the contract; a clear error for an app that is
     not one (a test harness must subclass `ShellApp`)."""
-    if not isinstance(app, AgentApp):
-        raise TypeError(f"{type(app).__name__} is not an agent-tui app (subclass ShellApp)")
-    return app
+    if type(app) not in _checked:
+        if not isinstance(app, AgentApp):
+            raise TypeError(f"{type(app).__name__} is not an agent-tui app (subclass ShellApp)")
+        _checked.add(type(app))
+    return cast("AgentApp", app)

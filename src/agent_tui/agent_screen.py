@@ -1,36 +1,26 @@
-"""What every agent-tui screen shares: worker failures go to one place, the app."""
+"""What every agent-tui screen shares: the app as its contract (`agent_app`), and worker
+failures sent to one place, the app."""
 
 from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
 from textual.binding import Binding, BindingType
-from textual.message import Message
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
+
+from agent_tui.app_contract import AgentApp, agent_app
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 ResultType = TypeVar("ResultType")
 
 
 def refuse_if_readonly(app: object, what: str) -> bool:
     """The app's read-only guard (`ShellApp.refuse_if_readonly`), for screens and widgets
-    that are not an `AgentScreen`; a bare `readonly` flag where an app has no guard
-    (test harnesses)."""
-    guard = getattr(app, "refuse_if_readonly", None)
-    if callable(guard):
-        return bool(guard(what))
-    return bool(getattr(app, "readonly", False))
+    that are not an `AgentScreen`."""
+    return agent_app(app).refuse_if_readonly(what)
 
 
-class WorkerFailed(Message):
-    """A worker ended with an exception it did not handle; the app reports it."""
-
-    def __init__(self, worker: Worker[object]) -> None:
-        super().__init__()
-        self.worker = worker
-
-
-class AgentScreen(Screen[ResultType]):
+class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
     """Base screen: bindings with ids, worker failures forwarded to the app, and the
     read-only guard and error reporting of the shell (`shell.ShellApp`)."""
 
@@ -53,23 +43,16 @@ class AgentScreen(Screen[ResultType]):
         ),
     ]
 
+    @property
+    def agent_app(self) -> AgentApp:
+        """The app, typed as what screens may ask of it (`app_contract.AgentApp`)."""
+        return agent_app(self.app)
+
     def refuse_if_readonly(self, what: str) -> bool:
         """True when read-only mode forbids `what` (e.g. "delete a thread"); the app has
         told the user why. Every mutating action asks this first."""
-        return refuse_if_readonly(self.app, what)
+        return self.agent_app.refuse_if_readonly(what)
 
     def report_error(self, error: BaseException, *, doing: str | None = None) -> None:
         """Tell the user what went wrong, in the app's one format (error_messages.py)."""
-        report = getattr(self.app, "report_error", None)
-        if callable(report):
-            report(error, doing=doing)
-            return
-        from agent_tui.error_messages import describe_error
-
-        title, body = describe_error(error, doing)
-        self.notify(body, title=title, severity="error", markup=False)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # `Worker.StateChanged` does not bubble: without this the app never hears of it.
-        if event.state is WorkerState.ERROR:
-            self.app.post_message(WorkerFailed(event.worker))
+        self.agent_app.report_error(error, doing=doing)

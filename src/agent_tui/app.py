@@ -30,9 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.worker import Worker, WorkerState
 
-from agent_tui.agent_screen import WorkerFailed
 from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.local_session import LocalSession
 from agent_tui.sanitize import clean_text
@@ -74,6 +72,7 @@ class AgentTuiApp(ShellApp):
     # ~20 ms) before the first paint; read here, the screen finds it loaded. The same file
     # and the same precedence either way.
     CSS_PATH = StartupScreen.CSS_PATH
+    context: Context  # always one here (`_use_context`), unlike in a bare shell
     # The footer's right end goes to the screen's keys too: ctrl+p is in `?` help.
     CSS = "Footer FooterKey.-command-palette { display: none; }"
     # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
@@ -123,13 +122,13 @@ class AgentTuiApp(ShellApp):
             reload=reload,
             start_timeout=start_timeout,
         )
-        self.client: AgentServerClient | None = None  # the current server's
+        self.client = None  # the current server's
         # One client per base URL and credentials (two contexts may share a server).
         self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
         # Control plane clients, keyed the same way; the local control plane is started
         # on first use when the context names none (`get_control_plane`).
         self._control_planes: dict[tuple[str, str | None, str | None], ControlPlaneClient] = {}
-        self.local_control_plane: LocalControlPlane | None = None
+        self.local_control_plane = None
         self._control_plane_lock: asyncio.Lock | None = None
         self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
         # After the next connect: the route to open and the selection to show (e.g. a
@@ -178,7 +177,18 @@ class AgentTuiApp(ShellApp):
     async def get_control_plane(self) -> ControlPlaneClient:
         """The current context's control plane client (`control_plane_access`), created
         once per URL and credentials and closed on exit. A context without a control
-        plane URL gets the local one, started here on first use and stopped on exit."""
+        plane URL gets the local one, started here on first use and stopped on exit; one
+        that cannot start is an `ApiError` like any other, for the screen to show."""
+        from agent_tui.client import ApiError
+
+        try:
+            return await self._control_plane()
+        except ApiError:
+            raise
+        except Exception as error:  # the local control plane did not start
+            raise ApiError(f"the local control plane did not start: {error}") from error
+
+    async def _control_plane(self) -> ControlPlaneClient:
         from agent_tui.client import ControlPlaneClient
         from agent_tui.control_plane_access import control_plane_access, describe_control_plane
 
@@ -450,24 +460,17 @@ class AgentTuiApp(ShellApp):
             "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
         )
 
-    @on(WorkerFailed)
-    def _report_worker_failure(self, message: WorkerFailed) -> None:
-        self._worker_failed(message.worker.group, message.worker.error)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR:
-            self._worker_failed(event.worker.group, event.worker.error)
-
-    def _worker_failed(self, group: str, error: BaseException | None) -> None:
-        """The one place for errors no worker handled: log them in full, tell the user."""
-        logger.error("worker group %r failed", group, exc_info=error)
-        text = clean_text(str(error) or type(error).__name__)
+    def report_worker_failure(self, group: str, error: BaseException | None) -> None:
+        """As the shell does, but a failed start is said on the start-up screen."""
         if group == "connect" and isinstance(self.screen, StartupScreen):
+            logger.error("worker group %r failed", group, exc_info=error)
             self.failure = "unexpected error while starting"
             self.connection_status = "failed"
-            self.screen.fail("Unexpected error while starting", text)
-        else:
-            self.report_error(error or RuntimeError(text))
+            self.screen.fail(
+                "Unexpected error while starting", clean_text(str(error) or type(error).__name__)
+            )
+            return
+        super().report_worker_failure(group, error)
 
     async def action_quit(self) -> None:
         # Quitting after a failed start is a failure for scripts and for the CLI,

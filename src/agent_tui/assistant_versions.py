@@ -150,12 +150,3 @@ async def set_active_version(
     """Make `version` the active one, then check that the server really switched."""
     await client.assistants.set_latest(assistant_id, version)
     return await check_active_context(client, assistant_id, overrides)
-
-
-def overrides_of(app: object) -> ContextOverrides:
-    """The app's registry of run-level contexts (made on first use in a bare app)."""
-    overrides = getattr(app, "context_overrides", None)
-    if not isinstance(overrides, ContextOverrides):
-        overrides = ContextOverrides()
-        setattr(app, "context_overrides", overrides)  # noqa: B010 — apps without the attribute
-    return overrides

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 # Words the shell handles itself (besides the screen routes of routes.py).
@@ -37,7 +37,7 @@ def parse_command(text: str) -> CommandLine | None:
     return CommandLine(name.lower(), rest.strip() or None)
 
 
-def complete(text: str, words: Sequence[str], arguments: dict[str, Sequence[str]]) -> list[str]:
+def complete(text: str, words: Sequence[str], arguments: Mapping[str, Sequence[str]]) -> list[str]:
     """Completions for a partial command line, each a full line without the colon.
 
     `words` are the command words; `arguments[word]` the known values of its argument

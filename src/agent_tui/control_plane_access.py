@@ -12,14 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from agent_tui.client.errors import ApiError
 from agent_tui.contexts import Context
 from agent_tui.target import RemoteServer
-
-if TYPE_CHECKING:
-    from agent_tui.client import ControlPlaneClient
 
 CONTROL_PLANE_KEY_ENV = "AGENT_TUI_CONTROL_PLANE_KEY"
 
@@ -50,18 +45,3 @@ def describe_control_plane(url: str, *, local: bool) -> str:
     if local:
         return f"local control plane (started by agent-tui) · {url}"
     return f"control plane · {url}"
-
-
-async def control_plane_of(app: object) -> ControlPlaneClient:
-    """The app's control plane client; a local control plane that cannot start is
-    reported like any API error."""
-    get = getattr(app, "get_control_plane", None)
-    if get is None:
-        raise ApiError("this app has no control plane")
-    try:
-        client: ControlPlaneClient = await get()
-    except ApiError:
-        raise
-    except Exception as error:  # the local control plane did not start
-        raise ApiError(f"the local control plane did not start: {error}") from error
-    return client

@@ -22,6 +22,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from agent_tui import routes
+from agent_tui.app_contract import agent_app
 
 _UUID = re.compile(
     r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
@@ -37,24 +38,22 @@ class PaletteCommand:
 
 class ShellCommands(Provider):
     def _commands(self) -> Iterator[PaletteCommand]:
-        app: Any = self.app
+        app = agent_app(self.app)
         for route in routes.routes():
             if route.argument:
                 continue
             yield PaletteCommand(
                 f"Open {route.name}", route.help, partial(app.run_command, route.name)
             )
-        names = app.context_names() if hasattr(app, "context_names") else []
-        current = getattr(getattr(app, "selection", None), "context", None)
-        for name in names:
+        current = app.selection.context
+        for name in app.context_names():
             if name != current:
                 yield PaletteCommand(
                     f"Switch context: {name}",
                     f"Connect to the servers of context {name!r}",
                     partial(app.run_command, f"ctx {name}"),
                 )
-        if hasattr(app, "action_command_mode"):
-            yield PaletteCommand("Command mode", "Type a : command", app.action_command_mode)
+        yield PaletteCommand("Command mode", "Type a : command", app.action_command_mode)
         commands: Callable[[], Iterable[PaletteCommand]] | None = getattr(
             self.screen, "palette_commands", None
         )
@@ -71,7 +70,7 @@ class ShellCommands(Provider):
             )
 
     async def search(self, query: str) -> Hits:
-        app: Any = self.app
+        app = agent_app(self.app)
         matcher = self.matcher(query)
         for command in self._commands():
             score = matcher.match(command.name)
@@ -80,7 +79,7 @@ class ShellCommands(Provider):
                     score, matcher.highlight(command.name), command.callback, help=command.help
                 )
         thread_id = _thread_id_in(query)
-        if thread_id and hasattr(app, "run_command"):
+        if thread_id:
             yield Hit(
                 1.0,
                 Content(f"Open thread {thread_id}"),

@@ -1,6 +1,9 @@
 """The app shell: what every screen relies on, kept out of app.py (which owns connecting).
 
-`AgentTuiApp` subclasses `ShellApp`. Screens use, through `self.app`:
+`ShellApp` implements the whole app contract (`app_contract.AgentApp`), with defaults for
+an app that is not connected: no client, no contexts, no control plane. `AgentTuiApp`
+subclasses it and overrides what it owns; test harnesses subclass it too. Screens use,
+through `self.agent_app`:
 
 - `refuse_if_readonly(what) -> bool`: the one guard in front of every mutation. In
   read-only mode it tells the user why ("Read-only mode: cannot delete a thread
@@ -20,20 +23,30 @@ picked in the app persists (`ui_state.py`); `keymap` remaps bindings by id.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.theme import Theme
+from textual.worker import Worker, WorkerState
 
 from agent_tui import routes
+from agent_tui.assistant_versions import ContextOverrides
 from agent_tui.commands import SHELL_COMMANDS, parse_command
 from agent_tui.palette import ShellCommands
+from agent_tui.sanitize import clean_text
 from agent_tui.state import Selection
 from agent_tui.ui_state import save_ui_state, saved_theme
+from agent_tui.widgets.worker_failures import WorkerFailed
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient, ControlPlaneClient
+    from agent_tui.config import AgentTuiConfig
+    from agent_tui.contexts import Context
+    from agent_tui.local.control_plane import LocalControlPlane
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +71,13 @@ class ShellApp(App[None]):
     def __init__(self, *, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.selection = Selection()
+        # What the app contract asks, as an app that has not connected anywhere has it.
+        self.client: AgentServerClient | None = None
+        self.config: AgentTuiConfig | None = None
+        self.context: Context | None = None
+        self.context_overrides = ContextOverrides()
+        self.control_plane_description = ""
+        self.local_control_plane: LocalControlPlane | None = None
         self._offline = False
         self._online_status = ""
         self._command_history: list[str] = []  # this session's `:` lines, oldest first
@@ -94,6 +114,22 @@ class ShellApp(App[None]):
             self.note_offline(error.url or "")
         self.notify(body, title=title, severity="error", timeout=10, markup=False)
 
+    @on(WorkerFailed)
+    def _report_worker_failure(self, message: WorkerFailed) -> None:
+        self.report_worker_failure(message.worker.group, message.worker.error)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.report_worker_failure(event.worker.group, event.worker.error)
+
+    def report_worker_failure(self, group: str, error: BaseException | None) -> None:
+        """The one place for errors no worker handled, the app's own and those every
+        screen, modal and widget passes on (`widgets/worker_failures.py`): log them in
+        full, tell the user."""
+        logger.error("worker group %r failed", group, exc_info=error)
+        text = clean_text(str(error) or type(error).__name__)
+        self.report_error(error or RuntimeError(text))
+
     def note_offline(self, url: str) -> None:
         """A request could not reach `url`: the header says offline until one works."""
         from agent_tui.error_messages import server_of
@@ -121,7 +157,7 @@ class ShellApp(App[None]):
         if route is None:
             self.notify(f"No screen called {name!r}", severity="error", markup=False)
             return False
-        if route.needs_agent_server and getattr(self, "client", None) is None:
+        if route.needs_agent_server and self.client is None:
             self.notify("Not connected to a server yet", severity="warning", markup=False)
             return False
         if route.name == "info":
@@ -130,15 +166,16 @@ class ShellApp(App[None]):
         if route.argument and not argument:
             self.notify(f":{route.name} needs an {route.argument}", severity="error", markup=False)
             return False
-        if route.takes_thread_id and argument:
+        if route.takes_thread_id and argument and self.client is not None:
+            from agent_tui.client.errors import ApiError
             from agent_tui.thread_lookup import ThreadNotFound, resolve_thread_id
 
             try:
-                argument = await resolve_thread_id(getattr(self, "client"), argument)  # noqa: B009
+                argument = await resolve_thread_id(self.client, argument)
             except ThreadNotFound as error:
                 self.notify(str(error), title=f":{route.name}", severity="warning", markup=False)
                 return False
-            except Exception as error:  # an API error: the one report
+            except ApiError as error:
                 self.report_error(error, doing=f"find thread {argument}")
                 return False
         try:
@@ -164,9 +201,7 @@ class ShellApp(App[None]):
 
     def context_names(self) -> list[str]:
         """The contexts of the config file, if the config is loaded."""
-        config = getattr(self, "config", None)
-        names = getattr(config, "context_names", None)
-        return list(names()) if callable(names) else []
+        return self.config.context_names() if self.config is not None else []
 
     def command_arguments(self) -> dict[str, list[str]]:
         """Known argument values per command word, for completion."""
@@ -215,25 +250,40 @@ class ShellApp(App[None]):
         return False
 
     async def switch_to_context(self, name: str | None) -> bool:
-        switch: Callable[[str], Any] | None = getattr(self, "switch_context", None)
-        if switch is None:
-            self.notify("Contexts are not available yet", severity="warning", markup=False)
-            return False
-        pick: Callable[[], Any] | None = getattr(self, "action_pick_context", None)
-        if not name and pick is not None:
-            pick()  # `:ctx` alone: the context picker
-            return True
         if not name:
-            self.notify(
-                f"Which context? Known: {', '.join(self.context_names())}",
-                severity="warning",
-                markup=False,
-            )
-            return False
-        result = switch(name)
-        if hasattr(result, "__await__"):
-            result = await result
-        return result is not False
+            self.action_pick_context()  # `:ctx` alone: the context picker
+            return True
+        return self.switch_context(name)
+
+    def switch_context(self, name: str) -> bool:
+        """Connect to the config file's context `name`; an app without contexts cannot."""
+        self.notify("Contexts are not available yet", severity="warning", markup=False)
+        return False
+
+    def action_pick_context(self) -> None:
+        """Open the context picker; an app without contexts has none."""
+        self.notify("Contexts are not available yet", severity="warning", markup=False)
+
+    # -- the control plane and other servers ------------------------------------------
+
+    async def get_control_plane(self) -> ControlPlaneClient:
+        """The context's control plane client; an app that is not connected has none."""
+        from agent_tui.client.errors import ApiError
+
+        raise ApiError("this app has no control plane")
+
+    def open_server_context(
+        self,
+        name: str,
+        url: str,
+        api_key: str | None = None,
+        *,
+        workspace_id: str | None = None,
+        deployment: str | None = None,
+        then: str = "assistants",
+    ) -> None:
+        """Switch to the agent server at `url`; only an app with contexts can."""
+        self.notify("This app cannot switch servers", markup=False)
 
     def switch_theme(self, name: str) -> bool:
         if name not in self.available_themes:
@@ -256,9 +306,8 @@ class ShellApp(App[None]):
     # -- theme persistence ------------------------------------------------------------
 
     def on_mount(self) -> None:
-        config = getattr(self, "config", None)
-        configured = getattr(config, "theme", None)
-        if isinstance(configured, str) and configured not in self.available_themes:
+        configured = self.config.theme if self.config is not None else None
+        if configured is not None and configured not in self.available_themes:
             self._report_unknown_theme(configured)
         theme = self._startup_theme or configured
         if isinstance(theme, str) and theme in self.available_themes:

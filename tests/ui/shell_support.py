@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from agent_tui.client import ApiError
+from agent_tui.client import AgentServerClient, ApiError, RetryPolicy
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.shell import ShellApp
 from agent_tui.widgets.resource_table import Column, status_text
@@ -80,7 +80,8 @@ class ShellHarness(ShellApp):
     ) -> None:
         super().__init__(keymap=keymap)
         self.readonly = readonly
-        self.client: object | None = object()  # "connected"
+        # "Connected": routes that need an agent server open; this one is nowhere.
+        self.client = AgentServerClient("http://127.0.0.1:9", retry=RetryPolicy(attempts=1))
         self.first = screen
         self.copied: list[str] = []
 

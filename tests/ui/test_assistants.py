@@ -16,7 +16,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from agent_tui.app import AgentTuiApp
-from agent_tui.assistant_versions import overrides_of
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.assistants.detail import AssistantDetailScreen
@@ -210,8 +209,6 @@ async def test_the_real_app_opens_one_graphs_assistants_from_command_mode(
         assert screen.graph_filter == "counter"
         await wait_for(pilot, lambda: screen.table.loaded_count > 0)
         assert {a.graph_id for a in screen.table.items} == {"counter"}
-        # The screens record run-level contexts where the app's runs will look for them.
-        assert overrides_of(app) is app.context_overrides
 
 
 async def test_the_breadcrumb_names_the_assistant_only_while_its_detail_is_open(

@@ -167,7 +167,7 @@ async def test_runs_pass_the_active_versions_context_when_the_server_kept_a_stal
     overrides = ContextOverrides()
     # As the assistants screen records it after a version switch the server half-did.
     overrides.record(fast_chat.assistant_id, 1, {"token_delay_ms": 0, "style": "pirate"})
-    app.context_overrides = overrides  # type: ignore[attr-defined]
+    app.context_overrides = overrides
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "ahoy")

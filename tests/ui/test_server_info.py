@@ -7,11 +7,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
-from textual.app import App
 from textual.widgets import DataTable, Static
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.shell import ShellApp
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 
@@ -45,14 +45,15 @@ def assistant(graph_id: str, assistant_id: str, description: str = "") -> dict[s
     }
 
 
-class ScreenHarness(App[None]):
+class ScreenHarness(ShellApp):
     def __init__(self, transport: httpx.MockTransport, about: list[tuple[str, str]]) -> None:
         super().__init__()
-        self.client = AgentServerClient("http://agent.test", http_transport=transport)
+        self.server = AgentServerClient("http://agent.test", http_transport=transport)
+        self.client = self.server
         self.about = about
 
     def on_mount(self) -> None:
-        self.push_screen(ServerInfoScreen(self.client, about=self.about))
+        self.push_screen(ServerInfoScreen(self.server, about=self.about))
 
 
 async def test_server_strings_are_shown_as_inert_text(wait_for: WaitFor) -> None:
@@ -73,11 +74,12 @@ async def test_server_strings_are_shown_as_inert_text(wait_for: WaitFor) -> None
         assert "\x1b" not in summary and "\u202e" not in summary
 
         # Clicking the text must not run the action written in it.
-        await pilot.click("#graphs", offset=(3, 1))
+        # (The summary first: a click on the graph row opens its assistants.)
         await pilot.click("#summary", offset=(14, 0))
+        await pilot.click("#graphs", offset=(3, 1))
         await pilot.pause()
         assert app.is_running
-        await app.client.aclose()
+        await app.server.aclose()
 
 
 async def test_server_errors_are_shown_on_the_screen(wait_for: WaitFor) -> None:
@@ -92,7 +94,7 @@ async def test_server_errors_are_shown_on_the_screen(wait_for: WaitFor) -> None:
         text = str(error.render())
         assert "overloaded" in text and SHOWN in text
         assert not screen.query_one("#graphs", DataTable).loading
-        await app.client.aclose()
+        await app.server.aclose()
 
 
 def test_info_screen_snapshot(snap_compare: Callable[..., bool]) -> None:

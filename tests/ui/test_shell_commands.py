@@ -242,12 +242,12 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
 
-        def switch_context(name: str) -> bool:
+        def switch(name: str) -> bool:
             switched.append(name)
             return True
 
-        app.switch_context = switch_context  # type: ignore[attr-defined]
-        app.action_pick_context = lambda: picked.append(True)  # type: ignore[attr-defined]
+        app.switch_context = switch  # type: ignore[method-assign]
+        app.action_pick_context = lambda: picked.append(True)  # type: ignore[method-assign]
         await pilot.press("colon", *"ctx prod", "enter")
         await wait_for(pilot, lambda: switched == ["prod"], what="the switch")
         await pilot.press("colon", *"ctx", "enter")

@@ -32,6 +32,7 @@ from agent_tui.modals.assistant_version_picker import VersionPickerScreen
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.short_ids import short_random_id
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from agent_tui.assistant_versions import ContextOverrides
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 SEARCH_LIMIT = 100  # one page: a server with more assistants than this is rare in a chat
 
 
-class AssistantPickerScreen(ModalScreen["ChatAssistant | None"]):
+class AssistantPickerScreen(ReportsWorkerFailures, ModalScreen["ChatAssistant | None"]):
     """Pick the assistant to run, or one of its versions; answers a `ChatAssistant`
     (enter, or a version chosen) or None (esc)."""
 

@@ -29,6 +29,7 @@ from agent_tui.client import ApiError
 from agent_tui.sanitize import clean_text
 from agent_tui.time_text import utc_minutes
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
@@ -64,7 +65,7 @@ def active_config(assistant: Assistant, versions: list[AssistantVersion]) -> dic
     return dict(assistant.config)
 
 
-class VersionPickerScreen(ModalScreen["ChatAssistant | None"]):
+class VersionPickerScreen(ReportsWorkerFailures, ModalScreen["ChatAssistant | None"]):
     """Pin one version of `assistant`; answers the pinned `ChatAssistant` or None (back)."""
 
     DEFAULT_CSS = """

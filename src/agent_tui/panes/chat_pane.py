@@ -30,6 +30,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from agent_tui.agent_screen import refuse_if_readonly
+from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
@@ -48,8 +49,11 @@ from agent_tui.widgets.chat_transcript import TranscriptView
 from agent_tui.widgets.event_inspector import EventInspector
 from agent_tui.widgets.resource_table import status_text
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread
 
@@ -66,7 +70,7 @@ STATE_STYLES: dict[str, str] = {
 }
 
 
-class ChatPane(Vertical):
+class ChatPane(ReportsWorkerFailures, Vertical):
     """One thread's chat. `thread_loaded(thread)` keeps it told of the thread's status
     and metadata (the screen polls them)."""
 
@@ -242,7 +246,7 @@ class ChatPane(Vertical):
             self._descriptions[assistant] = None
             self._describe(assistant)
         description = self._descriptions.get(assistant) if assistant is not None else None
-        readonly = bool(getattr(self.app, "readonly", False))
+        readonly = agent_app(self.app).readonly
         self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
 
     @work(group="chat-describe", exit_on_error=False)
@@ -316,6 +320,12 @@ class ChatPane(Vertical):
             if next_run is not None:
                 self.run = next_run
                 self.set_state("starting")
+
+    def worker_failed(self, worker: Worker[object]) -> None:
+        # The run's worker raised something no run step handles (the app shows and logs
+        # it): the run is over, and the state line must not go on saying it runs.
+        if worker.group == "chat-run":
+            self.set_state("error", "unexpected error, see the log")
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""

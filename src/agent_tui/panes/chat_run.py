@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agent_tui.assistant_versions import overrides_of
+from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
 from agent_tui.chat.driver_events import (
     Finished,
@@ -104,7 +104,7 @@ async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
     found = named_by(thread.metadata) or await only_graph(pane.client)
     if found is None:
         picked = await pane.app.push_screen_wait(
-            AssistantPickerScreen(pane.client, overrides=overrides_of(pane.app))
+            AssistantPickerScreen(pane.client, overrides=agent_app(pane.app).context_overrides)
         )
         if picked is None:
             return None
@@ -160,7 +160,7 @@ class ChatRun:
             self._give_back()
             return
         # A pinned version (or the set-latest bug) rides on run-level overrides.
-        context = assistant.context_for_run(overrides_of(pane.app))
+        context = assistant.context_for_run(agent_app(pane.app).context_overrides)
         config = assistant.config_for_run()
         session, modes = pane.session, pane.stream_modes
         steps: AsyncIterator[Step]

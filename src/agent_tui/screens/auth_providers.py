@@ -23,7 +23,6 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
 from agent_tui.client.models.control_plane import OAuthProvider
-from agent_tui.control_plane_access import control_plane_of
 from agent_tui.error_messages import describe_error, nothing_sent
 from agent_tui.form_errors import Loc, body_loc, sort_field_errors
 from agent_tui.screens.resource_screen import ResourceScreen
@@ -31,6 +30,7 @@ from agent_tui.time_text import utc_seconds
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 MASK = "••••••"
 _SECRET_WORDS = ("secret", "password", "api_key", "access_token", "refresh_token")
@@ -81,7 +81,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
 
     async def control_plane(self) -> ControlPlaneClient:
         if self.client is None:
-            self.client = await control_plane_of(self.app)
+            self.client = await self.agent_app.get_control_plane()
         return self.client
 
     def columns(self) -> Sequence[Column[OAuthProvider]]:
@@ -128,7 +128,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
             self._select_after_load = None
 
 
-class ProviderFormScreen(ModalScreen[OAuthProvider | None]):
+class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None]):
     """A new OAuth provider (`OAuthProviderCreateRequest`); dismisses with it, or None."""
 
     CSS_PATH = "auth_providers.tcss"

@@ -7,7 +7,7 @@ and the app runs it (`ShellApp.run_command`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -19,6 +19,7 @@ from textual.widgets import Input, Static
 
 from agent_tui import routes
 from agent_tui.agent_screen import AgentScreen
+from agent_tui.app_contract import agent_app
 from agent_tui.commands import SHELL_COMMANDS, complete
 from agent_tui.widgets.text import server_text
 
@@ -93,10 +94,8 @@ class CommandLineScreen(ModalScreen[str | None]):
         self._show_completions("")
 
     def completions(self, text: str) -> list[str]:
-        app: Any = self.app
-        words = app.command_words() if hasattr(app, "command_words") else routes.names()
-        arguments = app.command_arguments() if hasattr(app, "command_arguments") else {}
-        return complete(text, words, arguments)
+        app = agent_app(self.app)
+        return complete(text, app.command_words(), app.command_arguments())
 
     def _show_completions(self, text: str) -> None:
         found = self.completions(text)[:10]

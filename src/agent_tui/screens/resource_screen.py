@@ -392,6 +392,4 @@ class ResourceScreen(AgentScreen[None], Generic[ItemT]):
         return result
 
     def _note_online(self) -> None:
-        note = getattr(self.app, "note_online", None)
-        if callable(note):
-            note()
+        self.agent_app.note_online()

@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from agent_tui import routes
-from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
+from agent_tui.agent_screen import AgentScreen
 from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
@@ -151,9 +151,10 @@ class ServerInfoScreen(AgentScreen[None]):
         """`enter` on a graph: its assistants."""
         event.stop()
         graph_id = event.row_key.value
-        open_resource = getattr(self.app, "open_resource", None)
-        if graph_id and open_resource is not None:
-            self.run_worker(open_resource("assistants", graph_id), exit_on_error=False)
+        if graph_id:
+            self.run_worker(
+                self.agent_app.open_resource("assistants", graph_id), exit_on_error=False
+            )
 
     def action_refresh(self) -> None:
         self.load()
@@ -164,7 +165,7 @@ class ServerInfoScreen(AgentScreen[None]):
         if not table.row_count:
             self.notify("No graph to chat with on this server", severity="warning", markup=False)
             return
-        if refuse_if_readonly(self.app, "create a thread to chat in"):
+        if self.refuse_if_readonly("create a thread to chat in"):
             return
         graph_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if graph_id:
@@ -176,9 +177,7 @@ class ServerInfoScreen(AgentScreen[None]):
         try:
             thread = await self.client.threads.create(metadata=assistant.thread_metadata())
         except ApiError as error:
-            report = getattr(self.app, "report_error", None)
-            if report is not None:
-                report(error, doing="create a thread")
+            self.report_error(error, doing="create a thread")
             return
         await self.app.push_screen(
             routes.build(

@@ -20,6 +20,7 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 
+from agent_tui.app_contract import agent_app
 from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
@@ -169,13 +170,10 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             )
             return
         self.run_worker(
-            self.app_open("thread", self.thread_id), group="runs-join", exit_on_error=False
+            self.agent_app.open_resource("thread", self.thread_id),
+            group="runs-join",
+            exit_on_error=False,
         )
-
-    async def app_open(self, name: str, argument: str) -> None:
-        open_resource = getattr(self.app, "open_resource", None)
-        if open_resource is not None:
-            await open_resource(name, argument)
 
     def action_cancel_run(self) -> None:
         item = self.table.selected_item
@@ -209,7 +207,7 @@ def thread_runs_screen(app: App[Any], argument: str | None) -> Screen[Any]:
     thread_id = (argument or "").strip()
     if not thread_id:
         raise RouteUnavailable(":runs needs a thread id")
-    client: AgentServerClient | None = getattr(app, "client", None)
+    client = agent_app(app).client
     if client is None:
         raise RouteUnavailable("Not connected to an agent server yet")
     return ThreadRunsScreen(client, thread_id)

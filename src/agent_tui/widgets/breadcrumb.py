@@ -1,8 +1,7 @@
 """The header line: the title, where you are (context > assistant > thread) and the
 connection state. Screens yield `Breadcrumb()` where they would yield `Header()`.
 
-It follows `app.selection` (state.py) and `app.connection_status`; in an app without
-them (a test harness) it shows only the title.
+It follows the app's `selection` (state.py) and `connection_status` (`app_contract`).
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from agent_tui.state import Selection
+from agent_tui.app_contract import agent_app
 from agent_tui.widgets.text import server_text
 
 SEPARATOR = " \u203a "  # a single right-pointing angle quote
@@ -43,11 +42,9 @@ class Breadcrumb(Static):
         self._unsubscribe: list[object] = []
 
     def on_mount(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if isinstance(selection, Selection):
-            self._unsubscribe.append(selection.subscribe(lambda _s: self.refresh_trail()))
-        if hasattr(self.app, "connection_status"):
-            self.watch(self.app, "connection_status", lambda _v: self.refresh_trail(), init=False)
+        selection = agent_app(self.app).selection
+        self._unsubscribe.append(selection.subscribe(lambda _s: self.refresh_trail()))
+        self.watch(self.app, "connection_status", lambda _v: self.refresh_trail(), init=False)
         self.refresh_trail()
 
     def on_unmount(self) -> None:
@@ -61,18 +58,17 @@ class Breadcrumb(Static):
 
     def trail_text(self) -> Text:
         text = Text(self.app.title, style="bold")
-        selection = getattr(self.app, "selection", None)
-        if isinstance(selection, Selection):
-            for kind, value in selection.trail:
-                text.append(SEPARATOR, style="dim")
-                text.append(f"{_KIND_LABEL.get(kind, kind)} ", style="dim")
-                text.append_text(server_text(value, style="bold"))
+        app = agent_app(self.app)
+        for kind, value in app.selection.trail:
+            text.append(SEPARATOR, style="dim")
+            text.append(f"{_KIND_LABEL.get(kind, kind)} ", style="dim")
+            text.append_text(server_text(value, style="bold"))
         screen_title = getattr(self.screen, "breadcrumb_title", None)
         if isinstance(screen_title, str) and screen_title:
             text.append(SEPARATOR, style="dim")
             text.append_text(server_text(screen_title))
-        status = getattr(self.app, "connection_status", "")
-        if isinstance(status, str) and status:
+        status = app.connection_status
+        if status:
             state = server_text(f"● {status}", style=_connection_style(status))
             width = self.size.width - 2 if self.size.width else 0
             pad = max(2, width - text.cell_len - state.cell_len)

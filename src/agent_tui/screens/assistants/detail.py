@@ -27,7 +27,6 @@ from agent_tui.agent_screen import AgentScreen
 from agent_tui.assistant_versions import (
     VersionCheck,
     one_per_version,
-    overrides_of,
     remember,
     set_active_version,
     version_check,
@@ -147,8 +146,8 @@ class AssistantDetailScreen(AgentScreen[bool]):
         self._select_assistant()
 
     def on_unmount(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if selection is not None and selection.assistant == self._shown_name:
+        selection = self.agent_app.selection
+        if selection.assistant == self._shown_name:
             selection.update(assistant=None)
 
     @property
@@ -156,9 +155,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
         return self.assistant.name or self.assistant.assistant_id
 
     def _select_assistant(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if selection is not None:
-            selection.update(assistant=self._shown_name)
+        self.agent_app.selection.update(assistant=self._shown_name)
 
     # -- loading ----------------------------------------------------------------------
 
@@ -191,7 +188,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
         self.active = next((v for v in self.versions if v.version == assistant.version), None)
         if self.active is not None:
             self.check = version_check(assistant, self.active)
-            remember(self.check, overrides_of(self.app))
+            remember(self.check, self.agent_app.context_overrides)
         self._show_summary()
         self._show_versions()
         self._show_warning()
@@ -294,7 +291,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
 
     @work(exclusive=True, group="assistant-activate", exit_on_error=False)
     async def _activate(self, version: int) -> None:
-        overrides = overrides_of(self.app)
+        overrides = self.agent_app.context_overrides
         try:
             check = await set_active_version(
                 self.client, self.assistant.assistant_id, version, overrides
@@ -328,7 +325,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
 
     def _saved(self, assistant: Assistant | None) -> None:
         if assistant is not None:
-            overrides_of(self.app).forget(assistant.assistant_id)
+            self.agent_app.context_overrides.forget(assistant.assistant_id)
             self.changed = True
             self.notify(f"Saved version {assistant.version}", markup=False)
             self.load()
@@ -353,7 +350,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
         except ApiError as error:
             self.report_error(error, doing="delete the assistant")
             return
-        overrides_of(self.app).forget(self.assistant.assistant_id)
+        self.agent_app.context_overrides.forget(self.assistant.assistant_id)
         self.notify(
             f"Deleted assistant {self.assistant.name or self.assistant.assistant_id}", markup=False
         )

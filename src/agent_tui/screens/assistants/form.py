@@ -36,9 +36,10 @@ from agent_tui.user_json import parse_json
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.schema_form import OTHER_KEYS, FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 
-class AssistantFormScreen(ModalScreen[Assistant | None]):
+class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
     DEFAULT_CSS = """
     AssistantFormScreen { align: center middle; }
     AssistantFormScreen > Vertical {

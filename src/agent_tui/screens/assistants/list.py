@@ -19,7 +19,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from agent_tui.assistant_versions import overrides_of
+from agent_tui.app_contract import agent_app
 from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -192,7 +192,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
         if assistant is None:
             return
         # A new version carries the right context: no run-level override needed.
-        overrides_of(self.app).forget(assistant.assistant_id)
+        self.agent_app.context_overrides.forget(assistant.assistant_id)
         self.notify(
             f"Saved {assistant.name or assistant.assistant_id} (version {assistant.version})",
             markup=False,
@@ -204,7 +204,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
 
     async def delete_item(self, item: Assistant) -> None:
         await self.client.assistants.delete(item.assistant_id)
-        overrides_of(self.app).forget(item.assistant_id)
+        self.agent_app.context_overrides.forget(item.assistant_id)
 
     def action_graph(self) -> None:
         item = self._selected()
@@ -214,7 +214,7 @@ class AssistantsScreen(ResourceScreen[Assistant]):
 
 def assistants_screen(app: App[Any], argument: str | None) -> Screen[Any]:
     """The registry's factory: `:assistants [graph]`."""
-    client = getattr(app, "client", None)
-    if not isinstance(client, AgentServerClient):
+    client = agent_app(app).client
+    if client is None:
         raise RouteUnavailable("not connected to an agent server yet")
     return AssistantsScreen(client, graph_id=(argument or "").strip() or None)

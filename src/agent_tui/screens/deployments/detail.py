@@ -134,9 +134,7 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         self._select_deployment()
 
     def _select_deployment(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if selection is not None:
-            selection.update(deployment=self.deployment.name)
+        self.agent_app.selection.update(deployment=self.deployment.name)
 
     def _refresh_while_changing(self) -> None:
         if self.is_current and any(not r.is_terminal for r in self.table.items):
@@ -223,17 +221,12 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
                 markup=False,
             )
             return
-        open_context = getattr(self.app, "open_server_context", None)
-        if open_context is None:
-            self.notify("This app cannot switch servers", markup=False)
-            return
-
-        context = getattr(self.app, "context", None)
+        context = self.agent_app.context
         access = control_plane_access(context) if context is not None else None
         # LangSmith deployments take the control plane's key; the local control plane's
         # agent servers run without auth.
         local = access is None or access.is_local
-        open_context(
+        self.agent_app.open_server_context(
             self.deployment.name,
             url,
             None if local or access is None else access.api_key,

@@ -59,6 +59,7 @@ from agent_tui.form_errors import sort_field_errors
 from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 _FIELDS = (FIELD_NAME, FIELD_SOURCE, FIELD_CONFIG_PATH, FIELD_SOURCE_CONFIG, FIELD_REVISION_CONFIG)
 LOCAL_ONLY_NOTE = (
@@ -67,7 +68,7 @@ LOCAL_ONLY_NOTE = (
 )
 
 
-class DeploymentFormScreen(ModalScreen[Deployment | None]):
+class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]):
     CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,

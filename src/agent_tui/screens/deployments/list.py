@@ -25,9 +25,9 @@ from rich.text import Text
 from textual import on
 from textual.widgets import Input
 
+from agent_tui.app_contract import agent_app
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
-from agent_tui.control_plane_access import control_plane_of
 from agent_tui.deployment_secrets import mask_secrets
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.palette import PaletteCommand
@@ -110,8 +110,8 @@ def deletion_consequences(app: App[Any], row: DeploymentRow) -> str:
     url = row.deployment.url
     if not url:
         return "This cannot be undone."
-    client = getattr(app, "client", None)
-    current = str(getattr(client, "base_url", "") or "")
+    client = agent_app(app).client
+    current = str(client.base_url) if client is not None else ""
     said = f"Its agent server stops ({url}). This cannot be undone."
     if current.rstrip("/") == url.rstrip("/"):
         said += "\nagent-tui is connected to that server now: the connection will drop."
@@ -154,7 +154,7 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
 
     async def control_plane(self) -> ControlPlaneClient:
         if self.client is None:
-            self.client = await control_plane_of(self.app)
+            self.client = await self.agent_app.get_control_plane()
         return self.client
 
     async def fetch_page(self, offset: int, limit: int) -> Sequence[DeploymentRow]:
@@ -175,7 +175,7 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
             return None  # the row still shows; its revision column says "—"
 
     def heading(self) -> Text | None:
-        where = self.description or getattr(self.app, "control_plane_description", "")
+        where = self.description or self.agent_app.control_plane_description
         if not where and self.client is not None:
             where = f"control plane · {self.client.base_url}"
         text = server_text(where or "control plane: connecting…", style="bold")
@@ -194,9 +194,7 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
             self.reload()
 
     def on_screen_resume(self) -> None:
-        selection = getattr(self.app, "selection", None)
-        if selection is not None:
-            selection.update(deployment=None)
+        self.agent_app.selection.update(deployment=None)
         if self._shown_once:
             self.reload()  # back from a detail, a form or a progress view
         self._shown_once = True

@@ -21,12 +21,13 @@ from agent_tui.agent_screen import AgentScreen
 from agent_tui.client.errors import ApiError, NotFound
 from agent_tui.error_messages import describe_error
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
 
 
-class RevisionLogsScreen(ModalScreen[None]):
+class RevisionLogsScreen(ReportsWorkerFailures, ModalScreen[None]):
     DEFAULT_CSS = """
     RevisionLogsScreen { align: center middle; }
     RevisionLogsScreen > Vertical {

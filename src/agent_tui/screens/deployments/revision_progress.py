@@ -237,9 +237,8 @@ class RevisionProgressScreen(AgentScreen[None]):
     def _select_deployment(self) -> None:
         """As the deployment's detail does: the breadcrumb says whose revision this is
         (the screen below sets its own again when this one closes)."""
-        selection = getattr(self.app, "selection", None)
-        if selection is not None and self.deployment_name is not None:
-            selection.update(deployment=self.deployment_name)
+        if self.deployment_name is not None:
+            self.agent_app.selection.update(deployment=self.deployment_name)
 
     def _saw(self, status: str) -> None:
         self.status = status
@@ -258,9 +257,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         if self.url:
             result.append(" at ")
             result.append_text(server_text(self.url, "underline"))
-            result.append(
-                "  · o opens its assistants · esc back" if self._can_open() else "  · esc back"
-            )
+            result.append("  · o opens its assistants · esc back")
         else:
             result.append(" (the control plane gave no URL yet) · esc back")
         self._show_result(result)
@@ -343,23 +340,19 @@ class RevisionProgressScreen(AgentScreen[None]):
 
     # -- keys ---------------------------------------------------------------------------
 
-    def _can_open(self) -> bool:
-        return callable(getattr(self.app, "open_server_context", None))
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_server":
-            return self._can_open() and self.url is not None
+            return self.url is not None
         if action == "follow":
             return not self.finished and not self._following
         return True
 
     def action_open_server(self) -> None:
         deployment = self.deployment
-        open_context: Any = getattr(self.app, "open_server_context", None)
-        if deployment is None or deployment.url is None or not callable(open_context):
+        if deployment is None or deployment.url is None:
             return
         api_key, tenant = self._server_credentials()
-        open_context(
+        self.agent_app.open_server_context(
             deployment.name,
             deployment.url,
             api_key,
@@ -370,10 +363,12 @@ class RevisionProgressScreen(AgentScreen[None]):
     def _server_credentials(self) -> tuple[str | None, str | None]:
         """LangSmith's agent servers take the control plane's key; the local control
         plane's servers need none, and its key must not travel to them."""
-        local: Any = getattr(self.app, "local_control_plane", None)
-        if getattr(
-            local, "port", None
-        ) is not None and self.client.transport.base_url == local.url.rstrip("/"):
+        local = self.agent_app.local_control_plane
+        if (
+            local is not None
+            and local.port is not None
+            and self.client.transport.base_url == local.url.rstrip("/")
+        ):
             return None, None
         credentials = self.client.transport.credentials
         return credentials.api_key, credentials.tenant_id

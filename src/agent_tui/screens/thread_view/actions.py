@@ -166,7 +166,7 @@ class ThreadActions(AgentScreen[None]):
     @work(exclusive=True, group="thread-replay", exit_on_error=False)
     async def _replay(self, row: HistoryRow) -> None:
         assistant = self.assistant_id or ""
-        overrides = getattr(self.app, "context_overrides", None)
+        overrides = self.agent_app.context_overrides
         context = overrides.context_for_run(assistant) if overrides is not None else None
         ran: list[str] = []
         self.set_progress(f"running from step {row.step}…")

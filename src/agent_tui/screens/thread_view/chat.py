@@ -17,7 +17,6 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
-from agent_tui.assistant_versions import overrides_of
 from agent_tui.chat.assistant import ChatAssistant, complete, only_graph
 from agent_tui.client import ApiError
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
@@ -78,7 +77,7 @@ class ThreadChat(ThreadActions):
             # esc cancels or drops first; read-only mode cancels nothing, so there esc
             # leaves (the run goes on on the server).
             busy = chat.running or chat.queued is not None
-            return not busy or bool(getattr(self.app, "readonly", False))
+            return not busy or self.agent_app.readonly
         return True
 
     def action_cancel_run(self) -> None:
@@ -144,7 +143,7 @@ class ThreadChat(ThreadActions):
             self.client,
             current=current.assistant_id if current else None,
             current_version=current.version if current else None,
-            overrides=overrides_of(self.app),
+            overrides=self.agent_app.context_overrides,
             thread_graph=current.graph_id if current else None,
         )
         self.app.push_screen(picker, chosen)
@@ -162,7 +161,7 @@ class ThreadChat(ThreadActions):
             assistant = self.chat.assistant or await only_graph(self.client)
             if assistant is None:
                 picked = await self.app.push_screen_wait(
-                    AssistantPickerScreen(self.client, overrides=overrides_of(self.app))
+                    AssistantPickerScreen(self.client, overrides=self.agent_app.context_overrides)
                 )
                 if picked is None:
                     return

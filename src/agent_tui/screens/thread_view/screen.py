@@ -27,6 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
+from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.client.models import Thread
@@ -156,7 +157,7 @@ class ThreadViewScreen(ThreadCompare):
     # -- loading ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        selection = getattr(self.app, "selection", None)
+        selection = self.agent_app.selection
         if selection is not None:
             selection.update(thread=short_thread_id(self.thread_id))
         self.show_header()
@@ -171,7 +172,7 @@ class ThreadViewScreen(ThreadCompare):
             self.set_interval(self.status_interval, self._poll_status)
 
     def on_unmount(self) -> None:
-        selection = getattr(self.app, "selection", None)
+        selection = self.agent_app.selection
         # Not when the view that replaced this one (`n`) already named its own thread.
         if selection is not None and selection.thread == short_thread_id(self.thread_id):
             selection.update(thread=None)
@@ -400,7 +401,7 @@ def thread_view_screen(
     thread_id = (argument or "").strip()
     if not thread_id:
         raise RouteUnavailable(":thread needs a thread id")
-    client = client or getattr(app, "client", None)
+    client = client or agent_app(app).client
     if client is None:
         raise RouteUnavailable("not connected to a server yet")
     return ThreadViewScreen(client, thread_id, chat=chat, assistant=assistant)

@@ -24,13 +24,14 @@ from agent_tui.client.models import Thread
 from agent_tui.error_messages import describe_error
 from agent_tui.thread_query import QueryError, ThreadDraft
 from agent_tui.widgets.text import server_text
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 SUPERSTEPS_HINT = (
     'Supersteps (optional, JSON): [{"updates": [{"values": {...}, "as_node": "node"}]}, ...]'
 )
 
 
-class ThreadCreateScreen(ModalScreen[Thread | None]):
+class ThreadCreateScreen(ReportsWorkerFailures, ModalScreen[Thread | None]):
     DEFAULT_CSS = """
     ThreadCreateScreen { align: center middle; }
     ThreadCreateScreen > Vertical {

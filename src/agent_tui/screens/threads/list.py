@@ -22,6 +22,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from agent_tui import routes
+from agent_tui.app_contract import agent_app
 from agent_tui.client.models import Thread
 from agent_tui.palette import PaletteCommand
 from agent_tui.routes import RouteUnavailable
@@ -174,12 +175,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
         self.reload_and_select(copy.thread_id)
 
     async def action_attention(self) -> None:
-        open_resource = getattr(self.app, "open_resource", None)
-        if callable(open_resource):
-            await open_resource("attention")
-        else:
-            # An app without the shell (a test harness): the route's screen, on top.
-            await self.app.push_screen(routes.build(self.app, "attention"))
+        await self.agent_app.open_resource("attention")
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
@@ -197,7 +193,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
 
 
 def client_of(app: App[Any]) -> AgentServerClient:
-    client: AgentServerClient | None = getattr(app, "client", None)
+    client = agent_app(app).client
     if client is None:
         raise RouteUnavailable("not connected to a server yet")
     return client

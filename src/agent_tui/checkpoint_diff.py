@@ -20,11 +20,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from agent_tui.client.message_text import message_role, message_text
-from agent_tui.client.models import ThreadState
+from agent_tui.message_text import message_role, message_text
 from agent_tui.sanitize import clean_text
+
+if TYPE_CHECKING:
+    # Annotations only: the app imports this module (through the context diff) before
+    # its first paint, and the client package loads httpx and pydantic.
+    from agent_tui.client.models import ThreadState
 
 ChangeKind = Literal[
     "added",  # a key that only `after` has

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.client.message_text import message_role, message_text
 from agent_tui.client.models import THREAD_STATUSES, Thread
+from agent_tui.message_text import message_role, message_text
 from agent_tui.sanitize import clean_text
 from agent_tui.user_json import JsonTextError, json_or_text, parse_json
 

@@ -75,7 +75,7 @@ def test_query_from_input_builds_light_search_kwargs() -> None:
         "sort_order": "asc",
         "status": "interrupted",
         "metadata": {"graph_id": "chat"},
-        "select": ["thread_id", "status", "metadata", "created_at", "updated_at"],
+        "select": ["thread_id", "status", "metadata", "created_at", "updated_at", "interrupts"],
         "extract": LIST_EXTRACT,
     }
     assert query.count_kwargs() == {"status": "interrupted", "metadata": {"graph_id": "chat"}}

@@ -17,9 +17,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Static
 
-from agent_tui.client.message_text import content_text, message_role
 from agent_tui.client.models import ThreadState
 from agent_tui.history import checkpoint_interrupts
+from agent_tui.message_text import content_text, message_role
 from agent_tui.subgraph_state import frames_as_json, paused_at, subgraph_frames
 from agent_tui.time_text import utc_seconds_of_text
 from agent_tui.widgets.json_view import JsonTree, JsonView

@@ -35,8 +35,8 @@ from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.routes import RouteUnavailable
-from agent_tui.screens.thread_view.chat import CHAT_BINDINGS
-from agent_tui.screens.thread_view.compare import ThreadCompare
+from agent_tui.screens.thread_view.chat import CHAT_BINDINGS, ThreadChat
+from agent_tui.screens.thread_view.compare import Comparison
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
@@ -61,7 +61,7 @@ SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
 
 
-class ThreadViewScreen(ThreadCompare):
+class ThreadViewScreen(ThreadChat):
     CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
@@ -99,12 +99,12 @@ class ThreadViewScreen(ThreadCompare):
         self.thread: Thread | None = None
         self.failure: str | None = None
         self.progress = ""
-        self.diff_against_mark = False
         self.status_interval = status_interval
         self._lock = asyncio.Lock()  # one change of `history` at a time
         self._show_timer: Timer | None = None
         self.open_on_chat = chat
         self.chat_assistant = assistant
+        self.compare = Comparison(self, self.history, show_row=self.show_row)
         if chat:
             # What the screen focuses when it shows (a class variable in Textual, read
             # through the instance).
@@ -136,8 +136,24 @@ class ThreadViewScreen(ThreadCompare):
         yield Footer()
 
     @property
+    def pane(self) -> HistoryPane:
+        return self.query_one(HistoryPane)
+
+    @property
     def checkpoint_view(self) -> CheckpointView:
         return self.query_one(CheckpointView)
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def fork_tree(self) -> ForkTree:
+        return self.query_one(ForkTree)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
 
     @property
     def selected_row(self) -> HistoryRow | None:
@@ -224,7 +240,7 @@ class ThreadViewScreen(ThreadCompare):
             if row.checkpoint_id in waiting and row.writes_source is not None:
                 self.pane.update_item(row)
         self.pane.append_rows(rows, has_more=not self.history.exhausted)
-        self._refresh_tree()
+        self.compare.refresh_tree()
 
     async def reload_newer(self, select: str | None) -> None:
         """Bring in checkpoints made since loading (at the top) and select `select`, or
@@ -248,7 +264,7 @@ class ThreadViewScreen(ThreadCompare):
             row = self.pane.get_item(target)
             if row is not None:
                 self.show_row(row)
-        self._refresh_tree()
+        self.compare.refresh_tree()
 
     def _poll_status(self) -> None:
         if self.progress:  # a replay reloads when it ends
@@ -320,11 +336,36 @@ class ThreadViewScreen(ThreadCompare):
 
     def show_row(self, row: HistoryRow) -> None:
         self.checkpoint_view.show(row.state)
-        if self.tabs.active == "tab-diff":
-            self._show_diff(row)
+        self.compare.row_shown(row)
 
     def action_state(self) -> None:
         self.tabs.active = "tab-state"
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-chat":
+            # The Chat tab loads its transcript on first sight and takes the focus.
+            self.chat.show()
+            self.chat.prompt.focus()
+            return
+        if self.chat.has_focus_within and self.pane.display:
+            self.pane.focus()  # keys typed next must not go to the hidden prompt
+        self.compare.tab_shown(event.pane.id)
+
+    # -- compare (compare.py) ---------------------------------------------------------
+
+    def action_mark(self) -> None:
+        self.compare.mark()
+
+    def action_diff(self) -> None:
+        self.compare.diff()
+
+    def action_tree(self) -> None:
+        self.compare.tree()
+
+    @on(ForkTree.Jump)
+    def _jump(self, event: ForkTree.Jump) -> None:
+        self.compare.jump(event.checkpoint_id)
 
     # -- small verbs ------------------------------------------------------------------
 

@@ -35,12 +35,14 @@ from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.routes import RouteUnavailable
-from agent_tui.screens.thread_view.chat import CHAT_BINDINGS, ThreadChat
+from agent_tui.screens.thread_view.actions import ThreadActions
+from agent_tui.screens.thread_view.chat import CHAT_BINDINGS, ChatControls
 from agent_tui.screens.thread_view.compare import Comparison
 from agent_tui.thread_query import short_id
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
 from agent_tui.widgets.diff_view import DiffView
+from agent_tui.widgets.event_inspector import EventInspector
 from agent_tui.widgets.fork_tree import ForkTree
 from agent_tui.widgets.history_pane import HistoryPane
 from agent_tui.widgets.resource_table import status_text
@@ -61,7 +63,7 @@ SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
 
 
-class ThreadViewScreen(ThreadChat):
+class ThreadViewScreen(ThreadActions):
     CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
@@ -105,6 +107,7 @@ class ThreadViewScreen(ThreadChat):
         self.open_on_chat = chat
         self.chat_assistant = assistant
         self.compare = Comparison(self, self.history, show_row=self.show_row)
+        self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
         if chat:
             # What the screen focuses when it shows (a class variable in Textual, read
             # through the instance).
@@ -138,6 +141,10 @@ class ThreadViewScreen(ThreadChat):
     @property
     def pane(self) -> HistoryPane:
         return self.query_one(HistoryPane)
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
 
     @property
     def checkpoint_view(self) -> CheckpointView:
@@ -344,9 +351,7 @@ class ThreadViewScreen(ThreadChat):
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id == "tab-chat":
-            # The Chat tab loads its transcript on first sight and takes the focus.
-            self.chat.show()
-            self.chat.prompt.focus()
+            self.chat_controls.tab_shown()
             return
         if self.chat.has_focus_within and self.pane.display:
             self.pane.focus()  # keys typed next must not go to the hidden prompt
@@ -367,11 +372,49 @@ class ThreadViewScreen(ThreadChat):
     def _jump(self, event: ForkTree.Jump) -> None:
         self.compare.jump(event.checkpoint_id)
 
+    # -- chat (chat.py) ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.chat_controls.allows(action)
+
+    def action_cancel_run(self) -> None:
+        self.chat_controls.cancel_run()
+
+    def action_drop_queued(self) -> None:
+        self.chat_controls.drop_queued()
+
+    def action_chat(self) -> None:
+        self.chat_controls.focus_prompt()
+
+    def action_inspector(self) -> None:
+        self.chat_controls.toggle_inspector()
+
+    def action_toggle_history(self) -> None:
+        self.chat_controls.toggle_history()
+
+    def action_stream_modes(self) -> None:
+        self.chat_controls.pick_stream_modes()
+
+    def action_pick_assistant(self) -> None:
+        self.chat_controls.pick_assistant()
+
+    def action_new_thread(self) -> None:
+        self.chat_controls.new_thread()
+
+    @on(EventInspector.Opened)
+    def _show_event(self, event: EventInspector.Opened) -> None:
+        self.chat_controls.show_event(event.record)
+
+    @on(ChatPane.RunEnded)
+    def _run_ended(self, event: ChatPane.RunEnded) -> None:
+        event.stop()
+        self._refresh(None)
+
     # -- small verbs ------------------------------------------------------------------
 
     def action_back(self) -> None:
         # While a run streams or a message is queued, esc is bound to cancelling or
-        # dropping instead (`ThreadChat.check_action`), except in read-only mode.
+        # dropping instead (`ChatControls.allows`), except in read-only mode.
         self.dismiss(None)
 
     def action_refresh(self) -> None:
@@ -401,7 +444,7 @@ class ThreadViewScreen(ThreadChat):
         yield PaletteCommand(
             "Import thread…", "A thread export as a new thread", self.action_import
         )
-        yield from self.chat_palette_commands()
+        yield from self.chat_controls.palette_commands()
 
     def open_thread(self, thread_id: str) -> None:
         """Show another thread of this server (an imported one) in place of this one."""

@@ -2,17 +2,25 @@
 
 Left, the history (`widgets/history_pane.py`): one row per checkpoint, most recent first,
 paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
-thread opens with one request. Right, tabs: the selected checkpoint's state
-(`CheckpointView`), a diff (`DiffView`: against its parent, or against the checkpoint
-marked with `m` after `d`) and the fork tree (`ForkTree`, `t`). The header line keeps the
-thread's status in view; a timer refreshes it, and a change on the server (a run that
-ended, a fork from elsewhere) brings the new checkpoints in at the top.
+thread opens with one request. Right, tabs: the Chat (`ChatPane`, panes/chat_pane.py),
+the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
+parent, or against the checkpoint marked with `m` after `d`) and the fork tree
+(`ForkTree`, `t`). The header line keeps the thread's status in view; a timer refreshes
+it, and a change on the server (a run that ended, a fork from elsewhere) brings the new
+checkpoints in at the top.
 
-Fork, replay and export are in `actions.py`, mark, diff and the fork tree in
-`compare.py`; the Chat tab (the first one) is
-`ChatPane` (panes/chat_pane.py), with its screen keys in `chat.py`. `enter` on a thread
-opens this screen on the State tab; `:thread <id>` (`thread_view_screen`) opens it on the
-Chat tab with the prompt focused.
+The screen composes the widgets and owns one plain object per piece of work; it holds
+the key bindings (their ids are the keymap's), passes each key and widget message to the
+part it concerns, and tells each part what another did:
+
+- `ThreadSync` (sync.py, headless): the thread and its loaded history;
+- `HistoryBrowser` (browser.py): opening, paging, polling, the header, the selection;
+- `Comparison` (compare.py): mark, diff, the fork tree;
+- `TimeTravel` (actions.py): fork, replay, export, import;
+- `ChatControls` (chat.py): the chat keys that work wherever the focus is.
+
+`enter` on a thread opens this screen on the State tab; `:thread <id>`
+(`thread_view_screen`) opens it on the Chat tab with the prompt focused.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
+from agent_tui.agent_screen import AgentScreen
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client.models import Thread
 from agent_tui.history import HistoryRow
@@ -32,7 +41,7 @@ from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.routes import RouteUnavailable
-from agent_tui.screens.thread_view.actions import ThreadActions
+from agent_tui.screens.thread_view.actions import TimeTravel
 from agent_tui.screens.thread_view.browser import HistoryBrowser
 from agent_tui.screens.thread_view.chat import CHAT_BINDINGS, ChatControls
 from agent_tui.screens.thread_view.compare import Comparison
@@ -59,7 +68,7 @@ PAGE_SIZE = 100
 NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
 
 
-class ThreadViewScreen(ThreadActions):
+class ThreadViewScreen(AgentScreen[None]):
     CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
@@ -113,6 +122,7 @@ class ThreadViewScreen(ThreadActions):
         )
         self.compare = Comparison(self, self.history, show_row=self.browser.show_row)
         self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
+        self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
 
     # -- layout -----------------------------------------------------------------------
 
@@ -175,10 +185,6 @@ class ThreadViewScreen(ThreadActions):
     def selected_row(self) -> HistoryRow | None:
         return self.browser.selected_row
 
-    @property
-    def assistant_id(self) -> str | None:
-        return self.sync.assistant_id
-
     # -- the parts, told of each other ------------------------------------------------
 
     def _row_shown(self, row: HistoryRow) -> None:
@@ -222,12 +228,6 @@ class ThreadViewScreen(ThreadActions):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.browser.highlighted()
 
-    async def reload_newer(self, select: str | None) -> None:
-        await self.browser.reload_newer(select)
-
-    def set_progress(self, text: str) -> None:
-        self.browser.set_progress(text)
-
     def action_refresh(self) -> None:
         self.browser.refresh()
 
@@ -242,6 +242,20 @@ class ThreadViewScreen(ThreadActions):
         if self.chat.has_focus_within and self.pane.display:
             self.pane.focus()  # keys typed next must not go to the hidden prompt
         self.compare.tab_shown(event.pane.id)
+
+    # -- time travel (actions.py) -----------------------------------------------------
+
+    def action_fork(self) -> None:
+        self.time_travel.fork()
+
+    def action_replay(self) -> None:
+        self.time_travel.replay()
+
+    def action_export(self) -> None:
+        self.time_travel.export()
+
+    def action_import(self) -> None:
+        self.time_travel.import_thread()
 
     # -- compare (compare.py) ---------------------------------------------------------
 

@@ -22,7 +22,7 @@ def start(
     """Run `work(*args)` as the screen's one worker of `group` (cancelling the last one)."""
     screen.run_worker(
         partial(work, *args),
-        name=getattr(work, "__name__", group),
+        name=group,
         group=group,
         exclusive=True,
         exit_on_error=False,

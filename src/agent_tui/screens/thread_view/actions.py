@@ -1,8 +1,8 @@
 """Time travel and files for the thread view: fork (`f`), replay (`p`), export (`x`), import (`i`).
 
-The base class of `ThreadViewScreen` (screen.py), which owns the history, the history pane
-and `reload_newer(select=...)`. Fork and replay change the thread, so both ask
-`refuse_if_readonly` first; export only reads.
+A part the screen (screen.py) owns, working on the checkpoint selected in the history
+(`HistoryBrowser`, browser.py), which it reloads after a change. Fork, replay and import
+change the server, so they ask `refuse_if_readonly` first; export only reads.
 
 - Fork: the state at the selected checkpoint opens in `$EDITOR` as JSON (editor.py). Only
   what the user changed is sent (`history.delta_values`: a list that grew sends the new
@@ -21,14 +21,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
-
 from agent_tui import editor
-from agent_tui.agent_screen import AgentScreen
 from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
 from agent_tui.history import HistoryRow, delta_values
 from agent_tui.modals.thread_inputs import AsNodeScreen, PathScreen
+from agent_tui.screens.thread_view.workers import start
 from agent_tui.thread_export import (
     ExportError,
     dump_export,
@@ -38,8 +36,13 @@ from agent_tui.thread_export import (
 )
 
 if TYPE_CHECKING:
-    from agent_tui.client import AgentServerClient
-    from agent_tui.history import ThreadHistory
+    from collections.abc import Callable
+
+    from textual.app import App
+
+    from agent_tui.agent_screen import AgentScreen
+    from agent_tui.screens.thread_view.browser import HistoryBrowser
+    from agent_tui.screens.thread_view.sync import ThreadSync
 
 
 def graph_nodes(rows: list[HistoryRow]) -> list[str]:
@@ -69,36 +72,39 @@ def _read(path: str) -> str:
     return Path(path).expanduser().read_text(encoding="utf-8")
 
 
-class ThreadActions(AgentScreen[None]):
-    """The base of `ThreadViewScreen`: the verbs; the screen provides what they work on."""
+class TimeTravel:
+    """The verbs that make new checkpoints or threads, or write the thread to a file."""
 
-    client: AgentServerClient
-    thread_id: str
-    history: ThreadHistory
+    def __init__(
+        self,
+        screen: AgentScreen[None],
+        sync: ThreadSync,
+        browser: HistoryBrowser,
+        *,
+        open_thread: Callable[[str], None],
+    ) -> None:
+        """`open_thread`: the screen's way to show another thread (an imported one)."""
+        self.screen = screen
+        self.sync = sync
+        self.client = sync.client
+        self.thread_id = sync.thread_id
+        self.history = sync.history
+        self.browser = browser
+        self.open_thread = open_thread
 
     @property
-    def selected_row(self) -> HistoryRow | None:
-        raise NotImplementedError
-
-    @property
-    def assistant_id(self) -> str | None:
-        raise NotImplementedError
-
-    def set_progress(self, text: str) -> None:
-        raise NotImplementedError
-
-    async def reload_newer(self, select: str | None) -> None:
-        raise NotImplementedError
+    def app(self) -> App[Any]:
+        """The screen's app (its editor, its modals, its settings)."""
+        return self.screen.app
 
     # -- fork -------------------------------------------------------------------------
 
-    def action_fork(self) -> None:
-        row = self.selected_row
-        if row is None or self.refuse_if_readonly("fork a thread"):
+    def fork(self) -> None:
+        row = self.browser.selected_row
+        if row is None or self.screen.refuse_if_readonly("fork a thread"):
             return
-        self._fork(row)
+        start(self.screen, "thread-fork", self._fork, row)
 
-    @work(exclusive=True, group="thread-fork", exit_on_error=False)
     async def _fork(self, row: HistoryRow) -> None:
         original = row.state.values
         text = json.dumps(original, indent=2, ensure_ascii=False, default=str)
@@ -110,7 +116,7 @@ class ThreadActions(AgentScreen[None]):
             try:
                 values: Any = json.loads(edited)
             except json.JSONDecodeError as error:
-                self.notify(
+                self.screen.notify(
                     f"Not JSON ({error}); your text is kept, fix it and save again.",
                     title="Fork",
                     severity="error",
@@ -120,11 +126,11 @@ class ThreadActions(AgentScreen[None]):
                 continue
             if isinstance(values, dict):
                 break
-            self.notify("The state must be a JSON object.", severity="error", markup=False)
+            self.screen.notify("The state must be a JSON object.", severity="error", markup=False)
             text = edited
         update = delta_values(original, values)
         if not update:
-            self.notify("Nothing changed: no fork made.", title="Fork", markup=False)
+            self.screen.notify("Nothing changed: no fork made.", title="Fork", markup=False)
             return
         nodes = graph_nodes(self.history.rows)
         as_node = await self.app.push_screen_wait(
@@ -137,11 +143,11 @@ class ThreadActions(AgentScreen[None]):
                 self.thread_id, update, as_node=as_node, checkpoint_id=row.checkpoint_id
             )
         except ApiError as error:
-            self.report_error(error, doing=f"fork at step {row.step}")
+            self.screen.report_error(error, doing=f"fork at step {row.step}")
             return
         new_id = result.checkpoint.checkpoint_id
-        await self.reload_newer(select=new_id)
-        self.notify(
+        await self.browser.reload_newer(select=new_id)
+        self.screen.notify(
             f"Forked at step {row.step} as {as_node}: p runs from the new checkpoint.",
             title="Fork",
             markup=False,
@@ -149,27 +155,25 @@ class ThreadActions(AgentScreen[None]):
 
     # -- replay -----------------------------------------------------------------------
 
-    def action_replay(self) -> None:
-        row = self.selected_row
-        if row is None or self.refuse_if_readonly("replay from a checkpoint"):
+    def replay(self) -> None:
+        row = self.browser.selected_row
+        if row is None or self.screen.refuse_if_readonly("replay from a checkpoint"):
             return
-        if self.assistant_id is None:
-            self.notify(
+        if self.sync.assistant_id is None:
+            self.screen.notify(
                 "This thread's metadata names no graph or assistant to run.",
                 title="Replay",
                 severity="error",
                 markup=False,
             )
             return
-        self._replay(row)
+        start(self.screen, "thread-replay", self._replay, row)
 
-    @work(exclusive=True, group="thread-replay", exit_on_error=False)
     async def _replay(self, row: HistoryRow) -> None:
-        assistant = self.assistant_id or ""
-        overrides = self.agent_app.context_overrides
-        context = overrides.context_for_run(assistant) if overrides is not None else None
+        assistant = self.sync.assistant_id or ""
+        context = self.screen.agent_app.context_overrides.context_for_run(assistant)
         ran: list[str] = []
-        self.set_progress(f"running from step {row.step}…")
+        self.browser.set_progress(f"running from step {row.step}…")
         try:
             async with self.client.runs.stream(
                 self.thread_id,
@@ -182,20 +186,22 @@ class ThreadActions(AgentScreen[None]):
                 async for event in run:
                     if isinstance(event, UpdatesEvent):
                         ran += [node for node in event.updates if not node.startswith("__")]
-                        self.set_progress(f"running from step {row.step}: {' → '.join(ran)}")
+                        self.browser.set_progress(
+                            f"running from step {row.step}: {' → '.join(ran)}"
+                        )
                     elif isinstance(event, ErrorEvent):
-                        self.notify(
+                        self.screen.notify(
                             f"{event.error}: {event.message}",
                             title="The run failed",
                             severity="error",
                             markup=False,
                         )
         except ApiError as error:
-            self.report_error(error, doing=f"run from step {row.step}")
+            self.screen.report_error(error, doing=f"run from step {row.step}")
         finally:
-            self.set_progress("")
-        await self.reload_newer(select=None)
-        self.notify(
+            self.browser.set_progress("")
+        await self.browser.reload_newer(select=None)
+        self.screen.notify(
             f"Ran from step {row.step}: {', '.join(ran) or 'nothing to run'}.",
             title="Replay",
             markup=False,
@@ -203,10 +209,10 @@ class ThreadActions(AgentScreen[None]):
 
     # -- export -----------------------------------------------------------------------
 
-    def action_export(self) -> None:
+    def export(self) -> None:
         def chosen(path: str | None) -> None:
             if path:
-                self._export(path)
+                start(self.screen, "thread-export", self._export, path)
 
         path = PathScreen(
             f"./thread-{self.thread_id}.json",
@@ -215,30 +221,31 @@ class ThreadActions(AgentScreen[None]):
         )
         self.app.push_screen(path, chosen)
 
-    @work(exclusive=True, group="thread-export", exit_on_error=False)
     async def _export(self, path: str) -> None:
-        self.set_progress("exporting…")
+        self.browser.set_progress("exporting…")
         try:
             data = await export_thread(self.client, self.thread_id)
             text = dump_export(data)
             target = await asyncio.to_thread(_write, path, text)
         except (ApiError, ExportError, OSError) as error:
-            self.report_error(error, doing=f"export the thread to {path}")
+            self.screen.report_error(error, doing=f"export the thread to {path}")
             return
         finally:
-            self.set_progress("")
+            self.browser.set_progress("")
         count = len(data["checkpoints"])
-        self.notify(f"Exported {count} checkpoints to {target}", title="Export", markup=False)
+        self.screen.notify(
+            f"Exported {count} checkpoints to {target}", title="Export", markup=False
+        )
 
     # -- import -----------------------------------------------------------------------
 
-    def action_import(self) -> None:
-        if self.refuse_if_readonly("import a thread"):
+    def import_thread(self) -> None:
+        if self.screen.refuse_if_readonly("import a thread"):
             return
 
         def chosen(path: str | None) -> None:
             if path:
-                self._import(path)
+                start(self.screen, "thread-import", self._import, path)
 
         path = PathScreen(
             f"./thread-{self.thread_id}.json",
@@ -247,19 +254,17 @@ class ThreadActions(AgentScreen[None]):
         )
         self.app.push_screen(path, chosen)
 
-    @work(exclusive=True, group="thread-import", exit_on_error=False)
     async def _import(self, path: str) -> None:
-        self.set_progress("importing…")
+        self.browser.set_progress("importing…")
         try:
             text = await asyncio.to_thread(_read, path)
             thread = await import_thread(self.client, load_export(text))
         except (ApiError, ExportError, OSError) as error:
-            self.report_error(error, doing=f"import {path}")
+            self.screen.report_error(error, doing=f"import {path}")
             return
         finally:
-            self.set_progress("")
-        self.notify(f"Imported {path} as thread {thread.thread_id}", title="Import", markup=False)
+            self.browser.set_progress("")
+        self.screen.notify(
+            f"Imported {path} as thread {thread.thread_id}", title="Import", markup=False
+        )
         self.open_thread(thread.thread_id)
-
-    def open_thread(self, thread_id: str) -> None:
-        raise NotImplementedError

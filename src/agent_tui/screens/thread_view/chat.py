@@ -1,19 +1,18 @@
 """The thread view's chat verbs: cancel, a new thread, the assistant, the stream modes.
 
-A base class of `ThreadViewScreen` (screen.py), which composes the `ChatPane` in its
-first tab. The keys live on the screen rather than the pane because they must work
-wherever the focus is: `ctrl+c` cancels the active run even with the prompt focused
-(a priority binding, active only while a run streams — otherwise `ctrl+c` copies as
-usual). `esc` has three bindings, tried in order, and the footer names the one that
-applies: "Drop queued" while a message waits for the run, "Cancel run" while a run
-streams, else the screen's "Back" (`check_action` hides the others).
+A part the screen (screen.py) owns; the screen composes the `ChatPane` in its first tab.
+The keys live on the screen rather than the pane because they must work wherever the
+focus is: `ctrl+c` cancels the active run even with the prompt focused (a priority
+binding, active only while a run streams — otherwise `ctrl+c` copies as usual). `esc` has
+three bindings, tried in order, and the footer names the one that applies: "Drop queued"
+while a message waits for the run, "Cancel run" while a run streams, else the screen's
+"Back" (`ChatControls.allows` hides the others).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
@@ -24,11 +23,14 @@ from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.modals.stream_modes import StreamModesScreen, remember_modes, session_modes
 from agent_tui.palette import PaletteCommand
 from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.screens.thread_view.actions import ThreadActions
-from agent_tui.widgets.event_inspector import EventInspector
+from agent_tui.screens.thread_view.workers import start
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
+
+    from agent_tui.agent_screen import AgentScreen
+    from agent_tui.client import AgentServerClient
+    from agent_tui.widgets.event_inspector import EventRecord
 
 
 # The screen lists these after its own keys, so the footer keeps showing those first;
@@ -57,15 +59,29 @@ CHAT_BINDINGS: list[BindingType] = [
 WIDE_FOR_INSPECTOR = 200  # columns: below, the history pane makes way for the inspector
 
 
-class ThreadChat(ThreadActions):
-    _history_made_way = False  # the inspector hid the history pane (it comes back after)
+class ChatControls:
+    """The screen-wide chat keys, over the screen's `ChatPane`."""
+
+    def __init__(
+        self,
+        screen: AgentScreen[None],
+        client: AgentServerClient,
+        *,
+        open_chat: Callable[[str, ChatAssistant], None],
+    ) -> None:
+        """`open_chat`: the screen's way to show a new thread, ready to chat."""
+        self.screen = screen
+        self.client = client
+        self.open_chat = open_chat
+        self._history_made_way = False  # the inspector hid the history pane (it comes back after)
 
     @property
     def chat(self) -> ChatPane:
-        return self.query_one(ChatPane)
+        return self.screen.query_one(ChatPane)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if not (self.is_mounted and self.query(ChatPane)):
+    def allows(self, action: str) -> bool | None:
+        """The screen's `check_action` for the keys a run changes (esc, ctrl+c)."""
+        if not (self.screen.is_mounted and self.screen.query(ChatPane)):
             return action not in ("cancel_run", "drop_queued")
         chat = self.chat
         if action == "cancel_run":
@@ -77,63 +93,69 @@ class ThreadChat(ThreadActions):
             # esc cancels or drops first; read-only mode cancels nothing, so there esc
             # leaves (the run goes on on the server).
             busy = chat.running or chat.queued is not None
-            return not busy or self.agent_app.readonly
+            return not busy or self.screen.agent_app.readonly
         return True
 
-    def action_cancel_run(self) -> None:
-        if self.refuse_if_readonly("cancel a run"):
+    def cancel_run(self) -> None:
+        if self.screen.refuse_if_readonly("cancel a run"):
             return
         if not self.chat.cancel_run():
-            self.notify("No run is streaming.", markup=False)
+            self.screen.notify("No run is streaming.", markup=False)
 
-    def action_drop_queued(self) -> None:
+    def drop_queued(self) -> None:
         if not self.chat.drop_queued():
-            self.notify("No message is queued.", markup=False)
+            self.screen.notify("No message is queued.", markup=False)
 
-    def action_chat(self) -> None:
-        self.query_one(TabbedContent).active = "tab-chat"
+    def focus_prompt(self) -> None:
+        self.screen.query_one(TabbedContent).active = "tab-chat"
         self.chat.prompt.focus()
 
-    def action_inspector(self) -> None:
-        self.query_one(TabbedContent).active = "tab-chat"
+    def tab_shown(self) -> None:
+        """The Chat tab came into view: it loads its transcript on first sight."""
+        self.chat.show()
+        self.chat.prompt.focus()
+
+    def toggle_inspector(self) -> None:
+        self.screen.query_one(TabbedContent).active = "tab-chat"
         self.chat.action_toggle_inspector()
         # The inspector shares the chat's half of the screen: below WIDE_FOR_INSPECTOR
         # columns the history pane makes way while it is open, and comes back after.
-        history = self.query_one("#history")
+        history = self.screen.query_one("#history")
         inspecting = self.chat.has_class("-inspecting")
-        if inspecting and history.display and self.size.width < WIDE_FOR_INSPECTOR:
+        if inspecting and history.display and self.screen.size.width < WIDE_FOR_INSPECTOR:
             history.display = False
             self._history_made_way = True
         elif not inspecting and self._history_made_way:
             history.display = True
             self._history_made_way = False
 
-    def action_toggle_history(self) -> None:
-        history = self.query_one("#history")
+    def toggle_history(self) -> None:
+        history = self.screen.query_one("#history")
         history.display = not history.display
         if not history.display and history.has_focus:
             self.chat.prompt.focus()
 
-    @on(EventInspector.Opened)
-    def _show_event(self, event: EventInspector.Opened) -> None:
-        record = event.record
+    def show_event(self, record: EventRecord) -> None:
+        """`enter` on an event of the inspector: the event as raw JSON."""
         title = f"Event {record.event} · id {record.event_id or '—'}"
-        self.app.push_screen(RawJsonScreen(record.as_value(), title=title))
+        self.screen.app.push_screen(RawJsonScreen(record.as_value(), title=title))
 
     # -- stream modes -----------------------------------------------------------------
 
-    def action_stream_modes(self) -> None:
+    def pick_stream_modes(self) -> None:
+        app = self.screen.app
+
         def chosen(modes: tuple[str, ...] | None) -> None:
             if modes:
-                remember_modes(self.app, modes)
+                remember_modes(app, modes)
                 self.chat.show_state()
-                self.notify(f"Stream modes: {', '.join(modes)}", markup=False)
+                self.screen.notify(f"Stream modes: {', '.join(modes)}", markup=False)
 
-        self.app.push_screen(StreamModesScreen(session_modes(self.app)), chosen)
+        app.push_screen(StreamModesScreen(session_modes(app)), chosen)
 
     # -- the assistant ----------------------------------------------------------------
 
-    def action_pick_assistant(self) -> None:
+    def pick_assistant(self) -> None:
         def chosen(assistant: ChatAssistant | None) -> None:
             if assistant is not None:
                 self.chat.use_assistant(assistant)
@@ -143,25 +165,27 @@ class ThreadChat(ThreadActions):
             self.client,
             current=current.assistant_id if current else None,
             current_version=current.version if current else None,
-            overrides=self.agent_app.context_overrides,
+            overrides=self.screen.agent_app.context_overrides,
             thread_graph=current.graph_id if current else None,
         )
-        self.app.push_screen(picker, chosen)
+        self.screen.app.push_screen(picker, chosen)
 
     # -- a new thread -----------------------------------------------------------------
 
-    def action_new_thread(self) -> None:
-        if self.refuse_if_readonly("create a thread"):
+    def new_thread(self) -> None:
+        if self.screen.refuse_if_readonly("create a thread"):
             return
-        self._new_thread()
+        start(self.screen, "thread-new", self._new_thread)
 
-    @work(exclusive=True, group="thread-new", exit_on_error=False)
     async def _new_thread(self) -> None:
+        app = self.screen.app
         try:
             assistant = self.chat.assistant or await only_graph(self.client)
             if assistant is None:
-                picked = await self.app.push_screen_wait(
-                    AssistantPickerScreen(self.client, overrides=self.agent_app.context_overrides)
+                picked = await app.push_screen_wait(
+                    AssistantPickerScreen(
+                        self.client, overrides=self.screen.agent_app.context_overrides
+                    )
                 )
                 if picked is None:
                     return
@@ -169,49 +193,35 @@ class ThreadChat(ThreadActions):
             assistant = await complete(self.client, assistant)
             thread = await self.client.threads.create(metadata=assistant.thread_metadata())
         except ApiError as error:
-            self.report_error(error, doing="create a thread")
+            self.screen.report_error(error, doing="create a thread")
             return
-        self.notify(
+        self.screen.notify(
             f"New thread {thread.thread_id} on {assistant.shown}", title="Chat", markup=False
         )
         # The server keeps no `assistant_id` in a new thread's metadata (it sets it from
         # the first run), so the new view is told which assistant to run.
         self.open_chat(thread.thread_id, assistant)
 
-    def open_chat(self, thread_id: str, assistant: ChatAssistant) -> None:
-        raise NotImplementedError
-
-    # -- the run ended ----------------------------------------------------------------
-
-    @on(ChatPane.RunEnded)
-    def _run_ended(self, event: ChatPane.RunEnded) -> None:
-        event.stop()
-        self._after_run()
-
-    @work(exclusive=True, group="thread-refresh", exit_on_error=False)
-    async def _after_run(self) -> None:
-        await self.reload_newer(select=None)
-
-    def chat_palette_commands(self) -> Iterable[PaletteCommand]:
+    def palette_commands(self) -> Iterable[PaletteCommand]:
         chat = self.chat
         yield PaletteCommand(
-            "Chat: focus the prompt", "The Chat tab, ready to type", self.action_chat
+            "Chat: focus the prompt", "The Chat tab, ready to type", self.focus_prompt
         )
         yield PaletteCommand(
-            "Chat: pick the assistant…", "Which assistant the runs use", self.action_pick_assistant
+            "Chat: pick the assistant…", "Which assistant the runs use", self.pick_assistant
         )
         yield PaletteCommand(
             "Chat: stream modes…",
             "updates, messages-tuple, values, custom, debug",
-            self.action_stream_modes,
+            self.pick_stream_modes,
         )
         yield PaletteCommand(
-            "Chat: new thread", "A new thread on the same assistant", self.action_new_thread
+            "Chat: new thread", "A new thread on the same assistant", self.new_thread
         )
         yield PaletteCommand(
             "Chat: toggle the event inspector",
             "Every SSE event as received",
-            self.action_inspector,
+            self.toggle_inspector,
         )
         yield PaletteCommand(
             "Save raw events…",
@@ -219,15 +229,13 @@ class ThreadChat(ThreadActions):
             chat.action_save_events,
         )
         if chat.running:
-            yield PaletteCommand(
-                "Chat: cancel the run", "Stop it on the server", self.action_cancel_run
-            )
+            yield PaletteCommand("Chat: cancel the run", "Stop it on the server", self.cancel_run)
         if chat.queued is not None:
             yield PaletteCommand(
                 "Chat: drop the queued message",
                 "It goes back into the prompt",
-                self.action_drop_queued,
+                self.drop_queued,
             )
         yield PaletteCommand(
-            "Toggle the history pane", "More room for the chat", self.action_toggle_history
+            "Toggle the history pane", "More room for the chat", self.toggle_history
         )

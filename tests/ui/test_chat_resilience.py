@@ -137,7 +137,13 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
         await wait_for(pilot, lambda: screen.thread is not None)
         # The empty chat says so before anything is typed.
         hint = "Read-only: this context can show runs but not start them."
-        await wait_for(pilot, lambda: hint in " ".join(screen_text(app).split()), what="hint")
+        # The hint wraps inside the chat column; once the history beside it has loaded,
+        # its border sits between the wrapped lines of the screen's text.
+        await wait_for(
+            pilot,
+            lambda: hint in " ".join(screen_text(app).replace("│", " ").split()),
+            what="hint",
+        )
         await type_and_send(pilot, pane, "hello")
         await pilot.pause()
         assert pane.prompt.text == "hello" and humans(pane) == []

@@ -5,6 +5,7 @@ started elsewhere (followed live), a thread deleted under the view, read-only mo
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 
 from chat_support import (
@@ -28,7 +29,7 @@ from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.panes.chat_pane import BUSY_MESSAGE
+from agent_tui.panes.chat_pane import BUSY_MESSAGE, ChatPane
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]
@@ -36,6 +37,16 @@ WaitFor = Callable[..., Awaitable[None]]
 
 def messages_of(app: object) -> list[str]:
     return [str(n.message) for n in getattr(app, "_notifications", [])]
+
+
+def streamed_tokens(pane: ChatPane) -> list[str]:
+    """The text of every token event the inspector recorded, in order."""
+    tokens: list[str] = []
+    for record in pane.inspector.records:
+        if record.event == "messages":
+            chunk = json.loads(record.data)[0]
+            tokens.append(chunk.get("content", ""))
+    return tokens
 
 
 async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_state(
@@ -73,6 +84,8 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
                 ("human", "count to 1000"),
                 ("ai", expected),
             ]
+            # The inspector took each event once too (the rejoin replayed some).
+            assert "".join(streamed_tokens(pane)) == expected
             assert ai_texts(pane) == [expected]
             await wait_for(pilot, lambda: shown_ai_texts(pane) == [expected])
 

@@ -55,11 +55,6 @@ class ChatSession:
         self.thread_status: str | None = None
         self._owns_run = False  # the machine's run was started here, not by the pane
 
-    @property
-    def active(self) -> bool:
-        """The driver is following a run (from its request until its `Finished`)."""
-        return self.driver.active
-
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
         # The thread itself carries its values and pending interrupts, and unlike

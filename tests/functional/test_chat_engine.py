@@ -88,7 +88,7 @@ async def test_tokens_arrive_in_order_and_the_final_text_is_exact(
     assert isinstance(ai, AIItem) and ai.text == "You said: hello there" and not ai.streaming
     assert ai.node == "agent"
     assert [i.node for i in items if isinstance(i, NodeUpdateItem)] == ["agent"]
-    assert session.transcript.state == "done"
+    assert session.machine.state == "done"
     # The human message is shown once, although the server echoes it back.
     assert sum(isinstance(i, HumanItem) for i in items) == 1
 
@@ -168,7 +168,7 @@ async def test_a_failing_run_shows_the_error_and_the_thread_is_error(
     assert (end.state, end.thread_status) == ("error", "error")
     errors = [i for i in session.transcript.items if isinstance(i, ErrorItem)]
     assert [(e.error, e.message) for e in errors] == [("DemoFailure", "You asked me to fail.")]
-    assert session.transcript.state == "error"
+    assert session.machine.state == "error"
 
 
 async def test_cancel_mid_run_keeps_the_partial_text(client: AgentServerClient) -> None:
@@ -185,7 +185,7 @@ async def test_cancel_mid_run_keeps_the_partial_text(client: AgentServerClient) 
     words = text.split()
     assert 20 <= len(words) < 2000
     assert words == [str(i) for i in range(1, len(words) + 1)]  # in order, nothing lost
-    assert session.transcript.state == "cancelled"
+    assert session.machine.state == "cancelled"
     assert not session.transcript.items[1].streaming  # type: ignore[union-attr]
     assert (await client.threads.get(session.thread_id)).status == "interrupted"
 
@@ -230,7 +230,7 @@ async def test_a_dropped_connection_rejoins_with_no_duplicate_and_no_missing_tok
                 continue
             events.append(event)
             if isinstance(event, Reconnecting):
-                states.append(session.transcript.state)
+                states.append(session.machine.state)
             if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
                 if not event.duplicate:
                     tokens.append(event.event.text)
@@ -340,7 +340,7 @@ async def test_an_existing_thread_loads_with_its_messages_and_pending_interrupt(
         "AIItem",
         "InterruptItem",
     ]
-    assert reopened.transcript.state == "interrupted"
+    assert reopened.machine.state == "interrupted"
     assert reopened.thread_status == "interrupted"
     # Same texts as the session that streamed them.
     assert reopened.transcript.ai_texts() == first.transcript.ai_texts()

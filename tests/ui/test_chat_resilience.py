@@ -5,6 +5,7 @@ started elsewhere (followed live), a thread deleted under the view, read-only mo
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 
 from chat_support import (
@@ -28,6 +29,7 @@ from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
+from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.panes.chat_queue import BUSY_MESSAGE
 from drop_proxy import DropProxy
 
@@ -36,6 +38,16 @@ WaitFor = Callable[..., Awaitable[None]]
 
 def messages_of(app: object) -> list[str]:
     return [str(n.message) for n in getattr(app, "_notifications", [])]
+
+
+def streamed_tokens(pane: ChatPane) -> list[str]:
+    """The text of every token event the inspector recorded, in order."""
+    tokens: list[str] = []
+    for record in pane.inspector.records:
+        if record.event == "messages":
+            chunk = json.loads(record.data)[0]
+            tokens.append(chunk.get("content", ""))
+    return tokens
 
 
 async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_state(
@@ -73,6 +85,8 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
                 ("human", "count to 1000"),
                 ("ai", expected),
             ]
+            # The inspector took each event once too (the rejoin replayed some).
+            assert "".join(streamed_tokens(pane)) == expected
             assert ai_texts(pane) == [expected]
             await wait_for(pilot, lambda: shown_ai_texts(pane) == [expected])
 
@@ -137,7 +151,13 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
         await wait_for(pilot, lambda: screen.thread is not None)
         # The empty chat says so before anything is typed.
         hint = "Read-only: this context can show runs but not start them."
-        await wait_for(pilot, lambda: hint in " ".join(screen_text(app).split()), what="hint")
+        # The hint wraps inside the chat column; once the history beside it has loaded,
+        # its border sits between the wrapped lines of the screen's text.
+        await wait_for(
+            pilot,
+            lambda: hint in " ".join(screen_text(app).replace("│", " ").split()),
+            what="hint",
+        )
         await type_and_send(pilot, pane, "hello")
         await pilot.pause()
         assert pane.prompt.text == "hello" and humans(pane) == []

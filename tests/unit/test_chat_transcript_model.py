@@ -153,7 +153,6 @@ def test_an_interrupt_is_shown_once_and_an_error_stops_the_run() -> None:
     changes = model.apply(event("error", {"error": "ValueError", "message": "bad"}, "4-0"))
     error = changes[0].item  # type: ignore[union-attr]
     assert isinstance(error, ErrorItem) and (error.error, error.message) == ("ValueError", "bad")
-    assert model.state == "error"
     ai_item = next(i for i in model.items if isinstance(i, AIItem))
     assert Updated(ai_item) in changes and not ai_item.streaming
 
@@ -200,7 +199,7 @@ def test_load_state_starts_over() -> None:
     )
     assert isinstance(changes[0], Cleared)
     assert [type(i).__name__ for i in model.items] == ["HumanItem", "AIItem", "InterruptItem"]
-    assert model.state == "interrupted"
+    assert model.waiting_interrupts() == [model.items[-1]]
 
 
 def test_replay_filter_rejoins_before_a_shared_id_and_counts_what_it_had() -> None:
@@ -229,6 +228,6 @@ def test_chunks_without_a_message_id_still_make_one_message() -> None:
     for n, text in enumerate(["a", "b", "c"]):
         model.apply(event("messages", [{"type": "AIMessageChunk", "content": text}, {}], f"{n}-0"))
     assert model.ai_texts() == ["abc"]
-    model.set_state("done")  # the message ended: the next unnamed chunk is a new message
+    model.end_run()  # the message ended: the next unnamed chunk is a new message
     model.apply(event("messages", [{"type": "AIMessageChunk", "content": "d"}, {}], "9-0"))
     assert model.ai_texts() == ["abc", "d"]

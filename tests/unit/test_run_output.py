@@ -31,7 +31,7 @@ def printed(*events: RunEvent) -> tuple[str, str]:
     transcript, output = ChatTranscript(), HumanOutput("t-1", out, err)
     for run_event in events:
         output.step(Received(run_event, 0.0), transcript.apply(run_event), "r-1")
-    output.step(Finished("done", "r-1", "idle"), transcript.set_state("done"), "r-1")
+    output.step(Finished("done", "r-1", "idle"), transcript.end_run(), "r-1")
     return out.getvalue(), err.getvalue()
 
 

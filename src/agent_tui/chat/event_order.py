@@ -6,6 +6,16 @@ millisecond SHARE an id, and a rejoin with `Last-Event-ID: X` replays only ids >
 events after the last one received that share its id would be lost. `ReplayFilter` rejoins
 from the previous distinct id instead and drops, by counting, the events it already has —
 exact on servers with unique ids, and on the in-memory one but for one corner case.
+
+An event without an `id:` line of its own (`end`, say) carries the stream's last event id
+(`RunEvent.id`, as the SSE spec and httpx-sse define it); the event does not say whether
+the id was its own. `ReplayFilter` takes an event whose id equals the previous event's
+on the same connection as such an id-less event. With ordered ids that changes nothing
+(events sharing the newest id are told apart by content anyway); with ids that have no
+order, only an id seen on an EARLIER event marks a replay, so an id-less event after one
+with an id is never taken for a duplicate of it. The cost: a server whose unordered ids
+repeat on consecutive events would have the second one kept rather than dropped — a
+duplicate shown is better than a new event lost.
 """
 
 from __future__ import annotations
@@ -52,21 +62,27 @@ class ReplayFilter:
         self._unordered: dict[str, None] = {}  # ids without an order, oldest first
         self._last_ids: list[str] = []  # the last two distinct ids, in arrival order
         self._rejoined = False  # re-sends only happen on a rejoin's connection
+        self._previous_id: str | None = None  # the last event's id on this connection
 
     def resume_from(self) -> str:
         """The `Last-Event-ID` for a rejoin: the id before the last distinct one, so that
         events sharing the last id are replayed (and recognised) rather than lost."""
         self._resend_at = 0
         self._rejoined = True
+        self._previous_id = None  # a new connection: the first event's id is its own
         return self._last_ids[0] if len(self._last_ids) == 2 else REPLAY_ALL
 
     def is_duplicate(self, event: RunEvent) -> bool:
         """Record an event; True when it was received before."""
         event_id = event.id
+        inherited = event_id is not None and event_id == self._previous_id
+        self._previous_id = event_id
         if event_id is None:
             return False
         order = event_order(event_id)
         if order is None:
+            if inherited:
+                return False  # no id line of its own (see the module doc): not judged by id
             if event_id in self._unordered:
                 return True
             self._unordered[event_id] = None

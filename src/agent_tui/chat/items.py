@@ -15,12 +15,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 RunState = Literal[
-    "idle", "starting", "running", "reconnecting", "interrupted", "done", "error", "cancelled"
+    "idle",
+    "starting",
+    "running",
+    "reconnecting",
+    "interrupted",
+    "paused",
+    "done",
+    "error",
+    "cancelled",
 ]
-"""The chat's run state, shown beside the thread status: `idle` before the first run."""
+"""The chat's run state, shown beside the thread status: `idle` before the first run.
+`chat.run_machine.RunMachine` owns it; its docstring has the transitions."""
 
 TERMINAL_RUN_STATES: frozenset[RunState] = frozenset(
-    {"idle", "interrupted", "done", "error", "cancelled"}
+    {"idle", "interrupted", "paused", "done", "error", "cancelled"}
 )
 
 

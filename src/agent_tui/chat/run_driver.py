@@ -4,8 +4,13 @@ The run is created resumable (`stream_resumable=True`) and with `multitask_strat
 "reject"`, so a busy thread answers 409 instead of queueing a second run. When the
 connection drops — an error mid-body, or the body ending while the server still says the
 run is running — the driver rejoins with `join_stream` and the last event id, with
-bounded backoff; replayed events are flagged `duplicate` (see `event_order`). The run
-POST itself is never re-sent: that would start a second run.
+bounded backoff; replayed events are flagged `duplicate` (see `event_order`) and
+`ChatSession` drops them (the one dedup). The run POST itself is never re-sent: that
+would start a second run.
+
+The driver keeps only what following one connection takes (the stream being read, the
+backoff, what decides the outcome it reports); the run state the chat shows and acts on
+is `run_machine.RunMachine`'s, fed with what this yields.
 
 A connection can also die without closing. The server sends a `: heartbeat` every 5 s,
 so `stall_timeout` seconds without a byte means the stream is dead: the driver asks the

@@ -1,8 +1,15 @@
-"""`ChatSession`: a thread's transcript and its run driver, kept in step (headless).
+"""`ChatSession`: a thread's transcript, its run state and its run driver, kept in step
+(headless).
 
 The thread view's chat pane needs exactly this loop: show the human message at once,
-follow the run, fold each new event into the transcript, and when the run ends make the
-transcript equal the thread's final state. A widget applies the changes it yields.
+follow the run, fold each new event into the transcript and the run state
+(`run_machine.RunMachine`, the one owner of it), and when the run ends make the
+transcript equal the thread's final state. A widget applies the changes it yields and
+renders the machine.
+
+Events a rejoin replayed (the driver's `ReplayFilter` flags them `duplicate`) stop here:
+no step is yielded for them, so the transcript, the run state and the event inspector
+all see each event once — one dedup, decided in one place.
 """
 
 from __future__ import annotations
@@ -16,19 +23,20 @@ from agent_tui.chat.driver_events import (
     Finished,
     Received,
     Reconnected,
-    Reconnecting,
     RunAlreadyActive,
     RunGone,
 )
 from agent_tui.chat.items import InterruptItem, TranscriptChange
 from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
+from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.sse import MAX_EVENT_BYTES
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
-"""A driver event (None for a change the session made itself) and the transcript changes."""
+"""A driver event (None for a change the session made itself) and the transcript changes.
+A `Received` step is never a replay (see the module doc)."""
 
 
 class ChatSession:
@@ -42,15 +50,10 @@ class ChatSession:
         self.client = client
         self.thread_id = thread_id
         self.transcript = ChatTranscript()
+        self.machine = RunMachine()
         self.driver = RunDriver(client, thread_id, backoff=backoff)
         self.thread_status: str | None = None
-        self._gone = False
-        self._starting = False  # between `send` and the driver taking over
-        self._cancel_early = False
-
-    @property
-    def active(self) -> bool:
-        return self.driver.active
+        self._owns_run = False  # the machine's run was started here, not by the pane
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
@@ -58,7 +61,9 @@ class ChatSession:
         # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
-        return self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
+        changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
+        self.machine.loaded(waiting_interrupt=bool(self.transcript.waiting_interrupts()))
+        return changes
 
     async def send(
         self,
@@ -77,7 +82,8 @@ class ChatSession:
         run cannot be created (busy thread, network) a notice says so and the error is
         raised, so the caller keeps the draft.
         """
-        self._starting = True  # a cancel from now on applies to this run
+        self._begin(Send(text))
+        self.machine.submitted = True  # a cancel from now on applies to this run
         yield None, self.transcript.add_human(text)
         message = {"messages": [{"role": "user", "content": text}]}
         async for step in self.run(
@@ -107,13 +113,10 @@ class ChatSession:
         the answer then goes as `{interrupt_id: value}` (its resume map), and the others
         stay waiting. A single interrupt gets the bare value, which every server takes.
         """
+        self._begin(Resume(value, interrupt))
         resume = value
         if interrupt is not None:
-            waiting = [
-                item
-                for item in self.transcript.items
-                if isinstance(item, InterruptItem) and not item.answered
-            ]
+            waiting = self.transcript.waiting_interrupts()
             if interrupt.interrupt_id and len(waiting) > 1:
                 resume = {interrupt.interrupt_id: value}
             yield None, self.transcript.answer_interrupt(interrupt, value)
@@ -140,9 +143,9 @@ class ChatSession:
     ) -> AsyncIterator[Step]:
         """Follow a run (`input`, or a `command`, or neither: a paused thread continues);
         `interrupt_before` / `interrupt_after`: its breakpoints (see `RunDriver.stream`)."""
-        self._gone = False
-        self._starting = True
-        self.transcript.set_state("starting")
+        machine = self.machine
+        self._begin(Start(input, command))
+        machine.submitted = True
         self.transcript.begin_run()
         events = self.driver.stream(
             assistant_id,
@@ -155,49 +158,70 @@ class ChatSession:
             interrupt_after=interrupt_after,
         )
         try:
-            async for event in events:
-                if self._cancel_early and not self.driver.cancel_requested:
-                    await self.driver.cancel()
-                yield event, await self._fold(event)
+            async for step in self._steps(events):
+                yield step
         except (ApiError, RunAlreadyActive) as exc:
-            self.transcript.state = "idle"
+            machine.not_started()
             yield None, self.transcript.notice(f"Not sent: {exc}", "error")
             raise
         finally:
-            self._starting = self._cancel_early = False
+            machine.submitted = machine.cancel_wanted = False
+            self._end()
 
     async def join(self, run_id: str) -> AsyncIterator[Step]:
         """Follow a run already running on the thread (replayed from its start)."""
-        self._gone = False
-        self.transcript.set_state("running")
+        self._begin(Join(run_id))
         self.transcript.begin_run()
-        async for event in self.driver.join(run_id):
-            yield event, await self._fold(event)
+        try:
+            async for step in self._steps(self.driver.join(run_id)):
+                yield step
+        finally:
+            self._end()
+
+    async def _steps(self, events: AsyncIterator[DriverEvent]) -> AsyncIterator[Step]:
+        """Each new driver event, folded into the transcript and then the run state."""
+        machine = self.machine
+        async for event in events:
+            if machine.cancel_wanted and not self.driver.cancel_requested:
+                await self.driver.cancel()  # the cancel came before the run existed
+            if isinstance(event, Received) and event.duplicate:
+                continue  # the one dedup (see the module doc)
+            changes = await self._fold(event)
+            machine.take(event)
+            yield event, changes
 
     async def cancel(self) -> bool:
         """Cancel the run; pressed before the server has answered the send, the run is
         cancelled as soon as it exists. False when there is nothing to cancel."""
         if self.driver.active:
             return await self.driver.cancel()
-        if self._starting:
-            self._cancel_early = True
+        if self.machine.submitted:
+            self.machine.cancel_wanted = True
             return True
         return False
+
+    def _begin(self, intent: Intent) -> None:
+        """The machine starts the run, unless the caller (the chat pane) started it
+        already, as soon as the user asked."""
+        if not self.machine.active:
+            self._owns_run = True
+            self.machine.start(intent)
+
+    def _end(self) -> None:
+        """A run this session started ends with its stream; one the pane started ends
+        when the pane's worker is done with it (`run_over`)."""
+        if self._owns_run:
+            self._owns_run = False
+            self.machine.run_over()
 
     async def _fold(self, event: DriverEvent) -> list[TranscriptChange]:
         transcript = self.transcript
         if isinstance(event, Received):
-            # The driver's replay filter is the one dedup: the inspector skips these too.
-            return [] if event.duplicate else transcript.apply(event.event)
-        if isinstance(event, Reconnecting):
-            transcript.set_state("reconnecting")
-            return []
+            return transcript.apply(event.event)
         if isinstance(event, Reconnected):
-            transcript.set_state("running")
             tries = "1 attempt" if event.attempt == 1 else f"{event.attempt} attempts"
             return transcript.notice(f"Connection lost; rejoined the run after {tries}.")
         if isinstance(event, RunGone):
-            self._gone = True
             changes = await self._reload()
             text = f"The run is gone from the server ({event.message}); reloaded the thread."
             return changes + transcript.notice(text, "warning")
@@ -209,7 +233,7 @@ class ChatSession:
         transcript = self.transcript
         self.thread_status = event.thread_status
         changes: list[TranscriptChange] = []
-        if not self._gone:
+        if not self.machine.gone:
             try:
                 async with asyncio.timeout(ASK_TIMEOUT):
                     thread = await self.client.threads.get(self.thread_id)
@@ -217,7 +241,7 @@ class ChatSession:
                 pass  # the server is unreachable or silent: keep what arrived
             else:
                 changes += transcript.reconcile(thread.values)
-        changes += transcript.set_state(event.state)
+        changes += transcript.end_run()
         skipped = self.driver.skipped_events
         if skipped:
             what = (

@@ -6,8 +6,9 @@ places (token chunks, the node's update, a `values` snapshot, the final state) i
 item: streamed tokens grow it, the update finalises it with the exact text.
 
 Events replayed by a rejoin are not recognised here: `RunDriver` flags them (one
-`event_order.ReplayFilter` per run), and neither the transcript nor the event inspector
-is given them.
+`event_order.ReplayFilter` per run) and `ChatSession` drops them, so neither the
+transcript, the run state nor the event inspector is given them. The run's state is not
+kept here either: `run_machine.RunMachine` owns it.
 
 What a run's stream can add is bounded, so a run that never ends cannot grow the app
 without bound: a message stops growing past `max_streamed_chars` while it streams (its
@@ -31,7 +32,6 @@ from agent_tui.chat.items import (
     InterruptItem,
     NodeUpdateItem,
     NoticeItem,
-    RunState,
     ToolResultItem,
     TranscriptChange,
     TranscriptItem,
@@ -67,14 +67,13 @@ MAX_RUN_ITEMS = 1_000
 
 
 class ChatTranscript:
-    """The chat transcript of one thread: `items` in display order and the run `state`."""
+    """The chat transcript of one thread: `items` in display order."""
 
     max_streamed_chars = MAX_STREAMED_CHARS
     max_run_items = MAX_RUN_ITEMS
 
     def __init__(self) -> None:
         self.items: list[TranscriptItem] = []
-        self.state: RunState = "idle"
         self._serial = count(1)
         self._applying = False  # inside `apply`: items come from a run's stream
         self._run_items = 0  # items the current run's events added
@@ -112,12 +111,15 @@ class ChatTranscript:
         """A run starts (or is joined): its events may add `max_run_items` items."""
         self._run_items = self.withheld = 0
 
-    def set_state(self, state: RunState) -> list[TranscriptChange]:
-        """Set the run state; a run that stops also stops its streaming messages."""
-        self.state = state
-        if state in ("interrupted", "done", "error", "cancelled"):
-            return self._finish_streaming()
-        return []
+    def end_run(self) -> list[TranscriptChange]:
+        """The run stopped (whatever its outcome): so do its streaming messages."""
+        return self._finish_streaming()
+
+    def waiting_interrupts(self) -> list[InterruptItem]:
+        """The interrupts not answered yet, in order."""
+        return [
+            item for item in self.items if isinstance(item, InterruptItem) and not item.answered
+        ]
 
     def answer_interrupt(self, item: InterruptItem, answer: Any) -> list[TranscriptChange]:
         """`item` was answered with `answer` (the resume value sent)."""
@@ -132,8 +134,6 @@ class ChatTranscript:
     def apply(self, event: RunEvent) -> list[TranscriptChange]:
         """Fold one run event in. Kinds the transcript does not show (debug, tasks,
         unknown…) change nothing. A replay must not come here (see the module doc)."""
-        if self.state in ("idle", "starting", "reconnecting"):
-            self.state = "running"
         self._applying = True
         try:
             changes = self._apply(event)
@@ -159,7 +159,7 @@ class ChatTranscript:
             return self._add(item)
         if isinstance(event, ErrorEvent):
             error = ErrorItem(key=self._key("error"), error=event.error, message=event.message)
-            return self._add(error) + self.set_state("error")
+            return self._add(error) + self._finish_streaming()
         return []
 
     def _apply_chunk(self, event: MessagesEvent) -> list[TranscriptChange]:
@@ -352,7 +352,6 @@ class ChatTranscript:
     def load_messages(self, messages: list[dict[str, Any]]) -> list[TranscriptChange]:
         """Start over from a thread's messages (its state): `[Cleared(), Added…]`."""
         self._reset()
-        self.state = "idle"
         changes: list[TranscriptChange] = [Cleared()]
         return changes + self._absorb_messages(messages, None, ())
 
@@ -364,7 +363,6 @@ class ChatTranscript:
         changes = self.load_messages(messages if isinstance(messages, list) else [])
         if interrupts:
             changes += self._add_interrupts(interrupts, ())
-            self.state = "interrupted"
         return changes
 
     def reconcile(self, values: Any) -> list[TranscriptChange]:

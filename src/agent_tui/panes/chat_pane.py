@@ -6,12 +6,15 @@ Middle, the transcript (`widgets/chat_transcript.py`) and, toggled with `f2` as 
 beside it, the raw event inspector (`widgets/event_inspector.py`), which records every
 event even while hidden. Bottom, the prompt (`widgets/chat_prompt.py`).
 
-The pane owns the run: `enter` in the prompt starts a run of its `ChatSession` in one
-exclusive worker (`chat_run.py`); the session's driver rejoins a dropped stream by
-itself and reports it. A thread found running when the pane opens (a run started
-elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
-refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
-(`screens/thread_view/chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
+The pane renders the run and sends it the user's intents; it keeps no run state of its
+own. The state is the session's `RunMachine` (`chat/run_machine.py`): the pane starts it
+(`enter` in the prompt: send; an interrupt's form: resume; a thread found running when
+the pane opens, started elsewhere: join), asks it to cancel, and re-renders the state
+line and the keys whenever it changes. Each run is followed in one exclusive worker
+(`chat_run.py`, `run` while it lasts); the session's driver rejoins a dropped stream by
+itself and reports it. The screen hears `RunEnded` and refreshes its history.
+Cancelling (`ctrl+c` / `esc`) is the screen's key (`screens/thread_view/chat.py`),
+because it must work wherever the focus is: it calls `cancel_run`.
 
 One message can wait for the active run (`enter` twice): `chat_queue.py`.
 """
@@ -32,8 +35,9 @@ from textual.widgets import Static
 from agent_tui.agent_screen import refuse_if_readonly
 from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
-from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
+from agent_tui.chat.items import RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.run_machine import Join, Resume, RunMachine, Send
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.gc_tuning import streaming
@@ -64,6 +68,7 @@ STATE_STYLES: dict[str, str] = {
     "running": "bold yellow",
     "reconnecting": "bold magenta",
     "interrupted": "bold magenta",
+    "paused": "bold cyan",
     "done": "green",
     "error": "bold red",
     "cancelled": "yellow",
@@ -111,8 +116,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.thread_id = thread_id
         self.session = ChatSession(client, thread_id)
         self.model = self.session.transcript
-        self.run_state: RunState = "idle"
-        self.detail = ""  # e.g. "attempt 2" beside "reconnecting…"
+        self.machine.subscribe(self._machine_changed)
         self.thread_status: str | None = None
         self.assistant = assistant
         # True once the assistant was chosen (picked, or given): metadata no longer decides.
@@ -144,9 +148,23 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         return self.query_one(EventInspector)
 
     @property
+    def machine(self) -> RunMachine:
+        """The run state (the one owner of it): this pane renders it."""
+        return self.session.machine
+
+    @property
+    def run_state(self) -> RunState:
+        return self.machine.state
+
+    @property
+    def detail(self) -> str:
+        """A word beside the state, e.g. "attempt 2" beside "reconnecting…"."""
+        return self.machine.detail
+
+    @property
     def running(self) -> bool:
         # A run worker outlives an `error` event (the driver still settles the run).
-        return self.run is not None or self.run_state not in TERMINAL_RUN_STATES
+        return self.run is not None or self.machine.busy
 
     @property
     def stream_modes(self) -> tuple[str, ...]:
@@ -192,7 +210,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.transcript.apply(changes)
         self.shown_loaded = True
         self.thread_status = self.session.thread_status or self.thread_status
-        self.set_state(self.model.state)
+        self._machine_changed()  # the session's load set the state: idle or interrupted
         if self.thread_status == "busy":
             await self._join_active_run()
 
@@ -203,13 +221,13 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         except ApiError:
             return  # the transcript shows the state; the next send says if it is busy
         if runs and not self.running:
-            self._start(ChatRun(self, join=runs[0].run_id))
+            self._start(ChatRun(self, Join(runs[0].run_id)))
 
     # -- the state line ---------------------------------------------------------------
 
-    def set_state(self, state: RunState, detail: str = "") -> None:
-        self.run_state = state
-        self.detail = detail
+    def _machine_changed(self) -> None:
+        if not self.is_mounted:
+            return
         self.show_state()
         self.screen.refresh_bindings()  # the cancel keys come and go with the run
 
@@ -233,7 +251,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             text.append(", ".join(modes))
         if self.queued is not None:
             text.append("  1 message queued", style="italic")
-        if self.run_state in ("running", "starting", "reconnecting"):
+        if self.machine.cancellable:
             text.append("  esc/ctrl+c cancels", style="dim")
         self.query_one("#chat-state", Static).update(text)
         self.show_empty_hint()
@@ -272,14 +290,14 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         if self.running:
             self.queue.offer_or_queue(text)
             return
-        self._start(ChatRun(self, text=text))
+        self._start(ChatRun(self, Send(text)))
 
     # -- the queued message (chat_queue.py) -------------------------------------------
 
     @property
     def queued(self) -> str | None:
         """The message sent when the active run ends, if any."""
-        return self.queue.text
+        return self.machine.queued
 
     def drop_queued(self) -> bool:
         return self.queue.drop()
@@ -292,12 +310,12 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             return
         if refuse_if_readonly(self.app, "resume the run"):
             return
-        self._start(ChatRun(self, resume=event.value, interrupt=event.item))
+        self._start(ChatRun(self, Resume(event.value, event.item)))
         self.prompt.focus()  # the answer's form goes once answered
 
     def _start(self, run: ChatRun) -> None:
         self.run = run
-        self.set_state("starting")
+        self.machine.start(run.intent)
         self._follow(run)
 
     @work(exclusive=True, group="chat-run", exit_on_error=False)
@@ -307,31 +325,32 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         next_run: ChatRun | None = run
         while next_run is not None:
             run = next_run
+            ended: RunState | None = None
             try:
                 with streaming():  # no full collection pauses the stream (gc_tuning.py)
                     await run.follow()
             finally:
                 self.run = None
                 self.queue.lapse_offer()
-                self.set_state(self.run_state, self.detail)  # the cancel keys go
-            if run.state is not None:
-                self.post_message(self.RunEnded(run.state))
-            next_run = self.queue.next_run(run.state)
+                ended = self.machine.run_over()  # the cancel keys go
+            if ended is not None:
+                self.post_message(self.RunEnded(ended))
+            next_run = self.queue.next_run(ended)
             if next_run is not None:
                 self.run = next_run
-                self.set_state("starting")
+                self.machine.start(next_run.intent)
 
     def worker_failed(self, worker: Worker[object]) -> None:
         # The run's worker raised something no run step handles (the app shows and logs
         # it): the run is over, and the state line must not go on saying it runs.
         if worker.group == "chat-run":
-            self.set_state("error", "unexpected error, see the log")
+            self.machine.broke("unexpected error, see the log")
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""
         if self.run is None:
             return False
-        self.set_state(self.run_state, "cancelling…")
+        self.machine.request_cancel()
         self._cancel()
         return True
 

@@ -7,18 +7,21 @@ sent when the run ends `done`. A run that stops for a question (`interrupted`), 
 is cancelled does not send it: the user's next message probably depends on that
 outcome, so the text goes back into the prompt (or its history, if the user is typing
 something else) with a notice. Nothing typed is lost either way.
+
+The queued text and the rules (what may be queued, which endings send it) are the run
+machine's (`chat.run_machine`); this is the UI around them: the offer, the prompt, the
+dimmed line.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
+from agent_tui.chat.run_machine import STILL_SENDING, Send
 from agent_tui.panes.chat_run import ChatRun, RunHost
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from agent_tui.chat.items import RunState
 
 BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
@@ -27,42 +30,22 @@ QUEUE_OFFER = (
     f"{BUSY_MESSAGE}. Press enter again within {QUEUE_WINDOW:g} s to queue this message:"
     " it is sent when the run ends."
 )
-_WHY_NOT_SENT: dict[str, str] = {
-    "interrupted": "The run stopped for a question",
-    "error": "The run failed",
-    "cancelled": "The run was cancelled",
-}
-
-
-class QueueHost(RunHost, Protocol):
-    """What the queue needs of its chat pane beyond what a run does."""
-
-    run: ChatRun | None
-
-    @property
-    def screen(self) -> Screen[object]: ...
-
-    def show_state(self) -> None: ...
 
 
 class MessageQueue:
-    """The pane's queue of at most one message (`text`)."""
+    """The pane's queue of at most one message (`text`, kept by the run machine)."""
 
-    def __init__(self, pane: QueueHost) -> None:
+    def __init__(self, pane: RunHost) -> None:
         self.pane = pane
-        self.text: str | None = None
         self._offered_at: float | None = None  # when `enter` was refused with QUEUE_OFFER
 
     def offer_or_queue(self, text: str) -> None:
         """`enter` with `text` while a run is active: offer the queue, or take `text`."""
         pane = self.pane
-        run = pane.run
-        if run is not None and run.text is not None and not run.queued and not run.accepted:
-            # The prompt still holds the message being sent: queueing would send it twice.
-            self._warn("Still sending this message: wait for the run to start.", "Not sent")
-            return
-        if self.text is not None:
-            self._warn("One message is already queued: esc drops it.", "Not queued")
+        machine = pane.machine
+        refusal = machine.queue_refusal()
+        if refusal is not None:
+            self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
             return
         offered = self._offered_at
         if offered is None or time.monotonic() - offered > QUEUE_WINDOW:
@@ -70,10 +53,9 @@ class MessageQueue:
             self._warn(QUEUE_OFFER, "Not sent")
             return
         self._offered_at = None
-        self.text = text
         pane.prompt.accept()  # the user may type the next one meanwhile
         pane.transcript.show_queued(text)
-        self._changed()
+        machine.enqueue(text)
 
     def lapse_offer(self) -> None:
         """The run ended: an offer made during it no longer stands."""
@@ -81,27 +63,23 @@ class MessageQueue:
 
     def drop(self, reason: str = "Queued message dropped") -> bool:
         """Forget the queued message, giving its text back; False when none is queued."""
-        text = self.text
+        text = self.pane.machine.drop_queued()
         if text is None:
             return False
-        self.text = None
         self.pane.transcript.drop_queued()
-        self._changed()
         self.give_back(text, reason)
         return True
 
     def next_run(self, ended: RunState | None) -> ChatRun | None:
         """The run of the queued message, if the run that just ended lets it go."""
-        text = self.text
+        text, why = self.pane.machine.take_queued(ended)
         if text is None:
             return None
-        if ended != "done":
-            why = _WHY_NOT_SENT.get(ended or "", "The run did not finish")
-            self.drop(f"{why}, so the queued message was not sent")
-            return None
-        self.text = None
         self.pane.transcript.drop_queued()
-        return ChatRun(self.pane, text=text, queued=True)
+        if why:
+            self.give_back(text, why)
+            return None
+        return ChatRun(self.pane, Send(text, queued=True))
 
     def give_back(self, text: str, reason: str) -> None:
         """`text` was not sent: back into an empty prompt, else in its history (up)."""
@@ -118,7 +96,3 @@ class MessageQueue:
 
     def _warn(self, message: str, title: str) -> None:
         self.pane.notify(message, title=title, severity="warning", markup=False)
-
-    def _changed(self) -> None:
-        self.pane.show_state()  # "1 message queued"
-        self.pane.screen.refresh_bindings()  # esc drops it, or no longer

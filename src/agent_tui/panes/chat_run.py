@@ -2,12 +2,13 @@
 pane's run worker.
 
 `chat.session.ChatSession` does the folding: it shows the human message at once, turns
-each driver event into transcript changes, rejoins a dropped stream, and reconciles the
-transcript with the thread's final state. This drives it from the pane: the prompt is
-cleared only once the server has taken the run (its first event), so a refused or failed
-send keeps the draft; each step's changes go to the transcript widget and each event to
-the inspector (events a rejoin replayed are skipped by both, see `ChatSession`) — the
-hot path, kept to those calls; the state line follows the run.
+each driver event into transcript changes, drops what a rejoin replayed, rejoins a dropped
+stream, reconciles the transcript with the thread's final state, and moves the run state
+(`chat.run_machine.RunMachine`, which the pane renders). This drives it from the pane and
+does only what needs the UI: it picks the assistant (maybe asking the user), clears the
+prompt once the server has taken the run (so a refused or failed send keeps the draft),
+and hands each step's changes to the transcript widget and each event to the inspector —
+the hot path, kept to those calls.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
+from agent_tui.chat.run_machine import Intent, Join, Resume, Send
 from agent_tui.client import ApiError
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
 
@@ -33,9 +35,8 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
-    from agent_tui.chat.items import InterruptItem, RunState
+    from agent_tui.chat.run_machine import RunMachine
     from agent_tui.chat.session import ChatSession, Step
-    from agent_tui.chat.transcript_model import ChatTranscript
     from agent_tui.client import AgentServerClient
     from agent_tui.widgets.chat_prompt import PromptArea
     from agent_tui.widgets.chat_transcript import TranscriptView
@@ -53,8 +54,6 @@ class RunHost(Protocol):
     client: AgentServerClient
     thread_id: str
     session: ChatSession
-    model: ChatTranscript
-    run_state: RunState
     thread_status: str | None
     assistant: ChatAssistant | None
 
@@ -71,8 +70,11 @@ class RunHost(Protocol):
     @property
     def stream_modes(self) -> tuple[str, ...]: ...
 
+    @property
+    def machine(self) -> RunMachine: ...
+
     def use_assistant(self, assistant: ChatAssistant) -> None: ...
-    def set_state(self, state: RunState, detail: str = "") -> None: ...
+    def show_state(self) -> None: ...
     def screen_report(self, error: BaseException, doing: str) -> None: ...
     def notify(
         self,
@@ -114,48 +116,35 @@ async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
 
 
 class ChatRun:
-    """`text`: a human message to send; else `resume` answers `interrupt`; else `join`
-    follows a run already on the thread (started elsewhere), replayed from its start.
-    `queued`: `text` was queued and is no longer in the prompt (which may hold the next
-    draft): the prompt is left alone, and a failed send gives the text back."""
+    """Follows the run the pane's machine was started for (`intent`): a `Send` sends its
+    text, a `Resume` answers its interrupt, a `Join` follows a run already on the thread
+    (started elsewhere), replayed from its start. A queued `Send` is no longer in the
+    prompt (which may hold the next draft): the prompt is left alone, and a failed send
+    gives the text back."""
 
-    def __init__(
-        self,
-        pane: RunHost,
-        *,
-        text: str | None = None,
-        resume: Any = None,
-        interrupt: InterruptItem | None = None,
-        join: str | None = None,
-        queued: bool = False,
-    ) -> None:
+    def __init__(self, pane: RunHost, intent: Intent) -> None:
         self.pane = pane
-        self.text = text
-        self.resume = resume
-        self.interrupt = interrupt
-        self.join = join
-        self.queued = queued
-        self.accepted = False  # the server took the run (its first event arrived)
-        self.state: RunState | None = None  # how it ended; None: it never started
+        self.intent = intent
+        self._prompt_done = False  # the prompt was cleared (or is not ours to clear)
 
     async def follow(self) -> None:
-        pane = self.pane
-        if self.join is not None:
+        pane, intent = self.pane, self.intent
+        if isinstance(intent, Join):
             try:
-                await self._follow(pane.session.join(self.join))
+                await self._follow(pane.session.join(intent.run_id))
             except ApiError as error:
-                pane.set_state("idle")
+                pane.machine.not_started()
                 pane.screen_report(error, "follow the thread's run")
             return
         try:
             assistant = await choose_assistant(pane)
         except ApiError as error:
-            pane.set_state("idle")
+            pane.machine.not_started()
             pane.screen_report(error, "find an assistant to run")
             self._give_back()
             return
         if assistant is None:
-            pane.set_state("idle")
+            pane.machine.not_started()
             pane.notify("No assistant picked: nothing sent.", markup=False)
             self._give_back()
             return
@@ -164,19 +153,28 @@ class ChatRun:
         config = assistant.config_for_run()
         session, modes = pane.session, pane.stream_modes
         steps: AsyncIterator[Step]
-        if self.text is not None:
+        if isinstance(intent, Send):
             steps = session.send(
                 assistant.assistant_id,
-                self.text,
+                intent.text,
+                stream_modes=modes,
+                context=context,
+                config=config,
+            )
+        elif isinstance(intent, Resume):
+            steps = session.resume(
+                assistant.assistant_id,
+                intent.value,
+                interrupt=intent.interrupt,
                 stream_modes=modes,
                 context=context,
                 config=config,
             )
         else:
-            steps = session.resume(
+            steps = session.run(
                 assistant.assistant_id,
-                self.resume,
-                interrupt=self.interrupt,
+                input=intent.input,
+                command=intent.command,
                 stream_modes=modes,
                 context=context,
                 config=config,
@@ -184,42 +182,41 @@ class ChatRun:
         try:
             await self._follow(steps)
         except RunAlreadyActive as error:
-            pane.set_state("idle")
+            pane.machine.not_started()
             pane.notify(str(error), title="Not sent", severity="warning", markup=False)
             self._give_back()
         except ApiError as error:
-            pane.set_state("idle")
-            pane.screen_report(error, "send the message" if self.text else "resume the run")
+            pane.machine.not_started()
+            doing = "send the message" if isinstance(intent, Send) else "resume the run"
+            pane.screen_report(error, doing)
             self._give_back()
 
     def _give_back(self) -> None:
-        if self.queued and self.text is not None:
-            self.pane.queue.give_back(self.text, "The queued message was not sent")
+        intent = self.intent
+        if isinstance(intent, Send) and intent.queued:
+            self.pane.queue.give_back(intent.text, "The queued message was not sent")
 
     async def _follow(self, steps: AsyncIterator[Step]) -> None:
         pane = self.pane
-        transcript, model, inspector = pane.transcript, pane.model, pane.inspector
+        transcript, machine, inspector = pane.transcript, pane.machine, pane.inspector
+        intent = self.intent
+        # Only a message typed in the prompt clears it, once the server took the run.
+        self._prompt_done = not isinstance(intent, Send) or intent.queued
         async for event, changes in steps:
             if changes:
                 transcript.apply(changes)
             if isinstance(event, Received):
-                if event.duplicate:
-                    continue  # replayed by a rejoin: already in the inspector
                 run_event = event.event
                 inspector.add(
                     event.elapsed_s, run_event.raw_event, run_event.id, wire_data(run_event.data)
                 )
-            elif event is None:
-                continue
             elif isinstance(event, Reconnecting):
-                pane.set_state("reconnecting", f"attempt {event.attempt}")
                 pane.notify(
                     f"The connection dropped ({event.reason}): rejoining the run…",
                     title="Reconnecting",
                     severity="warning",
                     markup=False,
                 )
-                continue
             elif isinstance(event, RunGone):
                 pane.notify(
                     f"The run is gone from the server ({event.message}): reloaded the thread.",
@@ -228,13 +225,8 @@ class ChatRun:
                     markup=False,
                 )
             elif isinstance(event, Finished):
-                self.state = event.state
                 pane.thread_status = event.thread_status or pane.thread_status
-                pane.set_state(event.state, event.reason or "")
-                continue
-            if not self.accepted:
-                self.accepted = True
-                if self.text is not None and not self.queued:
-                    pane.prompt.accept()
-            if model.state != pane.run_state:
-                pane.set_state(model.state)
+                pane.show_state()
+            if not self._prompt_done and machine.accepted:
+                self._prompt_done = True
+                pane.prompt.accept()

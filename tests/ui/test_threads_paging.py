@@ -159,11 +159,16 @@ async def test_thread_command_opens_a_thread_or_names_the_missing_id(
         await wait_for(pilot, lambda: screen.failure is not None)
         assert f"Thread {missing} not found" in (screen.failure or "")
 
-        assert await app.run_command("thread not-a-uuid")
-        screen = app.screen
-        assert isinstance(screen, ThreadViewScreen)
-        await wait_for(pilot, lambda: screen.failure is not None)
-        assert screen.failure == "Thread not-a-uuid not found on this server (not a thread id)."
+        # Not an id at all: said at once, and no empty view opens.
+        assert not await app.run_command("thread not-a-uuid")
+        assert app.screen is screen
+        await wait_for(
+            pilot,
+            lambda: any(
+                "'not-a-uuid' is not a thread id" in str(n.message) for n in app._notifications
+            ),
+            what="the word that it is not a thread id",
+        )
 
 
 async def test_hostile_text_in_the_table_and_raw_view_is_inert(

@@ -19,6 +19,7 @@ from textual.widgets import Static
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.screens.thread_view.header import ThreadHeader
 from agent_tui.screens.thread_view.workers import start
+from agent_tui.subgraph_state import subgraph_frames
 from agent_tui.widgets.checkpoint_view import CheckpointView
 from agent_tui.widgets.history_pane import HistoryPane
 
@@ -196,3 +197,19 @@ class HistoryBrowser:
     def show_row(self, row: HistoryRow) -> None:
         self.checkpoint_view.show(row.state)
         self.row_shown(row)
+        if row.state.next:
+            # A pending task may run a subgraph: its own state (where it stopped, with
+            # what values) comes only from the state read with `subgraphs=true` (the
+            # history does not say which tasks are subgraphs).
+            start(self.screen, "thread-subgraphs", self._show_subgraphs, row)
+
+    async def _show_subgraphs(self, row: HistoryRow) -> None:
+        try:
+            state = await self.sync.client.threads.get_state(
+                self.sync.thread_id, row.checkpoint_id, subgraphs=True
+            )
+        except ApiError:
+            return  # the checkpoint's own state is shown already
+        # Drawn again only when there is something to add: a redraw resets the view.
+        if self.checkpoint_view.checkpoint_id == row.checkpoint_id and subgraph_frames(state):
+            self.checkpoint_view.show(state)

@@ -25,6 +25,7 @@ part it concerns, and tells each part what another did:
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -49,12 +50,14 @@ from agent_tui.screens.thread_view.compare import Comparison
 from agent_tui.screens.thread_view.header import ThreadHeader
 from agent_tui.screens.thread_view.sync import ThreadSync
 from agent_tui.short_ids import short_thread_id
+from agent_tui.timeline import TaskClock, build_timeline
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
 from agent_tui.widgets.diff_view import DiffView
 from agent_tui.widgets.event_inspector import EventInspector
 from agent_tui.widgets.fork_tree import ForkTree
 from agent_tui.widgets.history_pane import HistoryPane
+from agent_tui.widgets.timeline_view import TimelineView
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -149,6 +152,8 @@ class ThreadViewScreen(AgentScreen[None]):
                     yield DiffView(id="diff")
                 with TabPane("Fork tree", id="tab-tree"):
                     yield ForkTree(id="fork-tree")
+                with TabPane("Timeline", id="tab-timeline"):
+                    yield TimelineView(id="timeline")
         yield Footer()
 
     @property
@@ -194,6 +199,27 @@ class ThreadViewScreen(AgentScreen[None]):
 
     def _rows_changed(self) -> None:
         self.compare.refresh_tree()
+        if self.tabs.active == "tab-timeline":
+            self.refresh_timeline()
+
+    def refresh_timeline(self) -> None:
+        """The Timeline tab: the branch of the selected checkpoint (else the newest), with
+        the node spans of runs streamed here with the `debug` mode."""
+        selected = self.selected_row
+        branch_ids = [
+            state.checkpoint_id
+            for state in self.history.lineage(selected.checkpoint_id if selected else None)
+        ]
+        rows = {row.checkpoint_id: row for row in self.history.rows}
+        branch = [rows[i] for i in branch_ids if i in rows]
+        clock = TaskClock()
+        for record in list(self.chat.inspector.records):
+            try:
+                data = json.loads(record.data)
+            except ValueError:
+                continue
+            clock.observe(record.event, data)
+        self.query_one(TimelineView).show(build_timeline(branch, clock.by_checkpoint))
 
     def _thread_shown(self, thread: Thread) -> None:
         self.chat.thread_loaded(thread)
@@ -245,6 +271,8 @@ class ThreadViewScreen(AgentScreen[None]):
         if event.pane.id == "tab-chat":
             self.chat_controls.tab_shown()
             return
+        if event.pane.id == "tab-timeline":
+            self.refresh_timeline()
         if self.chat.has_focus_within and self.pane.display:
             self.pane.focus()  # keys typed next must not go to the hidden prompt
         self.compare.tab_shown(event.pane.id)

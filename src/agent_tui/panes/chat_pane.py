@@ -32,6 +32,7 @@ from textual.widgets import Static
 
 from agent_tui.agent_screen import refuse_if_readonly
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
+from agent_tui.chat.breakpoints import ThreadBreakpoints
 from agent_tui.chat.items import TERMINAL_RUN_STATES, RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession
@@ -39,10 +40,12 @@ from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.gc_tuning import streaming
 from agent_tui.modals.stream_modes import session_modes
 from agent_tui.modals.thread_inputs import PathScreen
+from agent_tui.panes import chat_breakpoints
 from agent_tui.panes.chat_hint import empty_chat_hint
 from agent_tui.panes.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.panes.chat_run import ChatRun
 from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.widgets.chat_paused import PausedBar
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.chat_transcript import TranscriptView
 from agent_tui.widgets.event_inspector import EventInspector
@@ -119,12 +122,14 @@ class ChatPane(Vertical):
         self.run: ChatRun | None = None
         self.queue = MessageQueue(self)
         self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
+        self.breakpoints = ThreadBreakpoints()  # every run started here carries them
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
         with Horizontal(id="chat-body"):
             yield TranscriptView(id="transcript")
             yield EventInspector(id="inspector")
+        yield PausedBar(id="paused")
         yield PromptArea(id="prompt")
 
     @property
@@ -138,6 +143,10 @@ class ChatPane(Vertical):
     @property
     def inspector(self) -> EventInspector:
         return self.query_one(EventInspector)
+
+    @property
+    def paused_bar(self) -> PausedBar:
+        return self.query_one(PausedBar)
 
     @property
     def running(self) -> bool:
@@ -227,6 +236,9 @@ class ChatPane(Vertical):
         if modes and set(modes) != set(DEFAULT_STREAM_MODES):
             text.append("  modes ", style="dim")
             text.append(", ".join(modes))
+        if self.breakpoints.active:
+            text.append("  ")
+            text.append(self.breakpoints.summary(), style="bold magenta")
         if self.queued is not None:
             text.append("  1 message queued", style="italic")
         if self.run_state in ("running", "starting", "reconnecting"):
@@ -292,6 +304,7 @@ class ChatPane(Vertical):
         self.prompt.focus()  # the answer's form goes once answered
 
     def _start(self, run: ChatRun) -> None:
+        self.paused_bar.clear()
         self.run = run
         self.set_state("starting")
         self._follow(run)
@@ -310,12 +323,36 @@ class ChatPane(Vertical):
                 self.run = None
                 self.queue.lapse_offer()
                 self.set_state(self.run_state, self.detail)  # the cancel keys go
+            if run.state == "interrupted":
+                await chat_breakpoints.show_pause(self, run.breakpoint_kwargs)
             if run.state is not None:
                 self.post_message(self.RunEnded(run.state))
             next_run = self.queue.next_run(run.state)
             if next_run is not None:
                 self.run = next_run
                 self.set_state("starting")
+
+    # -- breakpoints and pauses (chat_breakpoints.py) ---------------------------------
+
+    def choose_breakpoints(self, assistant_id: str) -> None:
+        chat_breakpoints.choose(self, assistant_id)
+
+    @on(PausedBar.Continue)
+    @on(PausedBar.Step)
+    def _go_on(self, event: PausedBar.Continue | PausedBar.Step) -> None:
+        event.stop()
+        if self.running:
+            self.notify(BUSY_MESSAGE, title="Not continued", severity="warning", markup=False)
+            return
+        if refuse_if_readonly(self.app, "continue the run"):
+            return
+        self._start(ChatRun(self, step=isinstance(event, PausedBar.Step), go_on=True))
+        self.prompt.focus()
+
+    @on(PausedBar.Stay)
+    def _stay(self, event: PausedBar.Stay) -> None:
+        event.stop()
+        self.prompt.focus()  # the bar stays: the thread still waits there
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
+    from agent_tui.chat.breakpoints import ThreadBreakpoints
     from agent_tui.chat.items import InterruptItem, RunState
     from agent_tui.chat.session import ChatSession, Step
     from agent_tui.chat.transcript_model import ChatTranscript
@@ -57,6 +58,7 @@ class RunHost(Protocol):
     run_state: RunState
     thread_status: str | None
     assistant: ChatAssistant | None
+    breakpoints: ThreadBreakpoints
 
     @property
     def queue(self) -> GivesBack: ...
@@ -115,7 +117,10 @@ async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
 
 class ChatRun:
     """`text`: a human message to send; else `resume` answers `interrupt`; else `join`
-    follows a run already on the thread (started elsewhere), replayed from its start.
+    follows a run already on the thread (started elsewhere), replayed from its start;
+    else (`go_on`) the paused thread runs on with no input, to its next breakpoint, or
+    (`step`) to just before its next node. Every run but a join carries the pane's
+    breakpoints (`breakpoint_kwargs`).
     `queued`: `text` was queued and is no longer in the prompt (which may hold the next
     draft): the prompt is left alone, and a failed send gives the text back."""
 
@@ -128,6 +133,8 @@ class ChatRun:
         interrupt: InterruptItem | None = None,
         join: str | None = None,
         queued: bool = False,
+        go_on: bool = False,
+        step: bool = False,
     ) -> None:
         self.pane = pane
         self.text = text
@@ -135,6 +142,9 @@ class ChatRun:
         self.interrupt = interrupt
         self.join = join
         self.queued = queued
+        self.go_on = go_on or step
+        chosen = pane.breakpoints
+        self.breakpoint_kwargs = chosen.step_kwargs() if step else chosen.run_kwargs()
         self.accepted = False  # the server took the run (its first event arrived)
         self.state: RunState | None = None  # how it ended; None: it never started
 
@@ -171,6 +181,15 @@ class ChatRun:
                 stream_modes=modes,
                 context=context,
                 config=config,
+                **self.breakpoint_kwargs,
+            )
+        elif self.go_on:
+            steps = session.run(
+                assistant.assistant_id,
+                stream_modes=modes,
+                context=context,
+                config=config,
+                **self.breakpoint_kwargs,
             )
         else:
             steps = session.resume(
@@ -180,6 +199,7 @@ class ChatRun:
                 stream_modes=modes,
                 context=context,
                 config=config,
+                **self.breakpoint_kwargs,
             )
         try:
             await self._follow(steps)
@@ -189,8 +209,14 @@ class ChatRun:
             self._give_back()
         except ApiError as error:
             pane.set_state("idle")
-            pane.screen_report(error, "send the message" if self.text else "resume the run")
+            pane.screen_report(error, self._doing)
             self._give_back()
+
+    @property
+    def _doing(self) -> str:
+        if self.text is not None:
+            return "send the message"
+        return "continue the run" if self.go_on else "resume the run"
 
     def _give_back(self) -> None:
         if self.queued and self.text is not None:

@@ -90,6 +90,10 @@ class ThreadActions(AgentScreen[None]):
     async def reload_newer(self, select: str | None) -> None:
         raise NotImplementedError
 
+    def run_breakpoints(self) -> dict[str, Any]:
+        """The chat's breakpoints, which a replay carries too (`interrupt_before`…)."""
+        return {}
+
     # -- fork -------------------------------------------------------------------------
 
     def action_fork(self) -> None:
@@ -178,6 +182,7 @@ class ThreadActions(AgentScreen[None]):
                 checkpoint_id=row.checkpoint_id,
                 context=context,
                 stream_mode=("updates",),
+                **self.run_breakpoints(),
             ) as run:
                 async for event in run:
                     if isinstance(event, UpdatesEvent):

@@ -11,7 +11,7 @@ streams, else the screen's "Back" (`check_action` hides the others).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.binding import Binding, BindingType
@@ -47,6 +47,7 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("escape", "drop_queued", "Drop queued", id="thread_view.drop_queued"),
     Binding("escape", "cancel_run", "Cancel run", id="thread_view.esc_cancel_run"),
     Binding("a", "chat", "Chat", id="thread_view.chat"),
+    Binding("b", "breakpoints", "Breakpoints", show=False, id="chat.breakpoints"),
     Binding("n,ctrl+n", "new_thread", "New thread", id="thread_view.new_thread"),
     Binding("f2", "inspector", "Events", show=False, id="thread_view.inspector"),
     Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
@@ -120,6 +121,24 @@ class ThreadChat(ThreadActions):
         record = event.record
         title = f"Event {record.event} · id {record.event_id or '—'}"
         self.app.push_screen(RawJsonScreen(record.as_value(), title=title))
+
+    # -- breakpoints (panes/chat_breakpoints.py) --------------------------------------
+
+    def action_breakpoints(self) -> None:
+        chosen = self.chat.assistant
+        assistant_id = chosen.assistant_id if chosen is not None else self.assistant_id
+        if assistant_id is None:
+            self.notify(
+                "No assistant yet: f4 picks one, then b sets its breakpoints.",
+                title="Breakpoints",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.chat.choose_breakpoints(assistant_id)
+
+    def run_breakpoints(self) -> dict[str, Any]:
+        return self.chat.breakpoints.run_kwargs()
 
     # -- stream modes -----------------------------------------------------------------
 
@@ -199,6 +218,11 @@ class ThreadChat(ThreadActions):
         )
         yield PaletteCommand(
             "Chat: pick the assistant…", "Which assistant the runs use", self.action_pick_assistant
+        )
+        yield PaletteCommand(
+            "Chat: breakpoints…",
+            "Pause the runs before or after nodes, or step (b)",
+            self.action_breakpoints,
         )
         yield PaletteCommand(
             "Chat: stream modes…",

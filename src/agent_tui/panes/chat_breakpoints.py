@@ -1,0 +1,54 @@
+"""The chat's breakpoints and pauses: what the pane calls, kept out of the pane's module.
+
+The chosen breakpoints (`chat.breakpoints.ThreadBreakpoints`) live on the pane, one set
+per thread's chat, and every run the chat starts carries them (`ChatRun`). `b` opens
+`BreakpointsScreen` (`choose`). When a run ends `interrupted`, `show_pause` asks the
+thread where it waits: at a breakpoint the chat says `paused before NODE` (or after) and
+the paused bar (`widgets/chat_paused.py`) takes the focus for `c` / `s` / `esc`; an
+`interrupt()` question is left to its own block in the transcript.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agent_tui.chat.breakpoints import ThreadBreakpoints, pause_of, pause_text
+from agent_tui.client import ApiError
+from agent_tui.modals.breakpoints import BreakpointsScreen
+
+if TYPE_CHECKING:
+    from agent_tui.panes.chat_pane import ChatPane
+
+
+def choose(pane: ChatPane, assistant_id: str) -> None:
+    """Open the breakpoints modal; the choice applies to the next runs."""
+
+    def chosen(breakpoints: ThreadBreakpoints | None) -> None:
+        if breakpoints is None:
+            return
+        pane.breakpoints = breakpoints
+        pane.show_state()
+        summary = breakpoints.summary() or "no breakpoints"
+        pane.notify(f"Runs on this thread: {summary}", title="Breakpoints", markup=False)
+
+    pane.app.push_screen(BreakpointsScreen(pane.client, assistant_id, pane.breakpoints), chosen)
+
+
+async def show_pause(pane: ChatPane, run_kwargs: dict[str, Any]) -> None:
+    """The run stopped early: if at a breakpoint, say where and offer the keys."""
+    try:
+        waiting = await pause_of(
+            pane.client,
+            pane.thread_id,
+            before=run_kwargs.get("interrupt_before"),
+            after=run_kwargs.get("interrupt_after"),
+        )
+    except ApiError as error:
+        pane.screen_report(error, "read where the run paused")
+        return
+    text = pause_text(waiting)
+    if text is None:
+        return  # an interrupt() question: its block in the transcript asks it
+    pane.transcript.apply(pane.model.notice(text))
+    pane.paused_bar.pause(text)
+    pane.paused_bar.focus()

@@ -10,17 +10,51 @@ the paused bar (`widgets/chat_paused.py`) takes the focus for `c` / `s` / `esc`;
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.chat.breakpoints import ThreadBreakpoints, pause_of, pause_text
 from agent_tui.client import ApiError
 from agent_tui.modals.breakpoints import BreakpointsScreen
 
 if TYPE_CHECKING:
-    from agent_tui.panes.chat_pane import ChatPane
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+
+    from agent_tui.chat.transcript_model import ChatTranscript
+    from agent_tui.client import AgentServerClient
+    from agent_tui.widgets.chat_paused import PausedBar
+    from agent_tui.widgets.chat_transcript import TranscriptView
 
 
-def choose(pane: ChatPane, assistant_id: str) -> None:
+class PauseHost(Protocol):
+    """What this needs of the chat pane (`ChatPane`), so that it does not import it."""
+
+    client: AgentServerClient
+    thread_id: str
+    model: ChatTranscript
+    breakpoints: ThreadBreakpoints
+
+    @property
+    def app(self) -> App[object]: ...
+    @property
+    def transcript(self) -> TranscriptView: ...
+    @property
+    def paused_bar(self) -> PausedBar: ...
+
+    def show_state(self) -> None: ...
+    def screen_report(self, error: BaseException, doing: str) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+
+def choose(pane: PauseHost, assistant_id: str) -> None:
     """Open the breakpoints modal; the choice applies to the next runs."""
 
     def chosen(breakpoints: ThreadBreakpoints | None) -> None:
@@ -34,7 +68,7 @@ def choose(pane: ChatPane, assistant_id: str) -> None:
     pane.app.push_screen(BreakpointsScreen(pane.client, assistant_id, pane.breakpoints), chosen)
 
 
-async def show_pause(pane: ChatPane, run_kwargs: dict[str, Any]) -> None:
+async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any]) -> None:
     """The run stopped early: if at a breakpoint, say where and offer the keys."""
     try:
         waiting = await pause_of(

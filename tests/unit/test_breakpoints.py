@@ -93,7 +93,7 @@ def test_stepping_pauses_before_every_node_and_keeps_the_after_breakpoints() -> 
 
 def test_one_step_pauses_before_the_next_node_without_changing_the_choice() -> None:
     chosen = ThreadBreakpoints(before=["tools"])
-    assert chosen.step_kwargs() == {"interrupt_before": "*", "interrupt_after": None}
+    assert chosen.step_kwargs() == {"interrupt_before": "*", "interrupt_after": "*"}
     assert chosen.run_kwargs() == {"interrupt_before": ["tools"], "interrupt_after": None}
 
 

@@ -119,9 +119,14 @@ class ThreadBreakpoints:
         return {"interrupt_before": before or None, "interrupt_after": list(self.after) or None}
 
     def step_kwargs(self) -> dict[str, Any]:
-        """One step: the run pauses before whatever node comes next (and after the
-        chosen nodes, as ever); the chosen breakpoints stay as they are."""
-        return {**self.run_kwargs(), "interrupt_before": EVERY_NODE}
+        """One step: the next node runs, and the run pauses before the one after it;
+        the chosen breakpoints stay as they are.
+
+        Both sides are `*`: the runtime pauses before a node only when something changed
+        since the last pause, so from a pause *after* a node a bare `interrupt_before`
+        would let every node after it run. Paused after a node or before the next is the
+        same checkpoint, which `waiting_of` names `paused before NEXT`."""
+        return {"interrupt_before": EVERY_NODE, "interrupt_after": EVERY_NODE}
 
     def summary(self) -> str:
         """For the chat's state line: `⏸ before: tools · after: agent`, `⏸ stepping`."""

@@ -1,0 +1,182 @@
+"""Breakpoints and stepping in the chat, against the real agent server: `b` chooses the
+nodes, a run stops there and says so, `c` continues, `s` steps, `*` steps through every
+node; a node inside a subgraph is refused with the reason; an `interrupt()` question is
+still a question."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from chat_support import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    chat_thread,
+    ended,
+    notices,
+    pane_of,
+    state_line,
+    type_and_send,
+)
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from agent_tui.chat.items import InterruptItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.modals.breakpoints import BreakpointsScreen
+from agent_tui.panes.chat_pane import ChatPane
+
+WaitFor = Callable[..., Awaitable[None]]
+
+
+async def open_breakpoints(
+    pilot: Pilot[Any], pane: ChatPane, wait_for: WaitFor
+) -> BreakpointsScreen:
+    """`b` from the transcript (in the prompt, `b` types), once the nodes are listed."""
+    pane.transcript.focus()
+    await pilot.press("b")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, BreakpointsScreen), what="modal")
+    modal = pilot.app.screen
+    assert isinstance(modal, BreakpointsScreen)
+    await wait_for(pilot, lambda: bool(modal.nodes), what="the graph's nodes")
+    return modal
+
+
+async def on_node(pilot: Pilot[Any], modal: BreakpointsScreen, name: str) -> None:
+    rows = [node.name for node in modal.nodes]
+    modal.query_one(DataTable).move_cursor(row=rows.index(name))
+    await pilot.pause()
+
+
+async def paused_at(pilot: Pilot[Any], pane: ChatPane, wait_for: WaitFor, text: str) -> None:
+    try:
+        await wait_for(pilot, lambda: ended(pane) and pane.paused_bar.paused_text == text)
+    except AssertionError:
+        said = f"{notices(pane)}, {state_line(pane)!r}"
+        raise AssertionError(f"waited for {text!r}; the chat says {said}") from None
+    assert notices(pane)[-1] == text
+    assert pane.paused_bar.has_focus  # c and s act at once
+
+
+async def test_pause_before_a_node_then_continue_to_the_end(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        modal = await open_breakpoints(pilot, pane, wait_for)
+        assert [node.name for node in modal.nodes] == ["agent", "tools", "approve"]
+        await on_node(pilot, modal, "tools")
+        await pilot.press("b", "enter")
+        await wait_for(pilot, lambda: "⏸ before: tools" in state_line(pane), what="state line")
+
+        await type_and_send(pilot, pane, "weather in Paris")
+        await paused_at(pilot, pane, wait_for, "paused before tools")
+        state = await client.threads.get_state(thread.thread_id)
+        assert state.next == ["tools"]
+
+        await pilot.press("s")  # one step: tools runs, the run stops before agent
+        await paused_at(pilot, pane, wait_for, "paused before agent")
+        await pilot.press("c")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
+        )
+        assert ai_texts(pane)[-1].endswith(" C in Paris.")  # the tool ran, then agent
+        assert not pane.paused_bar.paused
+        assert "⏸ before: tools" in state_line(pane)  # the breakpoints stay for later runs
+
+
+async def test_stepping_pauses_before_each_node_in_turn(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await open_breakpoints(pilot, pane, wait_for)
+        await pilot.press("asterisk", "enter")
+        await wait_for(pilot, lambda: "⏸ stepping" in state_line(pane), what="state line")
+
+        await type_and_send(pilot, pane, "weather in Paris")
+        for node in ("agent", "tools", "agent"):
+            await paused_at(pilot, pane, wait_for, f"paused before {node}")
+            await pilot.press("c")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
+        )
+        assert ai_texts(pane)[-1].endswith(" C in Paris.")  # the tool ran, then agent
+
+
+async def test_pause_after_a_node_and_step_to_the_next(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        modal = await open_breakpoints(pilot, pane, wait_for)
+        await on_node(pilot, modal, "agent")
+        await pilot.press("a", "enter")
+        await wait_for(pilot, lambda: "⏸ after: agent" in state_line(pane), what="state line")
+
+        await type_and_send(pilot, pane, "weather in Paris")
+        await paused_at(pilot, pane, wait_for, "paused after agent")
+        await pilot.press("s")  # one step: tools runs, the run stops before agent
+        await paused_at(pilot, pane, wait_for, "paused before agent")
+        await pilot.press("escape")  # stay paused: back to the prompt
+        assert pane.prompt.has_focus and pane.paused_bar.paused
+        pane.paused_bar.focus()
+        # The answer is the graph's last node: the runtime does not pause after it.
+        await pilot.press("c")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
+        )
+        assert ai_texts(pane)[-1].endswith(" C in Paris.")
+
+
+async def test_a_node_inside_a_subgraph_is_refused_with_the_reason(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
+    thread = await chat_thread(client, nested)
+    app, _ = chat_app(client, thread.thread_id, nested)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        modal = await open_breakpoints(pilot, pane, wait_for)
+        names = [node.name for node in modal.nodes]
+        assert names == ["prepare", "chat", "chat:agent", "chat:tools", "chat:approve"]
+        await on_node(pilot, modal, "chat:tools")
+        await pilot.press("b")
+        message = str(modal.query_one("#breakpoint-message", Static).render())
+        assert message == "chat:tools: cannot pause here (inside subgraph chat)"
+        await on_node(pilot, modal, "chat")
+        await pilot.press("b", "enter")
+        await wait_for(pilot, lambda: "⏸ before: chat" in state_line(pane), what="state line")
+        assert pane.breakpoints.run_kwargs() == {
+            "interrupt_before": ["chat"],
+            "interrupt_after": None,
+        }
+
+
+async def test_an_interrupt_question_is_still_a_question(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        modal = await open_breakpoints(pilot, pane, wait_for)
+        await on_node(pilot, modal, "tools")
+        await pilot.press("b", "enter")
+        await type_and_send(pilot, pane, "deploy to staging")
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and any(isinstance(i, InterruptItem) for i in pane.model.items),
+            what="the question",
+        )
+        await app.workers.wait_for_complete()
+        assert not pane.paused_bar.paused
+        assert not any(text.startswith("paused") for text in notices(pane))

@@ -180,3 +180,27 @@ async def test_an_interrupt_question_is_still_a_question(
         await app.workers.wait_for_complete()
         assert not pane.paused_bar.paused
         assert not any(text.startswith("paused") for text in notices(pane))
+
+
+async def test_a_thread_paused_elsewhere_shows_where_when_opened(
+    client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
+) -> None:
+    thread = await chat_thread(client, fast_chat)
+    message = {"messages": [{"role": "user", "content": "weather in Paris"}]}
+    async with client.runs.stream(
+        thread.thread_id, fast_chat.assistant_id, input=message, interrupt_before=["tools"]
+    ) as run:
+        async for _ in run:
+            pass
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.paused_bar.paused, what="the pause")
+        assert pane.paused_bar.paused_text == "paused before tools"
+        assert pane.prompt.has_focus  # opening a thread leaves the prompt to type in
+        pane.paused_bar.focus()
+        await pilot.press("c")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
+        )
+        assert ai_texts(pane)[-1].endswith(" C in Paris.")

@@ -68,8 +68,9 @@ def choose(pane: PauseHost, assistant_id: str) -> None:
     pane.app.push_screen(BreakpointsScreen(pane.client, assistant_id, pane.breakpoints), chosen)
 
 
-async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any]) -> None:
-    """The run stopped early: if at a breakpoint, say where and offer the keys."""
+async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool = True) -> None:
+    """The run stopped early: if at a breakpoint, say where and offer the keys (`focus`:
+    the paused bar takes the focus, as when the user's own run just stopped)."""
     try:
         waiting = await pause_of(
             pane.client,
@@ -81,8 +82,11 @@ async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any]) -> None:
         pane.screen_report(error, "read where the run paused")
         return
     text = pause_text(waiting)
-    if text is None:
-        return  # an interrupt() question: its block in the transcript asks it
+    if text is None or not (waiting.next or waiting.pause):
+        # An interrupt() question (its block asks it), or nothing to wait for.
+        pane.paused_bar.clear()
+        return
     pane.transcript.apply(pane.model.notice(text))
     pane.paused_bar.pause(text)
-    pane.paused_bar.focus()
+    if focus:
+        pane.paused_bar.focus()

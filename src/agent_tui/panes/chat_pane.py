@@ -200,6 +200,8 @@ class ChatPane(Vertical):
         self.set_state(self.model.state)
         if self.thread_status == "busy":
             await self._join_active_run()
+        elif self.thread_status == "interrupted":
+            await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     async def _join_active_run(self) -> None:
         """The thread is running (started elsewhere): follow that run here, live."""
@@ -336,6 +338,12 @@ class ChatPane(Vertical):
 
     def choose_breakpoints(self, assistant_id: str) -> None:
         chat_breakpoints.choose(self, assistant_id)
+
+    @work(exclusive=True, group="chat-pause", exit_on_error=False)
+    async def check_pause(self) -> None:
+        """A run started elsewhere (a replay) ended: show a breakpoint it stopped at."""
+        if self.loaded and not self.running:
+            await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     @on(PausedBar.Continue)
     @on(PausedBar.Step)

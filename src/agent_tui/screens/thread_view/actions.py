@@ -94,6 +94,9 @@ class ThreadActions(AgentScreen[None]):
         """The chat's breakpoints, which a replay carries too (`interrupt_before`…)."""
         return {}
 
+    def replay_ended(self) -> None:
+        """A replay ended: the thread may wait at a breakpoint now."""
+
     # -- fork -------------------------------------------------------------------------
 
     def action_fork(self) -> None:
@@ -200,6 +203,7 @@ class ThreadActions(AgentScreen[None]):
         finally:
             self.set_progress("")
         await self.reload_newer(select=None)
+        self.replay_ended()
         self.notify(
             f"Ran from step {row.step}: {', '.join(ran) or 'nothing to run'}.",
             title="Replay",

@@ -140,6 +140,9 @@ class ThreadChat(ThreadActions):
     def run_breakpoints(self) -> dict[str, Any]:
         return self.chat.breakpoints.run_kwargs()
 
+    def replay_ended(self) -> None:
+        self.chat.check_pause()
+
     # -- stream modes -----------------------------------------------------------------
 
     def action_stream_modes(self) -> None:

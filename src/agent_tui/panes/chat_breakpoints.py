@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.chat.breakpoints import ThreadBreakpoints, pause_of, pause_text
+from agent_tui.chat.items import InterruptItem
 from agent_tui.client import ApiError
 from agent_tui.modals.breakpoints import BreakpointsScreen
 
@@ -68,6 +69,11 @@ def choose(pane: PauseHost, assistant_id: str) -> None:
     pane.app.push_screen(BreakpointsScreen(pane.client, assistant_id, pane.breakpoints), chosen)
 
 
+def asks(model: ChatTranscript) -> bool:
+    """The transcript shows an interrupt() question still waiting for its answer."""
+    return any(isinstance(item, InterruptItem) and not item.answered for item in model.items)
+
+
 async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool = True) -> None:
     """The run stopped early: if at a breakpoint, say where and offer the keys (`focus`:
     the paused bar takes the focus, as when the user's own run just stopped)."""
@@ -79,7 +85,8 @@ async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool
             after=run_kwargs.get("interrupt_after"),
         )
     except ApiError as error:
-        pane.screen_report(error, "read where the run paused")
+        if focus:  # the user's own run; else the chat shows what it has, quietly
+            pane.screen_report(error, "read where the run paused")
         return
     text = pause_text(waiting)
     if text is None or not (waiting.next or waiting.pause):

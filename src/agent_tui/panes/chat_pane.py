@@ -200,7 +200,7 @@ class ChatPane(Vertical):
         self.set_state(self.model.state)
         if self.thread_status == "busy":
             await self._join_active_run()
-        elif self.thread_status == "interrupted":
+        elif self.thread_status == "interrupted" and not chat_breakpoints.asks(self.model):
             await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     async def _join_active_run(self) -> None:

@@ -161,7 +161,7 @@ async def test_a_node_inside_a_subgraph_is_refused_with_the_reason(
         }
 
 
-async def test_an_interrupt_question_is_still_a_question(
+async def test_an_interrupt_question_is_still_a_question_and_its_answer_pauses_too(
     client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
 ) -> None:
     thread = await chat_thread(client, fast_chat)
@@ -169,8 +169,8 @@ async def test_an_interrupt_question_is_still_a_question(
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         modal = await open_breakpoints(pilot, pane, wait_for)
-        await on_node(pilot, modal, "tools")
-        await pilot.press("b", "enter")
+        await on_node(pilot, modal, "approve")
+        await pilot.press("a", "enter")
         await type_and_send(pilot, pane, "deploy to staging")
         await wait_for(
             pilot,
@@ -180,6 +180,9 @@ async def test_an_interrupt_question_is_still_a_question(
         await app.workers.wait_for_complete()
         assert not pane.paused_bar.paused
         assert not any(text.startswith("paused") for text in notices(pane))
+        # The answer's run carries the breakpoints too: it stops once approve is done.
+        await pilot.press("y", "e", "s", "enter")
+        await paused_at(pilot, pane, wait_for, "paused after approve")
 
 
 async def test_a_thread_paused_elsewhere_shows_where_when_opened(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from chat_support import (
     SIZE,
     ai_texts,
@@ -22,6 +23,7 @@ from chat_support import (
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
+from agent_tui import editor
 from agent_tui.chat.items import InterruptItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -207,3 +209,30 @@ async def test_a_thread_paused_elsewhere_shows_where_when_opened(
             pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
         )
         assert ai_texts(pane)[-1].endswith(" C in Paris.")
+
+
+async def test_edit_the_paused_state_then_continue(
+    client: AgentServerClient,
+    fast_chat: Assistant,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def city_changed(app: Any, text: str, *, title: str = "") -> str:
+        # The tool call the agent made, pointed at another city.
+        return text.replace('"city": "Paris"', '"city": "Oslo"')
+
+    monkeypatch.setattr(editor, "edit_text", city_changed)
+    thread = await chat_thread(client, fast_chat)
+    app, _ = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        modal = await open_breakpoints(pilot, pane, wait_for)
+        await on_node(pilot, modal, "tools")
+        await pilot.press("b", "enter")
+        await type_and_send(pilot, pane, "weather in Paris")
+        await paused_at(pilot, pane, wait_for, "paused before tools")
+        await pilot.press("e")
+        await wait_for(
+            pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
+        )
+        assert ai_texts(pane)[-1].endswith(" C in Oslo.")

@@ -10,11 +10,14 @@ the paused bar (`widgets/chat_paused.py`) takes the focus for `c` / `s` / `esc`;
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agent_tui import editor
 from agent_tui.chat.breakpoints import ThreadBreakpoints, pause_of, pause_text
 from agent_tui.chat.items import InterruptItem
 from agent_tui.client import ApiError
+from agent_tui.history import delta_values
 from agent_tui.modals.breakpoints import BreakpointsScreen
 
 if TYPE_CHECKING:
@@ -67,6 +70,43 @@ def choose(pane: PauseHost, assistant_id: str) -> None:
         pane.notify(f"Runs on this thread: {summary}", title="Breakpoints", markup=False)
 
     pane.app.push_screen(BreakpointsScreen(pane.client, assistant_id, pane.breakpoints), chosen)
+
+
+async def edit_paused_state(pane: PauseHost) -> bool:
+    """`e` on a pause: the thread's state opens as JSON (as the fork editor does); what
+    changed is written on top of the paused checkpoint (as the node that wrote it last,
+    which the server works out). True when the run may go on (False: cancelled)."""
+    try:
+        state = await pane.client.threads.get_state(pane.thread_id)
+    except ApiError as error:
+        pane.screen_report(error, "read the paused state")
+        return False
+    text = json.dumps(state.values, indent=2, ensure_ascii=False, default=str)
+    title = "The paused state as JSON (save to continue the run)"
+    while True:
+        edited = await editor.edit_text(pane.app, text, title=title)
+        if edited is None:
+            return False
+        try:
+            values = json.loads(edited)
+        except json.JSONDecodeError as error:
+            pane.notify(
+                f"Not JSON ({error}); fix it and save again.", severity="error", markup=False
+            )
+            text = edited
+            continue
+        if isinstance(values, dict):
+            break
+        pane.notify("The state must be a JSON object.", severity="error", markup=False)
+        text = edited
+    update = delta_values(state.values, values)
+    if update:
+        try:
+            await pane.client.threads.update_state(pane.thread_id, update)
+        except ApiError as error:
+            pane.screen_report(error, "write the edited state")
+            return False
+    return True
 
 
 def asks(model: ChatTranscript) -> bool:

@@ -357,6 +357,18 @@ class ChatPane(Vertical):
         self._start(ChatRun(self, step=isinstance(event, PausedBar.Step), go_on=True))
         self.prompt.focus()
 
+    @on(PausedBar.Edit)
+    def _edit_paused(self, event: PausedBar.Edit) -> None:
+        event.stop()
+        if not self.running and not refuse_if_readonly(self.app, "edit the state"):
+            self._edit_then_go_on()
+
+    @work(exclusive=True, group="chat-edit", exit_on_error=False)
+    async def _edit_then_go_on(self) -> None:
+        if await chat_breakpoints.edit_paused_state(self) and not self.running:
+            self._start(ChatRun(self, go_on=True))
+            self.prompt.focus()
+
     @on(PausedBar.Stay)
     def _stay(self, event: PausedBar.Stay) -> None:
         event.stop()

@@ -1,5 +1,6 @@
 """The chat's paused bar: the run stopped at a breakpoint (`paused before tools`), and
-what the keys do — `c` continue, `s` step, `esc` stay paused.
+what the keys do — `c` continue, `s` step, `e` edit the state then continue, `esc` stay
+paused.
 
 Shown above the prompt only while the thread waits at a breakpoint (an `interrupt()`
 question has its own block in the transcript). It takes the focus when the run pauses,
@@ -25,6 +26,7 @@ class PausedBar(Static, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "go_on", "Continue", id="chat.continue"),
         Binding("s", "step", "Step", id="chat.step"),
+        Binding("e", "edit", "Edit, continue", id="chat.edit_continue"),
         Binding("escape", "stay", "Stay paused", id="chat.stay_paused"),
     ]
 
@@ -33,6 +35,9 @@ class PausedBar(Static, can_focus=True):
 
     class Step(Message):
         """Run on to just before the next node."""
+
+    class Edit(Message):
+        """Edit the paused state, then run on."""
 
     class Stay(Message):
         """Leave the run paused and go back to the prompt."""
@@ -43,7 +48,7 @@ class PausedBar(Static, can_focus=True):
         self.paused_text = text
         line = Text("⏸ ", style="bold")
         line.append(text, style="bold")
-        line.append("   c continue · s step · esc stay paused", style="dim")
+        line.append("   c continue · s step · e edit, continue · esc stay paused", style="dim")
         self.update(line)
         self.add_class("-paused")
 
@@ -60,6 +65,9 @@ class PausedBar(Static, can_focus=True):
 
     def action_step(self) -> None:
         self.post_message(self.Step())
+
+    def action_edit(self) -> None:
+        self.post_message(self.Edit())
 
     def action_stay(self) -> None:
         self.post_message(self.Stay())

@@ -74,7 +74,7 @@ class BreakpointsScreen(ModalScreen[ThreadBreakpoints | None]):
             yield Static(id="breakpoint-stepping")
             yield Static(id="breakpoint-message")
             yield Static(
-                "b/space pause before · a pause after · * stepping · enter uses them · esc cancels",
+                "b/space before · a after · * stepping · enter uses them · esc cancels",
                 classes="modal-hint",
             )
         yield Footer()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import httpx
 import pytest
 from chat_support import (
     SIZE,
@@ -20,6 +21,8 @@ from chat_support import (
     state_line,
     type_and_send,
 )
+from shell_support import ShellHarness
+from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
@@ -29,6 +32,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.modals.breakpoints import BreakpointsScreen
 from agent_tui.panes.chat_pane import ChatPane
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -236,3 +240,67 @@ async def test_edit_the_paused_state_then_continue(
             pilot, lambda: ended(pane) and state_line(pane).startswith("done"), what="the end"
         )
         assert ai_texts(pane)[-1].endswith(" C in Oslo.")
+
+
+PAUSED_THREAD = "1f0c6a00-0000-7000-8000-0000000b0b0b"
+PAUSED_MESSAGES = [
+    {"type": "human", "content": "weather in Paris", "id": "m1"},
+    {
+        "type": "ai",
+        "content": "",
+        "id": "m2",
+        "tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}, "id": "c1"}],
+    },
+]
+
+
+def paused_server() -> httpx.MockTransport:
+    """A thread paused before `tools` at a breakpoint, as a fixed fake server answers."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == f"/threads/{PAUSED_THREAD}":
+            return httpx.Response(
+                200,
+                json={
+                    "thread_id": PAUSED_THREAD,
+                    "status": "interrupted",
+                    "metadata": {"graph_id": "chat"},
+                    "values": {"messages": PAUSED_MESSAGES},
+                    "interrupts": {},
+                },
+            )
+        if path == f"/threads/{PAUSED_THREAD}/state":
+            state = {
+                "values": {"messages": PAUSED_MESSAGES},
+                "next": ["tools"],
+                "tasks": [{"id": "t1", "name": "tools", "interrupts": []}],
+                "checkpoint": {"thread_id": PAUSED_THREAD, "checkpoint_id": "c2"},
+            }
+            return httpx.Response(200, json=state)
+        if path.endswith("/history"):
+            return httpx.Response(200, json=[])
+        return httpx.Response(404, json={"detail": "Not Found"})
+
+    return httpx.MockTransport(answer)
+
+
+def test_paused_run_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
+    client = AgentServerClient("http://agent.test", http_transport=paused_server())
+    screen = ThreadViewScreen(client, PAUSED_THREAD, chat=True, status_interval=0)
+    app = ShellHarness(screen)
+    app.client = client
+
+    async def run_before(pilot: Any) -> None:
+        pane = pane_of(app)
+        await wait_for(
+            pilot,
+            lambda: pane.paused_bar.paused and all(w.is_finished for w in app.workers),
+            what="the pause",
+        )
+        await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
+        pane.paused_bar.focus()  # its keys in the footer
+        steady_cursors(app)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 30), run_before=run_before)

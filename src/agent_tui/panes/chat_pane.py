@@ -13,7 +13,9 @@ elsewhere) is joined and followed the same way. The screen hears `RunEnded` and
 refreshes its history. Cancelling (`ctrl+c` / `esc`) is the screen's key
 (`screens/thread_view/chat.py`), because it must work wherever the focus is: it calls `cancel_run`.
 
-One message can wait for the active run (`enter` twice): `chat_queue.py`.
+One message can wait for the active run (`enter` twice): `chat_queue.py`. The thread's
+breakpoints ride on every run started here, and a run stopped at one offers continue /
+step / edit on the paused bar: `chat_breakpoints.py`.
 """
 
 from __future__ import annotations

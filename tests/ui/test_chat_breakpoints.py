@@ -25,6 +25,7 @@ from shell_support import ShellHarness
 from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
+from thread_view_support import counter_thread, loaded, view_app
 
 from agent_tui import editor
 from agent_tui.chat.items import InterruptItem
@@ -304,3 +305,39 @@ def test_paused_run_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFo
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 30), run_before=run_before)
+
+
+async def test_a_replay_carries_the_breakpoints_and_the_chat_shows_the_pause(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client, 5)
+    app, screen = view_app(client, thread.thread_id)  # on the State tab
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("b")  # the history has the focus
+        await wait_for(pilot, lambda: isinstance(app.screen, BreakpointsScreen), what="modal")
+        modal = app.screen
+        assert isinstance(modal, BreakpointsScreen)
+        await wait_for(pilot, lambda: bool(modal.nodes), what="the graph's nodes")
+        await on_node(pilot, modal, "dbl")
+        await pilot.press("b", "enter")
+        await wait_for(pilot, lambda: app.screen is screen, what="the thread view")
+
+        await pilot.press("down", "down")  # step 0: inc runs next
+        row = screen.selected_row
+        assert row is not None and row.step == 0
+        await pilot.press("p")
+        await wait_for(
+            pilot,
+            # A replay forks the checkpoint, then runs: inc ran, dbl waits.
+            lambda: (
+                [(r.source, r.next) for r in screen.history.rows[:2]]
+                == [("loop", ("dbl",)), ("fork", ("inc",))]
+            ),
+            what="the replay stopped before dbl",
+        )
+        await pilot.press("a")  # the chat tab
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.paused_bar.paused, what="the pause in the chat")
+        assert pane.paused_bar.paused_text == "paused before dbl"
+        assert "⏸ before: dbl" in state_line(pane)

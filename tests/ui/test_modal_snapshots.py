@@ -268,3 +268,21 @@ def test_fork_as_node_snapshot(
         assert screen.is_attached
 
     assert snap_compare(harness(), terminal_size=(120, 32), run_before=run_before)
+
+
+def test_breakpoints_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        screen = await thread_view_loaded(pilot, wait_for)
+        screen.query_one("#transcript").focus()  # in the prompt, `b` types
+        await pilot.press("b")
+
+        def listed() -> bool:
+            return showing(pilot, "BreakpointsScreen") and bool(
+                getattr(pilot.app.screen, "nodes", None)
+            )
+
+        await wait_for(pilot, listed, what="the nodes")
+        await pilot.press("down", "b", "a")  # approve: pause before and after
+        await shown(pilot, wait_for, listed, "the breakpoints")
+
+    assert snap_compare(harness(), terminal_size=(120, 32), run_before=run_before)

@@ -103,7 +103,15 @@ class Start:
     command: dict[str, Any] | None = None
 
 
-Intent = Send | Resume | Join | Start
+@dataclass(frozen=True, slots=True)
+class GoOn:
+    """A thread paused at a breakpoint runs on with no input: to its next breakpoint, or
+    (`step`) to just before its next node."""
+
+    step: bool = False
+
+
+Intent = Send | Resume | Join | Start | GoOn
 
 
 class RunMachine:

@@ -106,6 +106,8 @@ class ChatSession:
         stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
     ) -> AsyncIterator[Step]:
         """Answer an interrupt (`command: {"resume": value}`) and follow the continuation.
 
@@ -126,6 +128,8 @@ class ChatSession:
             stream_modes=stream_modes,
             context=context,
             config=config,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
         ):
             yield step
 

@@ -16,7 +16,9 @@ itself and reports it. The screen hears `RunEnded` and refreshes its history.
 Cancelling (`ctrl+c` / `esc`) is the screen's key (`screens/thread_view/chat.py`),
 because it must work wherever the focus is: it calls `cancel_run`.
 
-One message can wait for the active run (`enter` twice): `chat_queue.py`.
+One message can wait for the active run (`enter` twice): `chat_queue.py`. The thread's
+breakpoints ride on every run started here, and a run stopped at one offers continue /
+step / edit on the paused bar: `chat_breakpoints.py`.
 """
 
 from __future__ import annotations
@@ -35,19 +37,22 @@ from textual.widgets import Static
 from agent_tui.agent_screen import refuse_if_readonly
 from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
+from agent_tui.chat.breakpoints import ThreadBreakpoints
 from agent_tui.chat.items import RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
-from agent_tui.chat.run_machine import Join, Resume, RunMachine, Send
+from agent_tui.chat.run_machine import GoOn, Join, Resume, RunMachine, Send
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.gc_tuning import streaming
 from agent_tui.modals.stream_modes import session_modes
 from agent_tui.modals.thread_inputs import PathScreen
+from agent_tui.panes import chat_breakpoints
 from agent_tui.panes.chat_hint import empty_chat_hint
 from agent_tui.panes.chat_queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.panes.chat_run import ChatRun
 from agent_tui.time_text import now_utc, utc_file_stamp
 from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.widgets.chat_paused import PausedBar
 from agent_tui.widgets.chat_prompt import PromptArea
 from agent_tui.widgets.chat_transcript import TranscriptView
 from agent_tui.widgets.event_inspector import EventInspector
@@ -127,12 +132,14 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.run: ChatRun | None = None
         self.queue = MessageQueue(self)
         self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
+        self.breakpoints = ThreadBreakpoints()  # every run started here carries them
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
         with Horizontal(id="chat-body"):
             yield TranscriptView(id="transcript")
             yield EventInspector(id="inspector")
+        yield PausedBar(id="paused")
         yield PromptArea(id="prompt")
 
     @property
@@ -160,6 +167,10 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     def detail(self) -> str:
         """A word beside the state, e.g. "attempt 2" beside "reconnecting…"."""
         return self.machine.detail
+
+    @property
+    def paused_bar(self) -> PausedBar:
+        return self.query_one(PausedBar)
 
     @property
     def running(self) -> bool:
@@ -213,6 +224,8 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self._machine_changed()  # the session's load set the state: idle or interrupted
         if self.thread_status == "busy":
             await self._join_active_run()
+        elif self.thread_status == "interrupted" and not chat_breakpoints.asks(self.model):
+            await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     async def _join_active_run(self) -> None:
         """The thread is running (started elsewhere): follow that run here, live."""
@@ -249,6 +262,9 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         if modes and set(modes) != set(DEFAULT_STREAM_MODES):
             text.append("  modes ", style="dim")
             text.append(", ".join(modes))
+        if self.breakpoints.active:
+            text.append("  ")
+            text.append(self.breakpoints.summary(), style="bold magenta")
         if self.queued is not None:
             text.append("  1 message queued", style="italic")
         if self.machine.cancellable:
@@ -314,6 +330,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.prompt.focus()  # the answer's form goes once answered
 
     def _start(self, run: ChatRun) -> None:
+        self.paused_bar.clear()
         self.run = run
         self.machine.start(run.intent)
         self._follow(run)
@@ -333,6 +350,8 @@ class ChatPane(ReportsWorkerFailures, Vertical):
                 self.run = None
                 self.queue.lapse_offer()
                 ended = self.machine.run_over()  # the cancel keys go
+            if ended == "interrupted":
+                await chat_breakpoints.show_pause(self, run.breakpoint_kwargs)
             if ended is not None:
                 self.post_message(self.RunEnded(ended))
             next_run = self.queue.next_run(ended)
@@ -345,6 +364,46 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         # it): the run is over, and the state line must not go on saying it runs.
         if worker.group == "chat-run":
             self.machine.broke("unexpected error, see the log")
+
+    # -- breakpoints and pauses (chat_breakpoints.py) ---------------------------------
+
+    def choose_breakpoints(self, assistant_id: str) -> None:
+        chat_breakpoints.choose(self, assistant_id)
+
+    @work(exclusive=True, group="chat-pause", exit_on_error=False)
+    async def check_pause(self) -> None:
+        """A run started elsewhere (a replay) ended: show a breakpoint it stopped at."""
+        if self.loaded and not self.running:
+            await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
+
+    @on(PausedBar.Continue)
+    @on(PausedBar.Step)
+    def _go_on(self, event: PausedBar.Continue | PausedBar.Step) -> None:
+        event.stop()
+        if self.running:
+            self.notify(BUSY_MESSAGE, title="Not continued", severity="warning", markup=False)
+            return
+        if refuse_if_readonly(self.app, "continue the run"):
+            return
+        self._start(ChatRun(self, GoOn(step=isinstance(event, PausedBar.Step))))
+        self.prompt.focus()
+
+    @on(PausedBar.Edit)
+    def _edit_paused(self, event: PausedBar.Edit) -> None:
+        event.stop()
+        if not self.running and not refuse_if_readonly(self.app, "edit the state"):
+            self._edit_then_go_on()
+
+    @work(exclusive=True, group="chat-edit", exit_on_error=False)
+    async def _edit_then_go_on(self) -> None:
+        if await chat_breakpoints.edit_paused_state(self) and not self.running:
+            self._start(ChatRun(self, GoOn()))
+            self.prompt.focus()
+
+    @on(PausedBar.Stay)
+    def _stay(self, event: PausedBar.Stay) -> None:
+        event.stop()
+        self.prompt.focus()  # the bar stays: the thread still waits there
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""

@@ -25,7 +25,7 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
-from agent_tui.chat.run_machine import Intent, Join, Resume, Send
+from agent_tui.chat.run_machine import GoOn, Intent, Join, Resume, Send
 from agent_tui.client import ApiError
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
+    from agent_tui.chat.breakpoints import ThreadBreakpoints
     from agent_tui.chat.run_machine import RunMachine
     from agent_tui.chat.session import ChatSession, Step
     from agent_tui.client import AgentServerClient
@@ -56,6 +57,7 @@ class RunHost(Protocol):
     session: ChatSession
     thread_status: str | None
     assistant: ChatAssistant | None
+    breakpoints: ThreadBreakpoints
 
     @property
     def queue(self) -> GivesBack: ...
@@ -118,14 +120,19 @@ async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
 class ChatRun:
     """Follows the run the pane's machine was started for (`intent`): a `Send` sends its
     text, a `Resume` answers its interrupt, a `Join` follows a run already on the thread
-    (started elsewhere), replayed from its start. A queued `Send` is no longer in the
-    prompt (which may hold the next draft): the prompt is left alone, and a failed send
-    gives the text back."""
+    (started elsewhere), replayed from its start, a `GoOn` runs a paused thread on with no
+    input, to its next breakpoint (or, stepping, to just before its next node). Every run
+    but a join carries the pane's breakpoints (`breakpoint_kwargs`). A queued `Send` is no
+    longer in the prompt (which may hold the next draft): the prompt is left alone, and a
+    failed send gives the text back."""
 
     def __init__(self, pane: RunHost, intent: Intent) -> None:
         self.pane = pane
         self.intent = intent
         self._prompt_done = False  # the prompt was cleared (or is not ours to clear)
+        chosen = pane.breakpoints
+        stepping = isinstance(intent, GoOn) and intent.step
+        self.breakpoint_kwargs = chosen.step_kwargs() if stepping else chosen.run_kwargs()
 
     async def follow(self) -> None:
         pane, intent = self.pane, self.intent
@@ -160,6 +167,7 @@ class ChatRun:
                 stream_modes=modes,
                 context=context,
                 config=config,
+                **self.breakpoint_kwargs,
             )
         elif isinstance(intent, Resume):
             steps = session.resume(
@@ -169,6 +177,15 @@ class ChatRun:
                 stream_modes=modes,
                 context=context,
                 config=config,
+                **self.breakpoint_kwargs,
+            )
+        elif isinstance(intent, GoOn):
+            steps = session.run(
+                assistant.assistant_id,
+                stream_modes=modes,
+                context=context,
+                config=config,
+                **self.breakpoint_kwargs,
             )
         else:
             steps = session.run(
@@ -178,6 +195,7 @@ class ChatRun:
                 stream_modes=modes,
                 context=context,
                 config=config,
+                **self.breakpoint_kwargs,
             )
         try:
             await self._follow(steps)
@@ -187,9 +205,14 @@ class ChatRun:
             self._give_back()
         except ApiError as error:
             pane.machine.not_started()
-            doing = "send the message" if isinstance(intent, Send) else "resume the run"
-            pane.screen_report(error, doing)
+            pane.screen_report(error, self._doing)
             self._give_back()
+
+    @property
+    def _doing(self) -> str:
+        if isinstance(self.intent, Send):
+            return "send the message"
+        return "continue the run" if isinstance(self.intent, GoOn) else "resume the run"
 
     def _give_back(self) -> None:
         intent = self.intent

@@ -26,6 +26,7 @@ from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
 from agent_tui.history import HistoryRow, delta_values
 from agent_tui.modals.thread_inputs import AsNodeScreen, PathScreen
+from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.screens.thread_view.workers import start
 from agent_tui.thread_export import (
     ExportError,
@@ -96,6 +97,17 @@ class TimeTravel:
     def app(self) -> App[Any]:
         """The screen's app (its editor, its modals, its settings)."""
         return self.screen.app
+
+    def run_breakpoints(self) -> dict[str, Any]:
+        """The chat's breakpoints, which a replay carries too (`interrupt_before`…)."""
+        panes = self.screen.query(ChatPane)
+        return panes.first().breakpoints.run_kwargs() if panes else {}
+
+    def replay_ended(self) -> None:
+        """A replay ended: the thread may wait at a breakpoint now (the chat shows it)."""
+        panes = self.screen.query(ChatPane)
+        if panes:
+            panes.first().check_pause()
 
     # -- fork -------------------------------------------------------------------------
 
@@ -182,6 +194,7 @@ class TimeTravel:
                 checkpoint_id=row.checkpoint_id,
                 context=context,
                 stream_mode=("updates",),
+                **self.run_breakpoints(),
             ) as run:
                 async for event in run:
                     if isinstance(event, UpdatesEvent):
@@ -201,6 +214,7 @@ class TimeTravel:
         finally:
             self.browser.set_progress("")
         await self.browser.reload_newer(select=None)
+        self.replay_ended()
         self.screen.notify(
             f"Ran from step {row.step}: {', '.join(ran) or 'nothing to run'}.",
             title="Replay",

@@ -48,6 +48,7 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("escape", "drop_queued", "Drop queued", id="thread_view.drop_queued"),
     Binding("escape", "cancel_run", "Cancel run", id="thread_view.esc_cancel_run"),
     Binding("a", "chat", "Chat", id="thread_view.chat"),
+    Binding("b", "breakpoints", "Breakpoints", show=False, id="chat.breakpoints"),
     Binding("n,ctrl+n", "new_thread", "New thread", id="thread_view.new_thread"),
     Binding("f2", "inspector", "Events", show=False, id="thread_view.inspector"),
     Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
@@ -140,6 +141,22 @@ class ChatControls:
         title = f"Event {record.event} · id {record.event_id or '—'}"
         self.screen.app.push_screen(RawJsonScreen(record.as_value(), title=title))
 
+    # -- breakpoints (panes/chat_breakpoints.py) --------------------------------------
+
+    def breakpoints(self, thread_assistant: str | None) -> None:
+        """`b`: the breakpoints of the chat's assistant (else the thread's)."""
+        chosen = self.chat.assistant
+        assistant_id = chosen.assistant_id if chosen is not None else thread_assistant
+        if assistant_id is None:
+            self.screen.notify(
+                "No assistant yet: f4 picks one, then b sets its breakpoints.",
+                title="Breakpoints",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.chat.choose_breakpoints(assistant_id)
+
     # -- stream modes -----------------------------------------------------------------
 
     def pick_stream_modes(self) -> None:
@@ -209,6 +226,11 @@ class ChatControls:
         )
         yield PaletteCommand(
             "Chat: pick the assistant…", "Which assistant the runs use", self.pick_assistant
+        )
+        yield PaletteCommand(
+            "Chat: breakpoints…",
+            "Pause the runs before or after nodes, or step (b)",
+            lambda: self.breakpoints(None),
         )
         yield PaletteCommand(
             "Chat: stream modes…",

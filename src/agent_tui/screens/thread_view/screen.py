@@ -323,6 +323,9 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_inspector(self) -> None:
         self.chat_controls.toggle_inspector()
 
+    def action_breakpoints(self) -> None:
+        self.chat_controls.breakpoints(self.sync.assistant_id)
+
     def action_toggle_history(self) -> None:
         self.chat_controls.toggle_history()
 

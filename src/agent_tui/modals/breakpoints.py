@@ -27,12 +27,13 @@ from agent_tui.chat.breakpoints import (
     load_graph_nodes,
 )
 from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 ON = "● pause"
 OFF = "·"
 
 
-class BreakpointsScreen(ModalScreen[ThreadBreakpoints | None]):
+class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | None]):
     DEFAULT_CSS = """
     BreakpointsScreen { align: center middle; }
     BreakpointsScreen > Vertical {

@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "screenshots"
@@ -146,6 +147,44 @@ async def chat(pilot: Pilot[None]) -> None:
     await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
 
 
+async def open_weather_chat(pilot: Pilot[None]) -> Any:
+    await threads_screen(pilot)
+    client = pilot.app.client  # type: ignore[attr-defined]
+    threads = [await client.threads.get(t.thread_id) for t in pilot.app.screen.table.items]  # type: ignore[attr-defined]
+    weather = next(t for t in threads if "Paris" in str(t.values))
+    await pilot.app.run_command(f"thread {weather.thread_id}")  # type: ignore[attr-defined]
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ThreadViewScreen")
+    pane = pilot.app.screen.chat  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(pane.model.items) and pane.assistant is not None)
+    return pane
+
+
+async def paused(pilot: Pilot[None]) -> None:
+    """The chat paused before the `tools` node (a breakpoint set with `b`)."""
+    pane = await open_weather_chat(pilot)
+    pane.breakpoints.before.append("tools")
+    pane.show_state()
+    pane.prompt.insert("weather in Oslo")
+    await pilot.press("enter")
+    await until(
+        pilot, lambda: pane.run is None and "paused before" in str(pane.paused_bar.render())
+    )
+    await pilot.press("ctrl+b")
+
+
+async def timeline(pilot: Pilot[None]) -> None:
+    """The Timeline tab of the weather thread: its supersteps as a waterfall."""
+    await open_weather_chat(pilot)
+    screen = pilot.app.screen
+    # The prompt has the focus, and a focused widget brings its tab back: focus the
+    # history first, as `tab` would.
+    screen.query_one("#history").focus()
+    await pilot.pause()
+    screen.tabs.active = "tab-timeline"  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(screen.query_one("#timeline").steps))
+    await pilot.pause(0.6)  # the tab underline slides over
+
+
 async def deploy_progress(pilot: Pilot[None]) -> None:
     """A deployment of the demo graphs on the local control plane, followed to DEPLOYED."""
     from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
@@ -182,6 +221,8 @@ SHOTS: dict[str, Shot] = {
     "threads": threads_screen,
     "thread-view": thread_view,
     "chat": chat,
+    "paused": paused,
+    "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,
 }

@@ -126,3 +126,12 @@ def test_tasks_and_checkpoints_events_are_timed_on_arrival() -> None:
     [task] = clock.by_checkpoint["c9"]
     assert task.name == "agent" and task.ended is not None
     assert (task.ended - task.started).total_seconds() == 1.5
+
+
+def test_every_bar_fits_a_narrow_view() -> None:
+    # A split thread view leaves the tab ~50 columns: the slowest bar must be in view.
+    for width in (52, 80, 140):
+        lines = timeline_renderable(build_timeline(BRANCH), width=width).plain.splitlines()
+        assert max(len(line) for line in lines[:-2]) <= width, width
+        slow_line = next(line for line in lines if "slow_model" in line)
+        assert "█" in slow_line

@@ -20,7 +20,8 @@ from textual.widgets import Static
 from agent_tui.timeline import TimelineStep, format_duration, slowest
 from agent_tui.widgets.text import server_text
 
-LABEL_WIDTH = 28
+LABEL_WIDTH = 28  # at most; a narrow view gives the bars the room first
+LABEL_MIN_WIDTH = 8
 STEP_WIDTH = 5
 DURATION_WIDTH = 10
 BAR_MIN_WIDTH = 20
@@ -46,14 +47,16 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     """The waterfall as one `Text`, for a view `width` cells wide."""
     if not steps:
         return Text("No checkpoints with times to show yet.", style="dim")
-    bar_width = max(BAR_MIN_WIDTH, width - LABEL_WIDTH - STEP_WIDTH - DURATION_WIDTH - 4)
+    fixed = STEP_WIDTH + DURATION_WIDTH + 4  # the separators too
+    label_width = max(LABEL_MIN_WIDTH, min(LABEL_WIDTH, width - fixed - BAR_MIN_WIDTH))
+    bar_width = max(BAR_MIN_WIDTH // 2, width - fixed - label_width)
     ends = [s.start + s.duration for s in steps] + [
         t.start + t.duration for s in steps for t in s.tasks
     ]
     total = max(ends) or 1.0
     worst = slowest(steps)
     text = Text(no_wrap=True, overflow="ignore")
-    header = f"{'step':>{STEP_WIDTH}} {'nodes':<{LABEL_WIDTH}} {'took':>{DURATION_WIDTH}}  "
+    header = f"{'step':>{STEP_WIDTH}} {'nodes':<{label_width}} {'took':>{DURATION_WIDTH}}  "
     text.append(header + f"0 … {format_duration(total)}", style="bold")
     for step in steps:
         is_worst = worst is not None and step is worst
@@ -61,7 +64,7 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
         text.append("\n")
         text.append(f"{'' if step.step is None else step.step:>{STEP_WIDTH}} ")
         text.append_text(
-            _fit(server_text(step.label, style="bold" if is_worst else ""), LABEL_WIDTH)
+            _fit(server_text(step.label, style="bold" if is_worst else ""), label_width)
         )
         text.append(f" {format_duration(step.duration):>{DURATION_WIDTH}}  ")
         text.append_text(_bar(step.start, step.duration, total, bar_width, style))
@@ -69,7 +72,7 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
             text.append("\n")
             text.append(" " * (STEP_WIDTH + 1))
             name = server_text(f"  {task.name}", style="red" if task.error else "dim")
-            text.append_text(_fit(name, LABEL_WIDTH))
+            text.append_text(_fit(name, label_width))
             text.append(f" {format_duration(task.duration):>{DURATION_WIDTH}}  ")
             task_style = "red" if task.error else "green"
             text.append_text(_bar(task.start, task.duration, total, bar_width, task_style))
@@ -100,7 +103,7 @@ class TimelineView(ScrollableContainer, can_focus=True):
 
     def show(self, steps: Sequence[TimelineStep]) -> None:
         self.steps = list(steps)
-        width = self.size.width or 100
+        width = self.scrollable_content_region.width or 100
         self.query_one("#timeline-body", Static).update(timeline_renderable(self.steps, width))
 
     def on_resize(self) -> None:

@@ -5,17 +5,32 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, unique
 from textual import events
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
 
 from agent_tui.client import AgentServerClient
 from agent_tui.editor import TextEditorScreen, editor_command, run_editor
 from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.widgets.schema_form import SchemaForm
+
+
+async def new_assistant_form(
+    pilot: Pilot[Any], wait_for: WaitFor, app: AssistantsApp
+) -> AssistantFormScreen:
+    """`n` on the assistants list: the form, its context fields loaded."""
+    await loaded(pilot, wait_for, app)
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
+    form = app.screen
+    assert isinstance(form, AssistantFormScreen)
+    await wait_for(pilot, lambda: form.schema_form is not None)
+    return form
 
 
 def test_the_editor_command_comes_from_visual_then_editor(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,12 +66,7 @@ async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
     name = unique("raw")
     app = AssistantsApp(client, graph_id="chat")
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, wait_for, app)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
-        form = app.screen
-        assert isinstance(form, AssistantFormScreen)
-        await wait_for(pilot, lambda: form.schema_form is not None)
+        form = await new_assistant_form(pilot, wait_for, app)
 
         await pilot.press("ctrl+e")
         await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
@@ -105,12 +115,7 @@ async def test_what_the_json_editor_cannot_put_in_a_field_is_said_and_kept(
     monkeypatch.delenv("EDITOR", raising=False)
     app = AssistantsApp(client, graph_id="chat")
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, wait_for, app)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
-        form = app.screen
-        assert isinstance(form, AssistantFormScreen)
-        await wait_for(pilot, lambda: form.schema_form is not None)
+        form = await new_assistant_form(pilot, wait_for, app)
         fields = form.query_one(SchemaForm)
 
         # Invalid JSON typed in "Other keys": ctrl+e says so and leaves the text alone.
@@ -168,12 +173,7 @@ async def test_json_for_another_graph_keeps_a_value_its_fields_cannot_show(
     monkeypatch.delenv("EDITOR", raising=False)
     app = AssistantsApp(client, graph_id="chat")
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, wait_for, app)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen))
-        form = app.screen
-        assert isinstance(form, AssistantFormScreen)
-        await wait_for(pilot, lambda: form.schema_form is not None)
+        form = await new_assistant_form(pilot, wait_for, app)
 
         await pilot.press("ctrl+e")
         await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")

@@ -108,8 +108,13 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
         )
         view = app.screen
         assert isinstance(view, ThreadViewScreen) and view.thread_id == thread_id
-        # `R` there (with the history focused) comes back to the runs.
+        # `R` there (with the history focused) comes back to the runs. The view opens on
+        # the chat with the prompt focused (where R is a letter): wait for that first.
+        await wait_for(pilot, lambda: view.chat.prompt.has_focus, what="the prompt", workers=False)
         view.query_one("#history").focus()
+        await wait_for(
+            pilot, lambda: view.query_one("#history").has_focus, what="the history", workers=False
+        )
         await pilot.press("R")
         await wait_for(
             pilot,

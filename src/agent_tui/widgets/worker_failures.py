@@ -11,9 +11,19 @@ the traceback and tells the user.
 
 from __future__ import annotations
 
-from textual.dom import DOMNode
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 from textual.worker import Worker, WorkerState
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    _Node = DOMNode
+else:
+    # A plain mixin at run time: a DOMNode base here would join the class's CSS type
+    # chain and its default-CSS order, and a modal lost its dimmed backdrop.
+    _Node = object
 
 
 class WorkerFailed(Message):
@@ -24,7 +34,7 @@ class WorkerFailed(Message):
         self.worker = worker
 
 
-class ReportsWorkerFailures(DOMNode):
+class ReportsWorkerFailures(_Node):
     """Mixed in before the Textual base: `class ChatPane(ReportsWorkerFailures, Vertical)`."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

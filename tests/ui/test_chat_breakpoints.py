@@ -65,6 +65,9 @@ async def paused_at(pilot: Pilot[Any], pane: ChatPane, wait_for: WaitFor, text: 
         raise AssertionError(f"waited for {text!r}; the chat says {said}") from None
     assert notices(pane)[-1] == text
     assert pane.paused_bar.has_focus  # c and s act at once
+    # The state line says it too (not "idle"): `paused (before tools)`.
+    where = text.removeprefix("paused ")
+    await wait_for(pilot, lambda: state_line(pane).startswith(f"paused ({where})"), what="state")
 
 
 async def test_pause_before_a_node_then_continue_to_the_end(

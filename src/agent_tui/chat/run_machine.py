@@ -35,7 +35,9 @@ The states (the names users see on the state line are in quotes):
 `paused` (a breakpoint: `interrupt_before` / `interrupt_after`) is a resting state of its
 own, distinct from `interrupted` (the graph asked a human through `interrupt()`): an
 interrupt is answered with a resume value, a breakpoint is continued (or stepped) with
-no value. Nothing reaches it yet; a `Finished("paused")` will.
+no value. The run itself ends `interrupted` (the server does not tell the two apart);
+`paused_at(where)` moves the resting state on once the thread's state shows a breakpoint
+(`panes/chat_breakpoints.py`).
 
 The queued message (`enter` twice during a run) lives here too: at most one, sent when
 the run ends `done`; any other ending gives it back to the user (`take_queued`).
@@ -218,6 +220,12 @@ class RunMachine:
         self.submitted = self.cancel_wanted = False
         self.ended = "error"
         self._set("error", reason, always=True)
+
+    def paused_at(self, where: str) -> None:
+        """The thread rests at a breakpoint (`where`: "before tools"); a run under way is
+        not disturbed."""
+        if not self.active:
+            self._set("paused", where, always=True)
 
     def loaded(self, *, waiting_interrupt: bool) -> None:
         """The thread's state was (re)loaded: `interrupted` when a question waits, else

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
+    from agent_tui.chat.run_machine import RunMachine
     from agent_tui.chat.transcript_model import ChatTranscript
     from agent_tui.client import AgentServerClient
     from agent_tui.widgets.chat_paused import PausedBar
@@ -37,6 +38,9 @@ class PauseHost(Protocol):
     thread_id: str
     model: ChatTranscript
     breakpoints: ThreadBreakpoints
+
+    @property
+    def machine(self) -> RunMachine: ...
 
     @property
     def app(self) -> App[object]: ...
@@ -135,5 +139,6 @@ async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool
         return
     pane.transcript.apply(pane.model.notice(text))
     pane.paused_bar.pause(text)
+    pane.machine.paused_at(text.removeprefix("paused "))
     if focus:
         pane.paused_bar.focus()

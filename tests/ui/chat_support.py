@@ -67,7 +67,13 @@ async def type_and_send(pilot: Pilot[Any], pane: ChatPane, text: str) -> None:
 
 
 def ended(pane: ChatPane) -> bool:
-    return pane.run is None and pane.run_state in ("done", "error", "cancelled", "interrupted", "paused")
+    return pane.run is None and pane.run_state in (
+        "done",
+        "error",
+        "cancelled",
+        "interrupted",
+        "paused",
+    )
 
 
 def state_line(pane: ChatPane) -> str:

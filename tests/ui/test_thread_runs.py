@@ -126,6 +126,21 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
         assert isinstance(runs, ThreadRunsScreen)
         await wait_for(pilot, lambda: runs.table.row_count == 1, what="the run", workers=False)
 
+        # The palette has it too (as has `?`): back to the view, run it from there.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is view, what="the view", workers=False)
+        [command] = [c for c in view.palette_commands() if c.name == "Runs of this thread"]
+        await command.callback()
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ThreadRunsScreen) and app.screen is not runs,
+            what="the runs from the palette",
+            workers=False,
+        )
+        runs = app.screen
+        assert isinstance(runs, ThreadRunsScreen)
+        await wait_for(pilot, lambda: runs.table.row_count == 1, what="the run", workers=False)
+
         await pilot.press("x")
         await wait_for(
             pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm", workers=False

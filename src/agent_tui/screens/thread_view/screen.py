@@ -262,6 +262,11 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_state(self) -> None:
         self.tabs.active = "tab-state"
 
+    def _show_timeline(self) -> None:
+        if self.chat.has_focus_within and self.pane.display:
+            self.pane.focus()  # a focused widget would bring its own tab back
+        self.tabs.active = "tab-timeline"
+
     async def action_runs(self) -> None:
         """`R`: the thread's runs (`screens/thread_runs.py`)."""
         await self.agent_app.open_resource("runs", self.thread_id)
@@ -369,6 +374,12 @@ class ThreadViewScreen(AgentScreen[None]):
         )
         yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
         yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
+        yield PaletteCommand(
+            "Timeline", "The supersteps as a waterfall: the slow node", self._show_timeline
+        )
+        yield PaletteCommand(
+            "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
+        )
         yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
         yield PaletteCommand(
             "Import thread…", "A thread export as a new thread", self.action_import

@@ -35,6 +35,22 @@ async def home(app: AgentTuiApp, pilot: Any, wait_for: WaitFor) -> None:
     await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
 
 
+async def new_runs_screen(
+    app: AgentTuiApp, pilot: Any, wait_for: WaitFor, *, than: object
+) -> ThreadRunsScreen:
+    """Another runs screen than `than` came up, with the one run listed."""
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ThreadRunsScreen) and app.screen is not than,
+        what="a runs screen",
+        workers=False,
+    )
+    runs = app.screen
+    assert isinstance(runs, ThreadRunsScreen)
+    await wait_for(pilot, lambda: runs.table.row_count == 1, what="the run", workers=False)
+    return runs
+
+
 async def test_runs_show_how_each_ended_and_a_failed_one_says_why(
     agent_server_url: str, wait_for: WaitFor
 ) -> None:
@@ -116,30 +132,14 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
             pilot, lambda: view.query_one("#history").has_focus, what="the history", workers=False
         )
         await pilot.press("R")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ThreadRunsScreen) and app.screen is not screen,
-            what="the runs again",
-            workers=False,
-        )
-        runs = app.screen
-        assert isinstance(runs, ThreadRunsScreen)
-        await wait_for(pilot, lambda: runs.table.row_count == 1, what="the run", workers=False)
+        runs = await new_runs_screen(app, pilot, wait_for, than=screen)
 
         # The palette has it too (as has `?`): back to the view, run it from there.
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is view, what="the view", workers=False)
         [command] = [c for c in view.palette_commands() if c.name == "Runs of this thread"]
         await command.callback()
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ThreadRunsScreen) and app.screen is not runs,
-            what="the runs from the palette",
-            workers=False,
-        )
-        runs = app.screen
-        assert isinstance(runs, ThreadRunsScreen)
-        await wait_for(pilot, lambda: runs.table.row_count == 1, what="the run", workers=False)
+        runs = await new_runs_screen(app, pilot, wait_for, than=runs)
 
         await pilot.press("x")
         await wait_for(

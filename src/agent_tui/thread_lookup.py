@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from agent_tui.sanitize import clean_text
+
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
 
@@ -64,5 +66,5 @@ async def resolve_thread_id(client: AgentServerClient, text: str, *, look_at: in
     if not found:
         scope = f"the {read} most recently updated threads" if read >= look_at else "any thread"
         raise ThreadNotFound(f"No thread id ends with {wanted!r} (looked at {scope})")
-    shown = ", ".join(found[:5])
+    shown = clean_text(", ".join(found[:5]))  # ids as the server sent them
     raise ThreadNotFound(f"{wanted!r} matches more than one thread ({shown}): give more of the id")

@@ -28,6 +28,7 @@ from agent_tui.client.models import Run
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.routes import RouteUnavailable
+from agent_tui.sanitize import clean_text
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
 from agent_tui.short_ids import short_random_id, short_thread_id
 from agent_tui.time_text import utc_seconds
@@ -165,7 +166,10 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             return
         if item.status != "running":
             self.notify(
-                f"Run {short_thread_id(item.run_id)} is {item.status}: only a running run can be joined",
+                clean_text(
+                    f"Run {short_thread_id(item.run_id)} is {item.status}: "
+                    "only a running run can be joined"
+                ),
                 markup=False,
             )
             return
@@ -181,7 +185,9 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             return
         if item.status not in ACTIVE:
             self.notify(
-                f"Run {short_thread_id(item.run_id)} is {item.status}: nothing to cancel",
+                clean_text(
+                    f"Run {short_thread_id(item.run_id)} is {item.status}: nothing to cancel"
+                ),
                 markup=False,
             )
             return
@@ -198,7 +204,7 @@ class ThreadRunsScreen(ResourceScreen[Run]):
         call = self.client.runs.cancel(self.thread_id, item.run_id, wait=True, timeout=30)
         if await self.attempt(call, doing=f"cancel run {short_thread_id(item.run_id)}") is FAILED:
             return
-        self.notify(f"Cancelled run {short_thread_id(item.run_id)}", markup=False)
+        self.notify(clean_text(f"Cancelled run {short_thread_id(item.run_id)}"), markup=False)
         self.reload()
 
 

@@ -1,6 +1,7 @@
 """`AgentServerClient`: one async client for a running agent server.
 
-Sub-clients are named like langgraph-sdk's (`assistants`, `threads`, `runs`) so the
+Sub-clients are named like langgraph-sdk's (`assistants`, `threads`, `runs`, `store`,
+`crons`) so the
 calls read the same to users who know the SDK.
 """
 
@@ -11,9 +12,11 @@ from collections.abc import Mapping
 import httpx
 
 from agent_tui.client.assistants import AssistantsClient
+from agent_tui.client.crons import CronsClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import ServerInfo
 from agent_tui.client.runs import RunsClient
+from agent_tui.client.store import StoreClient
 from agent_tui.client.threads import ThreadsClient
 from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy
 
@@ -39,6 +42,8 @@ class AgentServerClient(ApiClient):
         self.assistants = AssistantsClient(self.transport)
         self.threads = ThreadsClient(self.transport)
         self.runs = RunsClient(self.transport)
+        self.store = StoreClient(self.transport)
+        self.crons = CronsClient(self.transport)
 
     async def info(self) -> ServerInfo:
         """`GET /info`: the server's version and feature flags."""

@@ -21,6 +21,7 @@ from agent_tui.client.models.agent_server import (
     ThreadStatus,
     ThreadTask,
 )
+from agent_tui.client.models.memory import Cron, Namespace, StoreItem, dotted, namespace_of
 
 __all__ = [
     "THREAD_STATUSES",
@@ -30,16 +31,21 @@ __all__ = [
     "AssistantSchemas",
     "AssistantVersion",
     "CheckpointRef",
+    "Cron",
     "GraphEdge",
     "GraphNode",
+    "Namespace",
     "Run",
     "RunStatus",
     "ServerInfo",
     "SortOrder",
+    "StoreItem",
     "Thread",
     "ThreadSortField",
     "ThreadState",
     "ThreadStateUpdateResult",
     "ThreadStatus",
     "ThreadTask",
+    "dotted",
+    "namespace_of",
 ]

@@ -1,0 +1,62 @@
+"""Store items and cron jobs: the agent server's long-term memory and schedules."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from agent_tui.client.models.agent_server import ApiModel
+
+Namespace = tuple[str, ...]
+
+
+def dotted(namespace: Namespace | list[str]) -> str:
+    """A namespace written as the API's query form does: `users.u1.memories`."""
+    return ".".join(namespace)
+
+
+def namespace_of(text: str) -> Namespace:
+    """`users.u1.memories` → `("users", "u1", "memories")`; empty text is the root."""
+    return tuple(part for part in text.split(".")) if text else ()
+
+
+class StoreItem(ApiModel):
+    namespace: list[str]
+    key: str
+    value: Any = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    # Set by a search; `None` when the server has no vector index (no semantic ranking).
+    score: float | None = None
+
+    @property
+    def ns(self) -> Namespace:
+        return tuple(self.namespace)
+
+
+class Cron(ApiModel):
+    cron_id: str
+    assistant_id: str | None = None
+    thread_id: str | None = None
+    schedule: str = ""
+    timezone: str | None = None
+    end_time: datetime | None = None
+    next_run_date: datetime | None = None
+    enabled: bool = True
+    on_run_completed: str | None = None
+    payload: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    user_id: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @field_validator("payload", "metadata", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @property
+    def input(self) -> Any:
+        return self.payload.get("input")

@@ -1,0 +1,98 @@
+"""`client.store`: the agent server's long-term memory (`/store/...`).
+
+Names follow langgraph-sdk's `client.store`. Namespaces are tuples of strings; the
+server reads one from a query string only in its dotted form (`users.u1.memories`),
+so `get_item` sends that (a repeated `namespace=` parameter answers `null`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from agent_tui.client.errors import NotFound
+from agent_tui.client.models.memory import Namespace, StoreItem, dotted
+from agent_tui.client.transport import Transport, compact
+
+_ITEMS = TypeAdapter(list[StoreItem])
+
+
+class StoreClient:
+    def __init__(self, transport: Transport) -> None:
+        self._http = transport
+
+    async def list_namespaces(
+        self,
+        prefix: Sequence[str] | None = None,
+        suffix: Sequence[str] | None = None,
+        *,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Namespace]:
+        body = compact(
+            prefix=list(prefix) if prefix else None,
+            suffix=list(suffix) if suffix else None,
+            max_depth=max_depth,
+            limit=limit,
+            offset=offset,
+        )
+        data = await self._http.request_json(
+            "POST", "/store/namespaces", json=body, idempotent=True
+        )
+        namespaces = data.get("namespaces", []) if isinstance(data, dict) else []
+        return [tuple(str(part) for part in ns) for ns in namespaces if isinstance(ns, list)]
+
+    async def search_items(
+        self,
+        namespace_prefix: Sequence[str],
+        *,
+        filter: dict[str, Any] | None = None,
+        query: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[StoreItem]:
+        body = compact(
+            namespace_prefix=list(namespace_prefix),
+            filter=filter,
+            query=query,
+            limit=limit,
+            offset=offset,
+        )
+        data = await self._http.request_json(
+            "POST", "/store/items/search", json=body, idempotent=True
+        )
+        items = data.get("items", []) if isinstance(data, dict) else []
+        return _ITEMS.validate_python(items)
+
+    async def get_item(self, namespace: Sequence[str], key: str) -> StoreItem:
+        """The item, or `NotFound` (the server answers 200 `null` for a missing one)."""
+        data = await self._http.request_json(
+            "GET", "/store/items", params={"namespace": dotted(list(namespace)), "key": key}
+        )
+        if data is None:
+            raise NotFound(
+                f"no item {key!r} in namespace {dotted(list(namespace)) or '(root)'}",
+                method="GET",
+                url=self._http.url_for("/store/items"),
+            )
+        return StoreItem.model_validate(data)
+
+    async def put_item(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        value: dict[str, Any],
+        *,
+        index: bool | list[str] | None = None,
+        ttl: float | None = None,
+    ) -> None:
+        body = compact(namespace=list(namespace), key=key, value=value, index=index, ttl=ttl)
+        await self._http.request("PUT", "/store/items", json=body)
+
+    async def delete_item(self, namespace: Sequence[str], key: str) -> None:
+        await self._http.request(
+            "DELETE", "/store/items", json={"namespace": list(namespace), "key": key}
+        )

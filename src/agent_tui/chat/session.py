@@ -26,12 +26,14 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
+from agent_tui.chat.failure import Failure, failure_of
 from agent_tui.chat.items import InterruptItem, TranscriptChange
 from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
 from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
+from agent_tui.client.models import Thread
 from agent_tui.client.sse import MAX_EVENT_BYTES
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
@@ -53,6 +55,7 @@ class ChatSession:
         self.machine = RunMachine()
         self.driver = RunDriver(client, thread_id, backoff=backoff)
         self.thread_status: str | None = None
+        self.failure: Failure | None = None  # why the thread failed, when it is in error
         self._owns_run = False  # the machine's run was started here, not by the pane
 
     async def load(self) -> list[TranscriptChange]:
@@ -61,9 +64,24 @@ class ChatSession:
         # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
+        self.failure = None
         changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
+        if thread.status == "error":
+            changes += await self._show_failure(thread)
         self.machine.loaded(waiting_interrupt=bool(self.transcript.waiting_interrupts()))
         return changes
+
+    async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
+        """The failure of a thread in `error` in the transcript, with the failing node
+        (the thread records the error; its last checkpoint's tasks record where)."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                tasks = (await self.client.threads.get_state(self.thread_id)).tasks
+        except (ApiError, TimeoutError):
+            tasks = []  # still say what failed, without the node
+        failure = failure_of(thread, tasks)
+        self.failure = failure
+        return self.transcript.show_failure(failure) if failure is not None else []
 
     async def send(
         self,
@@ -245,6 +263,8 @@ class ChatSession:
                 pass  # the server is unreachable or silent: keep what arrived
             else:
                 changes += transcript.reconcile(thread.values)
+                if event.state == "error" and thread.status == "error":
+                    changes += await self._show_failure(thread)
         changes += transcript.end_run()
         skipped = self.driver.skipped_events
         if skipped:

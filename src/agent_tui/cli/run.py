@@ -31,6 +31,7 @@ from agent_tui.chat.assistant import (
     only_graph,
 )
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
+from agent_tui.chat.failure import failure_of
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession, pending_interrupts
 from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
@@ -190,10 +191,10 @@ class HeadlessRun:
                     waiting = waiting_of(
                         thread_state, before=self.before, after=self.after, ran=self.ran
                     )
-                for task in thread_state.tasks if state == "error" else ():
-                    if task.error:  # no error event came (e.g. the run was rejoined)
-                        output.warn(f"the run failed in {task.name}: {task.error}")
-                        output.failed = True
+                failure = failure_of(None, thread_state.tasks) if state == "error" else None
+                if failure is not None:  # no error event came (e.g. the run was rejoined)
+                    output.warn(f"the run failed: {failure.line()}")
+                    output.failed = True
         command = f"agent-tui run {shlex.quote(assistant)} --thread {session.thread_id}"
         output.ended(finished, waiting, command)
         if state == "done":

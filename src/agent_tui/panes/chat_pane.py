@@ -253,6 +253,10 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             text.append_text(server_text(f"({self.detail})", style="dim"))
         text.append("  thread ", style="dim")
         text.append_text(status_text(self.thread_status or "—"))
+        failure = self.session.failure
+        if self.thread_status == "error" and failure is not None and not self.machine.active:
+            where = f" in {failure.node}" if failure.node else ""
+            text.append_text(server_text(f" ({failure.error or 'error'}{where})", style="red"))
         text.append("  assistant ", style="dim")
         if self.assistant is not None:
             text.append_text(server_text(self.assistant.shown, style="bold"))

@@ -159,11 +159,13 @@ class ErrorBlock(ChatBlock):
     item: ErrorItem
 
     def compose(self) -> ComposeResult:
-        text = Text.assemble(
-            server_text(self.item.error or "Error", style="bold red"),
-            ": ",
-            server_text(self.item.message),
-        )
+        text = Text()  # not the type's Text: its style would colour the whole line
+        text.append_text(server_text(self.item.error or "Error", style="bold red"))
+        if self.item.node:
+            text.append(" in ", style="red")
+            text.append_text(server_text(self.item.node, style="bold"))
+        text.append(": ")
+        text.append_text(server_text(self.item.message))
         yield Static(text, classes="error-text")
 
 

@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from agent_tui.chat.failure import failure_of
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Thread
 from agent_tui.palette import PaletteCommand
@@ -50,22 +51,20 @@ class AttentionScreen(ThreadsScreen):
 
     async def fetch_page(self, offset: int, limit: int) -> Sequence[Thread]:
         page = await super().fetch_page(offset, limit)
-        failed = [
-            t.thread_id for t in page if t.status == "error" and t.thread_id not in self.errors
-        ]
+        failed = [t for t in page if t.status == "error" and t.thread_id not in self.errors]
         gate = asyncio.Semaphore(ERROR_READS)
 
-        async def read_error(thread_id: str) -> None:
+        async def read_error(thread: Thread) -> None:
             async with gate:
                 try:
-                    state = await self.client.threads.get_state(thread_id)
+                    state = await self.client.threads.get_state(thread.thread_id)
                 except ApiError:
-                    return  # the row still says "failed"
-            error = next((task.error for task in state.tasks if task.error), None)
-            if error:
-                self.errors[thread_id] = error
+                    state = None  # the thread still says what failed, without the node
+            failure = failure_of(thread, state.tasks if state is not None else ())
+            if failure is not None:
+                self.errors[thread.thread_id] = failure.line()
 
-        await asyncio.gather(*(read_error(thread_id) for thread_id in failed))
+        await asyncio.gather(*(read_error(thread) for thread in failed))
         return page
 
     @property

@@ -126,6 +126,15 @@ async def test_esc_and_ctrl_c_cancel_the_run_on_the_server_and_keep_what_arrived
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ThreadViewScreen))
 
+    # Reopened, the thread says its run was cancelled: not "paused", no paused bar.
+    app, screen = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.shown_loaded, what="the transcript")
+        assert pane.run_state == "cancelled" and state_line(pane).startswith("cancelled")
+        assert notices(pane)[-1] == "The last run was cancelled before agent finished."
+        assert not pane.paused_bar.display
+
 
 async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
     client: AgentServerClient, wait_for: WaitFor, tmp_path: Path

@@ -18,6 +18,7 @@ from typing import Any
 
 from agent_tui.client.models import Thread, ThreadTask
 
+CANCELLED_ERROR = "UserInterrupt"  # what langgraph-api records for a cancelled run
 _REPR = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)\((?P<args>.*)\)$", re.DOTALL)
 
 
@@ -55,9 +56,23 @@ def _thread_error(thread: Thread | None) -> dict[str, Any] | None:
     return error if isinstance(error, dict) else None
 
 
+def was_cancelled(thread: Thread | None) -> bool:
+    """Whether the thread's last run was cancelled: the server leaves it `interrupted`, as
+    a breakpoint does, but records a `UserInterrupt` error (a breakpoint records none)."""
+    error = _thread_error(thread)
+    return (
+        thread is not None
+        and thread.status == "interrupted"
+        and error is not None
+        and error.get("error") == CANCELLED_ERROR
+    )
+
+
 def failure_of(thread: Thread | None, tasks: Sequence[ThreadTask] = ()) -> Failure | None:
     """The failure of a thread in `error`, from the thread and its last checkpoint's
-    tasks; None when neither records one."""
+    tasks; None when neither records one (a cancelled run is no failure)."""
+    if was_cancelled(thread):
+        return None
     failing = next((task for task in tasks if task.error), None)
     recorded = _thread_error(thread)
     if recorded is not None:

@@ -227,12 +227,18 @@ class RunMachine:
         if not self.active:
             self._set("paused", where, always=True)
 
-    def loaded(self, *, waiting_interrupt: bool) -> None:
-        """The thread's state was (re)loaded: `interrupted` when a question waits, else
-        idle. A run under way keeps its state (its own events keep the chat right)."""
+    def loaded(self, *, waiting_interrupt: bool, cancelled: bool = False) -> None:
+        """The thread's state was (re)loaded: `interrupted` when a question waits,
+        `cancelled` when its last run was, else idle. A run under way keeps its state (its
+        own events keep the chat right)."""
         if self.active:
             return
-        self._set("interrupted" if waiting_interrupt else "idle", always=True)
+        state: RunState = "idle"
+        if waiting_interrupt:
+            state = "interrupted"
+        elif cancelled:
+            state = "cancelled"
+        self._set(state, always=True)
 
     # -- the queued message ------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
-from agent_tui.chat.failure import Failure, failure_of
+from agent_tui.chat.failure import Failure, failure_of, was_cancelled
 from agent_tui.chat.items import InterruptItem, TranscriptChange
 from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
 from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
@@ -56,6 +56,7 @@ class ChatSession:
         self.driver = RunDriver(client, thread_id, backoff=backoff)
         self.thread_status: str | None = None
         self.failure: Failure | None = None  # why the thread failed, when it is in error
+        self.cancelled = False  # the thread's last run was cancelled (as loaded)
         self._owns_run = False  # the machine's run was started here, not by the pane
 
     async def load(self) -> list[TranscriptChange]:
@@ -68,8 +69,23 @@ class ChatSession:
         changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
         if thread.status == "error":
             changes += await self._show_failure(thread)
-        self.machine.loaded(waiting_interrupt=bool(self.transcript.waiting_interrupts()))
+        self.cancelled = was_cancelled(thread)
+        if self.cancelled:
+            changes += await self._say_cancelled()
+        self.machine.loaded(
+            waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
+        )
         return changes
+
+    async def _say_cancelled(self) -> list[TranscriptChange]:
+        """A thread reopened after its run was cancelled: say so (not "paused"), and where."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                pending = (await self.client.threads.get_state(self.thread_id)).next
+        except (ApiError, TimeoutError):
+            pending = []
+        where = f" before {', '.join(pending)} finished" if pending else ""
+        return self.transcript.notice(f"The last run was cancelled{where}.", "warning")
 
     async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
         """The failure of a thread in `error` in the transcript, with the failing node

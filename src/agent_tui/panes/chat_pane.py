@@ -224,7 +224,11 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self._machine_changed()  # the session's load set the state: idle or interrupted
         if self.thread_status == "busy":
             await self._join_active_run()
-        elif self.thread_status == "interrupted" and not chat_breakpoints.asks(self.model):
+        elif (
+            self.thread_status == "interrupted"
+            and not self.session.cancelled
+            and not chat_breakpoints.asks(self.model)
+        ):
             await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     async def _join_active_run(self) -> None:

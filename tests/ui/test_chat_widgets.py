@@ -177,7 +177,7 @@ async def test_a_queued_message_stays_last_until_dropped(wait_for: WaitFor) -> N
     app = TranscriptApp()
     async with app.run_test(size=(100, 30)) as pilot:
         add(app, HumanItem("h1", "count to 3"))
-        app.transcript.show_queued("hello")
+        app.transcript.show_queued("hello", "queued: sent when this run ends (esc drops it)")
         add(app, AIItem("m1", text="1 2 3", streaming=False))
         app.transcript.apply([Cleared()])  # a reload keeps it too
         add(app, HumanItem("h1", "count to 3"), AIItem("m1", text="1 2 3", streaming=False))

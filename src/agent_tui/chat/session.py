@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from agent_tui.chat.double_text import ServerStrategy
 from agent_tui.chat.driver_events import (
     DriverEvent,
     Finished,
@@ -33,7 +34,7 @@ from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, S
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
-from agent_tui.client.models import Thread
+from agent_tui.client.models import Run, Thread
 from agent_tui.client.sse import MAX_EVENT_BYTES
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
@@ -206,9 +207,43 @@ class ChatSession:
             machine.submitted = machine.cancel_wanted = False
             self._end()
 
-    async def join(self, run_id: str) -> AsyncIterator[Step]:
-        """Follow a run already running on the thread (replayed from its start)."""
+    async def hand_over(
+        self,
+        assistant_id: str,
+        text: str,
+        how: ServerStrategy,
+        *,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
+    ) -> Run:
+        """Hand a human message to the server while a run is active, with the multitask
+        strategy `how` (`chat/double_text.py`): a new run, created resumable so that `join`
+        can follow it from its start once the active run ends. A `reject` the server
+        applies is a `Conflict` (in the server's words)."""
+        return await self.client.runs.create(
+            self.thread_id,
+            assistant_id,
+            input={"messages": [{"role": "user", "content": text}]},
+            context=context,
+            config=config,
+            multitask_strategy=how,
+            stream_mode=list(stream_modes),
+            stream_subgraphs=True,
+            stream_resumable=True,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+
+    async def join(self, run_id: str, *, reload: bool = False) -> AsyncIterator[Step]:
+        """Follow a run already running on the thread (replayed from its start);
+        `reload`: start the transcript over from the thread's state first (the run before
+        it was rolled back)."""
         self._begin(Join(run_id))
+        if reload:
+            yield None, await self._reload()
         self.transcript.begin_run()
         try:
             async for step in self._steps(self.driver.join(run_id)):

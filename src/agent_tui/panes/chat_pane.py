@@ -38,6 +38,7 @@ from agent_tui.agent_screen import refuse_if_readonly
 from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.breakpoints import ThreadBreakpoints
+from agent_tui.chat.double_text import ServerStrategy
 from agent_tui.chat.items import RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.run_machine import GoOn, Join, Resume, RunMachine, Send
@@ -274,7 +275,9 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             text.append("  ")
             text.append(self.breakpoints.summary(), style="bold magenta")
         if self.queued is not None:
-            text.append("  1 message queued", style="italic")
+            how = self.machine.queued_how
+            waiting = "1 message queued" if how == "queue" else f"1 message on the server ({how})"
+            text.append(f"  {waiting}", style="italic")
         if self.machine.cancellable:
             text.append("  esc/ctrl+c cancels", style="dim")
         self.query_one("#chat-state", Static).update(text)
@@ -337,6 +340,15 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self._start(ChatRun(self, Resume(event.value, event.item)))
         self.prompt.focus()  # the answer's form goes once answered
 
+    def start_run(self, run: ChatRun) -> None:
+        """Follow `run` (no run may be active)."""
+        self._start(run)
+
+    @work(group="chat-hand-over", exit_on_error=False)
+    async def hand_over(self, text: str, how: ServerStrategy) -> None:
+        """Send `text` to the server during a run, with the multitask strategy `how`."""
+        await self.queue.hand_over(text, how)
+
     def _start(self, run: ChatRun) -> None:
         self.paused_bar.clear()
         self.run = run
@@ -356,7 +368,6 @@ class ChatPane(ReportsWorkerFailures, Vertical):
                     await run.follow()
             finally:
                 self.run = None
-                self.queue.lapse_offer()
                 ended = self.machine.run_over()  # the cancel keys go
             if ended == "interrupted":
                 await chat_breakpoints.show_pause(self, run.breakpoint_kwargs)

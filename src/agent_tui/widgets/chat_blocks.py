@@ -83,12 +83,13 @@ class QueuedBlock(HumanBlock):
     QueuedBlock > Static { color: $text-muted; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, how: str) -> None:
         super().__init__(HumanItem(key="queued", text=text))
+        self.how = how  # what happens to it, e.g. "queued: sent when this run ends"
 
     def compose(self) -> ComposeResult:
         label = block_label("you")
-        label.append(" · queued: sent when this run ends (esc drops it)", style="italic")
+        label.append(f" · {self.how}", style="italic")
         yield Static(label, classes="block-label")
         yield Static(server_text(self.item.text), classes="human-text")
 

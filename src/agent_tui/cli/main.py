@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=_run_tui)
 
-    # Headless subcommands (threads, history, diff, export, import: `headless_commands.py`).
+    # Headless subcommands (threads, history, diff, export, import, store, crons, run,
+    # serve: `headless_commands.py`).
     # `prog` for each level: argparse would otherwise build subcommands' usage lines from
     # the multi-line usage above ("agent-tui --version | --help config set-context …").
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")

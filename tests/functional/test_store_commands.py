@@ -119,6 +119,11 @@ async def test_put_get_ls_search_rm_round_trip(
     assert [(item["namespace"], item["key"], item["score"]) for item in found] == [
         ([root, "u2"], "city", None)
     ]
+    # With no NS: every namespace.
+    code, out, _ = await cli(
+        capsys, "store", "search", "--filter", '{"city": "Oslo", "n": 2}', "--json", *url
+    )
+    assert code == 0 and [root, "u2"] in [item["namespace"] for item in json.loads(out)]
     # A query on a server with no store index: the items come, unranked, and it is said.
     code, out, err = await cli(capsys, "store", "search", root, "--query", "food", *url)
     assert code == 0 and "likes" in out

@@ -30,6 +30,8 @@ examples:
                                      connect to a running server (e.g. `langgraph dev`)
   agent-tui --context staging        connect to a saved context (see `agent-tui config contexts`)
   agent-tui serve [--port N]         the same local server, headless (for Studio, the SDK, curl)
+  agent-tui store ls chat            the namespaces of the server's Store (long-term memory)
+  agent-tui crons list               cron jobs: schedule, what they run, next run (UTC)
   agent-tui config path              print where the config file lives
   agent-tui config set-context staging --url https://… --api-key-env STAGING_KEY
 

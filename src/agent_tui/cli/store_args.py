@@ -104,8 +104,10 @@ def add_store_parser(
     search.add_argument(
         "namespace",
         metavar="NS",
+        nargs="?",
         type=namespace_prefix,
-        help="a dotted namespace prefix ('' for every namespace)",
+        default=(),
+        help="a dotted namespace prefix (default: every namespace)",
     )
     search.add_argument(
         "--filter",

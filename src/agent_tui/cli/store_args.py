@@ -199,4 +199,5 @@ def _number(text: str, kind: type[int] | type[float]) -> float:
     try:
         return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        what = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None

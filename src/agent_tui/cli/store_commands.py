@@ -1,8 +1,9 @@
 """`agent-tui store ls [PREFIX] | get NS KEY | put NS KEY --value JSON [--ttl MINUTES] |
 rm NS KEY | search NS [--filter JSON] [--query TEXT]`: the Store, headless.
 
-The arguments are in `store_args.py`. Namespaces print with dots, as they are typed;
-`--json` gives them as lists (a part may hold a dot there).
+The arguments are in `store_args.py`. Namespaces print with dots, as they are typed
+(the store refuses a dot inside a part, so the dotted form is never ambiguous);
+`--json` gives them as lists, as the API does.
 """
 
 from __future__ import annotations

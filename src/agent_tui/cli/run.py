@@ -26,7 +26,6 @@ from typing import Any
 from agent_tui.chat.assistant import (
     ChatAssistant,
     graph_names,
-    named,
     named_by,
     only_graph,
 )
@@ -41,6 +40,7 @@ from agent_tui.cli.common import (
     EXIT_USAGE,
     NotThere,
     UsageError,
+    assistant_named,
     fail,
     run,
 )
@@ -145,10 +145,7 @@ class HeadlessRun:
                     f"name the assistant or graph to run (the server's graphs: {graphs})"
                 )
             return found
-        found = await named(client, name)
-        if found is None:
-            graphs = ", ".join(await graph_names(client))
-            raise NotThere(f"no assistant or graph {name!r} on the server (its graphs: {graphs})")
+        found = await assistant_named(client, name)
         graph = thread.metadata.get("graph_id") if thread else None
         if isinstance(graph, str) and graph and found.graph_id and found.graph_id != graph:
             raise UsageError(

@@ -134,6 +134,14 @@ register(
     "queue",
 )
 register(
+    Route(
+        "store",
+        "The Store: long-term memory by namespace (items, search, put, delete)",
+        "agent_tui.screens.store.browser:store_screen",
+    ),
+    "memory",
+)
+register(
     Route("info", "Server info and graphs (home)", "agent_tui.screens.server_info:info_screen"),
     "home",
 )

@@ -1,0 +1,260 @@
+"""`:store`: the Store's namespaces as a tree, the items of the selected one, put, edit,
+delete, search on the server, read-only, and from a thread its memory — on the real server."""
+
+from __future__ import annotations
+
+import pytest
+from store_support import (
+    SIZE,
+    WaitFor,
+    heading,
+    keys_shown,
+    next_screen,
+    notifications,
+    opened,
+    rows,
+    select_key,
+    showing,
+    store_app,
+    tree_labels,
+    unique_root,
+)
+from textual.widgets import Input, TextArea
+
+from agent_tui.client import AgentServerClient, NotFound
+from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.screens.store.browser import NO_INDEX, StoreScreen
+from agent_tui.screens.store.item_form import ItemFormScreen
+from agent_tui.screens.store.search import StoreSearchScreen
+
+pytestmark = pytest.mark.timeout(300)
+
+
+async def test_the_tree_shows_namespaces_and_a_selected_one_lists_its_items(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root, "u1", "memories"), "paris", {"city": "Paris"})
+    await client.store.put_item((root, "u2"), "rome", {"city": "Rome", "n": 2})
+    await client.store.put_item((root, "u2"), "oslo", {"city": "Oslo", "n": 3})
+
+    app, _ = store_app(client)
+    async with app.run_test(size=SIZE) as pilot:
+        # `:store PREFIX` from the command line opens on that prefix.
+        await pilot.press("colon", *f"store {root}", "enter")
+        screen = await next_screen(pilot, wait_for, StoreScreen)
+        await opened(pilot, wait_for, screen, keys=3)
+        labels = tree_labels(screen)
+        # Every prefix a node, nested; the root counts the items it holds once loaded.
+        assert set(labels) == {(root,), (root, "u1"), (root, "u1", "memories"), (root, "u2")}
+        assert labels[(root,)] == f"{root}  3"
+        assert labels[(root, "u1", "memories")] == "memories"
+        tree = screen.namespace_tree
+        memories = tree.node_for((root, "u1", "memories"))
+        assert memories is not None and memories.parent is tree.node_for((root, "u1"))
+        assert "2 namespaces" in heading(screen)
+        # Key, namespace (dotted), updated (UTC), the value on one line.
+        shown = {row[0]: row[1:] for row in rows(screen)}
+        assert set(shown) == {"oslo", "rome", "paris"}
+        assert shown["oslo"][0] == f"{root}.u2" and shown["paris"][0] == f"{root}.u1.memories"
+        assert shown["oslo"][2] == '{"city": "Oslo", "n": 3}'
+        assert shown["oslo"][1].startswith("20")
+
+        # Down the tree to u2: its two items, and its count on the node.
+        await pilot.press("down", "down", "down", "down")
+        await wait_for(pilot, lambda: screen.prefix == (root, "u2"), what="u2 picked")
+        await wait_for(
+            pilot, lambda: sorted(keys_shown(screen)) == ["oslo", "rome"], what="u2's items"
+        )
+        assert tree_labels(screen)[(root, "u2")] == "u2  2"
+
+        # enter on an item: the whole of it.
+        await pilot.press("tab")
+        assert screen.table.has_focus
+        select_key(screen, "rome")
+        await pilot.press("enter")
+        detail = await next_screen(pilot, wait_for, RawJsonScreen)
+        assert detail.data["value"] == {"city": "Rome", "n": 2}
+        assert detail.data["namespace"] == [root, "u2"] and detail.data["key"] == "rome"
+        await pilot.press("escape")
+
+        # `/` filters what is loaded.
+        await pilot.press("slash", *"osl")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["oslo"], what="filtered")
+
+
+async def test_n_puts_an_item_and_bad_json_is_refused_with_the_text_kept(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root, "u1"), "first", {"n": 1})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=1)
+        await pilot.press("n")
+        form = await next_screen(pilot, wait_for, ItemFormScreen)
+        # A new item goes into the selected namespace unless told otherwise.
+        namespace = form.query_one("#item-namespace", Input)
+        assert namespace.value == root
+        namespace.value = f"{root}.u2.notes"
+        form.query_one("#item-key", Input).value = "lunch"
+        value = form.query_one("#item-value", TextArea)
+        value.text = '{"food": "soup",}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "value" in form.errors, what="the JSON refused")
+        assert form.errors["value"].startswith("value is not valid JSON")
+        assert "line 1" in form.errors["value"]
+        assert showing(app, form) and value.text == '{"food": "soup",}'
+
+        value.text = '["not", "an", "object"]'
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: "must be a JSON object" in form.errors.get("value", ""), what="a list"
+        )
+        form.query_one("#item-ttl", Input).value = "-3"
+        value.text = '{"food": "soup"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "ttl" in form.errors, what="the TTL refused")
+        assert "positive number of minutes" in form.errors["ttl"]
+
+        form.query_one("#item-ttl", Input).value = "90"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: showing(app, screen), what="the form closed")
+        # The new namespace is in the tree; the list follows it with the new item selected.
+        await wait_for(
+            pilot, lambda: (root, "u2", "notes") in tree_labels(screen), what="the namespace"
+        )
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.table.selected_item is not None and screen.table.selected_item.key == "lunch"
+            ),
+            what="the new item selected",
+        )
+    item = await client.store.get_item((root, "u2", "notes"), "lunch")
+    assert item.value == {"food": "soup"}
+
+
+async def test_e_edits_the_value_and_ctrl_d_deletes_after_a_confirmation(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root,), "city", {"name": "Paris"})
+    await client.store.put_item((root,), "food", {"name": "soup"})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=2)
+        select_key(screen, "city")
+        await pilot.press("e")
+        form = await next_screen(pilot, wait_for, ItemFormScreen)
+        # The namespace and key stay: another key is another item.
+        assert form.query_one("#item-key", Input).disabled
+        value = form.query_one("#item-value", TextArea)
+        assert '"name": "Paris"' in value.text
+        value.text = '{"name": "Lyon"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: showing(app, screen), what="the form closed")
+        await wait_for(
+            pilot,
+            lambda: any("Lyon" in row[3] for row in rows(screen)),
+            what="the new value listed",
+        )
+        assert (await client.store.get_item((root,), "city")).value == {"name": "Lyon"}
+
+        # ctrl+d asks first; no keeps it, yes deletes it.
+        assert screen.table.selected_item is not None
+        assert screen.table.selected_item.key == "city"
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: showing(app, screen), what="kept")
+        assert sorted(keys_shown(screen)) == ["city", "food"]
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["food"], what="the row gone")
+    with pytest.raises(NotFound):
+        await client.store.get_item((root,), "city")
+
+
+async def test_read_only_mode_refuses_put_edit_and_delete(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root,), "kept", {"n": 1})
+    app, screen = store_app(client, (root,), readonly=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=1)
+        screen.table.focus()
+        for key in ("n", "e", "ctrl+d"):
+            await pilot.press(key)
+            assert showing(app, screen)
+        said = notifications(app)
+        for verb in ("create", "edit", "delete"):
+            assert any(f"Read-only mode: cannot {verb} an item" in n for n in said), said
+    assert (await client.store.get_item((root,), "kept")).value == {"n": 1}
+
+
+async def test_s_searches_on_the_server_and_says_when_it_has_no_index(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root, "u1"), "paris", {"city": "Paris"})
+    await client.store.put_item((root, "u1"), "rome", {"city": "Rome"})
+    await client.store.put_item((root, "u2"), "oslo", {"city": "Oslo"})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=3)
+        await pilot.press("s")
+        form = await next_screen(pilot, wait_for, StoreSearchScreen)
+        box = form.query_one("#search-filter", Input)
+        await pilot.press(*'{"city": "Rome"')
+        await pilot.press("enter")
+        # Not sent: the reason under the field, the text still there.
+        assert form.error is not None and form.error.startswith("filter is not valid JSON")
+        assert showing(app, form) and box.value == '{"city": "Rome"'
+        await pilot.press("end", "}", "enter")
+        await wait_for(pilot, lambda: showing(app, screen), what="the search sent")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["rome"], what="only Rome")
+        assert 'search: filter {"city": "Rome"}' in heading(screen)
+        assert NO_INDEX not in heading(screen)
+
+        # A query on a server without a store index: said plainly.
+        await pilot.press("s")
+        form = await next_screen(pilot, wait_for, StoreSearchScreen)
+        form.query_one("#search-filter", Input).value = ""
+        form.query_one("#search-query", Input).value = "where did the user travel"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(keys_shown(screen)) == 3, what="every item")
+        await wait_for(pilot, lambda: NO_INDEX in heading(screen), what="the no-index notice")
+
+
+async def test_m_in_a_thread_view_opens_the_namespaces_that_mention_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    from thread_view_support import view_app
+
+    root = unique_root()
+    graph = f"g{root}"
+    thread = await client.threads.create(metadata={"graph_id": graph, "user": "ann"})
+    await client.store.put_item((root, thread.thread_id, "notes"), "seen", {"n": 1})
+    await client.store.put_item((root, graph, "facts"), "fact", {"n": 2})
+    await client.store.put_item((root, "unrelated"), "other", {"n": 3})
+
+    app, view = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: view.sync.thread is not None, what="the thread")
+        view.query_one("#history").focus()
+        await pilot.press("M")
+        screen = await next_screen(pilot, wait_for, StoreScreen)
+        await wait_for(pilot, lambda: screen.namespaces_loaded, what="the namespaces")
+        # The thread's own namespace first, then its graph's.
+        assert screen.namespaces == [(root, thread.thread_id, "notes"), (root, graph, "facts")]
+        assert (root, "unrelated") not in tree_labels(screen)
+        said = heading(screen)
+        assert f"thread {thread.thread_id}" in said and f"graph {graph}" in said
+        # The first namespace that mentions it is open at once.
+        await wait_for(pilot, lambda: keys_shown(screen) == ["seen"], what="its items")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: showing(app, view), what="back to the thread")

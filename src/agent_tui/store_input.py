@@ -6,7 +6,7 @@ a JSON `filter` and a natural-language `query`. Each check raises `StoreInputErr
 naming the field, so a form shows the reason under that field and keeps the text.
 
 The server's own rules, checked here so a typo never becomes a request: a namespace
-label is a non-empty string without a dot; a value is a JSON object (the API takes a
+label is a non-empty string without a dot or NUL; a value is a JSON object (the API takes a
 dict); a TTL is a positive number of minutes.
 """
 
@@ -40,6 +40,8 @@ def parse_namespace(text: str, *, field: str = "namespace") -> Namespace:
     labels = tuple(text.split("."))
     if any(not label for label in labels):
         raise StoreInputError(field, "a label is empty (two dots, or a dot at an end)")
+    if any("\x00" in label for label in labels):
+        raise StoreInputError(field, "a label cannot hold a NUL character")
     return labels
 
 

@@ -27,6 +27,7 @@ from agent_tui.modals.raw_json import RawJsonScreen
 from agent_tui.screens.store.browser import NO_INDEX, StoreScreen
 from agent_tui.screens.store.item_form import ItemFormScreen
 from agent_tui.screens.store.search import StoreSearchScreen
+from agent_tui.widgets.json_view import JsonView
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -258,3 +259,86 @@ async def test_m_in_a_thread_view_opens_the_namespaces_that_mention_it(
         await wait_for(pilot, lambda: keys_shown(screen) == ["seen"], what="its items")
         await pilot.press("escape")
         await wait_for(pilot, lambda: showing(app, view), what="back to the thread")
+
+
+async def test_hostile_keys_namespaces_and_values_show_as_text(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    from hostile_text import EVERYTHING, MARKER, terminal_controls
+
+    root = unique_root()
+    # The server refuses a dot or a NUL in a label.
+    label = EVERYTHING.replace(".", "_").replace("\x00", "")
+    await client.store.put_item((root, label), EVERYTHING, {"note": EVERYTHING})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=1)
+        shown = tree_labels(screen)[(root, label)]
+        [row] = rows(screen)
+        for text in (shown, *row, heading(screen)):
+            assert terminal_controls(text) == [], text
+        # Markup is shown as the text it is, never run (the app is still there).
+        assert MARKER in shown and "[@click=app_quit]click[/]" in shown
+        # Cells are cut to their column, on one line.
+        assert row[0].startswith(MARKER) and row[3].startswith('{"note": "hostile')
+
+        screen.table.focus()
+        await pilot.press("enter")
+        detail = await next_screen(pilot, wait_for, RawJsonScreen)
+        # Whole, as the server keeps it (it stores a NUL as U+FFFD), cleaned on screen.
+        assert detail.data["value"]["note"].endswith("[bold]b[/bold]hostile")
+        assert terminal_controls(detail.query_one(JsonView).text) == []
+        assert "[@click=app.quit]click[/]" in detail.query_one(JsonView).text
+        await pilot.press("escape")
+        await pilot.press("ctrl+d")
+        question = await next_screen(pilot, wait_for, ConfirmScreen)
+        assert terminal_controls(str(question.query_one("#confirm-question").render())) == []
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.table.row_count == 0, what="deleted")
+        assert app.is_running
+
+
+async def test_items_page_in_as_the_cursor_nears_the_end(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    for n in range(70):
+        await client.store.put_item((root,), f"k{n:03d}", {"n": n})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=StoreScreen.PAGE_SIZE)
+        assert "more below" in heading(screen)
+        assert tree_labels(screen)[(root,)] == f"{root}  {StoreScreen.PAGE_SIZE}+"
+        screen.table.focus()
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.table.row_count == 70, what="the second page")
+        assert tree_labels(screen)[(root,)] == f"{root}  70"
+        assert sorted(keys_shown(screen)) == [f"k{n:03d}" for n in range(70)]
+
+
+async def test_ctrl_e_edits_the_value_in_the_built_in_editor_without_editor_set(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_tui.editor import TextEditorScreen
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    root = unique_root()
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: screen.namespaces_loaded, what="the namespaces")
+        await pilot.press("n")
+        form = await next_screen(pilot, wait_for, ItemFormScreen)
+        form.query_one("#item-key", Input).value = "from-editor"
+        await pilot.press("ctrl+e")
+        editor = await next_screen(pilot, wait_for, TextEditorScreen)
+        editor.query_one(TextArea).text = '{"written": "in the editor"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: showing(app, form), what="back in the form")
+        value = form.query_one("#item-value", TextArea)
+        assert value.text == '{"written": "in the editor"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["from-editor"], what="the item")
+    assert (await client.store.get_item((root,), "from-editor")).value == {
+        "written": "in the editor"
+    }

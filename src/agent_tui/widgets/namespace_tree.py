@@ -78,7 +78,9 @@ class NamespaceTree(Tree[Namespace]):
         if node is self.root:
             label = Text(self.root_label, style="bold")
         else:
-            label = server_text(prefix[-1] if prefix else "")
+            # One line: the Tree shows a label's first line only (a label with a newline
+            # or a carriage return would lose the rest).
+            label = Text(" ").join(server_text(prefix[-1] if prefix else "").split())
         count = self._counts.get(prefix)
         if count is not None:
             label.append(f"  {count}", style="dim")

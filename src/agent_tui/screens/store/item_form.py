@@ -50,7 +50,10 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="store_item.cancel"),
         Binding("ctrl+s", "save", "Save", id="store_item.save"),
-        Binding("ctrl+e", "edit_value", "Value in $EDITOR", id="store_item.editor"),
+        # Priority: Input and TextArea take ctrl+e as "end of line" otherwise.
+        Binding(
+            "ctrl+e", "edit_value", "Value in $EDITOR", priority=True, id="store_item.editor"
+        ),
     ]
 
     def __init__(
@@ -103,6 +106,7 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
             yield Static(id="item-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
+                yield Button("Value in $EDITOR (ctrl+e)", id="editor")
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
 
     def on_mount(self) -> None:
@@ -158,6 +162,7 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
             self.query_one("#save", Button).disabled = False
         self.dismiss(draft)
 
+    @on(Button.Pressed, "#editor")
     def action_edit_value(self) -> None:
         self._edit_value()
 

@@ -342,3 +342,38 @@ async def test_ctrl_e_edits_the_value_in_the_built_in_editor_without_editor_set(
     assert (await client.store.get_item((root,), "from-editor")).value == {
         "written": "in the editor"
     }
+
+
+async def test_the_palette_opens_the_store_and_its_keys_fit_80_columns(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    from textual.command import CommandList, CommandPalette
+    from textual.widgets._footer import FooterKey
+
+    root = unique_root()
+    await client.store.put_item((root,), "k", {"n": 1})
+    app, first = store_app(client, (root,))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot, wait_for, first, keys=1)
+        await pilot.press("ctrl+p")
+        palette = await next_screen(pilot, wait_for, CommandPalette)
+        await pilot.press(*"open store")
+        found = palette.query_one(CommandList)
+
+        def prompts() -> list[str]:
+            options = [found.get_option_at_index(i) for i in range(found.option_count)]
+            return [str(option.prompt).split("\n")[0] for option in options]
+
+        await wait_for(pilot, lambda: "Open store" in prompts(), what="Open store", workers=False)
+        found.highlighted = prompts().index("Open store")
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, StoreScreen) and app.screen is not first,
+            what="the whole Store",
+        )
+        screen = app.screen
+        assert isinstance(screen, StoreScreen) and screen.root == ()
+        width = screen.size.width
+        shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
+        assert {"slash", "n", "e", "ctrl+d", "s"} <= shown

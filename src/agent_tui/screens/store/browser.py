@@ -179,7 +179,8 @@ class StoreScreen(ResourceScreen[StoreItem]):
         if self.prefix is None:
             text.append("pick a namespace on the left")
         else:
-            text.append_text(server_text(f"under {dotted(self.prefix) or '(all)'}"))
+            where = dotted(self.prefix)
+            text.append_text(server_text(f"under {where}" if where else "every item"))
         if self.search.active:
             text.append_text(server_text(f" · search: {self.search.describe()}", style="bold"))
             if self.unranked:

@@ -51,9 +51,7 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
         Binding("escape", "cancel", "Cancel", id="store_item.cancel"),
         Binding("ctrl+s", "save", "Save", id="store_item.save"),
         # Priority: Input and TextArea take ctrl+e as "end of line" otherwise.
-        Binding(
-            "ctrl+e", "edit_value", "Value in $EDITOR", priority=True, id="store_item.editor"
-        ),
+        Binding("ctrl+e", "edit_value", "Value in $EDITOR", priority=True, id="store_item.editor"),
     ]
 
     def __init__(

@@ -175,6 +175,7 @@ async def test_e_edits_the_value_and_ctrl_d_deletes_after_a_confirmation(
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
         await pilot.press("y")
         await wait_for(pilot, lambda: keys_shown(screen) == ["food"], what="the row gone")
+        assert tree_labels(screen)[(root,)] == f"{root}  1"
     with pytest.raises(NotFound):
         await client.store.get_item((root,), "city")
 
@@ -377,3 +378,28 @@ async def test_the_palette_opens_the_store_and_its_keys_fit_80_columns(
         width = screen.size.width
         shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
         assert {"slash", "n", "e", "ctrl+d", "s"} <= shown
+
+
+async def test_enter_on_a_namespace_goes_to_its_items_and_its_count_follows_deletes(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root, "a"), "only", {"n": 1})
+    await client.store.put_item((root, "b"), "other", {"n": 2})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=2)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["only"], what="a's item")
+        # enter on a namespace with nothing below: on to its items.
+        await pilot.press("enter")
+        assert screen.table.has_focus
+        await pilot.press("ctrl+d")
+        await next_screen(pilot, wait_for, ConfirmScreen)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.table.row_count == 0, what="the item gone")
+        # The in-memory server keeps listing an emptied namespace: it shows 0 items.
+        await wait_for(
+            pilot, lambda: tree_labels(screen).get((root, "a")) == "a  0", what="a's count"
+        )
+        assert "none here: n puts one" in heading(screen)

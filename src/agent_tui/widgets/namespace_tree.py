@@ -53,18 +53,21 @@ class NamespaceTree(Tree[Namespace]):
                 self._relabel(added)
                 pending.append((added, child))
         self.root.expand()
-        if selected is not None and selected in self._by_prefix:
-            self.move_cursor(self._by_prefix[selected])
+        if selected is not None:
+            self.select_prefix(selected)
 
     def node_for(self, prefix: Namespace) -> TreeNode[Namespace] | None:
         return self._by_prefix.get(prefix)
 
     def select_prefix(self, prefix: Namespace) -> bool:
-        node = self._by_prefix.get(prefix)
-        if node is None:
-            return False
-        self.move_cursor(node)
-        return True
+        """The cursor on `prefix`, or on its nearest ancestor still drawn (a namespace whose
+        last item went is gone from the server); False when it fell back."""
+        for depth in range(len(prefix), -1, -1):
+            node = self._by_prefix.get(prefix[:depth])
+            if node is not None:
+                self.move_cursor(node)
+                return depth == len(prefix)
+        return False
 
     def note_items(self, prefix: Namespace, count: int, *, more: bool) -> None:
         """Show how many items `prefix` holds (`12+` when there are more than loaded)."""

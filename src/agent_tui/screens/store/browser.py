@@ -98,6 +98,7 @@ class StoreScreen(ResourceScreen[StoreItem]):
         self.namespaces_loaded = False
         self.unranked = False  # the last query came back with no scores (no store index)
         self._select_after_load: str | None = None
+        self._items_of: Namespace | None = None  # the prefix whose items the table holds
 
     @property
     def breadcrumb_title(self) -> str:
@@ -155,12 +156,13 @@ class StoreScreen(ResourceScreen[StoreItem]):
         )
         if offset == 0:
             self.unranked = bool(self.search.query) and unranked(items)
+            self._items_of = self.prefix
         return items
 
     def update_heading(self) -> None:
         super().update_heading()
         table = self.table
-        if self.prefix is not None and table.loaded_count and not table.filter_text:
+        if self.prefix is not None and self._items_of == self.prefix and not table.filter_text:
             self.namespace_tree.note_items(self.prefix, table.loaded_count, more=table.has_more)
         if self._select_after_load and table.move_to(self._select_after_load):
             self._select_after_load = None
@@ -230,8 +232,19 @@ class StoreScreen(ResourceScreen[StoreItem]):
         if self.mentions and event.node is self.namespace_tree.root:
             return  # "mentioning" is a heading, not a namespace: the whole Store is not wanted
         self.prefix = prefix
+        self._items_of = None
         self.table.set_rows([])
         self.reload()
+
+    @on(Tree.NodeSelected, "#store-tree")
+    def _namespace_chosen(self, event: Tree.NodeSelected[Namespace]) -> None:
+        # enter on a namespace with nothing below: on to its items (a branch opens/closes).
+        if not event.node.allow_expand:
+            self.table.focus()
+
+    def item_deleted(self, item: StoreItem) -> None:
+        if not self.table.loaded_count:
+            self._load_namespaces()  # its last item gone, the namespace is gone too
 
     def action_refresh(self) -> None:
         self._load_namespaces()

@@ -36,7 +36,7 @@ def parse_namespace(text: str, *, field: str = "namespace") -> Namespace:
     """`users.u1.memories` → `("users", "u1", "memories")`; at least one label, none empty."""
     text = text.strip()
     if not text:
-        raise StoreInputError(field, "required: labels joined with dots, like users.u1.memories")
+        raise StoreInputError(field, "required, like users.u1.memories")
     labels = tuple(text.split("."))
     if any(not label for label in labels):
         raise StoreInputError(field, "a label is empty (two dots, or a dot at an end)")

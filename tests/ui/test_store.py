@@ -345,7 +345,7 @@ async def test_ctrl_e_edits_the_value_in_the_built_in_editor_without_editor_set(
     }
 
 
-async def test_the_palette_opens_the_store_and_its_keys_fit_80_columns(
+async def test_the_palette_opens_the_store_and_its_keys_and_form_fit_80_columns(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     from textual.command import CommandList, CommandPalette
@@ -378,6 +378,13 @@ async def test_the_palette_opens_the_store_and_its_keys_fit_80_columns(
         width = screen.size.width
         shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
         assert {"slash", "n", "e", "ctrl+d", "s"} <= shown
+        # The item form fits too: every field and the Save button on screen.
+        await pilot.press("n")
+        form = await next_screen(pilot, wait_for, ItemFormScreen)
+        await pilot.pause()
+        for selector in ("#item-namespace", "#item-key", "#item-ttl", "#item-value", "#save"):
+            region = form.query_one(selector).region
+            assert region.height and region.bottom <= 24, selector
 
 
 async def test_enter_on_a_namespace_goes_to_its_items_and_its_count_follows_deletes(

@@ -36,15 +36,19 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
     DEFAULT_CSS = """
     ItemFormScreen { align: center middle; }
     ItemFormScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 95%;
-        border: thick $primary; background: $surface; padding: 1 2;
+        width: 90%; max-width: 110; height: 90%; max-height: 40;
+        border: thick $primary; background: $surface; padding: 0 1;
     }
     ItemFormScreen .title { text-style: bold; }
-    ItemFormScreen Label { margin-top: 1; }
-    ItemFormScreen TextArea { height: 12; }
+    ItemFormScreen .row { height: auto; }
+    ItemFormScreen .row > Vertical { height: auto; }
+    ItemFormScreen #namespace-column { width: 2fr; }
+    ItemFormScreen #key-column { width: 2fr; margin: 0 1; }
+    ItemFormScreen #ttl-column { width: 1fr; }
+    ItemFormScreen TextArea { height: 1fr; min-height: 3; }
     ItemFormScreen .field-error { color: $text-error; display: none; }
-    ItemFormScreen #item-error { color: $text-error; margin-top: 1; display: none; }
-    ItemFormScreen .buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ItemFormScreen #item-error { color: $text-error; display: none; }
+    ItemFormScreen .buttons { height: auto; align-horizontal: right; }
     ItemFormScreen Button { margin-left: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -79,28 +83,32 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
         )
         with Vertical():
             yield Static(title, classes="title")
-            yield Label("Namespace: labels joined with dots (users.u1.memories)")
-            yield Input(
-                self.initial_namespace,
-                placeholder="users.u1.memories",
-                id="item-namespace",
-                disabled=item is not None,
-            )
-            yield Static(id="item-namespace-error", classes="field-error")
-            yield Label("Key")
-            yield Input(
-                item.key if item is not None else "",
-                placeholder="paris",
-                id="item-key",
-                disabled=item is not None,
-            )
-            yield Static(id="item-key-error", classes="field-error")
+            with Horizontal(classes="row"):
+                with Vertical(id="namespace-column"):
+                    yield Label("Namespace (dotted)")
+                    yield Input(
+                        self.initial_namespace,
+                        placeholder="users.u1.memories",
+                        id="item-namespace",
+                        disabled=item is not None,
+                    )
+                    yield Static(id="item-namespace-error", classes="field-error")
+                with Vertical(id="key-column"):
+                    yield Label("Key")
+                    yield Input(
+                        item.key if item is not None else "",
+                        placeholder="paris",
+                        id="item-key",
+                        disabled=item is not None,
+                    )
+                    yield Static(id="item-key-error", classes="field-error")
+                with Vertical(id="ttl-column"):
+                    yield Label("TTL (minutes)")
+                    yield Input(placeholder="never", id="item-ttl")
+                    yield Static(id="item-ttl-error", classes="field-error")
             yield Label("Value: a JSON object (ctrl+e: in $EDITOR)")
             yield TextArea(value, id="item-value", soft_wrap=True, show_line_numbers=True)
             yield Static(id="item-value-error", classes="field-error")
-            yield Label("TTL in minutes (empty: never expires)")
-            yield Input(placeholder="60", id="item-ttl")
-            yield Static(id="item-ttl-error", classes="field-error")
             yield Static(id="item-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")

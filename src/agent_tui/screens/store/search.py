@@ -58,7 +58,7 @@ class StoreSearchScreen(ModalScreen[StoreSearch | None]):
             yield Static(id="search-filter-error", classes="field-error")
             yield Label("Query: natural language (ranked when the server has a store index)")
             yield Input(initial.query, placeholder="where does the user live", id="search-query")
-            yield Static("Both empty: every item under it.", classes="hint")
+            yield Static("Both empty: every item.", classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Search (ctrl+s)", id="search", variant="primary")

@@ -244,7 +244,9 @@ class StoreScreen(ResourceScreen[StoreItem]):
 
     def item_deleted(self, item: StoreItem) -> None:
         if not self.table.loaded_count:
-            self._load_namespaces()  # its last item gone, the namespace is gone too
+            # Its last item gone: a store that drops empty namespaces no longer lists
+            # it (the in-memory one still does), so the tree shows what the server has now.
+            self._load_namespaces()
 
     def action_refresh(self) -> None:
         self._load_namespaces()

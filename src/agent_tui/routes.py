@@ -136,7 +136,7 @@ register(
 register(
     Route(
         "store",
-        "The Store: long-term memory by namespace (items, search, put, delete)",
+        "The Store (long-term memory) by namespace (:store users.u1 opens under a prefix)",
         "agent_tui.screens.store.browser:store_screen",
     ),
     "memory",

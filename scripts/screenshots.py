@@ -214,6 +214,30 @@ async def deployments(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: table.row_count > 0, timeout=120)
 
 
+async def store_screen(pilot: Pilot[None]) -> None:
+    """The Store: a few memories by user and by assistant, as the tree and the items."""
+    await info_screen(pilot)
+    client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]
+    memories = [
+        (("users", "ann", "memories"), "paris", {"city": "Paris", "asked": 3}),
+        (("users", "ann", "memories"), "rome", {"city": "Rome", "asked": 1}),
+        (("users", "ann", "profile"), "name", {"first": "Ann", "language": "en"}),
+        (("users", "bob", "memories"), "oslo", {"city": "Oslo", "asked": 2}),
+        (("assistants", "chat", "style"), "tone", {"tone": "brief", "emoji": False}),
+    ]
+    for namespace, key, value in memories:
+        await client.store.put_item(namespace, key, value)
+    await pilot.press("colon", *"store", "enter")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "StoreScreen")
+    await until(
+        pilot,
+        lambda: (
+            pilot.app.screen.namespaces_loaded  # type: ignore[attr-defined]
+            and pilot.app.screen.table.loaded_count > 0
+        ),  # type: ignore[attr-defined]
+    )
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
@@ -225,6 +249,7 @@ SHOTS: dict[str, Shot] = {
     "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,
+    "store": store_screen,
 }
 
 

@@ -240,6 +240,16 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         assert not screen.pane.display
         await pilot.press("ctrl+b")
         assert screen.pane.display
+        # From the prompt, ctrl+g (in the footer) goes to the checkpoints, shown again if
+        # hidden; `a` comes back to the prompt.
+        screen.chat_controls.chat.prompt.focus()
+        await wait_for(pilot, lambda: footer_keys(app).get("ctrl+g") == "History")
+        await pilot.press("ctrl+b", "ctrl+g")
+        await wait_for(pilot, lambda: app.focused is screen.pane, what="the history focused")
+        assert screen.pane.display and screen.tabs.active == "tab-chat"
+        await wait_for(pilot, lambda: "ctrl+g" not in footer_keys(app), what="no ctrl+g there")
+        await pilot.press("a")
+        assert isinstance(app.focused, PromptArea)
         # The State tab (from the palette, the prompt focused): the keys go to the
         # history again; then `a`: back to the chat, ready to type.
         screen.action_state()

@@ -54,6 +54,8 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("f3", "stream_modes", "Stream modes", show=False, id="thread_view.stream_modes"),
     Binding("f4", "pick_assistant", "Assistant", show=False, id="thread_view.pick_assistant"),
     Binding("ctrl+b", "toggle_history", "History pane", show=False, id="thread_view.history"),
+    # From the prompt, where letters type: to the checkpoints, and `a` comes back.
+    Binding("ctrl+g", "focus_history", "History", id="thread_view.focus_history"),
 ]
 
 
@@ -88,6 +90,8 @@ class ChatControls:
         if action == "cancel_run":
             # False lets ctrl+c fall through to the focused widget (copy) when idle.
             return chat.running
+        if action == "focus_history":
+            return not self.screen.query_one("#history").has_focus
         if action == "drop_queued":
             # Only a message kept here: one handed to the server is a run there.
             return chat.queued is not None and chat.machine.queued_run_id is None
@@ -130,6 +134,12 @@ class ChatControls:
         elif not inspecting and self._history_made_way:
             history.display = True
             self._history_made_way = False
+
+    def focus_history(self) -> None:
+        """To the history pane (shown again if hidden), from wherever the focus is."""
+        history = self.screen.query_one("#history")
+        history.display = True
+        history.focus()
 
     def toggle_history(self) -> None:
         history = self.screen.query_one("#history")

@@ -341,6 +341,9 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_breakpoints(self) -> None:
         self.chat_controls.breakpoints(self.sync.assistant_id)
 
+    def action_focus_history(self) -> None:
+        self.chat_controls.focus_history()
+
     def action_toggle_history(self) -> None:
         self.chat_controls.toggle_history()
 

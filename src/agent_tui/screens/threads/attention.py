@@ -67,12 +67,14 @@ class AttentionScreen(ThreadsScreen):
         async def read_reason(listed: Thread) -> None:
             async with gate:
                 try:
-                    thread = await self.client.threads.get(listed.thread_id)
+                    whole = await self.client.threads.get(listed.thread_id)
                     tasks = []
-                    if thread.status == "error":
+                    if listed.status == "error":
                         tasks = (await self.client.threads.get_state(listed.thread_id)).tasks
                 except ApiError:
                     return  # the row says what the listed thread says
+            # The row's status as listed, with the error only the whole thread carries.
+            thread = listed.model_copy(update={"error": (whole.model_extra or {}).get("error")})
             failure = failure_of(thread, tasks)
             self.reasons[listed.thread_id] = attention_reason(
                 thread, failure.line() if failure is not None else None

@@ -155,3 +155,11 @@ register(
     ),
     "auth-providers",
 )
+register(
+    Route(
+        "crons",
+        "Cron jobs: runs on a schedule (next run, create, enable, delete)",
+        "agent_tui.screens.crons.list:crons_screen",
+    ),
+    "cron",
+)

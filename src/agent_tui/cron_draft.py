@@ -68,7 +68,7 @@ def timezone_problem(text: str) -> str | None:
         return None
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return f"unknown timezone {name!r}: use an IANA name such as Europe/Paris"
     return None
 

@@ -44,9 +44,7 @@ async def open_crons(
     assert isinstance(screen, CronsScreen)
     await wait_for(
         pilot,
-        lambda: (
-            all(has_row(screen, cron_id) for cron_id in expect) and screen.table.loaded_count > 0
-        ),
+        lambda: all(has_row(screen, cron_id) for cron_id in expect) and screen._loaded_once,
         what="the test's crons",
     )
     return screen

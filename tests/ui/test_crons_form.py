@@ -126,7 +126,7 @@ async def test_wrong_fields_send_nothing_and_the_servers_refusal_goes_under_its_
             await type_into(pilot, form, "end_time", "soon")
             await pilot.press("ctrl+s")
             await app.workers.wait_for_complete()
-            assert app.screen is form
+            assert form.is_current
             assert form.error == "Nothing was sent: fix the 3 problems marked above."
             assert note(form, "input").startswith("the input is not valid JSON")
             assert note(form, "end_time").startswith("not a date")
@@ -167,6 +167,6 @@ async def test_an_unknown_thread_is_said_under_the_thread_field(
             form.query_one("#thread", Input).value = missing
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: form.error is not None, what="the refusal")
-            assert app.screen is form
+            assert form.is_current
             assert note(form, "thread").startswith("Thread with ID")
             assert await made.for_assistant(assistant) == []

@@ -214,6 +214,32 @@ async def deployments(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: table.row_count > 0, timeout=120)
 
 
+async def crons(pilot: Pilot[None]) -> None:
+    """Two cron jobs of the demo chat graph: a weekday briefing on one thread (in Paris
+    time) and a stateless weekly summary."""
+    from agent_tui.cron_draft import message_input
+
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
+    client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]
+    if not await client.crons.search(limit=1):
+        [chat] = await client.assistants.search(graph_id="chat", name="chat")
+        [thread] = await client.threads.search(limit=1)
+        await client.crons.create_for_thread(
+            thread.thread_id,
+            chat.assistant_id,
+            "0 9 * * 1-5",
+            input=message_input("What is on today?"),
+            timezone="Europe/Paris",
+        )
+        await client.crons.create(
+            chat.assistant_id, "0 18 * * 5", input=message_input("Summarise the week")
+        )
+    await pilot.press("colon", *"crons", "enter")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "CronsScreen")
+    table = pilot.app.screen.table  # type: ignore[attr-defined]
+    await until(pilot, lambda: table.row_count == 2)
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
@@ -225,6 +251,7 @@ SHOTS: dict[str, Shot] = {
     "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,
+    "crons": crons,
 }
 
 

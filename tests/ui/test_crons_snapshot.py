@@ -11,11 +11,14 @@ from typing import Any
 import httpx
 from crons_support import YEARLY, WaitFor, label, made_crons, open_crons, row_of
 from shell_support import ShellHarness
+from snapshot_support import steady_cursors
+from textual.widgets import Input, TextArea
 from threads_support import HOSTILE, painted_control_codes, screen_text
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.crons.detail import CronDetailScreen
+from agent_tui.screens.crons.form import CronFormScreen
 from agent_tui.screens.crons.list import CronsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.json_view import JsonView
@@ -95,6 +98,25 @@ def test_crons_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     # Next runs from the fixed clock: weekdays 09:00, Monday 06:30 in Paris (05:30
     # UTC), every quarter hour (disabled: struck through), and one whose end has passed.
     assert snap_compare(app, terminal_size=(120, 14), run_before=loaded)
+
+
+def test_cron_form_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """The new-cron form with a schedule typed: its next three runs, from the fixed clock,
+    in Paris time shown in UTC."""
+    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    form = CronFormScreen(client, assistant_id=ASSISTANT, clock=lambda: NOW)
+    app = ShellHarness(form)
+    app.client = client
+
+    async def typed(pilot: Any) -> None:
+        await loaded(pilot)
+        form.query_one("#input", TextArea).text = "What is on today?"
+        form.query_one("#schedule", Input).value = "0 9 * * 1-5"
+        form.query_one("#timezone", Input).value = "Europe/Paris"
+        await loaded(pilot)
+        steady_cursors(pilot.app)
+
+    assert snap_compare(app, terminal_size=(110, 36), run_before=typed)
 
 
 async def test_hostile_text_in_a_cron_is_shown_inertly(

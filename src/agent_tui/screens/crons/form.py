@@ -24,7 +24,6 @@ from agent_tui.assistants_fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Cron
 from agent_tui.cron_draft import (
-    END_TIME_HINT,
     FIELDS,
     CronDraft,
     CronDraftError,
@@ -57,9 +56,10 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
     CronFormScreen #form-title { text-style: bold; padding: 0 1; background: $primary 30%; }
     CronFormScreen #form-body { height: 1fr; padding: 0 1; }
     CronFormScreen Label { margin-top: 1; }
-    CronFormScreen #input-row { height: auto; }
-    CronFormScreen #input-kind { width: 20; }
-    CronFormScreen #input { height: 6; }
+    CronFormScreen .pair, CronFormScreen .pair > Vertical { height: auto; }
+    CronFormScreen .pair > Vertical { width: 1fr; }
+    CronFormScreen .pair > #input-kind-column { width: 24; }
+    CronFormScreen #input { height: 4; }
     CronFormScreen .field-note { color: $text-muted; height: auto; }
     CronFormScreen .field-note.-error { color: $text-error; }
     CronFormScreen .field-note.-ok { color: $text-success; }
@@ -95,32 +95,38 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
                 yield Label("Assistant (or graph) to run")
                 yield Select[str]([], prompt="loading the assistants…", id="assistant")
                 yield Static(classes="field-note", id="assistant-note")
-                yield Label("Thread id")
-                yield Input(
-                    self.initial_thread,
-                    placeholder="blank: stateless, each run on a new thread",
-                    id="thread",
-                )
-                yield Static(classes="field-note", id="thread-note")
+                with Horizontal(classes="pair"):
+                    with Vertical():
+                        yield Label("Thread id")
+                        yield Input(
+                            self.initial_thread,
+                            placeholder="blank: stateless, each run on a new thread",
+                            id="thread",
+                        )
+                        yield Static(classes="field-note", id="thread-note")
+                    with Vertical(id="input-kind-column"):
+                        yield Label("Input as")
+                        yield Select(
+                            [("message text", MESSAGE), ("JSON", JSON)],
+                            allow_blank=False,
+                            value=MESSAGE,
+                            id="input-kind",
+                        )
                 yield Label("Input")
-                with Horizontal(id="input-row"):
-                    yield Select(
-                        [("message text", MESSAGE), ("JSON", JSON)],
-                        allow_blank=False,
-                        value=MESSAGE,
-                        id="input-kind",
-                    )
                 yield TextArea(id="input", soft_wrap=True)
                 yield Static(classes="field-note", id="input-note")
                 yield Label("Schedule (minute hour day-of-month month day-of-week)")
                 yield Input(placeholder=EXAMPLE_SCHEDULE, id="schedule")
                 yield Static(classes="field-note", id="schedule-note")
-                yield Label("Timezone of the schedule")
-                yield Input(placeholder="UTC (or an IANA name: Europe/Paris)", id="timezone")
-                yield Static(classes="field-note", id="timezone-note")
-                yield Label("End time (optional)")
-                yield Input(placeholder=END_TIME_HINT, id="end_time")
-                yield Static(classes="field-note", id="end_time-note")
+                with Horizontal(classes="pair"):
+                    with Vertical():
+                        yield Label("Timezone of the schedule")
+                        yield Input(placeholder="UTC, or Europe/Paris…", id="timezone")
+                        yield Static(classes="field-note", id="timezone-note")
+                    with Vertical():
+                        yield Label("End time (optional, UTC)")
+                        yield Input(placeholder="2027-01-31 or 2027-01-31 18:00", id="end_time")
+                        yield Static(classes="field-note", id="end_time-note")
             yield Static(id="form-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")

@@ -22,6 +22,7 @@ from agent_tui.screens.crons.form import CronFormScreen
 from agent_tui.screens.crons.list import CronsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.widgets.json_view import JsonView
+from hostile_text import EVERYTHING, MARKER, terminal_controls
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 ASSISTANT = "00000001-0000-4000-8000-000000000000"
@@ -132,9 +133,9 @@ async def test_hostile_text_in_a_cron_is_shown_inertly(
                 json={
                     "assistant_id": assistant.assistant_id,
                     "schedule": YEARLY,
-                    "end_time": HOSTILE,
+                    "end_time": EVERYTHING,
                     "input": {"note": HOSTILE},
-                    "metadata": {HOSTILE: HOSTILE},
+                    "metadata": {EVERYTHING: EVERYTHING},
                 },
             )
         assert answer.is_success, answer.text
@@ -157,7 +158,10 @@ async def test_hostile_text_in_a_cron_is_shown_inertly(
             payload = detail.query_one("#cron-payload", JsonView)
             assert "[@click=app.quit]x[/]" in payload.text
             await pilot.pause()
-            assert "[bold]b" in screen_text(app)  # shown, not applied
+            painted = screen_text(app)
+            assert "[bold]b" in painted  # shown, not applied
+            assert f"{MARKER}\\u001b]0;pwned" in painted  # the metadata, JSON-escaped
+            assert terminal_controls(painted) == []
             assert painted_control_codes(app) == []
             await pilot.click("#cron-summary", offset=(40, 1))
             assert app.is_running

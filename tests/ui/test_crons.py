@@ -12,6 +12,7 @@ from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.crons.detail import CronDetailScreen
+from agent_tui.screens.crons.list import CronsScreen
 from agent_tui.target import RemoteServer
 from agent_tui.time_text import utc_minutes
 from agent_tui.widgets.json_view import JsonView
@@ -68,6 +69,18 @@ async def test_the_list_shows_what_each_cron_runs_and_its_next_run_in_utc(
                 pilot, lambda: screen.table.get_item(later.cron_id) is not None, what="refresh"
             )
             await wait_for(pilot, lambda: len(screen.table.visible_items) == 3, what="the row")
+
+            # `:crons <thread id>` (the short id the tables show): that thread's only.
+            assert await app.run_command(f"crons {thread.thread_id[-8:]}")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, CronsScreen) and app.screen is not screen,
+                what="the thread's crons",
+            )
+            mine = app.screen
+            assert isinstance(mine, CronsScreen) and mine.thread_id == thread.thread_id
+            await wait_for(pilot, lambda: mine._loaded_once, what="loaded")
+            assert [c.cron_id for c in mine.table.items] == [bound.cron_id]
 
 
 async def test_enter_shows_the_payload_and_the_runs_the_cron_started(

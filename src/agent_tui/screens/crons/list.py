@@ -1,4 +1,5 @@
-"""The Crons screen (`:crons`): the server's cron jobs, runs on a schedule.
+"""The Crons screen (`:crons`): the server's cron jobs, runs on a schedule;
+`:crons <thread id>` (a short id will do) lists one thread's, and `n` there fills it in.
 
 Columns: the id (its random end), the schedule (and its timezone), the assistant it
 runs (by name), the thread its runs go to or `stateless` (a new thread per run), the
@@ -30,7 +31,7 @@ from agent_tui.sanitize import clean_text
 from agent_tui.screens.crons.detail import CronDetailScreen
 from agent_tui.screens.crons.form import CronFormScreen
 from agent_tui.screens.resource_screen import FAILED, ResourceScreen
-from agent_tui.short_ids import short_cron_id, short_random_id
+from agent_tui.short_ids import short_cron_id, short_random_id, short_thread_id
 from agent_tui.time_text import MISSING, Clock, now_utc, utc_minutes
 from agent_tui.widgets.resource_table import NAME_WIDTH, Column
 from agent_tui.widgets.text import server_text
@@ -53,9 +54,12 @@ class CronsScreen(ResourceScreen[Cron]):
         Binding("e,space", "toggle_enabled", "On/off", id="crons.toggle"),
     ]
 
-    def __init__(self, client: AgentServerClient, *, clock: Clock = now_utc) -> None:
+    def __init__(
+        self, client: AgentServerClient, *, thread_id: str | None = None, clock: Clock = now_utc
+    ) -> None:
         super().__init__()
         self.client = client
+        self.thread_id = thread_id  # only this thread's crons, when set
         self.clock = clock
         self.assistants: dict[str, str] = {}  # assistant id → name (graph)
 
@@ -102,8 +106,23 @@ class CronsScreen(ResourceScreen[Cron]):
         if offset == 0 and not self.assistants:
             await self._load_assistant_names()
         return await self.client.crons.search(
-            limit=limit, offset=offset, sort_by="created_at", sort_order="desc"
+            thread_id=self.thread_id,
+            limit=limit,
+            offset=offset,
+            sort_by="created_at",
+            sort_order="desc",
         )
+
+    def heading(self) -> Text | None:
+        if self.thread_id is None:
+            return None
+        return server_text(f"thread {self.thread_id}", style="bold")
+
+    @property
+    def breadcrumb_title(self) -> str:
+        if self.thread_id is None:
+            return "crons"
+        return f"crons · thread {short_thread_id(self.thread_id)}"
 
     async def _load_assistant_names(self) -> None:
         try:
@@ -134,7 +153,7 @@ class CronsScreen(ResourceScreen[Cron]):
             self.reload()
 
     def new_item(self) -> None:
-        form = CronFormScreen(self.client, clock=self.clock)
+        form = CronFormScreen(self.client, thread_id=self.thread_id or "", clock=self.clock)
         self.app.push_screen(form, self._created)
 
     def _created(self, cron: Cron | None) -> None:
@@ -171,8 +190,8 @@ class CronsScreen(ResourceScreen[Cron]):
 
 
 def crons_screen(app: App[Any], argument: str | None) -> Screen[Any]:
-    """The route's factory: `:crons`."""
+    """The route's factory: `:crons`, or `:crons <thread id>` for one thread's crons."""
     client = agent_app(app).client
     if client is None:
         raise RouteUnavailable("Not connected to an agent server yet")
-    return CronsScreen(client)
+    return CronsScreen(client, thread_id=(argument or "").strip() or None)

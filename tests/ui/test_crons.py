@@ -136,6 +136,9 @@ async def test_enter_shows_the_payload_and_the_runs_the_cron_started(
             await pilot.press("space")
             await wait_for(pilot, lambda: row_of(screen, cron.cron_id)[-1] == "yes", what="enabled")
             assert (await client.crons.get(cron.cron_id)).enabled is True
+            await pilot.press("e")  # `e` too, in the list (not the shared edit verb)
+            await wait_for(pilot, lambda: row_of(screen, cron.cron_id)[-1] == "no", what="off")
+            assert notified(app, f"Disabled cron …{cron.cron_id[-8:]}")
 
 
 async def test_a_stateless_crons_runs_are_found_on_the_threads_it_made(

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from crons_support import YEARLY, WaitFor, label, made_crons, notified, open_crons, row_of
+from crons_support import (
+    YEARLY,
+    WaitFor,
+    home,
+    label,
+    made_crons,
+    notified,
+    open_crons,
+    row_of,
+)
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.crons.detail import CronDetailScreen
 from agent_tui.screens.crons.list import CronsScreen
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.target import RemoteServer
 from agent_tui.time_text import utc_minutes
 from agent_tui.widgets.json_view import JsonView
@@ -171,6 +181,17 @@ async def test_a_stateless_crons_runs_are_found_on_the_threads_it_made(
             await wait_for(pilot, lambda: detail.found is not None, what="the runs")
             assert detail.runs_table.row_count == 2
             assert detail.found is not None and detail.found.threads_read == 2
+            # `enter` on a run opens the thread it ran on.
+            newest = detail.found.runs[0]
+            await pilot.press("enter")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, ThreadViewScreen),
+                what="the thread view",
+                workers=False,
+            )
+            view = app.screen
+            assert isinstance(view, ThreadViewScreen) and view.thread_id == newest.thread_id
 
 
 async def test_delete_asks_first_and_removes_the_cron_from_the_server(
@@ -226,3 +247,24 @@ async def test_read_only_mode_refuses_to_create_delete_or_switch(
             assert isinstance(app.screen, CronDetailScreen)
         after = await client.crons.get(cron.cron_id)
         assert after.enabled is True
+
+
+async def test_the_palette_opens_the_crons(agent_server_url: str, wait_for: WaitFor) -> None:
+    from textual.command import CommandList, CommandPalette
+
+    app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
+    async with app.run_test(size=(150, 40)) as pilot:
+        await home(app, pilot, wait_for)
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"open crons")
+        found = app.screen.query_one(CommandList)
+
+        def prompts() -> list[str]:
+            return [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+
+        # Providers answer concurrently: until the route's entry is listed.
+        await wait_for(pilot, lambda: any("Open crons" in p for p in prompts()), workers=False)
+        found.highlighted = next(i for i, p in enumerate(prompts()) if "Open crons" in p)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")

@@ -42,6 +42,9 @@ class CronDraft:
     input: Any = None
     timezone: str | None = None
     end_time: datetime | None = None
+    # Stateless crons only: "keep" each run's new thread, or "delete" it once the run
+    # ends (the server's default); None leaves it to the server.
+    on_run_completed: str | None = None
     next_runs: tuple[datetime, ...] = field(default=())
 
     def options(self) -> dict[str, Any]:
@@ -53,6 +56,8 @@ class CronDraft:
             options["timezone"] = self.timezone
         if self.end_time is not None:
             options["end_time"] = self.end_time
+        if self.on_run_completed and self.thread is None:
+            options["on_run_completed"] = self.on_run_completed
         return options
 
 
@@ -120,6 +125,7 @@ def read_draft(
     input_is_json: bool = False,
     timezone: str = "",
     end_time: str = "",
+    on_run_completed: str | None = None,
     now: datetime | None = None,
 ) -> CronDraft:
     """The cron the fields describe; `CronDraftError` naming every field that is wrong.
@@ -158,6 +164,7 @@ def read_draft(
         input=payload,
         timezone=timezone.strip() or None,
         end_time=end,
+        on_run_completed=on_run_completed,
         next_runs=check.next_runs,
     )
 

@@ -97,12 +97,14 @@ async def test_the_schedule_is_checked_as_typed_and_saving_creates_the_cron(
             assert note(form, "schedule").startswith(f"next runs (UTC): {year}-12-31 15:00")
 
             await type_into(pilot, form, "input", "remember Paris")
+            form.query_one("#on_run_completed", Select).value = "keep"
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: app.screen is screen, what="the form closed")
             [cron] = await made.for_assistant(assistant)
             saved = await client.crons.get(cron.cron_id)
             assert saved.schedule == YEARLY and saved.timezone == "Asia/Tokyo"
             assert saved.thread_id is None  # blank thread: stateless
+            assert saved.on_run_completed == "keep"  # its runs' threads stay to be seen
             assert saved.input == {"messages": [{"role": "user", "content": "remember Paris"}]}
             await wait_for(
                 pilot, lambda: screen.table.get_item(cron.cron_id) is not None, what="its row"

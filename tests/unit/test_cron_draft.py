@@ -35,9 +35,13 @@ def test_a_message_becomes_a_user_message_and_json_is_parsed() -> None:
         input_is_json=True,
         timezone="Europe/Paris",
         end_time="2027-01-31",
+        on_run_completed="keep",
         now=SATURDAY_NOON,
     )
     assert as_json.thread == "…abcd1234"
+    # What becomes of a run's thread is a stateless cron's choice only.
+    kept = read_draft(assistant="a1", schedule="0 9 * * *", on_run_completed="keep")
+    assert kept.options() == {"on_run_completed": "keep"}
     assert as_json.options() == {
         "input": {"n": 1},
         "timezone": "Europe/Paris",

@@ -58,7 +58,8 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
     CronFormScreen Label { margin-top: 1; }
     CronFormScreen .pair, CronFormScreen .pair > Vertical { height: auto; }
     CronFormScreen .pair > Vertical { width: 1fr; }
-    CronFormScreen .pair > #input-kind-column { width: 24; }
+    CronFormScreen .pair > #input-kind-column { width: 22; }
+    CronFormScreen .pair > #threads-column { width: 28; }
     CronFormScreen #input { height: 4; }
     CronFormScreen .field-note { color: $text-muted; height: auto; }
     CronFormScreen .field-note.-error { color: $text-error; }
@@ -100,10 +101,18 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
                         yield Label("Thread id")
                         yield Input(
                             self.initial_thread,
-                            placeholder="blank: stateless, each run on a new thread",
+                            placeholder="blank: a new thread per run",
                             id="thread",
                         )
                         yield Static(classes="field-note", id="thread-note")
+                    with Vertical(id="threads-column"):
+                        yield Label("A stateless run's thread")
+                        yield Select(
+                            [("is deleted after", "delete"), ("is kept", "keep")],
+                            allow_blank=False,
+                            value="delete",
+                            id="on_run_completed",
+                        )
                     with Vertical(id="input-kind-column"):
                         yield Label("Input as")
                         yield Select(
@@ -152,6 +161,13 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
             chosen = self.query_one("#assistant", Select).value
             return chosen if isinstance(chosen, str) else ""
         return self.query_one(f"#{name}", Input).value
+
+    @property
+    def keep_or_delete(self) -> str:
+        """What becomes of a stateless run's thread: "delete" (the server's default) or
+        "keep" (then `enter` on the cron finds its runs)."""
+        chosen = self.query_one("#on_run_completed", Select).value
+        return chosen if isinstance(chosen, str) else "delete"
 
     @property
     def input_is_json(self) -> bool:
@@ -250,6 +266,7 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
                 schedule=self.value("schedule"),
                 timezone=self.value("timezone"),
                 end_time=self.value("end_time"),
+                on_run_completed=self.keep_or_delete,
                 now=self.clock(),
             )
         except CronDraftError as invalid:

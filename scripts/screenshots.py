@@ -240,6 +240,22 @@ async def crons(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: table.row_count == 2)
 
 
+async def cron_form(pilot: Pilot[None]) -> None:
+    """The new-cron form, a schedule typed: its next three runs in UTC (Paris time)."""
+    from textual.widgets import Input, Select, TextArea
+
+    await crons(pilot)
+    await pilot.press("n")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "CronFormScreen")
+    form = pilot.app.screen
+    await pilot.app.workers.wait_for_complete()
+    select = form.query_one("#assistant", Select)
+    select.value = next(value for label, value in select._options if "graph chat" in str(label))
+    form.query_one("#input", TextArea).text = "Any news on the Paris deploy?"
+    form.query_one("#schedule", Input).value = "30 8 * * 1-5"
+    form.query_one("#timezone", Input).value = "Europe/Paris"
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
@@ -252,6 +268,7 @@ SHOTS: dict[str, Shot] = {
     "deploy-progress": deploy_progress,
     "deployments": deployments,
     "crons": crons,
+    "cron-form": cron_form,
 }
 
 

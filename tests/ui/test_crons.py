@@ -268,3 +268,30 @@ async def test_the_palette_opens_the_crons(agent_server_url: str, wait_for: Wait
         found.highlighted = next(i for i, p in enumerate(prompts()) if "Open crons" in p)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")
+
+
+async def test_the_thread_view_opens_the_threads_crons_over_itself(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    assistant = await client.assistants.create("counter", name=label())
+    thread = await client.threads.create(metadata={"graph_id": "counter"})
+    async with made_crons(client) as made:
+        cron = made.add(
+            await client.crons.create_for_thread(thread.thread_id, assistant.assistant_id, YEARLY)
+        )
+        app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
+        async with app.run_test(size=(150, 40)) as pilot:
+            await home(app, pilot, wait_for)
+            assert await app.run_command(f"thread {thread.thread_id}")
+            await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="view")
+            view = app.screen
+            assert isinstance(view, ThreadViewScreen)
+            [command] = [c for c in view.palette_commands() if c.name == "Crons of this thread"]
+            command.callback()
+            await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="crons")
+            crons = app.screen
+            assert isinstance(crons, CronsScreen) and crons.thread_id == thread.thread_id
+            await wait_for(pilot, lambda: crons._loaded_once, what="loaded")
+            assert [c.cron_id for c in crons.table.items] == [cron.cron_id]
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is view, what="back to the view")

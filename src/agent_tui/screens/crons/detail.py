@@ -159,6 +159,8 @@ class CronDetailScreen(AgentScreen[bool]):
             text.append("none: the end time has passed", style="italic")
         else:
             text.append(" · ".join(utc_minutes(moment) for moment in check.next_runs))
+            if not cron.enabled:
+                text.append(" (skipped while disabled)", style="italic")
         text.append("   ends ", style="dim")
         text.append(utc_minutes(cron.end_time, missing="never"))
         if cron.on_run_completed:

@@ -256,6 +256,30 @@ async def cron_form(pilot: Pilot[None]) -> None:
     form.query_one("#timezone", Input).value = "Europe/Paris"
 
 
+async def store_screen(pilot: Pilot[None]) -> None:
+    """The Store: a few memories by user and by assistant, as the tree and the items."""
+    await info_screen(pilot)
+    client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]
+    memories = [
+        (("users", "ann", "memories"), "paris", {"city": "Paris", "asked": 3}),
+        (("users", "ann", "memories"), "rome", {"city": "Rome", "asked": 1}),
+        (("users", "ann", "profile"), "name", {"first": "Ann", "language": "en"}),
+        (("users", "bob", "memories"), "oslo", {"city": "Oslo", "asked": 2}),
+        (("assistants", "chat", "style"), "tone", {"tone": "brief", "emoji": False}),
+    ]
+    for namespace, key, value in memories:
+        await client.store.put_item(namespace, key, value)
+    await pilot.press("colon", *"store", "enter")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "StoreScreen")
+    await until(
+        pilot,
+        lambda: (
+            pilot.app.screen.namespaces_loaded  # type: ignore[attr-defined]
+            and pilot.app.screen.table.loaded_count > 0
+        ),  # type: ignore[attr-defined]
+    )
+
+
 SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
@@ -267,6 +291,7 @@ SHOTS: dict[str, Shot] = {
     "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,
+    "store": store_screen,
     "crons": crons,
     "cron-form": cron_form,
 }

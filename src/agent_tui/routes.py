@@ -134,6 +134,14 @@ register(
     "queue",
 )
 register(
+    Route(
+        "store",
+        "The Store (long-term memory) by namespace (:store users.u1 opens under a prefix)",
+        "agent_tui.screens.store.browser:store_screen",
+    ),
+    "memory",
+)
+register(
     Route("info", "Server info and graphs (home)", "agent_tui.screens.server_info:info_screen"),
     "home",
 )

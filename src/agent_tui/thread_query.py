@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.chat.failure import was_cancelled
 from agent_tui.client.models import THREAD_STATUSES, Thread
 from agent_tui.message_text import message_role, message_text
 from agent_tui.sanitize import clean_text
@@ -343,9 +344,9 @@ class ThreadPager:
 
 def attention_reason(thread: Thread, error: str | None = None, width: int = 80) -> str:
     """Why a thread needs attention, on one line: `waiting: <the question>` for an
-    `interrupt()`, `failed: <error>`, or `stopped: …` for a thread interrupted with nothing
-    to answer (a cancelled run, or a run paused at a breakpoint) — the server gives all
-    three the status `interrupted` or `error`, and they need different things."""
+    `interrupt()`, `failed: <error>`, `cancelled: …` for a cancelled run and `paused: …`
+    for a run stopped at a breakpoint — the server gives all four the status `interrupted`
+    or `error`, and they need different things."""
     if thread.status == "error":
         text = f"failed: {error}" if error else "failed (the error is on the thread's last task)"
     elif thread.status == "interrupted":
@@ -360,8 +361,10 @@ def attention_reason(thread: Thread, error: str | None = None, width: int = 80) 
             shown = question if isinstance(question, str) else json.dumps(first, default=str)
             more = f" (+{len(values) - 1} more)" if len(values) > 1 else ""
             text = f"waiting: {shown}{more}"
+        elif was_cancelled(thread):
+            text = "cancelled: its last run was cancelled before it finished"
         else:
-            text = "stopped: a cancelled run, or paused at a breakpoint"
+            text = "paused: its next node waits to run (a breakpoint)"
     else:
         text = thread.status
     return truncate(" ".join(clean_text(text).split()), width)

@@ -7,12 +7,15 @@ SSE parsing here is deliberately minimal and independent of `agent_tui.client`.
 from __future__ import annotations
 
 import json
+import random
+import string
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from agent_tui.client import AgentServerClient
 from agent_tui.local.demo import replies, tools
 
 FAST = {"token_delay_ms": 0}
@@ -184,6 +187,50 @@ def test_a_tool_call_and_its_result_are_streamed(server: httpx.Client) -> None:
             }
         ]
     ]
+
+
+async def test_the_cities_asked_about_are_remembered_in_the_store(
+    agent_server_url: str,
+) -> None:
+    # A city of its own (letters only, as the demo reads them): other tests ask about Paris.
+    city = "Zz" + "".join(random.choices(string.ascii_lowercase, k=10))
+    async with AgentServerClient(agent_server_url) as client:
+        thread_ids = []
+        for question in (f"weather in {city}", f"What's the weather in {city.upper()}?"):
+            thread = await client.threads.create()
+            async with client.runs.stream(
+                thread.thread_id, "chat", input=ask(question), context=FAST
+            ) as run:
+                async for _ in run:
+                    pass
+            thread_ids.append(thread.thread_id)
+        found = await client.store.search_items(["chat"], filter={"city": city.title()})
+    # One memory per city, whatever the case it was asked in, counting the questions.
+    assert [(item.ns, item.key) for item in found] == [(("chat", "demo", "cities"), city.lower())]
+    assert found[0].value == {
+        "city": city.title(),
+        "times_asked": 2,
+        "last_thread_id": thread_ids[-1],
+    }
+
+
+async def test_without_a_store_the_graph_answers_the_same() -> None:
+    from langchain_core.messages import HumanMessage
+    from langgraph.graph import MessagesState
+    from langgraph.store.memory import InMemoryStore
+
+    from agent_tui.local.demo.chat import ChatContext, builder, graph
+
+    question = MessagesState(messages=[HumanMessage("weather in Paris")])
+    context = ChatContext(token_delay_ms=0)
+    alone = await graph.ainvoke(question, context=context)
+    store = InMemoryStore()
+    remembering = builder.compile(store=store)
+    with_store = await remembering.ainvoke(question, context=context)
+    assert alone["messages"][-1].content == with_store["messages"][-1].content
+    assert alone["messages"][-1].content == "It is windy and 13 C in Paris."
+    item = await store.aget(("chat", "demo", "cities"), "paris")
+    assert item is not None and item.value["times_asked"] == 1
 
 
 @pytest.mark.parametrize(

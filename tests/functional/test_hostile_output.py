@@ -137,6 +137,92 @@ async def test_agent_server_text_is_inert_in_every_thread_command(
     assert_inert(out, err)
 
 
+async def test_store_and_cron_text_is_inert_in_store_and_crons_commands(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--url", agent_server_url]
+    root = f"h{uuid.uuid4().hex[:12]}"
+    # A namespace part cannot hold a dot or NUL (the store's rules): the rest of the
+    # corpus can.
+    label = EVERYTHING.replace(".", "").replace("\x00", "")
+    await client.store.put_item((root, label), EVERYTHING, {EVERYTHING: EVERYTHING})
+    # A key with NUL in it cannot be read back by key (the server answers it with U+FFFD).
+    key = EVERYTHING.replace("\x00", "")
+    await client.store.put_item((root,), key, {"note": EVERYTHING})
+    stored = await client.store.search_items((root,))
+    assert len(stored) == 2
+    by_namespace = {tuple(item.namespace): item for item in stored}
+
+    code, out, err = await cli(capsys, "store", "ls", root, *where)
+    assert code == 0
+    assert_inert(out, err)
+    assert MARKER in out
+    code, out, err = await cli(capsys, "store", "ls", root, "--json", *where)
+    assert code == 0
+    assert_inert(out, err)
+    # Exactly the namespaces the server kept.
+    assert sorted(json.loads(out)) == sorted(list(namespace) for namespace in by_namespace)
+
+    for json_flag in ([], ["--json"]):
+        code, out, err = await cli(capsys, "store", "search", root, *json_flag, *where)
+        assert code == 0
+        assert_inert(out, err)
+        assert MARKER in out
+    assert {item["key"] for item in json.loads(out)} == {item.key for item in stored}
+
+    code, out, err = await cli(capsys, "store", "get", root, key, *where)
+    assert code == 0, err
+    assert_inert(out, err)
+    assert MARKER in out
+    code, out, err = await cli(capsys, "store", "get", root, key, "--json", *where)
+    assert code == 0
+    assert_inert(out, err)
+    assert json.loads(out)["value"] == by_namespace[(root,)].value
+    # A key that is not there: the message quotes it.
+    code, out, err = await cli(capsys, "store", "rm", root, EVERYTHING + "x", *where)
+    assert code == 1
+    assert_inert(out, err)
+    assert MARKER in err
+
+    # Crons: an assistant's name, a cron's input and metadata from the server; a schedule
+    # that is no schedule, quoted back in the refusal.
+    assistant = await client.assistants.create("chat", name=EVERYTHING)
+    cron = await client.crons.create(
+        assistant.assistant_id,
+        "0 0 1 1 *",
+        input={"messages": [{"role": "user", "content": EVERYTHING}]},
+        metadata={"note": EVERYTHING},
+    )
+    try:
+        listing = ["crons", "list", "--assistant", assistant.assistant_id, *where]
+        code, out, err = await cli(capsys, *listing)
+        assert code == 0
+        assert_inert(out, err)
+        assert MARKER in out
+        code, out, err = await cli(capsys, *listing, "--json")
+        assert code == 0
+        assert_inert(out, err)
+        kept = await client.crons.get(cron.cron_id)
+        assert json.loads(out)[0]["metadata"] == kept.metadata
+        assert json.loads(out)[0]["metadata"]["note"].startswith(MARKER)
+        code, out, err = await cli(
+            capsys,
+            "crons",
+            "create",
+            assistant.assistant_id,
+            "--schedule",
+            EVERYTHING,
+            "--message",
+            EVERYTHING,
+            *where,
+        )
+        assert code == 2
+        assert_inert(out, err)
+        assert MARKER in err
+    finally:
+        await client.crons.delete(cron.cron_id)
+
+
 def create_deployment(plane: LocalControlPlane, body: dict[str, Any]) -> dict[str, Any]:
     answer = httpx.post(
         f"{plane.url}/v2/deployments",

@@ -10,6 +10,7 @@ from typing import Any
 
 from shell_support import ShellHarness
 from textual.pilot import Pilot
+from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from agent_tui.chat.assistant import ChatAssistant
@@ -19,6 +20,7 @@ from agent_tui.client.models import Assistant, Thread
 from agent_tui.panes.chat_pane import ChatPane
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.widgets.chat_ai_block import AIBlock
+from agent_tui.widgets.chat_blocks import ErrorBlock
 
 SIZE = (150, 45)
 
@@ -99,6 +101,11 @@ def tool_results(pane: ChatPane) -> list[ToolResultItem]:
 
 def errors(pane: ChatPane) -> list[ErrorItem]:
     return [item for item in pane.model.items if isinstance(item, ErrorItem)]
+
+
+def error_block_texts(pane: ChatPane) -> list[str]:
+    """What the transcript's error blocks say, as the user reads them."""
+    return [str(block.query_one(Static).render()) for block in pane.query(ErrorBlock)]
 
 
 def notices(pane: ChatPane) -> list[str]:

@@ -31,7 +31,7 @@ from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_code
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.modals.assistant_picker import AssistantPickerScreen
-from agent_tui.panes.chat_queue import BUSY_MESSAGE
+from agent_tui.modals.double_text import DoubleTextScreen
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.short_ids import short_thread_id
 from agent_tui.widgets.chat_prompt import PromptArea
@@ -124,7 +124,7 @@ async def test_a_tool_call_and_its_result_are_shown(
         assert shown_ai_texts(pane)[-1] == "It is windy and 13 C in Paris."
 
 
-async def test_sending_while_a_run_streams_is_refused_and_the_draft_kept(
+async def test_sending_while_a_run_streams_asks_how_and_keeps_the_draft(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     slow = await chat_assistant(client, token_delay_ms=5)
@@ -135,10 +135,17 @@ async def test_sending_while_a_run_streams_is_refused_and_the_draft_kept(
         await type_and_send(pilot, pane, "count to 400")
         await wait_for(pilot, lambda: bool(ai_texts(pane)), what="tokens", workers=False)
         await type_and_send(pilot, pane, "hello again")
-        await pilot.pause()
+        # Not sent: asked how (double texting, see test_chat_queue.py), the draft kept.
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, DoubleTextScreen), what="how", workers=False
+        )
         assert pane.prompt.text == "hello again"
         assert humans(pane) == ["count to 400"]
-        assert any(BUSY_MESSAGE in str(n.message) for n in app._notifications)
+        await pilot.press("escape")
+        await wait_for(
+            pilot, lambda: not isinstance(app.screen, DoubleTextScreen), what="back", workers=False
+        )
+        assert pane.prompt.text == "hello again"
         pane.cancel_run()
         await wait_for(pilot, lambda: ended(pane), what="the cancel")
 

@@ -22,10 +22,11 @@ from chat_support import (
     type_and_send,
 )
 from shell_support import ShellHarness
+from textual.widgets import OptionList
 
 from agent_tui.client import AgentServerClient
+from agent_tui.modals.double_text import DoubleTextScreen
 from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.panes.chat_queue import QUEUE_OFFER
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -43,19 +44,26 @@ async def start_long_run(pilot: Any, pane: ChatPane, wait_for: WaitFor, count: i
     await wait_for(pilot, lambda: len("".join(ai_texts(pane))) > 10, what="tokens", workers=False)
 
 
-async def queue(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> None:
-    """Type `text` during the run: enter is refused with the offer, enter again queues.
+async def ask_how(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> DoubleTextScreen:
+    """Type `text` during the run and press enter: the picker asks how to send it.
     (The prompt may act on `enter` a message-loop turn later: after keys queued before.)"""
     pane.prompt.insert(text)
-    offers = messages_of(pane.app).count(QUEUE_OFFER)  # type: ignore[arg-type]
     await pilot.press("enter")
     await wait_for(
         pilot,
-        lambda: messages_of(pane.app).count(QUEUE_OFFER) > offers,  # type: ignore[arg-type]
-        what="the offer",
+        lambda: isinstance(pane.app.screen, DoubleTextScreen),
+        what="the picker",
         workers=False,
     )
     assert pane.queued is None and pane.prompt.text == text
+    picker = pane.app.screen
+    assert isinstance(picker, DoubleTextScreen)
+    return picker
+
+
+async def queue(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> None:
+    """Type `text` during the run: enter asks how, enter again picks "Queue here"."""
+    await ask_how(pilot, pane, text, wait_for)
     await pilot.press("enter")
     await wait_for(pilot, lambda: pane.queued == text, what="queued", workers=False)
 
@@ -78,7 +86,6 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
             workers=False,
         )
         await queue(pilot, pane, "hello", wait_for)
-        assert QUEUE_OFFER in messages_of(app)
         assert pane.queued == "hello" and pane.prompt.text == ""  # free for the next one
         assert "1 message queued" in state_line(pane)
         queued = pane.transcript.queued_block
@@ -167,3 +174,153 @@ async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message
         assert humans(pane) == ["tick"]
         runs = await client.runs.list(thread.thread_id)
         assert len(runs) == 1
+
+
+async def hand_over(
+    pilot: Any, pane: ChatPane, text: str, key: str, wait_for: WaitFor
+) -> DoubleTextScreen:
+    picker = await ask_how(pilot, pane, text, wait_for)
+    await pilot.press(key)
+    await wait_for(pilot, lambda: not picker.is_attached, what="the picker to close", workers=False)
+    return picker
+
+
+async def test_interrupt_hands_the_message_to_the_server_which_stops_the_run(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for, count=2000)
+        await hand_over(pilot, pane, "hello", "i", wait_for)
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and ai_texts(pane)[-1:] == ["You said: hello"],
+            what="the new message's answer",
+            workers=False,
+        )
+        assert humans(pane) == ["count to 2000", "hello"]
+        assert not ai_texts(pane)[0].endswith("1999 2000")  # the first run was stopped
+        assert pane.prompt.text == "" and pane.transcript.queued_block is None
+    runs = await client.runs.list(thread.thread_id)
+    assert [(run.status, run.multitask_strategy) for run in runs] == [
+        ("success", "interrupt"),
+        ("interrupted", "reject"),
+    ]
+
+
+async def test_enqueue_lets_the_run_finish_then_follows_the_servers_queued_run(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for, count=600)
+        await hand_over(pilot, pane, "hello", "e", wait_for)
+        # The server holds it: the transcript says so, and `esc` does not drop it.
+        await wait_for(
+            pilot, lambda: pane.queued == "hello", what="the server's answer", workers=False
+        )
+        queued = pane.transcript.queued_block
+        assert queued is not None
+        assert "enqueued on the server" in str(queued.query_one(".block-label").render())
+        assert "1 message on the server (enqueue)" in state_line(pane)
+        # esc cannot drop what the server holds: it still cancels the active run.
+        await wait_for(
+            pilot,
+            lambda: footer_keys(app).get("escape") == "Cancel run",
+            what="esc Cancel run in the footer",
+            workers=False,
+        )
+        assert [run.multitask_strategy for run in await client.runs.list(thread.thread_id)] == [
+            "enqueue",
+            "reject",
+        ]
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and ai_texts(pane)[-1:] == ["You said: hello"],
+            what="the queued run's answer",
+            workers=False,
+        )
+        assert humans(pane) == ["count to 600", "hello"]
+        assert ai_texts(pane)[0].endswith("599 600")  # the first run was left to finish
+    runs = await client.runs.list(thread.thread_id)
+    assert [run.status for run in runs] == ["success", "success"]
+
+
+async def test_rollback_deletes_the_run_and_the_transcript_forgets_its_answer(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for, count=2000)
+        await hand_over(pilot, pane, "hello", "r", wait_for)
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and ai_texts(pane) == ["You said: hello"],
+            what="only the new message's answer",
+            workers=False,
+        )
+        # The run is gone with its partial answer; langgraph-api 0.16.7 keeps its input
+        # message in the thread, and the transcript shows the thread as it is.
+        assert humans(pane) == ["count to 2000", "hello"]
+        state = await client.threads.get_state(thread.thread_id)
+        assert [m["content"] for m in state.values["messages"]] == [
+            "count to 2000",
+            "hello",
+            "You said: hello",
+        ]
+    runs = await client.runs.list(thread.thread_id)
+    assert [(run.status, run.multitask_strategy) for run in runs] == [("success", "rollback")]
+
+
+async def test_reject_is_refused_by_the_server_and_the_message_stays(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, _ = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for, count=2000)
+        await hand_over(pilot, pane, "hello", "x", wait_for)
+        await wait_for(
+            pilot,
+            lambda: any(m.startswith("The server refused it (reject): ") for m in messages_of(app)),
+            what="the server's refusal",
+            workers=False,
+        )
+        assert pane.prompt.text == "hello" and pane.queued is None
+        assert pane.running  # the active run goes on
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: ended(pane), what="the cancel")
+    runs = await client.runs.list(thread.thread_id)
+    assert len(runs) == 1
+
+
+async def test_esc_in_the_picker_keeps_the_message_in_the_prompt(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, screen = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await start_long_run(pilot, pane, wait_for, count=2000)
+        picker = await ask_how(pilot, pane, "hello", wait_for)
+        choices = picker.query_one(OptionList)
+        shown = " ".join(str(choices.get_option_at_index(i).prompt) for i in range(5))
+        for words in ("Queue here", "Enqueue on the server", "Interrupt", "Rollback", "Reject"):
+            assert words in shown, words
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="the picker to close")
+        assert pane.prompt.text == "hello" and pane.queued is None and pane.running
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: ended(pane), what="the cancel")

@@ -15,7 +15,9 @@ from chat_support import (
     chat_assistant,
     chat_thread,
     ended,
+    error_block_texts,
     errors,
+    humans,
     notices,
     pane_of,
     state_line,
@@ -61,7 +63,7 @@ async def test_an_interrupt_is_answered_in_the_transcript_and_the_run_continues(
         assert state.values["messages"][-1]["content"] == "Deployed to staging."
 
 
-async def test_an_error_run_shows_the_error_class_and_message_and_the_thread_status(
+async def test_an_error_shows_its_class_node_and_message_also_when_reopened(
     client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
 ) -> None:
     thread = await chat_thread(client, fast_chat)
@@ -71,12 +73,25 @@ async def test_an_error_run_shows_the_error_class_and_message_and_the_thread_sta
         await type_and_send(pilot, pane, "fail please")
         await wait_for(pilot, lambda: ended(pane), what="the run to end")
         assert pane.run_state == "error"
+        said = "DemoFailure in agent: You asked me to fail."
+        await wait_for(pilot, lambda: [e.node for e in errors(pane)] == ["agent"], what="node")
         assert [(e.error, e.message) for e in errors(pane)] == [
             ("DemoFailure", "You asked me to fail.")
         ]
+        assert error_block_texts(pane) == [said]
         header = screen.query_one("#thread-header")
-        await wait_for(pilot, lambda: "error" in str(header.render()), what="the header")
-        assert "thread error" in state_line(pane)
+        await wait_for(pilot, lambda: said in str(header.render()), what="the header")
+        assert "thread error (DemoFailure in agent)" in state_line(pane)
+
+    # Reopened later, the thread says the same, before anything is sent.
+    app, screen = chat_app(client, thread.thread_id, fast_chat)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: error_block_texts(pane) == [said], what="the error")
+        assert humans(pane) == ["fail please"]
+        header = screen.query_one("#thread-header")
+        await wait_for(pilot, lambda: said in str(header.render()), what="the header")
+        assert "thread error (DemoFailure in agent)" in state_line(pane)
 
 
 async def test_esc_and_ctrl_c_cancel_the_run_on_the_server_and_keep_what_arrived(
@@ -110,6 +125,15 @@ async def test_esc_and_ctrl_c_cancel_the_run_on_the_server_and_keep_what_arrived
         # With no run, esc goes back as before.
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ThreadViewScreen))
+
+    # Reopened, the thread says its run was cancelled: not "paused", no paused bar.
+    app, screen = chat_app(client, thread.thread_id, slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.shown_loaded, what="the transcript")
+        assert pane.run_state == "cancelled" and state_line(pane).startswith("cancelled")
+        assert notices(pane)[-1] == "The last run was cancelled before agent finished."
+        assert not pane.paused_bar.display
 
 
 async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(

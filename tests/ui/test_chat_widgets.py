@@ -177,7 +177,7 @@ async def test_a_queued_message_stays_last_until_dropped(wait_for: WaitFor) -> N
     app = TranscriptApp()
     async with app.run_test(size=(100, 30)) as pilot:
         add(app, HumanItem("h1", "count to 3"))
-        app.transcript.show_queued("hello")
+        app.transcript.show_queued("hello", "queued: sent when this run ends (esc drops it)")
         add(app, AIItem("m1", text="1 2 3", streaming=False))
         app.transcript.apply([Cleared()])  # a reload keeps it too
         add(app, HumanItem("h1", "count to 3"), AIItem("m1", text="1 2 3", streaming=False))
@@ -199,7 +199,7 @@ async def test_every_block_kind_shows_what_a_user_needs(wait_for: WaitFor) -> No
             NodeUpdateItem("n1", "agent", {"messages": [], "approved": None}),
             ToolResultItem("t1", "c1", "deploy", "staging is down", status="error"),
             CustomItem("c1", {"progress": 3}, namespace=("worker:1f0", "step:2a")),
-            ErrorItem("e1", "DemoFailure", "the demo failed on purpose"),
+            ErrorItem("e1", "DemoFailure", "the demo failed on purpose", node="agent"),
             NoticeItem("x1", "Run cancelled", severity="warning"),
         )
         await pilot.pause()
@@ -211,7 +211,7 @@ async def test_every_block_kind_shows_what_a_user_needs(wait_for: WaitFor) -> No
             "staging is down",
             "⤷ worker:step",  # the subgraph path, by node names
             '"progress": 3',
-            "DemoFailure: the demo failed on purpose",
+            "DemoFailure in agent: the demo failed on purpose",  # type, node, message
             "Run cancelled",
         ]:
             assert text in shown, text
@@ -470,7 +470,7 @@ def test_transcript_with_one_block_of_each_kind_snapshot(snap_compare: Callable[
                 "i1",
                 {"action": "deploy", "target": "prod", "question": "Deploy to prod? (yes/no)"},
             ),
-            ErrorItem("e1", "DemoFailure", "the demo failed on purpose"),
+            ErrorItem("e1", "DemoFailure", "the demo failed on purpose", node="agent"),
             NoticeItem("x1", "Run cancelled", severity="warning"),
         )
         await pilot.pause()

@@ -27,6 +27,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from agent_tui.client import AgentServerClient
+from agent_tui.modals.double_text import DoubleTextScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 Check = Callable[[], bool]
@@ -286,3 +287,13 @@ def test_breakpoints_snapshot(snap_compare: Callable[..., bool], wait_for: WaitF
         await shown(pilot, wait_for, listed, "the breakpoints")
 
     assert snap_compare(harness(), terminal_size=(120, 32), run_before=run_before)
+
+
+def test_double_text_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
+    """`enter` during a run: how to send the message, each way saying what it does."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        pilot.app.push_screen(DoubleTextScreen("and what about tomorrow in Paris?"))
+        await shown(pilot, wait_for, lambda: showing(pilot, "DoubleTextScreen"), "the picker")
+
+    assert snap_compare(harness(), terminal_size=(100, 30), run_before=run_before)

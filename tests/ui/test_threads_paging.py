@@ -90,6 +90,15 @@ async def test_attention_lists_error_and_interrupted_threads(
     async with stream:
         async for _event in stream:
             pass
+    cancelled = await client.threads.create(metadata={"graph_id": "ticker", "suite": label})
+    ticking = client.runs.stream(
+        cancelled.thread_id, "ticker", input={}, context={"ticks": 1000, "delay": 0.05}
+    )
+    async with ticking:
+        async for _event in ticking:
+            if ticking.run_id:
+                await client.runs.cancel(cancelled.thread_id, ticking.run_id, wait=True)
+                break
     idle = await client.threads.create(metadata={"suite": label})
     waiting = await client.threads.create(metadata={"graph_id": "chat", "suite": label})
     ask = client.runs.stream(
@@ -126,10 +135,12 @@ async def test_attention_lists_error_and_interrupted_threads(
         assert len(found) == screen.total
         # "Why" tells apart what the two statuses hide.
         why = {t.thread_id: table.get_row(t.thread_id)[-1].plain for t in table.items}
-        assert why[failed.thread_id].startswith("failed: ")
-        assert "You asked me to fail" in why[failed.thread_id]
+        assert why[failed.thread_id] == "failed: DemoFailure in agent: You asked me to fail."
         assert why[waiting.thread_id] == "waiting: Deploy to staging? (yes/no)"
-        assert why[interrupted.thread_id].startswith("stopped: ")
+        assert why[interrupted.thread_id] == "paused: its next node waits to run (a breakpoint)"
+        assert why[cancelled.thread_id] == (
+            "cancelled: its last run was cancelled before it finished"
+        )
 
         # `:attention` opens the same list.
         assert await app.run_command("attention")

@@ -174,10 +174,14 @@ async def description_of(client: AgentServerClient, chosen: ChatAssistant) -> st
     """The assistant's description (a graph's default assistant carries the graph's
     description from `langgraph.json`), or None when it has none."""
     if chosen.graph_id is not None and chosen.assistant_id == chosen.graph_id:
-        found = await client.assistants.search(
-            chosen.graph_id, metadata={"created_by": "system"}, limit=1
-        )
-        assistant = found[0] if found else None
+        assistant = await default_assistant(client, chosen.graph_id)
     else:
         assistant = await client.assistants.get(chosen.assistant_id)
     return (assistant.description or None) if assistant is not None else None
+
+
+async def default_assistant(client: AgentServerClient, graph_id: str) -> Assistant | None:
+    """The assistant the server made for `graph_id` from `langgraph.json` (what a run
+    naming the graph runs), or None when the server has no such graph."""
+    found = await client.assistants.search(graph_id, metadata={"created_by": "system"}, limit=1)
+    return found[0] if found else None

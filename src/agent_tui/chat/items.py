@@ -106,6 +106,7 @@ class ErrorItem:
     key: str
     error: str  # the error class, e.g. "DemoFailure"
     message: str
+    node: str | None = None  # the node that raised it, once the thread's state says
 
 
 @dataclass(eq=False)

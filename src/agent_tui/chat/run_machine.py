@@ -39,8 +39,11 @@ no value. The run itself ends `interrupted` (the server does not tell the two ap
 `paused_at(where)` moves the resting state on once the thread's state shows a breakpoint
 (`panes/chat_breakpoints.py`).
 
-The queued message (`enter` twice during a run) lives here too: at most one, sent when
-the run ends `done`; any other ending gives it back to the user (`take_queued`).
+The queued message (a message sent during a run) lives here too: at most one. Kept by
+agent-tui (`queue`), it is sent when the run ends `done` and any other ending gives it
+back to the user (`take_queued`); handed to the server with a multitask strategy
+(`chat/double_text.py`), it is already a run there (`queued_run_id`), followed once the
+active run ends, however it ends.
 
 Listeners (`subscribe`) are told after every change, so a widget re-renders from here.
 """
@@ -51,6 +54,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agent_tui.chat.double_text import DoubleText
 from agent_tui.chat.driver_events import (
     DriverEvent,
     Finished,
@@ -92,9 +96,12 @@ class Resume:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Follow `run_id`, a run already on the thread (started elsewhere)."""
+    """Follow `run_id`, a run already on the thread (started elsewhere, or handed to the
+    server during the previous run); `reload`: the transcript starts over from the
+    thread's state first (that previous run was rolled back)."""
 
     run_id: str
+    reload: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +143,9 @@ class RunMachine:
         self.ended: RunState | None = None
         """How the current (or last) run ended; None while it goes on or if it never started."""
         self.queued: str | None = None
+        self.queued_how: DoubleText = "queue"
+        self.queued_run_id: str | None = None
+        """The run the server made for the queued message (a multitask strategy)."""
         self._listeners: list[Callable[[], None]] = []
 
     # -- reading -----------------------------------------------------------------------
@@ -227,12 +237,18 @@ class RunMachine:
         if not self.active:
             self._set("paused", where, always=True)
 
-    def loaded(self, *, waiting_interrupt: bool) -> None:
-        """The thread's state was (re)loaded: `interrupted` when a question waits, else
-        idle. A run under way keeps its state (its own events keep the chat right)."""
+    def loaded(self, *, waiting_interrupt: bool, cancelled: bool = False) -> None:
+        """The thread's state was (re)loaded: `interrupted` when a question waits,
+        `cancelled` when its last run was, else idle. A run under way keeps its state (its
+        own events keep the chat right)."""
         if self.active:
             return
-        self._set("interrupted" if waiting_interrupt else "idle", always=True)
+        state: RunState = "idle"
+        if waiting_interrupt:
+            state = "interrupted"
+        elif cancelled:
+            state = "cancelled"
+        self._set(state, always=True)
 
     # -- the queued message ------------------------------------------------------------
 
@@ -246,13 +262,15 @@ class RunMachine:
             return ALREADY_QUEUED
         return None
 
-    def enqueue(self, text: str) -> None:
-        self.queued = text
+    def enqueue(self, text: str, how: DoubleText = "queue", run_id: str | None = None) -> None:
+        """Queue `text` (`how`: kept here, or handed to the server as run `run_id`)."""
+        self.queued, self.queued_how, self.queued_run_id = text, how, run_id
         self._changed()
 
     def drop_queued(self) -> str | None:
         """Forget the queued message: its text (None when none was queued)."""
         text, self.queued = self.queued, None
+        self.queued_how, self.queued_run_id = "queue", None
         if text is not None:
             self._changed()
         return text
@@ -262,9 +280,10 @@ class RunMachine:
         must go back to the user instead of being sent, why (empty: send it now). A run
         that stopped for a question, failed or was cancelled does not send it: the next
         message probably depends on that outcome. The queue is empty afterwards."""
+        on_server = self.queued_how != "queue"
         text = self.drop_queued()
-        if text is None or ended == "done":
-            return text, ""
+        if text is None or ended == "done" or on_server:
+            return text, ""  # a message the server holds runs there whatever the ending
         why = _WHY_NOT_SENT.get(ended or "", "The run did not finish")
         return text, f"{why}, so the queued message was not sent"
 

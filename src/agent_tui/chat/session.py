@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from agent_tui.chat.double_text import ServerStrategy
 from agent_tui.chat.driver_events import (
     DriverEvent,
     Finished,
@@ -26,12 +27,14 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
+from agent_tui.chat.failure import Failure, failure_of, was_cancelled
 from agent_tui.chat.items import InterruptItem, TranscriptChange
 from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
 from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
+from agent_tui.client.models import Run, Thread
 from agent_tui.client.sse import MAX_EVENT_BYTES
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
@@ -53,6 +56,8 @@ class ChatSession:
         self.machine = RunMachine()
         self.driver = RunDriver(client, thread_id, backoff=backoff)
         self.thread_status: str | None = None
+        self.failure: Failure | None = None  # why the thread failed, when it is in error
+        self.cancelled = False  # the thread's last run was cancelled (as loaded)
         self._owns_run = False  # the machine's run was started here, not by the pane
 
     async def load(self) -> list[TranscriptChange]:
@@ -61,9 +66,39 @@ class ChatSession:
         # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
+        self.failure = None
         changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
-        self.machine.loaded(waiting_interrupt=bool(self.transcript.waiting_interrupts()))
+        if thread.status == "error":
+            changes += await self._show_failure(thread)
+        self.cancelled = was_cancelled(thread)
+        if self.cancelled:
+            changes += await self._say_cancelled()
+        self.machine.loaded(
+            waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
+        )
         return changes
+
+    async def _say_cancelled(self) -> list[TranscriptChange]:
+        """A thread reopened after its run was cancelled: say so (not "paused"), and where."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                pending = (await self.client.threads.get_state(self.thread_id)).next
+        except (ApiError, TimeoutError):
+            pending = []
+        where = f" before {', '.join(pending)} finished" if pending else ""
+        return self.transcript.notice(f"The last run was cancelled{where}.", "warning")
+
+    async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
+        """The failure of a thread in `error` in the transcript, with the failing node
+        (the thread records the error; its last checkpoint's tasks record where)."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                tasks = (await self.client.threads.get_state(self.thread_id)).tasks
+        except (ApiError, TimeoutError):
+            tasks = []  # still say what failed, without the node
+        failure = failure_of(thread, tasks)
+        self.failure = failure
+        return self.transcript.show_failure(failure) if failure is not None else []
 
     async def send(
         self,
@@ -172,9 +207,43 @@ class ChatSession:
             machine.submitted = machine.cancel_wanted = False
             self._end()
 
-    async def join(self, run_id: str) -> AsyncIterator[Step]:
-        """Follow a run already running on the thread (replayed from its start)."""
+    async def hand_over(
+        self,
+        assistant_id: str,
+        text: str,
+        how: ServerStrategy,
+        *,
+        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
+        context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
+    ) -> Run:
+        """Hand a human message to the server while a run is active, with the multitask
+        strategy `how` (`chat/double_text.py`): a new run, created resumable so that `join`
+        can follow it from its start once the active run ends. A `reject` the server
+        applies is a `Conflict` (in the server's words)."""
+        return await self.client.runs.create(
+            self.thread_id,
+            assistant_id,
+            input={"messages": [{"role": "user", "content": text}]},
+            context=context,
+            config=config,
+            multitask_strategy=how,
+            stream_mode=list(stream_modes),
+            stream_subgraphs=True,
+            stream_resumable=True,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+
+    async def join(self, run_id: str, *, reload: bool = False) -> AsyncIterator[Step]:
+        """Follow a run already running on the thread (replayed from its start);
+        `reload`: start the transcript over from the thread's state first (the run before
+        it was rolled back)."""
         self._begin(Join(run_id))
+        if reload:
+            yield None, await self._reload()
         self.transcript.begin_run()
         try:
             async for step in self._steps(self.driver.join(run_id)):
@@ -245,6 +314,8 @@ class ChatSession:
                 pass  # the server is unreachable or silent: keep what arrived
             else:
                 changes += transcript.reconcile(thread.values)
+                if event.state == "error" and thread.status == "error":
+                    changes += await self._show_failure(thread)
         changes += transcript.end_run()
         skipped = self.driver.skipped_events
         if skipped:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Literal
 
+from agent_tui.chat.failure import Failure
 from agent_tui.chat.items import (
     Added,
     AIItem,
@@ -364,6 +365,30 @@ class ChatTranscript:
         if interrupts:
             changes += self._add_interrupts(interrupts, ())
         return changes
+
+    def show_failure(self, failure: Failure) -> list[TranscriptChange]:
+        """Say why the thread failed: name the node on the error this exchange already
+        shows, or add the error (a thread reopened later, a run rejoined after its error
+        event)."""
+        shown: ErrorItem | None = None
+        for item in reversed(self.items):
+            if isinstance(item, HumanItem):
+                break  # an error before the last message belongs to an earlier run
+            if isinstance(item, ErrorItem) and item.error in (failure.error, ""):
+                shown = item
+                break
+        if shown is None:
+            item = ErrorItem(
+                key=self._key("error"),
+                error=failure.error,
+                message=failure.message,
+                node=failure.node,
+            )
+            return self._add(item)
+        if shown.node == failure.node:
+            return []
+        shown.node = failure.node
+        return [Updated(shown)]
 
     def reconcile(self, values: Any) -> list[TranscriptChange]:
         """After a run: make every message of the thread's final state appear with its

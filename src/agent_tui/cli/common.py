@@ -17,6 +17,7 @@ from agent_tui.escaping import escape_json_controls
 from agent_tui.sanitize import clean_text
 
 if TYPE_CHECKING:
+    from agent_tui.chat.assistant import ChatAssistant
     from agent_tui.client import AgentServerClient
     from agent_tui.contexts import Context
     from agent_tui.target import LocalServer
@@ -163,6 +164,18 @@ async def _running_local_url(target: LocalServer) -> str:
             f"(or open `agent-tui`) in {folder}"
         )
     return running.url
+
+
+async def assistant_named(client: AgentServerClient, name: str) -> ChatAssistant:
+    """What ASSISTANT_OR_GRAPH names, as a run takes it: an assistant id, else a graph
+    (its default assistant); `NotThere`, listing the server's graphs, when neither."""
+    from agent_tui.chat.assistant import graph_names, named
+
+    found = await named(client, name)
+    if found is None:
+        graphs = ", ".join(await graph_names(client))
+        raise NotThere(f"no assistant or graph {name!r} on the server (its graphs: {graphs})")
+    return found
 
 
 def run(

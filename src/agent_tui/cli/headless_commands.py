@@ -1,4 +1,5 @@
-"""Headless subcommands: `threads list`, `history`, `diff`, `export`, `import`, `serve`.
+"""Headless subcommands: `threads list`, `history`, `diff`, `export`, `import`, `store`,
+`crons`, `run`, `serve`.
 
 Scriptable versions of the thread view's actions, and the project's local server. Each
 prints aligned text, or JSON with stable keys under `--json`, and exits 0 on success, 1
@@ -102,6 +103,12 @@ def add_headless_commands(
     )
     add_connection_options(imported)
     imported.set_defaults(handler=_lazy("transfer", "import_command"))
+
+    from agent_tui.cli.crons_args import add_crons_parser
+    from agent_tui.cli.store_args import add_store_parser
+
+    add_store_parser(commands, lambda name: _lazy("store_commands", name))
+    add_crons_parser(commands, lambda name: _lazy("crons_commands", name))
 
     from agent_tui.cli.run_args import add_run_parser
 

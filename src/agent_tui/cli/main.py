@@ -30,6 +30,8 @@ examples:
                                      connect to a running server (e.g. `langgraph dev`)
   agent-tui --context staging        connect to a saved context (see `agent-tui config contexts`)
   agent-tui serve [--port N]         the same local server, headless (for Studio, the SDK, curl)
+  agent-tui store ls chat            the namespaces of the server's Store (long-term memory)
+  agent-tui crons list               cron jobs: schedule, what they run, next run (UTC)
   agent-tui config path              print where the config file lives
   agent-tui config set-context staging --url https://… --api-key-env STAGING_KEY
 
@@ -86,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.set_defaults(handler=_run_tui)
 
-    # Headless subcommands (threads, history, diff, export, import: `headless_commands.py`).
+    # Headless subcommands (threads, history, diff, export, import, store, crons, run,
+    # serve: `headless_commands.py`).
     # `prog` for each level: argparse would otherwise build subcommands' usage lines from
     # the multi-line usage above ("agent-tui --version | --help config set-context …").
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")

@@ -26,11 +26,11 @@ from typing import Any
 from agent_tui.chat.assistant import (
     ChatAssistant,
     graph_names,
-    named,
     named_by,
     only_graph,
 )
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
+from agent_tui.chat.failure import failure_of
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession, pending_interrupts
 from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
@@ -40,6 +40,7 @@ from agent_tui.cli.common import (
     EXIT_USAGE,
     NotThere,
     UsageError,
+    assistant_named,
     fail,
     run,
 )
@@ -144,10 +145,7 @@ class HeadlessRun:
                     f"name the assistant or graph to run (the server's graphs: {graphs})"
                 )
             return found
-        found = await named(client, name)
-        if found is None:
-            graphs = ", ".join(await graph_names(client))
-            raise NotThere(f"no assistant or graph {name!r} on the server (its graphs: {graphs})")
+        found = await assistant_named(client, name)
         graph = thread.metadata.get("graph_id") if thread else None
         if isinstance(graph, str) and graph and found.graph_id and found.graph_id != graph:
             raise UsageError(
@@ -190,10 +188,10 @@ class HeadlessRun:
                     waiting = waiting_of(
                         thread_state, before=self.before, after=self.after, ran=self.ran
                     )
-                for task in thread_state.tasks if state == "error" else ():
-                    if task.error:  # no error event came (e.g. the run was rejoined)
-                        output.warn(f"the run failed in {task.name}: {task.error}")
-                        output.failed = True
+                failure = failure_of(None, thread_state.tasks) if state == "error" else None
+                if failure is not None:  # no error event came (e.g. the run was rejoined)
+                    output.warn(f"the run failed: {failure.line()}")
+                    output.failed = True
         command = f"agent-tui run {shlex.quote(assistant)} --thread {session.thread_id}"
         output.ended(finished, waiting, command)
         if state == "done":

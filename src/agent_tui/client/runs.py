@@ -17,6 +17,12 @@ from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, 
 from agent_tui.client.transport import Transport, compact
 
 _RUNS = TypeAdapter(list[Run])
+
+
+def _listed(values: Sequence[str] | None) -> list[str] | None:
+    return list(values) if values is not None else None
+
+
 _T = TypeVar("_T")
 # What `aconnect_sse` sends: the request goes through `Transport.stream` instead, for
 # its typed errors on a failed answer.
@@ -291,6 +297,42 @@ class RunsClient:
             run_id=run_id,
             stall_timeout=stall_timeout,
         )
+
+    async def create(
+        self,
+        thread_id: str,
+        assistant_id: str,
+        *,
+        input: Any = None,
+        context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+        multitask_strategy: str | None = None,
+        stream_mode: str | Sequence[str] | None = None,
+        stream_subgraphs: bool | None = None,
+        stream_resumable: bool | None = None,
+        interrupt_before: str | Sequence[str] | None = None,
+        interrupt_after: str | Sequence[str] | None = None,
+    ) -> Run:
+        """Start a run in the background (`POST /threads/{id}/runs`); join it later with
+        `join_stream` (created `stream_resumable`, a join replays it from its start).
+        Never re-sent: that would start a second run. A busy thread with `reject` is a
+        `Conflict`."""
+        body = compact(
+            assistant_id=assistant_id,
+            input=input,
+            context=context,
+            config=config,
+            metadata=metadata,
+            multitask_strategy=multitask_strategy,
+            stream_mode=[stream_mode] if isinstance(stream_mode, str) else _listed(stream_mode),
+            stream_subgraphs=stream_subgraphs,
+            stream_resumable=stream_resumable,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+        data = await self._http.request_json("POST", f"/threads/{thread_id}/runs", json=body)
+        return Run.model_validate(data)
 
     async def cancel(
         self,

@@ -38,6 +38,7 @@ from agent_tui.agent_screen import refuse_if_readonly
 from agent_tui.app_contract import agent_app
 from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.breakpoints import ThreadBreakpoints
+from agent_tui.chat.double_text import ServerStrategy
 from agent_tui.chat.items import RunState
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.run_machine import GoOn, Join, Resume, RunMachine, Send
@@ -224,7 +225,11 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self._machine_changed()  # the session's load set the state: idle or interrupted
         if self.thread_status == "busy":
             await self._join_active_run()
-        elif self.thread_status == "interrupted" and not chat_breakpoints.asks(self.model):
+        elif (
+            self.thread_status == "interrupted"
+            and not self.session.cancelled
+            and not chat_breakpoints.asks(self.model)
+        ):
             await chat_breakpoints.show_pause(self, self.breakpoints.run_kwargs(), focus=False)
 
     async def _join_active_run(self) -> None:
@@ -253,6 +258,10 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             text.append_text(server_text(f"({self.detail})", style="dim"))
         text.append("  thread ", style="dim")
         text.append_text(status_text(self.thread_status or "—"))
+        failure = self.session.failure
+        if self.thread_status == "error" and failure is not None and not self.machine.active:
+            where = f" in {failure.node}" if failure.node else ""
+            text.append_text(server_text(f" ({failure.error or 'error'}{where})", style="red"))
         text.append("  assistant ", style="dim")
         if self.assistant is not None:
             text.append_text(server_text(self.assistant.shown, style="bold"))
@@ -266,7 +275,9 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             text.append("  ")
             text.append(self.breakpoints.summary(), style="bold magenta")
         if self.queued is not None:
-            text.append("  1 message queued", style="italic")
+            how = self.machine.queued_how
+            waiting = "1 message queued" if how == "queue" else f"1 message on the server ({how})"
+            text.append(f"  {waiting}", style="italic")
         if self.machine.cancellable:
             text.append("  esc/ctrl+c cancels", style="dim")
         self.query_one("#chat-state", Static).update(text)
@@ -329,6 +340,15 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self._start(ChatRun(self, Resume(event.value, event.item)))
         self.prompt.focus()  # the answer's form goes once answered
 
+    def start_run(self, run: ChatRun) -> None:
+        """Follow `run` (no run may be active)."""
+        self._start(run)
+
+    @work(group="chat-hand-over", exit_on_error=False)
+    async def hand_over(self, text: str, how: ServerStrategy) -> None:
+        """Send `text` to the server during a run, with the multitask strategy `how`."""
+        await self.queue.hand_over(text, how)
+
     def _start(self, run: ChatRun) -> None:
         self.paused_bar.clear()
         self.run = run
@@ -348,7 +368,6 @@ class ChatPane(ReportsWorkerFailures, Vertical):
                     await run.follow()
             finally:
                 self.run = None
-                self.queue.lapse_offer()
                 ended = self.machine.run_over()  # the cancel keys go
             if ended == "interrupted":
                 await chat_breakpoints.show_pause(self, run.breakpoint_kwargs)

@@ -1,68 +1,129 @@
-"""The chat's queued message: one message that waits for the active run.
+"""The chat's queued message: what a message sent during a run does (double texting).
 
-`enter` during a run is refused with an offer, and `enter` again within `QUEUE_WINDOW`
-seconds queues the prompt's text: the prompt is cleared for the next draft, and the
-transcript shows the message dimmed at its end (`esc` drops it, the screen's key). It is
-sent when the run ends `done`. A run that stops for a question (`interrupted`), fails or
-is cancelled does not send it: the user's next message probably depends on that
-outcome, so the text goes back into the prompt (or its history, if the user is typing
-something else) with a notice. Nothing typed is lost either way.
+`enter` during a run asks how to send it (`modals/double_text.py`; the choices and what
+each does are `chat/double_text.py`'s):
 
-The queued text and the rules (what may be queued, which endings send it) are the run
-machine's (`chat.run_machine`); this is the UI around them: the offer, the prompt, the
-dimmed line.
+- `queue` (first, so `enter` twice queues): agent-tui keeps it; the prompt is cleared for
+  the next draft and the transcript shows the message dimmed at its end (`esc` drops
+  it). It is sent when the run ends `done`. A run that stops for a question, fails or
+  is cancelled does not send it: the user's next message probably depends on that
+  outcome, so the text goes back into the prompt (or its history) with a notice.
+- `enqueue`, `interrupt`, `rollback`, `reject`: the message goes to the server at once
+  as a new run with that multitask strategy, and the server decides what happens to the
+  active run. The chat follows the new run once the active one ends (after a rollback,
+  from the thread's state without the rolled-back run). A `reject` the server applies
+  leaves the message in the prompt, with the server's words.
+
+Nothing typed is lost either way. The queued text and the rules are the run machine's
+(`chat.run_machine`); this is the UI around them.
 """
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
-from agent_tui.chat.run_machine import STILL_SENDING, Send
-from agent_tui.panes.chat_run import ChatRun, RunHost
+from agent_tui.chat.double_text import DoubleText, ServerStrategy
+from agent_tui.chat.run_machine import STILL_SENDING, Join, Send
+from agent_tui.client import ApiError, Conflict
+from agent_tui.modals.double_text import DoubleTextScreen
+from agent_tui.panes.chat_run import ChatRun, RunHost, RunNotHandedOver, hand_to_server
 
 if TYPE_CHECKING:
     from agent_tui.chat.items import RunState
 
 BUSY_MESSAGE = "A run is streaming on this thread: wait, or press esc to cancel it"
-QUEUE_WINDOW = 5.0  # seconds in which a second `enter` queues the refused message
-QUEUE_OFFER = (
-    f"{BUSY_MESSAGE}. Press enter again within {QUEUE_WINDOW:g} s to queue this message:"
-    " it is sent when the run ends."
-)
+QUEUED_LABELS: dict[DoubleText, str] = {
+    "queue": "queued: sent when this run ends (esc drops it)",
+    "enqueue": "enqueued on the server: runs when this run ends",
+    "interrupt": "sent with interrupt: the server stops this run, then runs it",
+    "rollback": "sent with rollback: the server undoes this run, then runs it",
+    "reject": "sent: runs next",
+}
+
+
+class QueueHost(RunHost, Protocol):
+    """What the queue needs of the chat pane beyond a run's needs."""
+
+    @property
+    def running(self) -> bool: ...
+    def send(self, text: str) -> None: ...
+    def start_run(self, run: ChatRun) -> None: ...
+    def hand_over(self, text: str, how: ServerStrategy) -> object: ...
 
 
 class MessageQueue:
     """The pane's queue of at most one message (`text`, kept by the run machine)."""
 
-    def __init__(self, pane: RunHost) -> None:
+    def __init__(self, pane: QueueHost) -> None:
         self.pane = pane
-        self._offered_at: float | None = None  # when `enter` was refused with QUEUE_OFFER
 
     def offer_or_queue(self, text: str) -> None:
-        """`enter` with `text` while a run is active: offer the queue, or take `text`."""
-        pane = self.pane
-        machine = pane.machine
-        refusal = machine.queue_refusal()
+        """`enter` with `text` while a run is active: ask how to send it."""
+        refusal = self.pane.machine.queue_refusal()
         if refusal is not None:
             self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
             return
-        offered = self._offered_at
-        if offered is None or time.monotonic() - offered > QUEUE_WINDOW:
-            self._offered_at = time.monotonic()
-            self._warn(QUEUE_OFFER, "Not sent")
-            return
-        self._offered_at = None
-        pane.prompt.accept()  # the user may type the next one meanwhile
-        pane.transcript.show_queued(text)
-        machine.enqueue(text)
+        self.pane.app.push_screen(DoubleTextScreen(text), partial(self._chosen, text))
 
-    def lapse_offer(self) -> None:
-        """The run ended: an offer made during it no longer stands."""
-        self._offered_at = None
+    def _chosen(self, text: str, how: DoubleText | None) -> None:
+        pane = self.pane
+        if how is None:
+            return  # the message stays in the prompt
+        if not pane.running:
+            pane.send(text)  # the run ended while the user chose: an ordinary send
+            return
+        refusal = pane.machine.queue_refusal()
+        if refusal is not None:
+            self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
+            return
+        if how == "queue":
+            self._take_from_prompt(text)
+            pane.transcript.show_queued(text, QUEUED_LABELS[how])
+            pane.machine.enqueue(text)
+            return
+        pane.hand_over(text, how)
+
+    async def hand_over(self, text: str, how: ServerStrategy) -> None:
+        """The body of the pane's hand-over worker: the message to the server as a run
+        with strategy `how`; followed once the active run ends (now, if it has)."""
+        pane = self.pane
+        try:
+            run = await hand_to_server(pane, text, how)
+        except Conflict as error:
+            pane.notify(
+                f"The server refused it ({how}): {error.message}",
+                title="Not sent",
+                severity="warning",
+                markup=False,
+            )
+            return
+        except RunNotHandedOver:
+            pane.notify("No assistant picked: nothing sent.", markup=False)
+            return
+        except ApiError as error:
+            pane.screen_report(error, "send the message")
+            return
+        self._take_from_prompt(text)
+        if pane.running:
+            pane.transcript.show_queued(text, QUEUED_LABELS[how])
+            pane.machine.enqueue(text, how, run.run_id)
+        else:
+            pane.start_run(ChatRun(pane, Join(run.run_id, reload=how == "rollback")))
+
+    def _take_from_prompt(self, text: str) -> None:
+        """`text` left the prompt: clear it, unless the user has typed on since."""
+        prompt = self.pane.prompt
+        if prompt.text == text:
+            prompt.accept()  # the user may type the next one meanwhile
+        elif not prompt.input_history or prompt.input_history[-1] != text:
+            prompt.input_history.append(text)
 
     def drop(self, reason: str = "Queued message dropped") -> bool:
-        """Forget the queued message, giving its text back; False when none is queued."""
+        """Forget the queued message, giving its text back; False when none is queued
+        here (one handed to the server is a run there: R lists it, x cancels it)."""
+        if self.pane.machine.queued_run_id is not None:
+            return False
         text = self.pane.machine.drop_queued()
         if text is None:
             return False
@@ -72,10 +133,14 @@ class MessageQueue:
 
     def next_run(self, ended: RunState | None) -> ChatRun | None:
         """The run of the queued message, if the run that just ended lets it go."""
-        text, why = self.pane.machine.take_queued(ended)
+        machine = self.pane.machine
+        how, run_id = machine.queued_how, machine.queued_run_id
+        text, why = machine.take_queued(ended)
         if text is None:
             return None
         self.pane.transcript.drop_queued()
+        if run_id is not None:  # the server has it: follow its run
+            return ChatRun(self.pane, Join(run_id, reload=how == "rollback"))
         if why:
             self.give_back(text, why)
             return None

@@ -36,9 +36,11 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from agent_tui.chat.breakpoints import ThreadBreakpoints
+    from agent_tui.chat.double_text import ServerStrategy
     from agent_tui.chat.run_machine import RunMachine
     from agent_tui.chat.session import ChatSession, Step
     from agent_tui.client import AgentServerClient
+    from agent_tui.client.models import Run
     from agent_tui.widgets.chat_prompt import PromptArea
     from agent_tui.widgets.chat_transcript import TranscriptView
     from agent_tui.widgets.event_inspector import EventInspector
@@ -117,6 +119,28 @@ async def choose_assistant(pane: RunHost) -> ChatAssistant | None:
     return found
 
 
+async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
+    """Send `text` while a run is active, as a new run the server handles with the
+    multitask strategy `how`; the same assistant, overrides, breakpoints and stream
+    modes as any run of the pane's. Raises `Conflict` when the server rejects it."""
+    assistant = await choose_assistant(pane)
+    if assistant is None:
+        raise RunNotHandedOver("no assistant picked")
+    return await pane.session.hand_over(
+        assistant.assistant_id,
+        text,
+        how,
+        stream_modes=pane.stream_modes,
+        context=assistant.context_for_run(agent_app(pane.app).context_overrides),
+        config=assistant.config_for_run(),
+        **pane.breakpoints.run_kwargs(),
+    )
+
+
+class RunNotHandedOver(Exception):
+    """The message was not handed to the server (and is still the user's)."""
+
+
 class ChatRun:
     """Follows the run the pane's machine was started for (`intent`): a `Send` sends its
     text, a `Resume` answers its interrupt, a `Join` follows a run already on the thread
@@ -138,7 +162,7 @@ class ChatRun:
         pane, intent = self.pane, self.intent
         if isinstance(intent, Join):
             try:
-                await self._follow(pane.session.join(intent.run_id))
+                await self._follow(pane.session.join(intent.run_id, reload=intent.reload))
             except ApiError as error:
                 pane.machine.not_started()
                 pane.screen_report(error, "follow the thread's run")

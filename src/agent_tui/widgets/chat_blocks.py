@@ -83,12 +83,13 @@ class QueuedBlock(HumanBlock):
     QueuedBlock > Static { color: $text-muted; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, how: str) -> None:
         super().__init__(HumanItem(key="queued", text=text))
+        self.how = how  # what happens to it, e.g. "queued: sent when this run ends"
 
     def compose(self) -> ComposeResult:
         label = block_label("you")
-        label.append(" · queued: sent when this run ends (esc drops it)", style="italic")
+        label.append(f" · {self.how}", style="italic")
         yield Static(label, classes="block-label")
         yield Static(server_text(self.item.text), classes="human-text")
 
@@ -159,11 +160,13 @@ class ErrorBlock(ChatBlock):
     item: ErrorItem
 
     def compose(self) -> ComposeResult:
-        text = Text.assemble(
-            server_text(self.item.error or "Error", style="bold red"),
-            ": ",
-            server_text(self.item.message),
-        )
+        text = Text()  # not the type's Text: its style would colour the whole line
+        text.append_text(server_text(self.item.error or "Error", style="bold red"))
+        if self.item.node:
+            text.append(" in ", style="red")
+            text.append_text(server_text(self.item.node, style="bold"))
+        text.append(": ")
+        text.append_text(server_text(self.item.message))
         yield Static(text, classes="error-text")
 
 

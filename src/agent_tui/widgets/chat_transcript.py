@@ -218,10 +218,11 @@ class TranscriptView(VerticalScroll, can_focus=True):
     def queued_block(self) -> QueuedBlock | None:
         return self._queued
 
-    def show_queued(self, text: str) -> None:
-        """Show `text` as queued, at the end, until `drop_queued()`."""
+    def show_queued(self, text: str, how: str) -> None:
+        """Show `text` as queued (`how`: what happens to it), at the end, until
+        `drop_queued()`."""
         self.drop_queued()
-        self._queued = QueuedBlock(text)
+        self._queued = QueuedBlock(text, how)
         self.mount(self._queued)
         self._show_emptiness()
         if not self.following:

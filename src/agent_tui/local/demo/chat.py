@@ -38,6 +38,13 @@ Context (``context_schema=ChatContext``; each key has a default, so an empty con
   (``messages-tuple``); otherwise the model answers at once.
 
 Tool-call messages are never styled; the final answer that repeats a tool result is.
+
+Long-term memory: each city asked about (``weather in <city>``) is remembered in the
+server's Store, under the namespace ``("chat", <user id or "demo">, "cities")`` and the
+key ``<city in lower case>``, with the value ``{"city": "Paris", "times_asked": 2,
+"last_thread_id": "…"}``, so `agent-tui store ls chat` and the `:store` screen have
+something to show. With no store (the graph run outside a server) nothing is remembered
+and the answers are the same.
 """
 
 from __future__ import annotations
@@ -46,9 +53,11 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolCall, ToolMessage
+from langgraph.config import get_config
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 from langgraph.types import interrupt
 from pydantic import Field
 
@@ -82,7 +91,32 @@ async def agent(state: MessagesState, runtime: Runtime[ChatContext]) -> dict[str
         style=context.style, shout=context.shout, token_delay=context.token_delay_ms / 1000
     )
     reply = await model.ainvoke(state["messages"])
+    if runtime.store is not None:
+        for call in reply.tool_calls:
+            if call["name"] == "get_weather":
+                await remember_city(runtime.store, str(call["args"].get("city", "")))
     return {"messages": [reply]}
+
+
+def cities_namespace() -> tuple[str, str, str]:
+    """Where the cities asked about are kept: per user when the server knows one."""
+    configurable = get_config().get("configurable", {})
+    user = configurable.get("langgraph_auth_user_id") or "demo"
+    return ("chat", str(user), "cities")
+
+
+async def remember_city(store: BaseStore, city: str) -> None:
+    """Count one more question about `city`; the key is the city in lower case, so
+    "paris" and "Paris" are one memory."""
+    if not city:
+        return
+    namespace, key = cities_namespace(), city.lower()
+    known = await store.aget(namespace, key)
+    times = known.value.get("times_asked") if known is not None else None
+    thread_id = get_config().get("configurable", {}).get("thread_id")
+    count = times + 1 if isinstance(times, int) else 1  # (an item someone else edited)
+    value = {"city": city, "times_asked": count, "last_thread_id": thread_id}
+    await store.aput(namespace, key, value)
 
 
 def approve(state: MessagesState) -> dict[str, list[ToolMessage]]:

@@ -89,7 +89,8 @@ class ChatControls:
             # False lets ctrl+c fall through to the focused widget (copy) when idle.
             return chat.running
         if action == "drop_queued":
-            return chat.queued is not None
+            # Only a message kept here: one handed to the server is a run there.
+            return chat.queued is not None and chat.machine.queued_run_id is None
         if action == "back":
             # esc cancels or drops first; read-only mode cancels nothing, so there esc
             # leaves (the run goes on on the server).

@@ -1,4 +1,5 @@
-"""The thread view's header line: the thread, its status and graph, what is loaded, progress."""
+"""The thread view's header line: the thread, its status and graph, what is loaded, progress,
+and why the thread failed when it did."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from agent_tui.chat.failure import failure_of
 from agent_tui.widgets.resource_table import status_text
 from agent_tui.widgets.text import server_text
 
@@ -37,4 +39,10 @@ class ThreadHeader(Static):
         if progress:
             text.append("  ")
             text.append_text(server_text(progress, style="bold yellow"))
+        if sync.thread is not None and sync.thread.status == "error":
+            latest = sync.history.rows[0].state.tasks if sync.history.rows else ()
+            failure = failure_of(sync.thread, latest)
+            if failure is not None:
+                text.append("  ")
+                text.append_text(server_text(failure.line(), style="red"))
         self.update(text)

@@ -51,6 +51,7 @@ from agent_tui.screens.thread_view.compare import Comparison
 from agent_tui.screens.thread_view.header import ThreadHeader
 from agent_tui.screens.thread_view.sync import ThreadSync
 from agent_tui.short_ids import short_thread_id
+from agent_tui.store_tree import thread_mentions
 from agent_tui.timeline import TaskClock, build_timeline
 from agent_tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.widgets.checkpoint_view import CheckpointView
@@ -90,6 +91,7 @@ class ThreadViewScreen(AgentScreen[None]):
         Binding("y", "raw", "Raw JSON", show=False, id="thread_view.raw"),
         Binding("c", "copy_id", "Copy id", show=False, id="thread_view.copy_id"),
         Binding("R", "runs", "Runs", show=False, id="thread_view.runs"),
+        Binding("M", "memory", "Memory (Store)", show=False, id="thread_view.memory"),
         *CHAT_BINDINGS,
     ]
 
@@ -272,6 +274,13 @@ class ThreadViewScreen(AgentScreen[None]):
         """`R`: the thread's runs (`screens/thread_runs.py`)."""
         await self.agent_app.open_resource("runs", self.thread_id)
 
+    def action_memory(self) -> None:
+        """`M`: the Store namespaces that mention this thread, its assistant or its graph
+        (`screens/store/browser.py`)."""
+        metadata = self.sync.thread.metadata if self.sync.thread else {}
+        mentions = thread_mentions(self.thread_id, metadata)
+        self.app.push_screen(routes.build(self.app, "store", client=self.client, mentions=mentions))
+
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id == "tab-chat":
@@ -380,6 +389,11 @@ class ThreadViewScreen(AgentScreen[None]):
         )
         yield PaletteCommand(
             "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
+        )
+        yield PaletteCommand(
+            "Memory of this thread",
+            "Store namespaces naming it or its assistant (M)",
+            self.action_memory,
         )
         yield PaletteCommand(
             "Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons

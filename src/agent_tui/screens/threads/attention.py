@@ -5,9 +5,10 @@ a time, so this is two searches read one after the other (newest first in each).
 is a Threads screen in every other way: open, copy, delete, raw JSON, `/` filter.
 
 The "Why" column tells apart what the server's two statuses hide: a thread waiting on
-an `interrupt()` (with its question), one whose run failed (with the error its failing
-task recorded, read for the failed threads of each page), and one stopped with nothing
-to answer (a cancelled run, or a run paused at a breakpoint).
+an `interrupt()` (with its question), one whose run failed (with its error and node), one
+whose run was cancelled and one paused at a breakpoint. The search cannot select the
+thread's `error` field, so the threads of a page that need it are read whole (and the
+failed ones' state, for the node), a few at a time.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from agent_tui.chat.failure import failure_of
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Thread
 from agent_tui.palette import PaletteCommand
@@ -24,7 +26,14 @@ from agent_tui.thread_query import ATTENTION_STATUSES, ThreadQuery, attention_re
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
 
-ERROR_READS = 8  # failed threads whose error is read at once
+DETAIL_READS = 8  # threads read whole at once for their "Why"
+
+
+def needs_reading(thread: Thread) -> bool:
+    """Whether the listed thread cannot say why it needs attention: it failed (the error
+    and node are elsewhere), or it is interrupted with no question (cancelled or paused?)."""
+    return thread.status == "error" or (thread.status == "interrupted" and not thread.interrupts)
+
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -39,33 +48,37 @@ class AttentionScreen(ThreadsScreen):
         super().__init__(client)
         # error first: a failed run matters more than one waiting for an answer.
         self.set_queries([ThreadQuery(status=status) for status in reversed(ATTENTION_STATUSES)])
-        self.errors: dict[str, str] = {}  # thread id → the error its failing task recorded
+        self.reasons: dict[str, str] = {}  # thread id → "Why", for threads read whole
 
     def columns(self) -> Sequence[Column[Thread]]:
         kept = [column for column in thread_columns() if column.key != "preview"]
         why: Column[Thread] = Column(
-            "why", "Why", lambda t: server_text(attention_reason(t, self.errors.get(t.thread_id)))
+            "why",
+            "Why",
+            lambda t: server_text(self.reasons.get(t.thread_id) or attention_reason(t)),
         )
         return [*kept, why]
 
     async def fetch_page(self, offset: int, limit: int) -> Sequence[Thread]:
         page = await super().fetch_page(offset, limit)
-        failed = [
-            t.thread_id for t in page if t.status == "error" and t.thread_id not in self.errors
-        ]
-        gate = asyncio.Semaphore(ERROR_READS)
+        unclear = [t for t in page if needs_reading(t) and t.thread_id not in self.reasons]
+        gate = asyncio.Semaphore(DETAIL_READS)
 
-        async def read_error(thread_id: str) -> None:
+        async def read_reason(listed: Thread) -> None:
             async with gate:
                 try:
-                    state = await self.client.threads.get_state(thread_id)
+                    thread = await self.client.threads.get(listed.thread_id)
+                    tasks = []
+                    if thread.status == "error":
+                        tasks = (await self.client.threads.get_state(listed.thread_id)).tasks
                 except ApiError:
-                    return  # the row still says "failed"
-            error = next((task.error for task in state.tasks if task.error), None)
-            if error:
-                self.errors[thread_id] = error
+                    return  # the row says what the listed thread says
+            failure = failure_of(thread, tasks)
+            self.reasons[listed.thread_id] = attention_reason(
+                thread, failure.line() if failure is not None else None
+            )
 
-        await asyncio.gather(*(read_error(thread_id) for thread_id in failed))
+        await asyncio.gather(*(read_reason(thread) for thread in unclear))
         return page
 
     @property

@@ -1,0 +1,69 @@
+"""How the Store screen looks, on fixed data (the server's timestamps are fixed here)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from shell_support import ShellHarness
+
+from agent_tui.client import AgentServerClient
+from agent_tui.screens.store.browser import StoreScreen
+
+NAMESPACES = [
+    ["users", "u1", "memories"],
+    ["users", "u2", "memories"],
+    ["users", "u2", "profile"],
+    ["assistants", "chat"],
+]
+
+
+def fake_item(n: int, namespace: list[str], key: str, value: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "namespace": namespace,
+        "key": key,
+        "value": value,
+        "created_at": f"2026-11-21T09:{n:02d}:00+00:00",
+        "updated_at": f"2026-11-21T10:{n:02d}:30+00:00",
+    }
+
+
+ITEMS = [
+    fake_item(1, NAMESPACES[0], "paris", {"city": "Paris", "asked": 3}),
+    fake_item(2, NAMESPACES[0], "rome", {"city": "Rome", "asked": 1}),
+    fake_item(3, NAMESPACES[1], "oslo", {"city": "Oslo", "note": "[bold]not markup[/]"}),
+    fake_item(4, NAMESPACES[2], "name", {"first": "Ann", "last": "Lee"}),
+    fake_item(5, NAMESPACES[3], "style", {"tone": "brief", "language": "en"}),
+]
+
+
+def fake_server() -> httpx.MockTransport:
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content or b"{}")
+        if request.url.path == "/store/namespaces":
+            return httpx.Response(200, json={"namespaces": NAMESPACES})
+        if request.url.path == "/store/items/search":
+            prefix = body.get("namespace_prefix") or []
+            found = [i for i in ITEMS if i["namespace"][: len(prefix)] == prefix]
+            page = found[body["offset"] : body["offset"] + body["limit"]]
+            return httpx.Response(200, json={"items": page})
+        return httpx.Response(404, json={"detail": "Not Found"})
+
+    return httpx.MockTransport(answer)
+
+
+async def loaded(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_store_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
+    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    app = ShellHarness(StoreScreen(client))
+    app.client = client
+    app.connection_status = "connected · http://agent.test"
+    assert snap_compare(app, terminal_size=(120, 18), run_before=loaded)

@@ -51,10 +51,10 @@ def cron_thread_text(cron: Cron) -> str:
     return short_thread_id(cron.thread_id) if cron.thread_id else STATELESS
 
 
-def upcoming_run(cron: Cron, now: datetime) -> datetime | None:
+def upcoming_run(cron: Cron, now: datetime | None = None) -> datetime | None:
     """When the cron runs next, in UTC, from its schedule (its timezone honoured); None
-    once its end time has passed, or when the schedule does not parse here (then the
-    server's own `next_run_date`)."""
+    once its end time has passed. A schedule that does not parse here falls back on the
+    server's own `next_run_date`. (The table, the detail and `agent-tui crons list`.)"""
     moment = next_run(cron.schedule, now=now, timezone=cron.timezone)
     if moment is None:
         moment = cron.next_run_date

@@ -21,6 +21,7 @@ from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.modals.confirm import ConfirmScreen
 from agent_tui.screens.crons.detail import CronDetailScreen
+from agent_tui.screens.crons.form import CronFormScreen
 from agent_tui.screens.crons.list import CronsScreen
 from agent_tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.target import RemoteServer
@@ -249,11 +250,14 @@ async def test_read_only_mode_refuses_to_create_delete_or_switch(
         assert after.enabled is True
 
 
-async def test_the_palette_opens_the_crons(agent_server_url: str, wait_for: WaitFor) -> None:
+async def test_the_palette_opens_the_crons_and_the_keys_fit_80_columns(
+    agent_server_url: str, wait_for: WaitFor
+) -> None:
     from textual.command import CommandList, CommandPalette
+    from textual.widgets._footer import FooterKey
 
-    app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
-    async with app.run_test(size=(150, 40)) as pilot:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=(80, 24)) as pilot:
         await home(app, pilot, wait_for)
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
@@ -268,6 +272,17 @@ async def test_the_palette_opens_the_crons(agent_server_url: str, wait_for: Wait
         found.highlighted = next(i for i, p in enumerate(prompts()) if "Open crons" in p)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")
+        screen = app.screen
+        width = screen.size.width
+        shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
+        assert {"slash", "r", "n", "e", "ctrl+d"} <= shown
+        # The form scrolls its fields at 24 rows; its buttons stay on screen.
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CronFormScreen), what="the form")
+        await pilot.pause()
+        for selector in ("#save", "#cancel", "#assistant"):
+            region = app.screen.query_one(selector).region
+            assert region.height and region.bottom <= 24, selector
 
 
 async def test_the_thread_view_opens_the_threads_crons_over_itself(

@@ -214,6 +214,48 @@ async def deployments(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: table.row_count > 0, timeout=120)
 
 
+async def crons(pilot: Pilot[None]) -> None:
+    """Two cron jobs of the demo chat graph: a weekday briefing on one thread (in Paris
+    time) and a stateless weekly summary."""
+    from agent_tui.cron_draft import message_input
+
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
+    client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]
+    if not await client.crons.search(limit=1):
+        [chat] = await client.assistants.search(graph_id="chat", name="chat")
+        [thread] = await client.threads.search(limit=1)
+        await client.crons.create_for_thread(
+            thread.thread_id,
+            chat.assistant_id,
+            "0 9 * * 1-5",
+            input=message_input("What is on today?"),
+            timezone="Europe/Paris",
+        )
+        await client.crons.create(
+            chat.assistant_id, "0 18 * * 5", input=message_input("Summarise the week")
+        )
+    await pilot.press("colon", *"crons", "enter")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "CronsScreen")
+    table = pilot.app.screen.table  # type: ignore[attr-defined]
+    await until(pilot, lambda: table.row_count == 2)
+
+
+async def cron_form(pilot: Pilot[None]) -> None:
+    """The new-cron form, a schedule typed: its next three runs in UTC (Paris time)."""
+    from textual.widgets import Input, Select, TextArea
+
+    await crons(pilot)
+    await pilot.press("n")
+    await until(pilot, lambda: type(pilot.app.screen).__name__ == "CronFormScreen")
+    form = pilot.app.screen
+    await pilot.app.workers.wait_for_complete()
+    select = form.query_one("#assistant", Select)
+    select.value = next(value for label, value in select._options if "graph chat" in str(label))
+    form.query_one("#input", TextArea).text = "Any news on the Paris deploy?"
+    form.query_one("#schedule", Input).value = "30 8 * * 1-5"
+    form.query_one("#timezone", Input).value = "Europe/Paris"
+
+
 async def store_screen(pilot: Pilot[None]) -> None:
     """The Store: a few memories by user and by assistant, as the tree and the items."""
     await info_screen(pilot)
@@ -250,6 +292,8 @@ SHOTS: dict[str, Shot] = {
     "deploy-progress": deploy_progress,
     "deployments": deployments,
     "store": store_screen,
+    "crons": crons,
+    "cron-form": cron_form,
 }
 
 

@@ -51,7 +51,7 @@ def check_schedule(
         )
     try:
         zone = ZoneInfo(timezone) if timezone else UTC
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         return ScheduleCheck(schedule, error=f"unknown timezone {timezone!r}")
     start = (now or datetime.now(UTC)).astimezone(zone)
     try:

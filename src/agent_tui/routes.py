@@ -163,3 +163,13 @@ register(
     ),
     "auth-providers",
 )
+register(
+    Route(
+        "crons",
+        "Cron jobs: runs on a schedule (next run, create, enable, delete)",
+        "agent_tui.screens.crons.list:crons_screen",
+        # `:crons <thread id>`: that thread's crons (the argument is optional).
+        takes_thread_id=True,
+    ),
+    "cron",
+)

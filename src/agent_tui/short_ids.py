@@ -28,3 +28,9 @@ def short_random_id(value: str | None) -> str:
     """`3f2a9c01`: the first 8 characters of a random (version 4) id, such as a revision's
     or an assistant's."""
     return (value or MISSING)[:SHORT]
+
+
+def short_cron_id(cron_id: str) -> str:
+    """`…9dee15cc`: cron ids are time-ordered UUIDs (version 7) like thread ids, so the
+    random end is what tells two crons apart."""
+    return short_thread_id(cron_id)

@@ -51,3 +51,12 @@ def test_end_time_cuts_the_runs_short() -> None:
     end = datetime(2026, 12, 1, tzinfo=UTC)
     check = check_schedule("30 6 * * 1", now=MONDAY_NOON, end_time=end)
     assert len(check.next_runs) == 1
+
+
+def test_a_timezone_typed_halfway_is_unknown_not_a_crash() -> None:
+    # `Asia` is a folder of the zone database: ZoneInfo raised IsADirectoryError while
+    # the user was typing `Asia/Tokyo`.
+    for partial in ("Asia", "Asia/", "../etc"):
+        assert check_schedule("0 9 * * *", timezone=partial).error == (
+            f"unknown timezone {partial!r}"
+        )

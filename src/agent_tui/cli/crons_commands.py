@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import sys
 import uuid
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.chat.assistant import assistant_label, default_assistant
@@ -32,7 +31,9 @@ from agent_tui.cli.common import (
     say,
 )
 from agent_tui.cli.run_args import NOT_GIVEN
-from agent_tui.cron_schedule import check_schedule, next_run
+from agent_tui.cron_draft import message_input
+from agent_tui.cron_runs import upcoming_run
+from agent_tui.cron_schedule import check_schedule
 from agent_tui.short_ids import short_random_id
 from agent_tui.time_text import utc_minutes
 
@@ -43,16 +44,8 @@ if TYPE_CHECKING:
 INPUT_PREVIEW = 50  # characters of a cron's input in the list
 
 
-def cron_next_run(cron: Cron, now: datetime | None = None) -> datetime | None:
-    """When `cron` fires next (UTC), from its schedule; None past its end time."""
-    moment = next_run(cron.schedule, now=now, timezone=cron.timezone)
-    if moment is None or (cron.end_time is not None and moment > cron.end_time):
-        return None
-    return moment
-
-
 def cron_json(cron: Cron) -> dict[str, Any]:
-    upcoming = cron_next_run(cron)
+    upcoming = upcoming_run(cron)
     return {
         "cron_id": cron.cron_id,
         "assistant_id": cron.assistant_id,
@@ -85,7 +78,7 @@ def list_crons(args: argparse.Namespace) -> int:
                 cron.cron_id,
                 _schedule_text(cron),
                 _target(cron, names),
-                utc_minutes(cron_next_run(cron)),
+                utc_minutes(upcoming_run(cron)),
                 "yes" if cron.enabled else "no",
                 compact_json(cron.input, INPUT_PREVIEW) if cron.input is not None else "",
             ]
@@ -149,7 +142,7 @@ def delete_cron(args: argparse.Namespace) -> int:
 
 def _input(args: argparse.Namespace) -> Any:
     if args.message is not None:
-        return {"messages": [{"role": "user", "content": args.message}]}
+        return message_input(args.message)
     return None if args.input is NOT_GIVEN else args.input
 
 

@@ -57,6 +57,19 @@ class Cron(ApiModel):
     def _null_is_empty(cls, value: Any) -> Any:
         return {} if value is None else value
 
+    @field_validator("end_time", "next_run_date", mode="before")
+    @classmethod
+    def _unreadable_time_is_none(cls, value: Any) -> Any:
+        # The server stores `end_time` as sent, unchecked ("yesterday" is accepted):
+        # one such cron must not make every list of crons fail. The text stays in
+        # `payload.end_time`.
+        if isinstance(value, str):
+            try:
+                datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                return None
+        return value
+
     @property
     def input(self) -> Any:
         return self.payload.get("input")

@@ -398,11 +398,18 @@ class ThreadViewScreen(AgentScreen[None]):
             "Store namespaces naming it or its assistant (M)",
             self.action_memory,
         )
+        yield PaletteCommand(
+            "Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons
+        )
         yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
         yield PaletteCommand(
             "Import thread…", "A thread export as a new thread", self.action_import
         )
         yield from self.chat_controls.palette_commands()
+
+    def open_crons(self) -> None:
+        """The crons whose runs go to this thread, over this view (`esc` comes back)."""
+        self.app.push_screen(routes.build(self.app, "crons", self.thread_id))
 
     def open_thread(self, thread_id: str) -> None:
         """Show another thread of this server (an imported one) in place of this one."""

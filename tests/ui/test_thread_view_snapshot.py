@@ -146,3 +146,31 @@ async def test_thread_command_opens_the_thread_view(
             ),
             what="the word that it is not a thread id",
         )
+
+
+def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
+    """The Timeline tab: the supersteps as a waterfall, each node with how long it took
+    (from the fixed checkpoint times)."""
+    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    screen = ThreadViewScreen(client, THREAD_ID, status_interval=0)
+    app = ShellHarness(screen)
+    app.client = client
+    app.connection_status = "connected · http://agent.test"
+
+    async def run_before(pilot: Any) -> None:
+        await wait_for(
+            pilot,
+            lambda: loaded(screen) and all(worker.is_finished for worker in app.workers),
+            what="the thread view",
+        )
+        screen.tabs.active = "tab-timeline"
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(screen.query_one("#timeline").steps)  # type: ignore[attr-defined]
+                and all(worker.is_finished for worker in app.workers)
+            ),
+            what="the timeline",
+        )
+
+    assert snap_compare(app, terminal_size=(140, 32), run_before=run_before)

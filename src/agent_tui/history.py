@@ -177,6 +177,17 @@ class HistoryRow:
     created_at: str | None
     state: ThreadState = field(repr=False, compare=False)
 
+    @property
+    def subgraph_namespaces(self) -> dict[str, str]:
+        """Task name → the namespace of the subgraph checkpoints it ran in (`chat:<task
+        id>`), for the tasks of this checkpoint that ran a subgraph."""
+        found: dict[str, str] = {}
+        for task in self.state.tasks:
+            namespace = (task.checkpoint or {}).get("checkpoint_ns")
+            if isinstance(namespace, str) and namespace:
+                found[task.name] = namespace
+        return found
+
     @classmethod
     def of(cls, state: ThreadState, parent: ThreadState | None, parent_loaded: bool) -> HistoryRow:
         writes = checkpoint_writes(state, parent) if parent_loaded else None

@@ -5,6 +5,10 @@ subgraph, that subgraph's own state (`task.state`: values, next, tasks, its chec
 with `checkpoint_ns` like `chat:<task id>`), to any depth. `subgraph_frames` walks it
 depth first; `paused_at` names the innermost place the thread waits ("chat > approve"),
 which the top-level state alone cannot tell (its `next` says only "chat").
+
+A subgraph's own checkpoints are kept apart from the thread's, in the namespace its task
+names (`task.checkpoint.checkpoint_ns`): `SubgraphHistory` holds those of one task, read
+with `threads.get_history(checkpoint_ns=…)`, for the State tab to list under it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_tui.client.models import ThreadState
+from agent_tui.short_ids import short_checkpoint_id
+from agent_tui.time_text import utc_seconds_of_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,3 +90,28 @@ def frames_as_json(frames: list[SubgraphFrame]) -> dict[str, Any]:
         target[key] = entry
         holders[frame.path] = entry
     return root
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphHistory:
+    """The checkpoints a subgraph wrote under one task of a parent checkpoint (the server
+    keeps them apart, in the task's namespace; `threads.get_history(checkpoint_ns=…)`)."""
+
+    task: str  # the parent's node that ran the subgraph
+    namespace: str  # e.g. "chat:db4501b7-…"
+    checkpoints: tuple[ThreadState, ...]  # most recent first
+
+    def lines(self) -> list[str]:
+        """One header line, then one line per checkpoint: step, source, what runs next,
+        time (UTC) and the short checkpoint id."""
+        count = len(self.checkpoints)
+        lines = [f"{self.task}  namespace {self.namespace}  {count} checkpoint{'s' * (count != 1)}"]
+        for state in self.checkpoints:
+            step = "—" if state.step is None else str(state.step)
+            upcoming = ", ".join(state.next) or "—"
+            lines.append(
+                f"  step {step:>3}  {state.source or '—':<6}  next {upcoming:<12}"
+                f"  {utc_seconds_of_text(state.created_at)}"
+                f"  {short_checkpoint_id(state.checkpoint_id)}"
+            )
+        return lines

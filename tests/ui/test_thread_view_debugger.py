@@ -57,3 +57,37 @@ async def test_the_timeline_tab_shows_each_superstep_and_the_slowest(
         assert "slowest: step" in text
         lines = text.splitlines()
         assert any(line.strip().startswith("1 inc") for line in lines), lines
+
+
+async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoints(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
+        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        body = {
+            "assistant_id": "nested",
+            "input": {"messages": [{"role": "user", "content": "weather in Paris"}]},
+            "context": {"token_delay_ms": 0},
+        }
+        assert (await http.post(f"/threads/{thread_id}/runs/wait", json=body)).status_code == 200
+    app, screen = view_app(client, thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        # The superstep whose `chat` node ran the subgraph: `⤷` beside it in Next.
+        row = next(r for r in screen.history.rows if r.next == ("chat",))
+        namespace = row.subgraph_namespaces["chat"]
+        assert namespace.startswith("chat:")
+        table = screen.pane
+        cells = [cell.plain for cell in table.get_row(row.checkpoint_id)]
+        assert "chat⤷" in cells
+        table.move_cursor(row=table.get_row_index(row.checkpoint_id))
+        view = screen.checkpoint_view
+        await wait_for(pilot, lambda: bool(view.subgraph_history_text), what="its checkpoints")
+        lines = view.subgraph_history_text.splitlines()
+        assert lines[0].startswith(f"chat  namespace {namespace}  ")
+        # The subgraph's own supersteps, newest first: its input, then agent, tools, agent.
+        steps = [line.split()[1] for line in lines[1:]]
+        assert steps == [str(n) for n in range(len(steps) - 2, -2, -1)] and len(steps) >= 3
+        assert lines[-1].split()[2] == "input"
+        # The top graph's own history does not list them.
+        assert all(not r.state.checkpoint.checkpoint_ns for r in screen.history.rows)

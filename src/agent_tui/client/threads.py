@@ -128,8 +128,11 @@ class ThreadsClient:
         limit: int = 10,
         before: str | None = None,
         metadata: dict[str, Any] | None = None,
+        checkpoint_ns: str | None = None,
     ) -> list[ThreadState]:
-        """Checkpoints, most recent first; `before` is a checkpoint id to page from.
+        """Checkpoints, most recent first; `before` is a checkpoint id to page from;
+        `checkpoint_ns`: a subgraph's own checkpoints (`chat:<task id>`, as a task's
+        `checkpoint` names them) instead of the thread's.
 
         The server's own default limit is 1, so we always send one.
         """
@@ -137,6 +140,7 @@ class ThreadsClient:
             limit=limit,
             before=checkpoint_config(before) if before else None,
             metadata=metadata,
+            checkpoint={"checkpoint_ns": checkpoint_ns} if checkpoint_ns else None,
         )
         data = await self._http.request_json(
             "POST", f"/threads/{thread_id}/history", json=body, idempotent=True

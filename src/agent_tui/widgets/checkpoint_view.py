@@ -20,7 +20,12 @@ from textual.widgets import Collapsible, Static
 from agent_tui.client.models import ThreadState
 from agent_tui.history import checkpoint_interrupts
 from agent_tui.message_text import content_text, message_role
-from agent_tui.subgraph_state import frames_as_json, paused_at, subgraph_frames
+from agent_tui.subgraph_state import (
+    SubgraphHistory,
+    frames_as_json,
+    paused_at,
+    subgraph_frames,
+)
 from agent_tui.time_text import utc_seconds_of_text
 from agent_tui.widgets.json_view import JsonTree, JsonView
 from agent_tui.widgets.text import server_text
@@ -122,10 +127,34 @@ class CheckpointView(VerticalScroll):
             yield JsonTree({}, label="values", id="checkpoint-values-tree")
         with Collapsible(title="Subgraphs", id="checkpoint-subgraphs", collapsed=False):
             yield JsonView(id="checkpoint-subgraphs-json")
+        with Collapsible(title="Subgraph checkpoints", id="checkpoint-subgraph-history"):
+            yield Static(id="checkpoint-subgraph-history-text")
         with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
             yield JsonView(id="checkpoint-tasks-json")
         with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):
             yield JsonView(id="checkpoint-metadata-json")
+
+    def show_subgraph_history(self, checkpoint_id: str, histories: list[SubgraphHistory]) -> None:
+        """The checkpoints each subgraph of `checkpoint_id`'s tasks wrote, in its namespace
+        (ignored if another checkpoint is shown by now)."""
+        if checkpoint_id != self.checkpoint_id or not histories:
+            return
+        section = self.query_one("#checkpoint-subgraph-history", Collapsible)
+        section.title = f"Subgraph checkpoints ({sum(len(h.checkpoints) for h in histories)})"
+        text = Text()
+        for history in histories:
+            for i, line in enumerate(history.lines()):
+                text.append_text(server_text(line, style="bold" if i == 0 else ""))
+                text.append("\n")
+        self.query_one("#checkpoint-subgraph-history-text", Static).update(text)
+        section.display = True
+
+    @property
+    def subgraph_history_text(self) -> str:
+        section = self.query_one("#checkpoint-subgraph-history")
+        if not section.display:
+            return ""
+        return str(self.query_one("#checkpoint-subgraph-history-text", Static).render())
 
     @property
     def transcript_text(self) -> str:
@@ -150,6 +179,7 @@ class CheckpointView(VerticalScroll):
         subgraphs.display = bool(frames)
         subgraphs.title = f"Subgraphs ({len(frames)})"
         self.query_one("#checkpoint-subgraphs-json", JsonView).update(frames_as_json(frames))
+        self.query_one("#checkpoint-subgraph-history").display = False
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
         self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)

@@ -3,7 +3,7 @@
 A `ResourceTable` of `history.HistoryRow`s keyed by checkpoint id, so it pages like every
 other list: rows go in by chunks, and `NeedMore` is posted when the cursor nears the end.
 Columns: a mark (`m` in the thread view), step, source, the nodes that wrote, what runs
-next, how many interrupts wait (Int), time and the short checkpoint id. Every cell is inert text.
+next (`⤷`: a node that runs a subgraph), how many interrupts wait (Int), time and the short checkpoint id. Every cell is inert text.
 """
 
 from __future__ import annotations
@@ -30,6 +30,20 @@ def _interrupts(row: HistoryRow) -> Text:
     return Text(str(len(row.interrupts)), style="bold magenta")
 
 
+def _next(row: HistoryRow) -> Text:
+    """What runs next; `⤷` marks a node that runs a subgraph (its checkpoints are in the
+    State tab)."""
+    inside = row.subgraph_namespaces
+    text = Text()
+    for i, name in enumerate(row.next):
+        if i:
+            text.append(", ")
+        text.append_text(server_text(one_line(name, 30)))
+        if name in inside:
+            text.append("⤷", style="bold cyan")
+    return text
+
+
 def short_time(row: HistoryRow) -> str:
     """`11-21 16:34:55`: the year takes room and rarely tells checkpoints apart."""
     time = row.time
@@ -49,7 +63,7 @@ def history_columns(
         Column("step", "Step", lambda r: Text("—" if r.step is None else str(r.step)), width=5),
         Column("source", "Source", _source, width=6),
         Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40), width=16),
-        Column("next", "Next", lambda r: one_line(", ".join(r.next), 30), width=12),
+        Column("next", "Next", _next, width=12),
         Column("interrupts", "Int", _interrupts, width=3),
         Column("time", "Time (UTC)", time_of, width=14),
         Column("id", "ID", lambda r: r.short_id, width=8),

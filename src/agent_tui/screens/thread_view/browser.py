@@ -19,7 +19,7 @@ from textual.widgets import Static
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.screens.thread_view.header import ThreadHeader
 from agent_tui.screens.thread_view.workers import start
-from agent_tui.subgraph_state import subgraph_frames
+from agent_tui.subgraph_state import SubgraphHistory, subgraph_frames
 from agent_tui.widgets.checkpoint_view import CheckpointView
 from agent_tui.widgets.history_pane import HistoryPane
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from agent_tui.screens.thread_view.sync import ThreadSync
 
 SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
+SUBGRAPH_CHECKPOINTS = 50  # of each subgraph, listed under the checkpoint whose task ran it
 
 
 class HistoryBrowser:
@@ -202,6 +203,23 @@ class HistoryBrowser:
             # what values) comes only from the state read with `subgraphs=true` (the
             # history does not say which tasks are subgraphs).
             start(self.screen, "thread-subgraphs", self._show_subgraphs, row)
+        if row.subgraph_namespaces:
+            start(self.screen, "thread-subgraph-history", self._show_subgraph_history, row)
+
+    async def _show_subgraph_history(self, row: HistoryRow) -> None:
+        """The checkpoints the subgraphs of this checkpoint's tasks wrote, each in its own
+        namespace (the thread's history lists only the top graph's)."""
+        histories: list[SubgraphHistory] = []
+        for task, namespace in row.subgraph_namespaces.items():
+            try:
+                states = await self.sync.client.threads.get_history(
+                    self.sync.thread_id, limit=SUBGRAPH_CHECKPOINTS, checkpoint_ns=namespace
+                )
+            except ApiError:
+                continue  # the task still says where it ran (State → Tasks)
+            if states:
+                histories.append(SubgraphHistory(task, namespace, tuple(states)))
+        self.checkpoint_view.show_subgraph_history(row.checkpoint_id, histories)
 
     async def _show_subgraphs(self, row: HistoryRow) -> None:
         try:

@@ -6,6 +6,8 @@
   (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
   (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
   ``nested``). Its data lives in a pytest temporary folder.
+- ``client`` is a client of it (the UI tests' conftest has its own); ``config_file`` a
+  config file of the test's own, with no context or read-only setting leaking in.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import os
 import shutil
 import socket
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 
 TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
@@ -66,3 +69,18 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(agent_server_url) as client:
+        yield client
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("AGENT_TUI_CONFIG", str(path))
+    monkeypatch.delenv("AGENT_TUI_READONLY", raising=False)
+    monkeypatch.delenv("AGENT_TUI_CONTEXT", raising=False)
+    return path

@@ -37,12 +37,6 @@ FAST = {"token_delay_ms": 0}
 QUICK_BACKOFF = (0.05, 0.1, 0.2)
 
 
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
 async def new_thread(client: AgentServerClient) -> str:
     return (await client.threads.create(metadata={"graph_id": "chat"})).thread_id
 

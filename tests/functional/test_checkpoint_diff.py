@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from agent_tui.checkpoint_diff import ValueChange, diff_checkpoints
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import ThreadState
 from agent_tui.history import ThreadHistory, checkpoint_writes
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def run(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -10,12 +9,6 @@ import pytest
 from agent_tui.client import AgentServerClient, NotFound, ValidationFailed
 
 COUNTER = "counter"
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def final_n(client: AgentServerClient, assistant_id: str, **run: Any) -> int:

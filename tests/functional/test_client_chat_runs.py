@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from agent_tui.client import AgentServerClient, RunStream
 from agent_tui.client.events import (
@@ -17,12 +14,6 @@ from agent_tui.client.events import (
 )
 
 FAST = {"token_delay_ms": 0}
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 def ask(text: str) -> dict[str, Any]:

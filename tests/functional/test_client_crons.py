@@ -5,19 +5,11 @@ Schedules here are yearly (`0 0 1 1 *`) so no cron fires while the suite runs.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from agent_tui.client import AgentServerClient, NotFound, ValidationFailed
 
 YEARLY = "0 0 1 1 *"
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_create_search_count_update_delete(client: AgentServerClient) -> None:

@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import CustomEvent, MetadataEvent, UpdatesEvent, ValuesEvent
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_stream_starts_with_metadata_then_one_update_per_node(

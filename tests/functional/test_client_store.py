@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import dotted, namespace_of
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -23,12 +22,6 @@ def counting_supersteps(count: int) -> list[dict[str, Any]]:
     steps = [superstep({"n": 0}, "__input__")]
     steps += [superstep({"n": i, "items": [i]}, "inc") for i in range(1, count + 1)]
     return steps
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def test_create_empty_thread_is_idle_with_empty_values(client: AgentServerClient) -> None:

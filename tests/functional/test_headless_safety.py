@@ -13,7 +13,6 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -23,21 +22,6 @@ from agent_tui.cli.main import build_parser, main
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 from agent_tui.local.control_plane import LocalControlPlane
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "config.toml"
-    monkeypatch.setenv("AGENT_TUI_CONFIG", str(path))
-    monkeypatch.delenv("AGENT_TUI_READONLY", raising=False)
-    monkeypatch.delenv("AGENT_TUI_CONTEXT", raising=False)
-    return path
 
 
 async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,12 +16,6 @@ TICKS = 1200  # checkpoints: the input (-1), __start__ (0), then one per tick: 1
 
 def superstep(values: dict[str, Any], as_node: str) -> dict[str, Any]:
     return {"updates": [{"values": values, "as_node": as_node}]}
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

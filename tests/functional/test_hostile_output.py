@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +21,6 @@ from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.local.control_plane import LocalControlPlane
 from hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -13,45 +13,15 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import cli
 
-from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.sanitize import clean_text
 from hostile_text import EVERYTHING, MARKER, terminal_controls
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
-@pytest.fixture
-def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "config.toml"
-    monkeypatch.setenv("AGENT_TUI_CONFIG", str(path))
-    monkeypatch.delenv("AGENT_TUI_READONLY", raising=False)
-    monkeypatch.delenv("AGENT_TUI_CONTEXT", raising=False)
-    return path
-
-
-def exit_code(argv: list[str]) -> int:
-    """`main`'s exit code, also when argparse exits (bad usage) as a real process does."""
-    try:
-        return main(argv)
-    except SystemExit as exited:
-        return int(exited.code or 0)
-
-
-async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = await asyncio.to_thread(exit_code, list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def thread_of(out: str) -> str:

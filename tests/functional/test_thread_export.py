@@ -26,12 +26,6 @@ from agent_tui.thread_export import (
 TEST_GRAPHS = Path(__file__).parent.parent / "graphs" / "langgraph.json"
 
 
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
-
-
 @pytest.fixture(scope="module")
 def fresh_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second, empty agent server (~4 s to start): imports must not need the source."""

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
 from agent_tui.screens.thread_view.sync import ThreadSync
-
-
-@pytest.fixture
-async def client(agent_server_url: str) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url) as client:
-        yield client
 
 
 async def counter_thread(client: AgentServerClient) -> Thread:

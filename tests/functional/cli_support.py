@@ -1,0 +1,23 @@
+"""Running agent-tui's command line in-process, as the headless command tests do."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from agent_tui.cli.main import main
+
+
+def exit_code(argv: list[str]) -> int:
+    """`main`'s exit code, also when argparse exits (bad usage) as a real process does."""
+    try:
+        return main(argv)
+    except SystemExit as exited:
+        return int(exited.code or 0)
+
+
+async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = await asyncio.to_thread(exit_code, list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

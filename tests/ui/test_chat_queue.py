@@ -25,8 +25,10 @@ from shell_support import ShellHarness
 from textual.widgets import OptionList
 
 from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Thread
 from agent_tui.modals.double_text import DoubleTextScreen
 from agent_tui.panes.chat_pane import ChatPane
+from agent_tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -37,6 +39,14 @@ TOKEN_DELAY_MS = 20
 
 def messages_of(app: ShellHarness) -> list[str]:
     return [str(n.message) for n in app._notifications]
+
+
+async def slow_chat(client: AgentServerClient) -> tuple[Thread, ShellHarness, ThreadViewScreen]:
+    """A new thread of a chat assistant slow enough to act while it answers, in the view."""
+    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
+    thread = await chat_thread(client, slow)
+    app, screen = chat_app(client, thread.thread_id, slow)
+    return thread, app, screen
 
 
 async def start_long_run(pilot: Any, pane: ChatPane, wait_for: WaitFor, count: int = 300) -> None:
@@ -71,9 +81,7 @@ async def queue(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> Non
 async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, _ = chat_app(client, thread.thread_id, slow)
+    thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await wait_for(pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back")
@@ -118,9 +126,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
 async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, screen = chat_app(client, thread.thread_id, slow)
+    thread, app, screen = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)  # cancelled, never waited for
@@ -188,9 +194,7 @@ async def hand_over(
 async def test_interrupt_hands_the_message_to_the_server_which_stops_the_run(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, _ = chat_app(client, thread.thread_id, slow)
+    thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)
@@ -214,9 +218,7 @@ async def test_interrupt_hands_the_message_to_the_server_which_stops_the_run(
 async def test_enqueue_lets_the_run_finish_then_follows_the_servers_queued_run(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, _ = chat_app(client, thread.thread_id, slow)
+    thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=600)
@@ -255,9 +257,7 @@ async def test_enqueue_lets_the_run_finish_then_follows_the_servers_queued_run(
 async def test_rollback_deletes_the_run_and_the_transcript_forgets_its_answer(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, _ = chat_app(client, thread.thread_id, slow)
+    thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)
@@ -284,9 +284,7 @@ async def test_rollback_deletes_the_run_and_the_transcript_forgets_its_answer(
 async def test_reject_is_refused_by_the_server_and_the_message_stays(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, _ = chat_app(client, thread.thread_id, slow)
+    thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)
@@ -308,9 +306,7 @@ async def test_reject_is_refused_by_the_server_and_the_message_stays(
 async def test_esc_in_the_picker_keeps_the_message_in_the_prompt(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=TOKEN_DELAY_MS)
-    thread = await chat_thread(client, slow)
-    app, screen = chat_app(client, thread.thread_id, slow)
+    _, app, screen = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)

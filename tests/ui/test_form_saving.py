@@ -23,8 +23,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
 from agent_tui.client import AgentServerClient
+from agent_tui.client.crons import CronsClient
+from agent_tui.client.models import Cron
 from agent_tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.screens.crons.form import CronFormScreen
+from agent_tui.screens.threads.create import ThreadCreateScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (140, 45)
@@ -118,6 +121,26 @@ async def cron_case(client: AgentServerClient, name: str) -> AsyncIterator[Case]
     await client.assistants.delete(assistant.assistant_id)
 
 
+@contextlib.asynccontextmanager
+async def thread_case(client: AgentServerClient, name: str) -> AsyncIterator[Case]:
+    async def open_filled(held: AgentServerClient, pilot: Any, wait_for: WaitFor) -> Any:
+        form = ThreadCreateScreen(held, metadata=f"suite={name}")
+        await pilot.app.push_screen(form, pilot.app.dismissed.append)
+        return form
+
+    async def made() -> list[str]:
+        return [t.thread_id for t in await client.threads.search(metadata={"suite": name})]
+
+    try:
+        yield Case("/threads", open_filled, made)
+    finally:
+        for thread_id in await made():
+            await client.threads.delete(thread_id)
+
+
+CASES = {"assistant": assistant_case, "cron": cron_case, "thread": thread_case}
+
+
 class Harness(ShellHarness):
     def __init__(self) -> None:
         super().__init__()
@@ -126,16 +149,18 @@ class Harness(ShellHarness):
 
 def result_id(result: Any) -> str:
     """The id of what a form closed with (a cron names its assistant too)."""
-    return str(getattr(result, "cron_id", None) or result.assistant_id)
+    for field in ("cron_id", "thread_id", "assistant_id"):
+        if getattr(result, field, None):
+            return str(getattr(result, field))
+    raise AssertionError(f"no id in {result!r}")
 
 
-@pytest.mark.parametrize("form", ["assistant", "cron"])
+@pytest.mark.parametrize("form", sorted(CASES))
 async def test_saving_twice_quickly_creates_once_and_closes_once_with_it(
     form: str, client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     name = f"twice-{form}-{uuid.uuid4().hex[:6]}"
-    cases = {"assistant": assistant_case, "cron": cron_case}
-    async with cases[form](client, name) as case:
+    async with CASES[form](client, name) as case:
         held = HeldAnswers(case.path)
         async with AgentServerClient(agent_server_url, http_transport=held) as slow:
             app = Harness()
@@ -153,3 +178,33 @@ async def test_saving_twice_quickly_creates_once_and_closes_once_with_it(
                 assert len(made) == 1, f"{len(made)} created by two presses of save"
                 assert [result_id(result) for result in app.dismissed] == made
                 assert held.answered == 1
+
+
+async def test_a_save_that_raises_is_reported_and_the_form_can_save_again(
+    client: AgentServerClient, monkeypatch: pytest.MonkeyPatch, wait_for: WaitFor
+) -> None:
+    name = f"raises-{uuid.uuid4().hex[:6]}"
+    async with cron_case(client, name) as case:
+        real_create = CronsClient.create
+
+        async def explode_once(self: CronsClient, *args: Any, **options: Any) -> Cron:
+            monkeypatch.setattr(CronsClient, "create", real_create)
+            raise RuntimeError("the save exploded")
+
+        monkeypatch.setattr(CronsClient, "create", explode_once)
+        app = Harness()
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await case.open_filled(client, pilot, wait_for)
+            await pilot.press("ctrl+s")
+            await wait_for(
+                pilot,
+                lambda: any("the save exploded" in str(n.message) for n in app._notifications),
+                what="the error shown",
+            )
+            assert app.screen is screen  # still open, with what was typed
+            assert screen.query_one("#schedule", Input).value == YEARLY
+            assert not screen.query_one("#save", Button).disabled
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.screen is not screen, what="the form to close")
+            assert [result_id(result) for result in app.dismissed] == await case.made()
+            assert len(app.dismissed) == 1

@@ -1,8 +1,8 @@
 """What every form that saves to a server does the same way: the base of those forms.
 
-`save` (the save key, the save button, or a form's own trigger) reads the fields
-(`read_form`: None after showing what is wrong, nothing sent), then sends the request
-(`send`) in a worker. From the moment it is sent until the server answers, the button
+Saving (`action_save`: the form's save key, its `#save` button, or enter where the form
+wants it) reads the fields (`read_form`: None after showing what is wrong, nothing
+sent), then sends the request (`send`) in a worker. From the moment it is sent until the server answers, the button
 is disabled and the key does nothing: a second press would otherwise start a second
 request beside the first (and, with an exclusive worker, cancel the first after the
 server had already acted: two resources made, one of them unseen).
@@ -57,12 +57,11 @@ class SavingForm(ReportsWorkerFailures, ModalScreen[ResultT | None], Generic[Bod
     """A modal form that sends one request and closes with its result (None on cancel).
 
     Each form gives `SAVE_GROUP`, `doing`, `read_form` and `send`, and, when a 422 can
-    name its fields, `field_of` and `show_problems`. It binds its save key to `save`;
-    the `#save` button is wired here.
+    name its fields, `field_of` and `show_problems`. It binds its save key to the
+    `save` action; its `#save` button is wired here.
     """
 
     SAVE_GROUP: ClassVar[str]  # the save worker's group (named in the log if it raises)
-    SAVE_BUTTON: ClassVar[str] = "#save"
     ERROR_LINE: ClassVar[str] = "#form-error"  # a Static under the fields
 
     def __init__(self) -> None:
@@ -156,7 +155,7 @@ class SavingForm(ReportsWorkerFailures, ModalScreen[ResultT | None], Generic[Bod
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
-        self.query_one(self.SAVE_BUTTON, Button).disabled = saving
+        self.query_one("#save", Button).disabled = saving
 
     # -- saying why it failed -----------------------------------------------------------
 

@@ -17,20 +17,19 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
-from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
+from agent_tui.client import ApiError, ControlPlaneClient
 from agent_tui.client.models.control_plane import OAuthProvider
-from agent_tui.error_messages import describe_error, nothing_sent
-from agent_tui.form_errors import Loc, body_loc, sort_field_errors
+from agent_tui.error_messages import nothing_sent
+from agent_tui.form_errors import Loc, body_loc
+from agent_tui.modals.saving_form import SavingForm
 from agent_tui.screens.resource_screen import ResourceScreen
 from agent_tui.time_text import utc_seconds
-from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.resource_table import Column
 from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 MASK = "••••••"
 _SECRET_WORDS = ("secret", "password", "api_key", "access_token", "refresh_token")
@@ -128,7 +127,7 @@ class AuthProvidersScreen(ResourceScreen[OAuthProvider]):
             self._select_after_load = None
 
 
-class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None]):
+class ProviderFormScreen(SavingForm[dict[str, Any], OAuthProvider]):
     """A new OAuth provider (`OAuthProviderCreateRequest`); dismisses with it, or None."""
 
     CSS_PATH = "auth_providers.tcss"
@@ -137,6 +136,9 @@ class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None
         Binding("escape", "cancel", "Cancel", id="provider_form.cancel"),
         Binding("ctrl+s", "save", "Save", priority=True, id="provider_form.save"),
     ]
+    SAVE_GROUP = "provider-save"
+    ERROR_LINE = "#provider-error"
+    doing = "create the OAuth provider"
     _LABELS: ClassVar[dict[str, str]] = {
         "provider_id": "Provider id (letters, digits, _ . -)",
         "name": "Name",
@@ -150,7 +152,6 @@ class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None
     def __init__(self, client: ControlPlaneClient) -> None:
         super().__init__()
         self.client = client
-        self.error: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="provider-frame"):
@@ -200,13 +201,9 @@ class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None
         body["code_challenge_method"] = body["code_challenge_method"] or None
         return body
 
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
-        after_typed_keys(self, self._save)
-
-    def _save(self) -> None:
+    def read_form(self) -> dict[str, Any] | None:
         if refuse_if_readonly(self.app, "create an OAuth provider"):
-            return
+            return None
         body = self.body()
         problems = {field: "required" for field in REQUIRED if not body[field]}
         for field in ("auth_url", "token_url"):
@@ -215,45 +212,21 @@ class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None
         self.show_problems(problems)
         if problems:
             self.show_error(nothing_sent(len(problems)))
-            self.query_one(f"#{next(iter(problems))}").focus()
-            return
-        self.show_error(None)
-        self._send(body)
+            self.focus_field(next(iter(problems)))
+            return None
+        return body
 
-    @work(exclusive=True, group="provider-save", exit_on_error=False)
-    async def _send(self, body: dict[str, Any]) -> None:
-        save = self.query_one("#save", Button)
-        save.disabled = True
-        try:
-            created = await self.client.auth_providers.create(
-                body.pop("provider_id"),
-                body.pop("name"),
-                body.pop("client_id"),
-                body.pop("auth_url"),
-                body.pop("token_url"),
-                **body,
-            )
-        except ApiError as error:
-            self._show_server_error(error)
-            return
-        finally:
-            save.disabled = False
-        self.dismiss(created)
+    async def send(self, body: dict[str, Any]) -> OAuthProvider:
+        return await self.client.auth_providers.create(
+            body.pop("provider_id"),
+            body.pop("name"),
+            body.pop("client_id"),
+            body.pop("auth_url"),
+            body.pop("token_url"),
+            **body,
+        )
 
-    def _show_server_error(self, error: ApiError) -> None:
-        title, text = describe_error(error, "create the OAuth provider")
-        if not isinstance(error, ValidationFailed) or not error.errors:
-            self.show_error(f"{title}\n{text}".strip())
-            return
-        refused = sort_field_errors(error.errors, self._field_of)
-        problems = refused.problems
-        self.show_error(refused.summary("create the OAuth provider"))
-        self.show_problems(problems)
-        if problems:
-            self.query_one(f"#{next(iter(problems))}").focus()
-
-    def _field_of(self, loc: Loc) -> str | None:
-        """The field a 422's `loc` names, when this form has it."""
+    def field_of(self, loc: Loc) -> str | None:
         field = next(iter(body_loc(loc)), "")
         return field if field and self.query(f"#{field}-problem") else None
 
@@ -262,12 +235,6 @@ class ProviderFormScreen(ReportsWorkerFailures, ModalScreen[OAuthProvider | None
             field = (widget.id or "").removesuffix("-problem")
             widget.update(server_text(problems.get(field, "")))
             widget.display = field in problems
-
-    def show_error(self, message: str | None) -> None:
-        self.error = message
-        widget = self.query_one("#provider-error", Static)
-        widget.update(server_text(message or ""))
-        widget.display = message is not None
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -20,7 +20,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
 
 from agent_tui.agent_screen import refuse_if_readonly
@@ -31,15 +30,14 @@ from agent_tui.editor import edit_text
 from agent_tui.error_messages import describe_error, nothing_sent
 from agent_tui.form_errors import body_loc
 from agent_tui.modals.confirm import ConfirmScreen
+from agent_tui.modals.saving_form import SavingForm
 from agent_tui.schema_fields import FieldProblem, fields_from_schema, parse_json_object
 from agent_tui.user_json import parse_json
-from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.schema_form import OTHER_KEYS, FormInvalid, SchemaForm
 from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 
-class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
+class AssistantFormScreen(SavingForm[dict[str, Any], Assistant]):
     DEFAULT_CSS = """
     AssistantFormScreen { align: center middle; }
     AssistantFormScreen > Vertical {
@@ -62,6 +60,7 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
         Binding("ctrl+s", "save", "Save", priority=True, id="assistant_form.save"),
         Binding("ctrl+e", "raw_json", "Edit as JSON", priority=True, id="assistant_form.raw"),
     ]
+    SAVE_GROUP = "assistant-save"
 
     def __init__(
         self,
@@ -86,7 +85,6 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
         self.base_context: dict[str, Any] = dict(
             context if context is not None else (assistant.context if assistant else {})
         )
-        self.error: str | None = None  # the message under the fields, if any
         self._raw_text: str | None = None  # raw JSON that did not parse, kept for retry
 
     @property
@@ -183,19 +181,21 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
 
     # -- saving -------------------------------------------------------------------------
 
-    def show_error(self, message: str | None) -> None:
-        self.error = message
-        widget = self.query_one("#form-error", Static)
-        widget.update(server_text(message or ""))
-        widget.display = message is not None
+    @property
+    def doing(self) -> str:
+        return "update the assistant" if self.updating else "create the assistant"
 
     def _show_metadata_problem(self, message: str) -> None:
         widget = self.query_one("#metadata-problem", Static)
         widget.update(server_text(message))
         widget.display = bool(message)
 
-    def _collect(self) -> dict[str, Any] | None:
-        """The request body from the fields, or None after showing what is wrong."""
+    def read_form(self) -> dict[str, Any] | None:
+        """The request body from the fields, or None after showing what is wrong (or
+        while asking whether to drop keys: the answer sends it)."""
+        what = "update an assistant" if self.updating else "create an assistant"
+        if refuse_if_readonly(self.app, what):
+            return None
         form = self.schema_form
         if form is None:
             self.show_error("The context fields are still loading.")
@@ -222,7 +222,7 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
             return None
         name = self.query_one("#name", Input).value.strip()
         description = self.query_one("#description", Input).value
-        return {
+        body = {
             "graph_id": self.graph_id,
             "name": name or None,
             # An update sends "" too, so clearing the description clears it.
@@ -230,25 +230,11 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
             "metadata": metadata,
             "context": context,
         }
-
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
-        after_typed_keys(self, self._save)
-
-    def _save(self) -> None:
-        what = "update an assistant" if self.updating else "create an assistant"
-        if refuse_if_readonly(self.app, what):
-            return
-        body = self._collect()
-        if body is None:
-            return
-        if self.updating:
-            dropped = dropped_keys(self.base_context, body["context"])
-            if dropped:
-                self._confirm_dropped(body, dropped)
-                return
-        self.show_error(None)
-        self._send(body)
+        dropped = dropped_keys(self.base_context, context) if self.updating else []
+        if dropped:
+            self._confirm_dropped(body, dropped)
+            return None
+        return body
 
     def _confirm_dropped(self, body: dict[str, Any], dropped: list[str]) -> None:
         question = (
@@ -259,8 +245,7 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.show_error(None)
-                self._send(body)
+                self.send_now(body)
             else:
                 self.show_error(f"Not saved. The new version would drop: {', '.join(dropped)}.")
 
@@ -268,38 +253,27 @@ class AssistantFormScreen(ReportsWorkerFailures, ModalScreen[Assistant | None]):
             ConfirmScreen(question, title="The new version drops keys", yes="Save"), answered
         )
 
-    @work(exclusive=True, group="assistant-save", exit_on_error=False)
-    async def _send(self, body: dict[str, Any]) -> None:
-        save = self.query_one("#save", Button)
-        save.disabled = True
-        try:
-            if self.assistant is None:
-                result = await self.client.assistants.create(
-                    body["graph_id"],
-                    body["context"],
-                    body["name"],
-                    body["metadata"] or None,
-                    description=body["description"],
-                )
-            else:
-                result = await self.client.assistants.update(
-                    self.assistant.assistant_id,
-                    body["context"],
-                    name=body["name"],
-                    description=body["description"],
-                    metadata=body["metadata"],
-                )
-        except ApiError as error:
-            self._show_server_error(error)
-            return
-        finally:
-            save.disabled = False
-        self.dismiss(result)
+    async def send(self, body: dict[str, Any]) -> Assistant:
+        if self.assistant is None:
+            return await self.client.assistants.create(
+                body["graph_id"],
+                body["context"],
+                body["name"],
+                body["metadata"] or None,
+                description=body["description"],
+            )
+        return await self.client.assistants.update(
+            self.assistant.assistant_id,
+            body["context"],
+            name=body["name"],
+            description=body["description"],
+            metadata=body["metadata"],
+        )
 
-    def _show_server_error(self, error: ApiError) -> None:
-        doing = "update the assistant" if self.updating else "create the assistant"
-        title, body = describe_error(error, doing)
-        self.show_error(f"{title}\n{body}".strip())
+    def show_server_error(self, error: ApiError) -> None:
+        # The server's words whole (a context key may have no field to show it under),
+        # and each refused context key and the metadata marked too.
+        self.show_error(self.describe(error))
         if isinstance(error, ValidationFailed) and self.schema_form is not None:
             fields: dict[str, str] = {}
             for field in error.errors:

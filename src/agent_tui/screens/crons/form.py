@@ -16,7 +16,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
 
 from agent_tui.agent_screen import refuse_if_readonly
@@ -35,18 +34,17 @@ from agent_tui.cron_draft import (
     timezone_problem,
 )
 from agent_tui.error_messages import describe_error, nothing_sent
+from agent_tui.modals.saving_form import NotSaved, SavingForm
 from agent_tui.thread_lookup import ThreadNotFound, resolve_thread_id
 from agent_tui.time_text import Clock, now_utc
-from agent_tui.widgets.key_order import after_typed_keys
 from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 MESSAGE = "message"
 JSON = "json"
 EXAMPLE_SCHEDULE = "0 9 * * 1-5"
 
 
-class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
+class CronFormScreen(SavingForm[CronDraft, Cron]):
     DEFAULT_CSS = """
     CronFormScreen { align: center middle; }
     CronFormScreen > Vertical {
@@ -72,6 +70,8 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
         Binding("escape", "cancel", "Cancel", id="cron_form.cancel"),
         Binding("ctrl+s", "save", "Create", priority=True, id="cron_form.save"),
     ]
+    SAVE_GROUP = "cron-form-save"
+    doing = "create the cron"
 
     def __init__(
         self,
@@ -86,7 +86,6 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
         self.initial_assistant = assistant_id
         self.initial_thread = thread_id
         self.clock = clock
-        self.error: str | None = None  # the message under the fields, if any
         self.problems: dict[str, str] = {}  # field id → what is wrong, as shown
 
     def compose(self) -> ComposeResult:
@@ -243,22 +242,15 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
 
     # -- saving -------------------------------------------------------------------------
 
-    def show_error(self, message: str | None) -> None:
-        self.error = message
-        widget = self.query_one("#form-error", Static)
-        widget.update(server_text(message or ""))
-        widget.display = message is not None
-
     @on(Input.Submitted)
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
-        after_typed_keys(self, self._save)
+    def _enter_saves(self) -> None:
+        self.action_save()
 
-    def _save(self) -> None:
+    def read_form(self) -> CronDraft | None:
         if refuse_if_readonly(self.app, "create a cron"):
-            return
+            return None
         try:
-            draft = read_draft(
+            return read_draft(
                 assistant=self.value("assistant"),
                 thread=self.value("thread"),
                 input_text=self.value("input"),
@@ -270,46 +262,38 @@ class CronFormScreen(ReportsWorkerFailures, ModalScreen[Cron | None]):
                 now=self.clock(),
             )
         except CronDraftError as invalid:
-            self._show_problems(invalid.problems)
+            self.mark_refused(invalid.problems)
             self.show_error(nothing_sent(len(invalid.problems)))
-            return
-        self.show_error(None)
-        self._send(draft)
+            return None
 
-    def _show_problems(self, problems: dict[str, str]) -> None:
+    async def send(self, draft: CronDraft) -> Cron:
+        if draft.thread is None:
+            return await self.client.crons.create(
+                draft.assistant_id, draft.schedule, **draft.options()
+            )
+        try:
+            thread_id = await resolve_thread_id(self.client, draft.thread)
+        except ThreadNotFound as missing:
+            raise NotSaved(
+                "Could not create the cron: no such thread.", {"thread": str(missing)}
+            ) from None
+        return await self.client.crons.create_for_thread(
+            thread_id, draft.assistant_id, draft.schedule, **draft.options()
+        )
+
+    def show_server_error(self, error: ApiError) -> None:
+        # The agent server's refusals are mostly plain strings: `refused_fields` finds
+        # the field from its words, and the line keeps them whole.
+        self.mark_refused(refused_fields(error))
+        self.show_error(self.describe(error))
+
+    def mark_refused(self, problems: dict[str, str]) -> None:
+        # In the form's order, so the cursor goes to the first field on screen.
+        super().mark_refused({name: problems[name] for name in FIELDS if name in problems})
+
+    def show_problems(self, problems: dict[str, str]) -> None:
         for name, message in problems.items():
             self._note(name, message, error=True)
-        first = next((name for name in FIELDS if name in problems), None)
-        if first is not None:
-            self.query_one(f"#{first}").focus()
-
-    @work(exclusive=True, group="cron-form-save", exit_on_error=False)
-    async def _send(self, draft: CronDraft) -> None:
-        save = self.query_one("#save", Button)
-        save.disabled = True
-        try:
-            if draft.thread is None:
-                cron = await self.client.crons.create(
-                    draft.assistant_id, draft.schedule, **draft.options()
-                )
-            else:
-                thread_id = await resolve_thread_id(self.client, draft.thread)
-                cron = await self.client.crons.create_for_thread(
-                    thread_id, draft.assistant_id, draft.schedule, **draft.options()
-                )
-        except ThreadNotFound as missing:
-            self._show_problems({"thread": str(missing)})
-            self.show_error("Could not create the cron: no such thread.")
-            return
-        except ApiError as error:
-            title, body = describe_error(error, "create the cron")
-            fields = refused_fields(error)
-            self._show_problems(fields)
-            self.show_error(f"{title}\n{body}".strip())
-            return
-        finally:
-            save.disabled = False
-        self.dismiss(cron)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

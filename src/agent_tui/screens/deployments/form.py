@@ -22,16 +22,15 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
 
 from agent_tui.agent_screen import AgentScreen, refuse_if_readonly
-from agent_tui.client import ApiError, ControlPlaneClient, ValidationFailed
+from agent_tui.client import ControlPlaneClient
 from agent_tui.client.models.control_plane import Deployment
 from agent_tui.deployment_spec import (
     BUILDABLE_SOURCES,
@@ -54,12 +53,11 @@ from agent_tui.deployment_spec import (
     secret_field,
     suggested_name,
 )
-from agent_tui.error_messages import describe_error, nothing_sent
-from agent_tui.form_errors import sort_field_errors
-from agent_tui.widgets.key_order import after_typed_keys
+from agent_tui.error_messages import nothing_sent
+from agent_tui.form_errors import Loc
+from agent_tui.modals.saving_form import SavingForm
 from agent_tui.widgets.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 _FIELDS = (FIELD_NAME, FIELD_SOURCE, FIELD_CONFIG_PATH, FIELD_SOURCE_CONFIG, FIELD_REVISION_CONFIG)
 LOCAL_ONLY_NOTE = (
@@ -68,7 +66,7 @@ LOCAL_ONLY_NOTE = (
 )
 
 
-class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]):
+class DeploymentFormScreen(SavingForm[RequestBody[Any], Deployment]):
     CSS_PATH = "form.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         *AgentScreen.BINDINGS,
@@ -76,6 +74,7 @@ class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]
         Binding("ctrl+s", "save", "Save", priority=True, id="deployment_form.save"),
         Binding("ctrl+n", "add_secret", "Add secret", priority=True, id="deployment_form.secret"),
     ]
+    SAVE_GROUP = "deployment-save"
 
     def __init__(
         self,
@@ -89,7 +88,6 @@ class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]
         self.client = client
         self.deployment = deployment
         self.cwd = cwd or Path.cwd()
-        self.error: str | None = None  # the message above the buttons, if any
         self._secret_rows: tuple[int, ...] = ()  # form rows of the secrets last sent
 
     @property
@@ -258,14 +256,14 @@ class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]
             secrets=self.secrets.values(),
         )
 
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
-        after_typed_keys(self, self._save)
+    @property
+    def doing(self) -> str:
+        return "save the deployment" if self.patching else "create the deployment"
 
-    def _save(self) -> None:
+    def read_form(self) -> RequestBody[Any] | None:
         what = "edit a deployment" if self.patching else "create a deployment"
         if refuse_if_readonly(self.app, what):
-            return
+            return None
         draft = self.draft()
         try:
             if self.deployment is None:
@@ -275,54 +273,24 @@ class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]
         except DraftInvalid as invalid:
             self.show_problems(invalid.problems)
             self.show_error(nothing_sent(len(invalid.problems)))
-            self._focus_field(invalid.first_field)
-            return
+            self.focus_field(invalid.first_field)
+            return None
         self.show_problems({})
         if not sent.body:
             self.show_error("Nothing changed: nothing was sent.")
-            return
-        self.show_error(None)
-        self._send(sent)
+            return None
+        return sent
 
-    @work(exclusive=True, group="deployment-save", exit_on_error=False)
-    async def _send(self, sent: RequestBody[Any]) -> None:
-        save = self.query_one("#save", Button)
-        save.disabled = True
-        self._secret_rows = sent.secret_rows
-        try:
-            if self.deployment is None:
-                result = await self.client.deployments.create(sent.request)
-            else:
-                result = await self.client.deployments.patch(self.deployment.id, sent.request)
-        except ApiError as error:
-            self._show_server_error(error)
-            return
-        finally:
-            save.disabled = False
-        self.dismiss(result)
+    async def send(self, sent: RequestBody[Any]) -> Deployment:
+        self._secret_rows = sent.secret_rows  # what a 422's secret index points at
+        if self.deployment is None:
+            return await self.client.deployments.create(sent.request)
+        return await self.client.deployments.patch(self.deployment.id, sent.request)
 
-    def _show_server_error(self, error: ApiError) -> None:
-        doing = "save the deployment" if self.patching else "create the deployment"
-        title, body = describe_error(error, doing)
-        if not isinstance(error, ValidationFailed) or not error.errors:
-            self.show_error(f"{title}\n{body}".strip())
-            return
-        refused = sort_field_errors(
-            error.errors, lambda loc: field_of_error(loc, self._secret_rows)
-        )
-        problems = refused.problems
-        self.show_error(refused.summary(doing))
-        self.show_problems(problems)
-        if problems:
-            self._focus_field(next(iter(problems)))
+    def field_of(self, loc: Loc) -> str | None:
+        return field_of_error(loc, self._secret_rows)
 
     # -- showing problems ---------------------------------------------------------------
-
-    def show_error(self, message: str | None) -> None:
-        self.error = message
-        widget = self.query_one("#form-error", Static)
-        widget.update(server_text(message or ""))
-        widget.display = message is not None
 
     def show_problems(self, problems: dict[str, str]) -> None:
         """Each problem under its field; fields without one are cleared."""
@@ -342,7 +310,7 @@ class DeploymentFormScreen(ReportsWorkerFailures, ModalScreen[Deployment | None]
             ]
         )
 
-    def _focus_field(self, field: str) -> None:
+    def focus_field(self, field: str) -> None:
         target: Widget | None = None
         if field.startswith("secret-"):
             _, index, part = field.split("-")

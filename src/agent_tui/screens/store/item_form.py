@@ -17,22 +17,20 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.client import AgentServerClient
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
 from agent_tui.editor import edit_text
-from agent_tui.error_messages import describe_error
+from agent_tui.modals.saving_form import SavingForm
 from agent_tui.store_input import ItemDraft, StoreInputError
 from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 FIELDS = ("namespace", "key", "value", "ttl")
 NEW_VALUE = '{\n  "": ""\n}'
 
 
-class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
+class ItemFormScreen(SavingForm[ItemDraft, ItemDraft]):
     DEFAULT_CSS = """
     ItemFormScreen { align: center middle; }
     ItemFormScreen > Vertical {
@@ -57,6 +55,9 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
         # Priority: Input and TextArea take ctrl+e as "end of line" otherwise.
         Binding("ctrl+e", "edit_value", "Value in $EDITOR", priority=True, id="store_item.editor"),
     ]
+    SAVE_GROUP = "store-item-put"
+    ERROR_LINE = "#item-error"
+    doing = "put the item"
 
     def __init__(
         self,
@@ -71,7 +72,6 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
         self.item = item
         self.initial_namespace = dotted(item.ns if item is not None else namespace)
         self.errors: dict[str, str] = {}  # field → what the form shows under it
-        self.error: str | None = None  # the server's answer, under the form
 
     def compose(self) -> ComposeResult:
         item = self.item
@@ -128,45 +128,36 @@ class ItemFormScreen(ReportsWorkerFailures, ModalScreen[ItemDraft | None]):
             return self.query_one("#item-value", TextArea).text
         return self.query_one(f"#item-{name}", Input).value
 
-    def show_errors(self, errors: dict[str, str], message: str | None = None) -> None:
-        self.errors = dict(errors)
-        self.error = message
+    def show_problems(self, problems: dict[str, str]) -> None:
+        """Each problem under its field; the others cleared."""
+        self.errors = dict(problems)
         for name in FIELDS:
             widget = self.query_one(f"#item-{name}-error", Static)
-            widget.update(server_text(errors.get(name, "")))
-            widget.display = name in errors
-        bottom = self.query_one("#item-error", Static)
-        bottom.update(server_text(message or ""))
-        bottom.display = message is not None
+            widget.update(server_text(problems.get(name, "")))
+            widget.display = name in problems
 
     # -- verbs --------------------------------------------------------------------------
 
     @on(Input.Submitted)
-    @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
+    def _enter_saves(self) -> None:
+        self.action_save()
+
+    def read_form(self) -> ItemDraft | None:
         try:
             draft = ItemDraft.from_input(**{name: self._text(name) for name in FIELDS})
         except StoreInputError as error:
-            self.show_errors({error.field: error.message})
+            self.show_problems({error.field: error.message})
+            self.show_error(None)
             widget = self.query_one(f"#item-{error.field}")
             if not widget.disabled:
                 widget.focus()
-            return
-        self.show_errors({})
-        self.query_one("#save", Button).disabled = True
-        self._put(draft)
+            return None
+        self.show_problems({})
+        return draft
 
-    @work(exclusive=True, group="store-item-put", exit_on_error=False)
-    async def _put(self, draft: ItemDraft) -> None:
-        try:
-            await self.client.store.put_item(draft.namespace, draft.key, draft.value, ttl=draft.ttl)
-        except ApiError as error:
-            title, body = describe_error(error, "put the item")
-            self.show_errors({}, f"{title}\n{body}".strip())
-            return
-        finally:
-            self.query_one("#save", Button).disabled = False
-        self.dismiss(draft)
+    async def send(self, draft: ItemDraft) -> ItemDraft:
+        await self.client.store.put_item(draft.namespace, draft.key, draft.value, ttl=draft.ttl)
+        return draft
 
     @on(Button.Pressed, "#editor")
     def action_edit_value(self) -> None:

@@ -12,26 +12,24 @@ from __future__ import annotations
 import uuid
 from typing import ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from agent_tui.client import AgentServerClient, ApiError, NotFound, PartialFailure
 from agent_tui.client.models import Thread
 from agent_tui.error_messages import describe_error
+from agent_tui.modals.saving_form import NotSaved, SavingForm
 from agent_tui.thread_query import QueryError, ThreadDraft
-from agent_tui.widgets.text import server_text
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
 
 SUPERSTEPS_HINT = (
     'Supersteps (optional, JSON): [{"updates": [{"values": {...}, "as_node": "node"}]}, ...]'
 )
 
 
-class ThreadCreateScreen(ReportsWorkerFailures, ModalScreen[Thread | None]):
+class ThreadCreateScreen(SavingForm[ThreadDraft, Thread]):
     DEFAULT_CSS = """
     ThreadCreateScreen { align: center middle; }
     ThreadCreateScreen > Vertical {
@@ -47,14 +45,16 @@ class ThreadCreateScreen(ReportsWorkerFailures, ModalScreen[Thread | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="thread_create.cancel"),
-        Binding("ctrl+s", "create", "Create", id="thread_create.create"),
+        Binding("ctrl+s", "save", "Create", id="thread_create.create"),
     ]
+    SAVE_GROUP = "thread-create"
+    ERROR_LINE = "#create-error"
+    doing = "create the thread"
 
     def __init__(self, client: AgentServerClient, *, metadata: str = "") -> None:
         super().__init__()
         self.client = client
         self.initial_metadata = metadata
-        self.error: str | None = None  # what the form shows under the fields, if anything
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -68,7 +68,7 @@ class ThreadCreateScreen(ReportsWorkerFailures, ModalScreen[Thread | None]):
             yield Static(id="create-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
-                yield Button("Create (ctrl+s)", id="create", variant="primary")
+                yield Button("Create (ctrl+s)", id="save", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#create-metadata", Input).focus()
@@ -81,46 +81,32 @@ class ThreadCreateScreen(ReportsWorkerFailures, ModalScreen[Thread | None]):
     def supersteps_text(self) -> str:
         return self.query_one("#create-supersteps", TextArea).text
 
-    def show_error(self, message: str | None) -> None:
-        self.error = message
-        widget = self.query_one("#create-error", Static)
-        widget.update(server_text(message or ""))
-        widget.display = message is not None
-
     @on(Input.Submitted)
-    @on(Button.Pressed, "#create")
-    def action_create(self) -> None:
+    def _enter_saves(self) -> None:
+        self.action_save()
+
+    def read_form(self) -> ThreadDraft | None:
         try:
-            draft = ThreadDraft.from_input(
+            return ThreadDraft.from_input(
                 metadata=self.metadata_text, supersteps=self.supersteps_text
             )
         except QueryError as error:
             self.show_error(str(error))
-            return
-        self.show_error(None)
-        self.query_one("#create", Button).disabled = True
-        self._create(draft)
+            return None
 
-    @work(exclusive=True, group="thread-create", exit_on_error=False)
-    async def _create(self, draft: ThreadDraft) -> None:
+    async def send(self, draft: ThreadDraft) -> Thread:
         kwargs = draft.kwargs()
         if kwargs.get("supersteps"):
             # Our own id: when the server creates the thread but cannot build its state it
             # answers 201 with only a `detail`, and the empty thread must be found to go.
             kwargs["thread_id"] = str(uuid.uuid4())
         try:
-            thread = await self.client.threads.create(**kwargs)
+            return await self.client.threads.create(**kwargs)
         except PartialFailure as error:
             title, body = describe_error(error, "build the thread's state")
-            self.show_error(f"{title}\n{body}\n{await self._remove_empty(kwargs['thread_id'])}")
-            return
-        except ApiError as error:
-            title, body = describe_error(error, "create the thread")
-            self.show_error(f"{title}\n{body}")
-            return
-        finally:
-            self.query_one("#create", Button).disabled = False
-        self.dismiss(thread)
+            raise NotSaved(
+                f"{title}\n{body}\n{await self._remove_empty(kwargs['thread_id'])}"
+            ) from None
 
     async def _remove_empty(self, thread_id: str) -> str:
         """Delete the empty thread a failed supersteps create left; say what happened."""

@@ -79,6 +79,11 @@ def fake_server() -> httpx.MockTransport:
         if path == "/assistants/search":
             body = json.loads(request.content)
             return httpx.Response(200, json=ASSISTANTS if body.get("offset", 0) == 0 else [])
+        if path.startswith("/runs/crons/") and request.method == "GET":
+            cron_id = path.rsplit("/", 1)[-1]
+            return httpx.Response(200, json=next(c for c in CRONS if c["cron_id"] == cron_id))
+        if path == "/threads/search" or (path.startswith("/threads/") and path.endswith("/runs")):
+            return httpx.Response(200, json=[])  # the runs a cron started: none yet
         return httpx.Response(404, json={"detail": "Not Found"})
 
     return httpx.MockTransport(answer)
@@ -165,3 +170,19 @@ async def test_hostile_text_in_a_cron_is_shown_inertly(
             assert painted_control_codes(app) == []
             await pilot.click("#cron-summary", offset=(40, 1))
             assert app.is_running
+
+
+def test_cron_detail_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """`enter` on a cron: what it runs, its next three runs, its payload, the runs it started."""
+    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    app = ShellHarness(CronsScreen(client, clock=lambda: NOW))
+    app.client = client
+    app.connection_status = "connected · http://agent.test"
+
+    async def opened(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("enter")
+        await loaded(pilot)
+        steady_cursors(pilot.app)
+
+    assert snap_compare(app, terminal_size=(110, 36), run_before=opened)

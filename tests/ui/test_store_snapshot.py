@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 from shell_support import ShellHarness
+from snapshot_support import steady_cursors
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.store.browser import StoreScreen
@@ -67,3 +68,38 @@ def test_store_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     app.client = client
     app.connection_status = "connected · http://agent.test"
     assert snap_compare(app, terminal_size=(120, 18), run_before=loaded)
+
+
+def store_app() -> ShellHarness:
+    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    app = ShellHarness(StoreScreen(client))
+    app.client = client
+    app.connection_status = "connected · http://agent.test"
+    return app
+
+
+def after(*keys: str) -> Callable[[Any], Any]:
+    """Load the screen (the items focused), press `keys`, and let it settle."""
+
+    async def run_before(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press(*keys)
+        await loaded(pilot)
+        steady_cursors(pilot.app)
+
+    return run_before
+
+
+def test_store_item_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """`enter` on an item: the item whole, its value as JSON."""
+    assert snap_compare(store_app(), terminal_size=(100, 24), run_before=after("enter"))
+
+
+def test_store_item_form_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """`e` on an item: the form to put it, its value as JSON, checked before sending."""
+    assert snap_compare(store_app(), terminal_size=(100, 32), run_before=after("e"))
+
+
+def test_store_search_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """`s`: a search on the server, a JSON filter and a natural-language query."""
+    assert snap_compare(store_app(), terminal_size=(100, 28), run_before=after("s"))

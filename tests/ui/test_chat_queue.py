@@ -268,15 +268,13 @@ async def test_rollback_deletes_the_run_and_the_transcript_forgets_its_answer(
             what="only the new message's answer",
             workers=False,
         )
-        # The run is gone with its partial answer; langgraph-api 0.16.7 keeps its input
-        # message in the thread, and the transcript shows the thread as it is.
-        assert humans(pane) == ["count to 2000", "hello"]
+        # The run is gone with its partial answer. Whether langgraph-api 0.16.7 also drops
+        # its input message depends on how far the run got: the transcript shows the thread
+        # as the server left it.
         state = await client.threads.get_state(thread.thread_id)
-        assert [m["content"] for m in state.values["messages"]] == [
-            "count to 2000",
-            "hello",
-            "You said: hello",
-        ]
+        kept = [m["content"] for m in state.values["messages"] if m["type"] == "human"]
+        assert humans(pane) == kept and kept[-1] == "hello"
+        assert kept in (["hello"], ["count to 2000", "hello"])
     runs = await client.runs.list(thread.thread_id)
     assert [(run.status, run.multitask_strategy) for run in runs] == [("success", "rollback")]
 

@@ -19,7 +19,7 @@ from deployment_forms_support import (
     unused_port,
 )
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, TextArea
+from textual.widgets import Input, Select, Static, TextArea
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local import DEMO_CONFIG
@@ -69,8 +69,10 @@ async def test_the_form_checks_fields_before_sending(
         form.query_one("#name", Input).value = ""
         form.query_one("#config_path", Input).value = "./langgraph.json"
         await pilot.pause()
-        # The live hint under the path names it once.
-        assert f"→ {tmp_path / 'langgraph.json'} ✗ does not exist" in screen_text(app)
+        # The live hint under the path names it once (read whole: a long temporary path
+        # may not fit the screen's width).
+        hint = str(form.query_one("#config-path-hint", Static).render())
+        assert f"→ {tmp_path / 'langgraph.json'} ✗ does not exist" in " ".join(hint.split())
         await add_secret(pilot, "TOKEN", "")
         await add_secret(pilot, "SPARE", "x")
         await pilot.click(form.secret_rows[1].query_one(".secret-remove"))
@@ -79,7 +81,9 @@ async def test_the_form_checks_fields_before_sending(
         await pilot.pause()
         assert problem(form, "name") == "a deployment needs a name"
         assert problem(form, "config_path") == f"{tmp_path / 'langgraph.json'} does not exist"
-        assert "the secret TOKEN needs a value" in screen_text(app)
+        # Read from the widgets: a long temporary path can push rows below the fold.
+        secret_problem = form.secret_rows[0].query_one(".secret-problem", Static)
+        assert str(secret_problem.render()) == "the secret TOKEN needs a value"
         assert "Nothing was sent: fix the 3 problems marked above." in screen_text(app)
         assert form.query_one("#name", Input).has_focus  # the first bad field
 

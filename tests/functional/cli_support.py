@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +22,11 @@ async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str,
     code = await asyncio.to_thread(exit_code, list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+async def write_readonly_context(config_file: Path, agent_server_url: str) -> None:
+    """A config whose context `prod` (read-only) points at the test server."""
+    await asyncio.to_thread(
+        config_file.write_text,
+        f'[contexts.prod]\nagent_server_url = "{agent_server_url}"\nreadonly = true\n',
+    )

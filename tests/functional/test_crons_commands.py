@@ -7,12 +7,11 @@ each test deletes what it creates.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
-from cli_support import cli
+from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient, NotFound
 
@@ -201,10 +200,7 @@ async def test_a_read_only_session_refuses_create_and_rm(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    await asyncio.to_thread(
-        config_file.write_text,
-        f'[contexts.prod]\nagent_server_url = "{agent_server_url}"\nreadonly = true\n',
-    )
+    await write_readonly_context(config_file, agent_server_url)
     kept = await client.crons.create("chat", YEARLY)
     before = await client.crons.count()
     url = ["--url", agent_server_url]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import cli
+from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient
 from agent_tui.sanitize import clean_text
@@ -300,10 +300,7 @@ async def test_a_read_only_session_refuses_to_run(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    await asyncio.to_thread(
-        config_file.write_text,
-        f'[contexts.prod]\nagent_server_url = "{agent_server_url}"\nreadonly = true\n',
-    )
+    await write_readonly_context(config_file, agent_server_url)
     before = await client.threads.count()
     url = ["--url", agent_server_url]
     refusals = [

@@ -6,13 +6,12 @@ Every test writes under a namespace root of its own (the server is shared by the
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from pathlib import Path
 
 import pytest
-from cli_support import cli
+from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient, NotFound
 
@@ -151,10 +150,7 @@ async def test_a_read_only_session_refuses_put_and_rm(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    await asyncio.to_thread(
-        config_file.write_text,
-        f'[contexts.prod]\nagent_server_url = "{agent_server_url}"\nreadonly = true\n',
-    )
+    await write_readonly_context(config_file, agent_server_url)
     root = new_root()
     await client.store.put_item((root,), "kept", {"v": 1})
     url = ["--url", agent_server_url]

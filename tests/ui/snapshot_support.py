@@ -15,3 +15,11 @@ def steady_cursors(app: App[Any]) -> None:
     for screen in app.screen_stack:
         for field in [*screen.query(Input), *screen.query(TextArea)]:
             field.cursor_blink = False
+
+
+async def settled(pilot: Any) -> None:
+    """Every worker done and every message handled, twice: what a finished load starts
+    (a second page, a redraw) has finished too."""
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from crons_support import YEARLY, WaitFor, label, made_crons, open_crons, row_of
 from shell_support import ShellHarness
-from snapshot_support import steady_cursors
+from snapshot_support import settled, steady_cursors
 from textual.widgets import Input, TextArea
 from threads_support import HOSTILE, painted_control_codes, screen_text
 
@@ -89,13 +89,6 @@ def fake_server() -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-async def loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_crons_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     client = AgentServerClient("http://agent.test", http_transport=fake_server())
     app = ShellHarness(CronsScreen(client, clock=lambda: NOW))
@@ -103,7 +96,7 @@ def test_crons_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     app.connection_status = "connected · http://agent.test"
     # Next runs from the fixed clock: weekdays 09:00, Monday 06:30 in Paris (05:30
     # UTC), every quarter hour (disabled: struck through), and one whose end has passed.
-    assert snap_compare(app, terminal_size=(120, 14), run_before=loaded)
+    assert snap_compare(app, terminal_size=(120, 14), run_before=settled)
 
 
 def test_cron_form_snapshot(snap_compare: Callable[..., bool]) -> None:
@@ -115,11 +108,11 @@ def test_cron_form_snapshot(snap_compare: Callable[..., bool]) -> None:
     app.client = client
 
     async def typed(pilot: Any) -> None:
-        await loaded(pilot)
+        await settled(pilot)
         form.query_one("#input", TextArea).text = "What is on today?"
         form.query_one("#schedule", Input).value = "0 9 * * 1-5"
         form.query_one("#timezone", Input).value = "Europe/Paris"
-        await loaded(pilot)
+        await settled(pilot)
         steady_cursors(pilot.app)
 
     assert snap_compare(app, terminal_size=(110, 36), run_before=typed)
@@ -180,9 +173,9 @@ def test_cron_detail_snapshot(snap_compare: Callable[..., bool]) -> None:
     app.connection_status = "connected · http://agent.test"
 
     async def opened(pilot: Any) -> None:
-        await loaded(pilot)
+        await settled(pilot)
         await pilot.press("enter")
-        await loaded(pilot)
+        await settled(pilot)
         steady_cursors(pilot.app)
 
     assert snap_compare(app, terminal_size=(110, 36), run_before=opened)

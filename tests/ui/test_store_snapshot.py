@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 from shell_support import ShellHarness
-from snapshot_support import steady_cursors
+from snapshot_support import settled, steady_cursors
 
 from agent_tui.client import AgentServerClient
 from agent_tui.screens.store.browser import StoreScreen
@@ -55,19 +55,12 @@ def fake_server() -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-async def loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def test_store_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     client = AgentServerClient("http://agent.test", http_transport=fake_server())
     app = ShellHarness(StoreScreen(client))
     app.client = client
     app.connection_status = "connected · http://agent.test"
-    assert snap_compare(app, terminal_size=(120, 18), run_before=loaded)
+    assert snap_compare(app, terminal_size=(120, 18), run_before=settled)
 
 
 def store_app() -> ShellHarness:
@@ -82,9 +75,9 @@ def after(*keys: str) -> Callable[[Any], Any]:
     """Load the screen (the items focused), press `keys`, and let it settle."""
 
     async def run_before(pilot: Any) -> None:
-        await loaded(pilot)
+        await settled(pilot)
         await pilot.press(*keys)
-        await loaded(pilot)
+        await settled(pilot)
         steady_cursors(pilot.app)
 
     return run_before

@@ -53,7 +53,11 @@ async def test_home_keys_and_commands_open_screens_and_esc_goes_back(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is home, what="home again")
 
-        # `enter` on a graph: the assistants of that graph.
+        # `enter` on a graph: the assistants of that graph (once the table has its focus
+        # back: the screen gives it back as it resumes, which under load comes a moment
+        # after it is shown, and an `enter` before that goes nowhere).
+        graphs = home.query_one("#graphs", DataTable)
+        await wait_for(pilot, lambda: graphs.has_focus, what="the graphs focused again")
         await pilot.press("enter")
         await wait_for(
             pilot,

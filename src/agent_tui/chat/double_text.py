@@ -60,9 +60,3 @@ CHOICES: tuple[DoubleTextChoice, ...] = (
         " (what your app's users see when it uses reject); the message stays in the prompt.",
     ),
 )
-
-BY_HOW = {choice.how: choice for choice in CHOICES}
-
-
-def is_server_strategy(how: DoubleText) -> bool:
-    return how != "queue"

@@ -60,9 +60,7 @@ class MessageQueue:
 
     def offer_or_queue(self, text: str) -> None:
         """`enter` with `text` while a run is active: ask how to send it."""
-        refusal = self.pane.machine.queue_refusal()
-        if refusal is not None:
-            self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
+        if self._refused():
             return
         self.pane.app.push_screen(DoubleTextScreen(text), partial(self._chosen, text))
 
@@ -73,9 +71,7 @@ class MessageQueue:
         if not pane.running:
             pane.send(text)  # the run ended while the user chose: an ordinary send
             return
-        refusal = pane.machine.queue_refusal()
-        if refusal is not None:
-            self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
+        if self._refused():
             return
         if how == "queue":
             self._take_from_prompt(text)
@@ -110,6 +106,14 @@ class MessageQueue:
             pane.machine.enqueue(text, how, run.run_id)
         else:
             pane.start_run(ChatRun(pane, Join(run.run_id, reload=how == "rollback")))
+
+    def _refused(self) -> bool:
+        """Whether a message cannot wait now (one already does, or this one is still
+        being sent); the user is told why."""
+        refusal = self.pane.machine.queue_refusal()
+        if refusal is not None:
+            self._warn(refusal, "Not sent" if refusal == STILL_SENDING else "Not queued")
+        return refusal is not None
 
     def _take_from_prompt(self, text: str) -> None:
         """`text` left the prompt: clear it, unless the user has typed on since."""

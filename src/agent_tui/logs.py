@@ -16,7 +16,7 @@ from pathlib import Path
 
 from agent_tui import paths
 from agent_tui.escaping import escape_controls
-from agent_tui.sanitize import redact_secrets
+from agent_tui.sanitize import clean_text, redact_secrets
 
 LOG_FILE_NAME = "agent-tui.log"
 _MAX_BYTES = 2_000_000
@@ -39,6 +39,25 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return escape_controls(redact_secrets(super().format(record), self.secrets))
+
+
+class TerminalFormatter(logging.Formatter):
+    """For a terminal's stderr: secrets redacted, and what a terminal would act on
+    removed (a graph's exception message or a server's answer can quote anything)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return clean_text(redact_secrets(super().format(record)))
+
+
+def setup_stderr_logging() -> None:
+    """Headless commands: warnings and errors on stderr, cleaned like everything else
+    they print (without this, Python's last-resort handler writes them out raw).
+
+    Does nothing when logging is set up already (`setup_logging`, a test's capture).
+    """
+    handler = logging.StreamHandler()
+    handler.setFormatter(TerminalFormatter("%(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
 
 
 def log_file() -> Path:

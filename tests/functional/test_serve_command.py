@@ -289,3 +289,42 @@ def test_serve_builds_the_project_environment_and_reloads_on_edit(
     assert forecast() == "windy in Oslo"
     assert serve.stop() == 0
     assert "hello from .env" not in serve.stderr  # the project's env values are never logged
+
+
+def test_what_the_project_and_its_server_print_is_inert_on_stderr(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    from urllib.parse import quote
+
+    from hostile_text import EVERYTHING, MARKER, terminal_controls
+
+    # A graph that prints the hostile-text corpus while it is imported, on stdout and
+    # stderr; a request whose path holds it; then an edit that fails the reload with it.
+    folder = tmp_path / "project"
+    folder.mkdir()
+    graph = folder / "hostile.py"
+    importing = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(TEST_GRAPHS)!r})\n"
+        f"print('import-out ' + {EVERYTHING!r}, flush=True)\n"
+        f"print('import-err ' + {EVERYTHING!r}, file=sys.stderr, flush=True)\n"
+        "from counter import graph\n"
+    )
+    graph.write_text(importing)
+    (folder / "langgraph.json").write_text(
+        json.dumps({"graphs": {"counter": "./hostile.py:graph"}})
+    )
+    serve = Serve(home, folder)
+    serves.append(serve)
+    url = serve.url()
+    serve.wait_for_stderr("import-err hostile")
+    with httpx.Client(base_url=url, trust_env=False, timeout=30) as client:
+        assert client.get(f"/threads/{quote(EVERYTHING)}").status_code in (404, 422)
+    graph.write_text(importing + f"raise ValueError('reload-error ' + {EVERYTHING!r})\n")
+    serve.wait_for_stderr("still serving the previous code", timeout=90)
+    assert serve.stop() == 0
+
+    assert terminal_controls(serve.stderr) == [], serve.stderr
+    for shown in ("import-out hostile", "import-err hostile", "reload-error hostile"):
+        assert shown in serve.stderr  # the text itself is kept, only its controls go
+    assert serve.stderr.count(MARKER) >= 6

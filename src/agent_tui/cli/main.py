@@ -129,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     if handler is _run_tui:
         return handler(args)
+    from agent_tui.logs import setup_stderr_logging
+
+    setup_stderr_logging()
     try:
         code = handler(args)
         sys.stdout.flush()  # here, where a closed pipe can still be caught

@@ -73,6 +73,10 @@ json_values = st.recursive(
     lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
     max_leaves=8,
 )
+# Half the examples put one of the known-bad values in the field itself: drawn only
+# among any JSON, they are too rare for a bounded run to be sure to try each field with
+# them, and a check that stopped refusing them must fail this test.
+field_values = st.sampled_from(RAW).map(Raw) | st.sampled_from(SPECIAL_TEXT) | json_values
 
 VALID_CREATE: dict[str, Any] = {
     "name": "property",
@@ -189,7 +193,7 @@ def assert_reads_work(client: TestClient, deployment_id: str | None) -> None:
 
 
 @SETTINGS
-@given(path=st.sampled_from(CREATE_PATHS), value=json_values, ensure_ascii=st.booleans())
+@given(path=st.sampled_from(CREATE_PATHS), value=field_values, ensure_ascii=st.booleans())
 def test_any_create_body_is_answered_and_leaves_the_list_readable(
     client: TestClient, path: tuple[str | int, ...], value: Any, ensure_ascii: bool
 ) -> None:
@@ -200,7 +204,7 @@ def test_any_create_body_is_answered_and_leaves_the_list_readable(
 
 
 @SETTINGS
-@given(path=st.sampled_from(PATCH_PATHS), value=json_values, ensure_ascii=st.booleans())
+@given(path=st.sampled_from(PATCH_PATHS), value=field_values, ensure_ascii=st.booleans())
 def test_any_patch_body_is_answered_and_leaves_the_deployment_readable(
     client: TestClient,
     deployment_id: str,

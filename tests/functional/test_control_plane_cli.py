@@ -48,3 +48,39 @@ def test_list_and_watch_a_failing_revision(
 def test_without_a_control_plane_it_says_what_to_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deployments", "list", "--control-plane-key", "k"]) == 2
     assert "--control-plane" in capsys.readouterr().err
+
+
+def test_serve_on_any_free_port_says_the_url_that_answers(tmp_path: Path) -> None:
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    data = tmp_path / "cp"
+    argv = [sys.executable, "-m", "agent_tui", "control-plane", "serve", "--data-dir", str(data)]
+    env = {**os.environ, "AGENT_TUI_HOME": str(tmp_path / "home")}
+    env.pop("AGENT_TUI_CONTROL_PLANE_KEY", None)
+    process = subprocess.Popen([*argv, "--port", "0"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        first = process.stderr.readline()
+        found = re.match(r"local control plane on (http://127\.0\.0\.1:(\d+)) ", first)
+        assert found and found.group(2) != "0", first
+        url, port = found.group(1), found.group(2)
+        key = (data / "api-key").read_text().strip()
+        answer = httpx.get(
+            f"{url}/v2/deployments", headers={"X-Api-Key": key}, trust_env=False, timeout=30
+        )
+        assert answer.status_code == 200
+        # The same port again: a message, not a traceback.
+        busy = subprocess.run(
+            [*argv, "--port", port], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert busy.returncode == 1
+        assert busy.stderr.startswith(f"agent-tui: cannot listen on 127.0.0.1:{port}: ")
+        assert "Traceback" not in busy.stderr
+    finally:
+        process.send_signal(signal.SIGTERM)
+        # uvicorn stops gracefully, then ends by the signal it got, as a shell expects.
+        assert process.wait(30) in (0, -signal.SIGTERM)

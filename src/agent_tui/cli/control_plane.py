@@ -50,7 +50,7 @@ def serve_command(args: argparse.Namespace) -> int:
         ControlPlaneKeyError,
         control_plane_key,
     )
-    from agent_tui.local.control_plane.server import default_data_dir
+    from agent_tui.local.control_plane.server import bind_socket, default_data_dir
 
     data_dir: Path = args.data_dir or default_data_dir()
     try:
@@ -58,13 +58,23 @@ def serve_command(args: argparse.Namespace) -> int:
     except ControlPlaneKeyError as error:
         print(f"agent-tui: {error}", file=sys.stderr)
         return 1
+    try:
+        # Bound here: with --port 0 the URL printed is the one that answers.
+        sock = bind_socket(args.host, args.port)
+    except OSError as error:
+        print(
+            f"agent-tui: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return 1
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
     where = f"${KEY_ENV}" if key and not (data_dir / KEY_FILE).is_file() else data_dir / KEY_FILE
     print(
-        f"local control plane on http://{args.host}:{args.port} (data in {data_dir}); "
-        f"API key in {where}",
+        f"local control plane on http://{host}:{port} (data in {data_dir}); API key in {where}",
         file=sys.stderr,
+        flush=True,
     )
-    uvicorn.run(
-        create_app(data_dir, key), host=args.host, port=args.port, log_level="info", lifespan="on"
-    )
+    config = uvicorn.Config(create_app(data_dir, key), log_level="info", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -24,6 +24,21 @@ def default_data_dir() -> Path:
     return paths.data_dir() / "control-plane"
 
 
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on `host` and `port` (0: a free one, read back from the socket):
+    a client that connects before the server runs waits for it rather than being refused.
+    `OSError` when it cannot be had (the port is taken, the address is not this machine's)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 class LocalControlPlane:
     """The local control plane served by uvicorn in a background thread."""
 
@@ -45,9 +60,7 @@ class LocalControlPlane:
         return f"http://{self.host}:{self.port}"
 
     def start(self, timeout: float = 30.0) -> None:
-        sock = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self._requested_port))
+        sock = bind_socket(self.host, self._requested_port)
         self.port = int(sock.getsockname()[1])
         config = uvicorn.Config(
             create_app(self.data_dir, self.api_key),

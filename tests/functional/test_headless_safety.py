@@ -131,6 +131,10 @@ async def test_exit_codes_say_whether_the_server_a_file_or_the_command_line_said
     with pytest.raises(SystemExit) as exited:
         main(["threads", "list", "--no-such-flag"])
     assert exited.value.code == 2
+    # The mistake comes with the usage of the command it was made in.
+    err = capsys.readouterr().err
+    assert err.startswith("usage: agent-tui threads list [-h]")
+    assert err.endswith("agent-tui threads list: error: unrecognized arguments: --no-such-flag\n")
 
 
 async def test_export_takes_the_short_checkpoint_ids_diff_takes(

@@ -109,12 +109,27 @@ def build_parser() -> argparse.ArgumentParser:
     from agent_tui.cli.control_plane import add_control_plane_commands
 
     add_control_plane_commands(commands)
+    _remember_parsers(parser)
     return parser
 
 
+def _remember_parsers(parser: argparse.ArgumentParser) -> None:
+    """Each (sub)command's parser is left in the namespace it parses, so that a mistake
+    is reported with that command's usage line, not the top-level one."""
+    parser.set_defaults(command_parser=parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _remember_parsers(sub)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    # argparse reports options it does not know with the top-level usage whichever
+    # command they follow: report them with the usage of the command they follow.
+    parser: argparse.ArgumentParser = args.command_parser
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.url and args.context:
         parser.error("--url and --context are alternatives: give one")
     if args.api_key and not (args.url or args.context):

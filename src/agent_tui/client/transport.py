@@ -239,7 +239,11 @@ class Transport:
             except httpx.InvalidURL as exc:
                 raise self.invalid_url(method, path, exc) from exc
             except httpx.HTTPError as exc:
-                if last:
+                # A server that took the request and said nothing for a whole read
+                # timeout would only make the user wait as long again per retry (90 s
+                # before the header said offline): a connection that never opened is
+                # worth another try, a silent answer is not.
+                if last or isinstance(exc, httpx.ReadTimeout | httpx.WriteTimeout):
                     raise self.network_error(method, path, exc) from exc
             else:
                 if response.is_success:

@@ -48,6 +48,16 @@ def test_the_environment_has_the_project_dependency_and_is_reused(tmp_path: Path
     assert ensure_environment(config, again.append, env_dir=tmp_path / "env") == python
     assert again == []
 
+    # An edit to langgraph.json that installs nothing (another graph, its env) is no
+    # reason to rebuild either: the next start is as fast.
+    raw = json.loads(config.path.read_text())
+    raw["graphs"]["weather_too"] = raw["graphs"]["weather"]
+    raw["env"] = {"WEATHER_GREETING": "from the mapping"}
+    config.path.write_text(json.dumps(raw))
+    edited = load_langgraph_config(config.path)
+    assert ensure_environment(edited, again.append, env_dir=tmp_path / "env") == python
+    assert again == []
+
 
 def test_a_changed_dependency_file_rebuilds(tmp_path: Path) -> None:
     config_path = copy_weather_project(tmp_path)

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.server_info import ServerInfoScreen
@@ -68,6 +68,10 @@ async def test_a_failed_build_shows_uvs_words_and_offers_retry(
         assert details.startswith("uv said:")
         assert "agent-tui-no-such-package-4711" in details
         assert "Traceback" not in details
+        # Nothing on screen still looks busy: no spinner, no pulsing build bar.
+        await pilot.pause()
+        assert screen.query_one("#build-progress", ProgressBar).region.height == 0
+        assert screen.query_one(LoadingIndicator).region.height == 0
         assert app.local_server is None  # no server was started for a broken environment
         await pilot.press("ctrl+q")
     assert app.return_code == 1

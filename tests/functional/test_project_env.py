@@ -18,6 +18,7 @@ from agent_tui.local.project_env import (
     BuildProgress,
     EnvironmentBuildError,
     ensure_environment,
+    is_current,
     plan_environment,
 )
 from project_support import add_dependency, copy_weather_project
@@ -48,6 +49,16 @@ def test_the_environment_has_the_project_dependency_and_is_reused(tmp_path: Path
     assert ensure_environment(config, again.append, env_dir=tmp_path / "env") == python
     assert again == []
 
+    # An edit to langgraph.json that installs nothing (another graph, its env) is no
+    # reason to rebuild either: the next start is as fast.
+    raw = json.loads(config.path.read_text())
+    raw["graphs"]["weather_too"] = raw["graphs"]["weather"]
+    raw["env"] = {"WEATHER_GREETING": "from the mapping"}
+    config.path.write_text(json.dumps(raw))
+    edited = load_langgraph_config(config.path)
+    assert ensure_environment(edited, again.append, env_dir=tmp_path / "env") == python
+    assert again == []
+
 
 def test_a_changed_dependency_file_rebuilds(tmp_path: Path) -> None:
     config_path = copy_weather_project(tmp_path)
@@ -73,6 +84,7 @@ def test_a_dependency_that_cannot_be_installed_fails_with_uvs_words(
 ) -> None:
     monkeypatch.setenv("UV_OFFLINE", "1")  # never reach for the network in a test
     config_path = copy_weather_project(tmp_path)
+    python = ensure_environment(load_langgraph_config(config_path), env_dir=tmp_path / "env")
     add_dependency(config_path, "agent-tui-no-such-package-4711==0.0.1")
     with pytest.raises(EnvironmentBuildError) as failure:
         ensure_environment(load_langgraph_config(config_path), env_dir=tmp_path / "env")
@@ -80,9 +92,16 @@ def test_a_dependency_that_cannot_be_installed_fails_with_uvs_words(
     said = "\n".join(failure.value.lines)
     assert "agent-tui-no-such-package-4711" in said
     assert "Traceback" not in said
+    # The environment a server already runs on is untouched: what it imports later
+    # (a graph importing inside a function) is still there.
+    assert imports(python, "tinyweather")
     # Nothing half-built is taken for a good environment next time.
     plan = plan_environment(load_langgraph_config(config_path), tmp_path / "env")
-    assert not (plan.env_dir / "agent-tui-env.json").exists()
+    assert not is_current(plan)
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("env")) == [
+        "env",
+        "env.lock",
+    ]
 
 
 async def test_the_server_runs_the_graph_in_its_environment_with_its_env(

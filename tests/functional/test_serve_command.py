@@ -23,6 +23,7 @@ import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
 from process_support import port_closed, process_gone
+from project_support import copy_weather_project
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 START_TIMEOUT = 90.0
@@ -165,6 +166,31 @@ def test_serve_prints_its_url_logs_requests_and_stops_cleanly(
     assert port_closed(port)
     data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
     assert not (data_dir / "server.json").exists()
+
+
+@pytest.mark.timeout(240)
+def test_serve_builds_the_project_and_its_env_reaches_the_graph_but_no_output(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    config = copy_weather_project(tmp_path)
+    secret = "sk-test-0f1e2d3c4b5a69788796a5b4"
+    raw = json.loads(config.read_text())
+    config.write_text(json.dumps({**raw, "env": {"WEATHER_GREETING": secret}}))
+    serve = Serve(home, config.parent)
+    serves.append(serve)
+    url = serve.url()
+    with httpx.Client(base_url=url, trust_env=False, timeout=60) as client:
+        answer = client.post(
+            "/runs/wait", json={"assistant_id": "weather", "input": {"city": "Oslo"}}
+        ).json()
+    # Built with uv (its words on stderr), run in that environment, with the mapping's value.
+    assert answer == {"city": "Oslo", "answer": "sunny in Oslo", "greeting": secret}
+    assert "+ tinyweather==0.1.0" in serve.stderr
+    assert serve.stop() == 0
+    # The value is nowhere a user or a log reader would see it.
+    assert secret not in serve.stderr
+    logs = [path for path in (home / "log").iterdir() if path.is_file()]
+    assert logs and not [path for path in logs if secret in path.read_text()]
 
 
 def children_of(pid: int) -> list[int]:

@@ -3,11 +3,12 @@ screen (uv's progress shown), and a build that fails shows uv's own words."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.server_info import ServerInfoScreen
@@ -22,6 +23,8 @@ async def test_the_build_shows_progress_then_the_project_graph(
     tmp_path: Path, wait_for: WaitFor
 ) -> None:
     config = copy_weather_project(tmp_path)
+    secret = "sk-test-7c6b5a4f3e2d1c0b9a8f"  # langgraph.json's env: reaches the graph only
+    config.write_text(json.dumps({**json.loads(config.read_text()), "env": {"KEY": secret}}))
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
     seen: list[str] = []
     async with app.run_test(size=(120, 40)) as pilot:
@@ -47,8 +50,10 @@ async def test_the_build_shows_progress_then_the_project_graph(
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         assert table.get_row_at(0)[0].plain == "weather"
         assert bar.total == 1 and bar.progress == 1  # the one package, installed
+        assert secret not in app.export_screenshot()
         await pilot.press("ctrl+q")
     assert any("tinyweather" in line or "environment" in line for line in seen)
+    assert not [line for line in seen if secret in line]
 
 
 async def test_a_failed_build_shows_uvs_words_and_offers_retry(
@@ -68,6 +73,10 @@ async def test_a_failed_build_shows_uvs_words_and_offers_retry(
         assert details.startswith("uv said:")
         assert "agent-tui-no-such-package-4711" in details
         assert "Traceback" not in details
+        # Nothing on screen still looks busy: no spinner, no pulsing build bar.
+        await pilot.pause()
+        assert screen.query_one("#build-progress", ProgressBar).region.height == 0
+        assert screen.query_one(LoadingIndicator).region.height == 0
         assert app.local_server is None  # no server was started for a broken environment
         await pilot.press("ctrl+q")
     assert app.return_code == 1

@@ -1,6 +1,7 @@
 """Building a project's environment with uv, as `project_env` plans it.
 
-`EnvironmentBuilder` creates the virtual environment (``uv venv``), makes agent-tui
+`EnvironmentBuilder` creates the virtual environment (``uv venv``, beside the current one,
+which it replaces only once the build succeeded), makes agent-tui
 importable in it (a ``.pth`` file: agent-tui's whole site-packages when layered over its
 environment, only the ``agent_tui`` package in a standalone one), installs the project's
 requirements under the server stack's constraints (``uv pip install``), and writes the
@@ -15,6 +16,7 @@ file's name), so that `project_env` imports from here and never the other way ro
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -38,6 +40,8 @@ BUILD_TIMEOUT = 900.0
 """Seconds a whole build may take (downloads of large packages included)."""
 
 _KEEP_LINES = 400
+# Relocatable: its scripts keep working once the finished environment is renamed into place.
+_VENV_OPTIONS = ("--clear", "--relocatable", "-q")
 
 
 class EnvironmentBuildError(RuntimeError):
@@ -79,14 +83,31 @@ class EnvironmentBuilder:
         self._total: int | None = None
 
     def build(self) -> None:
+        """Build the environment beside the current one and swap it in once it is
+        complete: a build that fails (a dependency uv cannot install) leaves the
+        environment a running server uses as it was. Not on Windows, where a folder in
+        use cannot be renamed: there it is built in place."""
+        target = self.plan
+        if os.name == "nt":
+            (target.env_dir / MARKER_FILE).unlink(missing_ok=True)
+            self._build()
+            return
+        self.plan = dataclasses.replace(target, env_dir=_staging_dir(target.env_dir))
+        try:
+            self._build()
+            _swap_in(self.plan.env_dir, target.env_dir)
+        finally:
+            shutil.rmtree(self.plan.env_dir, ignore_errors=True)  # gone when swapped in
+            self.plan = target
+
+    def _build(self) -> None:
         plan = self.plan
         uv = find_uv()
-        (plan.env_dir / MARKER_FILE).unlink(missing_ok=True)
         layered = True
         python = sys.executable
         if plan.python_version:
             self._report(f"creating the environment (Python {plan.python_version})")
-            if self._run_uv([uv, "venv", "--clear", "--python", plan.python_version, "-q"]):
+            if self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", plan.python_version]):
                 layered = False
             else:
                 self._note(
@@ -95,7 +116,7 @@ class EnvironmentBuilder:
                 )
         if layered:
             self._report("creating the environment")
-            if not self._run_uv([uv, "venv", "--clear", "--python", python, "-q"]):
+            if not self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", python]):
                 raise EnvironmentBuildError("uv could not create the environment", self.lines)
         self._link_agent_tui(layered)
         self._install(uv, layered)
@@ -135,7 +156,9 @@ class EnvironmentBuilder:
             if link.is_symlink() or link.exists():
                 link.unlink()
             link.symlink_to(Path(__file__).resolve().parent.parent, target_is_directory=True)
-            lines = [str(code)]
+            # Relative (a .pth line is read against its own folder): the environment is
+            # built under another name and then renamed.
+            lines = [os.path.relpath(code, site_packages)]
         (site_packages / BASE_PTH_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     # -- running uv ----------------------------------------------------------------------
@@ -263,6 +286,23 @@ def build_lock(env_dir: Path) -> Iterator[None]:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _staging_dir(env_dir: Path) -> Path:
+    return env_dir.with_name(env_dir.name + ".new")
+
+
+def _swap_in(new: Path, env_dir: Path) -> None:
+    """Put the finished environment ``new`` at ``env_dir``, removing the old one.
+
+    A server still running on the old one keeps its path, which now holds the new one.
+    """
+    old = env_dir.with_name(env_dir.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if env_dir.exists():
+        env_dir.rename(old)
+    new.rename(env_dir)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _site_packages_of(python: Path) -> Path:

@@ -22,7 +22,8 @@ so it gets a standalone environment with the server stack installed too (when uv
 provide that Python; otherwise agent-tui's Python is used and a warning says so).
 
 It is rebuilt only when what it was built from changes: the hash of the dependency
-declarations, the dependency files' contents, agent-tui's version and interpreter is
+declarations (``dependencies`` and ``python_version``; not the graphs or ``env``), the
+dependency files' contents, agent-tui's version and interpreter is
 kept in the environment, and compared at each start (a few file reads). A project with
 nothing to install (the bundled demo graphs) runs on agent-tui's interpreter directly.
 
@@ -100,7 +101,10 @@ def plan_environment(config: LangGraphConfig, env_dir: Path | None = None) -> En
     requirements: list[str] = []
     editables: list[Path] = []
     requirement_files: list[Path] = []
-    sources: list[Path] = [config.path]
+    # Not langgraph.json itself: what it says about installing (the dependencies,
+    # python_version) is in the plan's key, and an edit to its graphs or env must not
+    # rebuild the environment.
+    sources: list[Path] = []
     folders: list[Path] = []
     dependencies = raw.get("dependencies", [])
     for dependency in dependencies if isinstance(dependencies, list) else []:

@@ -152,6 +152,9 @@ class StartupScreen(AgentScreen[None]):
         server's last log lines, or uv's (shown below it under `details_title`,
         scrollable)."""
         self.failed = True
+        # Shown by `show_build` with an inline style, which the "-failed" class cannot
+        # hide: an unfinished bar would keep pulsing under the failure.
+        self.query_one("#build-progress", ProgressBar).display = False
         if self.attempt > 1:  # so a retry that fails the same way visibly did something
             title = f"{title} (attempt {self.attempt})"
         self.query_one("#error-title", Static).update(server_text(title, style="bold"))

@@ -377,8 +377,8 @@ def _kill_group(process: asyncio.subprocess.Process) -> None:
     """Stop a build child and everything it started (uv, the build backends uv runs).
 
     SIGKILL, not SIGTERM: uv may leave its build backends running on SIGTERM, and nothing
-    is lost, since the environment's marker was removed when its build began (it is built
-    again next time).
+    is lost: uv was building beside the environment in use, which stays as it was (the
+    unfinished one is cleared by the next build).
     """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         if os.name == "posix":

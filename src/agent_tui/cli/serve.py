@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,13 +98,19 @@ def serve_command(args: argparse.Namespace) -> int:
 
 async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int:
     stop = asyncio.Event()
+    cancel_build = threading.Event()  # the same request, for the build thread: uv is killed
+
+    def request_stop() -> None:
+        stop.set()
+        cancel_build.set()
+
     loop = asyncio.get_running_loop()
     for name in _STOP_SIGNALS:
         if hasattr(signal, name):  # Windows has neither SIGHUP nor loop signal handlers
             with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(getattr(signal, name), stop.set)
+                loop.add_signal_handler(getattr(signal, name), request_stop)
 
-    server = await _start(config, host, port, reload, stop)
+    server = await _start(config, host, port, reload, stop, cancel_build)
     if isinstance(server, int):
         return server
     watcher: LiveReload | None = None
@@ -134,7 +141,12 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
 
 
 async def _start(
-    config: Path, host: str, port: int | None, reload: bool, stop: asyncio.Event
+    config: Path,
+    host: str,
+    port: int | None,
+    reload: bool,
+    stop: asyncio.Event,
+    cancel_build: threading.Event,
 ) -> EmbeddedAgentServer | int:
     """The started server, or the exit code (after saying why) when there is none."""
     other = running_server(local_server_data_dir(config))
@@ -142,9 +154,11 @@ async def _start(
         return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
     try:
         python = await asyncio.to_thread(
-            ensure_environment, load_langgraph_config(config), _report_build
+            ensure_environment, load_langgraph_config(config), _report_build, cancel=cancel_build
         )
     except (LangGraphConfigError, EnvironmentBuildError) as error:
+        if stop.is_set():
+            return EXIT_OK  # stopped while building: uv was stopped with it
         if isinstance(error, EnvironmentBuildError):
             for line in error.lines[-40:]:
                 _copy_to_stderr(line)

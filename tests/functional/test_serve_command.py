@@ -6,7 +6,6 @@ Each test runs `python -m agent_tui serve` in a project folder with its own
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import queue
@@ -24,7 +23,7 @@ import httpx
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
-from process_support import port_closed, process_gone
+from process_support import group_gone, pids_running, port_closed, process_gone
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 START_TIMEOUT = 90.0
@@ -293,37 +292,14 @@ def test_serve_builds_the_project_environment_and_reloads_on_edit(
     assert "hello from .env" not in serve.stderr  # the project's env values are never logged
 
 
-def group_gone(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
-def descendant_running(pid: int, text: str, timeout: float = 60) -> int:
-    """The pid of a process below ``pid`` whose command line holds ``text``, once it runs."""
+def running(*texts: str, timeout: float = 60) -> int:
+    """The one process whose command line holds ``texts``, once it runs."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for proc in Path("/proc").glob("[0-9]*"):
-            with contextlib.suppress(OSError):
-                if text in (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode():
-                    found = int(proc.name)
-                    if _descends_from(found, pid):
-                        return found
+    while not (found := pids_running(*texts)):
+        assert time.monotonic() < deadline, f"no process running {texts!r}"
         time.sleep(0.1)  # another process's progress: nothing to wait on
-    raise AssertionError(f"no process running {text!r} below {pid}")
-
-
-def _descends_from(pid: int, ancestor: int) -> bool:
-    while pid > 1:
-        try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            return False
-        if pid == ancestor:
-            return True
-    return False
+    [pid] = found
+    return pid
 
 
 def test_a_stop_during_a_reload_leaves_no_graph_check_running(
@@ -345,7 +321,7 @@ def test_a_stop_during_a_reload_leaves_no_graph_check_running(
     serve.url()
     (folder / "hold").touch()
     (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
-    check = descendant_running(serve.pid, "build_check")
+    check = running("build_check", str(folder / "langgraph.json"))
     assert serve.stop() == 0
     assert process_gone(check) and group_gone(check), "the graph check outlived serve"
     assert "reloaded" not in serve.stderr and "Traceback" not in serve.stderr
@@ -354,30 +330,14 @@ def test_a_stop_during_a_reload_leaves_no_graph_check_running(
 def test_a_stop_during_the_environment_build_stops_uv_at_once(
     tmp_path: Path, home: Path, serves: list[Serve]
 ) -> None:
-    from project_support import add_dependency, copy_weather_project
+    from project_support import add_endless_dependency, copy_weather_project
 
     config = copy_weather_project(tmp_path)
-    # A dependency whose build never ends (a hatchling hook that waits): uv is busy.
-    slow = config.parent / "packages" / "slow"
-    slow.mkdir()
-    (slow / "pyproject.toml").write_text(
-        '[project]\nname = "slow"\nversion = "0.1.0"\n'
-        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
-        "[tool.hatch.build.targets.wheel]\nbypass-selection = true\n"
-        "[tool.hatch.build.hooks.custom]\n"
-    )
-    (slow / "hatch_build.py").write_text(
-        "import time\n"
-        "from hatchling.builders.hooks.plugin.interface import BuildHookInterface\n\n"
-        "class Hook(BuildHookInterface):\n"
-        "    def initialize(self, version, build_data):\n"
-        "        time.sleep(600)\n"
-    )
-    add_dependency(config, "./packages/slow")
+    add_endless_dependency(config)
     serve = Serve(home, config.parent)
     serves.append(serve)
-    uv = descendant_running(serve.pid, "pip install", timeout=90)
-    serve.wait_for_stderr("slow")  # uv is building it
+    uv = running("pip install", str(home), timeout=90)
+    serve.wait_for_stderr("endless")  # uv is building it
     started = time.monotonic()
     assert serve.stop() == 0
     assert time.monotonic() - started < 20, "serve waited for the build to end"

@@ -344,3 +344,29 @@ def test_a_stop_during_the_environment_build_stops_uv_at_once(
     assert process_gone(uv) and group_gone(uv), "uv (or its build backend) outlived serve"
     assert serve.stdout.get(timeout=10) is None  # no URL: it never served
     assert "Traceback" not in serve.stderr
+
+
+def test_a_dependency_that_cannot_be_installed_says_uvs_words_once(
+    tmp_path: Path, home: Path
+) -> None:
+    from project_support import add_dependency, copy_weather_project
+
+    config = copy_weather_project(tmp_path)
+    add_dependency(config, "agent-tui-no-such-package-4711==0.0.1")
+    failed = subprocess.run(
+        [sys.executable, "-m", "agent_tui", "serve"],
+        cwd=config.parent,
+        env={**os.environ, "AGENT_TUI_HOME": str(home), "UV_OFFLINE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (failed.returncode, failed.stdout) == (1, "")
+    lines = failed.stderr.splitlines()
+    uv_says = [line for line in lines if "agent-tui-no-such-package-4711" in line]
+    assert uv_says and len(uv_says) == len(set(uv_says)), failed.stderr  # each line once
+    assert lines[-1] == (
+        "agent-tui serve: the project's environment could not be built: "
+        "uv could not install the project's dependencies"
+    )
+    assert "Traceback" not in failed.stderr

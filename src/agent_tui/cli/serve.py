@@ -152,16 +152,18 @@ async def _start(
     other = running_server(local_server_data_dir(config))
     if other is not None and other.url is not None:  # say so before building anything
         return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
+    echo = _BuildEcho()
     try:
         python = await asyncio.to_thread(
-            ensure_environment, load_langgraph_config(config), _report_build, cancel=cancel_build
+            ensure_environment, load_langgraph_config(config), echo, cancel=cancel_build
         )
     except (LangGraphConfigError, EnvironmentBuildError) as error:
         if stop.is_set():
             return EXIT_OK  # stopped while building: uv was stopped with it
         if isinstance(error, EnvironmentBuildError):
             for line in error.lines[-40:]:
-                _copy_to_stderr(line)
+                if line not in echo.shown:  # uv's lines were copied as they came
+                    _copy_to_stderr(line)
             return _fail(f"the project's environment could not be built: {error.reason}", 1)
         return _fail(str(error), EXIT_BAD_CONFIG)
     for _ in range(3):  # the data folder may change hands while we look
@@ -244,9 +246,16 @@ def _watch(watcher: LiveReload) -> None:
         _copy_to_stderr(f"{_PROG}: live reload is off: cannot watch the project ({watcher.error})")
 
 
-def _report_build(progress: BuildProgress) -> None:
-    if progress.line:
-        _copy_to_stderr(progress.line)  # uv's own words, as uv prints them
+class _BuildEcho:
+    """The build's lines on stderr as they come (uv's own words, as uv prints them)."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def __call__(self, progress: BuildProgress) -> None:
+        if progress.line:
+            self.shown.add(progress.line)
+            _copy_to_stderr(progress.line)
 
 
 def _report_reload(event: ReloadEvent) -> None:

@@ -80,8 +80,14 @@ class EnvironmentBuilder:
         *,
         cancel: threading.Event | None = None,
     ) -> None:
-        """``cancel``, once set, stops uv (with its build backends) and the build."""
+        """``cancel``, once set, stops uv (with its build backends) and the build.
+
+        With ``cancel``, uv leads a process group of its own, so that stopping it takes
+        its build backends too. Without, it stays in ours: a caller that stops builds by
+        killing its own group (the control plane's build child) takes uv with it.
+        """
         self.plan = plan
+        self._own_group = cancel is not None and NEW_SESSION
         self._cancel = cancel or threading.Event()
         self._progress = progress or (lambda _p: None)
         self.lines: list[str] = []
@@ -176,7 +182,7 @@ class EnvironmentBuilder:
                 stdin=subprocess.DEVNULL,
                 env=env,
                 cwd=self.plan.config_path.parent,
-                start_new_session=NEW_SESSION,  # its group holds the build backends it runs
+                start_new_session=self._own_group,
             )
         except OSError as exc:
             raise EnvironmentBuildError(f"cannot run uv: {exc}") from exc
@@ -200,6 +206,12 @@ class EnvironmentBuilder:
         finally:
             finished.set()
             guard.join()
+            if process.poll() is None:
+                # Left early (the progress callback failed: the app quit meanwhile):
+                # nobody follows uv any more, so it must not go on building.
+                kill_group(process.pid, process.kill)
+                process.wait()
+            process.stdout.close()
         if self._cancel.is_set():
             raise EnvironmentBuildError("the build was stopped", self.lines)
         if code < 0:
@@ -209,11 +221,11 @@ class EnvironmentBuilder:
     def _stop_uv_when_asked(
         self, process: subprocess.Popen[bytes], finished: threading.Event
     ) -> None:
-        """Kill uv's group when the build is cancelled or takes too long."""
+        """Kill uv (its group, when it leads one) when the build is cancelled or too long."""
         deadline = time.monotonic() + BUILD_TIMEOUT
         while not finished.wait(_CANCEL_POLL_SECONDS):
             if self._cancel.is_set() or time.monotonic() >= deadline:
-                kill_group(process.pid, process.kill)
+                kill_group(process.pid, process.kill)  # uv alone when it has no group
                 return
 
 

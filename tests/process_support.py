@@ -23,3 +23,25 @@ def port_closed(port: int) -> bool:
     """True when nothing accepts connections on ``port`` of 127.0.0.1."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         return probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+def pids_running(*texts: str) -> list[int]:
+    """The processes whose command line holds every one of ``texts``."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if all(text in command for text in texts):
+            found.append(int(proc.name))
+    return found
+
+
+def group_gone(pid: int) -> bool:
+    """True when no process is left in the process group ``pid`` led."""
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False

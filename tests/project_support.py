@@ -41,3 +41,24 @@ def add_dependency(config: Path, dependency: str) -> None:
     raw = json.loads(config.read_text())
     raw["dependencies"] = [*raw.get("dependencies", []), dependency]
     config.write_text(json.dumps(raw, indent=2))
+
+
+def add_endless_dependency(config: Path) -> None:
+    """Add a local package whose build never ends (a hatchling hook that waits), so uv is
+    busy building the project's environment for as long as a test needs."""
+    package = config.parent / "packages" / "endless"
+    package.mkdir(parents=True)
+    (package / "pyproject.toml").write_text(
+        '[project]\nname = "endless"\nversion = "0.1.0"\n'
+        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+        "[tool.hatch.build.targets.wheel]\nbypass-selection = true\n"
+        "[tool.hatch.build.hooks.custom]\n"
+    )
+    (package / "hatch_build.py").write_text(
+        "import time\n"
+        "from hatchling.builders.hooks.plugin.interface import BuildHookInterface\n\n"
+        "class Hook(BuildHookInterface):\n"
+        "    def initialize(self, version, build_data):\n"
+        "        time.sleep(600)\n"
+    )
+    add_dependency(config, "./packages/endless")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,6 +66,8 @@ class LocalSession:
         self.attached: RunningServer | None = None
         """Another process's server this app uses, when it does."""
         self.live_reload: LiveReload | None = None
+        self._cancel_build = threading.Event()
+        """Set by `stop`: a build under way ends (uv killed), so quitting does not wait."""
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -174,7 +177,8 @@ class LocalSession:
             )
 
         startup.follow(f"Preparing the environment of {config}")
-        return await asyncio.to_thread(ensure_environment, loaded, report)
+        self._cancel_build = cancel = threading.Event()
+        return await asyncio.to_thread(ensure_environment, loaded, report, cancel=cancel)
 
     def owner_gone(self) -> bool:
         """Whether the other process's server this app uses has stopped (or changed
@@ -210,6 +214,7 @@ class LocalSession:
     def stop(self) -> None:
         """Stop watching and the server this app started (never another process's);
         safe to call any number of times."""
+        self._cancel_build.set()
         watcher, self.live_reload = self.live_reload, None
         if watcher is not None:
             watcher.stop()

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +23,8 @@ import httpx
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
-from process_support import port_closed, process_gone
-from project_support import copy_weather_project
+from process_support import group_gone, pids_running, port_closed, process_gone
+from project_support import add_dependency, add_endless_dependency, copy_weather_project
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 START_TIMEOUT = 90.0
@@ -354,3 +355,79 @@ def test_what_the_project_and_its_server_print_is_inert_on_stderr(
     for shown in ("import-out hostile", "import-err hostile", "reload-error hostile"):
         assert shown in serve.stderr  # the text itself is kept, only its controls go
     assert serve.stderr.count(MARKER) >= 6
+
+
+def running(*texts: str, timeout: float = 60) -> int:
+    """The one process whose command line holds ``texts``, once it runs."""
+    deadline = time.monotonic() + timeout
+    while not (found := pids_running(*texts)):
+        assert time.monotonic() < deadline, f"no process running {texts!r}"
+        time.sleep(0.1)  # another process's progress: nothing to wait on
+    [pid] = found
+    return pid
+
+
+def test_a_stop_during_a_reload_leaves_no_graph_check_running(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    # A graph whose import hangs while a `hold` file exists: the reload's check hangs.
+    (folder / "agent.py").write_text(
+        "import time\nfrom pathlib import Path\n"
+        "while Path(__file__).with_name('hold').exists():\n    time.sleep(0.1)\n"
+        "from counter import graph\n"
+    )
+    (folder / "langgraph.json").write_text(
+        json.dumps({"dependencies": [str(TEST_GRAPHS)], "graphs": {"held": "./agent.py:graph"}})
+    )
+    serve = Serve(home, folder)
+    serves.append(serve)
+    serve.url()
+    (folder / "hold").touch()
+    (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
+    check = running("build_check", str(folder / "langgraph.json"))
+    assert serve.stop() == 0
+    assert process_gone(check) and group_gone(check), "the graph check outlived serve"
+    assert "reloaded" not in serve.stderr and "Traceback" not in serve.stderr
+
+
+def test_a_stop_during_the_environment_build_stops_uv_at_once(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    config = copy_weather_project(tmp_path)
+    add_endless_dependency(config)
+    serve = Serve(home, config.parent)
+    serves.append(serve)
+    uv = running("pip install", str(home), timeout=90)
+    serve.wait_for_stderr("endless")  # uv is building it
+    started = time.monotonic()
+    assert serve.stop() == 0
+    assert time.monotonic() - started < 20, "serve waited for the build to end"
+    assert process_gone(uv) and group_gone(uv), "uv (or its build backend) outlived serve"
+    assert serve.stdout.get(timeout=10) is None  # no URL: it never served
+    assert "Traceback" not in serve.stderr
+
+
+def test_a_dependency_that_cannot_be_installed_says_uvs_words_once(
+    tmp_path: Path, home: Path
+) -> None:
+    config = copy_weather_project(tmp_path)
+    add_dependency(config, "agent-tui-no-such-package-4711==0.0.1")
+    failed = subprocess.run(
+        [sys.executable, "-m", "agent_tui", "serve"],
+        cwd=config.parent,
+        env={**os.environ, "AGENT_TUI_HOME": str(home), "UV_OFFLINE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (failed.returncode, failed.stdout) == (1, "")
+    lines = failed.stderr.splitlines()
+    uv_says = [line for line in lines if "agent-tui-no-such-package-4711" in line]
+    assert uv_says and len(uv_says) == len(set(uv_says)), failed.stderr  # each line once
+    assert lines[-1] == (
+        "agent-tui serve: the project's environment could not be built: "
+        "uv could not install the project's dependencies"
+    )
+    assert "Traceback" not in failed.stderr

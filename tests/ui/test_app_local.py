@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, LoadingIndicator, Static
 
 from agent_tui.app import AgentTuiApp
 from agent_tui.screens.server_info import ServerInfoScreen
 from agent_tui.screens.startup import StartupScreen
 from agent_tui.target import LocalServer
-from project_support import tiny_config
+from process_support import group_gone, pids_running, process_gone
+from project_support import add_endless_dependency, copy_weather_project, tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 
@@ -85,3 +89,34 @@ async def test_unusable_config_shows_why_and_offers_retry(
         assert app.local_server is None  # a config it cannot read starts nothing
         await pilot.press("ctrl+q")
     assert app.return_code == 1
+
+
+async def test_quitting_while_the_environment_builds_stops_uv(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    config = copy_weather_project(tmp_path)
+    add_endless_dependency(config)  # uv stays busy until it is stopped
+    home = tmp_path / "home"
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AGENT_TUI_HOME", str(home))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, StartupScreen)
+            await wait_for(
+                pilot,
+                lambda: bool(pids_running("pip install", str(home))),
+                timeout=90,
+                workers=False,
+                what="uv installing the project's dependencies",
+            )
+            [uv] = pids_running("pip install", str(home))
+            assert "Preparing the environment" in str(screen.query_one("#heading", Static).render())
+            started = time.monotonic()
+            await pilot.press("ctrl+q")
+    assert time.monotonic() - started < 20, "quitting waited for the build"
+    deadline = time.monotonic() + 10
+    while not (process_gone(uv) and group_gone(uv)):  # killed at once: reaped soon after
+        assert time.monotonic() < deadline, "uv (or its build backend) outlived the app"
+        await asyncio.sleep(0.05)
+    assert app.local_server is None  # nothing was started after the build stopped

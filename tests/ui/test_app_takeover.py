@@ -61,6 +61,15 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
             assert app.client is not None
             thread = await app.client.threads.get(thread_id)
             assert thread.metadata.get("made_by") == "owner"
+            mine = await app.client.threads.create(metadata={"made_by": "second"})
             await pilot.press("ctrl+q")
     finally:
         await owner.stop_async()
+
+    # Both copies quit; the next start has every thread (the original report lost one).
+    again = EmbeddedAgentServer(config, data_dir=data, log_file=tmp_path / "again.log")
+    async with again, httpx.AsyncClient(base_url=again.url) as http:
+        found = (await http.post("/threads/search", json={"limit": 10})).json()
+    made_by = sorted(t["metadata"].get("made_by") for t in found)
+    assert made_by == ["owner", "second"]
+    assert {t["thread_id"] for t in found} == {thread_id, mine.thread_id}

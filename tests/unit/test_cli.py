@@ -82,6 +82,12 @@ def test_parser_accepts_the_tui_flags() -> None:
     assert (args.url, args.api_key, args.readonly) == ("http://x:1", "k", True)
 
 
+@pytest.mark.parametrize("command", [[], ["serve"]], ids=["agent-tui", "agent-tui serve"])
+def test_live_reload_is_on_unless_no_reload(command: list[str]) -> None:
+    assert build_parser().parse_args(command).reload is True
+    assert build_parser().parse_args([*command, "--no-reload"]).reload is False
+
+
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [

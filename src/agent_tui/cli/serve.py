@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -97,13 +98,19 @@ def serve_command(args: argparse.Namespace) -> int:
 
 async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int:
     stop = asyncio.Event()
+    cancel_build = threading.Event()  # the same request, for the build thread: uv is killed
+
+    def request_stop() -> None:
+        stop.set()
+        cancel_build.set()
+
     loop = asyncio.get_running_loop()
     for name in _STOP_SIGNALS:
         if hasattr(signal, name):  # Windows has neither SIGHUP nor loop signal handlers
             with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(getattr(signal, name), stop.set)
+                loop.add_signal_handler(getattr(signal, name), request_stop)
 
-    server = await _start(config, host, port, reload, stop)
+    server = await _start(config, host, port, reload, stop, cancel_build)
     if isinstance(server, int):
         return server
     watcher: LiveReload | None = None
@@ -134,20 +141,29 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
 
 
 async def _start(
-    config: Path, host: str, port: int | None, reload: bool, stop: asyncio.Event
+    config: Path,
+    host: str,
+    port: int | None,
+    reload: bool,
+    stop: asyncio.Event,
+    cancel_build: threading.Event,
 ) -> EmbeddedAgentServer | int:
     """The started server, or the exit code (after saying why) when there is none."""
     other = running_server(local_server_data_dir(config))
     if other is not None and other.url is not None:  # say so before building anything
         return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
+    echo = _BuildEcho()
     try:
         python = await asyncio.to_thread(
-            ensure_environment, load_langgraph_config(config), _report_build
+            ensure_environment, load_langgraph_config(config), echo, cancel=cancel_build
         )
     except (LangGraphConfigError, EnvironmentBuildError) as error:
+        if stop.is_set():
+            return EXIT_OK  # stopped while building: uv was stopped with it
         if isinstance(error, EnvironmentBuildError):
             for line in error.lines[-40:]:
-                _copy_to_stderr(line)
+                if line not in echo.shown:  # uv's lines were copied as they came
+                    _copy_to_stderr(line)
             return _fail(f"the project's environment could not be built: {error.reason}", 1)
         return _fail(str(error), EXIT_BAD_CONFIG)
     for _ in range(3):  # the data folder may change hands while we look
@@ -230,9 +246,16 @@ def _watch(watcher: LiveReload) -> None:
         _copy_to_stderr(f"{_PROG}: live reload is off: cannot watch the project ({watcher.error})")
 
 
-def _report_build(progress: BuildProgress) -> None:
-    if progress.line:
-        _copy_to_stderr(progress.line)  # uv's own words, as uv prints them
+class _BuildEcho:
+    """The build's lines on stderr as they come (uv's own words, as uv prints them)."""
+
+    def __init__(self) -> None:
+        self.shown: set[str] = set()
+
+    def __call__(self, progress: BuildProgress) -> None:
+        if progress.line:
+            self.shown.add(progress.line)
+            _copy_to_stderr(progress.line)
 
 
 def _report_reload(event: ReloadEvent) -> None:

@@ -149,6 +149,8 @@ class EmbeddedAgentServer:
         self._hold_listener = hold_listener and _SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
         self._restarting = False
+        self._stopped = False
+        """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
         self._process: subprocess.Popen[bytes] | None = None
         self._port: int | None = None
         self._started_at = 0.0
@@ -193,6 +195,7 @@ class EmbeddedAgentServer:
         with self._lock:
             if self.is_running:
                 return
+            self._stopped = False
             try:
                 load_langgraph_config(self.config_path)  # fail fast, with a clear reason
             except LangGraphConfigError as exc:
@@ -381,6 +384,7 @@ class EmbeddedAgentServer:
         Safe to call any number of times, and when the server never started.
         """
         with self._lock:
+            self._stopped = True
             self._close_listener()
             process = self._process
             if process is None:
@@ -395,9 +399,12 @@ class EmbeddedAgentServer:
         The old process shuts down gracefully, so the runtime saves its data and the new
         one loads it: threads, runs and assistants survive. The data folder stays locked
         throughout, and the server keeps its port (its socket, with ``hold_listener``).
-        Raises `EmbeddedServerError` when the new process does not come up.
+        Raises `EmbeddedServerError` when the new process does not come up, or when
+        ``stop()`` was called (a reload that ends after the app quit starts nothing).
         """
         with self._lock:
+            if self._stopped:
+                raise EmbeddedServerError("the agent server was stopped")
             if python is not None:
                 self.python = python
             process = self._process

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from agent_tui.local.child_processes import NEW_SESSION, kill_group
 from agent_tui.local.env_plan import EnvironmentPlan, base_site_packages
 from agent_tui.local.server_log import clean_line
 
@@ -42,6 +43,7 @@ BUILD_TIMEOUT = 900.0
 _KEEP_LINES = 400
 # Relocatable: its scripts keep working once the finished environment is renamed into place.
 _VENV_OPTIONS = ("--clear", "--relocatable", "-q")
+_CANCEL_POLL_SECONDS = 0.1
 
 
 class EnvironmentBuildError(RuntimeError):
@@ -75,8 +77,22 @@ ProgressCallback = Callable[[BuildProgress], None]
 class EnvironmentBuilder:
     """Runs uv to build one environment, reporting progress as uv reports it."""
 
-    def __init__(self, plan: EnvironmentPlan, progress: ProgressCallback | None = None) -> None:
+    def __init__(
+        self,
+        plan: EnvironmentPlan,
+        progress: ProgressCallback | None = None,
+        *,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        """``cancel``, once set, stops uv (with its build backends) and the build.
+
+        With ``cancel``, uv leads a process group of its own, so that stopping it takes
+        its build backends too. Without, it stays in ours: a caller that stops builds by
+        killing its own group (the control plane's build child) takes uv with it.
+        """
         self.plan = plan
+        self._own_group = cancel is not None and NEW_SESSION
+        self._cancel = cancel or threading.Event()
         self._progress = progress or (lambda _p: None)
         self.lines: list[str] = []
         self._done = 0
@@ -189,14 +205,17 @@ class EnvironmentBuilder:
                 stdin=subprocess.DEVNULL,
                 env=env,
                 cwd=self.plan.config_path.parent,
+                start_new_session=self._own_group,
             )
         except OSError as exc:
             raise EnvironmentBuildError(f"cannot run uv: {exc}") from exc
         assert process.stdout is not None
         counter = _InstallCounter() if counting else None
-        timer = threading.Timer(BUILD_TIMEOUT, process.kill)
-        timer.daemon = True
-        timer.start()
+        finished = threading.Event()
+        guard = threading.Thread(
+            target=self._stop_uv_when_asked, args=(process, finished), daemon=True
+        )
+        guard.start()
         try:
             for line in _lines(process.stdout):
                 self.lines.append(line)
@@ -208,10 +227,29 @@ class EnvironmentBuilder:
                     self._report("creating the environment", line)
             code = process.wait()
         finally:
-            timer.cancel()
+            finished.set()
+            guard.join()
+            if process.poll() is None:
+                # Left early (the progress callback failed: the app quit meanwhile):
+                # nobody follows uv any more, so it must not go on building.
+                kill_group(process.pid, process.kill)
+                process.wait()
+            process.stdout.close()
+        if self._cancel.is_set():
+            raise EnvironmentBuildError("the build was stopped", self.lines)
         if code < 0:
             self.lines.append(f"uv stopped after {BUILD_TIMEOUT:g} s")
         return code == 0
+
+    def _stop_uv_when_asked(
+        self, process: subprocess.Popen[bytes], finished: threading.Event
+    ) -> None:
+        """Kill uv (its group, when it leads one) when the build is cancelled or too long."""
+        deadline = time.monotonic() + BUILD_TIMEOUT
+        while not finished.wait(_CANCEL_POLL_SECONDS):
+            if self._cancel.is_set() or time.monotonic() >= deadline:
+                kill_group(process.pid, process.kill)  # uv alone when it has no group
+                return
 
 
 class _InstallCounter:

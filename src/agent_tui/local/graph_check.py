@@ -19,18 +19,21 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+import threading
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_tui.local.child_processes import NEW_SESSION, kill_group
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_environment import server_environment
 
 DEFAULT_CHECK_TIMEOUT = 60.0
 """Seconds for the whole check: graphs may import heavy libraries."""
 
-_NEW_SESSION = os.name == "posix"
+_CANCEL_POLL_SECONDS = 0.1
 _DRAIN_SECONDS = 5.0
 """After a kill, how long to read what the child wrote before it died."""
 
@@ -71,12 +74,14 @@ def check_graphs(
     python: str | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_CHECK_TIMEOUT,
+    cancel: threading.Event | None = None,
 ) -> GraphCheck:
     """Import every graph of ``config_path`` in a child process; never raises.
 
     ``python`` is the interpreter (the project's environment; default agent-tui's) and
     ``env`` overrides the server environment, as for `EmbeddedAgentServer`. A child still
-    running after ``timeout`` seconds is killed, with what it reported kept.
+    running after ``timeout`` seconds is killed, with what it reported kept; so is one
+    running when ``cancel`` is set (the check then fails with "stopped").
     """
     config_path, command, options = _launch(config_path, python, env, timeout)
     try:
@@ -91,11 +96,23 @@ def check_graphs(
         return _cannot_start(config_path, command[0], exc)
     with process:
         timed_out = False
+        deadline = time.monotonic() + timeout
         try:
-            out, err = process.communicate(timeout=timeout)
+            while True:
+                try:
+                    # In steps, to see ``cancel``; a retry loses no output.
+                    step = max(0.0, deadline - time.monotonic())
+                    out, err = process.communicate(timeout=min(step, _CANCEL_POLL_SECONDS))
+                    break
+                except subprocess.TimeoutExpired:
+                    if cancel is not None and cancel.is_set():
+                        kill_group(process.pid, process.kill)
+                        return GraphCheck(False, [GraphProblem(None, None, None, "stopped")])
+                    if time.monotonic() >= deadline:
+                        raise
         except subprocess.TimeoutExpired:
             timed_out = True
-            _kill(process.pid, process.kill)
+            kill_group(process.pid, process.kill)
             try:
                 out, err = process.communicate(timeout=_DRAIN_SECONDS)
             except subprocess.TimeoutExpired:  # a grandchild that left the group holds the pipe
@@ -142,7 +159,7 @@ async def check_graphs_async(
     finally:
         if process.returncode is None or timed_out:
             # Also on cancellation: the child must not outlive the caller's interest.
-            _kill(process.pid, process.kill)
+            kill_group(process.pid, process.kill)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(readers), _DRAIN_SECONDS)
             if not readers.done():
@@ -181,7 +198,7 @@ def _launch(
         # Relative paths a graph opens at import resolve in the project, as with
         # `langgraph dev`.
         "cwd": config_path.parent if config_path.parent.is_dir() else None,
-        "start_new_session": _NEW_SESSION,
+        "start_new_session": NEW_SESSION,
     }
     return config_path, command, options
 
@@ -189,15 +206,6 @@ def _launch(
 async def _read_all(stream: asyncio.StreamReader, sink: bytearray) -> None:
     while chunk := await stream.read(1 << 16):
         sink.extend(chunk)
-
-
-def _kill(pid: int, kill_process: Callable[[], None]) -> None:
-    """Kill the child and whatever its graphs started (its process group, on POSIX)."""
-    if _NEW_SESSION:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        kill_process()
 
 
 def _cannot_start(config_path: Path, python: str, exc: OSError) -> GraphCheck:

@@ -67,6 +67,8 @@ class LiveReload:
         self._on_event = on_event
         self._busy = threading.Lock()
         self._watcher: ProjectWatcher | None = None
+        self._stopping = threading.Event()
+        """Set by `stop`: a build or check under way is killed, and nothing restarts."""
         self.last_event: ReloadEvent | None = None
 
     def start(self) -> None:
@@ -90,11 +92,16 @@ class LiveReload:
         return self._watcher.error if self._watcher is not None else None
 
     def stop(self) -> None:
+        """Stop watching; a reload under way ends without restarting the server, and its
+        uv or graph check process is killed, so nothing is left running."""
+        self._stopping.set()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
 
     def _emit(self, event: ReloadEvent) -> None:
+        if self._stopping.is_set():
+            return  # nobody listens any more: the app or `serve` is shutting down
         self.last_event = event
         try:
             self._on_event(event)
@@ -116,12 +123,14 @@ class LiveReload:
             if not plan.is_empty and not is_current(plan):
                 message = f"{names} changed: rebuilding the project's environment"
                 self._emit(ReloadEvent("reloading", shown, message))
-            python = ensure_environment(config)
+            python = ensure_environment(config, cancel=self._stopping)
         except LangGraphConfigError as exc:
             return self._failed(shown, str(exc))
         except EnvironmentBuildError as exc:
             return self._failed(shown, exc.reason, details=exc.lines[-20:])
-        check = check_graphs(config.path, python=python, env=config.env)
+        check = check_graphs(config.path, python=python, env=config.env, cancel=self._stopping)
+        if self._stopping.is_set():
+            return ReloadEvent("failed", shown, "stopped")
         if not check.ok:
             first = check.problems[0] if check.problems else None
             message = str(first) if first else "the graphs did not load"

@@ -39,6 +39,7 @@ import json
 import os
 import re
 import sys
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -158,11 +159,13 @@ def ensure_environment(
     progress: ProgressCallback | None = None,
     *,
     env_dir: Path | None = None,
+    cancel: threading.Event | None = None,
 ) -> str:
     """The interpreter to run ``config``'s server with, building its environment if needed.
 
     Returns ``sys.executable`` when the project has nothing to install. Raises
-    `EnvironmentBuildError` (with uv's output) when the build fails.
+    `EnvironmentBuildError` (with uv's output) when the build fails, or is stopped by
+    setting ``cancel``.
     """
     plan = plan_environment(config, env_dir)
     if plan.is_empty:
@@ -171,7 +174,7 @@ def ensure_environment(
         return str(plan.python)
     with build_lock(plan.env_dir):
         if not is_current(plan):  # another process may have built it meanwhile
-            EnvironmentBuilder(plan, progress).build()
+            EnvironmentBuilder(plan, progress, cancel=cancel).build()
     return str(plan.python)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Select
 from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui import editor
@@ -46,7 +46,14 @@ async def test_fork_selects_the_branch_and_a_run_continues_from_the_edit(
         assert step_one is not None
 
         await pilot.press("f")
-        await wait_for(pilot, lambda: isinstance(app.screen, AsNodeScreen), workers=False)
+        # Pushed is not ready: under load, ctrl+s could reach the modal before its node
+        # picker was mounted. Wait for the picker to have the focus, as a user sees it.
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, AsNodeScreen) and isinstance(app.focused, Select),
+            workers=False,
+            what="the node picker",
+        )
         # The editor got the state at that checkpoint; the node defaults to its writer.
         assert json.loads(edited[0]) == {"n": 6, "items": [5]}
         assert app.screen.default == "inc"  # type: ignore[attr-defined]

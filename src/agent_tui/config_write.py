@@ -98,7 +98,9 @@ def delete_context(path: Path, name: str) -> AgentTuiConfig:
         if doc.get("current_context") == name:
             del doc["current_context"]
 
-    return _edit(path, edit)
+    # A context made unusable by hand (a URL with no port, a misspelt key) can still be
+    # deleted: its own mistakes are what the user is removing.
+    return _edit(path, edit, removing=f"contexts.{name}")
 
 
 _LOCAL_IS_BUILT_IN = "'local' is the built-in context of the embedded server; it cannot be changed"
@@ -153,9 +155,19 @@ def _unknown(name: str, doc: TOMLDocument) -> str:
     return f"no context named {name!r} (known: {known})"
 
 
-def _edit(path: Path, edit: Callable[[TOMLDocument], None]) -> AgentTuiConfig:
+def _edit(
+    path: Path, edit: Callable[[TOMLDocument], None], *, removing: str | None = None
+) -> AgentTuiConfig:
     # Validate the file as it is first: editing a file we misunderstand could lose data.
-    parse_config(read_toml(path), path)
+    # Mistakes inside the table being removed (`removing`, a dotted key) do not count.
+    try:
+        parse_config(read_toml(path), path)
+    except ConfigError as error:
+        if removing is None or not all(
+            problem.key == removing or problem.key.startswith(removing + ".")
+            for problem in error.problems
+        ):
+            raise
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

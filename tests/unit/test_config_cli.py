@@ -206,3 +206,33 @@ def test_a_key_for_the_local_context_is_refused(
     assert code == 2
     err = capsys.readouterr().err
     assert err == "agent-tui: the local context runs without an API key: --api-key needs --url\n"
+
+
+def test_a_context_broken_by_hand_can_still_be_deleted(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = home / "config" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        'current_context = "broken"\n'
+        "[contexts.broken]\n"
+        'agent_server_url = "http://127.0.0.1:99999"\n'
+        "[contexts.other]\n"
+        "agent_server_url = 7\n"
+    )
+    # Every other command says what is wrong with the file, and deleting another
+    # context does not pretend the file is fine.
+    code, _, err = run("config", "contexts", capsys=capsys)
+    assert code == 2 and "contexts.broken.agent_server_url: not a usable URL" in err
+    code, _, err = run("config", "delete-context", "other", capsys=capsys)
+    assert code == 2 and "contexts.broken.agent_server_url" in err
+
+    config.write_text(config.read_text().replace("agent_server_url = 7", 'agent_server_url = "h"'))
+    code, out, err = run("config", "delete-context", "broken", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"Deleted context 'broken' from {config}",
+        "The current context is now 'local'",
+    ]
+    code, out, _ = run("config", "contexts", capsys=capsys)
+    assert code == 0 and "broken" not in out and "other" in out

@@ -182,13 +182,13 @@ def use_context(args: argparse.Namespace) -> int:
 
 
 def delete_context(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, config_path, load_config
+    from agent_tui.config import ConfigError, config_path, read_toml
     from agent_tui.config_write import delete_context as remove_context
     from agent_tui.secrets_store import KeyStore, KeyStoreError
 
     path = config_path()
     try:
-        was_current = load_config(path).current_context == args.name
+        was_current = read_toml(path).get("current_context") == args.name
         remove_context(path, args.name)
         KeyStore().delete(args.name)
     except (ConfigError, KeyStoreError, OSError) as error:

@@ -41,6 +41,10 @@ def test_the_environment_has_the_project_dependency_and_is_reused(tmp_path: Path
     assert imports(python, "agent_tui.local.server_process")
     # What the start-up screen shows: uv's lines and a count of packages.
     assert any("tinyweather" in step.line for step in steps)
+    # Built beside it and renamed: uv's lines name the folder the user will find.
+    env_dir = str(tmp_path / "env")
+    assert any(env_dir in step.line for step in steps)
+    assert not any(env_dir + ".new" in step.line for step in steps)
     assert steps[-1].stage == "environment ready"
     assert any(step.total == 1 and step.done == 1 for step in steps)
 

@@ -95,6 +95,9 @@ class EnvironmentBuilder:
         self._cancel = cancel or threading.Event()
         self._progress = progress or (lambda _p: None)
         self.lines: list[str] = []
+        self._renamed: tuple[str, str] | None = None
+        """While building beside the environment: (that folder, the environment's), so
+        that uv's lines name the folder the user will find."""
         self._done = 0
         self._total: int | None = None
 
@@ -109,12 +112,14 @@ class EnvironmentBuilder:
             self._build()
             return
         self.plan = dataclasses.replace(target, env_dir=_staging_dir(target.env_dir))
+        self._renamed = (str(self.plan.env_dir), str(target.env_dir))
         try:
             self._build()
             _swap_in(self.plan.env_dir, target.env_dir)
         finally:
             shutil.rmtree(self.plan.env_dir, ignore_errors=True)  # gone when swapped in
             self.plan = target
+            self._renamed = None
 
     def _build(self) -> None:
         plan = self.plan
@@ -218,6 +223,8 @@ class EnvironmentBuilder:
         guard.start()
         try:
             for line in _lines(process.stdout):
+                if self._renamed is not None:
+                    line = line.replace(*self._renamed)
                 self.lines.append(line)
                 del self.lines[:-_KEEP_LINES]
                 if counter is not None:

@@ -37,7 +37,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import httpx
 
@@ -46,6 +46,7 @@ from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgrap
 from agent_tui.local.server_environment import server_environment
 from agent_tui.local.server_lock import RunningServer, ServerLock, ServerLockError, ServerLockHeld
 from agent_tui.local.server_log import LineListener, ServerLog
+from agent_tui.local.standby import Standby
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -152,6 +153,7 @@ class EmbeddedAgentServer:
         self._stopped = False
         """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
         self._process: subprocess.Popen[bytes] | None = None
+        self._standby: Standby | None = None
         self._port: int | None = None
         self._started_at = 0.0
         self._bind_retries_left = 0
@@ -232,6 +234,31 @@ class EmbeddedAgentServer:
             port = int(listener.getsockname()[1])
         else:
             port = self._requested_port or _free_port(self.host)
+        command, options = self._process_launch(port, listener)
+        standby, self._standby = self._standby, None
+        process = standby.go(_launch_key(command, options)) if standby is not None else None
+        try:
+            if process is None:
+                process = subprocess.Popen(
+                    command + self._thread_flags(), stdin=subprocess.PIPE, **options
+                )
+        except OSError as exc:
+            raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
+        finally:
+            if listener is not None and self._hold_listener:
+                self._listener = listener  # for the next restart
+            elif listener is not None:
+                listener.close()  # the child has its own copy
+        assert process.stdout is not None
+        self._log.follow(process.stdout)
+        self._process = process
+        self._port = port
+
+    def _process_launch(
+        self, port: int, listener: socket.socket | None
+    ) -> tuple[list[str], dict[str, Any]]:
+        """The server process's command line and ``Popen`` options (but stdin and the
+        thread-dependent `_thread_flags`)."""
         command = [
             self.python,
             "-P",  # the working folder holds data, not modules: keep it off sys.path
@@ -254,33 +281,56 @@ class EmbeddedAgentServer:
         if self._server_lock is not None and _SOCKET_INHERITANCE:
             # The child keeps the lock until it has exited, whatever happens to us.
             inherited.append(self._server_lock.fileno())
-        if threading.current_thread() is threading.main_thread():
-            command.append("--die-with-parent")
         if self._allow_blocking:
             command.append("--allow-blocking")
-        try:
-            process = subprocess.Popen(
-                command,
-                cwd=self.data_dir,
-                env=server_environment(os.environ, self._env),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                pass_fds=inherited,
-                start_new_session=_SOCKET_INHERITANCE,
-                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
-            )
-        except OSError as exc:
-            raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
-        finally:
-            if listener is not None and self._hold_listener:
-                self._listener = listener  # for the next restart
-            elif listener is not None:
-                listener.close()  # the child has its own copy
-        assert process.stdout is not None
-        self._log.follow(process.stdout)
-        self._process = process
-        self._port = port
+        options: dict[str, Any] = {
+            "cwd": self.data_dir,
+            "env": server_environment(os.environ, self._env),
+            "stdout": subprocess.PIPE,
+            "stderr": subprocess.STDOUT,
+            "pass_fds": inherited,
+            "start_new_session": _SOCKET_INHERITANCE,
+            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
+        }
+        return command, options
+
+    @staticmethod
+    def _thread_flags() -> list[str]:
+        if threading.current_thread() is threading.main_thread():
+            return ["--die-with-parent"]
+        return []
+
+    def prepare_standby(self) -> None:
+        """Start a prewarmed server process (`standby`) for the next `restart`, unless
+        one waits already: a live reload then skips the slow imports. Only while the
+        server runs on a held listening socket (``hold_listener``); `stop` kills it."""
+        with self._lock:
+            listener = self._listener
+            if self._stopped or listener is None or not self.is_running:
+                return
+            command, options = self._process_launch(int(listener.getsockname()[1]), listener)
+            key = _launch_key(command, options)
+            if self._standby is not None:
+                if self._standby.key == key and self._standby.process.poll() is None:
+                    return
+                self._standby.discard()
+            self._standby = Standby.spawn(key, command + self._thread_flags(), **options)
+
+    @property
+    def standby_pid(self) -> int | None:
+        """The waiting standby's process id, if one waits (for tests)."""
+        standby = self._standby
+        return standby.pid if standby is not None else None
+
+    def discard_standby(self) -> None:
+        """Kill the waiting standby, if any (the environment it imported from changed)."""
+        with self._lock:
+            self._discard_standby()
+
+    def _discard_standby(self) -> None:
+        standby, self._standby = self._standby, None
+        if standby is not None:
+            standby.discard()
 
     def _listen(self) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
@@ -349,6 +399,8 @@ class EmbeddedAgentServer:
             self._bind_retries_left -= 1
             self._launch()
             return
+        with self._lock:
+            self._discard_standby()  # it holds the socket (and the lock) too
         self._close_listener()  # requests must be refused, not left waiting on nobody
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
@@ -385,6 +437,8 @@ class EmbeddedAgentServer:
         """
         with self._lock:
             self._stopped = True
+            # First: it holds the data folder's lock too.
+            self._discard_standby()
             self._close_listener()
             process = self._process
             if process is None:
@@ -507,6 +561,11 @@ class EmbeddedAgentServer:
     def __repr__(self) -> str:
         state = f"running at {self.url}" if self.is_running else "stopped"
         return f"<EmbeddedAgentServer {self.config_path} {state}>"
+
+
+def _launch_key(command: list[str], options: dict[str, Any]) -> tuple[Any, ...]:
+    """What a standby must have been started with to serve as this launch."""
+    return (tuple(command), tuple(sorted(options["env"].items())), tuple(options["pass_fds"]))
 
 
 def _free_port(host: str) -> int:

@@ -3,6 +3,7 @@ the running code and says where it broke; fixing it recovers without a restart."
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import threading
@@ -169,10 +170,11 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
     folder = tmp_path / "project"
     folder.mkdir()
     shutil.copy(Path(__file__).parents[1] / "graphs" / "counter.py", folder / "agent.py")
-    (folder / "langgraph.json").write_text('{"graphs": {"counter": "./agent.py:graph"}}')
-    server = EmbeddedAgentServer(
-        folder / "langgraph.json", data_dir=tmp_path / "data", hold_listener=True
-    )
+    config = folder / "langgraph.json"
+    # LangGraph reads some of the config's env at import: a standby has it from the start.
+    settings = {"graphs": {"counter": "./agent.py:graph"}, "env": {"AGENT_GREETING": "hello"}}
+    config.write_text(json.dumps(settings))
+    server = EmbeddedAgentServer(config, data_dir=tmp_path / "data", hold_listener=True)
     events = Events()
     with server:
         reload = LiveReload(server, events)
@@ -181,6 +183,7 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
             assert reload.wait_ready()
             check, standby = prewarmed_pids(server)
             assert server.standby_pid == standby
+            assert b"AGENT_GREETING=hello\0" in Path(f"/proc/{standby}/environ").read_bytes()
             (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
             events.wait("reloaded", 0)
             # The prewarmed server now serves; the prewarmed check ran the check and ended.
@@ -191,7 +194,16 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
                 timeout=60,
             )
             assert answer.status_code == 200 and answer.json()["n"] == 4
-            # New ones wait for the next edit, and stopping ends them.
+            # New ones wait for the next edit.
+            check, standby = prewarmed_pids(server)
+            assert server.standby_pid == standby
+            # The config's env changed: the server prepared with the old one is not used.
+            mark = len(events.seen)
+            settings["env"] = {"AGENT_GREETING": "bye"}
+            config.write_text(json.dumps(settings))
+            events.wait("reloaded", mark)
+            assert server.pid != standby and process_gone(standby)
+            # Stopping ends the ones prepared for the next edit.
             following = prewarmed_pids(server)
             assert not set(following) & {check, standby}
         finally:

@@ -236,7 +236,9 @@ class EmbeddedAgentServer:
             port = self._requested_port or _free_port(self.host)
         command, options = self._process_launch(port, listener)
         standby, self._standby = self._standby, None
-        process = standby.go(_launch_key(command, options)) if standby is not None else None
+        process = None
+        if standby is not None:
+            process = standby.go(self._standby_launch(command, options)[0])
         try:
             if process is None:
                 process = subprocess.Popen(
@@ -309,12 +311,33 @@ class EmbeddedAgentServer:
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._process_launch(int(listener.getsockname()[1]), listener)
-            key = _launch_key(command, options)
+            key, env = self._standby_launch(command, options)
             if self._standby is not None:
                 if self._standby.key == key and self._standby.process.poll() is None:
                     return
-                self._standby.discard()
-            self._standby = Standby.spawn(key, command + self._thread_flags(), **options)
+                self._discard_standby()
+            if key is None:
+                return  # the config does not load: the restart will say why
+            command += self._thread_flags()
+            self._standby = Standby.spawn(key, command, **{**options, "env": env})
+
+    def _standby_launch(
+        self, command: list[str], options: dict[str, Any]
+    ) -> tuple[tuple[Any, ...] | None, dict[str, str]]:
+        """What a standby must have been started with to serve as this launch (None if
+        the config does not load), and its environment.
+
+        The config's ``env`` is in the standby's environment from the start, where
+        ``run_server`` puts it before it imports LangGraph: some of it is read at import
+        (``LANGGRAPH_DEFAULT_RECURSION_LIMIT``), so a standby only serves the same values.
+        """
+        try:
+            config_env = load_langgraph_config(self.config_path).env
+        except LangGraphConfigError:
+            return None, {}
+        env = {**options["env"], **config_env}
+        key = (tuple(command), tuple(sorted(env.items())), tuple(options["pass_fds"]))
+        return key, env
 
     @property
     def standby_pid(self) -> int | None:
@@ -561,11 +584,6 @@ class EmbeddedAgentServer:
     def __repr__(self) -> str:
         state = f"running at {self.url}" if self.is_running else "stopped"
         return f"<EmbeddedAgentServer {self.config_path} {state}>"
-
-
-def _launch_key(command: list[str], options: dict[str, Any]) -> tuple[Any, ...]:
-    """What a standby must have been started with to serve as this launch."""
-    return (tuple(command), tuple(sorted(options["env"].items())), tuple(options["pass_fds"]))
 
 
 def _free_port(host: str) -> int:

@@ -184,6 +184,7 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
             check, standby = prewarmed_pids(server)
             assert server.standby_pid == standby
             assert b"AGENT_GREETING=hello\0" in Path(f"/proc/{standby}/environ").read_bytes()
+            thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
             (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
             events.wait("reloaded", 0)
             # The prewarmed server now serves; the prewarmed check ran the check and ended.
@@ -194,6 +195,8 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
                 timeout=60,
             )
             assert answer.status_code == 200 and answer.json()["n"] == 4
+            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+            assert kept.status_code == 200, "the thread was lost"
             # New ones wait for the next edit.
             check, standby = prewarmed_pids(server)
             assert server.standby_pid == standby

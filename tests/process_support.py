@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from pathlib import Path
 
 
@@ -17,6 +18,17 @@ def process_gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
     except (OSError, IndexError):
         return False
+
+
+def gone_within(pids: list[int], timeout: float, *, groups: bool = False) -> bool:
+    """True once every one of ``pids`` has stopped running (with ``groups``, and every
+    process in the groups they led has been reaped), within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not all(process_gone(pid) and (not groups or group_gone(pid)) for pid in pids):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)  # another process's exit: nothing to wait on
+    return True
 
 
 def port_closed(port: int) -> bool:

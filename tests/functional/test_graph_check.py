@@ -317,3 +317,49 @@ async def test_cancelling_the_async_check_kills_its_child(tmp_path: Path) -> Non
         await task
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_a_prewarmed_check_runs_the_project_as_it_is_when_told_to_go(tmp_path: Path) -> None:
+    from agent_tui.local.graph_check import CheckStandby
+    from process_support import gone_within
+
+    pid_file = tmp_path / "checked-by"
+    note_pid = "import os\nopen(os.environ['PID_FILE'], 'w').write(str(os.getpid()))\n"
+    config = write_project(
+        tmp_path / "project",
+        {"agent.py": note_pid + GOOD_GRAPH},
+        {"graphs": {"g": "./agent.py:graph"}},
+    )
+    env = {"PID_FILE": str(pid_file)}
+    standby = CheckStandby()
+    try:
+        standby.prepare(config, env=env)
+        waiting = standby.pid
+        assert waiting is not None
+        # Broken after the standby started: it reads the project only when told to go.
+        agent = config.parent / "agent.py"
+        agent.write_text(agent.read_text().replace("graph = builder", "graph = undefined_name"))
+        check = check_graphs(config, env=env, standby=standby)
+        assert not check.ok and "undefined_name" in check.problems[0].message
+        assert check.problems[0].line == line_of(agent, "undefined_name")
+        assert int(pid_file.read_text()) == waiting, "the check did not run in the standby"
+        assert standby.pid is None and gone_within([waiting], 10)
+
+        # One started for other arguments is not used, and is not left running.
+        standby.prepare(config, env={**env, "OTHER": "1"})
+        other = standby.pid
+        assert other is not None
+        agent.write_text(note_pid + GOOD_GRAPH)
+        assert check_graphs(config, env=env, standby=standby).ok
+        assert int(pid_file.read_text()) not in (waiting, other)
+        assert gone_within([other], 10)
+
+        # Closing kills the one waiting, and no other is started.
+        standby.prepare(config, env=env)
+        last = standby.pid
+        assert last is not None
+    finally:
+        standby.close()
+    assert gone_within([last], 10)
+    standby.prepare(config, env=env)
+    assert standby.pid is None

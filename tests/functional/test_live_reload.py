@@ -3,8 +3,11 @@ the running code and says where it broke; fixing it recovers without a restart."
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +17,7 @@ import pytest
 from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
 from agent_tui.local.live_reload import LiveReload, ReloadEvent
 from agent_tui.local.project_env import ensure_environment
+from process_support import gone_within, pids_running, process_gone
 from project_support import copy_weather_project
 
 
@@ -41,7 +45,8 @@ class Events:
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[tuple[EmbeddedAgentServer, Events, LiveReload]]:
     config = copy_weather_project(tmp_path)
-    python = ensure_environment(load_langgraph_config(config), env_dir=tmp_path / "env")
+    # Where live reload finds it too, as in the app: its reloads keep the same interpreter.
+    python = ensure_environment(load_langgraph_config(config))
     server = EmbeddedAgentServer(
         config,
         data_dir=tmp_path / "data",
@@ -119,6 +124,7 @@ def test_a_dependency_change_rebuilds_the_environment_then_reloads(
     project: tuple[EmbeddedAgentServer, Events, LiveReload],
 ) -> None:
     server, events, _reload = project
+    prewarmed = prewarmed_pids(server)
     package = server.config_path.parent / "packages" / "tinyweather"
     pyproject = package / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace('version = "0.1.0"', 'version = "0.2.0"'))
@@ -131,6 +137,8 @@ def test_a_dependency_change_rebuilds_the_environment_then_reloads(
         timeout=60,
     )
     assert version.status_code == 200 and version.json()["answer"] == "sunny in Oslo"
+    # The standbys had imported the old packages: not used, not left running.
+    assert server.pid not in prewarmed and gone_within(prewarmed, 10)
     installed = subprocess.run(
         [server.python, "-c", "import importlib.metadata as m; print(m.version('tinyweather'))"],
         capture_output=True,
@@ -138,3 +146,69 @@ def test_a_dependency_change_rebuilds_the_environment_then_reloads(
         check=True,
     ).stdout.strip()
     assert installed == "0.2.0"
+
+
+def prewarmed_pids(server: EmbeddedAgentServer, timeout: float = 30) -> list[int]:
+    """The waiting graph check and server (`standby`) of ``server``'s project, once both run."""
+    config = str(server.config_path)
+    deadline = time.monotonic() + timeout
+    while True:
+        checks = pids_running("build_check", "--standby", config)
+        # The one serving may have been a standby: its command line still says so.
+        servers = [
+            pid for pid in pids_running("server_process", "--standby", config) if pid != server.pid
+        ]
+        if len(checks) == 1 and len(servers) == 1:
+            return [*checks, *servers]
+        assert time.monotonic() < deadline, f"standbys: checks {checks}, servers {servers}"
+        time.sleep(0.1)  # another thread starts them: nothing to wait on
+
+
+def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: Path) -> None:
+    # Set up here, not in a fixture: pytest changes the environment between the two
+    # (PYTEST_CURRENT_TEST), and a standby only serves a launch with the same environment.
+    folder = tmp_path / "project"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parents[1] / "graphs" / "counter.py", folder / "agent.py")
+    config = folder / "langgraph.json"
+    # LangGraph reads some of the config's env at import: a standby has it from the start.
+    settings = {"graphs": {"counter": "./agent.py:graph"}, "env": {"AGENT_GREETING": "hello"}}
+    config.write_text(json.dumps(settings))
+    server = EmbeddedAgentServer(config, data_dir=tmp_path / "data", hold_listener=True)
+    events = Events()
+    with server:
+        reload = LiveReload(server, events)
+        reload.start()
+        try:
+            assert reload.wait_ready()
+            check, standby = prewarmed_pids(server)
+            assert server.standby_pid == standby
+            assert b"AGENT_GREETING=hello\0" in Path(f"/proc/{standby}/environ").read_bytes()
+            thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
+            (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
+            events.wait("reloaded", 0)
+            # The prewarmed server now serves; the prewarmed check ran the check and ended.
+            assert server.pid == standby and process_gone(check)
+            answer = httpx.post(
+                server.url + "/runs/wait",
+                json={"assistant_id": "counter", "input": {"n": 1}},
+                timeout=60,
+            )
+            assert answer.status_code == 200 and answer.json()["n"] == 4
+            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+            assert kept.status_code == 200, "the thread was lost"
+            # New ones wait for the next edit.
+            check, standby = prewarmed_pids(server)
+            assert server.standby_pid == standby
+            # The config's env changed: the server prepared with the old one is not used.
+            mark = len(events.seen)
+            settings["env"] = {"AGENT_GREETING": "bye"}
+            config.write_text(json.dumps(settings))
+            events.wait("reloaded", mark)
+            assert server.pid != standby and process_gone(standby)
+            # Stopping ends the ones prepared for the next edit.
+            following = prewarmed_pids(server)
+            assert not set(following) & {check, standby}
+        finally:
+            reload.stop()
+    assert gone_within(following, 10), "a standby outlived the stop"

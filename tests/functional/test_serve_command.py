@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
-from process_support import group_gone, pids_running, port_closed, process_gone
+from process_support import gone_within, group_gone, pids_running, port_closed, process_gone
 from project_support import add_dependency, add_endless_dependency, copy_weather_project
 
 TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
@@ -390,6 +390,23 @@ def test_a_stop_during_a_reload_leaves_no_graph_check_running(
     assert serve.stop() == 0
     assert process_gone(check) and group_gone(check), "the graph check outlived serve"
     assert "reloaded" not in serve.stderr and "Traceback" not in serve.stderr
+
+
+def test_the_prewarmed_processes_never_outlive_a_killed_serve(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    folder = project(tmp_path / "project")
+    config = str((folder / "langgraph.json").resolve())
+    serve = Serve(home, folder)
+    serves.append(serve)
+    serve.url()
+    # With live reload, a graph check and a server wait, prewarmed, for the next edit.
+    check = running("build_check", "--standby", config)
+    standby = running("server_process", "--standby", config)
+    [server_pid] = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
+    serve.stop(signal.SIGKILL)
+    pids = [check, standby, server_pid]
+    assert gone_within(pids, 30, groups=True), "a process outlived agent-tui"
 
 
 def test_a_stop_during_the_environment_build_stops_uv_at_once(

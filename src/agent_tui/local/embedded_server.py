@@ -37,7 +37,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import httpx
 
@@ -46,6 +46,7 @@ from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgrap
 from agent_tui.local.server_environment import server_environment
 from agent_tui.local.server_lock import RunningServer, ServerLock, ServerLockError, ServerLockHeld
 from agent_tui.local.server_log import LineListener, ServerLog
+from agent_tui.local.standby import Standby
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -152,6 +153,7 @@ class EmbeddedAgentServer:
         self._stopped = False
         """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
         self._process: subprocess.Popen[bytes] | None = None
+        self._standby: Standby | None = None
         self._port: int | None = None
         self._started_at = 0.0
         self._bind_retries_left = 0
@@ -232,6 +234,33 @@ class EmbeddedAgentServer:
             port = int(listener.getsockname()[1])
         else:
             port = self._requested_port or _free_port(self.host)
+        command, options = self._process_launch(port, listener)
+        standby, self._standby = self._standby, None
+        process = None
+        if standby is not None:
+            process = standby.go(self._standby_launch(command, options)[0])
+        try:
+            if process is None:
+                process = subprocess.Popen(
+                    command + self._thread_flags(), stdin=subprocess.PIPE, **options
+                )
+        except OSError as exc:
+            raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
+        finally:
+            if listener is not None and self._hold_listener:
+                self._listener = listener  # for the next restart
+            elif listener is not None:
+                listener.close()  # the child has its own copy
+        assert process.stdout is not None
+        self._log.follow(process.stdout)
+        self._process = process
+        self._port = port
+
+    def _process_launch(
+        self, port: int, listener: socket.socket | None
+    ) -> tuple[list[str], dict[str, Any]]:
+        """The server process's command line and ``Popen`` options (but stdin and the
+        thread-dependent `_thread_flags`)."""
         command = [
             self.python,
             "-P",  # the working folder holds data, not modules: keep it off sys.path
@@ -254,33 +283,77 @@ class EmbeddedAgentServer:
         if self._server_lock is not None and _SOCKET_INHERITANCE:
             # The child keeps the lock until it has exited, whatever happens to us.
             inherited.append(self._server_lock.fileno())
-        if threading.current_thread() is threading.main_thread():
-            command.append("--die-with-parent")
         if self._allow_blocking:
             command.append("--allow-blocking")
+        options: dict[str, Any] = {
+            "cwd": self.data_dir,
+            "env": server_environment(os.environ, self._env),
+            "stdout": subprocess.PIPE,
+            "stderr": subprocess.STDOUT,
+            "pass_fds": inherited,
+            "start_new_session": _SOCKET_INHERITANCE,
+            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
+        }
+        return command, options
+
+    @staticmethod
+    def _thread_flags() -> list[str]:
+        if threading.current_thread() is threading.main_thread():
+            return ["--die-with-parent"]
+        return []
+
+    def prepare_standby(self) -> None:
+        """Start a prewarmed server process (`standby`) for the next `restart`, unless
+        one waits already: a live reload then skips the slow imports. Only while the
+        server runs on a held listening socket (``hold_listener``); `stop` kills it."""
+        with self._lock:
+            listener = self._listener
+            if self._stopped or listener is None or not self.is_running:
+                return
+            command, options = self._process_launch(int(listener.getsockname()[1]), listener)
+            key, env = self._standby_launch(command, options)
+            if self._standby is not None:
+                if self._standby.key == key and self._standby.process.poll() is None:
+                    return
+                self._discard_standby()
+            if key is None:
+                return  # the config does not load: the restart will say why
+            command += self._thread_flags()
+            self._standby = Standby.spawn(key, command, **{**options, "env": env})
+
+    def _standby_launch(
+        self, command: list[str], options: dict[str, Any]
+    ) -> tuple[tuple[Any, ...] | None, dict[str, str]]:
+        """What a standby must have been started with to serve as this launch (None if
+        the config does not load), and its environment.
+
+        The config's ``env`` is in the standby's environment from the start, where
+        ``run_server`` puts it before it imports LangGraph: some of it is read at import
+        (``LANGGRAPH_DEFAULT_RECURSION_LIMIT``), so a standby only serves the same values.
+        """
         try:
-            process = subprocess.Popen(
-                command,
-                cwd=self.data_dir,
-                env=server_environment(os.environ, self._env),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                pass_fds=inherited,
-                start_new_session=_SOCKET_INHERITANCE,
-                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
-            )
-        except OSError as exc:
-            raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
-        finally:
-            if listener is not None and self._hold_listener:
-                self._listener = listener  # for the next restart
-            elif listener is not None:
-                listener.close()  # the child has its own copy
-        assert process.stdout is not None
-        self._log.follow(process.stdout)
-        self._process = process
-        self._port = port
+            config_env = load_langgraph_config(self.config_path).env
+        except LangGraphConfigError:
+            return None, {}
+        env = {**options["env"], **config_env}
+        key = (tuple(command), tuple(sorted(env.items())), tuple(options["pass_fds"]))
+        return key, env
+
+    @property
+    def standby_pid(self) -> int | None:
+        """The waiting standby's process id, if one waits (for tests)."""
+        standby = self._standby
+        return standby.pid if standby is not None else None
+
+    def discard_standby(self) -> None:
+        """Kill the waiting standby, if any (the environment it imported from changed)."""
+        with self._lock:
+            self._discard_standby()
+
+    def _discard_standby(self) -> None:
+        standby, self._standby = self._standby, None
+        if standby is not None:
+            standby.discard()
 
     def _listen(self) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
@@ -349,6 +422,8 @@ class EmbeddedAgentServer:
             self._bind_retries_left -= 1
             self._launch()
             return
+        with self._lock:
+            self._discard_standby()  # it holds the socket (and the lock) too
         self._close_listener()  # requests must be refused, not left waiting on nobody
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
@@ -385,6 +460,8 @@ class EmbeddedAgentServer:
         """
         with self._lock:
             self._stopped = True
+            # First: it holds the data folder's lock too.
+            self._discard_standby()
             self._close_listener()
             process = self._process
             if process is None:

@@ -29,6 +29,7 @@ from typing import Any
 from agent_tui.local.child_processes import NEW_SESSION, kill_group
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_environment import server_environment
+from agent_tui.local.standby import Standby
 
 DEFAULT_CHECK_TIMEOUT = 60.0
 """Seconds for the whole check: graphs may import heavy libraries."""
@@ -75,25 +76,29 @@ def check_graphs(
     env: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_CHECK_TIMEOUT,
     cancel: threading.Event | None = None,
+    standby: CheckStandby | None = None,
 ) -> GraphCheck:
     """Import every graph of ``config_path`` in a child process; never raises.
 
     ``python`` is the interpreter (the project's environment; default agent-tui's) and
     ``env`` overrides the server environment, as for `EmbeddedAgentServer`. A child still
     running after ``timeout`` seconds is killed, with what it reported kept; so is one
-    running when ``cancel`` is set (the check then fails with "stopped").
+    running when ``cancel`` is set (the check then fails with "stopped"). With
+    ``standby``, its prewarmed check runs if it was started for the same launch.
     """
     config_path, command, options = _launch(config_path, python, env, timeout)
-    try:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            **options,
-        )
-    except OSError as exc:
-        return _cannot_start(config_path, command[0], exc)
+    process = standby.take(command, options) if standby is not None else None
+    if process is None:
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                **options,
+            )
+        except OSError as exc:
+            return _cannot_start(config_path, command[0], exc)
     with process:
         timed_out = False
         deadline = time.monotonic() + timeout
@@ -118,6 +123,67 @@ def check_graphs(
             except subprocess.TimeoutExpired:  # a grandchild that left the group holds the pipe
                 out, err = b"", b""
     return _outcome(config_path, out, err, None if timed_out else process.returncode, timeout)
+
+
+class CheckStandby:
+    """One prewarmed graph check kept ready for `check_graphs` (live reload; see
+    `standby`): a check then only imports the project's own code. `close` kills it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._standby: Standby | None = None
+        self._closed = False
+
+    @property
+    def pid(self) -> int | None:
+        """The waiting check's process id, if one waits (for tests)."""
+        standby = self._standby
+        return standby.pid if standby is not None else None
+
+    def prepare(
+        self,
+        config_path: Path,
+        *,
+        python: str | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float = DEFAULT_CHECK_TIMEOUT,
+    ) -> None:
+        """Start a check for these arguments of `check_graphs`, unless one waits already."""
+        _, command, options = _launch(config_path, python, env, timeout)
+        key = _launch_key(command, options)
+        with self._lock:
+            if self._closed:
+                return
+            if self._standby is not None:
+                if self._standby.key == key and self._standby.process.poll() is None:
+                    return
+                self._standby.discard()
+            self._standby = Standby.spawn(
+                key, command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options
+            )
+
+    def take(self, command: list[str], options: dict[str, Any]) -> subprocess.Popen[bytes] | None:
+        """The waiting check, told to go, if it was started for this launch."""
+        with self._lock:
+            standby, self._standby = self._standby, None
+        return standby.go(_launch_key(command, options)) if standby is not None else None
+
+    def discard(self) -> None:
+        """Kill the waiting check (the environment it imported from changed)."""
+        with self._lock:
+            standby, self._standby = self._standby, None
+        if standby is not None:
+            standby.discard()
+
+    def close(self) -> None:
+        """Kill the waiting check; nothing is prepared any more."""
+        with self._lock:
+            self._closed = True
+        self.discard()
+
+
+def _launch_key(command: list[str], options: dict[str, Any]) -> tuple[Any, ...]:
+    return (tuple(command), tuple(sorted(options["env"].items())), str(options["cwd"]))
 
 
 async def check_graphs_async(

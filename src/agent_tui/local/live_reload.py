@@ -12,6 +12,11 @@ Like ``langgraph dev``, but an edit that breaks the graphs never takes the serve
    runtime saves its data on the way down and loads it on the way up (threads, runs and
    assistants survive), and requests made meanwhile wait instead of failing.
 
+Steps 2 and 4 each start a process that spends seconds importing LangGraph and the web
+server. So, after each reload (and at start), a graph check and a server are started
+ahead of time (`standby`) and wait: the next reload only tells them to go. `stop` ends
+them, and they end by themselves when agent-tui dies.
+
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
 them into a notification or a log line.
 """
@@ -21,12 +26,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.graph_check import CheckStandby
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.project_env import (
     EnvironmentBuildError,
@@ -62,8 +68,14 @@ ReloadListener = Callable[[ReloadEvent], None]
 class LiveReload:
     """Watches one server's project and reloads it on change (see the module docstring)."""
 
-    def __init__(self, server: EmbeddedAgentServer, on_event: ReloadListener) -> None:
+    def __init__(
+        self, server: EmbeddedAgentServer, on_event: ReloadListener, *, prewarm: bool = True
+    ) -> None:
+        """``prewarm``: keep a graph check and a server process started ahead of time
+        (`standby`), so a reload skips their slow imports."""
         self.server = server
+        self._prewarm = prewarm
+        self._checks = CheckStandby()
         self._on_event = on_event
         self._busy = threading.Lock()
         self._watcher: ProjectWatcher | None = None
@@ -81,6 +93,7 @@ class LiveReload:
             extra.append(env_file)
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
         self._watcher.start()
+        self._prepare(config.path, self.server.python, config.env)
 
     def wait_ready(self, timeout: float = 10.0) -> bool:
         """Wait until the project is watched; False (with ``error`` set) if it cannot be."""
@@ -95,6 +108,7 @@ class LiveReload:
         """Stop watching; a reload under way ends without restarting the server, and its
         uv or graph check process is killed, so nothing is left running."""
         self._stopping.set()
+        self._checks.close()
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
@@ -111,6 +125,20 @@ class LiveReload:
     def _changed(self, paths: Sequence[Path]) -> None:
         with self._busy:  # one reload at a time; a burst during one starts the next
             self.reload(list(paths))
+            # After the reload, so the slow imports do not slow down the new server's
+            # start; in time for the next edit (seconds later, at the earliest).
+            try:
+                config = load_langgraph_config(self.server.config_path)
+            except LangGraphConfigError:
+                return
+            self._prepare(config.path, self.server.python, config.env)
+
+    def _prepare(self, config_path: Path, python: str, env: Mapping[str, str]) -> None:
+        """Start the standbys of the next reload's graph check and server."""
+        if not self._prewarm or self._stopping.is_set():
+            return
+        self._checks.prepare(config_path, python=python, env=env)
+        self.server.prepare_standby()
 
     def reload(self, files: list[Path]) -> ReloadEvent:
         """Check the project and restart the server on it; what happened, as reported."""
@@ -123,12 +151,17 @@ class LiveReload:
             if not plan.is_empty and not is_current(plan):
                 message = f"{names} changed: rebuilding the project's environment"
                 self._emit(ReloadEvent("reloading", shown, message))
+                # They imported the packages as they were: new ones are started after.
+                self._checks.discard()
+                self.server.discard_standby()
             python = ensure_environment(config, cancel=self._stopping)
         except LangGraphConfigError as exc:
             return self._failed(shown, str(exc))
         except EnvironmentBuildError as exc:
             return self._failed(shown, exc.reason, details=exc.lines[-20:])
-        check = check_graphs(config.path, python=python, env=config.env, cancel=self._stopping)
+        check = check_graphs(
+            config.path, python=python, env=config.env, cancel=self._stopping, standby=self._checks
+        )
         if self._stopping.is_set():
             return ReloadEvent("failed", shown, "stopped")
         if not check.ok:

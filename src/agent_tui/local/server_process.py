@@ -13,6 +13,10 @@ It must never outlive agent-tui, even when agent-tui is killed with SIGKILL:
 - On Linux, ``PR_SET_PDEATHSIG`` also delivers SIGTERM when the parent dies. Only when the
   parent started us from its main thread: the kernel ties the signal to the thread that
   forked, and a worker thread that ends would stop a healthy server.
+
+With ``--standby`` it is started ahead of a live reload (`standby`): it does the slow
+imports, waits for ``go`` on stdin (exiting at once on end-of-file), and only then reads
+the config and starts as above.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.queue_wakeup import wake_queue_on_new_runs
+from agent_tui.local.standby import wait_for_go
 
 logger = logging.getLogger("agent_tui.local.server_process")
 
@@ -41,10 +46,15 @@ _PR_SET_PDEATHSIG = 1
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
+    if args.standby:
+        # A prewarmed server (`standby`): the slow imports now, the rest once told to go.
+        if args.die_with_parent:
+            _set_parent_death_signal(args.parent_pid)
+        wait_for_go()
     threading.Thread(
         target=_exit_when_parent_goes, args=(args.grace,), name="parent-watchdog", daemon=True
     ).start()
-    if args.die_with_parent:
+    if args.die_with_parent and not args.standby:
         _set_parent_death_signal(args.parent_pid)
 
     try:
@@ -118,6 +128,9 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--die-with-parent", action="store_true")
     parser.add_argument("--allow-blocking", action="store_true")
     parser.add_argument("--grace", type=float, default=8.0, help="seconds to shut down")
+    parser.add_argument(
+        "--standby", action="store_true", help="import the slow modules, then wait for 'go'"
+    )
     return parser.parse_args(argv)
 
 

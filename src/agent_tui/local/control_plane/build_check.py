@@ -14,7 +14,9 @@ An unusable config gives one object with ``"graph": null``, and each config warn
 ``{"warning": "…"}`` object. Anything the graphs print while importing goes to stderr, so
 stdout holds only these objects. ``--timeout SECONDS`` bounds the time spent importing
 (on POSIX): a graph still importing then fails with a ``TimeoutError`` at the line it was
-stuck on. ``--die-with-parent PID`` ties the check to the process that started it (see
+stuck on. ``--standby`` makes a prewarmed check (see `standby`): it imports the slow
+modules, then waits for ``go`` on stdin before it reads the config.
+``--die-with-parent PID`` ties the check to the process that started it (see
 `parent_watch`): the control plane passes it, with a pipe as stdin.
 """
 
@@ -108,7 +110,14 @@ def main(argv: Sequence[str]) -> int:
         metavar="PID",
         help="stop (with what the graphs started) when process PID is gone or stdin closes",
     )
+    parser.add_argument(
+        "--standby", action="store_true", help="import the slow modules, then wait for 'go'"
+    )
     args = parser.parse_args(list(argv))
+    if args.standby:
+        from agent_tui.local.standby import wait_for_go
+
+        wait_for_go()
     if args.die_with_parent is not None:
         from agent_tui.local.control_plane.parent_watch import die_with_parent
 

@@ -1,0 +1,117 @@
+"""Live reload: from saving a file to a reloaded server, with and without standbys.
+
+    uv run python benchmarks/reload.py [--rounds 3] [--edits 2] [--pause 10]
+
+A one-graph project (``tests/graphs/counter.py`` as ``agent.py``) is served by the
+embedded server with live reload on, as ``agent-tui serve`` runs it (`LiveReload` on an
+`EmbeddedAgentServer` that holds its listening socket). Each edit appends a comment to
+``agent.py`` and times until the ``reloaded`` event: the watcher's debounce, the graph
+check, the old server's shutdown (it saves its data) and the new server's start up to
+``/ok``. A thread made before the first edit must still be there after the last.
+
+Two modes, side by side in each round (the order alternating) so machine noise hits both:
+
+- **cold**: ``LiveReload(prewarm=False)``, a fresh graph check and server per reload;
+- **standby**: the default: a prewarmed graph check and server wait for each reload.
+
+Between edits it waits ``--pause`` seconds (a person's pace; the standbys are started
+after each reload and need a few seconds to import). Prints best and median per mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_tui.local.live_reload import ReloadEvent
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--edits", type=int, default=2, help="reloads per server start")
+    parser.add_argument("--pause", type=float, default=10.0, help="seconds between edits")
+    args = parser.parse_args()
+    home = Path(tempfile.mkdtemp(prefix="agent-tui-bench-"))
+    os.environ["AGENT_TUI_HOME"] = str(home)  # before agent_tui reads its folders
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # cached bytecode, as installed
+
+    times: dict[str, list[float]] = {"cold": [], "standby": []}
+    for round_number in range(args.rounds):
+        order = ["cold", "standby"] if round_number % 2 == 0 else ["standby", "cold"]
+        for mode in order:
+            project = home / f"{mode}-{round_number}"
+            project.mkdir()
+            shutil.copy(ROOT / "tests" / "graphs" / "counter.py", project / "agent.py")
+            (project / "langgraph.json").write_text('{"graphs": {"counter": "./agent.py:graph"}}')
+            for edit, seconds in enumerate(reloads(project, mode, args.edits, args.pause)):
+                times[mode].append(seconds)
+                print(f"round {round_number + 1} {mode:8} edit {edit + 1}: {seconds:.2f} s")
+    print()
+    print(f"{'mode':8} {'best':>6} {'median':>7}  (seconds from save to reloaded)")
+    for mode, values in times.items():
+        print(f"{mode:8} {min(values):6.2f} {statistics.median(values):7.2f}")
+    shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+def reloads(project: Path, mode: str, edits: int, pause: float) -> Iterator[float]:
+    """Serve ``project`` with live reload, edit it ``edits`` times: seconds per reload."""
+    import httpx
+
+    from agent_tui.local import EmbeddedAgentServer
+    from agent_tui.local.live_reload import LiveReload
+
+    changed = threading.Condition()
+    seen: list[ReloadEvent] = []
+
+    def on_event(event: ReloadEvent) -> None:
+        with changed:
+            seen.append(event)
+            changed.notify_all()
+
+    server = EmbeddedAgentServer(
+        project / "langgraph.json", data_dir=project / "data", hold_listener=True
+    )
+    with server:
+        thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
+        watcher = LiveReload(server, on_event, prewarm=mode == "standby")
+        watcher.start()
+        assert watcher.wait_ready()
+        try:
+            for edit in range(edits):
+                time.sleep(pause)
+                mark = len(seen)
+                started = time.perf_counter()
+                with (project / "agent.py").open("a") as agent:
+                    agent.write(f"# edit {edit}\n")
+                with changed:
+                    ended = changed.wait_for(partial(_settled, seen, mark), 120)
+                seconds = time.perf_counter() - started
+                last = seen[-1] if seen else None
+                assert ended and last is not None and last.kind == "reloaded", last
+                yield seconds
+            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+            assert kept.status_code == 200, "the thread was lost"
+        finally:
+            watcher.stop()
+
+
+def _settled(seen: list[ReloadEvent], mark: int) -> bool:
+    return any(event.kind != "reloading" for event in seen[mark:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

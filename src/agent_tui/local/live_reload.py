@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -64,17 +64,30 @@ class ReloadEvent:
 
 ReloadListener = Callable[[ReloadEvent], None]
 
+PREWARM_DELAY = 3.0
+"""Seconds from the start of watching to the first standbys: their imports take seconds
+of CPU, which the app's first screen needs more on a small machine; nobody edits a
+file that soon after starting (and if so, that reload runs without them)."""
+
 
 class LiveReload:
     """Watches one server's project and reloads it on change (see the module docstring)."""
 
     def __init__(
-        self, server: EmbeddedAgentServer, on_event: ReloadListener, *, prewarm: bool = True
+        self,
+        server: EmbeddedAgentServer,
+        on_event: ReloadListener,
+        *,
+        prewarm: bool = True,
+        prewarm_delay: float = PREWARM_DELAY,
     ) -> None:
         """``prewarm``: keep a graph check and a server process started ahead of time
-        (`standby`), so a reload skips their slow imports."""
+        (`standby`), so a reload skips their slow imports; the first ones start
+        ``prewarm_delay`` seconds after `start`, the next ones after each reload."""
         self.server = server
         self._prewarm = prewarm
+        self._prewarm_delay = prewarm_delay
+        self._first_prewarm: threading.Timer | None = None
         self._checks = CheckStandby()
         self._on_event = on_event
         self._busy = threading.Lock()
@@ -93,7 +106,10 @@ class LiveReload:
             extra.append(env_file)
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
         self._watcher.start()
-        self._prepare(config.path, self.server.python, config.env)
+        if self._prewarm:
+            self._first_prewarm = threading.Timer(self._prewarm_delay, self._prepare_when_idle)
+            self._first_prewarm.daemon = True
+            self._first_prewarm.start()
 
     def wait_ready(self, timeout: float = 10.0) -> bool:
         """Wait until the project is watched; False (with ``error`` set) if it cannot be."""
@@ -108,6 +124,8 @@ class LiveReload:
         """Stop watching; a reload under way ends without restarting the server, and its
         uv or graph check process is killed, so nothing is left running."""
         self._stopping.set()
+        if self._first_prewarm is not None:
+            self._first_prewarm.cancel()
         self._checks.close()
         if self._watcher is not None:
             self._watcher.stop()
@@ -127,17 +145,25 @@ class LiveReload:
             self.reload(list(paths))
             # After the reload, so the slow imports do not slow down the new server's
             # start; in time for the next edit (seconds later, at the earliest).
-            try:
-                config = load_langgraph_config(self.server.config_path)
-            except LangGraphConfigError:
-                return
-            self._prepare(config.path, self.server.python, config.env)
+            self._prepare()
 
-    def _prepare(self, config_path: Path, python: str, env: Mapping[str, str]) -> None:
+    def _prepare_when_idle(self) -> None:
+        if not self._busy.acquire(blocking=False):
+            return  # a reload is under way: it prepares the standbys when it ends
+        try:
+            self._prepare()
+        finally:
+            self._busy.release()
+
+    def _prepare(self) -> None:
         """Start the standbys of the next reload's graph check and server."""
         if not self._prewarm or self._stopping.is_set():
             return
-        self._checks.prepare(config_path, python=python, env=env)
+        try:
+            config = load_langgraph_config(self.server.config_path)
+        except LangGraphConfigError:
+            return  # the next reload says why
+        self._checks.prepare(config.path, python=self.server.python, env=config.env)
         self.server.prepare_standby()
 
     def reload(self, files: list[Path]) -> ReloadEvent:

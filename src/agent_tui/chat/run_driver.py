@@ -148,8 +148,9 @@ class RunDriver:
                 interrupt_after=interrupt_after,
                 stall_timeout=self.stall_timeout,
             )
-            async for event in self._follow(opening, joining=False):
-                yield event
+            async with contextlib.aclosing(self._follow(opening, joining=False)) as events:
+                async for event in events:
+                    yield event
         finally:
             self._active = False
 
@@ -168,8 +169,9 @@ class RunDriver:
                 last_event_id=last_event_id,
                 stall_timeout=self.stall_timeout,
             )
-            async for event in self._follow(opening, joining=True):
-                yield event
+            async with contextlib.aclosing(self._follow(opening, joining=True)) as events:
+                async for event in events:
+                    yield event
         finally:
             self._active = False
 
@@ -221,8 +223,9 @@ class RunDriver:
                             self.run_id = stream.run_id
                         if first and (joining or rejoined) and _is_gone(event):
                             yield Received(event, self._elapsed())
-                            async for final in self._gone(event.message):
-                                yield final
+                            async with contextlib.aclosing(self._gone(event.message)) as gone:
+                                async for final in gone:
+                                    yield final
                             return
                         first = False
                         duplicate = self._filter.is_duplicate(event)
@@ -240,8 +243,9 @@ class RunDriver:
             except NotFound as exc:
                 if not (joining or rejoined):
                     raise
-                async for final in self._gone(exc.message):
-                    yield final
+                async with contextlib.aclosing(self._gone(exc.message)) as gone:
+                    async for final in gone:
+                        yield final
                 return
             except ConnectionFailed as exc:  # also RequestTimedOut and StreamStalled
                 if self.run_id is None and not self._cancel_requested:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from agent_tui.chat.double_text import ServerStrategy
@@ -111,7 +111,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Send a human message and follow the run it starts.
 
         The first step shows the message at once (before the server answers). When the
@@ -146,7 +146,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Answer an interrupt (`command: {"resume": value}`) and follow the continuation.
 
         With several interrupts waiting (parallel nodes), LangGraph refuses a bare value:
@@ -184,7 +184,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Follow a run (`input`, or a `command`, or neither: a paused thread continues);
         `interrupt_before` / `interrupt_after`: its breakpoints (see `RunDriver.stream`)."""
         machine = self.machine
@@ -243,7 +243,7 @@ class ChatSession:
             interrupt_after=interrupt_after,
         )
 
-    async def join(self, run_id: str, *, reload: bool = False) -> AsyncIterator[Step]:
+    async def join(self, run_id: str, *, reload: bool = False) -> AsyncGenerator[Step, None]:
         """Follow a run already running on the thread (replayed from its start);
         `reload`: start the transcript over from the thread's state first (the run before
         it was rolled back)."""
@@ -258,7 +258,7 @@ class ChatSession:
         finally:
             self._end()
 
-    async def _steps(self, events: AsyncIterator[DriverEvent]) -> AsyncIterator[Step]:
+    async def _steps(self, events: AsyncGenerator[DriverEvent, None]) -> AsyncGenerator[Step, None]:
         """Each new driver event, folded into the transcript and then the run state."""
         machine = self.machine
         async with contextlib.aclosing(events):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -416,3 +418,28 @@ async def test_a_new_thread_without_state_loads_as_an_empty_transcript(
     events, _ = await send(session, "hi")
     assert finished(events).state == "done"
     assert session.transcript.ai_texts() == ["You said: hi"]
+
+
+async def test_leaving_a_run_early_closes_its_stream_and_reports_nothing(
+    client: AgentServerClient,
+) -> None:
+    """A script that stops reading after a few tokens (`aclosing` + `break`) leaves no
+    stream open and no "asynchronous generator is already running" error behind."""
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, Any]] = []
+    loop.set_exception_handler(lambda _, context: reported.append(context))
+    try:
+        session = ChatSession(client, await new_thread(client))
+        tokens = 0
+        steps = session.send("chat", "count to 500", context={"token_delay_ms": 20})
+        async with contextlib.aclosing(steps):
+            async for event, _ in steps:
+                if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+                    tokens += 1
+                    if tokens == 5:
+                        break
+        assert not session.driver.active  # the run's stream is closed, here and now
+        await asyncio.sleep(0)  # any finaliser the loop was left would run now
+        assert reported == []
+    finally:
+        loop.set_exception_handler(None)

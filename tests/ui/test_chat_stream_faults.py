@@ -82,8 +82,10 @@ async def test_a_stream_that_never_ends_stays_bounded_and_esc_closes_it_and_canc
         await pilot.press("f2")
         await wait_for(
             pilot,
-            lambda: "earlier events not kept" in screen_text(app),
-            what="the inspector's border",
+            lambda: (
+                "earlier events not kept" in screen_text(app) and pane.inspector.shown_lines > 0
+            ),
+            what="the inspector's border and lines",
             workers=False,
         )
         # The endless message stops growing while it streams, and says so.

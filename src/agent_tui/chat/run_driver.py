@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Any, TypeGuard
 
 from agent_tui.chat.driver_events import (
@@ -122,7 +122,7 @@ class RunDriver:
         subgraphs: bool = True,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[DriverEvent]:
+    ) -> AsyncGenerator[DriverEvent, None]:
         """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
 
         `interrupt_before` / `interrupt_after`: breakpoints, node names or `"*"` (every
@@ -148,14 +148,15 @@ class RunDriver:
                 interrupt_after=interrupt_after,
                 stall_timeout=self.stall_timeout,
             )
-            async for event in self._follow(opening, joining=False):
-                yield event
+            async with contextlib.aclosing(self._follow(opening, joining=False)) as events:
+                async for event in events:
+                    yield event
         finally:
             self._active = False
 
     async def join(
         self, run_id: str, *, last_event_id: str = REPLAY_ALL
-    ) -> AsyncIterator[DriverEvent]:
+    ) -> AsyncGenerator[DriverEvent, None]:
         """Follow a run that is already on the server (e.g. the thread was busy when it was
         opened); `"-1"` replays it from its start."""
         self._begin()
@@ -168,8 +169,9 @@ class RunDriver:
                 last_event_id=last_event_id,
                 stall_timeout=self.stall_timeout,
             )
-            async for event in self._follow(opening, joining=True):
-                yield event
+            async with contextlib.aclosing(self._follow(opening, joining=True)) as events:
+                async for event in events:
+                    yield event
         finally:
             self._active = False
 
@@ -199,7 +201,9 @@ class RunDriver:
         self._woken = asyncio.Event()
         self.skipped_events = 0
 
-    async def _follow(self, opening: RunStream, *, joining: bool) -> AsyncIterator[DriverEvent]:
+    async def _follow(
+        self, opening: RunStream, *, joining: bool
+    ) -> AsyncGenerator[DriverEvent, None]:
         stream = opening
         failures = 0  # failed tries in the current run of drops
         rejoined = False  # `stream` is a rejoin whose success is not announced yet
@@ -221,8 +225,9 @@ class RunDriver:
                             self.run_id = stream.run_id
                         if first and (joining or rejoined) and _is_gone(event):
                             yield Received(event, self._elapsed())
-                            async for final in self._gone(event.message):
-                                yield final
+                            async with contextlib.aclosing(self._gone(event.message)) as gone:
+                                async for final in gone:
+                                    yield final
                             return
                         first = False
                         duplicate = self._filter.is_duplicate(event)
@@ -240,8 +245,9 @@ class RunDriver:
             except NotFound as exc:
                 if not (joining or rejoined):
                     raise
-                async for final in self._gone(exc.message):
-                    yield final
+                async with contextlib.aclosing(self._gone(exc.message)) as gone:
+                    async for final in gone:
+                        yield final
                 return
             except ConnectionFailed as exc:  # also RequestTimedOut and StreamStalled
                 if self.run_id is None and not self._cancel_requested:
@@ -325,7 +331,7 @@ class RunDriver:
         elif isinstance(event, (UpdatesEvent, ValuesEvent)) and event.interrupts:
             self._saw_interrupt = True
 
-    async def _gone(self, message: str) -> AsyncIterator[DriverEvent]:
+    async def _gone(self, message: str) -> AsyncGenerator[DriverEvent, None]:
         yield RunGone(message or "the run is no longer on the server")
         status = await self._thread_status()
         state: RunState = "done"

@@ -15,7 +15,8 @@ all see each event once — one dedup, decided in one place.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+import contextlib
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from agent_tui.chat.double_text import ServerStrategy
@@ -110,7 +111,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Send a human message and follow the run it starts.
 
         The first step shows the message at once (before the server answers). When the
@@ -121,7 +122,7 @@ class ChatSession:
         self.machine.submitted = True  # a cancel from now on applies to this run
         yield None, self.transcript.add_human(text)
         message = {"messages": [{"role": "user", "content": text}]}
-        async for step in self.run(
+        steps = self.run(
             assistant_id,
             input=message,
             stream_modes=stream_modes,
@@ -129,8 +130,10 @@ class ChatSession:
             config=config,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
-        ):
-            yield step
+        )
+        async with contextlib.aclosing(steps):
+            async for step in steps:
+                yield step
 
     async def resume(
         self,
@@ -143,7 +146,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Answer an interrupt (`command: {"resume": value}`) and follow the continuation.
 
         With several interrupts waiting (parallel nodes), LangGraph refuses a bare value:
@@ -157,7 +160,7 @@ class ChatSession:
             if interrupt.interrupt_id and len(waiting) > 1:
                 resume = {interrupt.interrupt_id: value}
             yield None, self.transcript.answer_interrupt(interrupt, value)
-        async for step in self.run(
+        steps = self.run(
             assistant_id,
             command={"resume": resume},
             stream_modes=stream_modes,
@@ -165,8 +168,10 @@ class ChatSession:
             config=config,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
-        ):
-            yield step
+        )
+        async with contextlib.aclosing(steps):
+            async for step in steps:
+                yield step
 
     async def run(
         self,
@@ -179,7 +184,7 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncIterator[Step]:
+    ) -> AsyncGenerator[Step, None]:
         """Follow a run (`input`, or a `command`, or neither: a paused thread continues);
         `interrupt_before` / `interrupt_after`: its breakpoints (see `RunDriver.stream`)."""
         machine = self.machine
@@ -197,8 +202,9 @@ class ChatSession:
             interrupt_after=interrupt_after,
         )
         try:
-            async for step in self._steps(events):
-                yield step
+            async with contextlib.aclosing(self._steps(events)) as steps:
+                async for step in steps:
+                    yield step
         except (ApiError, RunAlreadyActive) as exc:
             machine.not_started()
             yield None, self.transcript.notice(f"Not sent: {exc}", "error")
@@ -237,7 +243,7 @@ class ChatSession:
             interrupt_after=interrupt_after,
         )
 
-    async def join(self, run_id: str, *, reload: bool = False) -> AsyncIterator[Step]:
+    async def join(self, run_id: str, *, reload: bool = False) -> AsyncGenerator[Step, None]:
         """Follow a run already running on the thread (replayed from its start);
         `reload`: start the transcript over from the thread's state first (the run before
         it was rolled back)."""
@@ -246,22 +252,24 @@ class ChatSession:
             yield None, await self._reload()
         self.transcript.begin_run()
         try:
-            async for step in self._steps(self.driver.join(run_id)):
-                yield step
+            async with contextlib.aclosing(self._steps(self.driver.join(run_id))) as steps:
+                async for step in steps:
+                    yield step
         finally:
             self._end()
 
-    async def _steps(self, events: AsyncIterator[DriverEvent]) -> AsyncIterator[Step]:
+    async def _steps(self, events: AsyncGenerator[DriverEvent, None]) -> AsyncGenerator[Step, None]:
         """Each new driver event, folded into the transcript and then the run state."""
         machine = self.machine
-        async for event in events:
-            if machine.cancel_wanted and not self.driver.cancel_requested:
-                await self.driver.cancel()  # the cancel came before the run existed
-            if isinstance(event, Received) and event.duplicate:
-                continue  # the one dedup (see the module doc)
-            changes = await self._fold(event)
-            machine.take(event)
-            yield event, changes
+        async with contextlib.aclosing(events):
+            async for event in events:
+                if machine.cancel_wanted and not self.driver.cancel_requested:
+                    await self.driver.cancel()  # the cancel came before the run existed
+                if isinstance(event, Received) and event.duplicate:
+                    continue  # the one dedup (see the module doc)
+                changes = await self._fold(event)
+                machine.take(event)
+                yield event, changes
 
     async def cancel(self) -> bool:
         """Cancel the run; pressed before the server has answered the send, the run is

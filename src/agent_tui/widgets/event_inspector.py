@@ -9,6 +9,11 @@ kept whole in memory for `save`, but only the latest: past `max_records` events 
 `max_data_chars` of data the oldest are forgotten (the border says how many), so a run
 that never ends cannot grow the app without bound.
 
+While the inspector is hidden (it records even then) its scroll range is left alone and
+caught up when it shows: the range is a layout property, and each change re-arranges the
+whole screen — with a long transcript, thousands of widgets twenty times a second, which
+kept the app busy and made garbage faster than it was collected under a flood.
+
 A line shows at most `DATA_SHOWN` characters of the data: `up`/`down` move a cursor
 over the events and `enter` posts `Opened` with the whole record (the thread view
 shows it as JSON).
@@ -133,6 +138,7 @@ class EventInspector(ScrollView, can_focus=True):
         self._width = 0  # the widest line seen, in cells
         self._strips: LRUCache[int, Strip] = LRUCache(1024)
         self._flush_timer: Timer | None = None
+        self._on_screen = False  # between Show and Hide: the scroll range is kept up
         self.cursor: int | None = None
         """The event under the cursor (None until the user moves it)."""
 
@@ -142,7 +148,7 @@ class EventInspector(ScrollView, can_focus=True):
         self._data_chars += len(data)
         if len(self.records) > self.max_records or self._data_chars > self.max_data_chars:
             self._forget_oldest()
-        if self._flush_timer is None and self.is_mounted:
+        if self._flush_timer is None and self._on_screen:
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
 
     def _forget_oldest(self) -> None:
@@ -166,19 +172,25 @@ class EventInspector(ScrollView, can_focus=True):
         self._shown = max(0, self._shown - count)
         if self.cursor is not None:
             self.cursor = self.cursor - count if self.cursor >= count else None
-        if self.is_mounted:
+        if self._on_screen:
             following = self.scroll_y >= self.max_scroll_y
             self.virtual_size = Size(self._width, self._shown)
             if not following:  # the lines being read stay in place
                 self.scroll_to(y=max(0, self.scroll_y - count), animate=False)
             self.refresh()
 
-    def on_mount(self) -> None:
+    def on_show(self) -> None:
+        self._on_screen = True
         self._flush()
+
+    def on_hide(self) -> None:
+        self._on_screen = False
 
     def _flush(self) -> None:
         self._flush_timer = None
-        if self._shown == len(self.records):
+        if not self._on_screen:
+            return
+        if self._shown == len(self.records) and self.virtual_size.height == self._shown:
             return
         at_end = self.scroll_y >= self.max_scroll_y
         # The width from plain lengths: formatting every line here would cost what

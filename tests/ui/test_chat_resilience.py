@@ -178,7 +178,9 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
 async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=5)
+    # About 15 s of tokens: under load the app must still join the run while it streams
+    # (at 5 ms a token it had ended before the app opened, once, with two suites at once).
+    slow = await chat_assistant(client, token_delay_ms=25)
     thread = await chat_thread(client, slow)
     async with run_elsewhere(client, thread.thread_id, slow.assistant_id, "count to 600") as other:
         app, screen = chat_app(client, thread.thread_id, slow, readonly=True)
@@ -197,6 +199,6 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
             )
             await pilot.press("escape")  # leaves; the run goes on on the server
             await wait_for(pilot, lambda: app.screen is not screen, what="back", workers=False)
-        await asyncio.wait_for(other, 30)
+        await asyncio.wait_for(other, 90)
         [run] = await client.runs.list(thread.thread_id)
         assert run.status == "success"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,14 +18,6 @@ from process_support import group_gone, pids_running, process_gone
 from project_support import add_endless_dependency, copy_weather_project, tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
-
-
-def process_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
@@ -65,11 +56,11 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
         server = app.local_server
         assert server is not None and server.pid is not None
         pid = server.pid
-        assert process_exists(pid)
+        assert not process_gone(pid)
         await pilot.press("ctrl+q")
 
     assert not server.is_running
-    assert not process_exists(pid)
+    assert process_gone(pid)
 
 
 async def test_unusable_config_shows_why_and_offers_retry(

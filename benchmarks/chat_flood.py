@@ -33,8 +33,8 @@ from textual import events  # noqa: E402
 from textual._compositor import Compositor  # noqa: E402
 
 from agent_tui.client import AgentServerClient  # noqa: E402
-from agent_tui.gc_tuning import tune_for_streaming  # noqa: E402
 from agent_tui.local import EmbeddedAgentServer  # noqa: E402
+from agent_tui.tui.gc_tuning import tune_for_streaming  # noqa: E402
 from stream_faults import Fault, FaultyStreams  # noqa: E402
 
 GRAPHS = ROOT / "tests" / "graphs" / "langgraph.json"

@@ -50,11 +50,11 @@ from agent_tui.chat.run_driver import RunDriver
 from agent_tui.chat.session import ChatSession, Step
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
-from agent_tui.gc_tuning import streaming, tune_for_streaming
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.widgets.chat_ai_block import AIBlock
-from agent_tui.widgets.chat_transcript import TranscriptView
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.chat.transcript import TranscriptView
+from agent_tui.tui.gc_tuning import streaming, tune_for_streaming
 
 GRAPHS = Path(__file__).parent / "graphs" / "langgraph.json"
 sys.path.insert(0, str(GRAPHS.parent))

@@ -4,7 +4,7 @@
     uv run python benchmarks/history_paging.py --checkpoints 1000 --reps 3   # quick look
     uv run python benchmarks/history_paging.py --url http://127.0.0.1:2024  # a running server
 
-Client level (no UI): `ThreadHistory` from `agent_tui.history` over `AgentServerClient`. The thread
+Client level (no UI): `ThreadHistory` from `agent_tui.threads.history` over `AgentServerClient`. The thread
 is built once with supersteps on the `loop` test graph (tests/graphs/), each tick written as the
 `tick` node, so the history reads as if the graph had run. Two payloads: `small` (each checkpoint
 holds a few numbers) and `growing` (each tick also appends to a list, as a chat appends messages,
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.client import AgentServerClient
-from agent_tui.history import MAX_PAGE_SIZE, ThreadHistory
+from agent_tui.threads.history import MAX_PAGE_SIZE, ThreadHistory
 
 GRAPHS = Path(__file__).resolve().parent.parent / "tests" / "graphs" / "langgraph.json"
 

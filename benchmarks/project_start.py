@@ -43,9 +43,9 @@ def main() -> int:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
     from agent_tui.local import DEMO_CONFIG, env_plan, load_langgraph_config
+    from agent_tui.local.local_session import LocalSession
     from agent_tui.local.project_env import ensure_environment
-    from agent_tui.local_session import LocalSession
-    from agent_tui.target import LocalServer
+    from agent_tui.settings.target import LocalServer
 
     project = home / "weather"
     shutil.copytree(ROOT / "tests" / "projects" / "weather", project)

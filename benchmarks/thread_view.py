@@ -26,7 +26,7 @@ from textual import events
 from textual.app import App
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from history_paging import GRAPHS, supersteps
 
 

@@ -28,13 +28,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.threads.list import ThreadsScreen
-from agent_tui.target import RemoteServer
-from agent_tui.thread_query import ThreadQuery
+from agent_tui.settings.target import RemoteServer
+from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.threads.list import ThreadsScreen
 
 CONFIG = Path(__file__).parents[1] / "tests" / "graphs" / "langgraph.json"
 SIZE = (160, 50)

@@ -28,10 +28,10 @@ os.environ["AGENT_TUI_HOME"] = tempfile.mkdtemp(prefix="agent-tui-shots-")
 
 from textual.pilot import Pilot  # noqa: E402
 
-from agent_tui.app import AgentTuiApp  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer  # noqa: E402
-from agent_tui.target import LocalServer, RemoteServer  # noqa: E402
+from agent_tui.settings.target import LocalServer, RemoteServer  # noqa: E402
+from agent_tui.tui.app import AgentTuiApp  # noqa: E402
 
 Shot = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -96,7 +96,7 @@ async def assistants_screen(pilot: Pilot[None]) -> None:
 
 async def assistant_detail(pilot: Pilot[None]) -> None:
     """The pirate bot's detail, with the diff of an older version on show."""
-    from agent_tui.screens.assistants.detail import AssistantDetailScreen
+    from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 
     bot = await pirate_bot(pilot)
     await open_assistants(pilot, "chat")
@@ -187,7 +187,7 @@ async def timeline(pilot: Pilot[None]) -> None:
 
 async def deploy_progress(pilot: Pilot[None]) -> None:
     """A deployment of the demo graphs on the local control plane, followed to DEPLOYED."""
-    from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
+    from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 
     app = pilot.app
     await until(pilot, lambda: type(app.screen).__name__ == "ServerInfoScreen")
@@ -217,7 +217,7 @@ async def deployments(pilot: Pilot[None]) -> None:
 async def crons(pilot: Pilot[None]) -> None:
     """Two cron jobs of the demo chat graph: a weekday briefing on one thread (in Paris
     time) and a stateless weekly summary."""
-    from agent_tui.cron_draft import message_input
+    from agent_tui.crons.cron_draft import message_input
 
     await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
     client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]

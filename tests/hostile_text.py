@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from agent_tui.sanitize import INVISIBLE
+from agent_tui.text.sanitize import INVISIBLE
 
 HOSTILE: dict[str, str] = {
     "osc-title": "\x1b]0;pwned\x07",

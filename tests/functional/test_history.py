@@ -9,7 +9,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread, ThreadState
-from agent_tui.history import ThreadHistory
+from agent_tui.threads.history import ThreadHistory
 
 TICKS = 1200  # checkpoints: the input (-1), __start__ (0), then one per tick: 1202 in all
 

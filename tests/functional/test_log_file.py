@@ -17,10 +17,10 @@ def test_server_error_bodies_are_logged_written_out(agent_server_url: str, tmp_p
     code = f"""
 import asyncio, logging
 from agent_tui.client import AgentServerClient, ApiError
-from agent_tui.logs import setup_logging
+from agent_tui.settings.logs import setup_logging
 
 path = setup_logging()
-log = logging.getLogger("agent_tui.app")
+log = logging.getLogger("agent_tui.tui.app")
 
 async def main():
     async with AgentServerClient({agent_server_url!r}) as client:

@@ -20,7 +20,7 @@ import pytest
 from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient
-from agent_tui.sanitize import clean_text
+from agent_tui.text.sanitize import clean_text
 from hostile_text import EVERYTHING, MARKER, terminal_controls
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from agent_tui.client import AgentServerClient, ApiError
-from agent_tui.history import ThreadHistory
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.thread_export import (
+from agent_tui.threads.history import ThreadHistory
+from agent_tui.threads.thread_export import (
     FORMAT,
     IMPORTED_FROM,
     VERSION,

@@ -6,7 +6,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
-from agent_tui.screens.thread_view.sync import ThreadSync
+from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
 
 async def counter_thread(client: AgentServerClient) -> Thread:

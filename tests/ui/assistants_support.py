@@ -10,12 +10,12 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
-from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.assistants.assistant_versions import ContextOverrides
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistants.detail import AssistantDetailScreen
-from agent_tui.screens.assistants.list import AssistantsScreen
-from agent_tui.shell import ShellApp
-from agent_tui.time_text import now_utc
+from agent_tui.text.time_text import now_utc
+from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.tui.screens.assistants.list import AssistantsScreen
+from agent_tui.tui.shell import ShellApp
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (140, 45)

@@ -17,10 +17,10 @@ from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, Thread
-from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.widgets.chat_ai_block import AIBlock
-from agent_tui.widgets.chat_blocks import ErrorBlock
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.blocks import ErrorBlock
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 SIZE = (150, 45)
 

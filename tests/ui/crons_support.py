@@ -11,11 +11,11 @@ from typing import Any
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowDoesNotExist
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Assistant, Cron
-from agent_tui.screens.crons.list import CronsScreen
-from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.crons.list import CronsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -22,9 +22,9 @@ from textual.screen import Screen
 from agent_tui.client import AgentServerClient, ControlPlaneClient, RetryPolicy
 from agent_tui.client.models.control_plane import Deployment
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
-from agent_tui.shell import ShellApp
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
+from agent_tui.tui.shell import ShellApp
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (120, 50)

@@ -20,12 +20,12 @@ import httpx
 import pytest
 from textual.widgets import Static
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.contexts import Context
-from agent_tui.deployment_secrets import mask_secrets
+from agent_tui.deployments.deployment_secrets import mask_secrets
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.contexts import Context
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 
 SIZE = (150, 40)
 TEST_GRAPHS = Path(__file__).resolve().parents[1] / "graphs" / "langgraph.json"

@@ -9,9 +9,9 @@ from typing import Any
 from textual.screen import Screen
 
 from agent_tui.client import AgentServerClient, ApiError, RetryPolicy
-from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.shell import ShellApp
-from agent_tui.widgets.resource_table import Column, status_text
+from agent_tui.tui.resource_screen import ResourceScreen
+from agent_tui.tui.shell import ShellApp
+from agent_tui.tui.widgets.resource_table import Column, status_text
 
 
 @dataclass

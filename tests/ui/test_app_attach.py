@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 from textual.widgets import DataTable, Static
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.local import EmbeddedAgentServer, ServerLock, running_server
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.startup import StartupScreen
-from agent_tui.target import LocalServer
+from agent_tui.settings.target import LocalServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.startup import StartupScreen
 from project_support import tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py

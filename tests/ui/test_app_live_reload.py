@@ -9,9 +9,9 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.target import LocalServer
+from agent_tui.settings.target import LocalServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 from project_support import copy_weather_project
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.startup import StartupScreen
-from agent_tui.target import LocalServer
+from agent_tui.settings.target import LocalServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.startup import StartupScreen
 from project_support import add_dependency, copy_weather_project
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx
 from textual.widgets import Static
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.target import LocalServer
+from agent_tui.settings.target import LocalServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 COUNTER = Path(__file__).parents[1] / "graphs" / "counter.py"

@@ -15,17 +15,17 @@ from assistants_support import (
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.assistants.detail import AssistantDetailScreen
-from agent_tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.screens.assistants.graph import AssistantGraphScreen
-from agent_tui.screens.assistants.list import AssistantsScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.target import RemoteServer
-from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
-from agent_tui.widgets.graph_view import GraphView
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
+from agent_tui.tui.screens.assistants.graph_view import GraphView
+from agent_tui.tui.screens.assistants.list import AssistantsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 
 
 async def test_the_table_lists_one_graphs_assistants_and_f_cycles_graphs(

@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
 
 from agent_tui.client import AgentServerClient
-from agent_tui.editor import TextEditorScreen, editor_command, run_editor
-from agent_tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.widgets.schema_form import SchemaForm
+from agent_tui.tui.editor import TextEditorScreen, editor_command, run_editor
+from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 
 
 async def new_assistant_form(
@@ -44,7 +44,7 @@ def test_the_editor_command_comes_from_visual_then_editor(monkeypatch: pytest.Mo
 
 
 def test_run_editor_returns_what_the_editor_wrote(tmp_path: Path) -> None:
-    script = tmp_path / "editor.py"
+    script = tmp_path / "tui/editor.py"
     script.write_text(
         "import json, sys\n"
         "path = sys.argv[1]\n"

@@ -17,7 +17,7 @@ from textual.widgets import DataTable
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
-from agent_tui.modals.assistant_version_picker import VersionPickerScreen
+from agent_tui.tui.chat.assistant_version_picker import VersionPickerScreen
 
 RESTARTS = 6  # it has taken two or three
 

@@ -11,11 +11,11 @@ from textual.widgets import Input, Static
 from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistants.detail import AssistantDetailScreen
-from agent_tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.widgets.json_view import JsonView
-from agent_tui.widgets.resource_table import NAME_WIDTH
-from agent_tui.widgets.schema_form import SchemaForm
+from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.assistants.schema_form import SchemaForm
+from agent_tui.tui.widgets.json_view import JsonView
+from agent_tui.tui.widgets.resource_table import NAME_WIDTH
 
 # Markup that would quit the app when clicked, a style, a screen clear, a window title
 # (OSC 0), a clipboard write (OSC 52) and a colour (CSI).

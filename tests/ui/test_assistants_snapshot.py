@@ -14,7 +14,7 @@ from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
@@ -137,7 +137,7 @@ def test_new_assistant_form_snapshot(snap_compare: Callable[..., bool]) -> None:
     async def form_with_a_problem(pilot: Pilot[None]) -> None:
         from textual.widgets import Input
 
-        from agent_tui.screens.assistants.form import AssistantFormScreen
+        from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 
         app = pilot.app
         assert isinstance(app, AssistantsApp)

@@ -16,11 +16,11 @@ from assistants_support import (
 from textual.widgets import DataTable, Input, Static
 
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.assistants.detail import AssistantDetailScreen
-from agent_tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.widgets.json_view import JsonView
-from agent_tui.widgets.schema_form import SchemaForm
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
+from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.assistants.schema_form import SchemaForm
+from agent_tui.tui.widgets.json_view import JsonView
 
 
 async def run_counter(client: AgentServerClient, assistant_id: str, context: dict | None) -> int:  # type: ignore[type-arg]

@@ -20,9 +20,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from agent_tui.client import ControlPlaneClient, NotFound
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.auth_providers import (
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.auth_providers import (
     MASK,
     AuthProvidersScreen,
     ProviderFormScreen,

@@ -8,10 +8,10 @@ import pytest
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.startup import StartupScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.startup import StartupScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 

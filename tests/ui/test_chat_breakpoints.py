@@ -27,13 +27,13 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from thread_view_support import counter_thread, loaded, view_app
 
-from agent_tui import editor
 from agent_tui.chat.items import InterruptItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.modals.breakpoints import BreakpointsScreen
-from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui import editor
+from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -30,11 +30,11 @@ from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_code
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.modals.assistant_picker import AssistantPickerScreen
-from agent_tui.modals.double_text import DoubleTextScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.short_ids import short_thread_id
-from agent_tui.widgets.chat_prompt import PromptArea
+from agent_tui.text.short_ids import short_thread_id
+from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.prompt import PromptArea
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

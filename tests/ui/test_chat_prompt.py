@@ -8,7 +8,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Footer
 
-from agent_tui.widgets.chat_prompt import PLACEHOLDER, PromptArea
+from agent_tui.tui.chat.prompt import PLACEHOLDER, PromptArea
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -26,9 +26,9 @@ from textual.widgets import OptionList
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
-from agent_tui.modals.double_text import DoubleTextScreen
-from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

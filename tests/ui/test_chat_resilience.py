@@ -29,8 +29,8 @@ from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.modals.double_text import DoubleTextScreen
-from agent_tui.panes.chat_pane import ChatPane
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.pane import ChatPane
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]

@@ -28,11 +28,11 @@ from textual.widgets import Input
 from agent_tui.chat.items import CustomItem, InterruptItem
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.modals.stream_modes import StreamModesScreen
-from agent_tui.modals.thread_inputs import PathScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.widgets.chat_interrupt import InterruptBlock
+from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.stream_modes import StreamModesScreen
+from agent_tui.tui.chat.thread_inputs import PathScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -189,7 +189,7 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
 async def test_runs_pass_the_active_versions_context_when_the_server_kept_a_stale_one(
     client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
 ) -> None:
-    from agent_tui.assistant_versions import ContextOverrides
+    from agent_tui.assistants.assistant_versions import ContextOverrides
 
     thread = await chat_thread(client, fast_chat)
     app, _ = chat_app(client, thread.thread_id, fast_chat)

@@ -12,19 +12,19 @@ from chat_support import SIZE, ai_texts, chat_app, ended, pane_of, state_line, t
 from shell_support import ShellHarness
 from textual.pilot import Pilot
 
-from agent_tui.assistant_versions import ContextOverrides
+from agent_tui.assistants.assistant_versions import ContextOverrides
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, AssistantVersion
-from agent_tui.modals.assistant_picker import AssistantPickerScreen
-from agent_tui.modals.assistant_version_picker import (
+from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
+from agent_tui.tui.chat.assistant_version_picker import (
     VersionPickerScreen,
     active_config,
     context_summary,
     newest_first,
 )
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -28,17 +28,17 @@ from agent_tui.chat.items import (
     TranscriptItem,
     Updated,
 )
-from agent_tui.sanitize import clean_text
-from agent_tui.widgets.chat_ai_block import AIBlock
-from agent_tui.widgets.chat_blocks import ChatBlock
-from agent_tui.widgets.chat_interrupt import InterruptBlock
-from agent_tui.widgets.chat_transcript import TranscriptView
-from agent_tui.widgets.streaming_markdown import (
+from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.blocks import ChatBlock
+from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.streaming_markdown import (
     FREEZE_AT,
     KEEP_LIVE,
     FrozenMarkdown,
     StreamingMarkdown,
 )
+from agent_tui.tui.chat.transcript import TranscriptView
 
 WaitFor = Callable[..., Awaitable[None]]
 

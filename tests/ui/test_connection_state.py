@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 
 from textual.widgets import Static
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.startup import StartupScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.startup import StartupScreen
 from drop_proxy import DropProxy
 
 WaitFor = Callable[..., Awaitable[None]]

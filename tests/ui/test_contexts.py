@@ -12,12 +12,12 @@ import pytest
 from textual.app import App
 from textual.widgets import DataTable
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.config import load_config
-from agent_tui.contexts import resolve_context
-from agent_tui.screens.context_picker import ContextPickerScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.config import load_config
+from agent_tui.settings.contexts import resolve_context
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.context_picker import ContextPickerScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 from project_support import tiny_config
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
@@ -218,7 +218,7 @@ async def test_an_unusable_context_says_why_and_keeps_the_current_one(
 async def test_switching_back_to_local_reuses_the_embedded_server(
     config_file: Path, tmp_path: Path, wait_for: WaitFor
 ) -> None:
-    from agent_tui.target import LocalServer
+    from agent_tui.settings.target import LocalServer
 
     project = tiny_config(tmp_path)
     app = AgentTuiApp(LocalServer(config_path=project, data_dir=tmp_path / "data"))
@@ -243,7 +243,7 @@ async def test_switching_back_to_local_reuses_the_embedded_server(
 async def test_a_context_that_cannot_connect_names_itself(
     config_file: Path, free_port: int, wait_for: WaitFor
 ) -> None:
-    from agent_tui.screens.startup import StartupScreen
+    from agent_tui.tui.screens.startup import StartupScreen
 
     text = (await asyncio.to_thread(config_file.read_text)).replace('"session"', '"dead"', 1)
     text += f'\n[contexts.dead]\nagent_server_url = "http://127.0.0.1:{free_port}"\n'
@@ -264,7 +264,7 @@ async def test_a_context_that_cannot_connect_names_itself(
 
 
 def test_context_picker_snapshot(snap_compare: Callable[..., bool]) -> None:
-    from agent_tui.contexts import ContextSummary
+    from agent_tui.settings.contexts import ContextSummary
 
     rows = [
         ContextSummary("local", None, None, "none", True, None, False),

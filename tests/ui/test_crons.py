@@ -17,16 +17,16 @@ from crons_support import (
     row_of,
 )
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.crons.detail import CronDetailScreen
-from agent_tui.screens.crons.form import CronFormScreen
-from agent_tui.screens.crons.list import CronsScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.target import RemoteServer
-from agent_tui.time_text import utc_minutes
-from agent_tui.widgets.json_view import JsonView
+from agent_tui.settings.target import RemoteServer
+from agent_tui.text.time_text import utc_minutes
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.crons.detail import CronDetailScreen
+from agent_tui.tui.screens.crons.form import CronFormScreen
+from agent_tui.tui.screens.crons.list import CronsScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.widgets.json_view import JsonView
 
 
 async def test_the_list_shows_what_each_cron_runs_and_its_next_run_in_utc(

@@ -11,12 +11,12 @@ from zoneinfo import ZoneInfo
 from crons_support import YEARLY, WaitFor, label, made_crons, open_crons
 from textual.widgets import Input, Select, Static, TextArea
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
-from agent_tui.screens.crons.form import JSON, CronFormScreen
-from agent_tui.screens.crons.list import CronsScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.crons.form import JSON, CronFormScreen
+from agent_tui.tui.screens.crons.list import CronsScreen
 
 
 def note(form: CronFormScreen, name: str) -> str:

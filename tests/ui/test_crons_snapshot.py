@@ -15,13 +15,13 @@ from snapshot_support import settled, steady_cursors
 from textual.widgets import Input, TextArea
 from threads_support import HOSTILE, painted_control_codes, screen_text
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.crons.detail import CronDetailScreen
-from agent_tui.screens.crons.form import CronFormScreen
-from agent_tui.screens.crons.list import CronsScreen
-from agent_tui.target import RemoteServer
-from agent_tui.widgets.json_view import JsonView
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.crons.detail import CronDetailScreen
+from agent_tui.tui.screens.crons.form import CronFormScreen
+from agent_tui.tui.screens.crons.list import CronsScreen
+from agent_tui.tui.widgets.json_view import JsonView
 from hostile_text import EVERYTHING, MARKER, terminal_controls
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

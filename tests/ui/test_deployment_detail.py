@@ -25,19 +25,19 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client.models.control_plane import Revision
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.assistants.list import AssistantsScreen
-from agent_tui.screens.deployments.detail import DeploymentDetailScreen
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
-from agent_tui.screens.deployments.revision_logs import RevisionLogsScreen
-from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.widgets.breadcrumb import SEPARATOR as SEP
-from agent_tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.assistants.list import AssistantsScreen
+from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.deployments.revision_diff import RevisionDiffScreen
+from agent_tui.tui.screens.deployments.revision_logs import RevisionLogsScreen
+from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 pytestmark = pytest.mark.timeout(120)

@@ -24,8 +24,8 @@ from textual.widgets import Input, Select, Static, TextArea
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local import DEMO_CONFIG
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_tui.client.models.control_plane import Deployment
-from agent_tui.screens.deployments.list import DeploymentRow
+from agent_tui.tui.screens.deployments.list import DeploymentRow
 
 
 def deployment(status: str, active: str | None) -> Deployment:

@@ -25,12 +25,12 @@ from deployments_support import (
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 pytestmark = pytest.mark.timeout(120)
@@ -244,7 +244,7 @@ async def test_deployments_open_while_the_agent_server_is_unreachable(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    from agent_tui.screens.startup import StartupScreen
+    from agent_tui.tui.screens.startup import StartupScreen
 
     monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))
     monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)

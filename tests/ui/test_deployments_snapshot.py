@@ -30,13 +30,13 @@ from textual.widgets import Input
 
 import agent_tui.local
 from agent_tui.client import ControlPlaneClient, RetryPolicy
-from agent_tui.deployment_spec import FIELD_CONFIG_PATH, FIELD_NAME
+from agent_tui.deployments.deployment_spec import FIELD_CONFIG_PATH, FIELD_NAME
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments.detail import DeploymentDetailScreen
-from agent_tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.screens.deployments.revision_diff import RevisionDiffScreen
-from agent_tui.screens.deployments.revision_progress import RevisionProgressScreen
+from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.deployments.revision_diff import RevisionDiffScreen
+from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -23,10 +23,10 @@ from deployments_support import (
 )
 from textual.pilot import Pilot
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 pytestmark = pytest.mark.timeout(120)

@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from threads_support import painted_control_codes, screen_text
 
-from agent_tui.widgets.event_inspector import EventInspector, EventRecord
+from agent_tui.tui.chat.event_inspector import EventInspector, EventRecord
 
 WaitFor = Callable[..., Awaitable[None]]
 

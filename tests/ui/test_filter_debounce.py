@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 from shell_support import ListScreen, ShellHarness, make_items
 
-from agent_tui.screens.resource_screen import FILTER_DEBOUNCE_ROWS
+from agent_tui.tui.resource_screen import FILTER_DEBOUNCE_ROWS
 
 WaitFor = Callable[..., Awaitable[None]]
 

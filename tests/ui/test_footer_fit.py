@@ -11,14 +11,14 @@ import pytest
 from deployments_support import SharedPlane, control_plane_app, shared_plane
 from textual.widgets._footer import FooterKey
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.assistants.list import AssistantsScreen
-from agent_tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.screens.threads.list import ThreadsScreen
-from agent_tui.widgets.chat_prompt import PromptArea
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.chat.prompt import PromptArea
+from agent_tui.tui.screens.assistants.list import AssistantsScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.screens.threads.list import ThreadsScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (80, 24)

@@ -25,9 +25,9 @@ from textual.widgets import Button, Input, Select
 from agent_tui.client import AgentServerClient
 from agent_tui.client.crons import CronsClient
 from agent_tui.client.models import Cron
-from agent_tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.screens.crons.form import CronFormScreen
-from agent_tui.screens.threads.create import ThreadCreateScreen
+from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.crons.form import CronFormScreen
+from agent_tui.tui.screens.threads.create import ThreadCreateScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (140, 45)

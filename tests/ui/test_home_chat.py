@@ -8,10 +8,10 @@ from collections.abc import Awaitable, Callable
 from chat_support import ai_texts, ended, pane_of
 from textual.widgets import DataTable
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -11,10 +11,10 @@ import pytest
 from textual.binding import Binding
 from textual.dom import DOMNode
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.cli.main import main
-from agent_tui.keymap_catalog import catalog
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.keymap_catalog import catalog
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -27,7 +27,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from agent_tui.client import AgentServerClient
-from agent_tui.modals.double_text import DoubleTextScreen
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 Check = Callable[[], bool]

@@ -19,14 +19,14 @@ from deployment_forms_support import (
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local.control_plane import LocalControlPlane
-from agent_tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.screens.deployments.revision_progress import (
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.revision_progress import (
     RevisionProgressScreen,
     failure_reason,
     render_steps,
 )
-from agent_tui.widgets.breadcrumb import SEPARATOR as SEP
-from agent_tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

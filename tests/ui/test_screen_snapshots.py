@@ -27,9 +27,9 @@ from test_modal_snapshots import harness, showing, shown
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import ControlPlaneClient, RetryPolicy
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 

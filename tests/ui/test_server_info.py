@@ -10,8 +10,8 @@ import httpx
 from textual.widgets import DataTable, Static
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.shell import ShellApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.shell import ShellApp
 
 WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 

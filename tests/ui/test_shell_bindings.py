@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from textual.dom import DOMNode
 
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.command_line import CommandLineScreen
-from agent_tui.screens.help import HelpScreen
-from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.shell import ShellApp
-from agent_tui.widgets.resource_table import ResourceTable
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.resource_screen import ResourceScreen
+from agent_tui.tui.screens.command_line import CommandLineScreen
+from agent_tui.tui.screens.help import HelpScreen
+from agent_tui.tui.shell import ShellApp
+from agent_tui.tui.widgets.resource_table import ResourceTable
 
 
 @pytest.mark.parametrize(

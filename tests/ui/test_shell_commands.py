@@ -12,11 +12,11 @@ from shell_support import ListScreen, ShellHarness, make_items
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Static
 
-from agent_tui import routes
 from agent_tui.client import ConnectionFailed
-from agent_tui.screens.command_line import CommandLineScreen
-from agent_tui.screens.help import HelpScreen
-from agent_tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+from agent_tui.tui import routes
+from agent_tui.tui.screens.command_line import CommandLineScreen
+from agent_tui.tui.screens.help import HelpScreen
+from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -32,7 +32,7 @@ def widgets_route() -> Iterator[list[ListScreen]]:
 
     saved = dict(routes._ROUTES)
     routes.register(routes.Route("widgets", "Widgets of this server", factory))
-    routes.register(routes.Route("gadgets", "Not built", "agent_tui.screens.no_such:make"))
+    routes.register(routes.Route("gadgets", "Not built", "agent_tui.tui.screens.no_such:make"))
     yield opened
     routes._ROUTES.clear()
     routes._ROUTES.update(saved)

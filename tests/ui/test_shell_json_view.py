@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 
-from agent_tui.widgets.json_view import JsonTree, JsonView
+from agent_tui.tui.widgets.json_view import JsonTree, JsonView
 
 HOSTILE = "[@click=app.quit]x[/] [bold]b\x1b]0;title\x07\x1b[31m\u202e"
 DATA: dict[str, Any] = {

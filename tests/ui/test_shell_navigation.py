@@ -6,11 +6,11 @@ from collections.abc import Awaitable, Callable
 
 from textual.widgets import DataTable
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.screens.resource_screen import ResourceScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.target import RemoteServer
-from agent_tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.resource_screen import ResourceScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -7,10 +7,10 @@ from collections.abc import Awaitable, Callable
 from shell_support import Item, ListScreen, ShellHarness, make_items
 from textual.widgets import Input, Static
 
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.widgets.json_view import JsonView
-from agent_tui.widgets.resource_table import ResourceTable, status_style
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.widgets.json_view import JsonView
+from agent_tui.tui.widgets.resource_table import ResourceTable, status_style
 
 WaitFor = Callable[..., Awaitable[None]]
 HOSTILE = "[@click=app.quit]boom[/] [bold]b\x1b]52;c;ZXZpbA==\x07\x1b[2J"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_tui.screens.startup import latest_status, probable_cause, status_from_log_line
+from agent_tui.tui.screens.startup import latest_status, probable_cause, status_from_log_line
 
 STRUCTLOG = (
     "2026-11-21T16:06:04.124311Z [info     ] Application started up in 2.278s "

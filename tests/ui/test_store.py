@@ -22,12 +22,12 @@ from store_support import (
 from textual.widgets import Input, TextArea
 
 from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.store.browser import NO_INDEX, StoreScreen
-from agent_tui.screens.store.item_form import ItemFormScreen
-from agent_tui.screens.store.search import StoreSearchScreen
-from agent_tui.widgets.json_view import JsonView
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.store.browser import NO_INDEX, StoreScreen
+from agent_tui.tui.screens.store.item_form import ItemFormScreen
+from agent_tui.tui.screens.store.search import StoreSearchScreen
+from agent_tui.tui.widgets.json_view import JsonView
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -320,7 +320,7 @@ async def test_items_page_in_as_the_cursor_nears_the_end(
 async def test_ctrl_e_edits_the_value_in_the_built_in_editor_without_editor_set(
     client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_tui.editor import TextEditorScreen
+    from agent_tui.tui.editor import TextEditorScreen
 
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)

@@ -11,7 +11,7 @@ from shell_support import ShellHarness
 from snapshot_support import settled, steady_cursors
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.store.browser import StoreScreen
+from agent_tui.tui.screens.store.browser import StoreScreen
 
 NAMESPACES = [
     ["users", "u1", "memories"],

@@ -10,9 +10,9 @@ from textual.app import App, ComposeResult
 from textual.widgets import Collapsible, Static
 
 from agent_tui.client import AgentServerClient
-from agent_tui.subgraph_state import frames_as_json, paused_at, subgraph_frames
-from agent_tui.widgets.checkpoint_view import CheckpointView
-from agent_tui.widgets.json_view import JsonView
+from agent_tui.threads.subgraph_state import frames_as_json, paused_at, subgraph_frames
+from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
+from agent_tui.tui.widgets.json_view import JsonView
 
 WaitFor = Callable[..., Awaitable[None]]
 

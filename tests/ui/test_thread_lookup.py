@@ -10,14 +10,14 @@ import httpx
 import pytest
 from textual.widgets import DataTable
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_runs import ThreadRunsScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.short_ids import short_thread_id
-from agent_tui.target import RemoteServer
-from agent_tui.thread_lookup import ThreadNotFound, resolve_thread_id
+from agent_tui.settings.target import RemoteServer
+from agent_tui.text.short_ids import short_thread_id
+from agent_tui.threads.thread_lookup import ThreadNotFound, resolve_thread_id
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

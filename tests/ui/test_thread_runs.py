@@ -9,13 +9,13 @@ from typing import Any
 import httpx
 from textual.widgets import DataTable
 
-from agent_tui.app import AgentTuiApp
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_runs import ThreadRunsScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 

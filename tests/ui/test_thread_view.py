@@ -17,7 +17,7 @@ from thread_view_support import (
 from threads_support import SHOWN, hostile_thread, painted_control_codes, screen_text
 
 from agent_tui.client import AgentServerClient
-from agent_tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 
@@ -171,7 +171,7 @@ async def test_status_refreshes_and_a_run_elsewhere_comes_in(
 async def test_help_lists_the_thread_view_keys(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    from agent_tui.screens.help import HelpScreen
+    from agent_tui.tui.screens.help import HelpScreen
 
     thread = await counter_thread(client, 5)
     app, screen = view_app(client, thread.thread_id)

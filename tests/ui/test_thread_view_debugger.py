@@ -10,8 +10,8 @@ from textual.widgets import Static
 from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui.client import AgentServerClient
-from agent_tui.widgets.json_view import JsonView
-from agent_tui.widgets.timeline_view import TimelineView
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.widgets.json_view import JsonView
 
 WaitFor = Callable[..., Awaitable[None]]
 

@@ -11,10 +11,10 @@ import httpx
 from shell_support import ShellHarness
 from thread_view_support import counter_thread, loaded
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.target import RemoteServer
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 THREAD_ID = "1f0c6a00-0000-7000-8000-00000000c0de"

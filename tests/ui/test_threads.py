@@ -15,17 +15,17 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
 from threads_support import counter_steps, page_to_the_end, tag
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
-from agent_tui.modals.confirm import ConfirmScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.screens.threads.create import ThreadCreateScreen
-from agent_tui.screens.threads.list import ThreadsScreen
-from agent_tui.screens.threads.search import ThreadSearchScreen
-from agent_tui.target import RemoteServer
-from agent_tui.thread_query import ThreadQuery
+from agent_tui.settings.target import RemoteServer
+from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.screens.threads.create import ThreadCreateScreen
+from agent_tui.tui.screens.threads.list import ThreadsScreen
+from agent_tui.tui.screens.threads.search import ThreadSearchScreen
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)

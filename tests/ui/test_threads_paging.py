@@ -18,15 +18,15 @@ from threads_support import (
     tag,
 )
 
-from agent_tui.app import AgentTuiApp
 from agent_tui.client import AgentServerClient
-from agent_tui.modals.raw_json import RawJsonScreen
-from agent_tui.screens.server_info import ServerInfoScreen
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
-from agent_tui.screens.threads.attention import AttentionScreen
-from agent_tui.screens.threads.list import ThreadsScreen
-from agent_tui.target import RemoteServer
-from agent_tui.widgets.json_view import JsonView
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.screens.threads.attention import AttentionScreen
+from agent_tui.tui.screens.threads.list import ThreadsScreen
+from agent_tui.tui.widgets.json_view import JsonView
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)

@@ -10,8 +10,8 @@ import httpx
 from shell_support import ShellHarness
 
 from agent_tui.client import AgentServerClient
-from agent_tui.screens.threads.list import ThreadsScreen
-from agent_tui.thread_query import ThreadQuery
+from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.tui.screens.threads.list import ThreadsScreen
 
 UPDATED = "2026-11-21T09:{:02d}:00+00:00"
 
@@ -108,7 +108,7 @@ def test_threads_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
 async def test_help_and_palette_offer_the_thread_keys(wait_for: WaitFor) -> None:
     from textual.command import CommandList, CommandPalette
 
-    from agent_tui.screens.help import HelpScreen
+    from agent_tui.tui.screens.help import HelpScreen
 
     screen_holder: list[ThreadsScreen] = []
 

@@ -24,11 +24,11 @@ from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.assistants import AssistantsClient
 from agent_tui.client.models import Assistant
-from agent_tui.logs import setup_logging
-from agent_tui.modals.assistant_picker import AssistantPickerScreen
-from agent_tui.panes.chat_pane import ChatPane
-from agent_tui.shell import ShellApp
-from agent_tui.widgets.worker_failures import ReportsWorkerFailures
+from agent_tui.settings.logs import setup_logging
+from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.shell import ShellApp
+from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 WaitFor = Callable[..., Awaitable[None]]
 SIZE = (120, 40)

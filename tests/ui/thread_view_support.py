@@ -8,7 +8,7 @@ from shell_support import ShellHarness
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
-from agent_tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 
 SIZE = (150, 45)
 TICKS = 1200  # a loop thread of 1,202 checkpoints

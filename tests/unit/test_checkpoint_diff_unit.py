@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_tui.checkpoint_diff import (
-    ValueChange,
-    diff_checkpoints,
-    diff_values,
-    format_path,
-    summarize,
-)
 from agent_tui.client.models import ThreadState
+from agent_tui.text.value_diff import ValueChange, diff_values, format_path
+from agent_tui.threads.checkpoint_diff import diff_checkpoints, summarize
 
 
 def human(ident: str, text: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import pytest
 
 from agent_tui import __version__
 from agent_tui.cli.main import build_parser, main
-from agent_tui.target import api_key_from_env, normalize_url
+from agent_tui.settings.target import api_key_from_env, normalize_url
 
 
 def run_cli(*args: str, home: Path, extra: str = "") -> subprocess.CompletedProcess[str]:
@@ -111,7 +111,7 @@ def test_url_target_takes_the_key_from_the_flag_then_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from agent_tui.cli.main import _target_from_args
-    from agent_tui.target import LocalServer, RemoteServer
+    from agent_tui.settings.target import LocalServer, RemoteServer
 
     monkeypatch.setenv("LANGGRAPH_API_KEY", "from-env")
     monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)

@@ -7,23 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.config import (
+from agent_tui.settings.config import (
     AgentTuiConfig,
     ConfigError,
     ContextConfig,
     config_path,
     load_config,
 )
-from agent_tui.config_write import ContextChange, delete_context, set_context, use_context
-from agent_tui.contexts import (
+from agent_tui.settings.config_write import ContextChange, delete_context, set_context, use_context
+from agent_tui.settings.contexts import (
     ContextError,
     env_readonly_reason,
     resolve_context,
     summarize_contexts,
     url_context,
 )
-from agent_tui.secrets_store import KeyStore
-from agent_tui.target import LocalServer, RemoteServer
+from agent_tui.settings.secrets_store import KeyStore
+from agent_tui.settings.target import LocalServer, RemoteServer
 
 FULL = """\
 # my contexts
@@ -380,10 +380,10 @@ def test_writing_a_new_file_creates_a_private_folder(tmp_path: Path) -> None:
 
 
 def test_the_json_schema_file_is_up_to_date() -> None:
-    from agent_tui.config_schema import SCHEMA_FILE, render_schema
+    from agent_tui.settings.config_schema import SCHEMA_FILE, render_schema
 
     assert SCHEMA_FILE.read_text() == render_schema(), (
-        "config.schema.json is stale: run `uv run python -m agent_tui.config_schema`"
+        "config.schema.json is stale: run `uv run python -m agent_tui.settings.config_schema`"
     )
 
 
@@ -392,7 +392,7 @@ def test_the_json_schema_agrees_with_the_loader() -> None:
 
     import jsonschema
 
-    from agent_tui.config_schema import config_json_schema
+    from agent_tui.settings.config_schema import config_json_schema
 
     validator = jsonschema.Draft202012Validator(config_json_schema())
     assert list(validator.iter_errors(tomllib.loads(FULL))) == []

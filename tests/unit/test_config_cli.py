@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui.cli.main import _context_from_args, _target_from_args, build_parser, main
-from agent_tui.target import LocalServer, RemoteServer
+from agent_tui.settings.target import LocalServer, RemoteServer
 
 SECRET = "lsv2_sk_feedfacecafe"
 
@@ -175,7 +175,7 @@ def test_config_path_follows_agent_tui_config(
 
 
 def test_config_schema_prints_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    from agent_tui.config_schema import config_json_schema
+    from agent_tui.settings.config_schema import config_json_schema
 
     code, out, _ = run("config", "schema", capsys=capsys)
     assert code == 0

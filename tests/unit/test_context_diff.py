@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from agent_tui.context_diff import ContextChange, context_diff, dropped_keys
+from agent_tui.text.context_diff import ContextChange, context_diff, dropped_keys
 
 
 def test_added_removed_and_changed_keys_in_a_stable_order() -> None:
@@ -60,8 +60,8 @@ def test_changes_read_as_one_line_each() -> None:
 
 def test_the_module_is_headless() -> None:
     code = (
-        "import sys, agent_tui.context_diff, agent_tui.graph_text, agent_tui.assistant_versions,"
-        " agent_tui.schema_fields; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
+        "import sys, agent_tui.text.context_diff, agent_tui.assistants.graph_text, agent_tui.assistants.assistant_versions,"
+        " agent_tui.assistants.schema_fields; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agent_tui.client.error_text import describe_error
 from agent_tui.client.errors import (
     ConnectionFailed,
     FieldError,
@@ -13,7 +14,6 @@ from agent_tui.client.errors import (
     ValidationFailed,
     error_from_response,
 )
-from agent_tui.error_messages import describe_error
 
 
 def test_422_lists_each_field_and_message() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent_tui.chat.failure import Failure, failure_of, parse_task_error
 from agent_tui.client.models import Thread, ThreadTask
+from agent_tui.threads.failure import Failure, failure_of, parse_task_error
 
 
 def test_task_reprs_become_type_and_message() -> None:

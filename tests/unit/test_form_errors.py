@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_tui.client.errors import FieldError
-from agent_tui.form_errors import Loc, body_loc, sort_field_errors
+from agent_tui.client.form_errors import Loc, body_loc, sort_field_errors
 
 FIELDS = {"name", "url"}
 

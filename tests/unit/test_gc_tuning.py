@@ -1,5 +1,5 @@
 """The collector while a run streams: young collections go on, full ones wait for the end
-(a full collection is what paused the chat for 100 ms and more, see gc_tuning.py) — but
+(a full collection is what paused the chat for 100 ms and more, see tui/gc_tuning.py) — but
 not for ever: a stream that never ends still gets one now and then, or the cycles that
 only a full collection frees grow the app without bound."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui import gc_tuning
+from agent_tui.tui import gc_tuning
 
 
 @pytest.fixture

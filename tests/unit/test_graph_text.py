@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
-from agent_tui.client.models import AssistantGraph
-from agent_tui.graph_text import (
+from agent_tui.assistants.graph_text import (
     ARROW,
     Edge,
     back_edges,
@@ -14,6 +13,7 @@ from agent_tui.graph_text import (
     graph_text,
     layers,
 )
+from agent_tui.client.models import AssistantGraph
 
 # As `GET /assistants/{id}/graph` answers for the demo chat graph.
 CHAT = AssistantGraph.model_validate(

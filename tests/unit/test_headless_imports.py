@@ -15,24 +15,15 @@ import pytest
 
 import agent_tui
 
-UI_PACKAGES = ("agent_tui.screens", "agent_tui.modals", "agent_tui.panes", "agent_tui.widgets")
-UI_MODULES = {
-    "agent_tui.__main__",  # runs the command line when imported
-    "agent_tui.agent_screen",
-    "agent_tui.app",
-    "agent_tui.cli.main",  # opens the TUI
-    "agent_tui.editor",
-    "agent_tui.keymap_catalog",
-    "agent_tui.palette",
-    "agent_tui.routes",
-    "agent_tui.shell",
-}
+# The layout says what is UI: the `tui` package. Outside it, only the command line's entry
+# (it opens the TUI once the flags are parsed) may load Textual, and `agent_tui.__main__`
+# runs that entry when imported.
+UI_PACKAGE = "agent_tui.tui"
+UI_ENTRY_POINTS = {"agent_tui.__main__", "agent_tui.cli.main"}
 
 
 def _is_ui(name: str) -> bool:
-    return name in UI_MODULES or any(
-        name == package or name.startswith(package + ".") for package in UI_PACKAGES
-    )
+    return name in UI_ENTRY_POINTS or name == UI_PACKAGE or name.startswith(UI_PACKAGE + ".")
 
 
 def headless_modules() -> list[str]:
@@ -41,9 +32,8 @@ def headless_modules() -> list[str]:
 
 
 def _group(name: str) -> str:
-    """`agent_tui.local.control_plane.app` → `agent_tui.local`; top-level modules → helpers."""
-    parts = name.split(".")
-    return ".".join(parts[:2]) if len(parts) > 2 else "agent_tui (helpers)"
+    """`agent_tui.local.control_plane.app` → `agent_tui.local`: one interpreter per package."""
+    return ".".join(name.split(".")[:2])
 
 
 GROUPS: dict[str, list[str]] = {}
@@ -62,9 +52,24 @@ for name in json.loads(sys.argv[1]):
 """
 
 
+def test_the_package_root_holds_only_packages_and_the_entry_points() -> None:
+    root_modules = {
+        module.name for module in pkgutil.iter_modules(agent_tui.__path__) if not module.ispkg
+    }
+    assert root_modules <= {"__main__"}, f"loose modules at the package root: {root_modules}"
+
+
 def test_the_layout_yields_the_headless_packages() -> None:
-    assert {"agent_tui.client", "agent_tui.local", "agent_tui.chat", "agent_tui.cli"} <= set(GROUPS)
-    assert "agent_tui.config" in GROUPS["agent_tui (helpers)"]
+    assert {
+        "agent_tui.client",
+        "agent_tui.local",
+        "agent_tui.chat",
+        "agent_tui.cli",
+        "agent_tui.settings",
+        "agent_tui.text",
+        "agent_tui.threads",
+    } <= set(GROUPS)
+    assert "agent_tui.settings.config" in GROUPS["agent_tui.settings"]
     assert not any(_is_ui(name) for names in GROUPS.values() for name in names)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.secrets_store import KeyStore, KeyStoreError, key_file
+from agent_tui.settings.secrets_store import KeyStore, KeyStoreError, key_file
 
 SECRET = "lsv2_pt_0123456789abcdef"
 
@@ -50,7 +50,7 @@ def test_a_failed_write_keeps_the_previous_file(
     def crash(src: str, dst: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("agent_tui.atomic_file.os.replace", crash)
+    monkeypatch.setattr("agent_tui.settings.atomic_file.os.replace", crash)
     with pytest.raises(OSError, match="disk full"):
         store.set("dev", "other")
     assert store.path.read_text() == before

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_tui.message_text import answer_text, message_role, message_text
+from agent_tui.text.message_text import answer_text, message_role, message_text
 
 BLOCKS = [
     {"type": "reasoning", "text": "thinking"},

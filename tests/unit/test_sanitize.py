@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.sanitize import REDACTED, clean_text, redact_secrets
+from agent_tui.text.sanitize import REDACTED, clean_text, redact_secrets
 
 ESC = "\x1b"
 
@@ -136,7 +136,7 @@ def test_redact_leaves_ordinary_text_alone() -> None:
 
 
 def test_sanitize_does_not_import_textual_or_rich() -> None:
-    code = "import sys, agent_tui.sanitize; print(any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules))"
+    code = "import sys, agent_tui.text.sanitize; print(any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -145,7 +145,7 @@ def test_log_file_never_holds_a_key(tmp_path: Path) -> None:
     # In a subprocess: setup_logging replaces the root handlers, pytest's included.
     code = """
 import logging, warnings
-from agent_tui.logs import setup_logging, add_secret
+from agent_tui.settings.logs import setup_logging, add_secret
 path = setup_logging(secrets=["custom-key-123"])
 log = logging.getLogger("agent_tui.test")
 log.info("key %s sent", "custom-key-123")

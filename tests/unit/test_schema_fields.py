@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_tui.schema_fields import (
+from agent_tui.assistants.schema_fields import (
     UNSET,
     FieldProblem,
     check_choice,

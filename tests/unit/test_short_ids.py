@@ -3,7 +3,7 @@ the start of random ones."""
 
 from __future__ import annotations
 
-from agent_tui.short_ids import short_checkpoint_id, short_random_id, short_thread_id
+from agent_tui.text.short_ids import short_checkpoint_id, short_random_id, short_thread_id
 
 
 def test_a_thread_id_keeps_its_random_end() -> None:

@@ -16,9 +16,18 @@ from pathlib import Path
 # running it prints what is imported at the moment it would start drawing.
 PROBE = """
 import sys
-from agent_tui.app import AgentTuiApp
+from agent_tui.tui.app import AgentTuiApp
 
-HEAVY = {"pydantic", "httpx", "importlib.metadata", "agent_tui.client", "agent_tui.local"}
+HEAVY = {
+    "pydantic",
+    "httpx",
+    "importlib.metadata",
+    "agent_tui.client",
+    # The local server's supervisor (the app's side of it, local_session, is light).
+    "agent_tui.local.embedded_server",
+    "agent_tui.local.server_lock",
+    "agent_tui.local.project_env",
+}
 
 def is_heavy(module):
     return any(module == name or module.startswith(name + ".") for name in HEAVY)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent_tui.client.models.memory import StoreItem
-from agent_tui.store_input import (
+from agent_tui.store.store_input import (
     ItemDraft,
     StoreInputError,
     StoreSearch,
@@ -14,7 +14,13 @@ from agent_tui.store_input import (
     parse_ttl,
     unranked,
 )
-from agent_tui.store_tree import Mention, mentioning, prefix_tree, thread_mentions, value_preview
+from agent_tui.store.store_tree import (
+    Mention,
+    mentioning,
+    prefix_tree,
+    thread_mentions,
+    value_preview,
+)
 
 
 def error_of(**fields: str) -> tuple[str, str]:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from agent_tui.client.models import AssistantGraph, ThreadState
-from agent_tui.history import checkpoint_writes, delta_values
-from agent_tui.thread_export import (
+from agent_tui.threads.history import checkpoint_writes, delta_values
+from agent_tui.threads.thread_export import (
     ExportFormatError,
     infer_as_node,
     load_export,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from agent_tui.time_text import (
+from agent_tui.text.time_text import (
     time_ago,
     updated_text,
     utc_clock,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent_tui.ui_state import load_ui_state, save_ui_state, saved_theme
+from agent_tui.settings.ui_state import load_ui_state, save_ui_state, saved_theme
 
 
 def test_saves_merges_and_reads_back(tmp_path: Path) -> None:

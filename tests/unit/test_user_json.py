@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_tui.user_json import JsonTextError, json_or_text, parse_json, parse_json_object
+from agent_tui.text.user_json import JsonTextError, json_or_text, parse_json, parse_json_object
 
 
 def test_bad_json_says_the_field_and_where_it_broke() -> None:

@@ -3,9 +3,9 @@
 A run names an assistant id or a graph name (the server runs the graph's default
 assistant). The default for a thread is the one its metadata names (`assistant_id`,
 else `graph_id`), else the only graph on the server; with several graphs and nothing
-named, the chat asks (`modals/assistant_picker.py`). Headless: no widget here.
+named, the chat asks (`tui/chat/assistant_picker.py`). Headless: no widget here.
 
-The user can also pin a specific version (`modals/assistant_version_picker.py`). A run
+The user can also pin a specific version (`tui/chat/assistant_version_picker.py`). A run
 still names the assistant, and passes that version's context (and its config, where it
 differs from the active version's) as run-level overrides — the same mechanism as
 `assistant_versions.ContextOverrides`, since the server has no "run version N".
@@ -18,10 +18,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.short_ids import short_random_id
+from agent_tui.text.short_ids import short_random_id
 
 if TYPE_CHECKING:
-    from agent_tui.assistant_versions import ContextOverrides
+    from agent_tui.assistants.assistant_versions import ContextOverrides
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Assistant, AssistantVersion
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent_tui.sanitize import clean_text
+from agent_tui.text.sanitize import clean_text
 
 COMPACT_LIMIT = 400  # characters of a one-line JSON value shown (tool call arguments)
 

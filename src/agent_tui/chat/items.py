@@ -1,7 +1,7 @@
 """What a chat transcript is made of (headless: no Textual).
 
 `transcript_model.ChatTranscript` folds run events into these items and reports each
-change as a `TranscriptChange`; `widgets/chat_transcript.py` renders the changes. Items
+change as a `TranscriptChange`; `tui/chat/transcript.py` renders the changes. Items
 are mutable: the model updates an item in place and reports `Appended`/`Updated` with
 the same object, so a widget keyed by `item.key` can find its block.
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agent_tui.chat.items import ToolCall
-from agent_tui.message_text import answer_text as message_text
+from agent_tui.text.message_text import answer_text as message_text
 
 MessageKind = Literal["human", "ai", "tool", "system", "other"]
 

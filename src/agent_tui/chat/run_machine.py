@@ -37,7 +37,7 @@ own, distinct from `interrupted` (the graph asked a human through `interrupt()`)
 interrupt is answered with a resume value, a breakpoint is continued (or stepped) with
 no value. The run itself ends `interrupted` (the server does not tell the two apart);
 `paused_at(where)` moves the resting state on once the thread's state shows a breakpoint
-(`panes/chat_breakpoints.py`).
+(`tui/chat/breakpoints.py`).
 
 The queued message (a message sent during a run) lives here too: at most one. Kept by
 agent-tui (`queue`), it is sent when the run ends `done` and any other ending gives it

@@ -28,7 +28,6 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
-from agent_tui.chat.failure import Failure, failure_of, was_cancelled
 from agent_tui.chat.items import InterruptItem, TranscriptChange
 from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
 from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
@@ -37,6 +36,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import Run, Thread
 from agent_tui.client.sse import MAX_EVENT_BYTES
+from agent_tui.threads.failure import Failure, failure_of, was_cancelled
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
 """A driver event (None for a change the session made itself) and the transcript changes.

@@ -21,7 +21,6 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Literal
 
-from agent_tui.chat.failure import Failure
 from agent_tui.chat.items import (
     Added,
     AIItem,
@@ -56,6 +55,7 @@ from agent_tui.client.events import (
     UpdatesEvent,
     ValuesEvent,
 )
+from agent_tui.threads.failure import Failure
 
 Severity = Literal["information", "warning", "error"]
 Namespace = tuple[str, ...]

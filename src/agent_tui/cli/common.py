@@ -13,14 +13,14 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_tui.escaping import escape_json_controls
-from agent_tui.sanitize import clean_text
+from agent_tui.text.escaping import escape_json_controls
+from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.chat.assistant import ChatAssistant
     from agent_tui.client import AgentServerClient
-    from agent_tui.contexts import Context
-    from agent_tui.target import LocalServer
+    from agent_tui.settings.contexts import Context
+    from agent_tui.settings.target import LocalServer
 
 EXIT_OK = 0
 EXIT_API_ERROR = 1  # the server (or a file) said no
@@ -47,7 +47,7 @@ class ReadOnlyRefusal(UsageError):
 
 def url_argument(text: str) -> str:
     """An argparse type: a usable http(s) URL, or a usage error that says what is wrong."""
-    from agent_tui.target import normalize_url
+    from agent_tui.settings.target import normalize_url
 
     try:
         return normalize_url(text)
@@ -99,8 +99,8 @@ def resolve(args: argparse.Namespace) -> Context:
     when `--readonly` (before or after the subcommand) says so, whatever else does."""
     import dataclasses
 
-    from agent_tui.config import load_config
-    from agent_tui.contexts import resolve_context, url_context
+    from agent_tui.settings.config import load_config
+    from agent_tui.settings.contexts import resolve_context, url_context
 
     url = getattr(args, "url", None)
     api_key = getattr(args, "api_key", None)
@@ -127,7 +127,7 @@ async def connect(args: argparse.Namespace, context: Context | None = None) -> A
     there is none, and the config's own errors (which say what is wrong and where).
     """
     from agent_tui.client import AgentServerClient
-    from agent_tui.target import LocalServer, RemoteServer
+    from agent_tui.settings.target import LocalServer, RemoteServer
 
     context = resolve(args) if context is None else context
     target = context.target
@@ -192,10 +192,10 @@ def run(
     import asyncio  # here: importing it costs ~0.1 s that `--version` must not pay
 
     from agent_tui.client import ApiError
-    from agent_tui.config import ConfigError
-    from agent_tui.contexts import ContextError
-    from agent_tui.thread_export import ExportError
-    from agent_tui.thread_query import QueryError
+    from agent_tui.settings.config import ConfigError
+    from agent_tui.settings.contexts import ContextError
+    from agent_tui.threads.thread_export import ExportError
+    from agent_tui.threads.thread_query import QueryError
 
     async def main() -> int:
         context = resolve(args)

@@ -14,10 +14,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from agent_tui.sanitize import clean_text
+from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
-    from agent_tui.contexts import ContextSummary
+    from agent_tui.settings.contexts import ContextSummary
 
 EXIT_CONFIG_ERROR = 2
 
@@ -87,8 +87,8 @@ def add_config_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def list_contexts(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, config_path, load_config
-    from agent_tui.contexts import summarize_contexts
+    from agent_tui.settings.config import ConfigError, config_path, load_config
+    from agent_tui.settings.contexts import summarize_contexts
 
     path = config_path()
     try:
@@ -126,10 +126,10 @@ def print_table(rows: list[ContextSummary], out: TextIO) -> None:
 
 
 def set_context(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, config_path, load_config
-    from agent_tui.config_write import ContextChange
-    from agent_tui.config_write import set_context as write_context
-    from agent_tui.secrets_store import KeyStore, KeyStoreError
+    from agent_tui.settings.config import ConfigError, config_path, load_config
+    from agent_tui.settings.config_write import ContextChange
+    from agent_tui.settings.config_write import set_context as write_context
+    from agent_tui.settings.secrets_store import KeyStore, KeyStoreError
 
     path = config_path()
     try:
@@ -169,8 +169,8 @@ def set_context(args: argparse.Namespace) -> int:
 
 
 def use_context(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, config_path
-    from agent_tui.config_write import use_context as write_current
+    from agent_tui.settings.config import ConfigError, config_path
+    from agent_tui.settings.config_write import use_context as write_current
 
     path = config_path()
     try:
@@ -182,9 +182,9 @@ def use_context(args: argparse.Namespace) -> int:
 
 
 def delete_context(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, config_path, read_toml
-    from agent_tui.config_write import delete_context as remove_context
-    from agent_tui.secrets_store import KeyStore, KeyStoreError
+    from agent_tui.settings.config import ConfigError, config_path, read_toml
+    from agent_tui.settings.config_write import delete_context as remove_context
+    from agent_tui.settings.secrets_store import KeyStore, KeyStoreError
 
     path = config_path()
     try:
@@ -200,15 +200,15 @@ def delete_context(args: argparse.Namespace) -> int:
 
 
 def print_schema(args: argparse.Namespace) -> int:
-    from agent_tui.config_schema import SCHEMA_FILE
+    from agent_tui.settings.config_schema import SCHEMA_FILE
 
     print(SCHEMA_FILE.read_text(encoding="utf-8"), end="")
     return 0
 
 
 def list_keys(args: argparse.Namespace) -> int:
-    from agent_tui.config import ConfigError, load_config
-    from agent_tui.keymap_catalog import catalog, unknown_ids, unknown_ids_message
+    from agent_tui.settings.config import ConfigError, load_config
+    from agent_tui.tui.keymap_catalog import catalog, unknown_ids, unknown_ids_message
 
     try:
         keymap = load_config().keymap

@@ -31,11 +31,11 @@ from agent_tui.cli.common import (
     say,
 )
 from agent_tui.cli.run_args import NOT_GIVEN
-from agent_tui.cron_draft import message_input
-from agent_tui.cron_runs import upcoming_run
-from agent_tui.cron_schedule import check_schedule
-from agent_tui.short_ids import short_random_id
-from agent_tui.time_text import utc_minutes
+from agent_tui.crons.cron_draft import message_input
+from agent_tui.crons.cron_runs import upcoming_run
+from agent_tui.crons.cron_schedule import check_schedule
+from agent_tui.text.short_ids import short_random_id
+from agent_tui.text.time_text import utc_minutes
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient

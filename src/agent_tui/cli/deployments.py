@@ -30,7 +30,7 @@ from agent_tui.cli.common import (
     say,
     url_argument,
 )
-from agent_tui.short_ids import short_random_id
+from agent_tui.text.short_ids import short_random_id
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
@@ -43,14 +43,14 @@ NO_CONTROL_PLANE = (
 
 def control_plane_client(args: argparse.Namespace) -> ControlPlaneClient:
     from agent_tui.client import ControlPlaneClient
-    from agent_tui.target import RemoteServer
+    from agent_tui.settings.target import RemoteServer
 
     url: str | None = args.control_plane
     api_key: str | None = args.control_plane_key or os.environ.get("AGENT_TUI_CONTROL_PLANE_KEY")
     tenant_id: str | None = args.tenant_id
     if not url or not api_key or not tenant_id:
-        from agent_tui.config import load_config
-        from agent_tui.contexts import resolve_context
+        from agent_tui.settings.config import load_config
+        from agent_tui.settings.contexts import resolve_context
 
         context = resolve_context(load_config(), getattr(args, "context", None))
         url = url or context.control_plane_url
@@ -63,7 +63,7 @@ def control_plane_client(args: argparse.Namespace) -> ControlPlaneClient:
 
 
 async def _list(args: argparse.Namespace) -> int:
-    from agent_tui.time_text import utc_minutes
+    from agent_tui.text.time_text import utc_minutes
 
     async with control_plane_client(args) as client:
         found = [
@@ -73,7 +73,7 @@ async def _list(args: argparse.Namespace) -> int:
             )
         ]
     if args.json:
-        from agent_tui.deployment_secrets import mask_secrets
+        from agent_tui.deployments.deployment_secrets import mask_secrets
 
         print_json([mask_secrets(d.raw()) for d in found])
         return EXIT_OK
@@ -94,7 +94,7 @@ async def _list(args: argparse.Namespace) -> int:
 
 async def _watch(args: argparse.Namespace) -> int:
     from agent_tui.client import ApiError
-    from agent_tui.time_text import now_utc, utc_clock
+    from agent_tui.text.time_text import now_utc, utc_clock
 
     async with control_plane_client(args) as client:
         revision_id = args.revision_id
@@ -127,8 +127,8 @@ def run_command(args: argparse.Namespace) -> int:
     import asyncio  # here: `--version` must not pay for it
 
     from agent_tui.client import ApiError
-    from agent_tui.config import ConfigError
-    from agent_tui.contexts import ContextError
+    from agent_tui.settings.config import ConfigError
+    from agent_tui.settings.contexts import ContextError
 
     work = _list if args.deployments_command == "list" else _watch
     try:

@@ -15,12 +15,12 @@ from agent_tui.cli.common import (
     run,
     say,
 )
-from agent_tui.sanitize import clean_text
+from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import ThreadState
-    from agent_tui.history import HistoryRow
+    from agent_tui.threads.history import HistoryRow
 
 FULL_ID_LENGTH = 36
 
@@ -47,7 +47,7 @@ def history_table_row(row: HistoryRow) -> list[str]:
 
 
 def show_history(args: argparse.Namespace) -> int:
-    from agent_tui.history import ThreadHistory
+    from agent_tui.threads.history import ThreadHistory
 
     async def work(client: AgentServerClient) -> int:
         if args.limit < 0:
@@ -75,7 +75,7 @@ async def resolve_checkpoint(client: AgentServerClient, thread_id: str, given: s
 
     `NotThere` when no checkpoint of the thread matches, or several do: the thread's
     history said no, not the command line (exit 1, as for an unknown full id)."""
-    from agent_tui.history import ThreadHistory
+    from agent_tui.threads.history import ThreadHistory
 
     given = given.strip().lower()
     if len(given) >= FULL_ID_LENGTH:
@@ -100,7 +100,7 @@ async def resolve_checkpoint(client: AgentServerClient, thread_id: str, given: s
 async def state_and_writes(
     client: AgentServerClient, thread_id: str, checkpoint_id: str
 ) -> tuple[ThreadState, dict[str, Any] | None]:
-    from agent_tui.history import checkpoint_writes
+    from agent_tui.threads.history import checkpoint_writes
 
     state = await client.threads.get_state(thread_id, checkpoint_id)
     parent_id = state.parent_checkpoint_id
@@ -110,7 +110,7 @@ async def state_and_writes(
 
 
 def show_diff(args: argparse.Namespace) -> int:
-    from agent_tui.checkpoint_diff import diff_checkpoints
+    from agent_tui.threads.checkpoint_diff import diff_checkpoints
 
     async def work(client: AgentServerClient) -> int:
         first = await resolve_checkpoint(client, args.thread_id, args.checkpoint_a)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from agent_tui import __version__
 
 if TYPE_CHECKING:
-    from agent_tui.config import AgentTuiConfig
-    from agent_tui.contexts import Context
-    from agent_tui.target import ServerTarget
+    from agent_tui.settings.config import AgentTuiConfig
+    from agent_tui.settings.contexts import Context
+    from agent_tui.settings.target import ServerTarget
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.api_key and not (args.url or args.context):
         parser.error("--api-key needs --url or --context (the local server runs without a key)")
     if args.url:
-        from agent_tui.target import normalize_url
+        from agent_tui.settings.target import normalize_url
 
         try:
             args.url = normalize_url(args.url)
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     if handler is _run_tui:
         return handler(args)
-    from agent_tui.logs import setup_stderr_logging
+    from agent_tui.settings.logs import setup_stderr_logging
 
     setup_stderr_logging()
     try:
@@ -169,23 +169,23 @@ def _reader_went_away() -> int:
 
 
 def _config_path(args: argparse.Namespace) -> int:
-    from agent_tui.config import config_path
+    from agent_tui.settings.config import config_path
 
     print(config_path())
     return 0
 
 
 def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None = None) -> Context:
-    """Flags > AGENT_TUI_* environment > config file > defaults (see `agent_tui.contexts`).
+    """Flags > AGENT_TUI_* environment > config file > defaults (see `agent_tui.settings.contexts`).
 
     Raises ConfigError or ContextError, which say what is wrong and where.
     """
-    from agent_tui.contexts import resolve_context, url_context
+    from agent_tui.settings.contexts import resolve_context, url_context
 
     if args.url:
         return url_context(args.url, args.api_key)
     if config is None:
-        from agent_tui.config import load_config
+        from agent_tui.settings.config import load_config
 
         config = load_config()
     return resolve_context(config, args.context, api_key=args.api_key)
@@ -196,28 +196,28 @@ def _target_from_args(args: argparse.Namespace) -> ServerTarget:
 
 
 def _run_tui(args: argparse.Namespace) -> int:
-    from agent_tui.contexts import ContextError
-    from agent_tui.logs import setup_logging
-    from agent_tui.paths import config_path
+    from agent_tui.settings.contexts import ContextError
+    from agent_tui.settings.logs import setup_logging
+    from agent_tui.settings.paths import config_path
 
     config: AgentTuiConfig | None = None
     try:
         # Start-up time: `--url` without a config file has nothing to validate, so the
         # config models (pydantic, 70-100 ms to import) stay out of the first paint's way.
         if not args.url or config_path().exists():
-            from agent_tui.config import load_config
+            from agent_tui.settings.config import load_config
 
             config = load_config()
         context = _context_from_args(args, config)
     except Exception as error:
         # Imported here: only a config file that was read can be wrong (see above).
-        from agent_tui.config import ConfigError
+        from agent_tui.settings.config import ConfigError
 
         if not isinstance(error, ConfigError | ContextError):
             raise
         # A bad file or context is the user's to fix: say what and where, no traceback.
         # Cleaned: the message quotes the file, which may hold anything.
-        from agent_tui.sanitize import clean_text
+        from agent_tui.text.sanitize import clean_text
 
         print(f"agent-tui: {clean_text(str(error))}", file=sys.stderr)
         return 2
@@ -231,7 +231,7 @@ def _run_tui(args: argparse.Namespace) -> int:
         args.readonly or context.readonly,
     )
 
-    from agent_tui.app import AgentTuiApp
+    from agent_tui.tui.app import AgentTuiApp
 
     app = AgentTuiApp(
         context,

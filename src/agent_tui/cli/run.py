@@ -30,7 +30,6 @@ from agent_tui.chat.assistant import (
     only_graph,
 )
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
-from agent_tui.chat.failure import failure_of
 from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.session import ChatSession, pending_interrupts
 from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
@@ -49,6 +48,7 @@ from agent_tui.cli.run_output import HumanOutput, JsonOutput, RunOutput
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.events import UpdatesEvent
 from agent_tui.client.models import Thread
+from agent_tui.threads.failure import failure_of
 
 EXIT_PAUSED = 3  # the thread waits: an interrupt() to answer, or a breakpoint
 EXIT_CTRL_C = 130  # 128 + SIGINT, what a shell reports for a command stopped by ctrl+c

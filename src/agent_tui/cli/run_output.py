@@ -40,8 +40,8 @@ from agent_tui.client.events import (
     TasksEvent,
     UnknownEvent,
 )
-from agent_tui.escaping import escape_json_controls
-from agent_tui.sanitize import clean_text
+from agent_tui.text.escaping import escape_json_controls
+from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.chat.driver_events import DriverEvent

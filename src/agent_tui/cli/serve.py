@@ -41,7 +41,7 @@ from agent_tui.local.live_reload import LiveReload, ReloadEvent
 from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
 from agent_tui.local.server_lock import running_server
 from agent_tui.local.server_log import LineListener
-from agent_tui.sanitize import clean_text
+from agent_tui.text.sanitize import clean_text
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -160,7 +160,7 @@ _JSON_KINDS = {
 
 def json_object(text: str) -> dict[str, Any]:
     """A JSON object (a store item's value, a search filter)."""
-    from agent_tui.user_json import JsonTextError, parse_json
+    from agent_tui.text.user_json import JsonTextError, parse_json
 
     try:
         value = parse_json(text)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui.chat.item_text import compact_json
 from agent_tui.cli.common import EXIT_OK, NotThere, print_json, print_table, run, say
 from agent_tui.client.models.memory import dotted
-from agent_tui.time_text import utc_seconds
+from agent_tui.text.time_text import utc_seconds
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient

@@ -6,16 +6,16 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.cli.common import EXIT_OK, print_json, print_table, run
-from agent_tui.sanitize import clean_text
-from agent_tui.thread_query import (
+from agent_tui.text.sanitize import clean_text
+from agent_tui.text.time_text import utc_seconds
+from agent_tui.text.user_json import json_or_text
+from agent_tui.threads.thread_query import (
     QueryError,
     ThreadQuery,
     graph_of,
     last_message,
     last_message_preview,
 )
-from agent_tui.time_text import utc_seconds
-from agent_tui.user_json import json_or_text
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient

@@ -20,7 +20,7 @@ from typing import Any, TypeAlias
 from pydantic_core import from_json
 
 from agent_tui.client.sse import ServerSentEvent
-from agent_tui.message_text import answer_text
+from agent_tui.text.message_text import answer_text
 
 __all__ = [
     "CheckpointsEvent",

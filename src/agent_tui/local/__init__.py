@@ -1,34 +1,72 @@
 """Local, headless pieces of agent-tui: the embedded agent server and the demo graphs.
 
 Nothing here imports Textual (a test checks), and importing this package does not import
-langgraph-api or LangGraph: only the server process does.
+langgraph-api or LangGraph: only the server process does. The names below load their
+module when first used, so `agent_tui.local.local_session` (which the app imports before
+its first paint) does not bring in the server's supervisor and httpx with it.
 """
 
-from agent_tui.local.embedded_server import (
-    DEFAULT_JOBS_PER_WORKER,
-    DEFAULT_READY_TIMEOUT,
-    EmbeddedAgentServer,
-    EmbeddedServerError,
-    ServerAlreadyRunning,
-    local_server_data_dir,
-    server_key,
-)
-from agent_tui.local.langgraph_config import (
-    DEMO_CONFIG,
-    LangGraphConfig,
-    LangGraphConfigError,
-    default_langgraph_config,
-    load_langgraph_config,
-)
-from agent_tui.local.server_lock import (
-    RunningServer,
-    ServerLock,
-    ServerLockError,
-    ServerLockHeld,
-    running_server,
-    wait_for_running_server,
-    wait_for_running_url,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agent_tui.local.embedded_server import (
+        DEFAULT_JOBS_PER_WORKER,
+        DEFAULT_READY_TIMEOUT,
+        EmbeddedAgentServer,
+        EmbeddedServerError,
+        ServerAlreadyRunning,
+        local_server_data_dir,
+        server_key,
+    )
+    from agent_tui.local.langgraph_config import (
+        DEMO_CONFIG,
+        LangGraphConfig,
+        LangGraphConfigError,
+        default_langgraph_config,
+        load_langgraph_config,
+    )
+    from agent_tui.local.server_lock import (
+        RunningServer,
+        ServerLock,
+        ServerLockError,
+        ServerLockHeld,
+        running_server,
+        wait_for_running_server,
+        wait_for_running_url,
+    )
+
+_HOMES = {
+    "DEFAULT_JOBS_PER_WORKER": "agent_tui.local.embedded_server",
+    "DEFAULT_READY_TIMEOUT": "agent_tui.local.embedded_server",
+    "EmbeddedAgentServer": "agent_tui.local.embedded_server",
+    "EmbeddedServerError": "agent_tui.local.embedded_server",
+    "ServerAlreadyRunning": "agent_tui.local.embedded_server",
+    "local_server_data_dir": "agent_tui.local.embedded_server",
+    "server_key": "agent_tui.local.embedded_server",
+    "DEMO_CONFIG": "agent_tui.local.langgraph_config",
+    "LangGraphConfig": "agent_tui.local.langgraph_config",
+    "LangGraphConfigError": "agent_tui.local.langgraph_config",
+    "default_langgraph_config": "agent_tui.local.langgraph_config",
+    "load_langgraph_config": "agent_tui.local.langgraph_config",
+    "RunningServer": "agent_tui.local.server_lock",
+    "ServerLock": "agent_tui.local.server_lock",
+    "ServerLockError": "agent_tui.local.server_lock",
+    "ServerLockHeld": "agent_tui.local.server_lock",
+    "running_server": "agent_tui.local.server_lock",
+    "wait_for_running_server": "agent_tui.local.server_lock",
+    "wait_for_running_url": "agent_tui.local.server_lock",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_JOBS_PER_WORKER",

@@ -41,12 +41,12 @@ from typing import Any, Self
 
 import httpx
 
-from agent_tui import paths
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_environment import server_environment
 from agent_tui.local.server_lock import RunningServer, ServerLock, ServerLockError, ServerLockHeld
 from agent_tui.local.server_log import LineListener, ServerLog
 from agent_tui.local.standby import Standby
+from agent_tui.settings import paths
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one

@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 
-from agent_tui.atomic_file import write_private_text
+from agent_tui.settings.atomic_file import write_private_text
 
 LOCK_FILE = "server.lock"
 INFO_FILE = "server.json"

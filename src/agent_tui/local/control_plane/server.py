@@ -15,9 +15,9 @@ from typing import Self
 
 import uvicorn
 
-from agent_tui import paths
 from agent_tui.local.control_plane.app import create_app
 from agent_tui.local.control_plane.auth import control_plane_key
+from agent_tui.settings import paths
 
 
 def default_data_dir() -> Path:

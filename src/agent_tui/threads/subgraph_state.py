@@ -1,0 +1,117 @@
+"""Where a thread stands inside its subgraphs. Headless.
+
+`GET /threads/{id}/state?subgraphs=true` nests, in each pending task that runs a
+subgraph, that subgraph's own state (`task.state`: values, next, tasks, its checkpoint
+with `checkpoint_ns` like `chat:<task id>`), to any depth. `subgraph_frames` walks it
+depth first; `paused_at` names the innermost place the thread waits ("chat > approve"),
+which the top-level state alone cannot tell (its `next` says only "chat").
+
+A subgraph's own checkpoints are kept apart from the thread's, in the namespace its task
+names (`task.checkpoint.checkpoint_ns`): `SubgraphHistory` holds those of one task, read
+with `threads.get_history(checkpoint_ns=…)`, for the State tab to list under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agent_tui.client.models import ThreadState
+from agent_tui.text.short_ids import short_checkpoint_id
+from agent_tui.text.time_text import utc_seconds_of_text
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphFrame:
+    """One subgraph's state under a pending task of its parent."""
+
+    path: tuple[str, ...]  # task names from the top graph down: ("chat",), ("chat", "inner")
+    namespace: str  # the subgraph checkpoint's namespace, e.g. "chat:45fa39c4-…"
+    task_id: str
+    state: ThreadState
+
+    @property
+    def depth(self) -> int:
+        return len(self.path)
+
+    @property
+    def where(self) -> str:
+        return " > ".join(self.path)
+
+
+def _nested_state(value: Any) -> ThreadState | None:
+    if isinstance(value, ThreadState):
+        return value
+    if isinstance(value, dict) and ("values" in value or "next" in value):
+        return ThreadState.model_validate(value)
+    return None  # null, or a bare checkpoint config (the server's `subgraphs=false` form)
+
+
+def subgraph_frames(state: ThreadState, path: tuple[str, ...] = ()) -> list[SubgraphFrame]:
+    """Every subgraph state nested in `state`'s tasks, parents before children."""
+    frames: list[SubgraphFrame] = []
+    for task in state.tasks:
+        inner = _nested_state(task.state)
+        if inner is None:
+            continue
+        here = (*path, task.name)
+        frames.append(SubgraphFrame(here, inner.checkpoint.checkpoint_ns, task.id, inner))
+        frames.extend(subgraph_frames(inner, here))
+    return frames
+
+
+def paused_at(state: ThreadState) -> str | None:
+    """The innermost pending node, with the subgraphs it is in ("chat > approve"); None
+    when nothing is pending."""
+    frames = subgraph_frames(state)
+    for frame in reversed(frames):  # deepest last in depth-first order
+        if frame.state.next:
+            return " > ".join((*frame.path, ", ".join(frame.state.next)))
+    return ", ".join(state.next) if state.next else None
+
+
+def frames_as_json(frames: list[SubgraphFrame]) -> dict[str, Any]:
+    """The frames nested as the graph nests them, keyed by "task (namespace)", for a JSON view."""
+    root: dict[str, Any] = {}
+    holders: dict[tuple[str, ...], dict[str, Any]] = {(): root}
+    for frame in frames:
+        inner = frame.state
+        entry: dict[str, Any] = {
+            "step": inner.step,
+            "next": list(inner.next),
+            "values": inner.values,
+        }
+        interrupts = [i for task in inner.tasks for i in task.interrupts] or inner.interrupts
+        if interrupts:
+            entry["interrupts"] = [i.get("value") for i in interrupts]
+        parent = holders.get(frame.path[:-1], root)
+        target = parent if parent is root else parent.setdefault("subgraphs", {})
+        key = f"{frame.path[-1]} ({frame.namespace})" if frame.namespace else frame.path[-1]
+        target[key] = entry
+        holders[frame.path] = entry
+    return root
+
+
+@dataclass(frozen=True, slots=True)
+class SubgraphHistory:
+    """The checkpoints a subgraph wrote under one task of a parent checkpoint (the server
+    keeps them apart, in the task's namespace; `threads.get_history(checkpoint_ns=…)`)."""
+
+    task: str  # the parent's node that ran the subgraph
+    namespace: str  # e.g. "chat:db4501b7-…"
+    checkpoints: tuple[ThreadState, ...]  # most recent first
+
+    def lines(self) -> list[str]:
+        """One header line, then one line per checkpoint: step, source, what runs next,
+        time (UTC) and the short checkpoint id."""
+        count = len(self.checkpoints)
+        lines = [f"{self.task}  namespace {self.namespace}  {count} checkpoint{'s' * (count != 1)}"]
+        for state in self.checkpoints:
+            step = "—" if state.step is None else str(state.step)
+            upcoming = ", ".join(state.next) or "—"
+            lines.append(
+                f"  step {step:>3}  {state.source or '—':<6}  next {upcoming:<12}"
+                f"  {utc_seconds_of_text(state.created_at)}"
+                f"  {short_checkpoint_id(state.checkpoint_id)}"
+            )
+        return lines

@@ -1,0 +1,193 @@
+"""A thread's checkpoints as a waterfall of supersteps, so the slow node is obvious. Headless.
+
+Each checkpoint of one branch (oldest first) is one superstep: the nodes that wrote it
+and how long it took — from its parent checkpoint's time to its own (`created_at`, set
+by the server when the checkpoint was saved), so no tracing service is needed.
+
+When the run streamed in this session, `TaskClock` knows better: it reads the run's
+`debug` events (task start and result, with the server's timestamps) or, failing that,
+its `tasks` events (timed on arrival), and gives each node of a superstep its own span —
+parallel nodes then show side by side instead of as one block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from agent_tui.threads.history import HistoryRow
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSpan:
+    """One node's run inside a superstep, in seconds since the timeline's start."""
+
+    name: str
+    start: float
+    duration: float
+    error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineStep:
+    """One checkpoint of the branch: what ran to make it, when, and for how long."""
+
+    checkpoint_id: str
+    step: int | None
+    source: str | None
+    nodes: tuple[str, ...]  # the writers, else "(keys)" of an update, else ()
+    start: float  # seconds since the first checkpoint of the branch
+    duration: float  # seconds since the parent checkpoint (0 for the first)
+    tasks: tuple[TaskSpan, ...] = ()  # per node, when the run streamed in this session
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.nodes) if self.nodes else (self.source or "")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    """A server timestamp (ISO 8601) as an aware UTC datetime; None if it does not parse."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def build_timeline(
+    branch: Sequence[HistoryRow], spans: Mapping[str, Sequence[TimedTask]] | None = None
+) -> list[TimelineStep]:
+    """The branch's checkpoints (oldest first) as supersteps; `spans`: task timings by
+    the checkpoint id they made (from `TaskClock.by_checkpoint`)."""
+    times = [parse_time(row.created_at) for row in branch]
+    known = [t for t in times if t is not None]
+    if not known:
+        return []
+    origin = min(known)
+    steps: list[TimelineStep] = []
+    previous: datetime | None = None
+    for row, moment in zip(branch, times, strict=True):
+        at = moment or previous or origin
+        start = (previous or at) - origin
+        duration = (at - previous).total_seconds() if previous is not None else 0.0
+        tasks = tuple(
+            TaskSpan(
+                task.name,
+                (task.started - origin).total_seconds(),
+                max(0.0, (task.ended - task.started).total_seconds()),
+                task.error,
+            )
+            for task in (spans or {}).get(row.checkpoint_id, ())
+            if task.ended is not None
+        )
+        nodes = row.writers or (
+            ("(" + ", ".join(row.written_keys) + ")",) if row.written_keys else ()
+        )
+        steps.append(
+            TimelineStep(
+                checkpoint_id=row.checkpoint_id,
+                step=row.step,
+                source=row.source,
+                nodes=nodes,
+                start=max(0.0, start.total_seconds()),
+                duration=max(0.0, duration),
+                tasks=tasks,
+            )
+        )
+        previous = at
+    return steps
+
+
+def slowest(steps: Sequence[TimelineStep]) -> TimelineStep | None:
+    """The superstep that took longest (None when nothing took any time)."""
+    candidates = [s for s in steps if s.duration > 0]
+    return max(candidates, key=lambda s: s.duration) if candidates else None
+
+
+def format_duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    return f"{int(seconds // 60)}m {seconds % 60:04.1f}s"
+
+
+@dataclass(slots=True)
+class TimedTask:
+    name: str
+    step: int | None
+    started: datetime
+    ended: datetime | None = None
+    error: bool = False
+
+
+@dataclass
+class TaskClock:
+    """Task start/end times of the runs streamed in this session, by the checkpoint each
+    superstep made. Feed it every run event (`observe(mode, data)`)."""
+
+    by_checkpoint: dict[str, list[TimedTask]] = field(default_factory=dict)
+    _open: dict[str, TimedTask] = field(default_factory=dict)  # task id → task
+    _done: dict[int | None, list[TimedTask]] = field(default_factory=dict)  # step → tasks
+
+    def observe(self, mode: str, data: Any, now: datetime | None = None) -> None:
+        """One run event: `mode` is the SSE event name (`debug`, `tasks`, `checkpoints`,
+        subgraph events as `mode|namespace` are ignored: their steps are their own)."""
+        if not isinstance(data, Mapping) or "|" in mode:
+            return
+        arrived = now or datetime.now(UTC)
+        if mode == "debug":
+            kind, payload = data.get("type"), data.get("payload")
+            stamp = parse_time(data.get("timestamp")) or arrived
+            step = data.get("step") if isinstance(data.get("step"), int) else None
+            if isinstance(payload, Mapping):
+                self._seen(str(kind), payload, stamp, step)
+        elif mode == "tasks":
+            kind = "task_result" if "result" in data or "error" in data else "task"
+            self._seen(kind, data, arrived, None)
+        elif mode == "checkpoints":
+            self._seen("checkpoint", data, arrived, _step_of(data))
+
+    def _seen(self, kind: str, payload: Mapping[str, Any], at: datetime, step: int | None) -> None:
+        task_id = str(payload.get("id") or "")
+        if kind == "task" and task_id:
+            self._open[task_id] = TimedTask(str(payload.get("name") or "?"), step, at)
+        elif kind == "task_result" and task_id in self._open:
+            task = self._open.pop(task_id)
+            task.ended = at
+            task.error = bool(payload.get("error"))
+            self._done.setdefault(task.step, []).append(task)
+        elif kind == "checkpoint":
+            checkpoint_id = _checkpoint_id_of(payload)
+            step = step if step is not None else _step_of(payload)
+            if checkpoint_id is None:
+                return
+            # The tasks that finished since the last checkpoint made this one.
+            finished = self._done.pop(step, []) if step in self._done else []
+            if not finished and None in self._done:  # `tasks` events carry no step
+                finished = self._done.pop(None)
+            if finished:
+                self.by_checkpoint.setdefault(checkpoint_id, []).extend(finished)
+
+
+def _checkpoint_id_of(payload: Mapping[str, Any]) -> str | None:
+    config = payload.get("config")
+    if isinstance(config, Mapping):
+        configurable = config.get("configurable")
+        if isinstance(configurable, Mapping) and configurable.get("checkpoint_id"):
+            return str(configurable["checkpoint_id"])
+    checkpoint = payload.get("checkpoint")
+    if isinstance(checkpoint, Mapping) and checkpoint.get("checkpoint_id"):
+        return str(checkpoint["checkpoint_id"])
+    return None
+
+
+def _step_of(payload: Mapping[str, Any]) -> int | None:
+    metadata = payload.get("metadata")
+    if isinstance(metadata, Mapping) and isinstance(metadata.get("step"), int):
+        return int(metadata["step"])
+    return None

@@ -1,0 +1,547 @@
+"""The Textual app. It owns the agent server clients and the embedded server, and
+decides which screen shows; the screens do the rest.
+
+Start-up: the app opens at once on `StartupScreen`, and an async worker starts the
+local server (or reaches the remote one) while the screen shows its progress. When
+`GET /info` answers, `ServerInfoScreen` replaces it. On failure the start-up screen
+shows why, and `r` tries again.
+
+One local server per project (`agent_tui.local.server_lock`): when another process
+(a second agent-tui, `agent-tui serve`) already runs the server of the project's data
+folder, the app connects to it and leaves it running on exit; once that server is gone,
+a retry (or `:ctx local`) starts the app's own.
+
+Contexts (`agent_tui.settings.contexts`): the app runs on one context at a time. `switch_context`
+(`:ctx NAME`, the context picker) re-reads the config file, and connects again through
+the same start-up screen and worker; the embedded server keeps running for a switch
+back to `local`. `readonly_reason` says whether --readonly or the context forbids changes.
+
+The client (httpx, pydantic), the embedded server supervisor and the screens that use
+them take about as long to import as Textual itself, so this module imports them only
+in the connect worker, in a thread, after the first paint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+
+from agent_tui.assistants.assistant_versions import ContextOverrides
+from agent_tui.local.local_session import LocalSession
+from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
+from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.screens.startup import StartupScreen
+from agent_tui.tui.shell import ShellApp
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from textual.app import SystemCommand
+    from textual.screen import Screen
+    from textual.timer import Timer
+
+    from agent_tui.client import AgentServerClient, ControlPlaneClient
+    from agent_tui.local import EmbeddedAgentServer, RunningServer
+    from agent_tui.local.control_plane import LocalControlPlane
+    from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.settings.config import AgentTuiConfig
+    from agent_tui.settings.contexts import Context
+
+logger = logging.getLogger(__name__)
+
+OWNER_CHECK_SECONDS = 2.0
+"""How often an app using another process's local server looks whether it still runs."""
+
+
+def _import_connection_modules() -> None:
+    import agent_tui.client
+    import agent_tui.local
+    import agent_tui.tui.screens.server_info  # noqa: F401
+
+
+class AgentTuiApp(ShellApp):
+    TITLE = "agent-tui"
+    # Start-up time: the start-up screen's stylesheet, read with the app's. Read when the
+    # screen is pushed, it made Textual parse every stylesheet again (all widgets' CSS,
+    # ~20 ms) before the first paint; read here, the screen finds it loaded. The same file
+    # and the same precedence either way.
+    CSS_PATH = StartupScreen.CSS_PATH
+    context: Context  # always one here (`_use_context`), unlike in a bare shell
+    # The footer's right end goes to the screen's keys too: ctrl+p is in `?` help.
+    CSS = "Footer FooterKey.-command-palette { display: none; }"
+    # Textual's own app bindings, redeclared to give each an id (keys are remapped by id).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Off the footer, to leave its 80 columns to the screen's keys; `?` lists it.
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+c", "help_quit", show=False, system=True, id="app.help_quit"),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            show=False,
+            priority=True,
+            tooltip="Open the command palette",
+            id="app.command_palette",
+        ),
+    ]
+
+    def __init__(
+        self,
+        target: ServerTarget | Context,
+        *,
+        readonly: bool = False,
+        config: AgentTuiConfig | None = None,
+        keymap: Mapping[str, str] | None = None,
+        start_timeout: float | None = None,
+        reload: bool = False,
+    ) -> None:
+        """`target`: a context (`agent_tui.settings.contexts`), or a bare server target.
+
+        `readonly`: --readonly, for the whole session whatever the context. `config`: the
+        config file as read at start (contexts are re-read from the file on a switch).
+        `start_timeout`: seconds to wait for a local server (None: its own default).
+        `reload`: reload the local server when the project's code changes (the command
+        line turns it on unless --no-reload).
+        """
+        super().__init__(keymap=keymap)
+        from agent_tui.settings.contexts import Context
+
+        self.config = config
+        self._readonly_flag = readonly
+        self._use_context(target if isinstance(target, Context) else Context.of_target(target))
+        self.local = LocalSession(
+            on_loop=self.call_from_thread,
+            on_reload=self._show_reload,
+            on_status=self._set_connection_status,
+            reload=reload,
+            start_timeout=start_timeout,
+        )
+        self.client = None  # the current server's
+        # One client per base URL and credentials (two contexts may share a server).
+        self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
+        # Control plane clients, keyed the same way; the local control plane is started
+        # on first use when the context names none (`get_control_plane`).
+        self._control_planes: dict[tuple[str, str | None, str | None], ControlPlaneClient] = {}
+        self.local_control_plane = None
+        self._control_plane_lock: asyncio.Lock | None = None
+        self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
+        # After the next connect: the route to open and the selection to show (e.g. a
+        # deployment's assistants, see `open_server_context`).
+        self._after_connect: tuple[str, dict[str, str | None]] | None = None
+        self.failure: str | None = None  # why the last start/connect failed, if it did
+        # Run-level contexts for assistants whose server record kept the wrong one after
+        # a version switch (the in-memory runtime bug): every run the app starts passes
+        # `context_overrides.context_for_run(assistant_id)`.
+        self.context_overrides = ContextOverrides()
+        self._startup = StartupScreen(self.target.description)
+        self._owner_watch: Timer | None = None
+
+    def on_mount(self) -> None:
+        # Pushed over the blank default screen rather than being the default screen:
+        # only pushed screens can be replaced with `switch_screen`. The connect worker
+        # starts when the screen reports `Ready` (its widgets exist then).
+        self.push_screen(self._startup)
+
+    def watch_connection_status(self, status: str) -> None:
+        self.sub_title = clean_text(status)
+
+    def client_for(
+        self, url: str, api_key: str | None = None, workspace_id: str | None = None
+    ) -> AgentServerClient:
+        """The one client for `url` (and these credentials), created on first use and
+        closed when the app exits."""
+        from agent_tui.client import AgentServerClient
+
+        key = (url, api_key, workspace_id)
+        client = self._clients.get(key)
+        if client is None:
+            client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
+            # Only the current server's answers and failures set the header: a stream
+            # still open on a previous context's server, or the control plane, says
+            # nothing about whether this one is there.
+            client.transport.response_listeners.append(
+                lambda: self.note_online() if self.client is client else None
+            )
+            client.transport.failure_listeners.append(
+                lambda url: self.note_offline(url) if self.client is client else None
+            )
+            self._clients[key] = client
+        return client
+
+    async def get_control_plane(self) -> ControlPlaneClient:
+        """The current context's control plane client (`control_plane_access`), created
+        once per URL and credentials and closed on exit. A context without a control
+        plane URL gets the local one, started here on first use and stopped on exit; one
+        that cannot start is an `ApiError` like any other, for the screen to show."""
+        from agent_tui.client import ApiError
+
+        try:
+            return await self._control_plane()
+        except ApiError:
+            raise
+        except Exception as error:  # the local control plane did not start
+            raise ApiError(f"the local control plane did not start: {error}") from error
+
+    async def _control_plane(self) -> ControlPlaneClient:
+        from agent_tui.client import ControlPlaneClient
+        from agent_tui.deployments.control_plane_access import (
+            control_plane_access,
+            describe_control_plane,
+        )
+
+        if self._control_plane_lock is None:
+            self._control_plane_lock = asyncio.Lock()
+        access = control_plane_access(self.context)
+        async with self._control_plane_lock:  # two screens must not start two of them
+            url: str
+            api_key: str | None
+            tenant: str | None
+            if access.url is None:
+                local = await self._start_local_control_plane()
+                url, api_key, tenant = local.url, local.api_key, None
+            else:
+                url, api_key, tenant = access.url, access.api_key, access.tenant_id
+            self.control_plane_description = describe_control_plane(url, local=access.is_local)
+            key = (url, api_key, tenant)
+            client = self._control_planes.get(key)
+            if client is None:
+                client = ControlPlaneClient(url, api_key=api_key, tenant_id=tenant)
+                self._control_planes[key] = client
+            return client
+
+    async def _start_local_control_plane(self) -> LocalControlPlane:
+        if self.local_control_plane is not None and self.local_control_plane.port is not None:
+            return self.local_control_plane
+        from agent_tui.local.control_plane import LocalControlPlane
+        from agent_tui.settings.logs import add_secret
+
+        local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
+        add_secret(local.api_key)
+        self.local_control_plane = local  # set before start: shutdown must find it
+        try:
+            await asyncio.to_thread(local.start)
+        except BaseException:
+            # The next use tries again from a clean slate instead of reusing a dead one.
+            await asyncio.to_thread(local.stop)
+            self.local_control_plane = None
+            raise
+        logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
+        return local
+
+    @on(StartupScreen.Ready)
+    @on(StartupScreen.RetryRequested)
+    def _start_connecting(self) -> None:
+        self._connect()
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def _connect(self) -> None:
+        startup, target = self._startup, self.target
+        self.failure = None
+        startup.start(target.description)
+        await asyncio.to_thread(_import_connection_modules)
+        from agent_tui.client import ApiError
+        from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.project_env import EnvironmentBuildError
+        from agent_tui.tui.screens.server_info import ServerInfoScreen
+
+        try:
+            workspace = None
+            if isinstance(target, LocalServer):
+                self.connection_status = "starting the local server…"
+                url = self.local.running_url() or await self.local.url(target, startup)
+            else:
+                self.connection_status = f"connecting to {target.url}…"
+                url, workspace = target.url, target.workspace_id
+            client = self.client_for(url, target.api_key, workspace)
+            info = await client.info()
+        except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
+            self._show_failure(startup, target, error)
+            return
+        if startup is not self._startup:
+            return  # the user switched context meanwhile
+        logger.info("connected to %s (langgraph-api %s)", url, info.version)
+        self.client = client
+        self.connection_status = f"connected · {url}"
+        # Not awaited: the stack changes at once and the worker ends, so a context switch
+        # that cancels this worker can never cancel it halfway through a screen switch.
+        while self.screen is not startup and len(self.screen_stack) > 2:
+            self.pop_screen()  # e.g. the command palette, opened while waiting
+        self.switch_screen(
+            ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
+        )
+        # Everything long-lived is loaded now: keep the collector from walking it during
+        # streams (see tui/gc_tuning.py).
+        from agent_tui.tui.gc_tuning import tune_for_streaming
+
+        tune_for_streaming()
+        if self.local.attached is not None:
+            self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
+        if self._after_connect is not None:
+            route, selection = self._after_connect
+            self._after_connect = None
+            self.selection.update(**selection)
+            # Queued behind the screen switch above, so it opens on top of the new home.
+            self.call_later(self.open_resource, route)
+
+    def _about(self, url: str) -> list[tuple[str, str]]:
+        """What the info screen says about where the server comes from."""
+        context = [("Context", self.context.name)]
+        if isinstance(self.target, LocalServer):
+            return [*context, *self.local.about(url)]
+        rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
+        if self.context.workspace_id:
+            rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
+        return rows
+
+    def _show_failure(
+        self, startup: StartupScreen, target: ServerTarget, error: BaseException
+    ) -> None:
+        if isinstance(target, RemoteServer):
+            from agent_tui.client.errors import HttpStatusError
+
+            named = self.context.name != target.url
+            # A server that answered with an error status was reached: say what it said.
+            if isinstance(error, HttpStatusError) and error.status_code is not None:
+                title = f"{target.url} answered {error.status_code} ({error.title})"
+            else:
+                title = f"Could not connect to {target.url}"
+            title += f" (context {self.context.name})" if named else ""
+        else:
+            title = "The local agent server did not start"
+        logger.warning("%s: %s", title, error)
+        self.failure = title
+        self.connection_status = "failed"
+        from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.project_env import EnvironmentBuildError
+
+        if isinstance(error, EnvironmentBuildError):
+            title = "The project's environment could not be built"
+            self.failure = title
+            startup.fail(title, error.reason, error.lines[-40:], details_title="uv said:")
+        elif isinstance(error, EmbeddedServerError):
+            startup.fail(title, error.reason, error.log_lines)
+        else:
+            startup.fail(title, str(error))
+
+    # -- contexts ---------------------------------------------------------------------
+
+    def _use_context(self, context: Context) -> None:
+        self.context = context
+        self.target: ServerTarget = context.target
+        reason = "started with --readonly" if self._readonly_flag else context.readonly_reason
+        self.readonly = reason is not None
+        self.readonly_reason = reason or ""
+        self.selection.update(context=context.name, deployment=None, assistant=None, thread=None)
+
+    def switch_context(self, name: str) -> bool:
+        """Connect to the config file's context `name` (`:ctx NAME`, the context picker).
+
+        The file is read again, so a context added with `agent-tui config set-context`
+        while the app runs is there. False (after saying why) if it cannot be used.
+        """
+        from agent_tui.settings.config import ConfigError, load_config
+        from agent_tui.settings.contexts import ContextError, resolve_context
+        from agent_tui.settings.logs import add_secret
+
+        try:
+            config = load_config()
+            context = resolve_context(config, name)
+        except (ConfigError, ContextError) as error:
+            self.notify(
+                str(error),
+                title="Cannot switch context",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            return False
+        self.config = config
+        add_secret(context.target.api_key)
+        self._switch_to(context)
+        return True
+
+    def open_server_context(
+        self,
+        name: str,
+        url: str,
+        api_key: str | None = None,
+        *,
+        workspace_id: str | None = None,
+        deployment: str | None = None,
+        then: str = "assistants",
+    ) -> None:
+        """Make the agent server at `url` the current context and open `then` (a route)
+        once connected: a deployment's server, from the deployment screens.
+
+        The context is ad hoc (not saved): named `name`, with the current context's
+        control plane and read-only reason. The breadcrumb keeps the current context's
+        name and adds `deployment`.
+        """
+        from agent_tui.settings.contexts import Context
+        from agent_tui.settings.logs import add_secret
+
+        previous = self.context
+        shown = {"context": self.selection.context or previous.name, "deployment": deployment}
+        context = Context(
+            name,
+            RemoteServer(url, api_key, workspace_id),
+            key_source="the control plane's key" if api_key else "none",
+            control_plane_url=previous.control_plane_url,
+            readonly_reason=previous.readonly_reason,
+        )
+        add_secret(api_key)
+        self._switch_to(context)
+        self.selection.update(**shown)
+        self._after_connect = (then, shown)
+
+    async def _check_owner(self) -> None:
+        """While this app uses another process's local server: when that server stops
+        (its app quit, `serve` was stopped), start this app's own on the same data."""
+        attached = self.local.attached
+        if attached is None or not await asyncio.to_thread(self.local.owner_gone):
+            return
+        owner = f"process {attached.pid}" if attached.pid is not None else "another process"
+        logger.info("the local server of %s stopped: starting our own", owner)
+        self.notify(
+            f"The local agent server of {owner} stopped: starting this app's own on the same "
+            "data (threads are kept).",
+            title="Local server",
+            markup=False,
+        )
+        self._switch_to(self.context)
+
+    def _switch_to(self, context: Context) -> None:
+        logger.info("switching to context %r: %r", context.name, context.target)
+        if self._owner_watch is not None:
+            self._owner_watch.stop()
+            self._owner_watch = None
+        self._after_connect = None
+        self.workers.cancel_group(self, "connect")
+        self._use_context(context)
+        self.client = None
+        self.connection_status = f"switching to {context.name}…"
+        self._startup = StartupScreen(context.target.description)
+        # Everything above Textual's default screen belongs to the old context; the new
+        # start-up screen reports `Ready` and the connect worker takes it from there. Not
+        # awaited: the stack changes at once, and awaiting the removal of a screen whose
+        # workers are being cancelled would cancel the awaiting task too.
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(self._startup)
+
+    def action_pick_context(self) -> None:
+        """Open the context picker (palette: "Contexts")."""
+        from agent_tui.settings.config import ConfigError, config_path, load_config
+        from agent_tui.settings.contexts import summarize_contexts
+        from agent_tui.tui.screens.context_picker import ContextPickerScreen
+
+        try:
+            config = load_config()
+        except ConfigError as error:
+            self.notify(str(error), title="Bad config file", severity="error", markup=False)
+            return
+        self.config = config
+        rows = summarize_contexts(config, current=self.context.name)
+
+        def picked(name: str | None) -> None:
+            if name is not None:
+                self.switch_context(name)
+
+        self.push_screen(ContextPickerScreen(rows, config_path()), picked)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from textual.app import SystemCommand
+
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
+        )
+
+    def report_worker_failure(self, group: str, error: BaseException | None) -> None:
+        """As the shell does, but a failed start is said on the start-up screen."""
+        if group == "connect" and isinstance(self.screen, StartupScreen):
+            logger.error("worker group %r failed", group, exc_info=error)
+            self.failure = "unexpected error while starting"
+            self.connection_status = "failed"
+            self.screen.fail(
+                "Unexpected error while starting", clean_text(str(error) or type(error).__name__)
+            )
+            return
+        super().report_worker_failure(group, error)
+
+    async def action_quit(self) -> None:
+        # Quitting after a failed start is a failure for scripts and for the CLI,
+        # which then says why on the terminal.
+        self.exit(return_code=1 if self.failure else 0)
+
+    async def on_unmount(self) -> None:
+        # Runs after every screen has closed, so nothing uses the clients any more.
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
+        for control_plane in self._control_planes.values():
+            await control_plane.aclose()
+        self._control_planes.clear()
+        if self.local_control_plane is not None:
+            # It stops the agent servers it deployed too.
+            await asyncio.to_thread(self.local_control_plane.stop)
+            self.local_control_plane = None
+        await asyncio.to_thread(self.stop_local_server)
+
+    @property
+    def local_server(self) -> EmbeddedAgentServer | None:
+        """The local server this app started and owns, if it did."""
+        return self.local.server
+
+    @property
+    def attached_server(self) -> RunningServer | None:
+        """Another process's local server this app uses (never stopped here)."""
+        return self.local.attached
+
+    def stop_local_server(self) -> None:
+        """Stop the embedded server this app started, if it runs (never another process's
+        server it is connected to), and its live reload; safe to call any number of times."""
+        self.local.stop()
+
+    def _set_connection_status(self, status: str) -> None:
+        self.connection_status = status
+
+    def _show_reload(self, event: ReloadEvent) -> None:
+        """A live reload of the local server, as it happens: said in a notification; the
+        graphs on the home screen are loaded again once it is back."""
+        from agent_tui.tui.screens.server_info import ServerInfoScreen
+
+        server = self.local.server
+        url = server.url if server is not None and server.port is not None else ""
+        if event.kind == "reloading":
+            self.connection_status = f"reloading · {url}"
+            self.notify(clean_text(event.message), title="Live reload", timeout=4, markup=False)
+            return
+        if event.kind == "reloaded":
+            self.connection_status = f"connected · {url}"
+            self.notify(
+                f"{event.message}; graphs refreshed", title="Live reload", timeout=4, markup=False
+            )
+            for screen in self.screen_stack:
+                if isinstance(screen, ServerInfoScreen):
+                    screen.load()
+            return
+        problems = [str(problem) for problem in event.problems] or [event.message]
+        details = event.details[-5:] if not event.problems else []
+        first = event.problems[0] if event.problems else None
+        where = f"{first.file.name}:{first.line}" if first and first.file and first.line else ""
+        # Stays in the header, on every screen, until a reload works again.
+        self.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
+        self.notify(
+            clean_text("\n".join([*problems[:5], *details])),
+            title="Reload failed: the server keeps running the previous code",
+            severity="error",
+            timeout=30,
+            markup=False,
+        )

@@ -1,0 +1,185 @@
+"""One widget per transcript item (`chat.items`): what a human, an AI message, a tool,
+a node, the graph or agent-tui itself said during a run.
+
+Every block renders server text inertly: `server_text` for plain text, `json_syntax`
+for JSON, markup-escaped labels for titles, and Markdown only with links disabled
+(`TranscriptView` decides which links may open). The AI block and the interrupt block
+live in their own modules; `chat_transcript.block_for` picks the block of an item.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.markup import escape
+from textual.widgets import Collapsible, Static
+
+from agent_tui.chat.item_text import namespace_label, written_keys
+from agent_tui.chat.items import (
+    CustomItem,
+    ErrorItem,
+    HumanItem,
+    NodeUpdateItem,
+    NoticeItem,
+    ToolResultItem,
+    TranscriptItem,
+)
+from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.widgets.json_view import json_syntax
+from agent_tui.tui.widgets.text import server_text
+
+
+def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()) -> Text:
+    """The dim header line of a block: kind, then details, then the subgraph path."""
+    label = Text(kind, style="bold")
+    for detail in details:
+        if detail:
+            label.append(" · ", style="dim")
+            label.append_text(server_text(detail))
+    if namespace:
+        label.append(" · ", style="dim")
+        label.append_text(server_text(f"⤷ {namespace_label(namespace)}", style="italic"))
+    return label
+
+
+class ChatBlock(Vertical):
+    """Base of the transcript blocks: knows its item; `refresh_item` re-renders it after
+    an `Updated` change."""
+
+    DEFAULT_CSS = """
+    ChatBlock { height: auto; margin: 0 0 1 0; padding: 0 1; }
+    ChatBlock > .block-label { color: $text-muted; }
+    ChatBlock > Static { height: auto; }
+    """
+
+    def __init__(self, item: TranscriptItem) -> None:
+        super().__init__(classes="chat-block")
+        self.item = item
+
+    def refresh_item(self) -> None:
+        """Show the item's current content (it was changed in place)."""
+        self.call_later(self.recompose)
+
+
+class HumanBlock(ChatBlock):
+    DEFAULT_CSS = """
+    HumanBlock { border-left: thick $primary; background: $boost; }
+    """
+
+    item: HumanItem
+
+    def compose(self) -> ComposeResult:
+        yield Static(block_label("you"), classes="block-label")
+        yield Static(server_text(self.item.text), classes="human-text")
+
+
+class QueuedBlock(HumanBlock):
+    """A message waiting for the active run to end: dimmed, always last (the transcript
+    mounts new blocks above it). Not a transcript item: the thread does not hold it yet."""
+
+    DEFAULT_CSS = """
+    QueuedBlock { border-left: thick $primary 40%; background: transparent; }
+    QueuedBlock > Static { color: $text-muted; }
+    """
+
+    def __init__(self, text: str, how: str) -> None:
+        super().__init__(HumanItem(key="queued", text=text))
+        self.how = how  # what happens to it, e.g. "queued: sent when this run ends"
+
+    def compose(self) -> ComposeResult:
+        label = block_label("you")
+        label.append(f" · {self.how}", style="italic")
+        yield Static(label, classes="block-label")
+        yield Static(server_text(self.item.text), classes="human-text")
+
+
+class ToolResultBlock(ChatBlock):
+    DEFAULT_CSS = """
+    ToolResultBlock { border-left: thick $secondary; }
+    ToolResultBlock.error { border-left: thick $error; }
+    ToolResultBlock.error > .tool-content { color: $text-error; }
+    """
+
+    item: ToolResultItem
+
+    def compose(self) -> ComposeResult:
+        item = self.item
+        failed = item.status == "error"
+        self.set_class(failed, "error")
+        status = Text(item.status, style="bold red" if failed else "green")
+        label = block_label("tool", item.name, namespace=item.namespace)
+        yield Static(Text.assemble(label, " ", status), classes="block-label")
+        yield Static(server_text(item.content), classes="tool-content")
+
+
+class NodeUpdateBlock(ChatBlock):
+    """A node's step, collapsed to one line ("node ▸ keys it wrote"); expands to the
+    update as JSON."""
+
+    DEFAULT_CSS = """
+    NodeUpdateBlock { margin: 0; }
+    NodeUpdateBlock Collapsible { border-top: none; padding: 0; background: transparent; }
+    NodeUpdateBlock Collapsible > Contents { padding: 0 0 0 2; }
+    NodeUpdateBlock .node-update { height: auto; }
+    """
+
+    item: NodeUpdateItem
+
+    @property
+    def title(self) -> str:
+        item = self.item
+        path = f"{namespace_label(item.namespace)} ▸ " if item.namespace else ""
+        text = clean_text(f"{path}{item.node} ▸ {written_keys(item.update)}")
+        return escape(text)  # Collapsible parses its title as markup
+
+    def compose(self) -> ComposeResult:
+        with Collapsible(title=self.title, collapsed=True):
+            yield Static(json_syntax(self.item.update), classes="node-update")
+
+
+class CustomBlock(ChatBlock):
+    DEFAULT_CSS = """
+    CustomBlock { border-left: thick $accent; }
+    """
+
+    item: CustomItem
+
+    def compose(self) -> ComposeResult:
+        yield Static(block_label("custom", namespace=self.item.namespace), classes="block-label")
+        data = self.item.data
+        body = server_text(data) if isinstance(data, str) else json_syntax(data)
+        yield Static(body, classes="custom-data")
+
+
+class ErrorBlock(ChatBlock):
+    DEFAULT_CSS = """
+    ErrorBlock { border-left: thick $error; }
+    """
+
+    item: ErrorItem
+
+    def compose(self) -> ComposeResult:
+        text = Text()  # not the type's Text: its style would colour the whole line
+        text.append_text(server_text(self.item.error or "Error", style="bold red"))
+        if self.item.node:
+            text.append(" in ", style="red")
+            text.append_text(server_text(self.item.node, style="bold"))
+        text.append(": ")
+        text.append_text(server_text(self.item.message))
+        yield Static(text, classes="error-text")
+
+
+_NOTICE_STYLES = {"information": "dim", "warning": "yellow", "error": "bold red"}
+
+
+class NoticeBlock(ChatBlock):
+    DEFAULT_CSS = """
+    NoticeBlock { margin: 0; }
+    """
+
+    item: NoticeItem
+
+    def compose(self) -> ComposeResult:
+        style = _NOTICE_STYLES.get(self.item.severity, "dim")
+        yield Static(server_text(f"— {self.item.text}", style=style), classes="notice-text")

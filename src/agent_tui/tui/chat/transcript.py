@@ -1,0 +1,309 @@
+"""The chat transcript: one block per item, fed by `TranscriptChange`s.
+
+`TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only
+mark their block dirty), so a run streaming thousands of tokens a second costs a few
+Markdown writes a second, not one per token: dirty AI blocks are flushed at most
+`FLUSHES_PER_SECOND` times a second.
+
+Following: the view is anchored to its end (Textual's `anchor()`) so new output stays
+in sight. When the user scrolls up the anchor is released and new output shows a
+"new output below" marker instead of moving the view; `end` (or a click on the
+marker) scrolls to the end and follows again.
+
+Links inside AI Markdown never open by themselves (`open_links=False`): only http(s)
+links, and only after the user confirms with `o`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Markdown, Static
+
+from agent_tui.chat.items import (
+    Added,
+    AIItem,
+    Appended,
+    Cleared,
+    CustomItem,
+    ErrorItem,
+    HumanItem,
+    InterruptItem,
+    NodeUpdateItem,
+    NoticeItem,
+    ToolResultItem,
+    TranscriptChange,
+    TranscriptItem,
+    Updated,
+)
+from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.blocks import (
+    ChatBlock,
+    CustomBlock,
+    ErrorBlock,
+    HumanBlock,
+    NodeUpdateBlock,
+    NoticeBlock,
+    QueuedBlock,
+    ToolResultBlock,
+)
+from agent_tui.tui.chat.interrupt import InterruptBlock
+
+FLUSHES_PER_SECOND = 20
+OPENABLE_SCHEMES = frozenset({"http", "https"})
+
+
+def block_for(item: TranscriptItem) -> ChatBlock:
+    """The widget that shows `item`."""
+    if isinstance(item, AIItem):
+        return AIBlock(item)
+    if isinstance(item, HumanItem):
+        return HumanBlock(item)
+    if isinstance(item, ToolResultItem):
+        return ToolResultBlock(item)
+    if isinstance(item, NodeUpdateItem):
+        return NodeUpdateBlock(item)
+    if isinstance(item, CustomItem):
+        return CustomBlock(item)
+    if isinstance(item, InterruptItem):
+        return InterruptBlock(item)
+    if isinstance(item, ErrorItem):
+        return ErrorBlock(item)
+    if isinstance(item, NoticeItem):
+        return NoticeBlock(item)
+    raise TypeError(f"no transcript block for {type(item).__name__}")
+
+
+def is_openable_link(href: str) -> bool:
+    return urlsplit(href.strip()).scheme.lower() in OPENABLE_SCHEMES
+
+
+class NewOutputMarker(Static):
+    """Docked at the bottom while the user reads above and output keeps coming."""
+
+    DEFAULT_CSS = """
+    NewOutputMarker {
+        dock: bottom; width: auto; height: 1; padding: 0 1; offset-x: 1;
+        background: $accent; color: $text; display: none;
+    }
+    NewOutputMarker.visible { display: block; }
+    """
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        transcript = self.parent
+        if isinstance(transcript, TranscriptView):
+            transcript.follow()
+
+
+class EmptyHint(Static):
+    """What to do in a chat with no message yet; hidden once anything is shown."""
+
+    DEFAULT_CSS = """
+    EmptyHint { color: $text-muted; padding: 1 0; display: none; }
+    """
+
+
+class TranscriptView(VerticalScroll, can_focus=True):
+    DEFAULT_CSS = """
+    TranscriptView { height: 1fr; padding: 0 1; }
+    TranscriptView.-empty > EmptyHint { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("end", "follow", "Follow", id="transcript.follow"),
+        Binding("o", "open_link", "Open link", id="transcript.open_link"),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._blocks: dict[str, ChatBlock] = {}
+        self._dirty: dict[str, AIBlock] = {}  # insertion-ordered set of blocks to flush
+        self._flush_timer: Timer | None = None
+        self._pending_link: str | None = None
+        self._queued: QueuedBlock | None = None  # kept below every other block
+
+    def compose(self) -> ComposeResult:
+        yield EmptyHint()
+        yield NewOutputMarker("new output below ↓ (end)")
+
+    def set_empty_hint(self, hint: Text | str) -> None:
+        """Shown while the transcript has no block: what the user can do first."""
+        self.query_one(EmptyHint).update(hint)
+        self._show_emptiness()
+
+    def _show_emptiness(self) -> None:
+        self.set_class(not self._blocks and self._queued is None, "-empty")
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    # -- feeding ------------------------------------------------------------------
+
+    def apply(self, changes: Iterable[TranscriptChange]) -> None:
+        """Show `changes` (from `ChatTranscript`), in order."""
+        grew = False
+        for change in changes:
+            if isinstance(change, Appended):
+                block = self._blocks.get(change.item.key)
+                if block is None:  # a delta for an unseen message: show the message
+                    self._add(change.item)
+                elif isinstance(block, AIBlock):
+                    self._dirty[block.item.key] = block
+                grew = True
+            elif isinstance(change, Added):
+                self._add(change.item)
+                grew = True
+            elif isinstance(change, Updated):
+                block = self._blocks.get(change.item.key)
+                if block is None:
+                    self._add(change.item)
+                    grew = True
+                else:
+                    block.item = change.item
+                    self._dirty.pop(change.item.key, None)  # sync_item flushes it
+                    block.refresh_item()
+            elif isinstance(change, Cleared):
+                self.clear()
+        if self._dirty and self._flush_timer is None:
+            self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
+        if grew and not self.following:
+            self.marker.add_class("visible")
+        self._show_emptiness()
+
+    def clear(self) -> None:
+        """Remove every block (a thread reloaded from its state) but the queued message."""
+        self._blocks.clear()
+        self._dirty.clear()
+        # Not `query(ChatBlock).exclude(…)`: Textual's `exclude` drops the type filter,
+        # which removed the hint and the "new output" marker with the blocks.
+        self.remove_children([b for b in self.query(ChatBlock) if b is not self._queued])
+        self.marker.remove_class("visible")
+        self._show_emptiness()
+
+    def _add(self, item: TranscriptItem) -> None:
+        if item.key in self._blocks:  # the same item twice: show it once
+            self._blocks[item.key].refresh_item()
+            return
+        block = block_for(item)
+        self._blocks[item.key] = block
+        if self._queued is not None:
+            self.mount(block, before=self._queued)
+        else:
+            self.mount(block)
+
+    async def _flush(self) -> None:
+        self._flush_timer = None
+        dirty, self._dirty = self._dirty, {}
+        for block in dirty.values():
+            if block.is_mounted:
+                await block.flush()
+            elif self._blocks.get(block.item.key) is block:
+                self._dirty[block.item.key] = block  # not mounted yet: next time
+        if self._dirty and self._flush_timer is None:
+            self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
+
+    # -- the queued message ---------------------------------------------------------
+
+    @property
+    def queued_block(self) -> QueuedBlock | None:
+        return self._queued
+
+    def show_queued(self, text: str, how: str) -> None:
+        """Show `text` as queued (`how`: what happens to it), at the end, until
+        `drop_queued()`."""
+        self.drop_queued()
+        self._queued = QueuedBlock(text, how)
+        self.mount(self._queued)
+        self._show_emptiness()
+        if not self.following:
+            self.marker.add_class("visible")
+
+    def drop_queued(self) -> None:
+        if self._queued is not None:
+            queued, self._queued = self._queued, None
+            queued.remove()
+            self._show_emptiness()
+
+    # -- reading the blocks -------------------------------------------------------
+
+    def block(self, key: str) -> ChatBlock | None:
+        return self._blocks.get(key)
+
+    @property
+    def blocks(self) -> list[ChatBlock]:
+        return list(self._blocks.values())
+
+    @property
+    def stream_writes(self) -> int:
+        """Markdown stream writes so far, over all AI blocks (tokens are batched)."""
+        return sum(b.stream_writes for b in self._blocks.values() if isinstance(b, AIBlock))
+
+    # -- following ----------------------------------------------------------------
+
+    @property
+    def marker(self) -> NewOutputMarker:
+        return self.query_one(NewOutputMarker)
+
+    @property
+    def following(self) -> bool:
+        """Whether new output scrolls into view (the user has not scrolled up)."""
+        # Textual keeps no public flag for "anchored and not released by the user".
+        return self.is_anchored and not self._anchor_released
+
+    def follow(self) -> None:
+        """Scroll to the newest output and keep following it."""
+        self.anchor()
+        self.marker.remove_class("visible")
+
+    def action_follow(self) -> None:
+        self.follow()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self.following:
+            # A query, not `marker`: while the app shuts down the marker may be gone.
+            self.query(NewOutputMarker).remove_class("visible")
+
+    # -- links ----------------------------------------------------------------------
+
+    @on(Markdown.LinkClicked)
+    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        href = clean_text(event.href)
+        if not is_openable_link(href):
+            self._set_pending_link(None)
+            self.notify(
+                f"Not opening {href!r}: only http(s) links can be opened.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self._set_pending_link(href)
+        self.notify(f"Open {href}? Press o to open it.", markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `o` means something only while a link waits for confirmation; otherwise the
+        # key goes on to the screen's bindings and the footer does not offer it.
+        if action == "open_link":
+            return self._pending_link is not None
+        return True
+
+    def _set_pending_link(self, href: str | None) -> None:
+        self._pending_link = href
+        self.refresh_bindings()
+
+    def action_open_link(self) -> None:
+        href = self._pending_link
+        self._set_pending_link(None)
+        if href is not None and is_openable_link(href):
+            self.app.open_url(href)

@@ -1,0 +1,82 @@
+"""An assistant's graph (`GET /assistants/{id}/graph`) drawn as text, scrollable."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from agent_tui.assistants.graph_text import edges_of
+from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.client.models import Assistant
+from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.screens.assistants.graph_view import GraphView
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.text import server_text
+
+
+class AssistantGraphScreen(AgentScreen[None]):
+    DEFAULT_CSS = """
+    AssistantGraphScreen #graph-title { padding: 0 1; height: auto; }
+    AssistantGraphScreen #graph-legend { padding: 0 1; color: $text-muted; }
+    AssistantGraphScreen GraphView { padding: 1 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "back", "Back", id="assistant_graph.back"),
+        Binding("r", "refresh", "Refresh", id="assistant_graph.refresh"),
+        Binding("x", "xray", "Subgraphs", id="assistant_graph.xray"),
+    ]
+
+    def __init__(self, client: AgentServerClient, assistant: Assistant) -> None:
+        super().__init__()
+        self.client = client
+        self.assistant = assistant
+        self.xray = False
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb()
+        title = Text("Graph ", style="bold")
+        title.append_text(server_text(self.assistant.graph_id, style="bold"))
+        title.append("  of assistant ")
+        title.append_text(server_text(self.assistant.name or self.assistant.assistant_id))
+        yield Static(title, id="graph-title")
+        yield Static(
+            "──▶ edge   ╌╌▶ conditional (decided at run time)   ↺ loops back", id="graph-legend"
+        )
+        yield GraphView(id="graph-view")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(GraphView).focus()
+        self._load()
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_refresh(self) -> None:
+        self._load()
+
+    def action_xray(self) -> None:
+        self.xray = not self.xray
+        self._load()
+
+    @work(exclusive=True, group="assistant-graph", exit_on_error=False)
+    async def _load(self) -> None:
+        view = self.query_one(GraphView)
+        view.loading = True
+        try:
+            graph = await self.client.assistants.get_graph(
+                self.assistant.assistant_id, xray=self.xray
+            )
+        except ApiError as error:
+            self.report_error(error, doing="draw the graph")
+            return
+        finally:
+            view.loading = False
+        view.show(*edges_of(graph))
+        self.loaded = True

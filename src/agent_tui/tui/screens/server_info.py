@@ -1,0 +1,245 @@
+"""The first screen once connected: which server this is, and which graphs it serves.
+
+Every string here comes from the server, so each goes through `server_text` (cleaned,
+never parsed as markup). The resource screens of later issues open from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Footer, Static
+
+from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.chat.assistant import ChatAssistant
+from agent_tui.client import AgentServerClient, ApiError
+from agent_tui.client.models import Assistant, ServerInfo
+from agent_tui.text.sanitize import clean_text
+from agent_tui.text.short_ids import short_random_id
+from agent_tui.tui import routes
+from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.text import server_text
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSummary:
+    graph_id: str
+    default_assistant_id: str | None  # the one the server made for the graph itself
+    description: str  # langgraph.json's, copied onto the default assistant
+    assistants: int
+
+
+def summarize_graphs(assistants: Iterable[Assistant]) -> list[GraphSummary]:
+    """One entry per graph id, sorted by id."""
+    counts: dict[str, int] = {}
+    defaults: dict[str, Assistant] = {}
+    for assistant in assistants:
+        counts[assistant.graph_id] = counts.get(assistant.graph_id, 0) + 1
+        if assistant.is_default:
+            defaults.setdefault(assistant.graph_id, assistant)
+    summaries = []
+    for graph_id in sorted(counts):
+        default = defaults.get(graph_id)
+        summaries.append(
+            GraphSummary(
+                graph_id=graph_id,
+                default_assistant_id=default.assistant_id if default else None,
+                description=(default.description or "") if default else "",
+                assistants=counts[graph_id],
+            )
+        )
+    return summaries
+
+
+def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool) -> Text:
+    raw: dict[str, Any] = info.raw()
+    rows: list[tuple[str, Text]] = [(label, server_text(value)) for label, value in about]
+    rows += [
+        ("Version", server_text(f"langgraph-api {info.version or '?'}")),
+        ("LangGraph", server_text(info.langgraph_py_version or "?")),
+    ]
+    host = raw.get("host")
+    if isinstance(host, dict) and any(host.values()):
+        parts = [f"{k}={v}" for k, v in host.items() if v]
+        rows.append(("Host", server_text(", ".join(parts))))
+    enabled = [name for name, on in info.flags.items() if on is True]
+    if enabled:
+        rows.append(("Features", server_text(", ".join(enabled))))
+    rows.append(
+        (
+            "Mode",
+            Text("read-only: changes are refused", style="bold")
+            if readonly
+            else Text("read-write"),
+        )
+    )
+    text = Text()
+    for label, value in rows:
+        text.append(f"{label:<12}", style="bold")
+        text.append_text(value)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class ServerInfoScreen(AgentScreen[None]):
+    CSS_PATH = "server_info.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Off the footer (80 columns) like Attention below: `?` lists them.
+        Binding("r", "refresh", "Refresh", show=False, id="server_info.refresh"),
+        Binding("c", "chat", "Chat", id="server_info.chat"),
+        # The home screen's ways in (also `:assistants`, `:threads`, `:attention`, `:deployments`).
+        Binding("a", "app.open_resource('assistants')", "Assistants", id="server_info.assistants"),
+        Binding("t", "app.open_resource('threads')", "Threads", id="server_info.threads"),
+        Binding(
+            "d", "app.open_resource('deployments')", "Deployments", id="server_info.deployments"
+        ),
+        Binding(
+            "exclamation_mark",
+            "app.open_resource('attention')",
+            "Attention",
+            show=False,
+            id="server_info.attention",
+        ),
+    ]
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        *,
+        about: Sequence[tuple[str, str]] = (),
+        info: ServerInfo | None = None,
+        readonly: bool = False,
+    ) -> None:
+        """`about` are (label, value) rows describing the connection, shown first."""
+        super().__init__()
+        self.client = client
+        self.about = list(about) or [("Server", client.base_url)]
+        self.info = info
+        self.readonly = readonly
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb()
+        with VerticalScroll(id="server-info"):
+            yield Static(id="summary")
+            yield Static("Graphs", classes="section-title")
+            table: DataTable[Text] = DataTable(id="graphs", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(id="load-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#graphs", DataTable)
+        table.focus()  # enter on a graph opens its assistants
+        table.add_column("Graph", key="graph")
+        table.add_column("Default assistant", key="assistant")
+        table.add_column("Assistants", key="count")
+        table.add_column("Description", key="description")
+        if self.info is not None:
+            self._show_info(self.info)
+        self.load(with_info=self.info is None)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """`enter` on a graph: its assistants."""
+        event.stop()
+        graph_id = event.row_key.value
+        if graph_id:
+            self.run_worker(
+                self.agent_app.open_resource("assistants", graph_id), exit_on_error=False
+            )
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_chat(self) -> None:
+        """`c`: a new thread on the selected graph, open on its chat, ready to type."""
+        table: DataTable[Text] = self.query_one("#graphs", DataTable)
+        if not table.row_count:
+            self.notify("No graph to chat with on this server", severity="warning", markup=False)
+            return
+        if self.refuse_if_readonly("create a thread to chat in"):
+            return
+        graph_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        if graph_id:
+            self._chat(graph_id)
+
+    @work(exclusive=True, group="server-info-chat", exit_on_error=False)
+    async def _chat(self, graph_id: str) -> None:
+        assistant = ChatAssistant(graph_id, graph_id, graph_id)
+        try:
+            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
+        except ApiError as error:
+            self.report_error(error, doing="create a thread")
+            return
+        await self.app.push_screen(
+            routes.build(
+                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
+            )
+        )
+
+    def load(self, *, with_info: bool = True) -> None:
+        """Fetch the graphs, and `/info` too unless the caller just fetched it."""
+        self.query_one("#graphs", DataTable).loading = True
+        self._load(with_info)
+
+    async def _fetch(self, with_info: bool) -> tuple[ServerInfo | None, list[Assistant], bool]:
+        info = await self.client.info() if with_info else None
+        assistants, truncated = await fetch_all_assistants(self.client)
+        return info, assistants, truncated
+
+    def _show_info(self, info: ServerInfo) -> None:
+        summary = _summary(self.about, info, self.readonly)
+        self.query_one("#summary", Static).update(summary)
+
+    def _show_graphs(self, assistants: list[Assistant], truncated: bool) -> None:
+        table: DataTable[Text] = self.query_one("#graphs", DataTable)
+        table.clear()
+        for graph in summarize_graphs(assistants):
+            table.add_row(
+                server_text(graph.graph_id, style="bold"),
+                # Short, as in the assistants table: the description gets the room.
+                server_text(short_random_id(graph.default_assistant_id)),
+                Text(str(graph.assistants), justify="right"),
+                server_text(graph.description, style="italic"),
+                key=graph.graph_id,
+            )
+        if not table.row_count:
+            self._show_error(Text("This server has no graphs (no assistants found).", "italic"))
+        elif truncated:
+            self._show_error(Text(f"Showing the first {len(assistants)} assistants.", "italic"))
+        else:
+            self._show_error(None)
+
+    def _show_error(self, message: Text | None) -> None:
+        widget = self.query_one("#load-error", Static)
+        widget.update(message or "")
+        widget.display = message is not None
+
+    @work(exclusive=True, group="server-info", exit_on_error=False)
+    async def _load(self, with_info: bool) -> None:
+        table = self.query_one("#graphs", DataTable)
+        try:
+            info, assistants, truncated = await self._fetch(with_info)
+        except ApiError as error:
+            self._show_error(server_text(str(error)))
+            self.notify(
+                clean_text(str(error)),
+                title="Could not load the server's details",
+                severity="error",
+                markup=False,
+            )
+            return
+        finally:
+            table.loading = False
+        if info is not None:
+            self.info = info
+            self._show_info(info)
+        self._show_graphs(assistants, truncated)

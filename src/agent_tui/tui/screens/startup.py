@@ -1,0 +1,204 @@
+"""The first thing the user sees: progress while the server starts or is reached, or why not.
+
+The screen is passive: the app's connect worker tells it what is happening
+(`start`, `fail`) and it polls the server's log for a status line, so the user sees
+the server's own progress instead of a bare spinner.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Footer, Header, LoadingIndicator, ProgressBar, Static
+
+from agent_tui.settings.logs import log_file
+from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.widgets.text import server_text
+
+LogSource = Callable[[], Sequence[str]]
+
+# langgraph-api logs through structlog:
+#   2026-11-21T16:06:03.774944Z [info     ] Starting In-Memory runtime [module] key=value ...
+# Only the event text says anything to a user waiting for the server.
+_STRUCTLOG_LINE = re.compile(r"^\S+Z \[\s*\w+\s*\] (?P<event>.*?)(?:\s+\[[\w.]+\].*)?$")
+# The stdlib logging format: `INFO:langgraph_api.cli:message`.
+_STDLIB_LINE = re.compile(r"^[A-Z]+:[\w.]+:(?P<event>.*)$")
+
+
+def status_from_log_line(line: str) -> str:
+    """The readable part of one server log line."""
+    line = line.strip()
+    match = _STRUCTLOG_LINE.match(line) or _STDLIB_LINE.match(line)
+    return match.group("event").strip() if match else line
+
+
+# The last line of a Python traceback: `package.module.SomeError: message`.
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception): .+")
+
+
+def probable_cause(lines: Sequence[str]) -> str | None:
+    """The last exception line in a server log: usually what went wrong."""
+    for line in reversed(lines):
+        if _EXCEPTION_LINE.match(line.strip()):
+            return line.strip()
+    return None
+
+
+def latest_status(lines: Sequence[str]) -> str:
+    """The last log line that says something, for the status line."""
+    for line in reversed(lines):
+        status = status_from_log_line(line)
+        if status:
+            return status
+    return ""
+
+
+class StartupScreen(AgentScreen[None]):
+    # Absolute, so the app can read the same file before the first paint (see `AgentTuiApp`).
+    CSS_PATH = Path(__file__).with_name("startup.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry", "Retry", id="startup.retry"),
+        # Hidden: the footer already shows ctrl+q for quitting.
+        Binding("q", "app.quit", "Quit", show=False, id="startup.quit"),
+    ]
+
+    # init=False: nothing to do for the initial False, and the watcher's refresh_bindings
+    # would have the footer compose its keys twice before the first paint (start-up time).
+    failed: reactive[bool] = reactive(False, init=False)
+
+    class Ready(Message):
+        """The screen is painted: the app may start working and report progress."""
+
+    class RetryRequested(Message):
+        """The user asked to try starting/connecting again."""
+
+    def __init__(self, heading: str) -> None:
+        super().__init__()
+        self._heading = heading
+        self._log_source: LogSource | None = None
+        self._build_line = ""
+        self._started = time.monotonic()
+        self.attempt = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="startup"):
+            yield Static(server_text(self._heading), id="heading")
+            yield LoadingIndicator()
+            yield ProgressBar(id="build-progress", show_eta=False)
+            yield Static(id="status")
+            with Vertical(id="failure"):
+                yield Static(id="error-title")
+                yield Static(id="error-hint")
+                with VerticalScroll(id="error-scroll"):
+                    yield Static(id="error-message")
+                    yield Static(id="error-details")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(0.25, self._show_status)
+        # Start-up time: only after the first paint. The connect worker then imports the
+        # client in a thread, which would hold the interpreter lock while the first frame
+        # is still being laid out and drawn.
+        self.call_after_refresh(self.post_message, self.Ready())
+
+    def start(self, heading: str) -> None:
+        """Show progress for a new attempt."""
+        self.attempt += 1
+        self._started = time.monotonic()
+        self._log_source = None
+        self._build_line = ""
+        self.query_one("#build-progress", ProgressBar).display = False
+        self.failed = False
+        self.follow(heading)
+
+    def follow(self, heading: str, log_source: LogSource | None = None) -> None:
+        """Say what is being done; `log_source` returns the server's log lines so far."""
+        self._heading = heading
+        self._log_source = log_source
+        if log_source is not None:  # the server starts: the environment is done
+            self.query_one("#build-progress", ProgressBar).display = False
+        self.query_one("#heading", Static).update(server_text(heading))
+        self._show_status()
+
+    def show_build(self, stage: str, line: str, done: int, total: int | None) -> None:
+        """Progress of the project's environment build: a bar once the number of
+        packages is known, and uv's latest line below it."""
+        bar = self.query_one("#build-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=total, progress=done)
+        self._build_line = f"{stage} · {line}" if line and line != stage else stage
+        self._show_status()
+
+    def fail(
+        self,
+        title: str,
+        message: str,
+        details: Sequence[str] = (),
+        *,
+        details_title: str = "last lines of the server's log:",
+    ) -> None:
+        """Show why it did not work: `message` says what happened, `details` are the
+        server's last log lines, or uv's (shown below it under `details_title`,
+        scrollable)."""
+        self.failed = True
+        # Shown by `show_build` with an inline style, which the "-failed" class cannot
+        # hide: an unfinished bar would keep pulsing under the failure.
+        self.query_one("#build-progress", ProgressBar).display = False
+        if self.attempt > 1:  # so a retry that fails the same way visibly did something
+            title = f"{title} (attempt {self.attempt})"
+        self.query_one("#error-title", Static).update(server_text(title, style="bold"))
+        hint = Text.assemble(
+            ("r", "bold"), " retry   ", ("ctrl+q", "bold"), " quit   log: ", str(log_file())
+        )
+        self.query_one("#error-hint", Static).update(hint)
+        cause = probable_cause(details)
+        if cause:
+            message = f"{message}\n\n{cause}"
+        self.query_one("#error-message", Static).update(server_text(message))
+        detail_widget = self.query_one("#error-details", Static)
+        if details:
+            text = Text(f"{details_title}\n", style="bold")
+            text.append_text(server_text("\n".join(details)))
+            detail_widget.update(text)
+        detail_widget.display = bool(details)
+        scroll = self.query_one("#error-scroll", VerticalScroll)
+        scroll.focus()  # arrow keys and page keys scroll a long error
+        scroll.scroll_home(animate=False)
+
+    def _show_status(self) -> None:
+        if self.failed:
+            return
+        elapsed = f"{time.monotonic() - self._started:.0f}s"
+        if self._log_source is None:
+            latest = self._build_line
+        else:
+            # Before its first line the server process is still importing langgraph-api.
+            latest = latest_status(self._log_source()) or "loading the agent server…"
+        status = server_text(elapsed, style="dim")
+        if latest:
+            status.append(" · ", style="dim")
+            status.append_text(server_text(latest))
+        self.query_one("#status", Static).update(status)
+
+    def watch_failed(self, failed: bool) -> None:
+        self.set_class(failed, "-failed")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "retry":
+            return self.failed  # hidden from the footer while an attempt runs
+        return True
+
+    def action_retry(self) -> None:
+        self.post_message(self.RetryRequested())

@@ -1,0 +1,186 @@
+"""The state at one checkpoint: ids, step, next, interrupts, then collapsible sections for
+the messages (a readable transcript), the other values (a JSON tree), the subgraphs a
+pending task is inside (when the state was read with `subgraphs=true`: each nested with
+its namespace, `threads/subgraph_state.py`), tasks and metadata.
+
+Widgets do no I/O: the thread view gives `show(state)` a `ThreadState` it has loaded.
+Every server string goes through `server_text`/the JSON views, so it stays inert.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Collapsible, Static
+
+from agent_tui.client.models import ThreadState
+from agent_tui.text.message_text import content_text, message_role
+from agent_tui.text.time_text import utc_seconds_of_text
+from agent_tui.threads.history import checkpoint_interrupts
+from agent_tui.threads.subgraph_state import (
+    SubgraphHistory,
+    frames_as_json,
+    paused_at,
+    subgraph_frames,
+)
+from agent_tui.tui.widgets.json_view import JsonTree, JsonView
+from agent_tui.tui.widgets.text import server_text
+
+ROLE_STYLES = {"human": "bold cyan", "user": "bold cyan", "ai": "bold green", "tool": "bold yellow"}
+
+
+def transcript(messages: list[Any]) -> Text:
+    """Messages as a conversation: role (and name), text, tool calls; all inert."""
+    text = Text()
+    for index, message in enumerate(messages):
+        if index:
+            text.append("\n\n")
+        role = message_role(message) or "message"
+        text.append_text(server_text(role, style=ROLE_STYLES.get(role, "bold")))
+        if isinstance(message, dict) and message.get("name"):
+            text.append_text(server_text(f" ({message['name']})", style="dim"))
+        content = message.get("content") if isinstance(message, dict) else message
+        body = content_text(content)
+        if body.strip():
+            text.append("\n")
+            text.append_text(server_text(body))
+        calls = message.get("tool_calls") if isinstance(message, dict) else None
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict):
+                args = json.dumps(call.get("args", {}), ensure_ascii=False, default=str)
+                text.append("\n→ ", style="yellow")
+                text.append_text(server_text(f"{call.get('name', '?')}({args})", style="yellow"))
+    return text
+
+
+TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
+
+
+def trimmed(value: Any, limit: int = TREE_ITEMS) -> Any:
+    """`value` with every list cut to its first `limit` items (a last item says how many
+    are left out): a tree of 5,000 list items would take a while to draw on each move."""
+    if isinstance(value, dict):
+        return {key: trimmed(item, limit) for key, item in value.items()}
+    if isinstance(value, list):
+        items = [trimmed(item, limit) for item in value[:limit]]
+        if len(value) > limit:
+            items.append(f"… {len(value) - limit} more items (y: raw JSON)")
+        return items
+    return value
+
+
+def checkpoint_summary(state: ThreadState) -> Text:
+    """The lines at the top: checkpoint and parent ids, step, source, time, next, interrupts."""
+
+    def shown(value: str | None) -> str:
+        return value or "—"
+
+    interrupts = checkpoint_interrupts(state)
+    rows: list[tuple[str, Text]] = [
+        ("Checkpoint", server_text(shown(state.checkpoint_id))),
+        ("Parent", server_text(shown(state.parent_checkpoint_id))),
+        ("Step", Text("—" if state.step is None else str(state.step))),
+        ("Source", server_text(state.source or "—")),
+        ("Time", Text(utc_seconds_of_text(state.created_at))),
+        ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
+    ]
+    if subgraph_frames(state):
+        rows.append(("Inside", server_text(paused_at(state) or "—", style="bold")))
+    if interrupts:
+        values = [json.dumps(i.get("value"), ensure_ascii=False, default=str) for i in interrupts]
+        rows.append(("Interrupts", server_text("; ".join(values), style="magenta")))
+    text = Text()
+    for label, value in rows:
+        text.append(f"{label:<11}", style="bold")
+        text.append_text(value)
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class CheckpointView(VerticalScroll):
+    """Shows one checkpoint's state; `checkpoint_id` is the one shown (None: nothing yet)."""
+
+    DEFAULT_CSS = """
+    CheckpointView { padding: 0 1; }
+    CheckpointView #checkpoint-summary { margin-bottom: 1; }
+    CheckpointView Collapsible { padding: 0; border-top: none; }
+    CheckpointView JsonTree { height: auto; max-height: 40; }
+    CheckpointView JsonView { height: auto; }
+    CheckpointView #checkpoint-transcript { padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, can_focus=False)
+        self.checkpoint_id: str | None = None
+        self.state: ThreadState | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Select a checkpoint", style="dim"), id="checkpoint-summary")
+        with Collapsible(title="Messages", id="checkpoint-messages", collapsed=False):
+            yield Static(id="checkpoint-transcript")
+        with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
+            yield JsonTree({}, label="values", id="checkpoint-values-tree")
+        with Collapsible(title="Subgraphs", id="checkpoint-subgraphs", collapsed=False):
+            yield JsonView(id="checkpoint-subgraphs-json")
+        with Collapsible(title="Subgraph checkpoints", id="checkpoint-subgraph-history"):
+            yield Static(id="checkpoint-subgraph-history-text")
+        with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
+            yield JsonView(id="checkpoint-tasks-json")
+        with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):
+            yield JsonView(id="checkpoint-metadata-json")
+
+    def show_subgraph_history(self, checkpoint_id: str, histories: list[SubgraphHistory]) -> None:
+        """The checkpoints each subgraph of `checkpoint_id`'s tasks wrote, in its namespace
+        (ignored if another checkpoint is shown by now)."""
+        if checkpoint_id != self.checkpoint_id or not histories:
+            return
+        section = self.query_one("#checkpoint-subgraph-history", Collapsible)
+        section.title = f"Subgraph checkpoints ({sum(len(h.checkpoints) for h in histories)})"
+        text = Text()
+        for history in histories:
+            for i, line in enumerate(history.lines()):
+                text.append_text(server_text(line, style="bold" if i == 0 else ""))
+                text.append("\n")
+        self.query_one("#checkpoint-subgraph-history-text", Static).update(text)
+        section.display = True
+
+    @property
+    def subgraph_history_text(self) -> str:
+        section = self.query_one("#checkpoint-subgraph-history")
+        if not section.display:
+            return ""
+        return str(self.query_one("#checkpoint-subgraph-history-text", Static).render())
+
+    @property
+    def transcript_text(self) -> str:
+        return str(self.query_one("#checkpoint-transcript", Static).render())
+
+    def show(self, state: ThreadState) -> None:
+        self.state = state
+        self.checkpoint_id = state.checkpoint_id
+        self.query_one("#checkpoint-summary", Static).update(checkpoint_summary(state))
+        values = state.values if isinstance(state.values, dict) else {"value": state.values}
+        messages = values.get("messages")
+        has_messages = isinstance(messages, list) and bool(messages)
+        self.query_one("#checkpoint-messages").display = has_messages
+        self.query_one("#checkpoint-transcript", Static).update(
+            transcript(messages) if isinstance(messages, list) and has_messages else Text("")
+        )
+        others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
+        self.query_one("#checkpoint-values").display = bool(others) or not has_messages
+        self.query_one("#checkpoint-values-tree", JsonTree).update(trimmed(others), expand_depth=2)
+        frames = subgraph_frames(state)
+        subgraphs = self.query_one("#checkpoint-subgraphs", Collapsible)
+        subgraphs.display = bool(frames)
+        subgraphs.title = f"Subgraphs ({len(frames)})"
+        self.query_one("#checkpoint-subgraphs-json", JsonView).update(frames_as_json(frames))
+        self.query_one("#checkpoint-subgraph-history").display = False
+        tasks = [task.raw() for task in state.tasks]
+        self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
+        self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)
+        self.query_one("#checkpoint-metadata-json", JsonView).update(state.metadata)

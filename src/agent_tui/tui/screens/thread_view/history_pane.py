@@ -1,0 +1,101 @@
+"""The history pane of the thread view: one row per checkpoint, most recent first.
+
+A `ResourceTable` of `history.HistoryRow`s keyed by checkpoint id, so it pages like every
+other list: rows go in by chunks, and `NeedMore` is posted when the cursor nears the end.
+Columns: a mark (`m` in the thread view), step, source, the nodes that wrote, what runs
+next (`⤷`: a node that runs a subgraph), how many interrupts wait (Int), time and the short checkpoint id. Every cell is inert text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+
+from agent_tui.threads.history import HistoryRow
+from agent_tui.tui.widgets.resource_table import Column, ResourceTable, one_line
+from agent_tui.tui.widgets.text import server_text
+
+SOURCE_STYLES = {"input": "cyan", "loop": "", "update": "yellow", "fork": "magenta"}
+MARK = "◆"
+
+
+def _source(row: HistoryRow) -> Text:
+    return server_text(row.source or "—", style=SOURCE_STYLES.get(row.source or "", "dim"))
+
+
+def _interrupts(row: HistoryRow) -> Text:
+    if not row.interrupts:
+        return Text("")
+    return Text(str(len(row.interrupts)), style="bold magenta")
+
+
+def _next(row: HistoryRow) -> Text:
+    """What runs next; `⤷` marks a node that runs a subgraph (its checkpoints are in the
+    State tab)."""
+    inside = row.subgraph_namespaces
+    text = Text()
+    for i, name in enumerate(row.next):
+        if i:
+            text.append(", ")
+        text.append_text(server_text(one_line(name, 30)))
+        if name in inside:
+            text.append("⤷", style="bold cyan")
+    return text
+
+
+def short_time(row: HistoryRow) -> str:
+    """`11-21 16:34:55`: the year takes room and rarely tells checkpoints apart."""
+    time = row.time
+    return time[5:] if len(time) == 19 else time
+
+
+def history_columns(
+    is_marked: Callable[[str], bool], time_of: Callable[[HistoryRow], str]
+) -> list[Column[HistoryRow]]:
+    return [
+        Column(
+            "mark",
+            " ",
+            lambda r: Text(MARK, style="bold cyan") if is_marked(r.checkpoint_id) else Text(""),
+            width=1,
+        ),
+        Column("step", "Step", lambda r: Text("—" if r.step is None else str(r.step)), width=5),
+        Column("source", "Source", _source, width=6),
+        Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40), width=16),
+        Column("next", "Next", _next, width=12),
+        Column("interrupts", "Int", _interrupts, width=3),
+        Column("time", "Time (UTC)", time_of, width=14),
+        Column("id", "ID", lambda r: r.short_id, width=8),
+    ]
+
+
+class HistoryPane(ResourceTable[HistoryRow]):
+    """The checkpoints of one thread. `marked` is the checkpoint `m` marked (or None)."""
+
+    DEFAULT_CSS = """
+    HistoryPane { height: 1fr; }
+    """
+
+    def __init__(
+        self,
+        *,
+        time_of: Callable[[HistoryRow], str] | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        self.marked: str | None = None
+        super().__init__(
+            history_columns(lambda cid: cid == self.marked, time_of or short_time),
+            item_id=lambda r: r.checkpoint_id,
+            id=id,
+            classes=classes,
+        )
+
+    def set_mark(self, checkpoint_id: str | None) -> None:
+        """Mark one checkpoint (None: no mark) and redraw the rows whose mark changed."""
+        before, self.marked = self.marked, checkpoint_id
+        for key in (before, checkpoint_id):
+            item = self.get_item(key) if key else None
+            if item is not None:
+                self.update_item(item)

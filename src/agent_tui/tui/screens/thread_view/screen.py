@@ -1,0 +1,450 @@
+"""The thread view — the debugger: history, the state at a checkpoint, diffs, the fork tree.
+
+Left, the history (`tui/screens/thread_view/history_pane.py`): one row per checkpoint, most recent first,
+paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
+thread opens with one request. Right, tabs: the Chat (`ChatPane`, tui/chat/pane.py),
+the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
+parent, or against the checkpoint marked with `m` after `d`) and the fork tree
+(`ForkTree`, `t`). The header line keeps the thread's status in view; a timer refreshes
+it, and a change on the server (a run that ended, a fork from elsewhere) brings the new
+checkpoints in at the top.
+
+The screen composes the widgets and owns one plain object per piece of work; it holds
+the key bindings (their ids are the keymap's), passes each key and widget message to the
+part it concerns, and tells each part what another did:
+
+- `ThreadSync` (sync.py, headless): the thread and its loaded history;
+- `HistoryBrowser` (browser.py): opening, paging, polling, the header, the selection;
+- `Comparison` (compare.py): mark, diff, the fork tree;
+- `TimeTravel` (actions.py): fork, replay, export, import;
+- `ChatControls` (chat.py): the chat keys that work wherever the focus is.
+
+`enter` on a thread opens this screen on the State tab; `:thread <id>`
+(`thread_view_screen`) opens it on the Chat tab with the prompt focused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, TabbedContent, TabPane
+
+from agent_tui.chat.assistant import ChatAssistant
+from agent_tui.client.models import Thread
+from agent_tui.store.store_tree import thread_mentions
+from agent_tui.text.short_ids import short_thread_id
+from agent_tui.threads.history import HistoryRow
+from agent_tui.threads.timeline import TaskClock, build_timeline
+from agent_tui.tui import routes
+from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.app_contract import agent_app
+from agent_tui.tui.chat.event_inspector import EventInspector
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.palette import PaletteCommand
+from agent_tui.tui.routes import RouteUnavailable
+from agent_tui.tui.screens.thread_view.actions import TimeTravel
+from agent_tui.tui.screens.thread_view.browser import HistoryBrowser
+from agent_tui.tui.screens.thread_view.chat import CHAT_BINDINGS, ChatControls
+from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
+from agent_tui.tui.screens.thread_view.compare import Comparison
+from agent_tui.tui.screens.thread_view.fork_tree import ForkTree
+from agent_tui.tui.screens.thread_view.header import ThreadHeader
+from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
+from agent_tui.tui.screens.thread_view.sync import ThreadSync
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.diff_view import DiffView
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from textual.app import App
+    from textual.screen import Screen
+
+    from agent_tui.client import AgentServerClient
+
+STATUS_INTERVAL = 3.0  # seconds between status refreshes
+PAGE_SIZE = 100
+NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
+
+
+class ThreadViewScreen(AgentScreen[None]):
+    CSS_PATH = "screen.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="thread_view.back"),
+        Binding("f", "fork", "Fork", id="thread_view.fork"),
+        Binding("p", "replay", "Run from here", id="thread_view.replay"),
+        # The rest stay out of the footer (80 columns): `?` lists them.
+        Binding("m", "mark", "Mark", show=False, id="thread_view.mark"),
+        Binding("d", "diff", "Diff", show=False, id="thread_view.diff"),
+        Binding("t", "tree", "Fork tree", show=False, id="thread_view.tree"),
+        Binding("s", "state", "State", show=False, id="thread_view.state"),
+        Binding("x", "export", "Export", show=False, id="thread_view.export"),
+        Binding("i", "import", "Import", show=False, id="thread_view.import"),
+        Binding("r", "refresh", "Refresh", show=False, id="thread_view.refresh"),
+        Binding("y", "raw", "Raw JSON", show=False, id="thread_view.raw"),
+        Binding("c", "copy_id", "Copy id", show=False, id="thread_view.copy_id"),
+        Binding("R", "runs", "Runs", show=False, id="thread_view.runs"),
+        Binding("M", "memory", "Memory (Store)", show=False, id="thread_view.memory"),
+        *CHAT_BINDINGS,
+    ]
+
+    def __init__(
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        *,
+        page_size: int = PAGE_SIZE,
+        status_interval: float = STATUS_INTERVAL,
+        chat: bool = False,
+        assistant: ChatAssistant | None = None,
+    ) -> None:
+        """`chat`: open on the Chat tab with the prompt focused (else the State tab).
+        `assistant`: the one the chat runs (else the thread's metadata decides)."""
+        super().__init__()
+        self.client = client
+        self.thread_id = thread_id
+        self.status_interval = status_interval
+        self.open_on_chat = chat
+        self.chat_assistant = assistant
+        if chat:
+            # What the screen focuses when it shows (a class variable in Textual, read
+            # through the instance).
+            setattr(self, "AUTO_FOCUS", "#prompt")  # noqa: B010
+        # The parts, each over its own widgets; the screen passes on keys and messages
+        # and tells each part what the others did.
+        self.sync = ThreadSync(client, thread_id, page_size=page_size)
+        self.history = self.sync.history
+        self.browser = HistoryBrowser(
+            self,
+            self.sync,
+            row_shown=self._row_shown,
+            rows_changed=self._rows_changed,
+            thread_shown=self._thread_shown,
+        )
+        self.compare = Comparison(self, self.history, show_row=self.browser.show_row)
+        self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
+        self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
+
+    # -- layout -----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb()
+        yield ThreadHeader(id="thread-header")
+        with Horizontal(id="thread-body"):
+            yield HistoryPane(id="history")
+            initial = "tab-chat" if self.open_on_chat else "tab-state"
+            with TabbedContent(id="thread-tabs", initial=initial):
+                with TabPane("Chat", id="tab-chat"):
+                    yield ChatPane(
+                        self.client,
+                        self.thread_id,
+                        assistant=self.chat_assistant,
+                        load=self.open_on_chat,
+                        id="chat",
+                    )
+                with TabPane("State", id="tab-state"):
+                    yield CheckpointView(id="checkpoint")
+                with TabPane("Diff", id="tab-diff"):
+                    yield DiffView(id="diff")
+                with TabPane("Fork tree", id="tab-tree"):
+                    yield ForkTree(id="fork-tree")
+                with TabPane("Timeline", id="tab-timeline"):
+                    yield TimelineView(id="timeline")
+        yield Footer()
+
+    @property
+    def pane(self) -> HistoryPane:
+        return self.query_one(HistoryPane)
+
+    @property
+    def chat(self) -> ChatPane:
+        return self.query_one(ChatPane)
+
+    @property
+    def checkpoint_view(self) -> CheckpointView:
+        return self.query_one(CheckpointView)
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def fork_tree(self) -> ForkTree:
+        return self.query_one(ForkTree)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def thread(self) -> Thread | None:
+        return self.sync.thread
+
+    @property
+    def failure(self) -> str | None:
+        return self.sync.failure
+
+    @property
+    def selected_row(self) -> HistoryRow | None:
+        return self.browser.selected_row
+
+    # -- the parts, told of each other ------------------------------------------------
+
+    def _row_shown(self, row: HistoryRow) -> None:
+        self.compare.row_shown(row)
+
+    def _rows_changed(self) -> None:
+        self.compare.refresh_tree()
+        if self.tabs.active == "tab-timeline":
+            self.refresh_timeline()
+
+    def refresh_timeline(self) -> None:
+        """The Timeline tab: the branch of the selected checkpoint (else the newest), with
+        the node spans of runs streamed here with the `debug` mode."""
+        selected = self.selected_row
+        branch_ids = [
+            state.checkpoint_id
+            for state in self.history.lineage(selected.checkpoint_id if selected else None)
+        ]
+        rows = {row.checkpoint_id: row for row in self.history.rows}
+        branch = [rows[i] for i in branch_ids if i in rows]
+        clock = TaskClock()
+        for record in list(self.chat.inspector.records):
+            try:
+                data = json.loads(record.data)
+            except ValueError:
+                continue
+            clock.observe(record.event, data)
+        self.query_one(TimelineView).show(build_timeline(branch, clock.by_checkpoint))
+
+    def _thread_shown(self, thread: Thread) -> None:
+        self.chat.thread_loaded(thread)
+
+    # -- history (browser.py) ---------------------------------------------------------
+
+    def on_mount(self) -> None:
+        selection = self.agent_app.selection
+        if selection is not None:
+            selection.update(thread=short_thread_id(self.thread_id))
+        self.browser.show_header()
+        if not self.open_on_chat:
+            self.pane.focus()
+        elif self.app.size.width < NARROW_FOR_HISTORY:
+            # A narrow terminal opened on the chat: the chat takes the width
+            # (`ctrl+b` shows the history pane).
+            self.query_one("#history").display = False
+        self.browser.open()
+        if self.status_interval > 0:
+            self.set_interval(self.status_interval, self.browser.poll)
+
+    def on_unmount(self) -> None:
+        selection = self.agent_app.selection
+        # Not when the view that replaced this one (`n`) already named its own thread.
+        if selection is not None and selection.thread == short_thread_id(self.thread_id):
+            selection.update(thread=None)
+
+    @on(HistoryPane.NeedMore)
+    def _need_more(self, event: HistoryPane.NeedMore) -> None:
+        event.stop()
+        self.browser.load_more()
+
+    @on(DataTable.RowHighlighted, "#history")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.browser.highlighted()
+
+    def action_refresh(self) -> None:
+        self.browser.refresh()
+
+    def action_state(self) -> None:
+        self.tabs.active = "tab-state"
+
+    def _show_timeline(self) -> None:
+        if self.chat.has_focus_within and self.pane.display:
+            self.pane.focus()  # a focused widget would bring its own tab back
+        self.tabs.active = "tab-timeline"
+
+    async def action_runs(self) -> None:
+        """`R`: the thread's runs (`screens/thread_runs.py`)."""
+        await self.agent_app.open_resource("runs", self.thread_id)
+
+    def action_memory(self) -> None:
+        """`M`: the Store namespaces that mention this thread, its assistant or its graph
+        (`screens/store/browser.py`)."""
+        metadata = self.sync.thread.metadata if self.sync.thread else {}
+        mentions = thread_mentions(self.thread_id, metadata)
+        self.app.push_screen(routes.build(self.app, "store", client=self.client, mentions=mentions))
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-chat":
+            self.chat_controls.tab_shown()
+            return
+        if event.pane.id == "tab-timeline":
+            self.refresh_timeline()
+        if self.chat.has_focus_within and self.pane.display:
+            self.pane.focus()  # keys typed next must not go to the hidden prompt
+        self.compare.tab_shown(event.pane.id)
+
+    # -- time travel (actions.py) -----------------------------------------------------
+
+    def action_fork(self) -> None:
+        self.time_travel.fork()
+
+    def action_replay(self) -> None:
+        self.time_travel.replay()
+
+    def action_export(self) -> None:
+        self.time_travel.export()
+
+    def action_import(self) -> None:
+        self.time_travel.import_thread()
+
+    # -- compare (compare.py) ---------------------------------------------------------
+
+    def action_mark(self) -> None:
+        self.compare.mark()
+
+    def action_diff(self) -> None:
+        self.compare.diff()
+
+    def action_tree(self) -> None:
+        self.compare.tree()
+
+    @on(ForkTree.Jump)
+    def _jump(self, event: ForkTree.Jump) -> None:
+        self.compare.jump(event.checkpoint_id)
+
+    # -- chat (chat.py) ---------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.chat_controls.allows(action)
+
+    def action_cancel_run(self) -> None:
+        self.chat_controls.cancel_run()
+
+    def action_drop_queued(self) -> None:
+        self.chat_controls.drop_queued()
+
+    def action_chat(self) -> None:
+        self.chat_controls.focus_prompt()
+
+    def action_inspector(self) -> None:
+        self.chat_controls.toggle_inspector()
+
+    def action_breakpoints(self) -> None:
+        self.chat_controls.breakpoints(self.sync.assistant_id)
+
+    def action_focus_history(self) -> None:
+        self.chat_controls.focus_history()
+
+    def action_toggle_history(self) -> None:
+        self.chat_controls.toggle_history()
+
+    def action_stream_modes(self) -> None:
+        self.chat_controls.pick_stream_modes()
+
+    def action_pick_assistant(self) -> None:
+        self.chat_controls.pick_assistant()
+
+    def action_new_thread(self) -> None:
+        self.chat_controls.new_thread()
+
+    @on(EventInspector.Opened)
+    def _show_event(self, event: EventInspector.Opened) -> None:
+        self.chat_controls.show_event(event.record)
+
+    @on(ChatPane.RunEnded)
+    def _run_ended(self, event: ChatPane.RunEnded) -> None:
+        event.stop()
+        self.browser.reload(None)
+
+    # -- small verbs ------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        # While a run streams or a message is queued, esc is bound to cancelling or
+        # dropping instead (`ChatControls.allows`), except in read-only mode.
+        self.dismiss(None)
+
+    def action_raw(self) -> None:
+        row = self.selected_row
+        if row is not None:
+            title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
+            self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            "Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork
+        )
+        yield PaletteCommand(
+            "Run from this checkpoint", "Replay with no input: a new branch", self.action_replay
+        )
+        yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
+        yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
+        yield PaletteCommand(
+            "Timeline", "The supersteps as a waterfall: the slow node", self._show_timeline
+        )
+        yield PaletteCommand(
+            "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
+        )
+        yield PaletteCommand(
+            "Memory of this thread",
+            "Store namespaces naming it or its assistant (M)",
+            self.action_memory,
+        )
+        yield PaletteCommand(
+            "Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons
+        )
+        yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
+        yield PaletteCommand(
+            "Import thread…", "A thread export as a new thread", self.action_import
+        )
+        yield from self.chat_controls.palette_commands()
+
+    def open_crons(self) -> None:
+        """The crons whose runs go to this thread, over this view (`esc` comes back)."""
+        self.app.push_screen(routes.build(self.app, "crons", self.thread_id))
+
+    def open_thread(self, thread_id: str) -> None:
+        """Show another thread of this server (an imported one) in place of this one."""
+        self.app.switch_screen(ThreadViewScreen(self.client, thread_id))
+
+    def open_chat(self, thread_id: str, assistant: ChatAssistant) -> None:
+        """Show another thread (a new one) in place of this one, ready to chat."""
+        view = ThreadViewScreen(self.client, thread_id, chat=True, assistant=assistant)
+        self.app.switch_screen(view)
+
+    def action_copy_id(self) -> None:
+        row = self.selected_row
+        if row is not None:
+            self.app.copy_to_clipboard(row.checkpoint_id)
+            self.notify(f"Copied {row.checkpoint_id}", markup=False)
+
+
+# -- route (tui/routes.py) ------------------------------------------------------
+
+
+def thread_view_screen(
+    app: App[Any],
+    argument: str | None,
+    *,
+    client: AgentServerClient | None = None,
+    chat: bool = True,
+    assistant: ChatAssistant | None = None,
+) -> Screen[Any]:
+    """`:thread <id>`: the thread view of that thread, on the Chat tab, ready to type.
+    Screens that open it (`routes.build`) pass their `client`, `chat=False` for the State
+    tab, and the `assistant` the chat runs."""
+    thread_id = (argument or "").strip()
+    if not thread_id:
+        raise RouteUnavailable(":thread needs a thread id")
+    client = client or agent_app(app).client
+    if client is None:
+        raise RouteUnavailable("not connected to a server yet")
+    return ThreadViewScreen(client, thread_id, chat=chat, assistant=assistant)

@@ -1,0 +1,77 @@
+"""The thread the thread view shows, and its loaded history, kept in step with the server.
+
+Headless: no Textual. The view's history part (browser.py) calls it from its workers and
+draws what it returns. One lock makes the changes of `history` (a page, the newer
+checkpoints) one at a time, so a page never lands in the middle of a reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from agent_tui.threads.history import ThreadHistory
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
+    from agent_tui.client.models import Thread
+    from agent_tui.threads.history import HistoryRow
+
+
+class ThreadSync:
+    """One thread and its history, most recent first, loaded page by page."""
+
+    def __init__(self, client: AgentServerClient, thread_id: str, *, page_size: int) -> None:
+        self.client = client
+        self.thread_id = thread_id
+        self.history = ThreadHistory(client, thread_id, page_size=page_size)
+        self.thread: Thread | None = None
+        self.failure: str | None = None  # why the thread could not be loaded
+        self._lock = asyncio.Lock()
+
+    @property
+    def assistant_id(self) -> str | None:
+        """What a replay runs: the thread's assistant, else its graph (from its metadata)."""
+        metadata = self.thread.metadata if self.thread else {}
+        for key in ("assistant_id", "graph_id"):
+            value = metadata.get(key)
+            if isinstance(value, str) and value:
+                return value
+        return None
+
+    async def open(self) -> list[HistoryRow]:
+        """The thread and the first page of its history. Raises the client's errors."""
+        async with self._lock:
+            self.thread = await self.client.threads.get(self.thread_id)
+            return await self.history.load_more()
+
+    async def load_more(self) -> tuple[list[HistoryRow], list[HistoryRow]]:
+        """The next (older) page, and the rows loaded before that now know their writer
+        (their parent came with this page)."""
+        waiting = {row.checkpoint_id for row in self.history.rows if row.writes_source is None}
+        async with self._lock:
+            rows = await self.history.load_more()
+        completed = [
+            row
+            for row in self.history.rows
+            if row.checkpoint_id in waiting and row.writes_source is not None
+        ]
+        return rows, completed
+
+    async def load_newer(self) -> list[HistoryRow]:
+        """The checkpoints made since loading (now at the top of `history`), and the
+        thread again (its status)."""
+        async with self._lock:
+            if not self.history.rows:
+                # An empty thread's history was "exhausted" at open; a run since
+                # made its first checkpoints.
+                self.history.exhausted = False
+            fresh = await self.history.load_newer()
+            self.thread = await self.client.threads.get(self.thread_id)
+        return fresh
+
+    async def changed_on_server(self) -> bool:
+        """Fetch the thread again: True when it changed since (a run, a fork elsewhere)."""
+        before = self.thread
+        self.thread = await self.client.threads.get(self.thread_id)
+        return before is not None and self.thread.updated_at != before.updated_at

@@ -1,0 +1,111 @@
+"""The Timeline tab: a thread branch's supersteps as a waterfall (`threads/timeline.py`).
+
+One line per checkpoint, oldest at the top: step, the nodes that wrote it, how long it
+took, and a bar placed on a shared time axis — the longest superstep in bold red, so the
+slow node is found at a glance. Under a superstep whose run streamed in this session,
+one line per node with its own span (parallel nodes side by side). Node names are
+server text: cleaned, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
+from textual.widgets import Static
+
+from agent_tui.threads.timeline import TimelineStep, format_duration, slowest
+from agent_tui.tui.widgets.text import server_text
+
+LABEL_WIDTH = 28  # at most; a narrow view gives the bars the room first
+LABEL_MIN_WIDTH = 8
+STEP_WIDTH = 5
+DURATION_WIDTH = 10
+BAR_MIN_WIDTH = 20
+
+
+def _fit(text: Text, width: int) -> Text:
+    text.truncate(width, overflow="ellipsis")
+    text.pad_right(width - cell_len(text.plain))
+    return text
+
+
+def _bar(start: float, duration: float, total: float, width: int, style: str) -> Text:
+    """`width` cells: blank up to `start`, then at least one block for `duration`."""
+    scale = width / total if total > 0 else 0.0
+    offset = min(width - 1, int(start * scale))
+    length = max(1, min(width - offset, round(duration * scale)))
+    bar = Text(" " * offset)
+    bar.append("█" * length, style=style)
+    return bar
+
+
+def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
+    """The waterfall as one `Text`, for a view `width` cells wide."""
+    if not steps:
+        return Text("No checkpoints with times to show yet.", style="dim")
+    fixed = STEP_WIDTH + DURATION_WIDTH + 4  # the separators too
+    label_width = max(LABEL_MIN_WIDTH, min(LABEL_WIDTH, width - fixed - BAR_MIN_WIDTH))
+    bar_width = max(BAR_MIN_WIDTH // 2, width - fixed - label_width)
+    ends = [s.start + s.duration for s in steps] + [
+        t.start + t.duration for s in steps for t in s.tasks
+    ]
+    total = max(ends) or 1.0
+    worst = slowest(steps)
+    text = Text(no_wrap=True, overflow="ignore")
+    header = f"{'step':>{STEP_WIDTH}} {'nodes':<{label_width}} {'took':>{DURATION_WIDTH}}  "
+    text.append(header + f"0 … {format_duration(total)}", style="bold")
+    for step in steps:
+        is_worst = worst is not None and step is worst
+        style = "bold red" if is_worst else ("dim" if step.duration == 0 else "cyan")
+        text.append("\n")
+        text.append(f"{'' if step.step is None else step.step:>{STEP_WIDTH}} ")
+        text.append_text(
+            _fit(server_text(step.label, style="bold" if is_worst else ""), label_width)
+        )
+        text.append(f" {format_duration(step.duration):>{DURATION_WIDTH}}  ")
+        text.append_text(_bar(step.start, step.duration, total, bar_width, style))
+        for task in step.tasks:
+            text.append("\n")
+            text.append(" " * (STEP_WIDTH + 1))
+            name = server_text(f"  {task.name}", style="red" if task.error else "dim")
+            text.append_text(_fit(name, label_width))
+            text.append(f" {format_duration(task.duration):>{DURATION_WIDTH}}  ")
+            task_style = "red" if task.error else "green"
+            text.append_text(_bar(task.start, task.duration, total, bar_width, task_style))
+    if worst is not None:
+        text.append("\n\n")
+        text.append("slowest: ", style="dim")
+        text.append_text(server_text(f"step {worst.step} {worst.label}", style="bold red"))
+        text.append(
+            f" ({format_duration(worst.duration)} of {format_duration(total)})", style="dim"
+        )
+    return text
+
+
+class TimelineView(ScrollableContainer, can_focus=True):
+    """Scrolls both ways; `show(steps)` replaces what it shows."""
+
+    DEFAULT_CSS = """
+    TimelineView { height: 1fr; }
+    TimelineView > Static { width: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.steps: list[TimelineStep] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(timeline_renderable([], 80), id="timeline-body")
+
+    def show(self, steps: Sequence[TimelineStep]) -> None:
+        self.steps = list(steps)
+        width = self.scrollable_content_region.width or 100
+        self.query_one("#timeline-body", Static).update(timeline_renderable(self.steps, width))
+
+    def on_resize(self) -> None:
+        if self.steps:
+            self.show(self.steps)

@@ -1,0 +1,354 @@
+"""One table for every resource screen: column specs, inert cells, paging and a filter.
+
+Usage (a resource screen does this for you; see `tui/resource_screen.py`):
+
+    columns = [
+        Column("id", "ID", lambda t: t.thread_id, width=36),
+        Column("status", "Status", lambda t: status_text(t.status)),
+    ]
+    table = ResourceTable(columns, item_id=lambda t: t.thread_id)
+    table.set_rows(first_page, has_more=True)
+    # later, on ResourceTable.NeedMore:
+    table.append_rows(next_page, has_more=len(next_page) == page_size)
+
+- Row key = the resource id (`item_id(item)`); `selected_item` is the item under the
+  cursor; `get_item(id)`, `update_item(item)`, `remove_item(id)` keep rows in step.
+- Every cell is a `Text`: a `str` from a column's `render` is put on one line, cut at
+  `CELL_LIMIT` characters and goes through `server_text` (cleaned, never parsed as
+  markup). A `render` that returns `Text` must build it from `server_text`/`status_text`
+  itself. Either way the cell is put on one line and cut with `…` at the column's
+  `max_width` cells (`COLUMN_LIMIT` unless set), so one long server string cannot push
+  the other columns off screen; the filter still searches the whole text.
+- Rows are added in chunks of `CHUNK` per message-loop turn: DataTable measures every cell
+  on insert, so 10,000 rows at once would freeze the UI for a while.
+- `set_filter(text)` shows only the loaded items whose rendered cells contain `text`
+  (case-insensitive). It filters what is loaded; it never asks the server.
+- When the cursor comes within `threshold` rows of the end (or the table is shorter than
+  that) and `has_more` is set and no filter is active, the table posts `NeedMore` once;
+  the next `append_rows`/`set_rows` re-arms it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable
+from textual.widgets.data_table import RowDoesNotExist
+
+from agent_tui.tui.widgets.text import server_text
+
+ItemT = TypeVar("ItemT")
+
+# Status words of agent server threads/runs and control-plane deployments/revisions.
+STATUS_STYLES: dict[str, str] = {
+    "idle": "green",
+    "success": "green",
+    "ready": "green",
+    "deployed": "green",
+    "busy": "yellow",
+    "pending": "yellow",
+    "running": "yellow",
+    "interrupted": "magenta",
+    "timeout": "dark_orange",
+    "error": "bold red",
+}
+
+
+def status_style(status: str | None) -> str:
+    """The colour for a status word: known words first, then by their shape."""
+    word = (status or "").strip().lower()
+    if word in STATUS_STYLES:
+        return STATUS_STYLES[word]
+    if word.endswith("failed") or word in {"failure", "failed", "cancelled"}:
+        return "bold red"
+    if word.startswith(("awaiting", "creating", "queued", "building", "deploying")):
+        return "yellow"
+    if word in {"", "unknown", "unused", "skipped"}:
+        return "dim"
+    return ""
+
+
+def status_text(status: str | None) -> Text:
+    """A status word, coloured (idle green, busy yellow, interrupted magenta, error red)."""
+    return server_text(status or "—", style=status_style(status))
+
+
+CELL_LIMIT = 200  # characters of a str cell: one 10 KB message must not make a 10 KB column
+COLUMN_LIMIT = 60  # cells a column shows at most, unless it sets its own `max_width`
+NAME_WIDTH = 32  # names (assistants, deployments): the other columns must stay in view
+GRAPH_WIDTH = 24  # graph ids
+
+
+def one_line(value: str, limit: int = CELL_LIMIT) -> str:
+    """`value` on one line (a row is one line high) and at most `limit` characters."""
+    if "\n" in value or "\t" in value or "\r" in value:
+        value = " ".join(value.split())
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def _fit(cell: Text, max_width: int) -> Text:
+    """`cell` on one line (a row is one line high) and at most `max_width` cells wide."""
+    if "\n" in cell.plain:
+        cell = Text(" ").join(cell.split("\n", allow_blank=True))
+    if cell.cell_len > max_width:
+        cell = cell.copy()
+        cell.truncate(max_width, overflow="ellipsis")
+    return cell
+
+
+@dataclass(frozen=True, slots=True)
+class Column(Generic[ItemT]):
+    """One column: its key, header label, how to render an item, an optional fixed
+    width, and the most cells a cell may take before it is cut with `…`."""
+
+    key: str
+    label: str
+    render: Callable[[ItemT], Text | str]
+    width: int | None = None
+    max_width: int = COLUMN_LIMIT
+
+
+class ResourceTable(DataTable[Text], Generic[ItemT]):
+    """A DataTable of resources; see the module docstring for the API."""
+
+    CHUNK: ClassVar[int] = 250
+
+    # DataTable's own bindings, redeclared with ids (keys are remapped by id).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open", show=False, id="resource_table.select"),
+        Binding("up", "cursor_up", "Cursor up", show=False, id="resource_table.cursor_up"),
+        Binding("down", "cursor_down", "Cursor down", show=False, id="resource_table.cursor_down"),
+        Binding("right", "cursor_right", "Cursor right", show=False, id="resource_table.right"),
+        Binding("left", "cursor_left", "Cursor left", show=False, id="resource_table.left"),
+        Binding("pageup", "page_up", "Page up", show=False, id="resource_table.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="resource_table.page_down"),
+        Binding("ctrl+pageup", "page_left", "Page left", show=False, id="resource_table.page_left"),
+        Binding(
+            "ctrl+pagedown", "page_right", "Page right", show=False, id="resource_table.page_right"
+        ),
+        # Rows matter more than columns here: home/end (and vi's g/G) go to the first/last row.
+        Binding("home,ctrl+home,g", "scroll_top", "First row", show=False, id="resource_table.top"),
+        Binding(
+            "end,ctrl+end,G", "scroll_bottom", "Last row", show=False, id="resource_table.bottom"
+        ),
+    ]
+
+    class NeedMore(Message):
+        """The cursor is near the end of the loaded rows and the server has more."""
+
+        def __init__(self, table: ResourceTable[object], loaded: int) -> None:
+            super().__init__()
+            self.table = table
+            self.loaded = loaded  # how many items are loaded: the next page's offset
+
+        @property
+        def control(self) -> ResourceTable[object]:
+            return self.table
+
+    def __init__(
+        self,
+        columns: Sequence[Column[ItemT]],
+        item_id: Callable[[ItemT], str],
+        *,
+        threshold: int = 20,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=True)
+        self._columns = list(columns)
+        self._item_id = item_id
+        self.threshold = threshold
+        self.has_more = False
+        self._more_requested = False
+        self._items: dict[str, ItemT] = {}  # insertion order = load order
+        self._cells: dict[str, list[Text]] = {}
+        self._haystack: dict[str, str] = {}  # lower-cased plain text of all cells
+        self._pending: list[str] = []  # ids waiting to be added to the DataTable
+        self._filter = ""
+        self._adding = False
+
+    def on_mount(self) -> None:
+        for column in self._columns:
+            self.add_column(column.label, key=column.key, width=column.width)
+
+    def watch_loading(self, loading: bool) -> None:
+        # Textual leaves a focused widget that is loading out of the key bindings (the
+        # screen's `enter` "Open" shows in the footer meanwhile) but does not refresh the
+        # footer when loading ends: without this the footer kept the loading-time keys
+        # until some other event happened to refresh it, and that differed run to run.
+        if self.is_attached:
+            self.screen.refresh_bindings()
+
+    # -- data -------------------------------------------------------------------------
+
+    @property
+    def items(self) -> list[ItemT]:
+        """Every loaded item, in load order (filtered out or not)."""
+        return list(self._items.values())
+
+    @property
+    def visible_items(self) -> list[ItemT]:
+        """The loaded items that pass the filter, in load order."""
+        return [self._items[key] for key in self._items if self._matches(key)]
+
+    @property
+    def loaded_count(self) -> int:
+        return len(self._items)
+
+    @property
+    def filter_text(self) -> str:
+        return self._filter
+
+    @property
+    def loading_rows(self) -> bool:
+        """True while rows are still being added chunk by chunk."""
+        return bool(self._pending)
+
+    @property
+    def selected_item(self) -> ItemT | None:
+        """The item under the cursor, or None when the table is empty."""
+        if not self.row_count:
+            return None
+        try:
+            row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        except Exception:  # the cursor is outside the rows (e.g. mid-clear)
+            return None
+        return self._items.get(str(row_key.value))
+
+    def get_item(self, item_id: str) -> ItemT | None:
+        return self._items.get(item_id)
+
+    def set_rows(self, items: Iterable[ItemT], *, has_more: bool = False) -> None:
+        """Replace every row with `items`; the cursor goes back to the top."""
+        self.clear()
+        self._items.clear()
+        self._cells.clear()
+        self._haystack.clear()
+        self._pending.clear()
+        self.append_rows(items, has_more=has_more)
+
+    def append_rows(self, items: Iterable[ItemT], *, has_more: bool = False) -> None:
+        """Add `items` after the loaded ones (an item already loaded is updated in place)."""
+        self.has_more = has_more
+        self._more_requested = False
+        fresh: list[str] = []
+        for item in items:
+            key = self._item_id(item)
+            if key in self._items:
+                self.update_item(item)
+                continue
+            self._remember(key, item)
+            if self._matches(key):
+                fresh.append(key)
+        start_now = not self._pending
+        self._pending.extend(fresh)
+        if start_now:
+            self._add_pending_chunk()
+
+    def update_item(self, item: ItemT) -> None:
+        """Re-render the row of an item already loaded (e.g. after an edit)."""
+        key = self._item_id(item)
+        if key not in self._items:
+            self.append_rows([item], has_more=self.has_more)
+            return
+        self._remember(key, item)
+        if key in self.rows:
+            for column, cell in zip(self._columns, self._cells[key], strict=True):
+                self.update_cell(key, column.key, cell, update_width=True)
+
+    def remove_item(self, item_id: str) -> None:
+        """Forget an item and drop its row (e.g. after a delete)."""
+        self._items.pop(item_id, None)
+        self._cells.pop(item_id, None)
+        self._haystack.pop(item_id, None)
+        if item_id in self._pending:
+            self._pending.remove(item_id)
+        with contextlib.suppress(RowDoesNotExist):
+            self.remove_row(item_id)
+
+    def set_filter(self, text: str) -> None:
+        """Show only loaded items whose cells contain `text` (case-insensitive)."""
+        text = text.strip().lower()
+        if text == self._filter:
+            return
+        selected = self.selected_item
+        self._filter = text
+        matched = [key for key in self._items if self._matches(key)]
+        if (
+            not self._pending
+            and len(matched) == self.row_count
+            and matched == [row_key.value for row_key in self.rows]
+        ):
+            return  # the same rows (typing "i", "it", "ite"… over ids): nothing to redo
+        self.clear()
+        self._pending = matched
+        self._add_pending_chunk()
+        if selected is not None:
+            self.move_to(self._item_id(selected))
+
+    def move_to(self, item_id: str) -> bool:
+        """Put the cursor on the item's row, if it is shown."""
+        try:
+            index = self.get_row_index(item_id)
+        except RowDoesNotExist:
+            return False
+        self.move_cursor(row=index)
+        return True
+
+    # -- internals --------------------------------------------------------------------
+
+    def _remember(self, key: str, item: ItemT) -> None:
+        full = [self._cell(column, item) for column in self._columns]
+        self._items[key] = item
+        self._cells[key] = [
+            _fit(cell, column.max_width) for cell, column in zip(full, self._columns, strict=True)
+        ]
+        self._haystack[key] = "\x00".join(cell.plain for cell in full).lower()
+
+    @staticmethod
+    def _cell(column: Column[ItemT], item: ItemT) -> Text:
+        value = column.render(item)
+        if isinstance(value, Text):
+            return value
+        return server_text(one_line(value))
+
+    def _matches(self, key: str) -> bool:
+        return not self._filter or self._filter in self._haystack.get(key, "")
+
+    def _add_pending_chunk(self) -> None:
+        chunk, self._pending = self._pending[: self.CHUNK], self._pending[self.CHUNK :]
+        self._adding = True  # add_row moves the cursor: judge "near the end" after the chunk
+        try:
+            for key in chunk:
+                if key in self._cells and key not in self.rows:
+                    self.add_row(*self._cells[key], key=key)
+        finally:
+            self._adding = False
+        if self._pending:
+            # The rest on a later turn of the message loop, so keys stay responsive.
+            self.call_later(self._add_pending_chunk)
+        else:
+            self._check_need_more()
+
+    def _check_need_more(self) -> None:
+        # A filter works on what is loaded: it never pulls in the rest of the server.
+        if self._adding or not self.has_more or self._more_requested or self._pending:
+            return
+        if self._filter:
+            return
+        if self.row_count and self.cursor_row < self.row_count - self.threshold:
+            return
+        self._more_requested = True
+        self.post_message(self.NeedMore(self, len(self._items)))  # type: ignore[arg-type]
+
+    def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
+        super().watch_cursor_coordinate(old, new)
+        if old.row != new.row:
+            self._check_need_more()

@@ -1,8 +1,9 @@
-"""`agent-tui config …`: manage contexts without opening the TUI.
+"""`agent-tui config …`: manage contexts without opening the TUI (the arguments are
+`config_args.py`).
 
-Only argparse at import time (`--version` and `--help` stay fast); each handler
-imports what it needs. No command ever prints a key: listings say where it comes from,
-and `--store-api-key` reads it from the terminal or stdin, never from the command line.
+Light at import time (`config path` stays fast); each handler imports what it needs. No
+command ever prints a key: listings say where it comes from, and `--store-api-key` reads
+it from the terminal or stdin, never from the command line.
 What the config file holds is printed cleaned of terminal controls (`_say`): the file may
 come from anywhere (a dotfile repository, a colleague).
 """
@@ -22,68 +23,11 @@ if TYPE_CHECKING:
 EXIT_CONFIG_ERROR = 2
 
 
-def add_config_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `contexts`, `set-context`, `use-context` and `delete-context`."""
-    listing = commands.add_parser(
-        "contexts", help="list the contexts (never a key: where it comes from)"
-    )
-    listing.add_argument("--json", action="store_true", help="print JSON")
-    listing.set_defaults(handler=list_contexts)
+def print_path(args: argparse.Namespace) -> int:
+    from agent_tui.settings.config import config_path
 
-    setter = commands.add_parser(
-        "set-context",
-        allow_abbrev=False,  # `--api-key KEY` must not pass for `--api-key-env`
-        help="add a context, or change some of its settings",
-        description="Add the context NAME, or change the settings given for an existing one. "
-        "The API key is never an argument: name an environment variable that holds it "
-        "(--api-key-env), or store it (--store-api-key reads it from the terminal or stdin "
-        "into a file only you can read).",
-    )
-    setter.add_argument("name", metavar="NAME")
-    setter.add_argument(
-        "--url",
-        dest="agent_server_url",
-        metavar="URL",
-        help="the agent server URL (needed for a new one)",
-    )
-    setter.add_argument("--control-plane-url", metavar="URL", help="the control plane API URL")
-    key = setter.add_mutually_exclusive_group()
-    key.add_argument("--api-key-env", metavar="VAR", help="environment variable with the API key")
-    key.add_argument(
-        "--store-api-key",
-        action="store_true",
-        help="read the API key from the terminal (or stdin) and store it, mode 0600",
-    )
-    setter.add_argument("--workspace-id", metavar="ID", help="workspace (tenant) id: X-Tenant-Id")
-    setter.add_argument(
-        "--readonly",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="refuse every change on this context's server (--no-readonly: allow them)",
-    )
-    setter.set_defaults(handler=set_context)
-
-    use = commands.add_parser("use-context", help="the context agent-tui opens with")
-    use.add_argument("name", metavar="NAME")
-    use.set_defaults(handler=use_context)
-
-    delete = commands.add_parser("delete-context", help="remove a context and its stored key")
-    delete.add_argument("name", metavar="NAME")
-    delete.set_defaults(handler=delete_context)
-
-    schema = commands.add_parser(
-        "schema", help="print the config file's JSON schema (for editors that check TOML)"
-    )
-    schema.set_defaults(handler=print_schema)
-
-    keys = commands.add_parser(
-        "keys",
-        help="list every key binding id (for [keymap]) and check the config's keymap",
-        description="List every binding id with its keys and what it does; [keymap] ids "
-        "that name no binding are reported, and the exit status is then 2.",
-    )
-    keys.add_argument("--json", action="store_true", help="print JSON")
-    keys.set_defaults(handler=list_keys)
+    print(config_path())
+    return 0
 
 
 def list_contexts(args: argparse.Namespace) -> int:

@@ -1,43 +1,11 @@
-"""`agent-tui control-plane serve`: registering it imports only argparse (fast `--help`)."""
+"""`agent-tui control-plane serve` (its arguments are `control_plane_args.py`): the local
+control plane, imported when the command runs."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
-
-
-def add_control_plane_commands(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
-    """`agent-tui control-plane serve` and `agent-tui deployments list|watch`.
-
-    Registering imports nothing heavy; the handlers import what they need when they run.
-    """
-    from agent_tui.cli.deployments import add_deployments_commands
-
-    add_deployments_commands(commands)
-    group = commands.add_parser(
-        "control-plane",
-        prog="agent-tui control-plane",
-        help="a local deployment control plane speaking the LangSmith /v2 API (headless)",
-    )
-    sub = group.add_subparsers(title="control-plane commands", metavar="COMMAND")
-    sub.required = True
-    serve = sub.add_parser(
-        "serve",
-        prog="agent-tui control-plane serve",
-        help="serve the control plane until Ctrl-C; deployments run as local agent servers",
-    )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8123, help="port (0: any free port)")
-    serve.add_argument(
-        "--data-dir",
-        type=Path,
-        metavar="DIR",
-        help="state folder (default: <user data>/control-plane)",
-    )
-    serve.set_defaults(handler=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
-"""`agent-tui deployments list|watch`: the control plane from scripts (headless).
+"""`agent-tui deployments list|watch`: the control plane from scripts (headless; the
+arguments are `control_plane_args.py`).
 
 The control plane is `--control-plane URL`, else the context's `control_plane_url`. The
-key is `--api-key`, else `AGENT_TUI_CONTROL_PLANE_KEY`, else the context's key (which
+key is `--control-plane-key`, else `AGENT_TUI_CONTROL_PLANE_KEY`, else the context's key (which
 reads LANGSMITH_API_KEY and friends); the workspace is `--tenant-id`, else the context's.
 Exit codes: 0 done (for `watch`: DEPLOYED), 1 the server said no or the revision failed,
 2 bad usage.
@@ -15,7 +16,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from agent_tui.cli.common import (
     EXIT_API_ERROR,
@@ -23,12 +25,10 @@ from agent_tui.cli.common import (
     EXIT_USAGE,
     NotThere,
     UsageError,
-    add_readonly_option,
     fail,
     print_json,
     print_table,
     say,
-    url_argument,
 )
 from agent_tui.text.short_ids import short_random_id
 
@@ -123,60 +123,26 @@ async def _watch(args: argparse.Namespace) -> int:
         return EXIT_API_ERROR
 
 
-def run_command(args: argparse.Namespace) -> int:
+def list_command(args: argparse.Namespace) -> int:
+    return _run(_list, args)
+
+
+def watch_command(args: argparse.Namespace) -> int:
+    return _run(_watch, args)
+
+
+def _run(
+    work: Callable[[argparse.Namespace], Coroutine[Any, Any, int]], args: argparse.Namespace
+) -> int:
     import asyncio  # here: `--version` must not pay for it
 
     from agent_tui.client import ApiError
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
 
-    work = _list if args.deployments_command == "list" else _watch
     try:
         return asyncio.run(work(args))
     except (UsageError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
     except (ApiError, NotThere) as error:
         return fail(error, EXIT_API_ERROR)
-
-
-def add_deployments_commands(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> None:
-    group = commands.add_parser(
-        "deployments",
-        prog="agent-tui deployments",
-        help="deployments on a control plane: list, watch a revision (headless)",
-    )
-    sub = group.add_subparsers(
-        title="deployments commands", metavar="COMMAND", dest="deployments_command"
-    )
-    sub.required = True
-    listing = sub.add_parser("list", prog="agent-tui deployments list", help="list deployments")
-    listing.add_argument("--name", metavar="TEXT", help="name contains TEXT")
-    listing.add_argument("--status", metavar="S", help="READY, AWAITING_DATABASE, …")
-    listing.add_argument("--type", metavar="T", help="dev_free, dev or prod")
-    listing.add_argument("--json", action="store_true", help="print JSON")
-    watch = sub.add_parser(
-        "watch",
-        prog="agent-tui deployments watch",
-        help="print each status change of a revision (default: the latest); "
-        "exit 0 on DEPLOYED, 1 on a failure",
-    )
-    watch.add_argument("deployment_id", metavar="DEPLOYMENT_ID")
-    watch.add_argument("revision_id", metavar="REVISION_ID", nargs="?")
-    watch.add_argument("--interval", type=float, default=2.0, help="seconds between polls")
-    watch.add_argument("--timeout", type=float, default=1800.0, help="give up after seconds")
-    for parser in (listing, watch):
-        options = parser.add_argument_group("control plane")
-        options.add_argument(
-            "--control-plane", metavar="URL", type=url_argument, help="the control plane's URL"
-        )
-        options.add_argument(
-            "--control-plane-key", metavar="KEY", help="X-Api-Key for the control plane"
-        )
-        options.add_argument("--tenant-id", metavar="ID", help="workspace id (X-Tenant-Id)")
-        options.add_argument(
-            "--context", metavar="NAME", default=argparse.SUPPRESS, help="a saved context"
-        )
-        add_readonly_option(options)  # accepted like everywhere; these commands only read
-        parser.set_defaults(handler=run_command)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from agent_tui import __version__
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from agent_tui.settings.target import ServerTarget
 
 logger = logging.getLogger(__name__)
-
-Handler = Callable[[argparse.Namespace], int]
 
 _EPILOG = """\
 examples:
@@ -86,41 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="refuse every action that would change something on the server",
     )
-    parser.set_defaults(handler=_run_tui)
+    # No subcommand: the TUI. Every subcommand is a row of `commands.COMMANDS`.
+    parser.set_defaults(handler=None, command_parser=parser)
+    from agent_tui.cli.commands import add_commands
 
-    # Headless subcommands (threads, history, diff, export, import, store, crons, run,
-    # serve: `headless_commands.py`).
-    # `prog` for each level: argparse would otherwise build subcommands' usage lines from
-    # the multi-line usage above ("agent-tui --version | --help config set-context …").
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", prog="agent-tui")
-    config = commands.add_parser("config", help="agent-tui's own configuration")
-    config_commands = config.add_subparsers(
-        title="config commands", metavar="COMMAND", prog="agent-tui config"
-    )
-    config_commands.required = True
-    path = config_commands.add_parser("path", help="print the path of the config file")
-    path.set_defaults(handler=_config_path)
-    from agent_tui.cli.config import add_config_commands
-
-    add_config_commands(config_commands)
-    from agent_tui.cli.headless_commands import add_headless_commands
-
-    add_headless_commands(commands)
-    from agent_tui.cli.control_plane import add_control_plane_commands
-
-    add_control_plane_commands(commands)
-    _remember_parsers(parser)
+    add_commands(parser)
     return parser
-
-
-def _remember_parsers(parser: argparse.ArgumentParser) -> None:
-    """Each (sub)command's parser is left in the namespace it parses, so that a mistake
-    is reported with that command's usage line, not the top-level one."""
-    parser.set_defaults(command_parser=parser)
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                _remember_parsers(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,12 +110,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.url = normalize_url(args.url)
         except ValueError as error:
             parser.error(f"--url: {error}")
-    handler: Handler = args.handler
-    if handler is _run_tui:
-        return handler(args)
+    if args.handler is None:
+        return _run_tui(args)
+    from agent_tui.cli.commands import load_handler
     from agent_tui.settings.logs import setup_stderr_logging
 
     setup_stderr_logging()
+    handler = load_handler(args.handler)
     try:
         code = handler(args)
         sys.stdout.flush()  # here, where a closed pipe can still be caught
@@ -166,13 +136,6 @@ def _reader_went_away() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return 141  # 128 + SIGPIPE (13), what a shell reports for `cat` in the same place
-
-
-def _config_path(args: argparse.Namespace) -> int:
-    from agent_tui.settings.config import config_path
-
-    print(config_path())
-    return 0
 
 
 def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None = None) -> Context:

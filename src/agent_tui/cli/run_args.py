@@ -1,8 +1,8 @@
 """The arguments of `agent-tui run`; the command itself is `run.py`.
 
 Kept apart from the command: this module is imported whenever `agent-tui` builds its
-parser (`--version` and `--help` included), so it imports nothing but argparse and
-`common`, while the command imports the client and the chat when it runs.
+parser (`--version` and `--help` included; see `commands.py`), so it imports nothing but
+argparse and `common`, while the command imports the client and the chat when it runs.
 """
 
 from __future__ import annotations
@@ -28,19 +28,7 @@ STREAM_MODES = (
 NOT_GIVEN: Any = object()  # `--input` / `--resume` absent (`null` is a value)
 
 
-def add_run_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """The `run` subcommand's parser (its handler is set by the caller)."""
-    parser = commands.add_parser(
-        "run",
-        prog="agent-tui run",
-        help="start a run and stream it: a new thread, or one that waits (headless)",
-        description="Run an assistant (or a graph's default assistant) on a thread and stream "
-        "it. Exit codes: 0 the run ended, 3 it stopped at an interrupt or a breakpoint "
-        "(what it waits for is printed), 1 the server said no, 2 bad usage, 130 ctrl+c "
-        "(the run is cancelled on the server).",
-    )
+def run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "assistant",
         metavar="ASSISTANT_OR_GRAPH",
@@ -85,7 +73,6 @@ def add_run_parser(
         "(default: updates,messages-tuple)",
     )
     add_connection_options(parser)
-    return parser
 
 
 def json_value(text: str) -> Any:

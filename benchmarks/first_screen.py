@@ -50,6 +50,7 @@ TABLE_HEADER = b"Default assistant"
 GRAPH_IDS = (b"chat", b"counter")
 QUICK_ROUNDS = 3
 START_TIMEOUT = 60.0  # seconds one start may take to show what it is waited for
+QUIT_TIMEOUT = 20.0  # seconds from ctrl+q to the process's exit
 ReadyTest = Callable[[bytes], bool]
 
 
@@ -140,9 +141,8 @@ def _watch_start(
                 ready = now
                 break
         os.write(master, b"\x11")  # ctrl+q
-        try:
-            status = process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        status = _drain_until_exit(master, process, QUIT_TIMEOUT)
+        if status is None:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=10)
     finally:
@@ -150,6 +150,25 @@ def _watch_start(
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     return first_paint, ready, seen, status
+
+
+def _drain_until_exit(master: int, process: subprocess.Popen[bytes], timeout: float) -> int | None:
+    """Read (and drop) what the process still writes until it exits: its exit status, or
+    None if it is still running after `timeout` s. Unread, the terminal's buffer fills
+    and the app blocks on a write (the last frames, leaving the alternate screen) and
+    never quits."""
+    deadline = time.perf_counter() + timeout
+    while process.poll() is None and time.perf_counter() < deadline:
+        readable, _, _ = select.select([master], [], [], 0.05)
+        if readable:
+            try:
+                os.read(master, 1 << 16)
+            except OSError:  # nothing holds the terminal any more: it is exiting
+                break
+    try:
+        return process.wait(timeout=max(deadline - time.perf_counter(), 0.1))
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def time_command(args: list[str], env: dict[str, str]) -> float:

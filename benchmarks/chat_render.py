@@ -1,7 +1,8 @@
 """The chat pane under a flood: 20,000 tokens streamed as fast as the server can send them.
 
     uv run python benchmarks/chat_render.py                 # 20,000 tokens, each scenario once
-    uv run python benchmarks/chat_render.py --tokens 5000   # quick look
+    uv run python benchmarks/chat_render.py --tokens 5000   # a shorter look
+    uv run python benchmarks/chat_render.py --quick         # 2,000 tokens, checked (seconds)
 
 The `tokens` graph (`benchmarks/graphs/`) has a fake chat model that streams `"w<i> "` tokens
 with no pause, through the real embedded langgraph-api server (messages-tuple mode, a
@@ -18,6 +19,11 @@ until the Markdown holds the whole answer), whether the final text equals the se
 and the app's response to a key press during the stream: a thread presses f12 every 25 ms
 (posting the key into the app's loop as a terminal driver does) and the time until the
 bound action runs is recorded (median and 99th percentile).
+
+Checked (exit status 1 if not): every stack delivers every token, and the text it holds (for
+a widget: its Markdown's source) is exactly the text the model sent; every key pressed was
+answered. Every wait has a deadline. The apps are the app shell (`ShellApp`), as the test
+harnesses are: the chat pane asks the app for what the app contract promises.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -55,12 +61,17 @@ from agent_tui.tui.chat.ai_block import AIBlock
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.transcript import TranscriptView
 from agent_tui.tui.gc_tuning import streaming, tune_for_streaming
+from agent_tui.tui.shell import ShellApp
 
 GRAPHS = Path(__file__).parent / "graphs" / "langgraph.json"
 sys.path.insert(0, str(GRAPHS.parent))
 from tokens import answer  # noqa: E402  (the graph module: the text its model sends)
 
+from benchkit import add_options, arm, check, until  # noqa: E402
+
 KEY_INTERVAL = 0.025
+QUICK_TOKENS = 2_000
+STEP_TIMEOUT = 300.0  # seconds one stack may take to stream and show the whole answer
 DEFAULT_GC_THRESHOLDS = gc.get_threshold()
 
 
@@ -72,6 +83,7 @@ class Result:
     exact: bool = False
     key_ms: list[float] = field(default_factory=list)
     note: str = ""
+    keys_pressed: int | None = None  # None: no keys pressed (not in an app)
 
     def row(self) -> str:
         rate = self.tokens / self.seconds if self.seconds else 0.0
@@ -162,12 +174,13 @@ STACK_NAMES: dict[Stack, str] = {
 }
 
 
-class ChatBench(App[None]):
+class ChatBench(ShellApp):
     """A headless app that streams a run into a transcript, with a cheap key binding.
 
     `none`: the session in a worker, nothing drawn; `view`: the same feeding a
     `TranscriptView`; `pane`: the thread view's `ChatPane` (transcript, event inspector,
-    state line, prompt) sending the message itself, as a user does.
+    state line, prompt) sending the message itself, as a user does. An agent-tui app
+    (`ShellApp`): the pane and its widgets ask the app for its client, read-only mode…
     """
 
     # priority: the chat pane's prompt has the focus and would take a plain letter.
@@ -177,7 +190,8 @@ class ChatBench(App[None]):
         self, client: AgentServerClient, source: Source, thread_id: str, stack: Stack
     ) -> None:
         super().__init__()
-        self.client = client
+        self.client = client  # what the app contract offers the pane (`AgentServerClient | None`)
+        self.server = client  # the same, for this app's own use
         self.source = source
         self.thread_id = thread_id
         self.stack = stack
@@ -195,7 +209,7 @@ class ChatBench(App[None]):
         if self.stack == "view":
             yield TranscriptView()
         elif self.stack == "pane":
-            yield ChatPane(self.client, self.thread_id)
+            yield ChatPane(self.server, self.thread_id)
         else:
             yield Static("streaming without a transcript widget")
 
@@ -205,7 +219,7 @@ class ChatBench(App[None]):
 
     @work(exclusive=True, group="stream")
     async def stream(self) -> None:
-        self.session = ChatSession(self.client, self.thread_id)
+        self.session = ChatSession(self.server, self.thread_id)
         view = self.query_one(TranscriptView) if self.stack == "view" else None
         self.started = time.perf_counter()
         # The chat pane holds full collections back while it streams: so does this
@@ -222,7 +236,8 @@ class ChatBench(App[None]):
             self.stream()
             return
         pane = self.query_one(ChatPane)
-        await self.workers.wait_for_complete()  # the (empty) thread's transcript loaded
+        # The (empty) thread's transcript loaded.
+        await asyncio.wait_for(self.workers.wait_for_complete(), STEP_TIMEOUT)
         await pilot.pause()
         assert self.assistant_id is not None
         # As if picked with f4 (langgraph-api drops `assistant_id` from thread metadata).
@@ -284,13 +299,18 @@ async def in_app(
         )
         await app.start(pilot)
         presser.start()
+        name = STACK_NAMES[stack] + (", gc tuned" if tuned_gc else "")
+
+        def shown() -> bool:
+            # What the user would see; the poll's interval only bounds how late we notice.
+            app.check_finished()
+            if app.finished_at is None:
+                return False
+            late = time.perf_counter() - app.finished_at > 30
+            return late or not drawn or app.rendered_text() == expected
+
         try:
-            # Poll what the user would see; the interval only bounds how late we notice.
-            while app.finished_at is None or (drawn and app.rendered_text() != expected):
-                await asyncio.sleep(0.005)
-                app.check_finished()
-                if app.finished_at and time.perf_counter() - app.finished_at > 30:
-                    break
+            await until(shown, f"{name}: the run to end and its answer shown", STEP_TIMEOUT)
         finally:
             stop.set()
             presser.join()
@@ -312,11 +332,10 @@ async def in_app(
                 f"; Markdown stream writes {block.stream_writes},"
                 f" Markdown children at the end {len(block.markdown.children)}"
             )
-        name = STACK_NAMES[stack] + (", gc tuned" if tuned_gc else "")
-        return Result(name, app.tokens, seconds, exact, app.key_ms, note)
+        return Result(name, app.tokens, seconds, exact, app.key_ms, note, app.presses)
 
 
-async def bench(url: str, count: int) -> None:
+async def bench(url: str, count: int) -> list[Result]:
     async with AgentServerClient(url) as client:
         info = await client.info()
         print(f"server: langgraph-api {info.version}, {url}")
@@ -354,16 +373,34 @@ async def bench(url: str, count: int) -> None:
         for result in results:
             if result.note:
                 print(f"  {result.name}: {result.note}")
+    return live + replayed
+
+
+def check_results(results: list[Result], count: int) -> None:
+    """Every stack got every token, the exact text, and an answer to every key."""
+    for result in results:
+        check(result.tokens == count, f"{result.name}: {result.tokens} tokens, not {count}")
+        check(result.exact, f"{result.name}: the text is not exactly what the model sent")
+        if result.keys_pressed is not None:
+            check(
+                len(result.key_ms) == result.keys_pressed,
+                f"{result.name}: {result.keys_pressed} keys pressed, {len(result.key_ms)} answered",
+            )
+    print(f"\nchecked: {len(results)} stacks, each with all {count:,} tokens, exact, keys answered")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=20_000)
+    add_options(parser, quick=150, full=1800)
     args = parser.parse_args()
+    arm(args)
+    count = QUICK_TOKENS if args.quick else args.tokens
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
         with EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server:
-            asyncio.run(bench(server.url, args.tokens))
+            results = asyncio.run(bench(server.url, count))
+    check_results(results, count)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Time to first screen: `agent-tui --url URL`, from process start to first paint.
 
     uv run python benchmarks/first_screen.py [--runs 7] [--url URL]
+    uv run python benchmarks/first_screen.py --quick   # 3 rounds, 1 run of each for scale
 
 Without `--url` it starts the real embedded agent server on the bundled demo graphs
 (once, before timing). Then, each run, it starts `python -m agent_tui --url URL` in a
@@ -16,6 +17,10 @@ Then it presses ctrl+q and waits for the process to exit. For scale it also time
 AGENT_TUI_HOME points at a temporary folder, so no user config or theme is read; the
 bytecode caches are written there too (PYTHONPYCACHEPREFIX) and used from the first timed
 run on, as an installed app uses its own.
+
+Checked (exit status 1 if not): every start paints its first screen (agent-tui: the info
+screen with a graph of the server in its table), and quits with status 0 on ctrl+q; each
+start has a deadline of 60 s.
 """
 
 from __future__ import annotations
@@ -36,11 +41,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchkit import add_options, arm, check
+
 TITLE = b"agent-tui"
 BARE_APP = Path(__file__).with_name("bare_app.py")
 BARE_TITLE = b"bare-textual"
 TABLE_HEADER = b"Default assistant"
 GRAPH_IDS = (b"chat", b"counter")
+QUICK_ROUNDS = 3
+START_TIMEOUT = 60.0  # seconds one start may take to show what it is waited for
+QUIT_TIMEOUT = 20.0  # seconds from ctrl+q to the process's exit
+ReadyTest = Callable[[bytes], bool]
 
 
 def _ready(screen_bytes: bytes) -> bool:
@@ -48,25 +59,35 @@ def _ready(screen_bytes: bytes) -> bool:
     return header >= 0 and any(screen_bytes.find(g, header) >= 0 for g in GRAPH_IDS)
 
 
-def run_once(url: str, env: dict[str, str], timeout: float = 60.0) -> tuple[float, float]:
+def run_once(url: str, env: dict[str, str], timeout: float = START_TIMEOUT) -> tuple[float, float]:
     """(seconds to first paint, seconds to the info screen ready) for one app start."""
-    first_paint, ready, seen = _watch_start(
+    first_paint, ready, seen, status = _watch_start(
         [sys.executable, "-m", "agent_tui", "--url", url], env, TITLE, _ready, timeout
     )
-    if first_paint is None or ready is None:
-        tail = bytes(seen[-400:]).decode("utf-8", "replace")
-        raise RuntimeError(f"the app did not show its screens within {timeout}s: {tail!r}")
+    tail = bytes(seen[-400:]).decode("utf-8", "replace")
+    check(
+        first_paint is not None and ready is not None,
+        f"the app did not show its screens within {timeout:g} s: {tail!r}",
+    )
+    check(status == 0, f"the app quit with status {status} on ctrl+q: {tail!r}")
+    assert first_paint is not None and ready is not None
     return first_paint, ready
 
 
-def run_bare_once(env: dict[str, str], timeout: float = 60.0) -> float:
-    """Seconds to the bare Textual app's first paint."""
-    first_paint, _, seen = _watch_start(
-        [sys.executable, str(BARE_APP)], env, BARE_TITLE, None, timeout
+def run_bare_once(
+    env: dict[str, str], timeout: float = START_TIMEOUT, ready_test: ReadyTest | None = None
+) -> float:
+    """Seconds to the bare Textual app's first paint (after which, if given, `ready_test`
+    must pass on what it wrote)."""
+    first_paint, ready, seen, status = _watch_start(
+        [sys.executable, str(BARE_APP)], env, BARE_TITLE, ready_test, timeout
     )
-    if first_paint is None:
-        tail = bytes(seen[-400:]).decode("utf-8", "replace")
-        raise RuntimeError(f"the bare app did not paint within {timeout}s: {tail!r}")
+    tail = bytes(seen[-400:]).decode("utf-8", "replace")
+    check(first_paint is not None, f"the bare app did not paint within {timeout:g} s: {tail!r}")
+    if ready_test is not None:
+        check(ready is not None, f"the bare app did not draw its table: {tail!r}")
+    check(status == 0, f"the bare app quit with status {status} on ctrl+q: {tail!r}")
+    assert first_paint is not None
     return first_paint
 
 
@@ -74,13 +95,14 @@ def _watch_start(
     command: list[str],
     env: dict[str, str],
     title: bytes,
-    ready_test: Callable[[bytes], bool] | None,
+    ready_test: ReadyTest | None,
     timeout: float,
-) -> tuple[float | None, float | None, bytearray]:
+) -> tuple[float | None, float | None, bytearray, int | None]:
     """Start `command` in a pseudo-terminal and read its output until `ready_test` passes
     (or, without one, the first paint: `title` in the output); then ctrl+q.
 
-    (first paint, ready, everything read); a moment not seen is None.
+    (first paint, ready, everything read, exit status after ctrl+q); a moment not seen is
+    None, and so is the status of a process that had to be killed.
     """
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
@@ -97,6 +119,7 @@ def _watch_start(
     seen = bytearray()
     first_paint: float | None = None
     ready: float | None = None
+    status: int | None = None
     try:
         while time.perf_counter() - started < timeout:
             readable, _, _ = select.select([master], [], [], 0.05)
@@ -118,21 +141,39 @@ def _watch_start(
                 ready = now
                 break
         os.write(master, b"\x11")  # ctrl+q
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        status = _drain_until_exit(master, process, QUIT_TIMEOUT)
+        if status is None:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=10)
     finally:
         os.close(master)
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    return first_paint, ready, seen
+    return first_paint, ready, seen, status
+
+
+def _drain_until_exit(master: int, process: subprocess.Popen[bytes], timeout: float) -> int | None:
+    """Read (and drop) what the process still writes until it exits: its exit status, or
+    None if it is still running after `timeout` s. Unread, the terminal's buffer fills
+    and the app blocks on a write (the last frames, leaving the alternate screen) and
+    never quits."""
+    deadline = time.perf_counter() + timeout
+    while process.poll() is None and time.perf_counter() < deadline:
+        readable, _, _ = select.select([master], [], [], 0.05)
+        if readable:
+            try:
+                os.read(master, 1 << 16)
+            except OSError:  # nothing holds the terminal any more: it is exiting
+                break
+    try:
+        return process.wait(timeout=max(deadline - time.perf_counter(), 0.1))
+    except subprocess.TimeoutExpired:
+        return None
 
 
 def time_command(args: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
-    subprocess.run(args, env=env, check=True, capture_output=True)
+    subprocess.run(args, env=env, check=True, capture_output=True, timeout=START_TIMEOUT)
     return time.perf_counter() - started
 
 
@@ -148,7 +189,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--url", help="an agent server to connect to (default: start one)")
+    add_options(parser, quick=150, full=1800)
     args = parser.parse_args()
+    arm(args)
+    rounds = QUICK_ROUNDS if args.quick else args.runs
+    scale_runs = 1 if args.quick else args.runs
 
     home = tempfile.mkdtemp(prefix="agent-tui-bench-")
     env = {**os.environ, "AGENT_TUI_HOME": home, "TERM": "xterm-256color"}
@@ -172,7 +217,7 @@ def main() -> None:
         run_once(url, env)  # warm the OS file cache and the server
         run_bare_once(env)
         paints, readies, baseline, ratios = [], [], [], []
-        for round_ in range(args.runs):
+        for round_ in range(rounds):
             if round_ % 2:  # alternate, so a noisy moment does not always hit the same one
                 paint, ready = run_once(url, env)
                 bare_paint = run_bare_once(env)
@@ -183,14 +228,14 @@ def main() -> None:
             readies.append(ready)
             baseline.append(bare_paint)
             ratios.append(paint / bare_paint)
-        bare = [time_command([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
+        bare = [time_command([sys.executable, "-c", "pass"], env) for _ in range(scale_runs)]
         version = [
             time_command([sys.executable, "-m", "agent_tui", "--version"], env)
-            for _ in range(args.runs)
+            for _ in range(scale_runs)
         ]
         textual = [
             time_command([sys.executable, "-c", "import textual.app"], env)
-            for _ in range(args.runs)
+            for _ in range(scale_runs)
         ]
     finally:
         if server is not None:
@@ -209,6 +254,7 @@ def main() -> None:
     print(summary("python -c pass", bare))
     print(summary("agent-tui --version", version))
     print(summary("python -c 'import textual.app'", textual))
+    print("checked: every start showed its screens and quit with status 0 on ctrl+q")
 
 
 if __name__ == "__main__":

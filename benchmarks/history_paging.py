@@ -1,8 +1,9 @@
 """History paging: time to open a 5,000-checkpoint thread and to page through all of it.
 
     uv run python benchmarks/history_paging.py                  # embedded server, 5,000 checkpoints
-    uv run python benchmarks/history_paging.py --checkpoints 1000 --reps 3   # quick look
+    uv run python benchmarks/history_paging.py --checkpoints 1000 --reps 3   # a shorter look
     uv run python benchmarks/history_paging.py --url http://127.0.0.1:2024  # a running server
+    uv run python benchmarks/history_paging.py --quick      # 300 checkpoints, 2 reps, checked
 
 Client level (no UI): `ThreadHistory` from `agent_tui.threads.history` over `AgentServerClient`. The thread
 is built once with supersteps on the `loop` test graph (tests/graphs/), each tick written as the
@@ -17,6 +18,9 @@ Figures (best and median of --reps):
 - one request: `get_history(limit=1000)`, the most the server gives at once (no rows built), what a
   viewer without paging would ask for;
 - rows/s: `HistoryRow`s built per second of `load_all()` (writers, keys and interrupts included).
+
+Checked (exit status 1 if not): a first page holds as many rows as asked; all pages hold every
+checkpoint once, newest first; one request returns as many states as asked.
 """
 
 from __future__ import annotations
@@ -33,7 +37,10 @@ from typing import Any
 
 from agent_tui.client import AgentServerClient
 from agent_tui.threads.history import MAX_PAGE_SIZE, ThreadHistory
+from benchkit import add_options, arm, check
 
+QUICK_CHECKPOINTS = 300
+QUICK_REPS = 2
 GRAPHS = Path(__file__).resolve().parent.parent / "tests" / "graphs" / "langgraph.json"
 
 
@@ -62,7 +69,9 @@ async def measure(client: AgentServerClient, tid: str, checkpoints: int, reps: i
     for size in (50, 100, 500):
 
         async def first_page(size: int = size) -> None:
-            await ThreadHistory(client, tid, page_size=size).load_more()
+            rows = await ThreadHistory(client, tid, page_size=size).load_more()
+            expected = min(size, checkpoints)
+            check(len(rows) == expected, f"first page of {size}: {len(rows)} rows, not {expected}")
 
         best, median = await timed(reps, first_page)
         print(f"  {f'first page of {size}':<28}{best * 1e3:>10.1f}{median * 1e3:>10.1f}{1:>10}")
@@ -73,11 +82,21 @@ async def measure(client: AgentServerClient, tid: str, checkpoints: int, reps: i
         async def all_pages(size: int = size) -> None:
             nonlocal rows
             history = ThreadHistory(client, tid, page_size=size)
-            rows = len(await history.load_all())
+            loaded = await history.load_all()
+            rows = len(loaded)
+            ids = {row.checkpoint_id for row in loaded}
+            steps = [row.step for row in loaded]
+            check(
+                rows == checkpoints and len(ids) == rows,
+                f"all pages of {size}: {rows} rows ({len(ids)} different), not {checkpoints}",
+            )
+            check(
+                steps == sorted(steps, key=lambda step: -1 if step is None else step, reverse=True),
+                f"all pages of {size}: the rows are not newest first",
+            )
 
         best, median = await timed(reps, all_pages)
         requests = checkpoints // size + 1
-        assert rows == checkpoints, rows
         print(
             f"  {f'all pages of {size}':<28}{best * 1e3:>10.1f}{median * 1e3:>10.1f}"
             f"{requests:>10}{rows / best:>10,.0f}"
@@ -89,7 +108,7 @@ async def measure(client: AgentServerClient, tid: str, checkpoints: int, reps: i
 
     async def one_request() -> None:
         states = await client.threads.get_history(tid, limit=limit)
-        assert len(states) == limit
+        check(len(states) == limit, f"one request of {limit}: {len(states)} states")
 
     best, median = await timed(reps, one_request)
     print(
@@ -115,6 +134,7 @@ async def bench(url: str, checkpoints: int, reps: int, payloads: list[str]) -> N
             )
             await measure(client, thread.thread_id, checkpoints, reps)
             await client.threads.delete(thread.thread_id)
+    print("checked: page sizes, every checkpoint once and newest first, one request's length")
 
 
 def main() -> int:
@@ -125,7 +145,11 @@ def main() -> int:
     parser.add_argument(
         "--payload", choices=["small", "growing", "both"], default="both", help="checkpoint size"
     )
+    add_options(parser, quick=120, full=3600)
     args = parser.parse_args()
+    arm(args)
+    if args.quick:
+        args.checkpoints, args.reps = QUICK_CHECKPOINTS, QUICK_REPS
     payloads = ["small", "growing"] if args.payload == "both" else [args.payload]
     if args.url:
         asyncio.run(bench(args.url, args.checkpoints, args.reps, payloads))

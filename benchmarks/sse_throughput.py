@@ -1,6 +1,7 @@
 """SSE throughput: our run stream's SSE against httpx-sse and langgraph-sdk, end to end over loopback HTTP.
 
     uv run python benchmarks/sse_throughput.py [--events 10000] [--reps 9] [--before REV]
+    uv run python benchmarks/sse_throughput.py --quick   # 1,000 events, 3 rounds (seconds)
 
 One recorded-looking LangGraph run stream (metadata, thousands of `messages` token events,
 some `updates`, large `values` snapshots, heartbeats, ids, `end`) is served by a tiny HTTP
@@ -22,6 +23,9 @@ one Content-Length body (reads as large as the socket gives). The parsers run
 interleaved, in a rotating order, repeatedly; the table shows the best and the median
 run. A second table times the decoders alone on the same chunks, without HTTP, and a
 third the JSON parsers on every event's data.
+
+Checked first (exit status 1 if not): every parser sees the same events with the same data,
+as many as were sent.
 """
 
 from __future__ import annotations
@@ -56,8 +60,12 @@ from agent_tui.client.events import _parse_json, parse_run_event
 from agent_tui.client.runs import RunStream
 from agent_tui.client.sse import OVERSIZED, EventBounds, aiter_sse
 from agent_tui.client.transport import Transport
+from benchkit import add_options, arm, check
 
 # --------------------------------------------------------------------------- the stream
+
+QUICK_EVENTS = 1_000
+QUICK_REPS = 3
 
 WORDS = ["The", " graph", " runs", " each", " node", ",", " then", " streams", " tokens", "."]
 NON_ASCII = [" café", " naïve", " 日本語", " данные", " 🙂"]
@@ -312,7 +320,7 @@ def check_agreement(results: dict[str, list[Any]], expected_events: int) -> list
     """All parsers must see the same events with the same data; returns notes on quirks."""
     notes = []
     ours = [(e.event, e.data) for e in results["ours"]]
-    assert len(ours) == expected_events, (len(ours), expected_events)
+    check(len(ours) == expected_events, f"ours: {len(ours)} events, {expected_events} sent")
 
     # httpx-sse dispatches an empty `message` event for every blank line once an `id:`
     # was seen (its "anything pending?" test includes the persistent last event id), so
@@ -321,18 +329,20 @@ def check_agreement(results: dict[str, list[Any]], expected_events: int) -> list
     spurious = [e for e in httpx_sse if e == ("message", "")]
     if spurious:
         notes.append(f"bare httpx-sse yielded {len(spurious)} empty 'message' events (heartbeats)")
-    assert [e for e in httpx_sse if e != ("message", "")] == ours
+    check([e for e in httpx_sse if e != ("message", "")] == ours, "httpx-sse: other events")
 
     for name in results:
         if name.startswith("before"):
-            assert [(e.event, e.data) for e in results[name]] == ours, name
+            check([(e.event, e.data) for e in results[name]] == ours, f"{name}: other events")
 
     sdk = [(e.event, e.data) for e in results["langgraph-sdk"]]
-    assert sdk == [(event, _json_or_none(data)) for event, data in ours]
+    check(
+        sdk == [(event, _json_or_none(data)) for event, data in ours], "langgraph-sdk: other events"
+    )
 
     for name in ("ours + typed", "run stream"):
         typed = [(e.raw_event, e.data) for e in results[name]]
-        assert typed == [(event, _json_or_none(data)) for event, data in ours], name
+        check(typed == [(e, _json_or_none(data)) for e, data in ours], f"{name}: other events")
     return notes
 
 
@@ -511,7 +521,11 @@ def main() -> None:
         metavar="REV",
         help="also race the hand-written decoder of client/sse.py at this commit (c40bdd3)",
     )
+    add_options(parser, quick=120, full=1800)
     args = parser.parse_args()
+    arm(args)
+    if args.quick:
+        args.events, args.reps = QUICK_EVENTS, QUICK_REPS
     if args.before:
         add_before(args.before)
     frames = build_stream(args.events)
@@ -520,6 +534,8 @@ def main() -> None:
     asyncio.run(run_http(frames, args.reps))
     run_in_process(frames, args.reps)
     run_json(frames, args.reps)
+    events = sum(1 for frame in frames if not frame.startswith(b":"))
+    print(f"\nchecked: every parser saw the same {events:,} events, both serving shapes")
 
 
 if __name__ == "__main__":

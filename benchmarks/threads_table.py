@@ -1,6 +1,7 @@
 """The Threads screen with 10,000 threads: first page, every page, scrolling, filtering.
 
     uv run python benchmarks/threads_table.py [--threads 10000] [--chat 1000] [--page-size 100]
+    uv run python benchmarks/threads_table.py --quick   # 300 threads (50 chat), checked
 
 Starts an embedded agent server (the test graphs, data in a temporary folder), makes
 `--threads` threads — `--chat` of them chat threads with 20 messages each, the rest
@@ -11,11 +12,15 @@ empty — and then, in the real app run headless (Pilot), times:
 - `:threads` to the first page on screen;
 - loading every page (the cursor sent to the end again and again: each time the table
   asks for the next page);
-- moving the cursor from the top to the bottom with `pagedown`, and 200 `down` presses
+- moving the cursor from the top to the bottom with `pagedown`, and 200 `down` presses (`--downs`)
   (CPU time per key: Pilot sleeps while it waits for the app to go idle after each key,
   so its wall time says more about Pilot than about the app; a bare DataTable with as
   many rows, timed the same way, is the baseline);
 - `/` filtering the 10,000 loaded rows.
+
+Checked (exit status 1 if not): the screen counts and loads every thread, in as many pages as
+the page size makes; `pagedown` from the top reaches the last row; the filter `chat` shows
+the chat threads, all of them and nothing else. Every wait has a deadline.
 """
 
 from __future__ import annotations
@@ -35,10 +40,12 @@ from agent_tui.threads.thread_query import ThreadQuery
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
+from benchkit import add_options, arm, check
 
 CONFIG = Path(__file__).parents[1] / "tests" / "graphs" / "langgraph.json"
 SIZE = (160, 50)
 BATCH = 500
+QUICK = {"threads": 300, "chat": 50, "downs": 30}
 
 
 def chat_steps(thread: int, messages: int = 20) -> list[dict[str, Any]]:
@@ -128,12 +135,12 @@ async def load_every_page(table: Any) -> tuple[float, float, int]:
     )
 
 
-async def time_app(url: str, total: int, page_size: int) -> dict[str, float]:
+async def time_app(url: str, total: int, chat: int, page_size: int, downs: int) -> dict[str, float]:
     figures: dict[str, float] = {}
     app = AgentTuiApp(RemoteServer(url))
     async with app.run_test(size=SIZE) as pilot:
         await until(lambda: isinstance(app.screen, ServerInfoScreen))
-        await app.workers.wait_for_complete()
+        await asyncio.wait_for(app.workers.wait_for_complete(), 120)
 
         started = time.perf_counter()
         await app.run_command("threads")
@@ -145,26 +152,36 @@ async def time_app(url: str, total: int, page_size: int) -> dict[str, float]:
         table = screen.table
         await until(lambda: table.row_count > 0)
         figures["first page in the table"] = (time.perf_counter() - started) * 1000
-        assert screen.total == total, (screen.total, total)
+        check(screen.total == total, f"the screen counts {screen.total} threads, not {total}")
 
         wall, cpu, pages = await load_every_page(table)
         figures["all pages loaded"] = wall
         figures["all pages loaded, app CPU"] = cpu
         figures["pages"] = pages
-        assert table.loaded_count == total, table.loaded_count
+        check(table.loaded_count == total, f"{table.loaded_count} threads loaded, not {total}")
+        ids = {thread.thread_id for thread in table.items}
+        check(len(ids) == total, f"{len(ids)} different threads loaded, not {total}")
+        check(
+            pages == -(-total // page_size),
+            f"{pages} pages of {page_size} for {total} threads",
+        )
 
         table.move_cursor(row=0)
         await pilot.pause()
         presses = -(-total // max(table.size.height - 2, 1))
         cpu, wall = await keys_cost(pilot, "pagedown", presses)
-        assert table.cursor_row == table.row_count - 1, table.cursor_row
+        check(
+            table.cursor_row == table.row_count - 1,
+            f"{presses} x pagedown: cursor on row {table.cursor_row} of {table.row_count}",
+        )
         figures["pagedown top to bottom"] = wall * presses
         figures["pagedown presses"] = presses
         figures["per pagedown, CPU"] = cpu
         figures["per pagedown, wall"] = wall
         table.move_cursor(row=0)
         await pilot.pause()
-        cpu, wall = await keys_cost(pilot, "down", 200)
+        cpu, wall = await keys_cost(pilot, "down", downs)
+        check(table.cursor_row == downs, f"{downs} x down: cursor on row {table.cursor_row}")
         figures["per down, CPU"] = cpu
         figures["per down, wall"] = wall
 
@@ -177,20 +194,22 @@ async def time_app(url: str, total: int, page_size: int) -> dict[str, float]:
         await until(lambda: table.filter_text == "chat" and not table.loading_rows)
         figures["filter 'chat' (4 keys), CPU"] = (time.process_time() - cpu_started) * 1000
         figures["rows shown by the filter"] = table.row_count
+        check(table.row_count == chat, f"filter 'chat': {table.row_count} rows, not {chat}")
 
         assert app.client is not None
         bigger = ThreadsScreen(app.client, ThreadQuery(page_size=1000))
         await app.push_screen(bigger)
         await until(lambda: bigger.table.loaded_count > 0 and not bigger.table.loading_rows)
         wall, cpu, pages = await load_every_page(bigger.table)
-        assert bigger.table.loaded_count == total, bigger.table.loaded_count
+        loaded = bigger.table.loaded_count
+        check(loaded == total, f"page size 1000: {loaded} threads loaded, not {total}")
         figures["page size 1000: all pages loaded"] = wall
         figures["page size 1000: app CPU"] = cpu
         await pilot.press("ctrl+q")
     return figures
 
 
-async def baseline(total: int) -> tuple[float, float]:
+async def baseline(total: int, downs: int) -> tuple[float, float]:
     """The same key presses on a bare DataTable with as many rows: Pilot's own cost."""
     from textual.app import App, ComposeResult
     from textual.widgets import DataTable
@@ -208,8 +227,8 @@ async def baseline(total: int) -> tuple[float, float]:
     app = Bare()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        down = await keys_cost(pilot, "down", 200)
-        page = await keys_cost(pilot, "pagedown", 50)
+        down = await keys_cost(pilot, "down", downs)
+        page = await keys_cost(pilot, "pagedown", max(downs // 4, 1))
     return down[0], page[0]
 
 
@@ -218,7 +237,12 @@ async def main() -> None:
     parser.add_argument("--threads", type=int, default=10_000)
     parser.add_argument("--chat", type=int, default=1_000)
     parser.add_argument("--page-size", type=int, default=100)
+    parser.add_argument("--downs", type=int, default=200, help="down presses timed")
+    add_options(parser, quick=150, full=3600)
     args = parser.parse_args()
+    arm(args)
+    if args.quick:
+        args.threads, args.chat, args.downs = QUICK["threads"], QUICK["chat"], QUICK["downs"]
 
     with tempfile.TemporaryDirectory(prefix="agent-tui-bench-") as data:
         async with EmbeddedAgentServer(CONFIG, data_dir=Path(data)) as server:
@@ -230,8 +254,10 @@ async def main() -> None:
                 f"one page of {args.page_size} chat threads (20 messages each), median of 7:"
                 f" light {search['light']:.0f} ms, whole values {search['whole']:.0f} ms"
             )
-            figures = await time_app(server.url, args.threads, args.page_size)
-    down, page = await baseline(args.threads)
+            figures = await time_app(
+                server.url, args.threads, args.chat, args.page_size, args.downs
+            )
+    down, page = await baseline(args.threads, args.downs)
     figures["bare DataTable: down, CPU"] = down
     figures["bare DataTable: pagedown, CPU"] = page
     print(f"Threads screen, {args.threads} threads, page size {args.page_size}:")
@@ -239,6 +265,7 @@ async def main() -> None:
         counts = {"pages", "pagedown presses", "rows shown by the filter"}
         shown = f"{value:>9.0f}" if name in counts else f"{value:>9.1f} ms"
         print(f"  {name:<34}{shown}")
+    print("checked: threads counted and loaded, pages, pagedown to the end, downs, the filter")
 
 
 if __name__ == "__main__":

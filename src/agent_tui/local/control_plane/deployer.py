@@ -43,9 +43,10 @@ from urllib.parse import urlsplit
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.environment_build import ready_python
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.project_env import EnvironmentBuildError
 from agent_tui.local.server_environment import server_environment
+from agent_tui.local.server_errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 

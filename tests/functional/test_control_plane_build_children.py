@@ -26,7 +26,7 @@ from control_plane_support import REVISION_ORDER, checked_client
 from test_control_plane_project_env import HANGING_BACKEND
 
 from agent_tui.client import ControlPlaneClient, NotFound
-from agent_tui.local.control_plane import LocalControlPlane, deployer
+from agent_tui.local.control_plane import LocalControlPlane, build_children
 from agent_tui.local.control_plane.auth import KEY_ENV
 from process_support import process_gone
 
@@ -146,7 +146,7 @@ async def test_stopping_the_control_plane_stops_the_build(tmp_path: Path) -> Non
 async def test_an_import_that_hangs_fails_the_build_at_the_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(deployer, "BUILD_TIMEOUT", 3.0)
+    monkeypatch.setattr(build_children, "BUILD_TIMEOUT", 3.0)
     config, pid_file = hanging_project(tmp_path / "project", "graph import")
     with LocalControlPlane(tmp_path / "cp") as plane:
         async with checked_client(plane.url, api_key=plane.api_key) as client:

@@ -27,8 +27,8 @@ from agent_tui.local import (
     default_langgraph_config,
     load_langgraph_config,
     server_key,
+    server_launch,
 )
-from agent_tui.local import embedded_server as embedded_server_module
 from agent_tui.local.server_environment import server_environment
 from process_support import port_closed, process_gone
 
@@ -277,11 +277,11 @@ def test_without_socket_inheritance_a_lost_port_race_is_retried(
         thief.listen()
         taken = thief.getsockname()[1]
         choices = iter([taken])
-        real_free_port = embedded_server_module._free_port
-        monkeypatch.setattr(embedded_server_module, "_SOCKET_INHERITANCE", False)
+        real_free_port = server_launch.free_port
+        monkeypatch.setattr(server_launch, "SOCKET_INHERITANCE", False)
         monkeypatch.setattr(
-            embedded_server_module,
-            "_free_port",
+            server_launch,
+            "free_port",
             lambda host: next(choices, None) or real_free_port(host),
         )
         with own_server(tmp_path) as server:

@@ -45,11 +45,15 @@ class FormsApp(ShellApp):
         # `open_resource` opens routes only once connected to an agent server; these
         # screens never use it, so a client to nowhere stands in for the connection.
         self.client = AgentServerClient("http://127.0.0.1:9", retry=RetryPolicy(attempts=1))
-        self.local_control_plane = plane
+        self.plane = plane
         self.readonly = readonly
         self.readonly_reason = "the context 'prod' is read-only"
         self.results: list[Deployment | None] = []
         self.opened: list[dict[str, Any]] = []
+
+    @property
+    def local_control_plane(self) -> LocalControlPlane | None:
+        return self.plane
 
     async def get_control_plane(self) -> ControlPlaneClient:
         return self.control_plane

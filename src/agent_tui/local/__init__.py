@@ -14,10 +14,6 @@ if TYPE_CHECKING:
         DEFAULT_JOBS_PER_WORKER,
         DEFAULT_READY_TIMEOUT,
         EmbeddedAgentServer,
-        EmbeddedServerError,
-        ServerAlreadyRunning,
-        local_server_data_dir,
-        server_key,
     )
     from agent_tui.local.langgraph_config import (
         DEMO_CONFIG,
@@ -26,6 +22,7 @@ if TYPE_CHECKING:
         default_langgraph_config,
         load_langgraph_config,
     )
+    from agent_tui.local.server_errors import EmbeddedServerError, ServerAlreadyRunning
     from agent_tui.local.server_lock import (
         RunningServer,
         ServerLock,
@@ -35,15 +32,16 @@ if TYPE_CHECKING:
         wait_for_running_server,
         wait_for_running_url,
     )
+    from agent_tui.local.server_paths import local_server_data_dir, server_key
 
 _HOMES = {
     "DEFAULT_JOBS_PER_WORKER": "agent_tui.local.embedded_server",
     "DEFAULT_READY_TIMEOUT": "agent_tui.local.embedded_server",
     "EmbeddedAgentServer": "agent_tui.local.embedded_server",
-    "EmbeddedServerError": "agent_tui.local.embedded_server",
-    "ServerAlreadyRunning": "agent_tui.local.embedded_server",
-    "local_server_data_dir": "agent_tui.local.embedded_server",
-    "server_key": "agent_tui.local.embedded_server",
+    "EmbeddedServerError": "agent_tui.local.server_errors",
+    "ServerAlreadyRunning": "agent_tui.local.server_errors",
+    "local_server_data_dir": "agent_tui.local.server_paths",
+    "server_key": "agent_tui.local.server_paths",
     "DEMO_CONFIG": "agent_tui.local.langgraph_config",
     "LangGraphConfig": "agent_tui.local.langgraph_config",
     "LangGraphConfigError": "agent_tui.local.langgraph_config",

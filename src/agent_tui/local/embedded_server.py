@@ -9,15 +9,12 @@ for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stop
   (and on Linux gets a parent-death signal) and exits; see `server_process`.
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
-Each config gets its own working folder under the user data folder, where the runtime keeps
-``.langgraph_api/`` (threads, runs, assistants, checkpoints): data survives restarts. Only one
-server at a time may use a folder (`server_lock`): ``start()`` raises `ServerAlreadyRunning`
-when another process's server owns it, and the lock is shared with the child, so it is only
-free once the server has exited and saved its data.
+Each config gets its own working folder (`server_paths`), where data survives restarts.
+Only one server at a time may use a folder (`server_lock`): ``start()`` raises
+`ServerAlreadyRunning` when another process's server owns it, and the lock is shared with
+the child, so it is only free once the server has exited and saved its data.
 
-On POSIX the listening socket is bound here, on a free port, and handed to the child, so no
-other process can take the port between choosing it and listening on it. Elsewhere the
-port is chosen by binding port 0 and releasing it, and a lost race is retried.
+How the process is launched (its socket, command line, signals): `server_launch`.
 """
 
 from __future__ import annotations
@@ -25,28 +22,25 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import hashlib
-import os
 import re
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-import httpx
-
+from agent_tui.local import server_launch
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.server_environment import server_environment
-from agent_tui.local.server_lock import RunningServer, ServerLock, ServerLockError, ServerLockHeld
+from agent_tui.local.server_errors import EmbeddedServerError, ServerAlreadyRunning
+from agent_tui.local.server_lock import ServerLock, ServerLockError, ServerLockHeld
 from agent_tui.local.server_log import LineListener, ServerLog
+from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
+from agent_tui.local.server_readiness import wait_for_ok, wait_for_ok_async
 from agent_tui.local.standby import Standby
-from agent_tui.settings import paths
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -55,46 +49,9 @@ long run hold up every other thread; 10 is what langgraph-api documents as the d
 DEFAULT_READY_TIMEOUT = 60.0
 """Seconds to wait for ``/ok``: user graphs may import heavy libraries at start-up."""
 
-_SOCKET_INHERITANCE = os.name == "posix"
 _BIND_RETRIES = 2
 _ADDRESS_IN_USE = re.compile(r"address already in use|only one usage of each socket", re.I)
 _ERROR_LOG_LINES = 30
-
-
-class EmbeddedServerError(RuntimeError):
-    """The embedded server could not start or stopped early; ``log_lines`` tell why."""
-
-    def __init__(self, reason: str, log_lines: Sequence[str] = ()) -> None:
-        self.reason = reason
-        self.log_lines = list(log_lines)
-        message = reason
-        if self.log_lines:
-            message += "\n--- last server log lines ---\n" + "\n".join(self.log_lines)
-        super().__init__(message)
-
-
-class ServerAlreadyRunning(EmbeddedServerError):
-    """Another process's server owns the data folder; connect to ``running`` instead."""
-
-    def __init__(self, running: RunningServer, config_path: Path) -> None:
-        self.running = running
-        where = f"runs at {running.url}" if running.url else "is starting"
-        super().__init__(
-            f"a local agent server for {config_path} already {where} (pid {running.pid})"
-        )
-
-
-def server_key(config_path: Path) -> str:
-    """A stable, readable folder name for one config file: ``<project folder>-<hash>``."""
-    resolved = config_path.expanduser().resolve()
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", resolved.parent.name).strip("-.") or "project"
-    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
-    return f"{slug[:40]}-{digest}"
-
-
-def local_server_data_dir(config_path: Path) -> Path:
-    """The default data folder of the server for ``config_path`` (one per config file)."""
-    return paths.data_dir() / "servers" / server_key(config_path)
 
 
 class EmbeddedAgentServer:
@@ -134,9 +91,8 @@ class EmbeddedAgentServer:
         the same socket and requests made meanwhile wait instead of being refused.
         """
         self.config_path = config_path.expanduser().resolve()
-        key = server_key(self.config_path)
         self.data_dir = data_dir if data_dir is not None else local_server_data_dir(config_path)
-        self.log_file = log_file if log_file is not None else paths.log_dir() / f"server-{key}.log"
+        self.log_file = log_file if log_file is not None else local_server_log_file(config_path)
         self.host = host
         self.startup_seconds: float | None = None
         """Seconds from ``start()`` to the first ``/ok`` answer, once ready."""
@@ -147,7 +103,7 @@ class EmbeddedAgentServer:
         self.python = python or sys.executable
         self._log = ServerLog(self.log_file, on_line=on_line)
         self._server_lock: ServerLock | None = None
-        self._hold_listener = hold_listener and _SOCKET_INHERITANCE
+        self._hold_listener = hold_listener and server_launch.SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
         self._restarting = False
         self._stopped = False
@@ -229,20 +185,24 @@ class EmbeddedAgentServer:
             lock.release()
 
     def _launch(self) -> None:
-        listener = self._listener or (self._listen() if _SOCKET_INHERITANCE else None)
+        listener = self._listener
+        if listener is None and server_launch.SOCKET_INHERITANCE:
+            listener = server_launch.listen(self.host, self._requested_port)
         if listener is not None:
             port = int(listener.getsockname()[1])
         else:
-            port = self._requested_port or _free_port(self.host)
-        command, options = self._process_launch(port, listener)
+            port = self._requested_port or server_launch.free_port(self.host)
+        command, options = self._launch_command(port, listener)
         standby, self._standby = self._standby, None
         process = None
         if standby is not None:
-            process = standby.go(self._standby_launch(command, options)[0])
+            process = standby.go(
+                server_launch.standby_launch(self.config_path, command, options)[0]
+            )
         try:
             if process is None:
                 process = subprocess.Popen(
-                    command + self._thread_flags(), stdin=subprocess.PIPE, **options
+                    command + server_launch.thread_flags(), stdin=subprocess.PIPE, **options
                 )
         except OSError as exc:
             raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
@@ -256,51 +216,22 @@ class EmbeddedAgentServer:
         self._process = process
         self._port = port
 
-    def _process_launch(
+    def _launch_command(
         self, port: int, listener: socket.socket | None
     ) -> tuple[list[str], dict[str, Any]]:
-        """The server process's command line and ``Popen`` options (but stdin and the
-        thread-dependent `_thread_flags`)."""
-        command = [
-            self.python,
-            "-P",  # the working folder holds data, not modules: keep it off sys.path
-            "-m",
-            "agent_tui.local.server_process",
-            "--config",
-            str(self.config_path),
-            "--host",
-            self.host,
-            "--port",
-            str(port),
-            "--jobs",
-            str(self._jobs),
-            "--parent-pid",
-            str(os.getpid()),
-        ]
-        if listener is not None:
-            command += ["--fd", str(listener.fileno())]
-        inherited = [listener.fileno()] if listener is not None else []
-        if self._server_lock is not None and _SOCKET_INHERITANCE:
-            # The child keeps the lock until it has exited, whatever happens to us.
-            inherited.append(self._server_lock.fileno())
-        if self._allow_blocking:
-            command.append("--allow-blocking")
-        options: dict[str, Any] = {
-            "cwd": self.data_dir,
-            "env": server_environment(os.environ, self._env),
-            "stdout": subprocess.PIPE,
-            "stderr": subprocess.STDOUT,
-            "pass_fds": inherited,
-            "start_new_session": _SOCKET_INHERITANCE,
-            "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
-        }
-        return command, options
-
-    @staticmethod
-    def _thread_flags() -> list[str]:
-        if threading.current_thread() is threading.main_thread():
-            return ["--die-with-parent"]
-        return []
+        lock = self._server_lock
+        return server_launch.launch_command(
+            python=self.python,
+            config_path=self.config_path,
+            data_dir=self.data_dir,
+            host=self.host,
+            port=port,
+            jobs=self._jobs,
+            env=self._env,
+            allow_blocking=self._allow_blocking,
+            listener=listener,
+            lock_fd=lock.fileno() if lock is not None else None,
+        )
 
     def prepare_standby(self) -> None:
         """Start a prewarmed server process (`standby`) for the next `restart`, unless
@@ -310,34 +241,16 @@ class EmbeddedAgentServer:
             listener = self._listener
             if self._stopped or listener is None or not self.is_running:
                 return
-            command, options = self._process_launch(int(listener.getsockname()[1]), listener)
-            key, env = self._standby_launch(command, options)
+            command, options = self._launch_command(int(listener.getsockname()[1]), listener)
+            key, env = server_launch.standby_launch(self.config_path, command, options)
             if self._standby is not None:
                 if self._standby.key == key and self._standby.process.poll() is None:
                     return
                 self._discard_standby()
             if key is None:
                 return  # the config does not load: the restart will say why
-            command += self._thread_flags()
+            command += server_launch.thread_flags()
             self._standby = Standby.spawn(key, command, **{**options, "env": env})
-
-    def _standby_launch(
-        self, command: list[str], options: dict[str, Any]
-    ) -> tuple[tuple[Any, ...] | None, dict[str, str]]:
-        """What a standby must have been started with to serve as this launch (None if
-        the config does not load), and its environment.
-
-        The config's ``env`` is in the standby's environment from the start, where
-        ``run_server`` puts it before it imports LangGraph: some of it is read at import
-        (``LANGGRAPH_DEFAULT_RECURSION_LIMIT``), so a standby only serves the same values.
-        """
-        try:
-            config_env = load_langgraph_config(self.config_path).env
-        except LangGraphConfigError:
-            return None, {}
-        env = {**options["env"], **config_env}
-        key = (tuple(command), tuple(sorted(env.items())), tuple(options["pass_fds"]))
-        return key, env
 
     @property
     def standby_pid(self) -> int | None:
@@ -355,58 +268,27 @@ class EmbeddedAgentServer:
         if standby is not None:
             standby.discard()
 
-    def _listen(self) -> socket.socket:
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            # Lets a restart reuse its old port while the previous connections linger.
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            # uvicorn takes this socket by fd as if it were AF_UNIX, so asyncio never sets
-            # TCP_NODELAY on the connections; accepted sockets inherit it from here. Without
-            # it every small response waits ~40 ms (Nagle against delayed ACK): GET /ok took
-            # 44 ms on keep-alive connections, 1 ms with it.
-            listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            listener.bind((self.host, self._requested_port or 0))
-            listener.listen(128)
-        except OSError as exc:
-            listener.close()
-            where = f"{self.host}:{self._requested_port or 0}"
-            raise EmbeddedServerError(f"cannot listen on {where}: {exc.strerror}") from exc
-        return listener
-
     # -- readiness -----------------------------------------------------------------------
 
     def wait_until_ready(self, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
         """Block until ``GET /ok`` answers; raise `EmbeddedServerError` on exit or timeout."""
-        deadline = time.monotonic() + timeout
-        with httpx.Client(trust_env=False) as client:
-            while True:
-                self._check_alive(timeout)
-                with contextlib.suppress(httpx.TransportError):
-                    response = client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
-                    if response.status_code == 200:
-                        self._mark_ready()
-                        return
-                if time.monotonic() >= deadline:
-                    self._raise_timeout(timeout)
-                time.sleep(0.05)
+        if wait_for_ok(lambda: self.url, lambda: self._check_alive(timeout), timeout):
+            self._mark_ready()
+        else:
+            self._raise_timeout(timeout)
 
     async def wait_until_ready_async(self, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
         """``wait_until_ready`` for an event loop: never blocks it."""
-        deadline = time.monotonic() + timeout
-        async with httpx.AsyncClient(trust_env=False) as client:
-            while True:
-                if not self.is_running:
-                    # The slow path (reading the last log lines, maybe relaunching) blocks.
-                    await asyncio.to_thread(self._check_alive, timeout)
-                with contextlib.suppress(httpx.TransportError):
-                    response = await client.get(f"{self.url}/ok", timeout=_probe_timeout(deadline))
-                    if response.status_code == 200:
-                        await asyncio.to_thread(self._mark_ready)  # it writes a file
-                        return
-                if time.monotonic() >= deadline:
-                    await asyncio.to_thread(self._raise_timeout, timeout)
-                await asyncio.sleep(0.05)
+
+        async def check_alive() -> None:
+            if not self.is_running:
+                # The slow path (reading the last log lines, maybe relaunching) blocks.
+                await asyncio.to_thread(self._check_alive, timeout)
+
+        if await wait_for_ok_async(lambda: self.url, check_alive, timeout):
+            await asyncio.to_thread(self._mark_ready)  # it writes a file
+        else:
+            await asyncio.to_thread(self._raise_timeout, timeout)
 
     def _check_alive(self, timeout: float) -> None:
         process = self._process
@@ -466,7 +348,7 @@ class EmbeddedAgentServer:
             process = self._process
             if process is None:
                 return
-            self._end(process, timeout)
+            server_launch.end_server(process, timeout)
             self._forget_process()
 
     def restart(self, *, python: str | None = None, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
@@ -486,7 +368,7 @@ class EmbeddedAgentServer:
                 self.python = python
             process = self._process
             if process is not None:
-                self._end(process, 10.0)
+                server_launch.end_server(process, 10.0)
                 self._forget_process(release_lock=False)
             if self._listener is None and self._port is not None:
                 self._requested_port = self._port  # bind the same port again: the URL stays
@@ -505,17 +387,6 @@ class EmbeddedAgentServer:
         finally:
             self._restarting = False
 
-    def _end(self, process: subprocess.Popen[bytes], timeout: float) -> None:
-        if process.poll() is None:
-            self._signal(process, force=False)
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self._signal(process, force=True)
-                process.wait(5.0)
-        # Processes the graphs started may still be in the group.
-        self._signal(process, force=True)
-
     def _close_listener(self) -> None:
         listener, self._listener = self._listener, None
         if listener is not None:
@@ -523,17 +394,6 @@ class EmbeddedAgentServer:
 
     async def stop_async(self, timeout: float = 10.0) -> None:
         await asyncio.to_thread(self.stop, timeout)
-
-    def _signal(self, process: subprocess.Popen[bytes], *, force: bool) -> None:
-        try:
-            if _SOCKET_INHERITANCE:  # POSIX: the child leads its own process group
-                os.killpg(process.pid, signal.SIGKILL if force else signal.SIGTERM)
-            elif not force:
-                process.terminate()
-            elif process.poll() is None:
-                process.kill()
-        except (ProcessLookupError, PermissionError):
-            pass  # already gone
 
     def _forget_process(self, *, release_lock: bool = True) -> None:
         process, self._process = self._process, None
@@ -584,15 +444,3 @@ class EmbeddedAgentServer:
     def __repr__(self) -> str:
         state = f"running at {self.url}" if self.is_running else "stopped"
         return f"<EmbeddedAgentServer {self.config_path} {state}>"
-
-
-def _free_port(host: str) -> int:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
-        return int(probe.getsockname()[1])
-
-
-def _probe_timeout(deadline: float) -> float:
-    # The first request may wait in the socket's backlog until the server accepts it.
-    return max(0.1, min(2.0, deadline - time.monotonic()))

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.graph_check import CheckStandby
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.project_env import (
@@ -41,6 +41,7 @@ from agent_tui.local.project_env import (
     plan_environment,
 )
 from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
+from agent_tui.local.server_errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 

@@ -96,7 +96,7 @@ def environments_dir() -> Path:
 
 def plan_environment(config: LangGraphConfig, env_dir: Path | None = None) -> EnvironmentPlan:
     """What ``config``'s project needs installed (``is_empty`` when nothing)."""
-    from agent_tui.local.embedded_server import server_key
+    from agent_tui.local.server_paths import server_key
 
     raw = _raw_config(config.path)
     requirements: list[str] = []

@@ -1,5 +1,6 @@
-"""The Textual app. It owns the agent server clients and the embedded server, and
-decides which screen shows; the screens do the rest.
+"""The Textual app. It owns the server connections (`server_connections`: the clients and
+the local control plane) and the embedded server, and decides which screen shows; the
+screens do the rest.
 
 Start-up: the app opens at once on `StartupScreen`, and an async worker starts the
 local server (or reaches the remote one) while the screen shows its progress. When
@@ -35,7 +36,8 @@ from agent_tui.assistants.assistant_versions import ContextOverrides
 from agent_tui.local.local_session import LocalSession
 from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
-from agent_tui.tui.screens.startup import StartupScreen
+from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title
+from agent_tui.tui.server_connections import ServerConnections
 from agent_tui.tui.shell import ShellApp
 
 if TYPE_CHECKING:
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.timer import Timer
 
-    from agent_tui.client import AgentServerClient, ControlPlaneClient
+    from agent_tui.client import ControlPlaneClient
     from agent_tui.local import EmbeddedAgentServer, RunningServer
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.local.live_reload import ReloadEvent
@@ -123,14 +125,10 @@ class AgentTuiApp(ShellApp):
             start_timeout=start_timeout,
         )
         self.client = None  # the current server's
-        # One client per base URL and credentials (two contexts may share a server).
-        self._clients: dict[tuple[str, str | None, str | None], AgentServerClient] = {}
-        # Control plane clients, keyed the same way; the local control plane is started
-        # on first use when the context names none (`get_control_plane`).
-        self._control_planes: dict[tuple[str, str | None, str | None], ControlPlaneClient] = {}
-        self.local_control_plane = None
-        self._control_plane_lock: asyncio.Lock | None = None
-        self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
+        # Every client the app made, and the local control plane once started.
+        self.connections = ServerConnections(
+            current=lambda: self.client, on_online=self.note_online, on_offline=self.note_offline
+        )
         # After the next connect: the route to open and the selection to show (e.g. a
         # deployment's assistants, see `open_server_context`).
         self._after_connect: tuple[str, dict[str, str | None]] | None = None
@@ -151,88 +149,18 @@ class AgentTuiApp(ShellApp):
     def watch_connection_status(self, status: str) -> None:
         self.sub_title = clean_text(status)
 
-    def client_for(
-        self, url: str, api_key: str | None = None, workspace_id: str | None = None
-    ) -> AgentServerClient:
-        """The one client for `url` (and these credentials), created on first use and
-        closed when the app exits."""
-        from agent_tui.client import AgentServerClient
+    @property
+    def control_plane_description(self) -> str:
+        return self.connections.control_plane_description
 
-        key = (url, api_key, workspace_id)
-        client = self._clients.get(key)
-        if client is None:
-            client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
-            # Only the current server's answers and failures set the header: a stream
-            # still open on a previous context's server, or the control plane, says
-            # nothing about whether this one is there.
-            client.transport.response_listeners.append(
-                lambda: self.note_online() if self.client is client else None
-            )
-            client.transport.failure_listeners.append(
-                lambda url: self.note_offline(url) if self.client is client else None
-            )
-            self._clients[key] = client
-        return client
+    @property
+    def local_control_plane(self) -> LocalControlPlane | None:
+        return self.connections.local_control_plane
 
     async def get_control_plane(self) -> ControlPlaneClient:
-        """The current context's control plane client (`control_plane_access`), created
-        once per URL and credentials and closed on exit. A context without a control
-        plane URL gets the local one, started here on first use and stopped on exit; one
-        that cannot start is an `ApiError` like any other, for the screen to show."""
-        from agent_tui.client import ApiError
-
-        try:
-            return await self._control_plane()
-        except ApiError:
-            raise
-        except Exception as error:  # the local control plane did not start
-            raise ApiError(f"the local control plane did not start: {error}") from error
-
-    async def _control_plane(self) -> ControlPlaneClient:
-        from agent_tui.client import ControlPlaneClient
-        from agent_tui.deployments.control_plane_access import (
-            control_plane_access,
-            describe_control_plane,
-        )
-
-        if self._control_plane_lock is None:
-            self._control_plane_lock = asyncio.Lock()
-        access = control_plane_access(self.context)
-        async with self._control_plane_lock:  # two screens must not start two of them
-            url: str
-            api_key: str | None
-            tenant: str | None
-            if access.url is None:
-                local = await self._start_local_control_plane()
-                url, api_key, tenant = local.url, local.api_key, None
-            else:
-                url, api_key, tenant = access.url, access.api_key, access.tenant_id
-            self.control_plane_description = describe_control_plane(url, local=access.is_local)
-            key = (url, api_key, tenant)
-            client = self._control_planes.get(key)
-            if client is None:
-                client = ControlPlaneClient(url, api_key=api_key, tenant_id=tenant)
-                self._control_planes[key] = client
-            return client
-
-    async def _start_local_control_plane(self) -> LocalControlPlane:
-        if self.local_control_plane is not None and self.local_control_plane.port is not None:
-            return self.local_control_plane
-        from agent_tui.local.control_plane import LocalControlPlane
-        from agent_tui.settings.logs import add_secret
-
-        local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
-        add_secret(local.api_key)
-        self.local_control_plane = local  # set before start: shutdown must find it
-        try:
-            await asyncio.to_thread(local.start)
-        except BaseException:
-            # The next use tries again from a clean slate instead of reusing a dead one.
-            await asyncio.to_thread(local.stop)
-            self.local_control_plane = None
-            raise
-        logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
-        return local
+        """The current context's control plane client (`ServerConnections.control_plane`):
+        the local one, started on first use, for a context that names none."""
+        return await self.connections.control_plane(self.context)
 
     @on(StartupScreen.Ready)
     @on(StartupScreen.RetryRequested)
@@ -258,7 +186,7 @@ class AgentTuiApp(ShellApp):
             else:
                 self.connection_status = f"connecting to {target.url}…"
                 url, workspace = target.url, target.workspace_id
-            client = self.client_for(url, target.api_key, workspace)
+            client = self.connections.client_for(url, target.api_key, workspace)
             info = await client.info()
         except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
             self._show_failure(startup, target, error)
@@ -302,32 +230,10 @@ class AgentTuiApp(ShellApp):
     def _show_failure(
         self, startup: StartupScreen, target: ServerTarget, error: BaseException
     ) -> None:
-        if isinstance(target, RemoteServer):
-            from agent_tui.client.errors import HttpStatusError
-
-            named = self.context.name != target.url
-            # A server that answered with an error status was reached: say what it said.
-            if isinstance(error, HttpStatusError) and error.status_code is not None:
-                title = f"{target.url} answered {error.status_code} ({error.title})"
-            else:
-                title = f"Could not connect to {target.url}"
-            title += f" (context {self.context.name})" if named else ""
-        else:
-            title = "The local agent server did not start"
+        title = connect_failure_title(target, self.context.name, error)
         logger.warning("%s: %s", title, error)
-        self.failure = title
         self.connection_status = "failed"
-        from agent_tui.local import EmbeddedServerError
-        from agent_tui.local.project_env import EnvironmentBuildError
-
-        if isinstance(error, EnvironmentBuildError):
-            title = "The project's environment could not be built"
-            self.failure = title
-            startup.fail(title, error.reason, error.lines[-40:], details_title="uv said:")
-        elif isinstance(error, EmbeddedServerError):
-            startup.fail(title, error.reason, error.log_lines)
-        else:
-            startup.fail(title, str(error))
+        self.failure = startup.fail_with(title, error)
 
     # -- contexts ---------------------------------------------------------------------
 
@@ -482,16 +388,7 @@ class AgentTuiApp(ShellApp):
 
     async def on_unmount(self) -> None:
         # Runs after every screen has closed, so nothing uses the clients any more.
-        for client in self._clients.values():
-            await client.aclose()
-        self._clients.clear()
-        for control_plane in self._control_planes.values():
-            await control_plane.aclose()
-        self._control_planes.clear()
-        if self.local_control_plane is not None:
-            # It stops the agent servers it deployed too.
-            await asyncio.to_thread(self.local_control_plane.stop)
-            self.local_control_plane = None
+        await self.connections.aclose()
         await asyncio.to_thread(self.stop_local_server)
 
     @property

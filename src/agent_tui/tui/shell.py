@@ -76,8 +76,6 @@ class ShellApp(App[None]):
         self.config: AgentTuiConfig | None = None
         self.context: Context | None = None
         self.context_overrides = ContextOverrides()
-        self.control_plane_description = ""
-        self.local_control_plane: LocalControlPlane | None = None
         self._offline = False
         self._online_status = ""
         self._command_history: list[str] = []  # this session's `:` lines, oldest first
@@ -265,6 +263,16 @@ class ShellApp(App[None]):
         self.notify("Contexts are not available yet", severity="warning", markup=False)
 
     # -- the control plane and other servers ------------------------------------------
+
+    @property
+    def control_plane_description(self) -> str:
+        """Which control plane answers; "" in an app that has none."""
+        return ""
+
+    @property
+    def local_control_plane(self) -> LocalControlPlane | None:
+        """The control plane this app started; an app that is not connected has none."""
+        return None
 
     async def get_control_plane(self) -> ControlPlaneClient:
         """The context's control plane client; an app that is not connected has none."""

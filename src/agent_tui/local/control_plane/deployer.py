@@ -11,10 +11,10 @@ revision's logs; uv's output goes there line by line while it installs.
 The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
 TUI running the same project uses it too): a server that starts again (a restart, the
 active revision coming back after a failed deploy) checks it and rebuilds it when a
-dependency file changed. Both build children run in their own process group, tied to
-the control plane (`parent_watch`): deleting a deployment during a build, stopping the
-control plane, or the control plane dying kills the group, so uv, the graph imports and
-whatever they started stop with it. The graph imports get `BUILD_TIMEOUT` seconds.
+dependency file changed. Both build children (`build_children`) run in their own process
+group, tied to the control plane (`parent_watch`): deleting a deployment during a build,
+stopping the control plane, or the control plane dying kills the group, so uv, the graph
+imports and whatever they started stop with it.
 
 A deployment works on one revision at a time; a revision that a newer one superseded
 before it deployed is SKIPPED. The new server replaces the old one in the same data
@@ -30,36 +30,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import os
-import signal
-import sys
-from collections import deque
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
-from agent_tui.local.control_plane.environment_build import ready_python
+from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.embedded_server import EmbeddedAgentServer, EmbeddedServerError
+from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.project_env import EnvironmentBuildError
-from agent_tui.local.server_environment import server_environment
+from agent_tui.local.server_errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 
-BUILD_TIMEOUT = 120.0
-"""Seconds for importing the graphs; the check then reports the line each one hung on."""
-_KILL_AFTER = 15.0
-"""Seconds past `BUILD_TIMEOUT` before a check that did not stop by itself is killed."""
 READY_TIMEOUT = 60.0
-_LINE_LIMIT = 1 << 20
-"""Longest output line read from a build child (asyncio's default, 64 KiB, could be hit)."""
-_CHECK_LINES = 2000
-"""Lines of the graph check's output kept (a graph may print without end while importing)."""
-_CHECK_WIDTH = 4096
-"""Characters kept of one such line."""
 
 
 class Deployer:
@@ -183,12 +169,12 @@ class Deployer:
         self._log(rid, f"building {config_path}")
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
         try:
-            python = await self._environment(rid, config_path)
+            python = await build_environment(config_path, partial(self._log, rid))
         except EnvironmentBuildError as exc:
             self._log(rid, *exc.lines, f"build failed: {exc.reason}")
             self._set_status(revision, RevisionStatus.BUILD_FAILED)
             return
-        ok, lines = await _build_check(config_path, secrets, python)
+        ok, lines = await check_build(config_path, secrets, python)
         self._log(rid, *lines)
         if not ok:
             self._set_status(revision, RevisionStatus.BUILD_FAILED)
@@ -225,58 +211,6 @@ class Deployer:
         deployment["source_config"]["custom_url"] = None
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
-
-    async def _environment(self, revision_id: str, config_path: Path) -> str:
-        """The interpreter to run the project with, its environment built first if needed.
-
-        uv's lines go to the revision's log as uv prints them. Raises
-        `EnvironmentBuildError` (uv's words already logged) when the build fails.
-        """
-        python = await asyncio.to_thread(ready_python, config_path)
-        if python is not None:
-            return python
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-P",  # the control plane's working folder is not the child's module path
-            "-m",
-            "agent_tui.local.control_plane.environment_build",
-            str(config_path),
-            "--die-with-parent",
-            str(os.getpid()),
-            stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the child we are gone
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=os.name == "posix",  # its own group: killed with uv, below
-            limit=_LINE_LIMIT,
-        )
-        assert process.stdout is not None
-        failed: str | None = None
-        try:
-            async for raw in process.stdout:
-                text = raw.decode(errors="replace").rstrip()
-                try:
-                    message = json.loads(text)
-                except ValueError:
-                    message = None
-                if not isinstance(message, dict):
-                    if text:  # not the child's own words (a crash): kept as they are
-                        self._log(revision_id, text)
-                elif "line" in message:
-                    self._log(revision_id, str(message["line"]))
-                elif "python" in message:
-                    python = str(message["python"])
-                elif "failed" in message:
-                    failed = str(message["failed"])
-            code = await process.wait()
-        finally:
-            if process.returncode is None:  # cancelled (a deleted deployment, a shutdown)
-                _kill_group(process)
-                await process.wait()
-        if code != 0 or python is None:
-            raise EnvironmentBuildError(
-                failed or f"the environment build stopped (exit code {code})"
-            )
-        return python
 
     async def _start_server(
         self,
@@ -348,7 +282,7 @@ class Deployer:
         secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
-            python = await self._environment(revision_id, path)
+            python = await build_environment(path, partial(self._log, revision_id))
             server = await self._start_server(deployment_id, path, secrets, python)
         except (EmbeddedServerError, EnvironmentBuildError) as exc:
             more = exc.log_lines if isinstance(exc, EmbeddedServerError) else exc.lines
@@ -371,91 +305,3 @@ def _port_of(url: object) -> int | None:
         return urlsplit(url).port
     except ValueError:
         return None
-
-
-def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """Stop a build child and everything it started (uv, the build backends uv runs).
-
-    SIGKILL, not SIGTERM: uv may leave its build backends running on SIGTERM, and nothing
-    is lost: uv was building beside the environment in use, which stays as it was (the
-    unfinished one is cleared by the next build).
-    """
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if os.name == "posix":
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            process.kill()
-
-
-async def _build_check(
-    config_path: Path, secrets: dict[str, str], python: str
-) -> tuple[bool, list[str]]:
-    process = await asyncio.create_subprocess_exec(
-        python,
-        "-m",
-        "agent_tui.local.control_plane.build_check",
-        str(config_path),
-        "--timeout",
-        str(BUILD_TIMEOUT),
-        "--die-with-parent",
-        str(os.getpid()),
-        stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the check we are gone
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        env=server_environment(os.environ, secrets),
-        cwd=str(config_path.parent) if config_path.parent.is_dir() else None,
-        start_new_session=os.name == "posix",  # its own group: what the graphs start dies too
-    )
-    assert process.stdout is not None
-    output = _Tail()
-    reader = asyncio.create_task(output.read(process.stdout))
-    code: int | None = None
-    try:
-        with contextlib.suppress(TimeoutError):  # its own time limit did not stop it
-            code = await asyncio.wait_for(process.wait(), BUILD_TIMEOUT + _KILL_AFTER)
-    finally:
-        # Always, also when cancelled (a deleted deployment, a shutdown): the check and
-        # anything its graphs started must not run on. That also closes their end of the
-        # output pipe, which a process a graph started may hold after the check ended.
-        _kill_group(process)
-        await process.wait()
-        try:
-            await asyncio.wait_for(asyncio.shield(reader), 5)
-        except TimeoutError:
-            pass  # a process outside the group still holds the pipe: what came is kept
-        finally:
-            reader.cancel()
-    lines = output.lines()
-    if code is None:
-        lines.append(f"build failed: importing the graphs took over {BUILD_TIMEOUT:g} s")
-        return False, lines
-    if code != 0:
-        lines.append(f"build failed (exit code {code})")
-    return code == 0, lines
-
-
-class _Tail:
-    """The last `_CHECK_LINES` lines of a child's output, each cut at `_CHECK_WIDTH`."""
-
-    def __init__(self) -> None:
-        self._kept: deque[str] = deque(maxlen=_CHECK_LINES)
-        self._total = 0
-        self._partial = b""
-
-    async def read(self, stream: asyncio.StreamReader) -> None:
-        while chunk := await stream.read(1 << 16):
-            *complete, partial = (self._partial + chunk).split(b"\n")
-            self._partial = partial[:_CHECK_WIDTH]  # the rest of an endless line is dropped
-            for raw in complete:
-                self._kept.append(raw[:_CHECK_WIDTH].decode(errors="replace").rstrip())
-            self._total += len(complete)
-
-    def lines(self) -> list[str]:
-        lines = list(self._kept)
-        total = self._total
-        if self._partial:
-            lines.append(self._partial.decode(errors="replace").rstrip())
-            total += 1
-        if total > len(lines):
-            lines.insert(0, f"… {total - len(lines)} earlier lines of output not kept")
-        return lines

@@ -7,10 +7,11 @@ words), then ``{"python": …}`` (the interpreter to run the project with) and e
 ``{"failed": reason}`` and exits 1.
 
 A child process, rather than a thread, because a deleted deployment's build must stop
-at once: the deployer starts it in its own process group and kills the group, which
-takes uv and the build backends uv started with it (a thread cannot be stopped, and uv
-would go on installing into an environment nobody waits for). ``--die-with-parent PID``
-kills that group when the control plane is gone without doing it (see `parent_watch`).
+at once: the deployer (`build_children`) starts it in its own process group and kills
+the group, which takes uv and the build backends uv started with it (a thread cannot be
+stopped, and uv would go on installing into an environment nobody waits for).
+``--die-with-parent PID`` kills that group when the control plane is gone without doing
+it (see `parent_watch`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Build children that never outlive the control plane that started them.
 
-The deployer starts ``build_check`` and ``environment_build`` with ``--die-with-parent``,
-in a new session (so their process group holds everything they start: uv, its build
-backends, processes a graph starts while importing) and with a pipe as stdin whose write
-end only the control plane holds. `die_with_parent` then kills the whole group when:
+The deployer (`build_children`) starts ``build_check`` and ``environment_build`` with
+``--die-with-parent``, in a new session (so their process group holds everything they
+start: uv, its build backends, processes a graph starts while importing) and with a pipe
+as stdin whose write end only the control plane holds. `die_with_parent` then kills the whole group when:
 
 - stdin reaches end-of-file: the control plane is gone, however it ended (even SIGKILL:
   the kernel closes its end of the pipe);

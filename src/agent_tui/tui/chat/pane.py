@@ -1,10 +1,11 @@
 """The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
 
-Top, one line that is always visible: the run state (running, reconnecting…,
-interrupted, done, error, cancelled), the thread status and the assistant in use.
-Middle, the transcript (`tui/chat/transcript.py`) and, toggled with `f2` as a split
-beside it, the raw event inspector (`tui/chat/event_inspector.py`), which records every
-event even while hidden. Bottom, the prompt (`tui/chat/prompt.py`).
+Top, one line that is always visible (`tui/chat/state_line.py`): the run state
+(running, reconnecting…, interrupted, done, error, cancelled), the thread status and the
+assistant in use. Middle, the transcript (`tui/chat/transcript.py`) and, toggled with
+`f2` as a split beside it, the raw event inspector (`tui/chat/event_inspector.py`), which
+records every event even while hidden; `ctrl+s` saves its events
+(`tui/chat/event_export.py`). Bottom, the prompt (`tui/chat/prompt.py`).
 
 The pane renders the run and sends it the user's intents; it keeps no run state of its
 own. The state is the session's `RunMachine` (`chat/run_machine.py`): the pane starts it
@@ -23,10 +24,8 @@ step / edit on the paused bar: `chat_breakpoints.py`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -38,14 +37,13 @@ from agent_tui.chat.assistant import ChatAssistant, description_of, named_by
 from agent_tui.chat.breakpoints import ThreadBreakpoints
 from agent_tui.chat.double_text import ServerStrategy
 from agent_tui.chat.items import RunState
-from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
 from agent_tui.chat.run_machine import GoOn, Join, Resume, RunMachine, Send
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import ApiError, NotFound, ValidationFailed
-from agent_tui.text.time_text import now_utc, utc_file_stamp
 from agent_tui.tui.agent_screen import refuse_if_readonly
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat import breakpoints as chat_breakpoints
+from agent_tui.tui.chat import event_export
 from agent_tui.tui.chat.event_inspector import EventInspector
 from agent_tui.tui.chat.hint import empty_chat_hint
 from agent_tui.tui.chat.interrupt import InterruptBlock
@@ -53,12 +51,10 @@ from agent_tui.tui.chat.paused import PausedBar
 from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.chat.queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.tui.chat.run import ChatRun
+from agent_tui.tui.chat.state_line import state_line
 from agent_tui.tui.chat.stream_modes import session_modes
-from agent_tui.tui.chat.thread_inputs import PathScreen
 from agent_tui.tui.chat.transcript import TranscriptView
 from agent_tui.tui.gc_tuning import streaming
-from agent_tui.tui.widgets.resource_table import status_text
-from agent_tui.tui.widgets.text import server_text
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -66,19 +62,6 @@ if TYPE_CHECKING:
 
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread
-
-
-STATE_STYLES: dict[str, str] = {
-    "idle": "dim",
-    "starting": "yellow",
-    "running": "bold yellow",
-    "reconnecting": "bold magenta",
-    "interrupted": "bold magenta",
-    "paused": "bold cyan",
-    "done": "green",
-    "error": "bold red",
-    "cancelled": "yellow",
-}
 
 
 class ChatPane(ReportsWorkerFailures, Vertical):
@@ -250,37 +233,15 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.screen.refresh_bindings()  # the cancel keys come and go with the run
 
     def show_state(self) -> None:
-        text = Text()
-        label = "reconnecting…" if self.run_state == "reconnecting" else self.run_state
-        text.append(label, style=STATE_STYLES.get(self.run_state, ""))
-        if self.detail:
-            text.append(" ")
-            text.append_text(server_text(f"({self.detail})", style="dim"))
-        text.append("  thread ", style="dim")
-        text.append_text(status_text(self.thread_status or "—"))
-        failure = self.session.failure
-        if self.thread_status == "error" and failure is not None and not self.machine.active:
-            where = f" in {failure.node}" if failure.node else ""
-            text.append_text(server_text(f" ({failure.error or 'error'}{where})", style="red"))
-        text.append("  assistant ", style="dim")
-        if self.assistant is not None:
-            text.append_text(server_text(self.assistant.shown, style="bold"))
-        else:
-            text.append("none yet (f4 picks one)", style="dim")
-        modes = self.stream_modes if self.is_mounted else ()
-        if modes and set(modes) != set(DEFAULT_STREAM_MODES):
-            text.append("  modes ", style="dim")
-            text.append(", ".join(modes))
-        if self.breakpoints.active:
-            text.append("  ")
-            text.append(self.breakpoints.summary(), style="bold magenta")
-        if self.queued is not None:
-            how = self.machine.queued_how
-            waiting = "1 message queued" if how == "queue" else f"1 message on the server ({how})"
-            text.append(f"  {waiting}", style="italic")
-        if self.machine.cancellable:
-            text.append("  esc/ctrl+c cancels", style="dim")
-        self.query_one("#chat-state", Static).update(text)
+        line = state_line(
+            self.machine,
+            thread_status=self.thread_status,
+            failure=self.session.failure,
+            assistant=self.assistant,
+            modes=self.stream_modes if self.is_mounted else (),
+            breakpoints=self.breakpoints,
+        )
+        self.query_one("#chat-state", Static).update(line)
         self.show_empty_hint()
 
     def show_empty_hint(self) -> None:
@@ -454,38 +415,11 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         return True
 
     def action_save_events(self) -> None:
-        from agent_tui.settings import paths
-
-        stamp = utc_file_stamp(now_utc())
-        default = paths.data_dir() / "events" / f"thread-{self.thread_id[:8]}-{stamp}.jsonl"
-
-        def chosen(path: str | None) -> None:
-            if path:
-                self._save_events(path)
-
-        self.app.push_screen(
-            PathScreen(
-                str(default),
-                title="Save the raw events as JSON Lines",
-                hint="enter writes the file · esc cancels",
-            ),
-            chosen,
-        )
+        event_export.ask_where(self.app, self.thread_id, self._save_events)
 
     @work(exclusive=True, group="chat-save", exit_on_error=False)
     async def _save_events(self, path: str) -> None:
-        import asyncio
-
-        dropped = self.inspector.dropped
-        try:
-            target, count = await asyncio.to_thread(_save, self.inspector, path)
-        except OSError as error:
-            self.screen_report(error, f"save the events to {path}")
-            return
-        text = f"{count} events saved to {target}"
-        if dropped:
-            text += f" (the {dropped:,} before them were no longer kept)"
-        self.notify(text, title="Events saved", markup=False)
+        await event_export.save_events(self, path)
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -495,9 +429,3 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             report(error, doing=doing)
         else:
             self.notify(str(error), severity="error", markup=False)
-
-
-def _save(inspector: EventInspector, path: str) -> tuple[Path, int]:
-    target = Path(path).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    return target, inspector.save(target)

@@ -1,8 +1,8 @@
 """The first thing the user sees: progress while the server starts or is reached, or why not.
 
 The screen is passive: the app's connect worker tells it what is happening
-(`start`, `fail`) and it polls the server's log for a status line, so the user sees
-the server's own progress instead of a bare spinner.
+(`start`, `fail`, `fail_with` an error) and it polls the server's log for a status line,
+so the user sees the server's own progress instead of a bare spinner.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, LoadingIndicator, ProgressBar, Static
 
 from agent_tui.settings.logs import log_file
+from agent_tui.settings.target import RemoteServer, ServerTarget
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.widgets.text import server_text
 
@@ -61,6 +62,21 @@ def latest_status(lines: Sequence[str]) -> str:
         if status:
             return status
     return ""
+
+
+def connect_failure_title(target: ServerTarget, context_name: str, error: BaseException) -> str:
+    """What did not work: the server that was not reached (or what it answered), or the
+    local server that did not start."""
+    if not isinstance(target, RemoteServer):
+        return "The local agent server did not start"
+    from agent_tui.client.errors import HttpStatusError
+
+    # A server that answered with an error status was reached: say what it said.
+    if isinstance(error, HttpStatusError) and error.status_code is not None:
+        title = f"{target.url} answered {error.status_code} ({error.title})"
+    else:
+        title = f"Could not connect to {target.url}"
+    return title + (f" (context {context_name})" if context_name != target.url else "")
 
 
 class StartupScreen(AgentScreen[None]):
@@ -175,6 +191,22 @@ class StartupScreen(AgentScreen[None]):
         scroll = self.query_one("#error-scroll", VerticalScroll)
         scroll.focus()  # arrow keys and page keys scroll a long error
         scroll.scroll_home(animate=False)
+
+    def fail_with(self, title: str, error: BaseException) -> str:
+        """Show why `error` stopped the start, under `title` (`connect_failure_title`),
+        with the server's last log lines, or uv's when the project's environment could
+        not be built (under a title of its own); returns the title shown."""
+        from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.project_env import EnvironmentBuildError
+
+        if isinstance(error, EnvironmentBuildError):
+            title = "The project's environment could not be built"
+            self.fail(title, error.reason, error.lines[-40:], details_title="uv said:")
+        elif isinstance(error, EmbeddedServerError):
+            self.fail(title, error.reason, error.log_lines)
+        else:
+            self.fail(title, str(error))
+        return title
 
     def _show_status(self) -> None:
         if self.failed:

@@ -1,0 +1,35 @@
+"""Why the embedded agent server is not there: it could not start, or another process's
+server owns its data folder (`server_lock`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agent_tui.local.server_lock import RunningServer
+
+
+class EmbeddedServerError(RuntimeError):
+    """The embedded server could not start or stopped early; ``log_lines`` tell why."""
+
+    def __init__(self, reason: str, log_lines: Sequence[str] = ()) -> None:
+        self.reason = reason
+        self.log_lines = list(log_lines)
+        message = reason
+        if self.log_lines:
+            message += "\n--- last server log lines ---\n" + "\n".join(self.log_lines)
+        super().__init__(message)
+
+
+class ServerAlreadyRunning(EmbeddedServerError):
+    """Another process's server owns the data folder; connect to ``running`` instead."""
+
+    def __init__(self, running: RunningServer, config_path: Path) -> None:
+        self.running = running
+        where = f"runs at {running.url}" if running.url else "is starting"
+        super().__init__(
+            f"a local agent server for {config_path} already {where} (pid {running.pid})"
+        )

@@ -1,0 +1,146 @@
+"""The app's connections to servers, which it owns and closes on exit (`aclose`).
+
+- One `AgentServerClient` per base URL and credentials (two contexts may share a
+  server). Each reports how its requests go, so the header can say whether the current
+  server is there.
+- One `ControlPlaneClient` per URL and credentials, for the contexts' control planes
+  (`control_plane_access`).
+- The local control plane, started on first use by a context that names no control
+  plane URL, and stopped (with the agent servers it deployed) on exit.
+
+No Textual here. The client package (httpx, pydantic) and the local control plane are
+imported on first use, after the app's first paint (see tui/app.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient, ControlPlaneClient
+    from agent_tui.local.control_plane import LocalControlPlane
+    from agent_tui.settings.contexts import Context
+
+logger = logging.getLogger(__name__)
+
+_ClientKey = tuple[str, str | None, str | None]  # URL, API key, workspace (tenant) id
+
+
+class ServerConnections:
+    """The clients of every server the app has talked to, and the local control plane."""
+
+    def __init__(
+        self,
+        *,
+        current: Callable[[], AgentServerClient | None],
+        on_online: Callable[[], None],
+        on_offline: Callable[[str], None],
+    ) -> None:
+        """`current`: the client of the server the app is on now; only its requests call
+        `on_online` (one worked) and `on_offline` (one could not reach the URL given)."""
+        self._current = current
+        self._on_online = on_online
+        self._on_offline = on_offline
+        self._clients: dict[_ClientKey, AgentServerClient] = {}
+        self._control_planes: dict[_ClientKey, ControlPlaneClient] = {}
+        self.local_control_plane: LocalControlPlane | None = None
+        self._control_plane_lock: asyncio.Lock | None = None
+        self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
+
+    def client_for(
+        self, url: str, api_key: str | None = None, workspace_id: str | None = None
+    ) -> AgentServerClient:
+        """The one client for `url` (and these credentials), created on first use."""
+        from agent_tui.client import AgentServerClient
+
+        key = (url, api_key, workspace_id)
+        client = self._clients.get(key)
+        if client is None:
+            client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
+            # Only the current server's answers and failures set the header: a stream
+            # still open on a previous context's server, or the control plane, says
+            # nothing about whether this one is there.
+            client.transport.response_listeners.append(
+                lambda: self._on_online() if self._current() is client else None
+            )
+            client.transport.failure_listeners.append(
+                lambda url: self._on_offline(url) if self._current() is client else None
+            )
+            self._clients[key] = client
+        return client
+
+    async def control_plane(self, context: Context) -> ControlPlaneClient:
+        """`context`'s control plane client (`control_plane_access`), created once per URL
+        and credentials. A context without a control plane URL gets the local one,
+        started here on first use; one that cannot start is an `ApiError` like any
+        other, for the screen to show."""
+        from agent_tui.client import ApiError
+
+        try:
+            return await self._control_plane(context)
+        except ApiError:
+            raise
+        except Exception as error:  # the local control plane did not start
+            raise ApiError(f"the local control plane did not start: {error}") from error
+
+    async def _control_plane(self, context: Context) -> ControlPlaneClient:
+        from agent_tui.client import ControlPlaneClient
+        from agent_tui.deployments.control_plane_access import (
+            control_plane_access,
+            describe_control_plane,
+        )
+
+        if self._control_plane_lock is None:
+            self._control_plane_lock = asyncio.Lock()
+        access = control_plane_access(context)
+        async with self._control_plane_lock:  # two screens must not start two of them
+            url: str
+            api_key: str | None
+            tenant: str | None
+            if access.url is None:
+                local = await self._start_local_control_plane()
+                url, api_key, tenant = local.url, local.api_key, None
+            else:
+                url, api_key, tenant = access.url, access.api_key, access.tenant_id
+            self.control_plane_description = describe_control_plane(url, local=access.is_local)
+            key = (url, api_key, tenant)
+            client = self._control_planes.get(key)
+            if client is None:
+                client = ControlPlaneClient(url, api_key=api_key, tenant_id=tenant)
+                self._control_planes[key] = client
+            return client
+
+    async def _start_local_control_plane(self) -> LocalControlPlane:
+        if self.local_control_plane is not None and self.local_control_plane.port is not None:
+            return self.local_control_plane
+        from agent_tui.local.control_plane import LocalControlPlane
+        from agent_tui.settings.logs import add_secret
+
+        local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
+        add_secret(local.api_key)
+        self.local_control_plane = local  # set before start: `aclose` must find it
+        try:
+            await asyncio.to_thread(local.start)
+        except BaseException:
+            # The next use tries again from a clean slate instead of reusing a dead one.
+            await asyncio.to_thread(local.stop)
+            self.local_control_plane = None
+            raise
+        logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
+        return local
+
+    async def aclose(self) -> None:
+        """Close every client and stop the local control plane (once nothing uses them)."""
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
+        for control_plane in self._control_planes.values():
+            await control_plane.aclose()
+        self._control_planes.clear()
+        if self.local_control_plane is not None:
+            # It stops the agent servers it deployed too.
+            await asyncio.to_thread(self.local_control_plane.stop)
+            self.local_control_plane = None

@@ -60,8 +60,8 @@ def main() -> int:
     import httpx
 
     from agent_tui.local import DEMO_CONFIG, env_plan, load_langgraph_config
-    from agent_tui.local.local_session import LocalSession
     from agent_tui.local.project_env import ensure_environment
+    from agent_tui.local.session import LocalSession
     from agent_tui.settings.target import LocalServer
 
     project = home / "weather"

@@ -36,7 +36,7 @@ from typing import Any
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.settings.target import RemoteServer
-from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.threads.query import ThreadQuery
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen

@@ -217,7 +217,7 @@ async def deployments(pilot: Pilot[None]) -> None:
 async def crons(pilot: Pilot[None]) -> None:
     """Two cron jobs of the demo chat graph: a weekday briefing on one thread (in Paris
     time) and a stateless weekly summary."""
-    from agent_tui.crons.cron_draft import message_input
+    from agent_tui.crons.draft import message_input
 
     await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
     client: AgentServerClient = pilot.app.client  # type: ignore[attr-defined]

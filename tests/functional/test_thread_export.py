@@ -11,8 +11,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.local import EmbeddedAgentServer
-from agent_tui.threads.history import ThreadHistory
-from agent_tui.threads.thread_export import (
+from agent_tui.threads.export import (
     FORMAT,
     IMPORTED_FROM,
     VERSION,
@@ -22,6 +21,7 @@ from agent_tui.threads.thread_export import (
     import_thread,
     load_export,
 )
+from agent_tui.threads.history import ThreadHistory
 
 TEST_GRAPHS = Path(__file__).parent.parent / "graphs" / "langgraph.json"
 

@@ -10,7 +10,7 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
-from agent_tui.assistants.assistant_versions import ContextOverrides
+from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.client import AgentServerClient
 from agent_tui.text.time_text import now_utc
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from textual.widgets import Static
 
-from agent_tui.deployments.deployment_secrets import mask_secrets
+from agent_tui.deployments.secrets import mask_secrets
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.settings.contexts import Context
 from agent_tui.settings.target import RemoteServer

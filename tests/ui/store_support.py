@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models.memory import Namespace
-from agent_tui.store.store_tree import Mention
+from agent_tui.store.tree import Mention
 from agent_tui.tui.screens.store.browser import StoreScreen
 
 WaitFor = Callable[..., Awaitable[None]]

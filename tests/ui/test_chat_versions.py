@@ -12,7 +12,7 @@ from chat_support import SIZE, ai_texts, chat_app, ended, pane_of, state_line, t
 from shell_support import ShellHarness
 from textual.pilot import Pilot
 
-from agent_tui.assistants.assistant_versions import ContextOverrides
+from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, AssistantVersion

@@ -30,7 +30,7 @@ from textual.widgets import Input
 
 import agent_tui.local
 from agent_tui.client import ControlPlaneClient, RetryPolicy
-from agent_tui.deployments.deployment_spec import FIELD_CONFIG_PATH, FIELD_NAME
+from agent_tui.deployments.spec import FIELD_CONFIG_PATH, FIELD_NAME
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen

@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
 from agent_tui.text.short_ids import short_thread_id
-from agent_tui.threads.thread_lookup import ThreadNotFound, resolve_thread_id
+from agent_tui.threads.lookup import ThreadNotFound, resolve_thread_id
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen

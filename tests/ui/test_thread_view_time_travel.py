@@ -12,7 +12,7 @@ from textual.widgets import Input, Select
 from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui.client import AgentServerClient
-from agent_tui.threads.thread_export import load_export
+from agent_tui.threads.export import load_export
 from agent_tui.tui import editor
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
@@ -164,7 +164,7 @@ async def test_export_writes_the_file_asked_for(
 async def test_import_makes_a_new_thread_and_opens_it(
     client: AgentServerClient, wait_for: WaitFor, tmp_path: Path
 ) -> None:
-    from agent_tui.threads.thread_export import export_thread
+    from agent_tui.threads.export import export_thread
 
     thread = await counter_thread(client, 5)
     source = tmp_path / "export.json"

@@ -18,7 +18,7 @@ from threads_support import counter_steps, page_to_the_end, tag
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
 from agent_tui.settings.target import RemoteServer
-from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.threads.query import ThreadQuery
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen

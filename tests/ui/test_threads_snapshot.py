@@ -10,7 +10,7 @@ import httpx
 from shell_support import ShellHarness
 
 from agent_tui.client import AgentServerClient
-from agent_tui.threads.thread_query import ThreadQuery
+from agent_tui.threads.query import ThreadQuery
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 
 UPDATED = "2026-11-21T09:{:02d}:00+00:00"

@@ -60,7 +60,7 @@ def test_changes_read_as_one_line_each() -> None:
 
 def test_the_module_is_headless() -> None:
     code = (
-        "import sys, agent_tui.text.context_diff, agent_tui.assistants.graph_text, agent_tui.assistants.assistant_versions,"
+        "import sys, agent_tui.text.context_diff, agent_tui.assistants.graph_text, agent_tui.assistants.versions,"
         " agent_tui.assistants.schema_fields; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
     )
     result = subprocess.run(

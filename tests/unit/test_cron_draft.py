@@ -9,7 +9,7 @@ import pytest
 
 from agent_tui.client.errors import FieldError, NotFound, ValidationFailed
 from agent_tui.client.models import Cron, Run
-from agent_tui.crons.cron_draft import (
+from agent_tui.crons.draft import (
     CronDraftError,
     parse_end_time,
     preview_text,
@@ -17,7 +17,7 @@ from agent_tui.crons.cron_draft import (
     refused_fields,
     schedule_preview,
 )
-from agent_tui.crons.cron_runs import cron_thread_text, run_cron_id, upcoming_run
+from agent_tui.crons.runs import cron_thread_text, run_cron_id, upcoming_run
 
 SATURDAY_NOON = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 

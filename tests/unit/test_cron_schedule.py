@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from agent_tui.crons.cron_schedule import check_schedule, next_run
+from agent_tui.crons.schedule import check_schedule, next_run
 
 MONDAY_NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

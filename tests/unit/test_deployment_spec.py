@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui.client.models.control_plane import Deployment
-from agent_tui.deployments.deployment_spec import (
+from agent_tui.deployments.spec import (
     FIELD_CONFIG_PATH,
     FIELD_NAME,
     FIELD_REVISION_CONFIG,

@@ -6,8 +6,8 @@ from typing import Any
 
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployments.control_plane_access import control_plane_access
-from agent_tui.deployments.deployment_secrets import MASK, mask_secrets, secret_names
 from agent_tui.deployments.revision_diff import diff_revisions, predecessor
+from agent_tui.deployments.secrets import MASK, mask_secrets, secret_names
 from agent_tui.settings.contexts import Context
 from agent_tui.settings.target import LocalServer, RemoteServer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent_tui.client.models.memory import StoreItem
-from agent_tui.store.store_input import (
+from agent_tui.store.item_input import (
     ItemDraft,
     StoreInputError,
     StoreSearch,
@@ -14,7 +14,7 @@ from agent_tui.store.store_input import (
     parse_ttl,
     unranked,
 )
-from agent_tui.store.store_tree import (
+from agent_tui.store.tree import (
     Mention,
     mentioning,
     prefix_tree,

@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from agent_tui.client.models import AssistantGraph, ThreadState
-from agent_tui.threads.history import checkpoint_writes, delta_values
-from agent_tui.threads.thread_export import (
+from agent_tui.threads.export import (
     ExportFormatError,
     infer_as_node,
     load_export,
     supersteps_of,
     validate_export,
 )
+from agent_tui.threads.history import checkpoint_writes, delta_values
 
 
 def state(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from agent_tui.client.models import Thread
-from agent_tui.threads.thread_query import (
+from agent_tui.threads.query import (
     ATTENTION_STATUSES,
     DEFAULT_PAGE_SIZE,
     LIST_EXTRACT,

@@ -194,8 +194,8 @@ def run(
     from agent_tui.client import ApiError
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
-    from agent_tui.threads.thread_export import ExportError
-    from agent_tui.threads.thread_query import QueryError
+    from agent_tui.threads.export import ExportError
+    from agent_tui.threads.query import QueryError
 
     async def main() -> int:
         context = resolve(args)

@@ -2,7 +2,7 @@
 --schedule CRON [--thread ID] [--message TEXT | --input JSON] [--end-time ISO]
 [--timezone TZ] | rm ID`: cron jobs, headless.
 
-The schedule is checked here with the server's own parser (`cron_schedule`) before
+The schedule is checked here with the server's own parser (`crons.schedule`) before
 anything is sent, and next run times are computed from it, in UTC. The assistant
 resolves as `agent-tui run` resolves it (`common.assistant_named`); the server takes a
 graph name for its default assistant when a cron is created, but only ids when crons
@@ -31,9 +31,9 @@ from agent_tui.cli.common import (
     say,
 )
 from agent_tui.cli.run_args import NOT_GIVEN
-from agent_tui.crons.cron_draft import message_input
-from agent_tui.crons.cron_runs import upcoming_run
-from agent_tui.crons.cron_schedule import check_schedule
+from agent_tui.crons.draft import message_input
+from agent_tui.crons.runs import upcoming_run
+from agent_tui.crons.schedule import check_schedule
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import utc_minutes
 

@@ -73,7 +73,7 @@ async def _list(args: argparse.Namespace) -> int:
             )
         ]
     if args.json:
-        from agent_tui.deployments.deployment_secrets import mask_secrets
+        from agent_tui.deployments.secrets import mask_secrets
 
         print_json([mask_secrets(d.raw()) for d in found])
         return EXIT_OK

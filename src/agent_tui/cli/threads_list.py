@@ -9,7 +9,7 @@ from agent_tui.cli.common import EXIT_OK, print_json, print_table, run
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.text.user_json import json_or_text
-from agent_tui.threads.thread_query import (
+from agent_tui.threads.query import (
     QueryError,
     ThreadQuery,
     graph_of,

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from agent_tui.threads.thread_export import dump_export, export_thread
+    from agent_tui.threads.export import dump_export, export_thread
 
     exported: list[dict[str, Any]] = []
 
@@ -59,7 +59,7 @@ def export_command(args: argparse.Namespace) -> int:
 def import_command(args: argparse.Namespace) -> int:
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
-    from agent_tui.threads.thread_export import (
+    from agent_tui.threads.export import (
         ExportFormatError,
         compare_with_export,
         import_thread,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_tui.client.models.control_plane import Deployment, Revision
-from agent_tui.deployments.deployment_secrets import secret_names
+from agent_tui.deployments.secrets import secret_names
 from agent_tui.text.context_diff import ContextChange, context_diff
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import utc_seconds

@@ -2,7 +2,7 @@
 
 Nothing here imports Textual (a test checks), and importing this package does not import
 langgraph-api or LangGraph: only the server process does. The names below load their
-module when first used, so `agent_tui.local.local_session` (which the app imports before
+module when first used, so `agent_tui.local.session` (which the app imports before
 its first paint) does not bring in the server's supervisor and httpx with it.
 """
 

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.binding import Binding, BindingType
 
-from agent_tui.assistants.assistant_versions import ContextOverrides
-from agent_tui.local.local_session import LocalSession
+from agent_tui.assistants.versions import ContextOverrides
+from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title

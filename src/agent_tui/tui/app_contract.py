@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
-    from agent_tui.assistants.assistant_versions import ContextOverrides
+    from agent_tui.assistants.versions import ContextOverrides
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.settings.contexts import Context
-    from agent_tui.tui.state import Selection
+    from agent_tui.tui.selection import Selection
 
 
 @runtime_checkable

@@ -40,7 +40,7 @@ class Route:
     # False for control plane screens: they work while the agent server is unreachable.
     needs_agent_server: bool = True
     # True: the argument is a thread id, which may be given as the short form the tables
-    # show; it is resolved to the full id before the factory runs (`threads/thread_lookup.py`).
+    # show; it is resolved to the full id before the factory runs (`threads/lookup.py`).
     takes_thread_id: bool = False
 
     def factory(self) -> ScreenFactory:

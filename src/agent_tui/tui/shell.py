@@ -13,7 +13,7 @@ through `self.agent_app`:
   connection offline in the header, and `note_online()` marks it back.
 - `await open_resource(name, argument)`: open a screen by route name
   (`tui/routes.py`); unregistered ones say "not available yet".
-- `selection`: the context > assistant > thread trail the header shows (`tui/state.py`).
+- `selection`: the context > assistant > thread trail the header shows (`tui/selection.py`).
 - `await run_command(":threads")`: what `:` command mode and the palette run.
 
 Keys: `?` help, `:` command mode, `ctrl+p` palette (with `ShellCommands`). The theme
@@ -33,13 +33,13 @@ from textual.reactive import reactive
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from agent_tui.assistants.assistant_versions import ContextOverrides
+from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.settings.ui_state import save_ui_state, saved_theme
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import routes
 from agent_tui.tui.commands import SHELL_COMMANDS, parse_command
 from agent_tui.tui.palette import ShellCommands
-from agent_tui.tui.state import Selection
+from agent_tui.tui.selection import Selection
 from agent_tui.tui.widgets.worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ class ShellApp(App[None]):
             return False
         if route.takes_thread_id and argument and self.client is not None:
             from agent_tui.client.errors import ApiError
-            from agent_tui.threads.thread_lookup import ThreadNotFound, resolve_thread_id
+            from agent_tui.threads.lookup import ThreadNotFound, resolve_thread_id
 
             try:
                 argument = await resolve_thread_id(self.client, argument)

@@ -4,7 +4,7 @@ One row per assistant (`client.assistants.search`): graph, name, short id and th
 version (the assistant record's `version` is the one `POST /assistants/{id}/latest`
 made active). A graph's default assistant (the one the server made, `created_by:
 system`) is marked, and an assistant whose runs carry a context override (the
-set-latest bug, `assistants/assistant_versions.py`) says so. `enter` answers the assistant as a
+set-latest bug, `assistants/versions.py`) says so. `enter` answers the assistant as a
 `ChatAssistant` (runs follow its active version); `v` / `right` lists its versions
 (`assistant_version_picker.py`) to pin one; `esc` answers None.
 
@@ -35,7 +35,7 @@ from agent_tui.tui.widgets.text import server_text
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from agent_tui.assistants.assistant_versions import ContextOverrides
+    from agent_tui.assistants.versions import ContextOverrides
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Assistant
 

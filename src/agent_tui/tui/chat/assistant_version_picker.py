@@ -22,7 +22,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
-from agent_tui.assistants.assistant_versions import one_per_version
+from agent_tui.assistants.versions import one_per_version
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import ApiError
 from agent_tui.text.sanitize import clean_text

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
-from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo

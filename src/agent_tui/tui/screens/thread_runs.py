@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 
-from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import Run

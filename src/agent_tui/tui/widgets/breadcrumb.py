@@ -1,7 +1,7 @@
 """The header line: the title, where you are (context > assistant > thread) and the
 connection state. Screens yield `Breadcrumb()` where they would yield `Header()`.
 
-It follows the app's `selection` (tui/state.py) and `connection_status` (`app_contract`).
+It follows the app's `selection` (tui/selection.py) and `connection_status` (`app_contract`).
 """
 
 from __future__ import annotations

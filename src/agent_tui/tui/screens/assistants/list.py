@@ -19,7 +19,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.text.sanitize import clean_text

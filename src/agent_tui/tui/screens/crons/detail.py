@@ -1,5 +1,5 @@
 """One cron whole: what it runs and when (the next three runs in UTC), its payload as
-JSON, and the runs it started that the server still has (`crons/cron_runs.py` says how they
+JSON, and the runs it started that the server still has (`crons/runs.py` says how they
 are found). `enter` on a run opens its thread · `e`/`space` enables or disables the
 cron · `ctrl+d` deletes it (after a confirmation) · `y` its raw JSON · `r` reloads.
 
@@ -20,8 +20,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Cron, Run
-from agent_tui.crons.cron_runs import CronRuns, cron_thread_text, runs_of_cron
-from agent_tui.crons.cron_schedule import check_schedule
+from agent_tui.crons.runs import CronRuns, cron_thread_text, runs_of_cron
+from agent_tui.crons.schedule import check_schedule
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_cron_id, short_random_id, short_thread_id
 from agent_tui.text.time_text import Clock, now_utc, utc_minutes, utc_seconds

@@ -1,6 +1,6 @@
 """The new-cron form: what to run (assistant, thread or stateless, input), and when.
 
-The schedule is checked as it is typed, with the server's own parser (`cron_schedule`):
+The schedule is checked as it is typed, with the server's own parser (`crons.schedule`):
 under the field either what is wrong with it, or its next three runs in UTC (in its
 timezone, before its end time). Saving checks every field first; the server's refusals
 (a 422, an unknown assistant or thread) go under the field they are about. The form
@@ -18,11 +18,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
 
-from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.error_text import describe_error, nothing_sent
 from agent_tui.client.models import Cron
-from agent_tui.crons.cron_draft import (
+from agent_tui.crons.draft import (
     FIELDS,
     CronDraft,
     CronDraftError,
@@ -34,7 +34,7 @@ from agent_tui.crons.cron_draft import (
     timezone_problem,
 )
 from agent_tui.text.time_text import Clock, now_utc
-from agent_tui.threads.thread_lookup import ThreadNotFound, resolve_thread_id
+from agent_tui.threads.lookup import ThreadNotFound, resolve_thread_id
 from agent_tui.tui.agent_screen import refuse_if_readonly
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
 from agent_tui.tui.widgets.text import server_text

@@ -19,11 +19,11 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 
-from agent_tui.assistants.assistants_fetch import fetch_all_assistants
+from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import Cron
-from agent_tui.crons.cron_runs import STATELESS, cron_thread_text, upcoming_run
+from agent_tui.crons.runs import STATELESS, cron_thread_text, upcoming_run
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_cron_id, short_random_id, short_thread_id
 from agent_tui.text.time_text import MISSING, Clock, now_utc, utc_minutes

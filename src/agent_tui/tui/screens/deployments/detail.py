@@ -23,8 +23,8 @@ from textual.binding import Binding, BindingType
 
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployments.control_plane_access import control_plane_access
-from agent_tui.deployments.deployment_secrets import mask_secrets
 from agent_tui.deployments.revision_diff import diff_revisions, predecessor
+from agent_tui.deployments.secrets import mask_secrets
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.tui.modals.confirm import ConfirmScreen

@@ -1,4 +1,4 @@
-"""Create a deployment, or patch one, from a form (bodies built in `deployments/deployment_spec.py`).
+"""Create a deployment, or patch one, from a form (bodies built in `deployments/spec.py`).
 
 - New: name, source, the langgraph.json path (default `./langgraph.json`, else the bundled
   demo graphs when the current folder has none; shown resolved
@@ -7,7 +7,7 @@
   masked as typed.
 - Patch (`deployment=`): prefilled; name and source cannot change (the spec). Secrets
   show their names only: an empty value keeps the secret. A PATCH replaces the whole
-  list, so the list is sent only when a secret changed (see `deployment_spec`).
+  list, so the list is sent only when a secret changed (see `deployments.spec`).
 - Every field is checked before anything is sent; each problem shows under its field
   and the first bad field gets the focus. A server 422 is shown the same way, field by
   field; a 400 (e.g. a source the local control plane does not deploy) or a network
@@ -33,7 +33,7 @@ from agent_tui.client import ControlPlaneClient
 from agent_tui.client.error_text import nothing_sent
 from agent_tui.client.form_errors import Loc
 from agent_tui.client.models.control_plane import Deployment
-from agent_tui.deployments.deployment_spec import (
+from agent_tui.deployments.spec import (
     BUILDABLE_SOURCES,
     DEFAULT_CONFIG_PATH,
     FIELD_CONFIG_PATH,

@@ -27,7 +27,7 @@ from textual.widgets import Input
 
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
-from agent_tui.deployments.deployment_secrets import mask_secrets
+from agent_tui.deployments.secrets import mask_secrets
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.tui.app_contract import agent_app

@@ -2,7 +2,7 @@
 
 A row made from an existing secret (`original=` its name) starts with an empty value:
 the control plane's values are never shown, and an empty value keeps the secret
-(`deployment_spec` decides what is sent). Each row has a remove button and a problem
+(`deployments.spec` decides what is sent). Each row has a remove button and a problem
 line under it, for what the form's checks or the server's 422 say about it.
 """
 
@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from agent_tui.deployments.deployment_spec import SecretRow
+from agent_tui.deployments.spec import SecretRow
 from agent_tui.tui.widgets.text import server_text
 
 

@@ -30,14 +30,14 @@ from textual.widgets import Footer, Input, Static, Tree
 
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
-from agent_tui.store.store_input import (
+from agent_tui.store.item_input import (
     ItemDraft,
     StoreInputError,
     StoreSearch,
     parse_namespace,
     unranked,
 )
-from agent_tui.store.store_tree import (
+from agent_tui.store.tree import (
     NAMESPACE_CAP,
     NAMESPACE_PAGE,
     Mention,

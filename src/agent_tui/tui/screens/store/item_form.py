@@ -2,7 +2,7 @@
 
 The value is edited in the form's own editor, or in `$VISUAL`/`$EDITOR` with `ctrl+e`
 (the built-in full-screen editor when none is set; `tui/editor.py`). Every field is checked
-before anything is sent (`store/store_input.py`): the reason shows under the field that is
+before anything is sent (`store/item_input.py`): the reason shows under the field that is
 wrong and everything typed stays. The form sends the request itself and stays open on a
 server error too. Editing keeps the namespace and key (another key is another item: `n`).
 Dismisses with the `ItemDraft` that was put, or None on cancel.
@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
-from agent_tui.store.store_input import ItemDraft, StoreInputError
+from agent_tui.store.item_input import ItemDraft, StoreInputError
 from agent_tui.tui.editor import edit_text
 from agent_tui.tui.modals.saving_form import SavingForm
 from agent_tui.tui.widgets.text import server_text

@@ -13,7 +13,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from agent_tui.client.models.memory import Namespace, dotted
-from agent_tui.store.store_tree import PrefixNode
+from agent_tui.store.tree import PrefixNode
 from agent_tui.tui.widgets.text import server_text
 
 AUTO_EXPAND_DEPTH = 2  # levels open from the start; deeper ones open with space/enter

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from agent_tui.store.store_input import StoreInputError, StoreSearch
+from agent_tui.store.item_input import StoreInputError, StoreSearch
 from agent_tui.tui.widgets.text import server_text
 
 

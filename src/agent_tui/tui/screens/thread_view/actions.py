@@ -9,7 +9,7 @@ change the server, so they ask `refuse_if_readonly` first; export only reads.
   items, as the graph's reducers expect), written as the node picked in `AsNodeScreen`
   (default: the checkpoint's writer), on top of that checkpoint. The new branch's
   checkpoint is then selected.
-- Import (`i`): a thread export file becomes a new thread here (`thread_export`), which opens.
+- Import (`i`): a thread export file becomes a new thread here (`threads.export`), which opens.
 - Replay: a run with no input from the selected checkpoint, streamed in a worker; the
   header shows progress (the nodes as they run); when it ends the new head is selected.
 """
@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
-from agent_tui.threads.history import HistoryRow, delta_values
-from agent_tui.threads.thread_export import (
+from agent_tui.threads.export import (
     ExportError,
     dump_export,
     export_thread,
     import_thread,
     load_export,
 )
+from agent_tui.threads.history import HistoryRow, delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen

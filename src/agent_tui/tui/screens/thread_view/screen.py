@@ -36,7 +36,7 @@ from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client.models import Thread
-from agent_tui.store.store_tree import thread_mentions
+from agent_tui.store.tree import thread_mentions
 from agent_tui.text.short_ids import short_thread_id
 from agent_tui.threads.history import HistoryRow
 from agent_tui.threads.timeline import TaskClock, build_timeline

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Thread
 from agent_tui.threads.failure import failure_of
-from agent_tui.threads.thread_query import ATTENTION_STATUSES, ThreadQuery, attention_reason
+from agent_tui.threads.query import ATTENTION_STATUSES, ThreadQuery, attention_reason
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.screens.threads.list import ThreadsScreen, client_of, thread_columns
 from agent_tui.tui.widgets.resource_table import Column

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from agent_tui.client import AgentServerClient, ApiError, NotFound, PartialFailure
 from agent_tui.client.error_text import describe_error
 from agent_tui.client.models import Thread
-from agent_tui.threads.thread_query import QueryError, ThreadDraft
+from agent_tui.threads.query import QueryError, ThreadDraft
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
 
 SUPERSTEPS_HINT = (

@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from agent_tui.client.models import Thread
 from agent_tui.text.short_ids import short_thread_id
 from agent_tui.text.time_text import utc_seconds
-from agent_tui.threads.thread_query import (
+from agent_tui.threads.query import (
     QueryError,
     ThreadPager,
     ThreadQuery,

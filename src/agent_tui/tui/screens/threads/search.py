@@ -1,7 +1,7 @@
 """The thread search form: status, metadata (exact match), sort field and order, page size.
 
 Dismisses with a checked `ThreadQuery`, or None on cancel. Bad input stays in the form
-with the reason under it (`thread_query.QueryError` names the field).
+with the reason under it (`threads.query.QueryError` names the field).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from agent_tui.client.models import THREAD_STATUSES
-from agent_tui.threads.thread_query import (
+from agent_tui.threads.query import (
     SORT_FIELDS,
     SORT_ORDERS,
     QueryError,

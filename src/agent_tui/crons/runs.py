@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.crons.cron_schedule import next_run
+from agent_tui.crons.schedule import next_run
 from agent_tui.text.short_ids import short_thread_id
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A thread named by the short id the tables show (`:thread …1d37dc1d`). Headless.
 
-Tables show the end of a thread id (`thread_query.short_id`: the random part of a
+Tables show the end of a thread id (`threads.query.short_id`: the random part of a
 time-ordered UUID). `:thread` and `:runs` take that form as well as a full id: the
 server has no prefix search, so the most recently updated threads are read (ids only)
 until one matches — up to `LOOK_AT` of them — and the match must be unique.

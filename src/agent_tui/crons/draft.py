@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agent_tui.client.errors import ApiError, NotFound, ValidationFailed
 from agent_tui.client.form_errors import body_loc
-from agent_tui.crons.cron_schedule import ScheduleCheck, check_schedule
+from agent_tui.crons.schedule import ScheduleCheck, check_schedule
 from agent_tui.text.time_text import utc_minutes
 from agent_tui.text.user_json import JsonTextError, parse_json
 

@@ -33,7 +33,7 @@ from agent_tui.chat.run_driver import RunDriver
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
-from drop_proxy import DropProxy
+from tests.support.drop_proxy import DropProxy
 
 FAST = {"token_delay_ms": 0}
 QUICK_BACKOFF = (0.05, 0.1, 0.2)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from control_plane_support import checked_client, validate
 
 from agent_tui.client import (
     BadRequest,
@@ -24,6 +23,7 @@ from agent_tui.client import (
     ValidationFailed,
 )
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import checked_client, validate
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
 

@@ -21,12 +21,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from control_plane_support import SPEC_PATH, validate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from agent_tui.local.control_plane.app import create_app
+from tests.support.control_plane import validate
+from tests.support.paths import CONTROL_PLANE_SPEC
 
 KEY = f"property-{uuid.uuid4().hex}"
 HEADERS = {"X-Api-Key": KEY, "Content-Type": "application/json"}
@@ -94,7 +95,7 @@ VALID_CREATE: dict[str, Any] = {
     "secrets": [{"name": "TOKEN", "value": "secret"}],
     "secret_references": [{"name": "A", "secret_name": "s", "secret_key": "k"}],
 }
-SCHEMAS = json.loads(SPEC_PATH.read_text(encoding="utf-8"))["components"]["schemas"]
+SCHEMAS = json.loads(CONTROL_PLANE_SPEC.read_text(encoding="utf-8"))["components"]["schemas"]
 # Every field the spec's request bodies have (a field added there is fuzzed too), and
 # some nested ones.
 SHARED_PATHS: list[tuple[str | int, ...]] = [

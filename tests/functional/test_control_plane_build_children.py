@@ -22,13 +22,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from control_plane_support import REVISION_ORDER, checked_client
-from test_control_plane_project_env import HANGING_BACKEND
 
 from agent_tui.client import ControlPlaneClient, NotFound
 from agent_tui.local.control_plane import LocalControlPlane, deployer
 from agent_tui.local.control_plane.auth import KEY_ENV
-from process_support import process_gone
+from tests.support.control_plane import REVISION_ORDER, checked_client
+from tests.support.processes import process_gone
+from tests.support.projects import HANGING_BACKEND
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 

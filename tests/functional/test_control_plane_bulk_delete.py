@@ -14,9 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
-from control_plane_support import SpecCheckingTransport, validate
 
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import SpecCheckingTransport, validate
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
 

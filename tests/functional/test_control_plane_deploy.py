@@ -15,18 +15,18 @@ from pathlib import Path
 
 import httpx
 import pytest
-from control_plane_support import (
+
+from agent_tui.client import NotFound
+from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import (
     REVISION_ORDER,
     checked_client,
     create_and_follow,
     follow,
     no_start_project,
 )
+from tests.support.paths import GRAPHS_CONFIG
 
-from agent_tui.client import NotFound
-from agent_tui.local.control_plane import LocalControlPlane
-
-TEST_GRAPHS = Path(__file__).resolve().parents[1] / "graphs" / "langgraph.json"
 ENV_GRAPH = """
 import os
 from typing import TypedDict
@@ -79,7 +79,7 @@ async def test_deploy_patch_restart_delete(tmp_path: Path) -> None:
     try:
         async with checked_client(plane.url, api_key=plane.api_key) as client:
             created, seen = await create_and_follow(
-                client, "real", TEST_GRAPHS, interval=0.2, timeout=90
+                client, "real", GRAPHS_CONFIG, interval=0.2, timeout=90
             )
             assert created.latest_revision_id is not None
             assert seen[-1] == "DEPLOYED", seen

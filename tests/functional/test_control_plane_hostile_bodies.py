@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 import pytest
-from control_plane_support import SpecCheckingTransport
 
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import SpecCheckingTransport
 
 MISSING_CONFIG = "/nonexistent/langgraph.json"
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from control_plane_support import SpecCheckingTransport
 
 from agent_tui.cli.main import main
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.local.control_plane.auth import KEY_ENV, ControlPlaneKeyError
+from tests.support.control_plane import SpecCheckingTransport
 
 
 @pytest.fixture(autouse=True)

@@ -20,11 +20,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from control_plane_support import answers, checked_client, follow, validate
 
 import agent_tui.local
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.local.control_plane.store import Store
+from tests.support.control_plane import answers, checked_client, follow, validate
 
 DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
 

@@ -18,35 +18,18 @@ from typing import Any
 
 import httpx
 import pytest
-from control_plane_support import (
+
+from agent_tui.client import NotFound
+from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import (
     NOOP_GRAPH,
     REVISION_ORDER,
     answers,
     checked_client,
     create_and_follow,
 )
-
-from agent_tui.client import NotFound
-from agent_tui.local.control_plane import LocalControlPlane
-from process_support import process_gone
-from project_support import add_dependency, copy_weather_project
-
-# A PEP 517 backend that never finishes: the build is still running when it is deleted.
-HANGING_BACKEND = """
-import os
-import threading
-from pathlib import Path
-
-
-def _hang(*args, **kwargs):
-    Path({pid_file!r}).write_text(f"{{os.getpid()}} {{os.getppid()}}")
-    threading.Event().wait()
-
-
-get_requires_for_build_wheel = get_requires_for_build_editable = _hang
-prepare_metadata_for_build_wheel = prepare_metadata_for_build_editable = _hang
-build_wheel = build_editable = _hang
-"""
+from tests.support.processes import process_gone
+from tests.support.projects import HANGING_BACKEND, add_dependency, copy_weather_project
 
 
 async def ask_weather(url: str, city: str) -> dict[str, Any]:

@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from control_plane_support import checked_client, follow
 
 from agent_tui.client import ControlPlaneClient
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import checked_client, follow
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs, /dev/zero")
 

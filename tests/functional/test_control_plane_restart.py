@@ -15,16 +15,16 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from control_plane_support import (
+
+import agent_tui.local
+from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import (
     answers,
     checked_client,
     create_and_follow,
     follow,
     no_start_project,
 )
-
-import agent_tui.local
-from agent_tui.local.control_plane import LocalControlPlane
 
 DEMO_CONFIG = Path(agent_tui.local.__file__).parent / "demo" / "langgraph.json"
 

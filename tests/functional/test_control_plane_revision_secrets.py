@@ -13,12 +13,12 @@ import sqlite3
 from pathlib import Path
 
 import httpx
-from control_plane_support import SpecCheckingTransport
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.deployments.revision_diff import UNKNOWN_NAMES, diff_revisions
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.local.control_plane.app import DB_FILE
+from tests.support.control_plane import SpecCheckingTransport
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
 VALUES = ("s3cr3t-first-value", "s3cr3t-second-value")

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient, NotFound
+from tests.support.cli import cli, write_readonly_context
 
 YEARLY = "0 0 1 1 *"
 

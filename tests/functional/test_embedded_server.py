@@ -30,9 +30,7 @@ from agent_tui.local import (
 )
 from agent_tui.local import embedded_server as embedded_server_module
 from agent_tui.local.server_environment import server_environment
-from process_support import port_closed, process_gone
-
-TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
+from tests.support.processes import port_closed, process_gone
 
 
 def http(url: str) -> httpx.Client:

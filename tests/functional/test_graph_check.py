@@ -321,7 +321,7 @@ async def test_cancelling_the_async_check_kills_its_child(tmp_path: Path) -> Non
 
 def test_a_prewarmed_check_runs_the_project_as_it_is_when_told_to_go(tmp_path: Path) -> None:
     from agent_tui.local.graph_check import CheckStandby
-    from process_support import gone_within
+    from tests.support.processes import gone_within
 
     pid_file = tmp_path / "checked-by"
     note_pid = "import os\nopen(os.environ['PID_FILE'], 'w').write(str(os.getpid()))\n"

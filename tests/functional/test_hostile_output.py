@@ -1,4 +1,4 @@
-"""The hostile-text corpus (`tests/hostile_text.py`) over every headless output path.
+"""The hostile-text corpus (`tests/support/hostile_text.py`) over every headless output path.
 
 Thread metadata and values on the real agent server, a deployment on the local control
 plane, and a config file hold every trick at once; each command's stdout and stderr
@@ -20,7 +20,7 @@ import pytest
 from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.local.control_plane import LocalControlPlane
-from hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
+from tests.support.hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
 
 
 async def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

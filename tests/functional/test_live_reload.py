@@ -17,8 +17,9 @@ import pytest
 from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
 from agent_tui.local.live_reload import LiveReload, ReloadEvent
 from agent_tui.local.project_env import ensure_environment
-from process_support import gone_within, pids_running, process_gone
-from project_support import copy_weather_project
+from tests.support.paths import GRAPHS
+from tests.support.processes import gone_within, pids_running, process_gone
+from tests.support.projects import copy_weather_project
 
 
 class Events:
@@ -169,7 +170,7 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
     # (PYTEST_CURRENT_TEST), and a standby only serves a launch with the same environment.
     folder = tmp_path / "project"
     folder.mkdir()
-    shutil.copy(Path(__file__).parents[1] / "graphs" / "counter.py", folder / "agent.py")
+    shutil.copy(GRAPHS / "counter.py", folder / "agent.py")
     config = folder / "langgraph.json"
     # LangGraph reads some of the config's env at import: a standby has it from the start.
     settings = {"graphs": {"counter": "./agent.py:graph"}, "env": {"AGENT_GREETING": "hello"}}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
+from tests.support.hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
 
 
 def test_server_error_bodies_are_logged_written_out(agent_server_url: str, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from agent_tui.local.project_env import (
     is_current,
     plan_environment,
 )
-from project_support import add_dependency, copy_weather_project
+from tests.support.projects import add_dependency, copy_weather_project
 
 
 def imports(python: str, module: str) -> bool:

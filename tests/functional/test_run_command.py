@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import cli, write_readonly_context
 
 from agent_tui.client import AgentServerClient
 from agent_tui.text.sanitize import clean_text
-from hostile_text import EVERYTHING, MARKER, terminal_controls
+from tests.support.cli import cli, write_readonly_context
+from tests.support.hostile_text import EVERYTHING, MARKER, terminal_controls
 
 
 def thread_of(out: str) -> str:

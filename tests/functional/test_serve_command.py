@@ -23,10 +23,10 @@ import httpx
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
-from process_support import gone_within, group_gone, pids_running, port_closed, process_gone
-from project_support import add_dependency, add_endless_dependency, copy_weather_project
+from tests.support.paths import GRAPHS
+from tests.support.processes import gone_within, group_gone, pids_running, port_closed, process_gone
+from tests.support.projects import add_dependency, add_endless_dependency, copy_weather_project
 
-TEST_GRAPHS = Path(__file__).parents[1] / "graphs"
 START_TIMEOUT = 90.0
 
 
@@ -34,7 +34,7 @@ def project(folder: Path) -> Path:
     """A project folder whose langgraph.json serves the test `counter` graph."""
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "langgraph.json"
-    config.write_text(json.dumps({"graphs": {"counter": f"{TEST_GRAPHS / 'counter.py'}:graph"}}))
+    config.write_text(json.dumps({"graphs": {"counter": f"{GRAPHS / 'counter.py'}:graph"}}))
     return folder
 
 
@@ -283,7 +283,7 @@ def test_a_bad_config_exits_2_with_the_reason(tmp_path: Path, home: Path) -> Non
 def test_serve_builds_the_project_environment_and_reloads_on_edit(
     tmp_path: Path, home: Path, serves: list[Serve]
 ) -> None:
-    from project_support import copy_weather_project
+    from tests.support.projects import copy_weather_project
 
     config = copy_weather_project(tmp_path)
     serve = Serve(home, config.parent)
@@ -323,7 +323,7 @@ def test_what_the_project_and_its_server_print_is_inert_on_stderr(
 ) -> None:
     from urllib.parse import quote
 
-    from hostile_text import EVERYTHING, MARKER, terminal_controls
+    from tests.support.hostile_text import EVERYTHING, MARKER, terminal_controls
 
     # A graph that prints the hostile-text corpus while it is imported, on stdout and
     # stderr; a request whose path holds it; then an edit that fails the reload with it.
@@ -332,7 +332,7 @@ def test_what_the_project_and_its_server_print_is_inert_on_stderr(
     graph = folder / "hostile.py"
     importing = (
         "import sys\n"
-        f"sys.path.insert(0, {str(TEST_GRAPHS)!r})\n"
+        f"sys.path.insert(0, {str(GRAPHS)!r})\n"
         f"print('import-out ' + {EVERYTHING!r}, flush=True)\n"
         f"print('import-err ' + {EVERYTHING!r}, file=sys.stderr, flush=True)\n"
         "from counter import graph\n"
@@ -379,7 +379,7 @@ def test_a_stop_during_a_reload_leaves_no_graph_check_running(
         "from counter import graph\n"
     )
     (folder / "langgraph.json").write_text(
-        json.dumps({"dependencies": [str(TEST_GRAPHS)], "graphs": {"held": "./agent.py:graph"}})
+        json.dumps({"dependencies": [str(GRAPHS)], "graphs": {"held": "./agent.py:graph"}})
     )
     serve = Serve(home, folder)
     serves.append(serve)

@@ -29,7 +29,7 @@ from agent_tui.local import (
     wait_for_running_server,
     wait_for_running_url,
 )
-from process_support import process_gone
+from tests.support.processes import process_gone
 
 
 def own_server(folder: Path) -> EmbeddedAgentServer:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +21,7 @@ from agent_tui.threads.thread_export import (
     import_thread,
     load_export,
 )
-
-TEST_GRAPHS = Path(__file__).parent.parent / "graphs" / "langgraph.json"
+from tests.support.paths import GRAPHS_CONFIG
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +29,7 @@ def fresh_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second, empty agent server (~4 s to start): imports must not need the source."""
     data_dir = tmp_path_factory.mktemp("fresh-server")
     with EmbeddedAgentServer(
-        TEST_GRAPHS, data_dir=data_dir, log_file=data_dir / "server.log"
+        GRAPHS_CONFIG, data_dir=data_dir, log_file=data_dir / "server.log"
     ) as server:
         yield server.url
 

@@ -8,7 +8,6 @@ lets go before its server answers, the app starts its own.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -19,9 +18,8 @@ from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-from project_support import tiny_config
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.projects import tiny_config
+from tests.support.waiting import WaitFor
 
 
 def heading(app: AgentTuiApp) -> str:

@@ -4,7 +4,6 @@ broken edit shows file, line and message while the app keeps working; a fix reco
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.widgets import DataTable, Static
@@ -12,9 +11,8 @@ from textual.widgets import DataTable, Static
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from project_support import copy_weather_project
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.projects import copy_weather_project
+from tests.support.waiting import WaitFor
 
 
 def notes(app: AgentTuiApp) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,9 @@ from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-from process_support import group_gone, pids_running, process_gone
-from project_support import add_endless_dependency, copy_weather_project, tiny_config
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.processes import group_gone, pids_running, process_gone
+from tests.support.projects import add_endless_dependency, copy_weather_project, tiny_config
+from tests.support.waiting import WaitFor
 
 
 async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(

@@ -4,7 +4,6 @@ screen (uv's progress shown), and a build that fails shows uv's own words."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,8 @@ from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-from project_support import add_dependency, copy_weather_project
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.projects import add_dependency, copy_weather_project
+from tests.support.waiting import WaitFor
 
 
 async def test_the_build_shows_progress_then_the_project_graph(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import langgraph_api
 from textual.widgets import DataTable, Static
@@ -13,12 +11,11 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.paths import GRAPHS_CONFIG
+from tests.support.waiting import WaitFor
 
 SIZE = (120, 40)
 # What the session's agent server serves: the demo graphs and the test graphs.
-SERVED_CONFIG = Path(__file__).parents[1] / "graphs" / "langgraph.json"
 
 
 def static_text(screen: object, selector: str) -> str:
@@ -45,7 +42,7 @@ async def test_info_screen_shows_server_version_and_demo_graphs(
         assert agent_server_url in summary
         assert f"langgraph-api {langgraph_api.__version__}" in summary
         assert "read-only" in summary
-        served_graphs = sorted(json.loads(SERVED_CONFIG.read_text())["graphs"])
+        served_graphs = sorted(json.loads(GRAPHS_CONFIG.read_text())["graphs"])
         assert "chat" in served_graphs
         assert graph_ids(screen) == served_graphs
         assert app.sub_title == f"connected · {agent_server_url}"

@@ -4,7 +4,6 @@ it starts its own server on the same data, and no thread is lost."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -14,9 +13,10 @@ from agent_tui.local import EmbeddedAgentServer
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
+from tests.support.paths import GRAPHS
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
-COUNTER = Path(__file__).parents[1] / "graphs" / "counter.py"
+COUNTER = GRAPHS / "counter.py"
 
 
 async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for: WaitFor) -> None:

@@ -3,15 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from assistants_support import (
-    SIZE,
-    AssistantsApp,
-    WaitFor,
-    loaded,
-    notifications,
-    select,
-    unique,
-)
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
@@ -26,6 +17,8 @@ from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, select, unique
+from tests.support.waiting import WaitFor
 
 
 async def test_the_table_lists_one_graphs_assistants_and_f_cycles_graphs(

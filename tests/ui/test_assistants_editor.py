@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, unique
 from textual import events
 from textual.app import App
 from textual.pilot import Pilot
@@ -18,6 +17,8 @@ from agent_tui.client import AgentServerClient
 from agent_tui.tui.editor import TextEditorScreen, editor_command, run_editor
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
+from tests.support.assistants import SIZE, AssistantsApp, loaded, unique
+from tests.support.waiting import WaitFor
 
 
 async def new_assistant_form(

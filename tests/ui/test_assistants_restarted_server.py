@@ -10,14 +10,15 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, open_detail
-from shell_support import ShellHarness
 from textual.widgets import DataTable
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.tui.chat.assistant_version_picker import VersionPickerScreen
+from tests.support.assistants import SIZE, AssistantsApp, loaded, open_detail
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
 RESTARTS = 6  # it has taken two or three
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 
 import httpx
-from assistants_support import SIZE, AssistantsApp, WaitFor, loaded, notifications, select, unique
 from textual.widgets import Input, Static
-from threads_support import screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
@@ -16,6 +14,9 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.resource_table import NAME_WIDTH
+from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, select, unique
+from tests.support.threads import screen_text
+from tests.support.waiting import WaitFor
 
 # Markup that would quit the app when clicked, a style, a screen clear, a window title
 # (OSC 0), a clipboard write (OSC 52) and a colour (CSI).

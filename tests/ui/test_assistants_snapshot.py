@@ -3,105 +3,19 @@ with fixed ids and timestamps, and a fixed clock), so the pictures are stable.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any
 
-import httpx
-from assistants_support import AssistantsApp
-from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
-
-NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-
-def _assistant(
-    n: int, name: str, graph: str, version: int, updated: str, **extra: Any
-) -> dict[str, Any]:
-    return {
-        "assistant_id": f"{n:08d}-0000-4000-8000-000000000000",
-        "graph_id": graph,
-        "name": name,
-        "version": version,
-        "created_at": "2026-11-01T09:00:00+00:00",
-        "updated_at": updated,
-        "context": {},
-        "metadata": {},
-        **extra,
-    }
-
-
-ASSISTANTS = [
-    _assistant(
-        1, "chat", "chat", 1, "2026-11-20T12:00:00+00:00", metadata={"created_by": "system"}
-    ),
-    _assistant(
-        2,
-        "pirate-bot",
-        "chat",
-        3,
-        "2026-11-21T11:55:00+00:00",
-        description="Talks like a pirate, loudly.",
-        context={"style": "pirate", "shout": True},
-        metadata={"team": "demo", "owner": "ann"},
-    ),
-    _assistant(
-        3, "counter", "counter", 1, "2026-11-21T09:00:00+00:00", metadata={"created_by": "system"}
-    ),
-    _assistant(4, "ten-step", "counter", 2, "2026-11-21T11:30:00+00:00", context={"step": 10}),
-]
-VERSIONS = [
-    {**ASSISTANTS[1], "version": 3, "created_at": "2026-11-21T11:55:00+00:00"},
-    {
-        **ASSISTANTS[1],
-        "version": 2,
-        "context": {"style": "pirate", "token_delay_ms": 0},
-        "created_at": "2026-11-21T10:00:00+00:00",
-    },
-    {**ASSISTANTS[1], "version": 1, "context": {}, "created_at": "2026-11-20T10:00:00+00:00"},
-]
-
-
-CHAT_SCHEMA = {
-    "graph_id": "chat",
-    "context_schema": {
-        "type": "object",
-        "properties": {
-            "style": {"default": "plain", "enum": ["plain", "pirate"], "type": "string"},
-            "shout": {"default": False, "type": "boolean", "description": "Capital letters."},
-            "token_delay_ms": {"default": 20, "minimum": 0, "type": "integer"},
-        },
-    },
-}
-
-
-def fixed_server() -> httpx.MockTransport:
-    def answer(request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        if path.endswith("/schemas"):
-            return httpx.Response(200, json=CHAT_SCHEMA)
-        if path == "/assistants/search":
-            body = json.loads(request.content)
-            found = [a for a in ASSISTANTS if body.get("graph_id") in (None, a["graph_id"])]
-            found.sort(key=lambda a: a["name"])
-            return httpx.Response(200, json=found if body.get("offset", 0) == 0 else [])
-        if path.endswith("/versions"):
-            first = json.loads(request.content).get("offset", 0) == 0
-            return httpx.Response(200, json=VERSIONS if first else [])
-        for assistant in ASSISTANTS:
-            if path == f"/assistants/{assistant['assistant_id']}":
-                return httpx.Response(200, json=assistant)
-        return httpx.Response(404, json={"detail": "Not Found"})
-
-    return httpx.MockTransport(answer)
+from tests.support.assistants import AssistantsApp
+from tests.support.fixed_servers import ASSISTANTS, NOW, assistants_server
+from tests.support.snapshots import steady_cursors
 
 
 def make_app() -> AssistantsApp:
-    client = AgentServerClient("http://agent.test", http_transport=fixed_server())
+    client = AgentServerClient("http://agent.test", http_transport=assistants_server())
     return AssistantsApp(client, clock=lambda: NOW, theme="textual-dark")
 
 

@@ -4,15 +4,6 @@ so that runs really use the chosen version's context (the in-memory runtime bug)
 from __future__ import annotations
 
 import pytest
-from assistants_support import (
-    SIZE,
-    AssistantsApp,
-    WaitFor,
-    loaded,
-    notifications,
-    open_detail,
-    unique,
-)
 from textual.widgets import DataTable, Input, Static
 
 from agent_tui.client import AgentServerClient, NotFound
@@ -21,6 +12,8 @@ from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, open_detail, unique
+from tests.support.waiting import WaitFor
 
 
 async def run_counter(client: AgentServerClient, assistant_id: str, context: dict | None) -> int:  # type: ignore[type-arg]

@@ -5,17 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import deployment_forms_support as support
-from deployment_forms_support import (
-    SIZE,
-    FormsApp,
-    WaitFor,
-    notifications,
-    screen_of,
-    screen_text,
-    shows,
-    type_into,
-)
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -28,6 +17,17 @@ from agent_tui.tui.screens.auth_providers import (
     ProviderFormScreen,
     mask_secrets,
 )
+from tests.support import deployment_forms as support
+from tests.support.deployment_forms import (
+    SIZE,
+    FormsApp,
+    notifications,
+    screen_of,
+    screen_text,
+    shows,
+    type_into,
+)
+from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import pytest
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -12,8 +10,7 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.waiting import WaitFor
 
 
 def bindings_of(node: type[DOMNode]) -> list[Binding]:

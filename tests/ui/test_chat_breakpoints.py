@@ -5,12 +5,22 @@ still a question."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from chat_support import (
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from agent_tui.chat.items import InterruptItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.tui import editor
+from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -21,21 +31,10 @@ from chat_support import (
     state_line,
     type_and_send,
 )
-from shell_support import ShellHarness
-from snapshot_support import steady_cursors
-from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
-from thread_view_support import counter_thread, loaded, view_app
-
-from agent_tui.chat.items import InterruptItem
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
-from agent_tui.tui import editor
-from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
-from agent_tui.tui.chat.pane import ChatPane
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.shell import ShellHarness
+from tests.support.snapshots import steady_cursors
+from tests.support.thread_view import counter_thread, loaded, view_app
+from tests.support.waiting import WaitFor
 
 
 async def open_breakpoints(

@@ -3,11 +3,20 @@ streaming, the assistant in use, a new thread, refusing a second send."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-from chat_support import (
+from textual.widgets import TabbedContent
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.text.short_ids import short_thread_id
+from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.prompt import PromptArea
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -23,20 +32,10 @@ from chat_support import (
     tool_results,
     type_and_send,
 )
-from shell_support import ShellHarness
-from snapshot_support import steady_cursors
-from textual.widgets import TabbedContent
-from threads_support import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
-
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
-from agent_tui.text.short_ids import short_thread_id
-from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
-from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
-from agent_tui.tui.chat.prompt import PromptArea
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.shell import ShellHarness
+from tests.support.snapshots import steady_cursors
+from tests.support.threads import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
+from tests.support.waiting import WaitFor
 
 
 async def test_thread_route_opens_the_chat_ready_to_type_with_the_thread_messages(

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Footer
 
 from agent_tui.tui.chat.prompt import PLACEHOLDER, PromptArea
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 class PromptApp(App[None]):

@@ -4,11 +4,17 @@ gives it back instead of sending it. The footer names what `esc` does meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from chat_support import (
+from textual.widgets import OptionList
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Thread
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -21,16 +27,8 @@ from chat_support import (
     state_line,
     type_and_send,
 )
-from shell_support import ShellHarness
-from textual.widgets import OptionList
-
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Thread
-from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
-from agent_tui.tui.chat.pane import ChatPane
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
 # "count to 300" then streams for 6 s or more: time for a few key presses, which wait
 # for the app to go idle (up to a second each while tokens stream).

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 
-from chat_support import (
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.pane import ChatPane
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -25,15 +28,9 @@ from chat_support import (
     state_line,
     type_and_send,
 )
-from threads_support import screen_text
-
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
-from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
-from agent_tui.tui.chat.pane import ChatPane
-from drop_proxy import DropProxy
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.drop_proxy import DropProxy
+from tests.support.threads import screen_text
+from tests.support.waiting import WaitFor
 
 
 def messages_of(app: object) -> list[str]:

@@ -5,10 +5,19 @@ event inspector."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from chat_support import (
+from textual.widgets import Input
+
+from agent_tui.chat.items import CustomItem, InterruptItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.stream_modes import StreamModesScreen
+from agent_tui.tui.chat.thread_inputs import PathScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -23,18 +32,7 @@ from chat_support import (
     state_line,
     type_and_send,
 )
-from textual.widgets import Input
-
-from agent_tui.chat.items import CustomItem, InterruptItem
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
-from agent_tui.tui.chat.interrupt import InterruptBlock
-from agent_tui.tui.chat.stream_modes import StreamModesScreen
-from agent_tui.tui.chat.thread_inputs import PathScreen
-from agent_tui.tui.modals.raw_json import RawJsonScreen
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 async def test_an_interrupt_is_answered_in_the_transcript_and_the_run_continues(
@@ -105,13 +103,12 @@ async def test_esc_and_ctrl_c_cancel_the_run_on_the_server_and_keep_what_arrived
         for key in ("escape", "ctrl+c"):
             answers_before = len(ai_texts(pane))
             await type_and_send(pilot, pane, "count to 2000")
+
             # The answer of *this* run has tokens (the first run's answer must not count).
-            await wait_for(
-                pilot,
-                lambda n=answers_before: len("".join(ai_texts(pane)[n:])) > 20,
-                what="tokens",
-                workers=False,
-            )
+            def tokens(before: int = answers_before) -> bool:
+                return len("".join(ai_texts(pane)[before:])) > 20
+
+            await wait_for(pilot, tokens, what="tokens", workers=False)
             assert app.focused is pane.prompt
             await pilot.press(key)
             await wait_for(pilot, lambda: ended(pane), what=f"the cancel by {key}")

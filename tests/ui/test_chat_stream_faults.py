@@ -7,10 +7,14 @@ stream, the run is real), and a dropped connection whose rejoin replays events
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 import pytest
-from chat_support import (
+
+from agent_tui.chat.items import AIItem, CustomItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant
+from tests.support.chat import (
     SIZE,
     ai_texts,
     chat_app,
@@ -24,15 +28,10 @@ from chat_support import (
     state_line,
     type_and_send,
 )
-from threads_support import screen_text
-
-from agent_tui.chat.items import AIItem, CustomItem
-from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
-from drop_proxy import DropProxy
-from stream_faults import Fault, FaultyStreams
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.drop_proxy import DropProxy
+from tests.support.stream_faults import Fault, FaultyStreams
+from tests.support.threads import screen_text
+from tests.support.waiting import WaitFor
 
 
 @pytest.fixture

@@ -4,12 +4,9 @@ context (and its own config), the state line names the version, and `n` keeps it
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from chat_support import SIZE, ai_texts, chat_app, ended, pane_of, state_line, type_and_send
-from shell_support import ShellHarness
 from textual.pilot import Pilot
 
 from agent_tui.assistants.assistant_versions import ContextOverrides
@@ -25,8 +22,9 @@ from agent_tui.tui.chat.assistant_version_picker import (
 )
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.chat import SIZE, ai_texts, chat_app, ended, pane_of, state_line, type_and_send
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
 PLAIN = {"style": "plain", "token_delay_ms": 0}
 PIRATE = {"style": "pirate", "token_delay_ms": 0}

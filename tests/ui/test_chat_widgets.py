@@ -3,14 +3,13 @@ widgets show for a given transcript; the chat pane tests run real runs)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Button, Collapsible, Input, Markdown, Static
 from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph
-from threads_support import painted_control_codes, screen_text
 
 from agent_tui.chat.items import (
     Added,
@@ -39,8 +38,8 @@ from agent_tui.tui.chat.streaming_markdown import (
     StreamingMarkdown,
 )
 from agent_tui.tui.chat.transcript import TranscriptView
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.threads import painted_control_codes, screen_text
+from tests.support.waiting import WaitFor
 
 HOSTILE = (
     "[@click=app.quit]q[/] \x1b]8;;file:///etc/passwd\x1b\\x\x1b]8;;\x1b\\ \x1b[2J [bold red]x[/]"

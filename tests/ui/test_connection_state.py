@@ -4,7 +4,6 @@ soon as any request to the server gets an answer, on any screen (not only list s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 
 from textual.widgets import Static
 
@@ -12,9 +11,8 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
-from drop_proxy import DropProxy
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.drop_proxy import DropProxy
+from tests.support.waiting import WaitFor
 
 
 async def test_any_answer_from_the_server_clears_offline(

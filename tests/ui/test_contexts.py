@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +18,8 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.context_picker import ContextPickerScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from project_support import tiny_config
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.projects import tiny_config
+from tests.support.waiting import WaitFor
 
 SIZE = (140, 40)
 SECRET = "lsv2_pt_contexttestsecret0123"

@@ -6,16 +6,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from crons_support import (
-    YEARLY,
-    WaitFor,
-    home,
-    label,
-    made_crons,
-    notified,
-    open_crons,
-    row_of,
-)
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.settings.target import RemoteServer
@@ -27,6 +17,8 @@ from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.crons import YEARLY, home, label, made_crons, notified, open_crons, row_of
+from tests.support.waiting import WaitFor
 
 
 async def test_the_list_shows_what_each_cron_runs_and_its_next_run_in_utc(

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from crons_support import YEARLY, WaitFor, label, made_crons, open_crons
 from textual.widgets import Input, Select, Static, TextArea
 
 from agent_tui.client import AgentServerClient
@@ -17,6 +16,8 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.crons.form import JSON, CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
+from tests.support.crons import YEARLY, label, made_crons, open_crons
+from tests.support.waiting import WaitFor
 
 
 def note(form: CronFormScreen, name: str) -> str:

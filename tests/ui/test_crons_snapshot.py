@@ -9,11 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from crons_support import YEARLY, WaitFor, label, made_crons, open_crons, row_of
-from shell_support import ShellHarness
-from snapshot_support import settled, steady_cursors
 from textual.widgets import Input, TextArea
-from threads_support import HOSTILE, painted_control_codes, screen_text
 
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
@@ -22,7 +18,12 @@ from agent_tui.tui.screens.crons.detail import CronDetailScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.widgets.json_view import JsonView
-from hostile_text import EVERYTHING, MARKER, terminal_controls
+from tests.support.crons import YEARLY, label, made_crons, open_crons, row_of
+from tests.support.hostile_text import EVERYTHING, MARKER, terminal_controls
+from tests.support.shell import ShellHarness
+from tests.support.snapshots import settled, steady_cursors
+from tests.support.threads import HOSTILE, painted_control_codes, screen_text
+from tests.support.waiting import WaitFor
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 ASSISTANT = "00000001-0000-4000-8000-000000000000"

@@ -6,21 +6,9 @@ run in file order and each leaves `alpha` deployed.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from deployments_support import (
-    SECRET_NAME,
-    SECRET_VALUE,
-    SIZE,
-    SharedPlane,
-    cell_texts,
-    control_plane_app,
-    heading,
-    notifications,
-    shared_plane,
-)
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -38,8 +26,19 @@ from agent_tui.tui.screens.deployments.revision_progress import RevisionProgress
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from tests.support.deployments import (
+    SECRET_NAME,
+    SECRET_VALUE,
+    SIZE,
+    SharedPlane,
+    cell_texts,
+    control_plane_app,
+    heading,
+    notifications,
+    shared_plane,
+)
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 pytestmark = pytest.mark.timeout(120)
 EXTRA_NAME = "EXTRA_TOKEN"
 EXTRA_VALUE = "extra-secret-value-51ab"

@@ -5,19 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import deployment_forms_support as support
-from deployment_forms_support import (
-    GRAPHS_CONFIG,
-    SIZE,
-    FormsApp,
-    WaitFor,
-    notifications,
-    screen_of,
-    screen_text,
-    shows,
-    type_into,
-    unused_port,
-)
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, TextArea
 
@@ -26,6 +13,19 @@ from agent_tui.local import DEMO_CONFIG
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
+from tests.support import deployment_forms as support
+from tests.support.deployment_forms import (
+    SIZE,
+    FormsApp,
+    notifications,
+    screen_of,
+    screen_text,
+    shows,
+    type_into,
+    unused_port,
+)
+from tests.support.paths import GRAPHS_CONFIG
+from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from deployments_support import (
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from tests.support.deployments import (
     SECRET_NAME,
     SECRET_VALUE,
     SIZE,
@@ -22,17 +30,8 @@ from deployments_support import (
     shared_plane,
     wait_terminal,
 )
-from textual.pilot import Pilot
-from textual.widgets import TextArea
+from tests.support.waiting import WaitFor
 
-from agent_tui.tui.app import AgentTuiApp
-from agent_tui.tui.modals.confirm import ConfirmScreen
-from agent_tui.tui.modals.raw_json import RawJsonScreen
-from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
-from agent_tui.tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 pytestmark = pytest.mark.timeout(120)
 
 

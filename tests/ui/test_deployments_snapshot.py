@@ -21,9 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-from deployment_forms_support import POLL, FormsApp, WaitFor
-from deployments_support import create_deployment, wait_terminal
-from snapshot_support import steady_cursors
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -37,6 +34,10 @@ from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.deployments.revision_diff import RevisionDiffScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
+from tests.support.deployment_forms import POLL, FormsApp
+from tests.support.deployments import create_deployment, wait_terminal
+from tests.support.snapshots import showing, shown, steady_cursors
+from tests.support.waiting import WaitFor
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -352,3 +353,22 @@ def test_revision_progress_snapshot(
 
     app = SnapshotApp(deployed.client(), progress)
     assert snap_compare(app, terminal_size=(100, 28), run_before=finished)
+
+
+def test_revision_logs_snapshot(
+    deployed: Deployed,
+    snap_compare: Callable[..., bool],
+    wait_for: WaitFor,
+) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await open_demo(pilot, wait_for)
+        await pilot.press("l")  # the log of the revision under the cursor (the newest)
+
+        def logged() -> bool:
+            logs: Any = pilot.app.screen
+            return showing(pilot, "RevisionLogsScreen") and "status " in logs.text
+
+        await shown(pilot, wait_for, logged, "the log")
+
+    app = deployments_app(deployed)
+    assert snap_compare(app, terminal_size=(120, 30), run_before=run_before)

@@ -7,12 +7,17 @@ the server handles first is a race. The gate below makes the losing order certai
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
 import pytest
-from deployments_support import (
+from textual.pilot import Pilot
+
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from tests.support.deployments import (
     SIZE,
     SharedPlane,
     control_plane_app,
@@ -21,14 +26,8 @@ from deployments_support import (
     shared_plane,
     wait_terminal,
 )
-from textual.pilot import Pilot
+from tests.support.waiting import WaitFor
 
-from agent_tui.tui.app import AgentTuiApp
-from agent_tui.tui.modals.confirm import ConfirmScreen
-from agent_tui.tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
-
-WaitFor = Callable[..., Awaitable[None]]
 pytestmark = pytest.mark.timeout(120)
 
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.app import App, ComposeResult
-from threads_support import painted_control_codes, screen_text
 
 from agent_tui.tui.chat.event_inspector import EventInspector, EventRecord
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.threads import painted_control_codes, screen_text
+from tests.support.waiting import WaitFor
 
 HOSTILE = (
     "[@click=app.quit]q[/] \x1b]8;;file:///etc/passwd\x1b\\x\x1b]8;;\x1b\\ \x1b[2J [bold red]x[/]"

@@ -3,15 +3,13 @@ stream that never ends cannot grow the app without bound."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from textual.app import App, ComposeResult
-from threads_support import screen_text
 
 from agent_tui.tui.chat.event_inspector import EventInspector
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.threads import screen_text
+from tests.support.waiting import WaitFor
 
 
 class InspectorApp(App[None]):

@@ -3,13 +3,9 @@ not once per key (each refill of the table costs a quarter of a second there).""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from shell_support import ListScreen, ShellHarness, make_items
-
 from agent_tui.tui.resource_screen import FILTER_DEBOUNCE_ROWS
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.shell import ListScreen, ShellHarness, make_items
+from tests.support.waiting import WaitFor
 
 
 async def test_big_tables_filter_after_a_pause(wait_for: WaitFor) -> None:

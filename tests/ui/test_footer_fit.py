@@ -5,10 +5,10 @@ The rest are in `?` help; a hint cut off at the right edge does not count as sho
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
-from deployments_support import SharedPlane, control_plane_app, shared_plane
+from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 
 from agent_tui.client import AgentServerClient
@@ -19,8 +19,9 @@ from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
+from tests.support.deployments import SharedPlane, control_plane_app, shared_plane
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (80, 24)
 pytestmark = pytest.mark.timeout(120)
 
@@ -66,8 +67,12 @@ async def test_the_main_keys_fit_the_footer_at_80_columns(
             ("t", ThreadsScreen, THREADS),
             ("d", DeploymentsScreen, DEPLOYMENTS),
         ):
+
+            def opened(screen_type: type[Screen[Any]] = screen_type) -> bool:
+                return isinstance(app.screen, screen_type)
+
             await pilot.press(key)
-            await wait_for(pilot, lambda t=screen_type: isinstance(app.screen, t), what=key)
+            await wait_for(pilot, opened, what=key)
             await shows(wanted, screen_type.__name__)
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")

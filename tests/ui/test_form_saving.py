@@ -17,8 +17,6 @@ from typing import Any
 
 import httpx
 import pytest
-from crons_support import YEARLY, made_crons
-from shell_support import ShellHarness
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
@@ -28,8 +26,10 @@ from agent_tui.client.models import Cron
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.threads.create import ThreadCreateScreen
+from tests.support.crons import YEARLY, made_crons
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 SIZE = (140, 45)
 
 

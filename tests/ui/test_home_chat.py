@@ -3,17 +3,14 @@ that graph, the thread view on its Chat tab, the prompt focused."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from chat_support import ai_texts, ended, pane_of
 from textual.widgets import DataTable
 
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.chat import ai_texts, ended, pane_of
+from tests.support.waiting import WaitFor
 
 
 async def test_c_on_a_graph_opens_a_new_chat_with_it(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,7 @@ from agent_tui.cli.main import main
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.keymap_catalog import catalog
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 def _all_agent_tui_classes() -> list[type[DOMNode]]:

@@ -1,105 +1,28 @@
 """How the modals look, opened the way a user opens them, on fixed data (stable run to run).
 
-One fake agent server answers with the fixed threads (filtered by status), thread history and assistants the
-other snapshot modules use (fixed ids and timestamps). Screens are opened through the
-app's routes (`open_resource`) and keys, and recognised by their class name, so these
-tests do not depend on which module holds which screen.
+One fake agent server (`tests.support.fixed_servers.agent_server`) answers with the fixed
+threads (filtered by status), thread history and assistants the other snapshot modules
+use (fixed ids and timestamps). Screens are opened through the app's routes
+(`open_resource`) and keys, and recognised by their class name, so these tests do not
+depend on which module holds which screen.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
-from shell_support import ShellHarness
-from snapshot_support import steady_cursors
-from test_assistants_snapshot import ASSISTANTS
-from test_assistants_snapshot import fixed_server as assistants_server
-from test_thread_view_snapshot import HISTORY, THREAD_ID
-from test_thread_view_snapshot import fake_server as thread_view_server
-from test_threads_snapshot import THREADS
-from test_threads_snapshot import fake_server as threads_server
 from textual.command import CommandList
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agent_tui.client import AgentServerClient
 from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
-Check = Callable[[], bool]
-
-GRAPH = {
-    "nodes": [
-        {"id": "__start__", "type": "schema", "data": "__start__"},
-        {"id": "agent", "type": "runnable", "data": {"name": "agent"}},
-        {"id": "approve", "type": "runnable", "data": {"name": "approve"}},
-        {"id": "__end__", "type": "schema", "data": "__end__"},
-    ],
-    "edges": [
-        {"source": "__start__", "target": "agent"},
-        {"source": "agent", "target": "approve", "conditional": True},
-        {"source": "agent", "target": "__end__", "conditional": True},
-        {"source": "approve", "target": "__end__"},
-    ],
-}
-
-
-def fake_server() -> httpx.MockTransport:
-    """Threads, one thread's history and the assistants, each from its snapshot module."""
-    threads = threads_server().handler
-    thread_view = thread_view_server().handler
-    assistants = assistants_server().handler
-
-    def answer(request: httpx.Request) -> Any:
-        path = request.url.path
-        if path.startswith("/assistants/") and path.endswith("/graph"):
-            return httpx.Response(200, json=GRAPH)
-        if path.startswith("/assistants"):
-            return assistants(request)
-        if path == f"/threads/{THREAD_ID}/state":
-            return httpx.Response(200, json=HISTORY[0])
-        if path.startswith(f"/threads/{THREAD_ID}"):
-            return thread_view(request)
-        if path in {"/threads/search", "/threads/count"}:
-            return threads_with_status(request)
-        return threads(request)
-
-    return httpx.MockTransport(answer)
-
-
-def threads_with_status(request: httpx.Request) -> httpx.Response:
-    """The fixed threads, only those of the status asked for (the attention queue asks)."""
-    body = json.loads(request.content or b"{}")
-    found = [t for t in THREADS if body.get("status") in (None, t["status"])]
-    if request.url.path == "/threads/count":
-        return httpx.Response(200, json=len(found))
-    offset = body.get("offset", 0)
-    return httpx.Response(200, json=found[offset : offset + body["limit"]])
-
-
-def harness() -> ShellHarness:
-    client = AgentServerClient("http://agent.test", http_transport=fake_server())
-    app = ShellHarness()
-    app.client = client
-    app.connection_status = "connected · http://agent.test"
-    return app
-
-
-def showing(pilot: Pilot[Any], name: str) -> bool:
-    """The screen on top is the class called `name`."""
-    return type(pilot.app.screen).__name__ == name
-
-
-async def shown(pilot: Pilot[Any], wait_for: WaitFor, check: Check, what: str) -> None:
-    """Until the screen shows what `check` checks, then the last paint, cursors still."""
-    await wait_for(pilot, check, what=what)
-    steady_cursors(pilot.app)
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+from tests.support.fixed_servers import ASSISTANTS, HISTORY, THREAD_ID, THREADS
+from tests.support.shell import ShellHarness
+from tests.support.snapshots import harness, showing, shown
+from tests.support.waiting import WaitFor
 
 
 async def threads_loaded(pilot: Pilot[Any], wait_for: WaitFor) -> Any:

@@ -5,18 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import deployment_forms_support as support
-from deployment_forms_support import (
-    GRAPHS_CONFIG,
-    POLL,
-    SIZE,
-    FormsApp,
-    WaitFor,
-    screen_of,
-    screen_text,
-    type_into,
-)
-
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
@@ -27,6 +15,10 @@ from agent_tui.tui.screens.deployments.revision_progress import (
 )
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from tests.support import deployment_forms as support
+from tests.support.deployment_forms import POLL, SIZE, FormsApp, screen_of, screen_text, type_into
+from tests.support.paths import GRAPHS_CONFIG
+from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
 cp_client = support.cp_client

@@ -1,37 +1,30 @@
-"""How the screens that had no picture look: start-up, OAuth providers (list and form),
-a revision's log and the attention queue, each opened the way the app opens it.
+"""How the screens that had no picture look: start-up, OAuth providers (list and form)
+and the attention queue, each opened the way the app opens it.
 
 Fixed data keeps them stable run to run: a fake control plane for the providers, the
-fake agent server of the modal snapshots for the attention queue, the module-deployed
-local control plane of the deployments snapshots (ids and times swapped for fixed ones)
-for the log, and an address where nothing listens for the start-up failure. Screens are
-recognised by class name, so these tests do not depend on which module holds which.
+fake agent server of the modal snapshots for the attention queue, and an address where
+nothing listens for the start-up failure. Screens are recognised by class name, so these
+tests do not depend on which module holds which. (A revision's log is pictured with the
+deployments, on their deployed control plane.)
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from deployment_forms_support import FormsApp
-from test_deployments_snapshot import (
-    Deployed,
-    deployed,  # noqa: F401 (the module's deployment, a fixture here too)
-    deployments_app,
-    open_demo,
-)
-from test_modal_snapshots import harness, showing, shown
 from textual.pilot import Pilot
 from textual.screen import Screen
 
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.deployment_forms import FormsApp
+from tests.support.snapshots import harness, showing, shown
+from tests.support.waiting import WaitFor
 
 # Nothing listens on the discard port: the connection is refused at once.
 NOWHERE = "http://127.0.0.1:9"
@@ -156,22 +149,3 @@ def test_attention_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor
         await shown(pilot, wait_for, loaded, "the threads needing attention")
 
     assert snap_compare(harness(), terminal_size=(110, 14), run_before=run_before)
-
-
-def test_revision_logs_snapshot(
-    deployed: Deployed,  # noqa: F811 (the fixture imported above)
-    snap_compare: Callable[..., bool],
-    wait_for: WaitFor,
-) -> None:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await open_demo(pilot, wait_for)
-        await pilot.press("l")  # the log of the revision under the cursor (the newest)
-
-        def logged() -> bool:
-            logs: Any = pilot.app.screen
-            return showing(pilot, "RevisionLogsScreen") and "status " in logs.text
-
-        await shown(pilot, wait_for, logged, "the log")
-
-    app = deployments_app(deployed)
-    assert snap_compare(app, terminal_size=(120, 30), run_before=run_before)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -12,8 +12,7 @@ from textual.widgets import DataTable, Static
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.shell import ShellApp
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.waiting import WaitFor
 
 # Markup that would quit the app when clicked, styles, a screen clear, a window title,
 # a clipboard write, and a right-to-left override.

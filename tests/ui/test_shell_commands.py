@@ -4,11 +4,10 @@ themes and keymaps."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shell_support import ListScreen, ShellHarness, make_items
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Static
 
@@ -17,8 +16,8 @@ from agent_tui.tui import routes
 from agent_tui.tui.screens.command_line import CommandLineScreen
 from agent_tui.tui.screens.help import HelpScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.shell import ListScreen, ShellHarness, make_items
+from tests.support.waiting import WaitFor
 
 
 @pytest.fixture

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from agent_tui.settings.target import RemoteServer
@@ -11,15 +12,14 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 def messages(app: AgentTuiApp) -> list[str]:
     return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
-async def connected(app: AgentTuiApp, pilot: object, wait_for: WaitFor) -> ServerInfoScreen:
+async def connected(app: AgentTuiApp, pilot: Pilot[Any], wait_for: WaitFor) -> ServerInfoScreen:
     await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
     home = app.screen
     assert isinstance(home, ServerInfoScreen)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from shell_support import Item, ListScreen, ShellHarness, make_items
 from textual.widgets import Input, Static
 
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.resource_table import ResourceTable, status_style
+from tests.support.shell import Item, ListScreen, ShellHarness, make_items
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 HOSTILE = "[@click=app.quit]boom[/] [bold]b\x1b]52;c;ZXZpbA==\x07\x1b[2J"
 SHOWN = "[@click=app.quit]boom[/] [bold]b"
 
@@ -31,8 +29,12 @@ async def test_pages_load_as_the_cursor_nears_the_end(wait_for: WaitFor) -> None
         # Jumping to the end again and again pages through everything, one page each.
         while table.has_more:
             loaded = table.row_count
+
+            def grew(loaded: int = loaded) -> bool:
+                return table.row_count > loaded or not table.has_more
+
             await pilot.press("end")
-            await wait_for(pilot, lambda n=loaded: table.row_count > n or not table.has_more)
+            await wait_for(pilot, grew)
         assert table.row_count == 2500
         assert len(screen.fetches) == 51  # the last page is empty
         heading = str(screen.query_one("#resource-heading", Static).render())

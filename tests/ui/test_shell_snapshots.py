@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shell_support import Item, ListScreen, ShellHarness
-from snapshot_support import steady_cursors
+from tests.support.shell import Item, ListScreen, ShellHarness
+from tests.support.snapshots import steady_cursors
 
 ITEMS = [
     Item("5f0c0000-0000-4000-8000-000000000001", "support bot", "idle"),

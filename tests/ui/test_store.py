@@ -4,9 +4,17 @@ delete, search on the server, read-only, and from a thread its memory — on the
 from __future__ import annotations
 
 import pytest
-from store_support import (
+from textual.widgets import Input, TextArea
+
+from agent_tui.client import AgentServerClient, NotFound
+from agent_tui.tui.modals.confirm import ConfirmScreen
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.store.browser import NO_INDEX, StoreScreen
+from agent_tui.tui.screens.store.item_form import ItemFormScreen
+from agent_tui.tui.screens.store.search import StoreSearchScreen
+from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.store import (
     SIZE,
-    WaitFor,
     heading,
     keys_shown,
     next_screen,
@@ -19,15 +27,7 @@ from store_support import (
     tree_labels,
     unique_root,
 )
-from textual.widgets import Input, TextArea
-
-from agent_tui.client import AgentServerClient, NotFound
-from agent_tui.tui.modals.confirm import ConfirmScreen
-from agent_tui.tui.modals.raw_json import RawJsonScreen
-from agent_tui.tui.screens.store.browser import NO_INDEX, StoreScreen
-from agent_tui.tui.screens.store.item_form import ItemFormScreen
-from agent_tui.tui.screens.store.search import StoreSearchScreen
-from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.waiting import WaitFor
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -235,7 +235,7 @@ async def test_s_searches_on_the_server_and_says_when_it_has_no_index(
 async def test_m_in_a_thread_view_opens_the_namespaces_that_mention_it(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    from thread_view_support import view_app
+    from tests.support.thread_view import view_app
 
     root = unique_root()
     graph = f"g{root}"
@@ -265,7 +265,7 @@ async def test_m_in_a_thread_view_opens_the_namespaces_that_mention_it(
 async def test_hostile_keys_namespaces_and_values_show_as_text(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    from hostile_text import EVERYTHING, MARKER, terminal_controls
+    from tests.support.hostile_text import EVERYTHING, MARKER, terminal_controls
 
     root = unique_root()
     # The server refuses a dot or a NUL in a label.

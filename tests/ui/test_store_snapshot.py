@@ -7,11 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from shell_support import ShellHarness
-from snapshot_support import settled, steady_cursors
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.store.browser import StoreScreen
+from tests.support.shell import ShellHarness
+from tests.support.snapshots import settled, steady_cursors
 
 NAMESPACES = [
     ["users", "u1", "memories"],

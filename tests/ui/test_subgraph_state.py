@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import httpx
 from textual.app import App, ComposeResult
 from textual.widgets import Collapsible, Static
@@ -13,8 +11,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.threads.subgraph_state import frames_as_json, paused_at, subgraph_frames
 from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
 from agent_tui.tui.widgets.json_view import JsonView
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 async def nested_thread_waiting_for_approval(url: str) -> str:

@@ -3,7 +3,6 @@ id; a short id that names no thread, or several, is said, and nothing opens."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -18,8 +17,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 async def new_thread(url: str) -> str:

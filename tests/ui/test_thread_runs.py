@@ -3,7 +3,6 @@ long it took; a failed run's error; joining and cancelling a running one."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -16,8 +15,7 @@ from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 
 def ticker(**context: Any) -> dict[str, Any]:

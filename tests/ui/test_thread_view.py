@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from thread_view_support import (
+from agent_tui.client import AgentServerClient
+from agent_tui.tui.modals.raw_json import RawJsonScreen
+from tests.support.thread_view import (
     SIZE,
     TICKS,
     counter_thread,
@@ -14,12 +14,8 @@ from thread_view_support import (
     superstep,
     view_app,
 )
-from threads_support import SHOWN, hostile_thread, painted_control_codes, screen_text
-
-from agent_tui.client import AgentServerClient
-from agent_tui.tui.modals.raw_json import RawJsonScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.threads import SHOWN, hostile_thread, painted_control_codes, screen_text
+from tests.support.waiting import WaitFor
 
 
 async def test_a_long_thread_opens_newest_first_and_pages_in_at_the_end(
@@ -72,7 +68,7 @@ async def test_selecting_shows_the_state_and_diffs_show_the_change(
         assert "idle" in str(screen.query_one("#thread-header").render())
 
         await pilot.press("down")  # step 1: inc wrote n = 6 and appended 5
-        await wait_for(pilot, lambda: screen.checkpoint_view.state.step == 1)
+        await wait_for(pilot, lambda: getattr(screen.checkpoint_view.state, "step", None) == 1)
         summary = str(screen.query_one("#checkpoint-summary").render())
         assert "Next       dbl" in summary and "Step       1" in summary
         tree = screen.query_one("#checkpoint-values-tree")

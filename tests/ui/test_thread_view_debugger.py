@@ -3,17 +3,14 @@ and how long each superstep took (Timeline tab), against the real agent server."
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import httpx
 from textual.widgets import Static
-from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
 from agent_tui.tui.widgets.json_view import JsonView
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
+from tests.support.waiting import WaitFor
 
 
 async def test_the_state_tab_says_where_inside_a_subgraph_the_thread_waits(

@@ -3,101 +3,21 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
-
-import httpx
-from shell_support import ShellHarness
-from thread_view_support import counter_thread, loaded
 
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
-THREAD_ID = "1f0c6a00-0000-7000-8000-00000000c0de"
-
-
-def checkpoint_id(n: int) -> str:
-    return f"1f0c0000-0000-6000-8000-0000000000{n:02d}"
-
-
-def message(n: int, kind: str, content: str, **extra: Any) -> dict[str, Any]:
-    return {"type": kind, "content": content, "id": f"m{n}", **extra}
-
-
-HUMAN = message(1, "human", "deploy to staging")
-AI = message(
-    2,
-    "ai",
-    "",
-    tool_calls=[{"name": "deploy", "args": {"target": "staging"}, "id": "c1"}],
-)
-
-
-def state(
-    n: int, step: int, source: str, values: dict[str, Any], next_: list[str], **extra: Any
-) -> dict[str, Any]:
-    return {
-        "values": values,
-        "next": next_,
-        "tasks": extra.pop("tasks", []),
-        "metadata": {"source": source, "step": step},
-        "created_at": f"2026-11-21T09:00:{n:02d}+00:00",
-        "checkpoint": {"checkpoint_id": checkpoint_id(n), "checkpoint_ns": ""},
-        "parent_checkpoint": {"checkpoint_id": checkpoint_id(n - 1)} if n > 1 else None,
-        "interrupts": [],
-    }
-
-
-HISTORY = [
-    state(
-        4,
-        2,
-        "loop",
-        {"messages": [HUMAN, AI], "approved": None},
-        ["approve"],
-        tasks=[{"id": "t3", "name": "approve", "interrupts": [{"value": {"question": "Deploy?"}}]}],
-    ),
-    state(3, 1, "loop", {"messages": [HUMAN]}, ["agent"]),
-    state(2, 0, "loop", {"messages": [HUMAN]}, ["agent"]),
-    state(1, -1, "input", {"messages": []}, ["__start__"]),
-]
-HISTORY[3]["tasks"] = [{"id": "t0", "name": "__start__", "result": {"messages": [HUMAN]}}]
-THREAD = {
-    "thread_id": THREAD_ID,
-    "status": "interrupted",
-    "metadata": {"graph_id": "chat"},
-    "created_at": "2026-11-21T09:00:00+00:00",
-    "updated_at": "2026-11-21T09:00:04+00:00",
-}
-
-
-def fake_server() -> httpx.MockTransport:
-    def answer(request: httpx.Request) -> httpx.Response:
-        path = request.url.path
-        if path.endswith("/history"):
-            body = json.loads(request.content)
-            before = (body.get("before") or {}).get("configurable", {}).get("checkpoint_id")
-            start = 0
-            if before:
-                start = next(
-                    i + 1
-                    for i, s in enumerate(HISTORY)
-                    if s["checkpoint"]["checkpoint_id"] == before
-                )
-            return httpx.Response(200, json=HISTORY[start : start + body["limit"]])
-        if path == f"/threads/{THREAD_ID}":
-            return httpx.Response(200, json=THREAD)
-        return httpx.Response(404, json={"detail": "Not Found"})
-
-    return httpx.MockTransport(answer)
+from tests.support.fixed_servers import THREAD_ID, thread_view_server
+from tests.support.shell import ShellHarness
+from tests.support.thread_view import counter_thread, loaded
+from tests.support.waiting import WaitFor
 
 
 def test_thread_view_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
-    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    client = AgentServerClient("http://agent.test", http_transport=thread_view_server())
     screen = ThreadViewScreen(client, THREAD_ID, status_interval=0)
     app = ShellHarness(screen)
     app.client = client
@@ -151,7 +71,7 @@ async def test_thread_command_opens_the_thread_view(
 def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
     """The Timeline tab: the supersteps as a waterfall, each node with how long it took
     (from the fixed checkpoint times)."""
-    client = AgentServerClient("http://agent.test", http_transport=fake_server())
+    client = AgentServerClient("http://agent.test", http_transport=thread_view_server())
     screen = ThreadViewScreen(client, THREAD_ID, status_interval=0)
     app = ShellHarness(screen)
     app.client = client

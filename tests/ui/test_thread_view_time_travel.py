@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import Input, Select
-from thread_view_support import SIZE, counter_thread, loaded, view_app
 
 from agent_tui.client import AgentServerClient
 from agent_tui.threads.thread_export import load_export
 from agent_tui.tui import editor
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
+from tests.support.waiting import WaitFor
 
 
 def notifications(app: Any) -> list[str]:

@@ -6,14 +6,13 @@ it sees only its own threads on the shared server.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
-from threads_support import counter_steps, page_to_the_end, tag
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
@@ -26,8 +25,9 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.create import ThreadCreateScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.screens.threads.search import ThreadSearchScreen
+from tests.support.threads import counter_steps, page_to_the_end, tag
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
 
 

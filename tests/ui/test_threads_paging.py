@@ -3,20 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from textual.pilot import Pilot
-from threads_support import (
-    HOSTILE,
-    SHOWN,
-    counter_steps,
-    create_many,
-    hostile_thread,
-    page_to_the_end,
-    painted_control_codes,
-    screen_text,
-    tag,
-)
 
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
@@ -27,8 +14,19 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.attention import AttentionScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.threads import (
+    HOSTILE,
+    SHOWN,
+    counter_steps,
+    create_many,
+    hostile_thread,
+    page_to_the_end,
+    painted_control_codes,
+    screen_text,
+    tag,
+)
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 SIZE = (130, 40)
 MANY = 2_500
 
@@ -159,8 +157,9 @@ async def test_thread_command_opens_a_thread_or_names_the_missing_id(
         assert await app.run_command(f"thread {thread.thread_id}")
         screen = app.screen
         assert isinstance(screen, ThreadViewScreen)
-        await wait_for(pilot, lambda: screen.checkpoint_view.state is not None)
-        state = screen.checkpoint_view.state
+        checkpoint = screen.checkpoint_view
+        await wait_for(pilot, lambda: checkpoint.state is not None)
+        state = checkpoint.state
         assert state is not None and state.values == {"n": 2, "items": [1, 2]}
 
         missing = "11111111-2222-3333-4444-555555555555"

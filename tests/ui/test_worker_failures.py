@@ -11,13 +11,11 @@ import ast
 import asyncio
 import importlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from chat_support import chat_app, chat_thread, pane_of, state_line, type_and_send
-from shell_support import ShellHarness
 
 import agent_tui
 from agent_tui.chat.session import ChatSession
@@ -29,8 +27,10 @@ from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.shell import ShellApp
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
+from tests.support.chat import chat_app, chat_thread, pane_of, state_line, type_and_send
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 SIZE = (120, 40)
 PACKAGE = Path(agent_tui.__file__).parent
 

@@ -10,8 +10,7 @@ import pytest
 
 from agent_tui.local import DEMO_CONFIG, load_langgraph_config
 from agent_tui.local.project_env import plan_environment, server_stack_pins
-
-TEST_GRAPHS_CONFIG = Path(__file__).parents[1] / "graphs" / "langgraph.json"
+from tests.support.paths import GRAPHS_CONFIG
 
 
 def project(folder: Path, dependencies: list[str], files: dict[str, str] | None = None) -> Path:
@@ -28,7 +27,7 @@ def project(folder: Path, dependencies: list[str], files: dict[str, str] | None 
 def test_the_demo_and_the_test_graphs_need_nothing_installed() -> None:
     # They keep starting at once on agent-tui's own interpreter.
     assert plan_environment(load_langgraph_config(DEMO_CONFIG)).is_empty
-    assert plan_environment(load_langgraph_config(TEST_GRAPHS_CONFIG)).is_empty
+    assert plan_environment(load_langgraph_config(GRAPHS_CONFIG)).is_empty
 
 
 def test_requirement_strings_and_local_packages(tmp_path: Path) -> None:

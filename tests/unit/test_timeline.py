@@ -10,7 +10,7 @@ from agent_tui.client.models import ThreadState
 from agent_tui.threads.history import HistoryRow
 from agent_tui.threads.timeline import TaskClock, build_timeline, slowest
 from agent_tui.tui.screens.thread_view.timeline_view import timeline_renderable
-from hostile_text import EVERYTHING, terminal_controls
+from tests.support.hostile_text import EVERYTHING, terminal_controls
 
 T0 = datetime(2026, 11, 23, 12, 0, 0, tzinfo=UTC)
 

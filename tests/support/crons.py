@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from textual.widgets import DataTable
@@ -16,8 +16,7 @@ from agent_tui.client.models import Assistant, Cron
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-
-WaitFor = Callable[..., Awaitable[None]]
+from tests.support.waiting import WaitFor
 
 YEARLY = "0 0 1 1 *"
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from shell_support import ShellHarness
-
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.shell import ShellHarness
 
 SIZE = (150, 45)
 TICKS = 1200  # a loop thread of 1,202 checkpoints

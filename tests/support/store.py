@@ -4,10 +4,9 @@ the screen, and what the tree and the table show."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from shell_support import ShellHarness
 from textual.app import App
 from textual.screen import Screen
 
@@ -15,8 +14,9 @@ from agent_tui.client import AgentServerClient
 from agent_tui.client.models.memory import Namespace
 from agent_tui.store.store_tree import Mention
 from agent_tui.tui.screens.store.browser import StoreScreen
+from tests.support.shell import ShellHarness
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]
 S = TypeVar("S", bound=Screen[Any])
 SIZE = (140, 36)
 

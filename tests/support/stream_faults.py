@@ -12,7 +12,7 @@ Only the run request's stream (`POST …/runs/stream`) is broken, and only once,
 rejoin goes through untouched. `faults.streams[-1]` tells what happened to it: how many
 events went through, how many were made up, and whether the client closed it.
 
-Import it from any test folder as `from stream_faults import FaultyStreams`.
+Import it from any test as `from tests.support.stream_faults import FaultyStreams`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ instead of switching contexts (the switch itself is the app's, tested with it).
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +25,10 @@ from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 from agent_tui.tui.shell import ShellApp
+from tests.support.paths import GRAPHS_CONFIG
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (120, 50)
-GRAPHS_CONFIG = Path(__file__).resolve().parents[1] / "graphs" / "langgraph.json"
 POLL = 0.2  # the progress screen's poll interval in tests
 
 

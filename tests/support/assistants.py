@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +16,8 @@ from agent_tui.text.time_text import now_utc
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.shell import ShellApp
+from tests.support.waiting import WaitFor
 
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
 SIZE = (140, 45)
 
 

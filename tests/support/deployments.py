@@ -26,9 +26,9 @@ from agent_tui.settings.contexts import Context
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from tests.support.paths import GRAPHS_CONFIG
 
 SIZE = (150, 40)
-TEST_GRAPHS = Path(__file__).resolve().parents[1] / "graphs" / "langgraph.json"
 SECRET_NAME = "ALPHA_TOKEN"
 SECRET_VALUE = "alpha-secret-value-9f3c"  # asserted absent from every screen
 DEPLOY_TIMEOUT = 60.0
@@ -100,7 +100,7 @@ def shared_plane(request: pytest.FixtureRequest) -> SharedPlane:
     request.config.add_cleanup(plane.stop)
     with SharedPlane(plane, {}).http() as http:
         alpha = create_deployment(
-            http, "alpha", str(TEST_GRAPHS), [{"name": SECRET_NAME, "value": SECRET_VALUE}]
+            http, "alpha", str(GRAPHS_CONFIG), [{"name": SECRET_NAME, "value": SECRET_VALUE}]
         )
         status = wait_terminal(http, alpha["id"], alpha["latest_revision_id"])
         assert status == "DEPLOYED"

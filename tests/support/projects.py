@@ -15,14 +15,31 @@ import json
 import shutil
 from pathlib import Path
 
-WEATHER_PROJECT = Path(__file__).parent / "projects" / "weather"
-TEST_GRAPHS = Path(__file__).parent / "graphs"
+from tests.support.paths import GRAPHS, WEATHER_PROJECT
+
+# A PEP 517 backend that never finishes (format it with the `pid_file` it writes its
+# pid and its parent's to): a build is still running when the test stops it.
+HANGING_BACKEND = """
+import os
+import threading
+from pathlib import Path
+
+
+def _hang(*args, **kwargs):
+    Path({pid_file!r}).write_text(f"{{os.getpid()}} {{os.getppid()}}")
+    threading.Event().wait()
+
+
+get_requires_for_build_wheel = get_requires_for_build_editable = _hang
+prepare_metadata_for_build_wheel = prepare_metadata_for_build_editable = _hang
+build_wheel = build_editable = _hang
+"""
 
 
 def tiny_config(folder: Path) -> Path:
     """A ``langgraph.json`` in ``folder`` serving the test counter graph as ``tiny``."""
     config = folder / "langgraph.json"
-    graph = TEST_GRAPHS / "counter.py"
+    graph = GRAPHS / "counter.py"
     config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
     return config
 

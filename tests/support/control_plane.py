@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from jsonschema import Draft202012Validator
 
+from tests.support.paths import CONTROL_PLANE_SPEC
+
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
     from agent_tui.client.models.control_plane import Deployment
 
-SPEC_PATH = Path(__file__).resolve().parents[1] / "contracts" / "control-plane.openapi.json"
 DETAIL_SCHEMA = {
     "type": "object",
     "required": ["detail"],
@@ -66,7 +67,7 @@ graph = builder.compile()
 
 @cache
 def spec() -> dict[str, Any]:
-    return dict(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+    return dict(json.loads(CONTROL_PLANE_SPEC.read_text(encoding="utf-8")))
 
 
 @cache

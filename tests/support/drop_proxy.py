@@ -6,8 +6,7 @@ once — what a network blip or a restarted load balancer does to an SSE stream 
 `drop_after_bytes(n)` to cut the next response after `n` bytes. New connections keep
 working, so a client can reconnect through the same proxy.
 
-Import it from any test folder as `from drop_proxy import DropProxy` (pytest puts `tests/`
-on `sys.path` because `tests/conftest.py` is a rootdir-level conftest without a package).
+Import it from any test as `from tests.support.drop_proxy import DropProxy`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from shell_support import ShellHarness
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
@@ -21,6 +20,7 @@ from agent_tui.tui.chat.ai_block import AIBlock
 from agent_tui.tui.chat.blocks import ErrorBlock
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.shell import ShellHarness
 
 SIZE = (150, 45)
 

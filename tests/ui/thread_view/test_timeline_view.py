@@ -1,58 +1,15 @@
-"""The Timeline tab's model: supersteps from checkpoint times, node spans from streamed
-task events, and the waterfall text (the slow node stands out; server text is inert)."""
+"""The Timeline tab's waterfall: the slow node stands out, each node of a superstep has its
+own span, every bar fits the view, and node names from the server are inert text."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from agent_tui.client.models import ThreadState
-from agent_tui.threads.history import HistoryRow
-from agent_tui.threads.timeline import TaskClock, build_timeline, slowest
+from agent_tui.threads.timeline import TaskClock, build_timeline
 from agent_tui.tui.screens.thread_view.timeline_view import timeline_renderable
 from tests.support.hostile_text import EVERYTHING, terminal_controls
-
-T0 = datetime(2026, 11, 23, 12, 0, 0, tzinfo=UTC)
-
-
-def row(
-    checkpoint_id: str, step: int, seconds: float, *writers: str, source: str = "loop"
-) -> HistoryRow:
-    return HistoryRow(
-        checkpoint_id=checkpoint_id,
-        parent_checkpoint_id=None,
-        step=step,
-        source=source,
-        writers=writers,
-        written_keys=(),
-        writes_source="tasks",
-        next=(),
-        interrupts=(),
-        created_at=(T0 + timedelta(seconds=seconds)).isoformat(),
-        state=ThreadState(),
-    )
-
-
-BRANCH = [
-    row("c-input", -1, 0.0, "__input__", source="input"),
-    row("c0", 0, 0.01, "__start__"),
-    row("c1", 1, 2.01, "slow_model"),
-    row("c2", 2, 2.11, "tools"),
-]
-
-
-def test_each_checkpoint_is_a_superstep_timed_from_its_parent() -> None:
-    steps = build_timeline(BRANCH)
-    assert [(s.step, s.label) for s in steps] == [
-        (-1, "__input__"),
-        (0, "__start__"),
-        (1, "slow_model"),
-        (2, "tools"),
-    ]
-    assert [round(s.duration, 2) for s in steps] == [0.0, 0.01, 2.0, 0.1]
-    assert [round(s.start, 2) for s in steps] == [0.0, 0.0, 0.01, 2.01]
-    worst = slowest(steps)
-    assert worst is not None and worst.label == "slow_model"
+from tests.support.timelines import BRANCH, T0, row
 
 
 def test_the_waterfall_shows_the_slow_node_at_a_glance() -> None:
@@ -108,24 +65,6 @@ def test_debug_events_give_each_node_of_a_superstep_its_own_span() -> None:
     assert round(spans["slow_model"].duration, 2) == 1.98 and spans["slow_model"].error
     text = timeline_renderable(steps, width=100).plain
     assert "  lookup" in text and "  slow_model" in text
-
-
-def test_tasks_and_checkpoints_events_are_timed_on_arrival() -> None:
-    clock = TaskClock()
-    clock.observe("tasks", {"id": "t1", "name": "agent", "input": {}}, now=T0)
-    clock.observe(
-        "tasks",
-        {"id": "t1", "name": "agent", "result": {}, "error": None},
-        now=T0 + timedelta(seconds=1.5),
-    )
-    clock.observe(
-        "checkpoints",
-        {"config": {"configurable": {"checkpoint_id": "c9"}}, "metadata": {"step": 3}},
-        now=T0 + timedelta(seconds=1.6),
-    )
-    [task] = clock.by_checkpoint["c9"]
-    assert task.name == "agent" and task.ended is not None
-    assert (task.ended - task.started).total_seconds() == 1.5
 
 
 def test_every_bar_fits_a_narrow_view() -> None:

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from textual.app import App
 from textual.pilot import Pilot
 
 from agent_tui.assistants.assistant_versions import ContextOverrides
@@ -52,10 +51,6 @@ class AssistantsApp(ShellApp):
         if self.fixed_theme:
             self.theme = self.fixed_theme
         self.push_screen(self.assistants)
-
-
-def notifications(app: App[Any]) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def loaded(pilot: Pilot[Any], wait_for: WaitFor, app: AssistantsApp) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
@@ -80,11 +79,6 @@ def ended(pane: ChatPane) -> bool:
 
 def state_line(pane: ChatPane) -> str:
     return str(pane.query_one("#chat-state").render())
-
-
-def footer_keys(app: ShellHarness) -> dict[str, str]:
-    """What the footer shows: key → description."""
-    return {key.key: key.description for key in app.screen.query(FooterKey)}
 
 
 def ai_texts(pane: ChatPane) -> list[str]:

@@ -94,7 +94,3 @@ async def made_crons(client: AgentServerClient) -> AsyncIterator[Made]:
         yield made
     finally:
         await made.remove_all()
-
-
-def notified(app: AgentTuiApp, words: str) -> bool:
-    return any(words in str(n.message) for n in app._notifications)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -26,6 +25,7 @@ from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 from agent_tui.tui.shell import ShellApp
 from tests.support.paths import GRAPHS_CONFIG
+from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 SIZE = (120, 50)
@@ -106,16 +106,6 @@ def unused_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
-
-
-def screen_text(app: App[Any]) -> str:
-    """Every character the screen paints now (what the terminal would get, minus styles)."""
-    strips = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
-
-
-def notifications(app: App[Any]) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def type_into(pilot: Pilot[Any], selector: str, text: str) -> None:

@@ -134,7 +134,3 @@ def cell_texts(screen: Any) -> list[list[str]]:
 
 def heading(screen: Any) -> str:
     return str(screen.query_one("#resource-heading", Static).render())
-
-
-def notifications(app: Any) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]

@@ -74,10 +74,6 @@ async def opened(pilot: Any, wait_for: WaitFor, screen: StoreScreen, keys: int) 
     await wait_for(pilot, lambda: screen.table.row_count == keys, what=f"{keys} items")
 
 
-def notifications(app: ShellHarness) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 def select_key(screen: StoreScreen, key: str) -> None:
     """Put the table's cursor on the item `key` (the table focused, as a user would)."""
     [item] = [item for item in screen.table.items if item.key == key]

@@ -6,8 +6,6 @@ import asyncio
 import uuid
 from typing import Any
 
-from textual.app import App
-
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 
@@ -69,18 +67,6 @@ async def hostile_thread(client: AgentServerClient, label: str) -> Thread:
         metadata={"graph_id": "chat", "suite": label, "note": HOSTILE, HOSTILE: "key"},
         supersteps=chat_steps(f"hello {HOSTILE}", f"answer {HOSTILE}"),
     )
-
-
-def screen_text(app: App[Any]) -> str:
-    """Every character the screen paints now (what the terminal would get, minus styles)."""
-    strips = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
-
-
-def painted_control_codes(app: App[Any]) -> list[str]:
-    """Escape or control characters in what is painted (there must be none)."""
-    text = screen_text(app)
-    return [c for c in text if c != "\n" and (ord(c) < 32 or 0x7F <= ord(c) < 0xA0)]
 
 
 async def page_to_the_end(pilot: Any, table: Any, wait_for: Any) -> int:

@@ -13,13 +13,10 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 SIZE = (120, 40)
-
-
-def messages(app: AgentTuiApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_an_unknown_theme_is_reported_and_the_app_starts_anyway(
@@ -34,12 +31,11 @@ async def test_an_unknown_theme_is_reported_and_the_app_starts_anyway(
     config = AgentTuiConfig(ui=UiConfig(theme="nrod"))
     default = AgentTuiApp(RemoteServer(agent_server_url)).theme
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True, config=config)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-        said = [m for m in messages(app) if "ui.theme" in m]
-        assert said, messages(app)
-        assert said[0].startswith(f"{config_file}: ui.theme: no theme called 'nrod'")
-        assert "did you mean 'nord'?" in said[0]
+        said = await toast_saying(pilot, "ui.theme")
+        assert f"{config_file}: ui.theme: no theme called 'nrod'" in said
+        assert "did you mean 'nord'?" in said
         assert app.theme == default
 
 

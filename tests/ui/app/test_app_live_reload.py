@@ -12,11 +12,8 @@ from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.projects import copy_weather_project
+from tests.support.screen import clear_toasts, toast_saying
 from tests.support.waiting import WaitFor
-
-
-def notes(app: AgentTuiApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
 def graph_ids(table: DataTable[object]) -> list[str]:
@@ -26,7 +23,7 @@ def graph_ids(table: DataTable[object]) -> list[str]:
 async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFor) -> None:
     config = copy_weather_project(tmp_path)
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"), reload=True)
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await wait_for(
             pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=120, what="home"
         )
@@ -43,12 +40,7 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
         raw = json.loads(config.read_text())
         raw["graphs"]["weather_too"] = "./agent.py:graph"
         config.write_text(json.dumps(raw))
-        await wait_for(
-            pilot,
-            lambda: any("graphs refreshed" in note for note in notes(app)),
-            timeout=90,
-            what="the reload notification",
-        )
+        await toast_saying(pilot, "graphs refreshed", timeout=90)
         await wait_for(pilot, lambda: table.row_count == 2, what="the new graph on home")
         assert graph_ids(table) == ["weather", "weather_too"]
         assert server.url == url and server.pid != pid
@@ -59,13 +51,7 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
         good = agent.read_text()
         agent.write_text(good + "\nbroken = (\n")
         line = len((good + "\nbroken = (\n").splitlines())
-        await wait_for(
-            pilot,
-            lambda: any("Reload failed" in note for note in notes(app)),
-            timeout=90,
-            what="the failure notification",
-        )
-        failure = next(note for note in notes(app) if "Reload failed" in note)
+        failure = await toast_saying(pilot, "Reload failed", timeout=90)
         assert f"agent.py:{line}: SyntaxError" in failure
         assert app.sub_title == f"reload failed (agent.py:{line}) · {url}"
         assert server.is_running
@@ -73,14 +59,9 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
         await wait_for(pilot, lambda: table.row_count == 2, what="home after the failure")
 
         # Fixed: recovered, with no restart of the app.
-        app.clear_notifications()
+        await clear_toasts(pilot)
         agent.write_text(good)
-        await wait_for(
-            pilot,
-            lambda: any("graphs refreshed" in note for note in notes(app)),
-            timeout=90,
-            what="the recovery",
-        )
+        await toast_saying(pilot, "graphs refreshed", timeout=90)
         assert app.sub_title == f"connected · {url}"
         await pilot.press("ctrl+q")
     assert not server.is_running

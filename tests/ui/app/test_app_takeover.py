@@ -14,6 +14,7 @@ from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.paths import GRAPHS
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 COUNTER = GRAPHS / "counter.py"
@@ -30,7 +31,7 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
             made = await http.post("/threads", json={"metadata": {"made_by": "owner"}})
         thread_id = made.json()["thread_id"]
         app = AgentTuiApp(LocalServer(config_path=config, data_dir=data))
-        async with app.run_test(size=(140, 40)) as pilot:
+        async with app.run_test(size=(140, 40), notifications=True) as pilot:
             await wait_for(
                 pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=60, what="home"
             )
@@ -48,15 +49,7 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
             # The toast lasts seconds; starting a server under load can take longer, so
             # look for it while the start is under way (not after it, nor by waiting on
             # the connect worker, which holds the wait until the server answers).
-            await wait_for(
-                pilot,
-                lambda: any(
-                    "starting this app's own" in str(n.message) for n in app._notifications
-                ),
-                timeout=30,
-                what="the word that this app starts its own server",
-                workers=False,
-            )
+            await toast_saying(pilot, "starting this app's own", timeout=30)
             await wait_for(pilot, own_home, timeout=90, what="this app's own server")
             assert app.client is not None
             thread = await app.client.threads.get(thread_id)

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from textual.binding import Binding
 from textual.dom import DOMNode
 
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
+from tests.support.bindings import bindings_of
 from tests.support.waiting import WaitFor
-
-
-def bindings_of(node: type[DOMNode]) -> list[Binding]:
-    return [binding for _key, binding in node._merged_bindings or ()]
 
 
 @pytest.mark.parametrize("screen", [StartupScreen, ServerInfoScreen])
@@ -24,8 +20,7 @@ def test_every_screen_binding_has_an_id(screen: type[DOMNode]) -> None:
 
 
 def test_every_app_binding_has_an_id() -> None:
-    app = AgentTuiApp(RemoteServer("http://127.0.0.1:9"))
-    missing = [binding.key for _key, binding in app._bindings if not binding.id]
+    missing = [binding.key for binding in bindings_of(AgentTuiApp) if not binding.id]
     assert missing == []
 
 

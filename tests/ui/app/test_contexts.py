@@ -19,6 +19,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.context_picker import ContextPickerScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.projects import tiny_config
+from tests.support.screen import toast_saying, toasts, toasts_shown
 from tests.support.waiting import WaitFor
 
 SIZE = (140, 40)
@@ -65,10 +66,6 @@ def palette_offers(app: App[Any], name: str) -> bool:
         for options in lists
         for i in range(options.option_count)
     )
-
-
-def notifications(app: App[Any]) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 def cell_text(table: DataTable[object], row: int) -> list[str]:
@@ -141,7 +138,7 @@ async def test_ctx_command_switches_and_a_read_only_context_refuses_changes(
     config_file: Path, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await connected_to(app, agent_server_url, pilot, wait_for)
         assert not app.readonly
 
@@ -152,13 +149,11 @@ async def test_ctx_command_switches_and_a_read_only_context_refuses_changes(
         # A real mutation: `n` on the threads screen is refused, saying why.
         opened = await app.run_command("threads")
         await pilot.pause()
-        assert opened, notifications(app)
+        assert opened, toasts(app)
         await pilot.pause()
         await pilot.press("n")
-        await wait_for(pilot, lambda: any("Read-only" in m for m in notifications(app)))
-        assert (
-            "Read-only mode: cannot create a thread (the context 'ro' is read-only)"
-            in notifications(app)
+        await toast_saying(
+            pilot, "Read-only mode: cannot create a thread (the context 'ro' is read-only)"
         )
         # The breadcrumb of the resource screen names the context.
         assert "ctx ro" in str(app.screen.query_one("Breadcrumb").render())
@@ -174,15 +169,14 @@ async def test_the_readonly_flag_outlives_a_switch(
     config_file: Path, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await connected_to(app, agent_server_url, pilot, wait_for)
         assert app.switch_context("session")
         await connected_to(app, "session", pilot, wait_for)
         assert app.readonly and app.readonly_reason == "started with --readonly"
         assert app.refuse_if_readonly("delete a thread")
-        await pilot.pause()
-        assert "Read-only mode: cannot delete a thread (started with --readonly)" in notifications(
-            app
+        await toast_saying(
+            pilot, "Read-only mode: cannot delete a thread (started with --readonly)"
         )
         await pilot.press("ctrl+q")
 
@@ -191,23 +185,23 @@ async def test_an_unusable_context_says_why_and_keeps_the_current_one(
     config_file: Path, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await connected_to(app, agent_server_url, pilot, wait_for)
         screen = app.screen
         assert not app.switch_context("nokey")
         assert not app.switch_context("missing")
-        await pilot.pause()
-        assert notifications(app) == [
+        assert await toasts_shown(pilot, 2) == [
+            "Cannot switch context\n"
             "the context 'nokey' takes its API key from the environment variable "
             "CTX_TEST_UNSET, which is not set",
-            "no context named 'missing' (known: local, session, ro, nokey)",
+            "Cannot switch context\nno context named 'missing' (known: local, session, ro, nokey)",
         ]
         assert app.screen is screen and app.context.name == agent_server_url
 
         await asyncio.to_thread(config_file.write_text, "[contexts.x]\nreadonly = 'yes'\n")
         assert not app.switch_context("x")
-        await pilot.pause()
-        assert notifications(app)[-1] == (
+        assert (await toasts_shown(pilot, 3))[-1] == (
+            "Cannot switch context\n"
             f"{config_file}: contexts.x.agent_server_url: is required\n"
             f'{config_file}: contexts.x.readonly: expected true or false, got "yes"'
         )

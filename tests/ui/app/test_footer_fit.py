@@ -9,10 +9,8 @@ from typing import Any
 
 import pytest
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 
 from agent_tui.client import AgentServerClient
-from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
@@ -20,17 +18,19 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from tests.support.deployments import SharedPlane, control_plane_app, shared_plane
+from tests.support.screen import footer_keys_in_view
 from tests.support.waiting import WaitFor
 
 SIZE = (80, 24)
 pytestmark = pytest.mark.timeout(120)
 
-HOME = {"c", "a", "t", "d", "question_mark", "colon"}
-ASSISTANTS = {"slash", "n", "e", "ctrl+d", "v", "question_mark", "colon"}
-THREADS = {"slash", "s", "n", "ctrl+d", "question_mark", "colon"}
-THREAD_VIEW = {"escape", "a", "f", "p", "n", "question_mark", "colon"}
-CHAT = {"enter", "escape", "ctrl+n"}  # the prompt focused: letters type
-DEPLOYMENTS = {"slash", "n", "e", "ctrl+d", "question_mark", "colon"}
+# The keys as the footer shows them (`^d` is ctrl+d).
+HOME = {"c", "a", "t", "d", "?", ":"}
+ASSISTANTS = {"/", "n", "e", "^d", "v", "?", ":"}
+THREADS = {"/", "s", "n", "^d", "?", ":"}
+THREAD_VIEW = {"esc", "a", "f", "p", "n", "?", ":"}
+CHAT = {"⏎", "esc", "^n"}  # the prompt focused: letters type
+DEPLOYMENTS = {"/", "n", "e", "^d", "?", ":"}
 
 
 @pytest.fixture
@@ -38,16 +38,6 @@ def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Sh
     plane = shared_plane(request)
     monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", plane.api_key)
     return plane
-
-
-def hints_in_view(app: AgentTuiApp) -> set[str]:
-    """The keys whose whole hint is on screen: not past the right edge, not under
-    another hint docked there."""
-    width = app.screen.size.width
-    keys = [k for k in app.screen.query(FooterKey) if k.display and k.region.width]
-    docked = [k.region.x for k in keys if k.has_class("-command-palette")]
-    edge = min([width, *docked])
-    return {k.key for k in keys if not k.has_class("-command-palette") and k.region.right <= edge}
 
 
 async def test_the_main_keys_fit_the_footer_at_80_columns(
@@ -58,7 +48,7 @@ async def test_the_main_keys_fit_the_footer_at_80_columns(
     async with app.run_test(size=SIZE) as pilot:
 
         async def shows(keys: set[str], where: str) -> None:
-            await wait_for(pilot, lambda: keys <= hints_in_view(app), what=f"{where}: {keys}")
+            await wait_for(pilot, lambda: keys <= footer_keys_in_view(app), what=f"{where}: {keys}")
 
         await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
         await shows(HOME, "home")

@@ -14,6 +14,7 @@ from agent_tui.cli.main import main
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.keymap_catalog import catalog
+from tests.support.screen import toast_saying, toast_widgets
 from tests.support.waiting import WaitFor
 
 
@@ -77,12 +78,9 @@ def test_config_keys_json(config_file: Path, capsys: pytest.CaptureFixture[str])
 
 async def test_the_app_warns_about_an_unknown_keymap_id(free_port: int, wait_for: WaitFor) -> None:
     app = AgentTuiApp(RemoteServer(f"http://127.0.0.1:{free_port}"), keymap={"threads.serch": "S"})
-    async with app.run_test() as pilot:
-
-        def warned() -> bool:
-            return any("threads.serch" in str(n.message) for n in app._notifications)
-
-        await wait_for(pilot, warned, what="the keymap warning")
-        note = next(n for n in app._notifications if "threads.serch" in str(n.message))
-        assert "did you mean 'threads.search'?" in str(note.message)
-        assert note.severity == "warning"
+    async with app.run_test(notifications=True) as pilot:
+        note = await toast_saying(pilot, "threads.serch")
+        assert "did you mean 'threads.search'?" in note
+        # Shown as a warning: Textual styles a toast by its severity class.
+        [toast] = toast_widgets(app, "threads.serch")
+        assert toast.has_class("-warning")

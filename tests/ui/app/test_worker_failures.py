@@ -28,6 +28,7 @@ from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.shell import ShellApp
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 from tests.support.chat import chat_app, chat_thread, pane_of, state_line, type_and_send
+from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
 
@@ -104,10 +105,6 @@ def log_file() -> Iterator[Path]:
         logging.captureWarnings(False)
 
 
-def notifications(app: ShellApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 async def test_a_worker_that_raises_on_a_modal_is_shown_and_logged(
     client: AgentServerClient,
     log_file: Path,
@@ -119,12 +116,8 @@ async def test_a_worker_that_raises_on_a_modal_is_shown_and_logged(
 
     monkeypatch.setattr(AssistantsClient, "search", explode)
     app = ShellHarness(AssistantPickerScreen(client))
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(
-            pilot,
-            lambda: any("the picker exploded" in text for text in notifications(app)),
-            what="the error notification",
-        )
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await toast_saying(pilot, "the picker exploded")
         assert isinstance(app.screen, AssistantPickerScreen)  # the modal stays, closable
     text = await asyncio.to_thread(log_file.read_text, encoding="utf-8")
     assert "worker group 'assistant-picker' failed" in text
@@ -145,14 +138,10 @@ async def test_a_stream_that_raises_leaves_the_chat_idle_with_the_error_shown_an
     monkeypatch.setattr(ChatSession, "send", explode)
     thread = await chat_thread(client, fast_chat)
     app, _ = chat_app(client, thread.thread_id, fast_chat)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "hello")
-        await wait_for(
-            pilot,
-            lambda: any("the stream exploded" in text for text in notifications(app)),
-            what="the error notification",
-        )
+        await toast_saying(pilot, "the stream exploded")
         assert not pane.running
         line = state_line(pane)
         assert line.startswith("error") and "running" not in line and "starting" not in line

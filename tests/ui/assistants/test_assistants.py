@@ -17,7 +17,8 @@ from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
-from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, select, unique
+from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -116,7 +117,7 @@ async def test_update_lists_the_keys_the_new_version_drops_before_saving(
         "counter", {"step": 10, "double": False}, unique("upd")
     )
     app = AssistantsApp(client, graph_id="counter")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await loaded(pilot, wait_for, app)
         await select(pilot, wait_for, app, created.assistant_id)
         form = await open_form(pilot, wait_for, app, "e")
@@ -144,7 +145,7 @@ async def test_update_lists_the_keys_the_new_version_drops_before_saving(
         await wait_for(pilot, lambda: app.screen is app.assistants, what="the form to close")
         updated = await client.assistants.get(created.assistant_id)
         assert (updated.version, updated.context) == (2, {"step": 3})
-        assert any("version 2" in message for message in notifications(app))
+        await toast_saying(pilot, "version 2")
 
 
 async def test_delete_asks_first_then_removes_the_assistant(

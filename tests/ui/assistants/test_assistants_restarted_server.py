@@ -17,6 +17,7 @@ from agent_tui.client.models import Assistant
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.tui.chat.assistant_version_picker import VersionPickerScreen
 from tests.support.assistants import SIZE, AssistantsApp, loaded, open_detail
+from tests.support.screen import toasts
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
 
@@ -58,7 +59,7 @@ async def test_the_detail_lists_each_version_once_and_follows_the_cursor(
 ) -> None:
     assistant, numbers = await _counter(client.base_url)
     app = AssistantsApp(client, graph_id="counter")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await loaded(pilot, wait_for, app)
         detail = await open_detail(pilot, wait_for, app, assistant.assistant_id)
         table = detail.query_one("#versions", DataTable)
@@ -71,7 +72,7 @@ async def test_the_detail_lists_each_version_once_and_follows_the_cursor(
         await pilot.press("r")  # a reload keeps the cursor on the same record
         await wait_for(pilot, lambda: not table.loading and table.row_count == len(shown))
         assert detail.highlighted_version is detail.versions[table.cursor_row]
-        assert "Something went wrong" not in str(app._notifications)
+        assert not any("Something went wrong" in toast for toast in toasts(app))
 
 
 async def test_the_chat_version_picker_lists_each_version_once_and_pins_the_one_chosen(

@@ -14,8 +14,8 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.resource_table import NAME_WIDTH
-from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, select, unique
-from tests.support.threads import screen_text
+from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
+from tests.support.screen import screen_text, toast_saying
 from tests.support.waiting import WaitFor
 
 # Markup that would quit the app when clicked, a style, a screen clear, a window title
@@ -84,7 +84,7 @@ async def test_read_only_refuses_every_change_with_the_reason(
     created = await client.assistants.create("counter", {"step": 1}, unique("ro"))
     await client.assistants.update(created.assistant_id, {"step": 2})
     app = AssistantsApp(client, graph_id="counter", readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await loaded(pilot, wait_for, app)
         await select(pilot, wait_for, app, created.assistant_id)
         await pilot.press("n", "e", "ctrl+d")
@@ -103,7 +103,7 @@ async def test_read_only_refuses_every_change_with_the_reason(
             "delete an assistant",
             "set the active version",
         ):
-            assert f"Read-only mode: cannot {what} {reason}" in notifications(app)
+            await toast_saying(pilot, f"Read-only mode: cannot {what} {reason}")
     after = await client.assistants.get(created.assistant_id)
     assert (after.version, after.context) == (2, {"step": 2})
 

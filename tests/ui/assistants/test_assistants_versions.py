@@ -12,7 +12,8 @@ from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from agent_tui.tui.widgets.json_view import JsonView
-from tests.support.assistants import SIZE, AssistantsApp, loaded, notifications, open_detail, unique
+from tests.support.assistants import SIZE, AssistantsApp, loaded, open_detail, unique
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -67,7 +68,7 @@ async def test_setting_an_older_version_active_warns_and_fixes_the_apps_runs(
     )
     await client.assistants.update(created.assistant_id, {"step": 3})
     app = AssistantsApp(client, graph_id="counter")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await loaded(pilot, wait_for, app)
         detail = await open_detail(pilot, wait_for, app, created.assistant_id)
         assert app.context_overrides.context_for_run(created.assistant_id) is None
@@ -84,7 +85,7 @@ async def test_setting_an_older_version_active_warns_and_fixes_the_apps_runs(
             "version 1" in text
             and "Runs started by agent-tui will pass version 1's context" in text
         )
-        assert any("Runs started by agent-tui" in m for m in notifications(app))
+        await toast_saying(pilot, "Runs started by agent-tui")
         versions = detail.query_one("#versions", DataTable)
         assert versions.get_row("1")[3].plain == "● active"
 

@@ -24,7 +24,6 @@ from tests.support.chat import (
     chat_thread,
     ended,
     final_messages,
-    footer_keys,
     humans,
     pane_of,
     shown_ai_texts,
@@ -32,9 +31,10 @@ from tests.support.chat import (
     tool_results,
     type_and_send,
 )
+from tests.support.screen import footer_keys, painted_control_codes, screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import steady_cursors
-from tests.support.threads import HOSTILE, SHOWN, hostile_thread, painted_control_codes, screen_text
+from tests.support.threads import HOSTILE, SHOWN, hostile_thread
 from tests.support.waiting import WaitFor
 
 
@@ -226,7 +226,7 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         shown = {key: b.binding.description for key, b in app.active_bindings.items()}
         assert shown["enter"] == "Send" and shown["ctrl+j"] == "Newline"
         # From the prompt, where `n` types a letter, ctrl+n starts a new thread.
-        await wait_for(pilot, lambda: footer_keys(app).get("ctrl+n") == "New thread")
+        await wait_for(pilot, lambda: footer_keys(app).get("^n") == "New thread")
         assert "n" not in footer_keys(app)
         screen.pane.focus()
         await wait_for(pilot, lambda: footer_keys(app).get("n") == "New thread")
@@ -242,11 +242,11 @@ async def test_the_keys_of_the_chat_are_in_the_footer_and_the_palette(
         # From the prompt, ctrl+g (in the footer) goes to the checkpoints, shown again if
         # hidden; `a` comes back to the prompt.
         screen.chat_controls.chat.prompt.focus()
-        await wait_for(pilot, lambda: footer_keys(app).get("ctrl+g") == "History")
+        await wait_for(pilot, lambda: footer_keys(app).get("^g") == "History")
         await pilot.press("ctrl+b", "ctrl+g")
         await wait_for(pilot, lambda: app.focused is screen.pane, what="the history focused")
         assert screen.pane.display and screen.tabs.active == "tab-chat"
-        await wait_for(pilot, lambda: "ctrl+g" not in footer_keys(app), what="no ctrl+g there")
+        await wait_for(pilot, lambda: "^g" not in footer_keys(app), what="no ctrl+g there")
         await pilot.press("a")
         assert isinstance(app.focused, PromptArea)
         # The State tab (from the palette, the prompt focused): the keys go to the

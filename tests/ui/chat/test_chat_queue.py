@@ -21,22 +21,18 @@ from tests.support.chat import (
     chat_assistant,
     chat_thread,
     ended,
-    footer_keys,
     humans,
     pane_of,
     state_line,
     type_and_send,
 )
+from tests.support.screen import footer_keys, toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
 
 # "count to 300" then streams for 6 s or more: time for a few key presses, which wait
 # for the app to go idle (up to a second each while tokens stream).
 TOKEN_DELAY_MS = 20
-
-
-def messages_of(app: ShellHarness) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def slow_chat(client: AgentServerClient) -> tuple[Thread, ShellHarness, ThreadViewScreen]:
@@ -82,12 +78,12 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
     thread, app, _ = await slow_chat(client)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
-        await wait_for(pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back")
+        await wait_for(pilot, lambda: footer_keys(app).get("esc") == "Back", what="Back")
         await start_long_run(pilot, pane, wait_for)
         # The footer says what esc does now: it cancels the run, it does not go back.
         await wait_for(
             pilot,
-            lambda: footer_keys(app).get("escape") == "Cancel run",
+            lambda: footer_keys(app).get("esc") == "Cancel run",
             what="esc Cancel run in the footer",
             workers=False,
         )
@@ -98,7 +94,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
         assert queued is not None and "queued" in str(queued.query_one(".block-label").render())
         await wait_for(
             pilot,
-            lambda: footer_keys(app).get("escape") == "Drop queued",
+            lambda: footer_keys(app).get("esc") == "Drop queued",
             what="esc Drop queued in the footer",
             workers=False,
         )
@@ -115,7 +111,7 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
         assert pane.queued is None and pane.transcript.queued_block is None
         assert "queued" not in state_line(pane)
         await wait_for(
-            pilot, lambda: footer_keys(app).get("escape") == "Back", what="Back", workers=False
+            pilot, lambda: footer_keys(app).get("esc") == "Back", what="Back", workers=False
         )
         runs = await client.runs.list(thread.thread_id)
         assert [run.status for run in runs] == ["success", "success"]
@@ -125,7 +121,7 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     thread, app, screen = await slow_chat(client)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)  # cancelled, never waited for
         await queue(pilot, pane, "hello", wait_for)
@@ -143,7 +139,7 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
         assert pane.run_state == "cancelled"
         assert pane.queued is None and pane.transcript.queued_block is None
         assert pane.prompt.text == "hello"
-        assert any("cancelled, so the queued message was not sent" in m for m in messages_of(app))
+        await toast_saying(pilot, "cancelled, so the queued message was not sent")
         assert humans(pane) == ["count to 2000"]
         runs = await client.runs.list(thread.thread_id)
         assert [run.status for run in runs] == ["interrupted"]
@@ -164,7 +160,7 @@ async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message
     )
     thread = await client.threads.create(metadata={"graph_id": "ticker"})
     app, _ = chat_app(client, thread.thread_id, ticker)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "tick")
         await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
@@ -174,7 +170,7 @@ async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message
         assert pane.run_state == state
         assert pane.queued is None and pane.transcript.queued_block is None
         assert pane.prompt.text == "next question"  # given back, not sent
-        assert any(f"{why}, so the queued message was not sent" in m for m in messages_of(app))
+        await toast_saying(pilot, f"{why}, so the queued message was not sent")
         assert humans(pane) == ["tick"]
         runs = await client.runs.list(thread.thread_id)
         assert len(runs) == 1
@@ -232,7 +228,7 @@ async def test_enqueue_lets_the_run_finish_then_follows_the_servers_queued_run(
         # esc cannot drop what the server holds: it still cancels the active run.
         await wait_for(
             pilot,
-            lambda: footer_keys(app).get("escape") == "Cancel run",
+            lambda: footer_keys(app).get("esc") == "Cancel run",
             what="esc Cancel run in the footer",
             workers=False,
         )
@@ -281,16 +277,11 @@ async def test_reject_is_refused_by_the_server_and_the_message_stays(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     thread, app, _ = await slow_chat(client)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)
         await hand_over(pilot, pane, "hello", "x", wait_for)
-        await wait_for(
-            pilot,
-            lambda: any(m.startswith("The server refused it (reject): ") for m in messages_of(app)),
-            what="the server's refusal",
-            workers=False,
-        )
+        await toast_saying(pilot, "The server refused it (reject): ")
         assert pane.prompt.text == "hello" and pane.queued is None
         assert pane.running  # the active run goes on
         await pilot.press("escape")

@@ -19,7 +19,6 @@ from tests.support.chat import (
     chat_thread,
     ended,
     final_messages,
-    footer_keys,
     humans,
     notices,
     pane_of,
@@ -29,12 +28,8 @@ from tests.support.chat import (
     type_and_send,
 )
 from tests.support.drop_proxy import DropProxy
-from tests.support.threads import screen_text
+from tests.support.screen import footer_keys, screen_text, toast_saying, toasts
 from tests.support.waiting import WaitFor
-
-
-def messages_of(app: object) -> list[str]:
-    return [str(n.message) for n in getattr(app, "_notifications", [])]
 
 
 def streamed_tokens(pane: ChatPane) -> list[str]:
@@ -59,7 +54,7 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
         AgentServerClient(proxy.url) as via_proxy,
     ):
         app, _ = chat_app(via_proxy, thread.thread_id, assistant)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
             pane = pane_of(app)
             await type_and_send(pilot, pane, "count to 1000")
             await wait_for(
@@ -67,14 +62,16 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
             )
             assert proxy.drop_all() >= 1
             lines: list[str] = []
+            said: list[str] = []  # the toasts, looked at while they are shown
 
             def finished() -> bool:
                 lines.append(state_line(pane))
+                said.extend(toasts(app))
                 return ended(pane)
 
             await wait_for(pilot, finished, what="the run to end", workers=False)
             assert any(line.startswith("reconnecting…") for line in lines)
-            assert any("rejoining the run" in message for message in messages_of(app))
+            assert any("rejoining the run" in toast for toast in said)
             assert "Connection lost; rejoined the run after 1 attempt." in notices(pane)
             assert pane.run_state == "done"
             # No token lost, none twice: what shows is what the thread holds.
@@ -135,15 +132,18 @@ async def test_a_send_that_fails_keeps_the_draft_and_says_why(
     assistant = await chat_assistant(client, token_delay_ms=0)
     thread = await chat_thread(client, assistant)
     app, screen = chat_app(client, thread.thread_id, assistant)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await wait_for(pilot, lambda: screen.thread is not None)
         await client.threads.delete(thread.thread_id)
         await type_and_send(pilot, pane, "anyone there?")
-        await wait_for(pilot, lambda: pane.run is None and bool(messages_of(app)))
+        await wait_for(
+            pilot,
+            lambda: pane.run is None and any("not found" in t.lower() for t in toasts(app)),
+            what="the run refused, saying why",
+        )
         assert pane.prompt.text == "anyone there?"
         assert pane.run_state == "idle"
-        assert any("not found" in m.lower() for m in messages_of(app))
         assert any(text.startswith("Not sent") for text in notices(pane))
 
 
@@ -153,7 +153,7 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
     assistant: Assistant = await chat_assistant(client, token_delay_ms=0)
     thread = await chat_thread(client, assistant)
     app, screen = chat_app(client, thread.thread_id, assistant, readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await wait_for(pilot, lambda: screen.thread is not None)
         # The empty chat says so before anything is typed.
@@ -168,7 +168,7 @@ async def test_read_only_mode_refuses_to_run_and_keeps_the_draft(
         await type_and_send(pilot, pane, "hello")
         await pilot.pause()
         assert pane.prompt.text == "hello" and humans(pane) == []
-        assert any("read-only" in m.lower() for m in messages_of(app))
+        await toast_saying(pilot, "Read-only")
         assert (await client.runs.list(thread.thread_id)) == []
 
 
@@ -181,16 +181,16 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
     thread = await chat_thread(client, slow)
     async with run_elsewhere(client, thread.thread_id, slow.assistant_id, "count to 600") as other:
         app, screen = chat_app(client, thread.thread_id, slow, readonly=True)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
             pane = pane_of(app)
             await wait_for(pilot, lambda: bool(ai_texts(pane)), what="tokens", workers=False)
             await pilot.press("ctrl+c")
-            assert any("read-only" in m.lower() for m in messages_of(app))
+            await toast_saying(pilot, "Read-only")
             assert pane.run is not None and pane.run_state == "running"
             # The footer says so: esc means Back here, not Cancel run.
             await wait_for(
                 pilot,
-                lambda: footer_keys(app).get("escape") == "Back",
+                lambda: footer_keys(app).get("esc") == "Back",
                 what="esc Back in the footer",
                 workers=False,
             )

@@ -32,6 +32,7 @@ from tests.support.chat import (
     state_line,
     type_and_send,
 )
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -139,7 +140,7 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
     ticker = await client.assistants.create("ticker", context={"ticks": 3, "delay": 0.01})
     thread = await client.threads.create(metadata={"graph_id": "ticker"})
     app, _ = chat_app(client, thread.thread_id, ticker)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await pilot.press("f3")
         assert isinstance(app.screen, StreamModesScreen)
@@ -174,7 +175,7 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
         await wait_for(pilot, lambda: target.exists(), what="the saved file")
         lines = [json.loads(line) for line in target.read_text().splitlines()]
         assert [line["event"] for line in lines] == kinds
-        assert any(str(target) in str(n.message) for n in app._notifications)
+        await toast_saying(pilot, str(target))
         # At 150 columns the history pane made way for the inspector; f2 again brings
         # it back with the transcript alone.
         history = app.screen.query_one("#history")

@@ -29,8 +29,8 @@ from tests.support.chat import (
     type_and_send,
 )
 from tests.support.drop_proxy import DropProxy
+from tests.support.screen import screen_text
 from tests.support.stream_faults import Fault, FaultyStreams
-from tests.support.threads import screen_text
 from tests.support.waiting import WaitFor
 
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Input, Markdown, Static
-from textual.widgets._markdown import MarkdownBlock, MarkdownParagraph
+from textual.widgets.markdown import MarkdownBlock
 
 from agent_tui.chat.items import (
     Added,
@@ -38,7 +39,7 @@ from agent_tui.tui.chat.streaming_markdown import (
     StreamingMarkdown,
 )
 from agent_tui.tui.chat.transcript import TranscriptView
-from tests.support.threads import painted_control_codes, screen_text
+from tests.support.screen import painted_control_codes, screen_text, toast_saying, toasts_shown
 from tests.support.waiting import WaitFor
 
 HOSTILE = (
@@ -87,6 +88,11 @@ def markdown_of(app: TranscriptApp, key: str) -> Markdown:
     block = app.transcript.block(key)
     assert isinstance(block, AIBlock)
     return block.markdown
+
+
+def paragraphs(markdown: Widget) -> list[MarkdownBlock]:
+    """The paragraphs of a Markdown view (blocks; Textual exports no paragraph class)."""
+    return list(markdown.query("MarkdownParagraph").results(MarkdownBlock))
 
 
 def source_of(app: TranscriptApp, key: str) -> str | None:
@@ -255,7 +261,7 @@ async def test_hostile_server_text_shows_literally_and_acts_on_nothing(
 
 async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: WaitFor) -> None:
     app = TranscriptApp()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
         # markdown-it already drops javascript: and file: links (they show as text);
         # other schemes and paths reach the view, which refuses them.
         links = [
@@ -270,13 +276,13 @@ async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: Wa
         await pilot.pause()
 
         async def click_link(key: str) -> None:
-            await pilot.click(markdown_of(app, key).query_one(MarkdownParagraph), offset=(1, 0))
+            await pilot.click(paragraphs(markdown_of(app, key))[0], offset=(1, 0))
             await pilot.pause()
 
         for key in ["m0", "m1", "m2", "m3"]:
             await click_link(key)
         assert app.opened == []
-        refusals = [n.message for n in app._notifications]
+        refusals = await toasts_shown(pilot, 2)
         assert any("'/etc/passwd'" in m and "only http(s)" in m for m in refusals)
         assert any("ssh://example.com/x" in m and "only http(s)" in m for m in refusals)
         await pilot.press("o")  # nothing is pending: a refused link cannot be opened
@@ -284,7 +290,7 @@ async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: Wa
 
         await click_link("m4")
         assert app.opened == []  # not without asking
-        assert any("Press o" in n.message for n in app._notifications)
+        await toast_saying(pilot, "Press o")
         assert app.transcript.has_focus  # the click focused the transcript: `o` works
         await pilot.press("o")
         assert app.opened == ["https://example.com/docs"]
@@ -384,7 +390,7 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
     wait_for: WaitFor,
 ) -> None:
     app = TranscriptApp()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
         ai = AIItem("m1", node="agent")
         add(app, ai)
         tokens = [f"p{n} " if n % 10 else f"\n\np{n} " for n in range(1500)]
@@ -418,9 +424,9 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         # A link in the live tail still asks before opening.
         app.transcript.scroll_end(animate=False)
         await pilot.pause()
-        link = next(p for p in markdown.query(MarkdownParagraph) if "the end" in str(p.content))
+        link = next(p for p in paragraphs(markdown) if "the end" in str(p.content))
         await pilot.click(link, offset=(str(link.content).index("the end") + 1, 0))
-        await wait_for(pilot, lambda: any("Press o" in n.message for n in app._notifications))
+        await toast_saying(pilot, "Press o")
 
         ai.text = "Short final answer."
         ai.streaming = False
@@ -428,7 +434,7 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
         await wait_for(pilot, lambda: source_of(app, "m1") == "Short final answer.")
         await pilot.pause()
         assert markdown.frozen_count == 0
-        assert len(markdown.query(MarkdownParagraph)) == 1
+        assert len(paragraphs(markdown)) == 1
 
 
 async def test_a_long_message_loaded_whole_is_as_light_as_a_streamed_one(

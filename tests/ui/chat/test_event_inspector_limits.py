@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 
 from agent_tui.tui.chat.event_inspector import EventInspector
-from tests.support.threads import screen_text
+from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 

@@ -17,7 +17,8 @@ from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
-from tests.support.crons import YEARLY, home, label, made_crons, notified, open_crons, row_of
+from tests.support.crons import YEARLY, home, label, made_crons, open_crons, row_of
+from tests.support.screen import footer_keys_in_view, toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -112,7 +113,7 @@ async def test_enter_shows_the_payload_and_the_runs_the_cron_started(
         assert len(runs) == 2 and len(mine) == 1
 
         app = AgentTuiApp(RemoteServer(agent_server_url))
-        async with app.run_test(size=(150, 40)) as pilot:
+        async with app.run_test(size=(150, 40), notifications=True) as pilot:
             screen = await open_crons(app, pilot, wait_for, expect=[cron.cron_id])
             assert screen.table.move_to(cron.cron_id)
             await pilot.press("enter")
@@ -141,7 +142,7 @@ async def test_enter_shows_the_payload_and_the_runs_the_cron_started(
             assert (await client.crons.get(cron.cron_id)).enabled is True
             await pilot.press("e")  # `e` too, in the list (not the shared edit verb)
             await wait_for(pilot, lambda: row_of(screen, cron.cron_id)[-1] == "no", what="off")
-            assert notified(app, f"Disabled cron …{cron.cron_id[-8:]}")
+            await toast_saying(pilot, f"Disabled cron …{cron.cron_id[-8:]}")
 
 
 async def test_a_stateless_crons_runs_are_found_on_the_threads_it_made(
@@ -194,7 +195,7 @@ async def test_delete_asks_first_and_removes_the_cron_from_the_server(
     async with made_crons(client) as made:
         cron = made.add(await client.crons.create(assistant.assistant_id, YEARLY))
         app = AgentTuiApp(RemoteServer(agent_server_url))
-        async with app.run_test(size=(150, 40)) as pilot:
+        async with app.run_test(size=(150, 40), notifications=True) as pilot:
             screen = await open_crons(app, pilot, wait_for, expect=[cron.cron_id])
             assert screen.table.move_to(cron.cron_id)
             await pilot.press("ctrl+d")
@@ -210,7 +211,7 @@ async def test_delete_asks_first_and_removes_the_cron_from_the_server(
             )
             with pytest.raises(NotFound):
                 await client.crons.get(cron.cron_id)
-            assert notified(app, f"Deleted cron …{cron.cron_id[-8:]}")
+            await toast_saying(pilot, f"Deleted cron …{cron.cron_id[-8:]}")
 
 
 async def test_read_only_mode_refuses_to_create_delete_or_switch(
@@ -220,7 +221,7 @@ async def test_read_only_mode_refuses_to_create_delete_or_switch(
     async with made_crons(client) as made:
         cron = made.add(await client.crons.create(assistant.assistant_id, YEARLY))
         app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
-        async with app.run_test(size=(150, 40)) as pilot:
+        async with app.run_test(size=(150, 40), notifications=True) as pilot:
             screen = await open_crons(app, pilot, wait_for, expect=[cron.cron_id])
             assert screen.table.move_to(cron.cron_id)
             for key, words in (
@@ -231,7 +232,7 @@ async def test_read_only_mode_refuses_to_create_delete_or_switch(
                 await pilot.press(key)
                 await app.workers.wait_for_complete()
                 assert app.screen is screen, key
-                assert notified(app, words), words
+                await toast_saying(pilot, words)
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, CronDetailScreen), what="detail")
             await pilot.press("e")
@@ -246,7 +247,6 @@ async def test_the_palette_opens_the_crons_and_the_keys_fit_80_columns(
     agent_server_url: str, wait_for: WaitFor
 ) -> None:
     from textual.command import CommandList, CommandPalette
-    from textual.widgets._footer import FooterKey
 
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -264,10 +264,7 @@ async def test_the_palette_opens_the_crons_and_the_keys_fit_80_columns(
         found.highlighted = next(i for i, p in enumerate(prompts()) if "Open crons" in p)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")
-        screen = app.screen
-        width = screen.size.width
-        shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
-        assert {"slash", "r", "n", "e", "ctrl+d"} <= shown
+        assert {"/", "r", "n", "e", "^d"} <= footer_keys_in_view(app)
         # The form scrolls its fields at 24 rows; its buttons stay on screen.
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, CronFormScreen), what="the form")

@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from textual.widgets import Input, Select, Static, TextArea
+from textual.widgets.select import InvalidSelectValueError
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -36,12 +37,16 @@ async def open_form(
     form = app.screen
     assert isinstance(form, CronFormScreen)
     select = form.query_one("#assistant", Select)
-    await wait_for(
-        pilot,
-        lambda: any(value == assistant.assistant_id for _label, value in select._options),
-        what="the assistants",
-    )
-    select.value = assistant.assistant_id
+
+    def picked() -> bool:
+        # A Select refuses a value that is not one of its options: so, once listed.
+        try:
+            select.value = assistant.assistant_id
+        except InvalidSelectValueError:
+            return False
+        return True
+
+    await wait_for(pilot, picked, what="the assistant listed")
     return screen, form
 
 

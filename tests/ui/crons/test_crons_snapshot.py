@@ -20,9 +20,10 @@ from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.crons import YEARLY, label, made_crons, open_crons, row_of
 from tests.support.hostile_text import EVERYTHING, MARKER, terminal_controls
+from tests.support.screen import painted_control_codes, screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import settled, steady_cursors
-from tests.support.threads import HOSTILE, painted_control_codes, screen_text
+from tests.support.threads import HOSTILE
 from tests.support.waiting import WaitFor
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)

@@ -18,15 +18,8 @@ from agent_tui.tui.screens.auth_providers import (
     mask_secrets,
 )
 from tests.support import deployment_forms as support
-from tests.support.deployment_forms import (
-    SIZE,
-    FormsApp,
-    notifications,
-    screen_of,
-    screen_text,
-    shows,
-    type_into,
-)
+from tests.support.deployment_forms import SIZE, FormsApp, screen_of, shows, type_into
+from tests.support.screen import screen_text, toast_saying, toasts_shown
 from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
@@ -56,7 +49,7 @@ async def test_providers_are_listed_created_and_deleted_with_a_confirmation(
         client_secret="never-shown",
     )
     app = FormsApp(cp_client)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await opened(app, pilot, wait_for)
         await wait_for(pilot, lambda: screen.table.get_item(existing) is not None, what="the row")
         text = screen_text(app)
@@ -81,7 +74,7 @@ async def test_providers_are_listed_created_and_deleted_with_a_confirmation(
             ),
             what="the new provider selected",
         )
-        assert f"Created OAuth provider {new_id}" in notifications(app)
+        await toast_saying(pilot, f"Created OAuth provider {new_id}")
         assert (await cp_client.auth_providers.get(new_id)).client_id == "sc"
 
         await pilot.press("y")
@@ -95,7 +88,7 @@ async def test_providers_are_listed_created_and_deleted_with_a_confirmation(
         assert f"Delete OAuth provider {new_id} (Slack)?" in screen_text(app)
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.table.get_item(new_id) is None, what="the row gone")
-        assert f"Deleted OAuth provider {new_id} (Slack)" in notifications(app)
+        await toast_saying(pilot, f"Deleted OAuth provider {new_id} (Slack)")
         try:
             await cp_client.auth_providers.get(new_id)
             raise AssertionError("the provider is still there")
@@ -136,7 +129,7 @@ async def test_a_read_only_context_refuses_to_delete(
     kept = f"ro-{uuid.uuid4().hex[:6]}"
     await cp_client.auth_providers.create(kept, "Kept", "c", "https://a.test", "https://t.test")
     app = FormsApp(cp_client, readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await opened(app, pilot, wait_for)
         await wait_for(pilot, lambda: screen.table.get_item(kept) is not None, what="the row")
         assert screen.table.move_to(kept)
@@ -144,10 +137,10 @@ async def test_a_read_only_context_refuses_to_delete(
         await pilot.press("n")
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen | ProviderFormScreen)
-        refusals = [n for n in notifications(app) if n.startswith("Read-only mode")]
+        refusals = [said for said in await toasts_shown(pilot, 2) if "Read-only mode" in said]
         assert refusals == [
-            "Read-only mode: cannot delete an OAuth provider (the context 'prod' is read-only)",
-            "Read-only mode: cannot create an OAuth provider (the context 'prod' is read-only)",
+            "Refused\nRead-only mode: cannot delete an OAuth provider (the context 'prod' is read-only)",
+            "Refused\nRead-only mode: cannot create an OAuth provider (the context 'prod' is read-only)",
         ]
     assert (await cp_client.auth_providers.get(kept)).name == "Kept"
 

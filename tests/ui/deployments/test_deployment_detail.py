@@ -34,9 +34,9 @@ from tests.support.deployments import (
     cell_texts,
     control_plane_app,
     heading,
-    notifications,
     shared_plane,
 )
+from tests.support.screen import toast_saying, toasts
 from tests.support.waiting import WaitFor
 
 pytestmark = pytest.mark.timeout(120)
@@ -94,7 +94,7 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
         assert response.status_code == 200, response.text
     newest = response.json()["latest_revision_id"]
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         detail = await open_alpha(app, pilot, plane, wait_for)
         assert any(f"deployment alpha{SEP}revisions" in b.plain for b in _trails(app))
         assert "alpha" in heading(detail) and "READY" in heading(detail)
@@ -143,7 +143,7 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen), what="JSON")
         assert EXTRA_VALUE not in app.screen.query_one("#raw-json").text  # type: ignore[attr-defined]
-    assert not any(EXTRA_VALUE in n or SECRET_VALUE in n for n in notifications(app))
+        assert not any(EXTRA_VALUE in said or SECRET_VALUE in said for said in toasts(app))
 
 
 async def test_o_opens_the_deployments_agent_server_on_its_assistants(
@@ -189,11 +189,11 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
 ) -> None:
     monkeypatch.setattr(DeploymentsScreen, "AUTO_REFRESH", 0.5)  # the list's own refresh
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         detail = await open_alpha(app, pilot, plane, wait_for)
         before = [r.id for r in detail.table.items]
         await pilot.press("p")  # on the active revision: nothing to do
-        assert any("active one already" in n for n in notifications(app))
+        await toast_saying(pilot, "active one already")
 
         detail.table.move_to(before[-1])  # the oldest
         await pilot.press("R")

@@ -14,17 +14,9 @@ from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 from tests.support import deployment_forms as support
-from tests.support.deployment_forms import (
-    SIZE,
-    FormsApp,
-    notifications,
-    screen_of,
-    screen_text,
-    shows,
-    type_into,
-    unused_port,
-)
+from tests.support.deployment_forms import SIZE, FormsApp, screen_of, shows, type_into, unused_port
 from tests.support.paths import GRAPHS_CONFIG
+from tests.support.screen import screen_text, toast_saying
 from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module
@@ -164,13 +156,13 @@ async def test_a_read_only_context_refuses_to_create(
     cp_client: ControlPlaneClient, wait_for: WaitFor
 ) -> None:
     app = FormsApp(cp_client, readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.open_form(cwd=GRAPHS_CONFIG.parent)
         await screen_of(pilot, wait_for, DeploymentFormScreen, "the form")
         await type_into(pilot, "#name", "refused")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert any("Read-only mode: cannot create a deployment" in n for n in notifications(app))
+        await toast_saying(pilot, "Read-only mode: cannot create a deployment")
         assert "refused" not in await names_on(cp_client)
 
 

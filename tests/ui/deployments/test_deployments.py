@@ -26,10 +26,10 @@ from tests.support.deployments import (
     create_deployment,
     heading,
     names_shown,
-    notifications,
     shared_plane,
     wait_terminal,
 )
+from tests.support.screen import toast_saying, toasts
 from tests.support.waiting import WaitFor
 
 pytestmark = pytest.mark.timeout(120)
@@ -74,7 +74,7 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
     with plane.http() as http:  # as it is now (the detail tests make new revisions)
         alpha = http.get(f"/v2/deployments/{plane.alpha['id']}").json()
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
         assert f"control plane · {plane.url}" in heading(screen)
         row = next(r for r in cell_texts(screen) if r[0] == "alpha")
@@ -110,7 +110,7 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
         assert isinstance(found, DeploymentsScreen) and found is not screen
         await wait_for(pilot, lambda: found.table.row_count > 0, what="filtered list")
         assert names_shown(found) == ["alpha"]
-    assert SECRET_VALUE not in "".join(notifications(app))
+        assert SECRET_VALUE not in "".join(toasts(app))
 
 
 @pytest.mark.usefixtures("plane_key")
@@ -119,7 +119,7 @@ async def test_delete_asks_first_and_the_deployment_is_gone(
 ) -> None:
     doomed = failed_deployment(plane, "doomed", tmp_path)
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
         row = next(r for r in cell_texts(screen) if r[0] == "doomed")
         assert row[2] == "BUILD_FAILED" and row[4] == "—"
@@ -147,7 +147,7 @@ async def test_delete_asks_first_and_the_deployment_is_gone(
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
         await pilot.press("y")
         await wait_for(pilot, lambda: "doomed" not in names_shown(screen), what="row gone")
-        assert any("Deleted deployment doomed" in n for n in notifications(app))
+        await toast_saying(pilot, "Deleted deployment doomed")
     with plane.http() as http:
         assert http.get(f"/v2/deployments/{doomed['id']}").status_code == 404
 
@@ -177,15 +177,14 @@ async def test_read_only_refuses_to_delete(
     plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     app = control_plane_app(agent_server_url, plane.url, readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
         screen.table.move_to(plane.alpha["id"])
         await pilot.press("ctrl+d", "n", "e")
         await pilot.pause()
         assert app.screen is screen
-        said = notifications(app)
         for verb in ("delete", "create", "edit"):
-            assert any(f"Read-only mode: cannot {verb} a deployment" in n for n in said), verb
+            await toast_saying(pilot, f"Read-only mode: cannot {verb} a deployment")
 
 
 async def test_a_wrong_key_is_reported_naming_the_header(
@@ -196,10 +195,10 @@ async def test_a_wrong_key_is_reported_naming_the_header(
 ) -> None:
     monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", "not-the-key")
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_deployments(app, pilot, wait_for, rows=False)
-        await wait_for(pilot, lambda: bool(notifications(app)), what="the error")
-        message = "\n".join(notifications(app))
+        await toast_saying(pilot, "Could not load the deployments")
+        message = "\n".join(toasts(app))  # all it says, the key in none of it
         assert "Could not load the deployments" in message
         assert "X-Api-Key" in message
         assert "not-the-key" not in message and plane.api_key not in message
@@ -289,7 +288,7 @@ async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
 ) -> None:
     tuned = failed_deployment(plane, "tuned", tmp_path)
     app = control_plane_app(agent_server_url, plane.url)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await open_deployments(app, pilot, wait_for)
         assert screen.table.move_to(tuned["id"])
         await pilot.press("e")
@@ -300,13 +299,7 @@ async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
         form.query_one("#source_config", TextArea).text = '{"deployment_type": "dev"}'
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen, what="back on the list")
-        await wait_for(
-            pilot,
-            lambda: any(
-                "Updated deployment tuned (no new revision)" in n for n in notifications(app)
-            ),
-            what="the notice",
-        )
+        await toast_saying(pilot, "Updated deployment tuned (no new revision)")
         await pilot.pause()
         assert app.screen is screen  # no progress view of an old, finished revision
     with plane.http() as http:

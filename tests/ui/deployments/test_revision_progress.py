@@ -16,8 +16,9 @@ from agent_tui.tui.screens.deployments.revision_progress import (
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from tests.support import deployment_forms as support
-from tests.support.deployment_forms import POLL, SIZE, FormsApp, screen_of, screen_text, type_into
+from tests.support.deployment_forms import POLL, SIZE, FormsApp, screen_of, type_into
 from tests.support.paths import GRAPHS_CONFIG
+from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 control_plane = support.control_plane  # fixtures: one local control plane for this module

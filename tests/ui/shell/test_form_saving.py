@@ -27,6 +27,7 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.threads.create import ThreadCreateScreen
 from tests.support.crons import YEARLY, made_crons
+from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
 
@@ -193,14 +194,10 @@ async def test_a_save_that_raises_is_reported_and_the_form_can_save_again(
 
         monkeypatch.setattr(CronsClient, "create", explode_once)
         app = Harness()
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
             screen = await case.open_filled(client, pilot, wait_for)
             await pilot.press("ctrl+s")
-            await wait_for(
-                pilot,
-                lambda: any("the save exploded" in str(n.message) for n in app._notifications),
-                what="the error shown",
-            )
+            await toast_saying(pilot, "the save exploded")
             assert app.screen is screen  # still open, with what was typed
             assert screen.query_one("#schedule", Input).value == YEARLY
             assert not screen.query_one("#save", Button).disabled

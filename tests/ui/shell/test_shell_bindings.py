@@ -12,6 +12,7 @@ from agent_tui.tui.screens.command_line import CommandLineScreen
 from agent_tui.tui.screens.help import HelpScreen
 from agent_tui.tui.shell import ShellApp
 from agent_tui.tui.widgets.resource_table import ResourceTable
+from tests.support.bindings import bindings_of
 
 
 @pytest.mark.parametrize(
@@ -26,7 +27,7 @@ from agent_tui.tui.widgets.resource_table import ResourceTable
     ],
 )
 def test_every_binding_has_an_id(node: type[DOMNode]) -> None:
-    bindings = [binding for _key, binding in node._merged_bindings or ()]
+    bindings = bindings_of(node)
     assert bindings
     assert [b.key for b in bindings if not b.id] == []
 

@@ -16,6 +16,7 @@ from agent_tui.tui import routes
 from agent_tui.tui.screens.command_line import CommandLineScreen
 from agent_tui.tui.screens.help import HelpScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+from tests.support.screen import toast_saying, toasts_shown
 from tests.support.shell import ListScreen, ShellHarness, make_items
 from tests.support.waiting import WaitFor
 
@@ -35,10 +36,6 @@ def widgets_route() -> Iterator[list[ListScreen]]:
     yield opened
     routes._ROUTES.clear()
     routes._ROUTES.update(saved)
-
-
-def messages(app: ShellHarness) -> list[str]:
-    return [str(notification.message) for notification in app._notifications]
 
 
 def completions(app: ShellHarness) -> str:
@@ -80,17 +77,14 @@ async def test_unknown_and_unbuilt_commands_say_so(
     widgets_route: list[ListScreen], wait_for: WaitFor
 ) -> None:
     app = ShellHarness()
-    async with app.run_test() as pilot:
+    async with app.run_test(notifications=True) as pilot:
         await pilot.press("colon", *"bogus", "enter")
-        await wait_for(pilot, lambda: any("Unknown command" in m for m in messages(app)))
-        assert any(":threads" in m and ":bogus" in m for m in messages(app))
+        unknown = await toast_saying(pilot, "Unknown command")
+        assert ":threads" in unknown and ":bogus" in unknown
         await pilot.press("colon", *"gadgets", "enter")
-        await wait_for(
-            pilot,
-            lambda: any("The gadgets screen is not available yet" in m for m in messages(app)),
-        )
+        await toast_saying(pilot, "The gadgets screen is not available yet")
         await pilot.press("colon", *"thread", "enter")
-        await wait_for(pilot, lambda: any(":thread needs an id" in m for m in messages(app)))
+        await toast_saying(pilot, ":thread needs an id")
 
 
 async def test_q_quits(wait_for: WaitFor) -> None:
@@ -177,11 +171,10 @@ async def test_palette_offers_the_screen_verbs(wait_for: WaitFor) -> None:
 async def test_readonly_reason_names_the_context() -> None:
     app = ShellHarness(readonly=True)
     app.readonly_reason = "context 'prod' is read-only"
-    async with app.run_test() as pilot:
+    async with app.run_test(notifications=True) as pilot:
         assert app.refuse_if_readonly("delete a thread")
-        await pilot.pause()
-        assert messages(app) == [
-            "Read-only mode: cannot delete a thread (context 'prod' is read-only)"
+        assert await toasts_shown(pilot, 1) == [
+            "Refused\nRead-only mode: cannot delete a thread (context 'prod' is read-only)"
         ]
     assert not ShellHarness().refuse_if_readonly("delete a thread")
 
@@ -192,7 +185,7 @@ async def test_connection_failure_marks_the_header_offline_until_a_request_works
     screen = ListScreen(make_items(3))
     app = ShellHarness(screen)
     app.connection_status = "connected · http://agent.test"
-    async with app.run_test(size=(120, 20)) as pilot:
+    async with app.run_test(size=(120, 20), notifications=True) as pilot:
         await wait_for(pilot, lambda: screen.table.row_count == 3)
         crumb = screen.query_one(Breadcrumb)
         assert "connected · http://agent.test" in str(crumb.render())
@@ -202,7 +195,7 @@ async def test_connection_failure_marks_the_header_offline_until_a_request_works
         await pilot.press("r")
         await wait_for(pilot, lambda: app.connection_status.startswith("offline"))
         assert "offline · http://agent.test" in str(crumb.render())
-        assert any("Could not connect to http://agent.test" in m for m in messages(app))
+        await toast_saying(pilot, "Could not connect to http://agent.test")
         screen.fail_with = None
         await pilot.press("r")
         await wait_for(pilot, lambda: app.connection_status.startswith("connected"))
@@ -237,9 +230,9 @@ async def test_ctx_switches_context_or_opens_the_picker(wait_for: WaitFor) -> No
     app = ShellHarness()
     switched: list[str] = []
     picked: list[bool] = []
-    async with app.run_test() as pilot:
+    async with app.run_test(notifications=True) as pilot:
         await pilot.press("colon", *"ctx prod", "enter")
-        await wait_for(pilot, lambda: any("Contexts are not available" in m for m in messages(app)))
+        await toast_saying(pilot, "Contexts are not available")
 
         def switch(name: str) -> bool:
             switched.append(name)

@@ -12,11 +12,8 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from tests.support.screen import screen_text, toasts
 from tests.support.waiting import WaitFor
-
-
-def messages(app: AgentTuiApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
 async def connected(app: AgentTuiApp, pilot: Pilot[Any], wait_for: WaitFor) -> ServerInfoScreen:
@@ -71,13 +68,13 @@ async def test_home_keys_and_commands_open_screens_and_esc_goes_back(
 async def test_a_missing_thread_is_named(agent_server_url: str, wait_for: WaitFor) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url))
     missing = "00000000-0000-4000-8000-000000000000"
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
         await connected(app, pilot, wait_for)
         await pilot.press("colon", *f"thread {missing}", "enter")
         await wait_for(pilot, lambda: len(app.screen_stack) == 3, what="the thread screen")
         await wait_for(
             pilot,
-            lambda: missing in " ".join(messages(app)) + str(app.screen.query("*").nodes),
+            lambda: missing in " ".join(toasts(app)) + screen_text(app),
             what="the missing id named",
             timeout=15,
         )

@@ -8,6 +8,7 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.resource_table import ResourceTable, status_style
+from tests.support.screen import toast_saying, toasts_shown
 from tests.support.shell import Item, ListScreen, ShellHarness, make_items
 from tests.support.waiting import WaitFor
 
@@ -81,11 +82,11 @@ async def test_cells_are_inert_and_status_is_coloured(wait_for: WaitFor) -> None
 async def test_raw_json_view_is_inert_and_copy_id(wait_for: WaitFor) -> None:
     screen = ListScreen([Item("a", HOSTILE, extra={"meta": {"k": HOSTILE}})])
     app = ShellHarness(screen)
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
         await wait_for(pilot, lambda: screen.table.row_count == 1)
         await pilot.press("c")
         assert app.copied == ["a"]
-        assert any("Copied widget id a" in str(n.message) for n in app._notifications)
+        await toast_saying(pilot, "Copied widget id a")
         await pilot.press("y")
         raw = app.screen
         assert isinstance(raw, RawJsonScreen)
@@ -119,14 +120,18 @@ async def test_delete_asks_first_and_then_removes_the_row(wait_for: WaitFor) -> 
 async def test_readonly_refuses_mutations_with_the_reason(wait_for: WaitFor) -> None:
     screen = ListScreen(make_items(3))
     app = ShellHarness(screen, readonly=True)
-    async with app.run_test() as pilot:
+    async with app.run_test(notifications=True) as pilot:
         await wait_for(pilot, lambda: screen.table.row_count == 3)
         await pilot.press("n", "ctrl+d")
         assert screen.created == 0
         assert not isinstance(app.screen, ConfirmScreen)
-        messages = [str(n.message) for n in app._notifications]
-        assert "Read-only mode: cannot create a widget (started with --readonly)" in messages
-        assert "Read-only mode: cannot delete a widget (started with --readonly)" in messages
+        messages = await toasts_shown(pilot, 2)
+        assert (
+            "Refused\nRead-only mode: cannot create a widget (started with --readonly)" in messages
+        )
+        assert (
+            "Refused\nRead-only mode: cannot delete a widget (started with --readonly)" in messages
+        )
         await pilot.press("y")  # browsing still works
         assert isinstance(app.screen, RawJsonScreen)
 

@@ -13,12 +13,12 @@ from agent_tui.tui.screens.store.browser import NO_INDEX, StoreScreen
 from agent_tui.tui.screens.store.item_form import ItemFormScreen
 from agent_tui.tui.screens.store.search import StoreSearchScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.screen import footer_keys_in_view, toast_saying
 from tests.support.store import (
     SIZE,
     heading,
     keys_shown,
     next_screen,
-    notifications,
     opened,
     rows,
     select_key,
@@ -186,15 +186,14 @@ async def test_read_only_mode_refuses_put_edit_and_delete(
     root = unique_root()
     await client.store.put_item((root,), "kept", {"n": 1})
     app, screen = store_app(client, (root,), readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await opened(pilot, wait_for, screen, keys=1)
         screen.table.focus()
         for key in ("n", "e", "ctrl+d"):
             await pilot.press(key)
             assert showing(app, screen)
-        said = notifications(app)
         for verb in ("create", "edit", "delete"):
-            assert any(f"Read-only mode: cannot {verb} an item" in n for n in said), said
+            await toast_saying(pilot, f"Read-only mode: cannot {verb} an item")
     assert (await client.store.get_item((root,), "kept")).value == {"n": 1}
 
 
@@ -349,7 +348,6 @@ async def test_the_palette_opens_the_store_and_its_keys_and_form_fit_80_columns(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     from textual.command import CommandList, CommandPalette
-    from textual.widgets._footer import FooterKey
 
     root = unique_root()
     await client.store.put_item((root,), "k", {"n": 1})
@@ -375,9 +373,7 @@ async def test_the_palette_opens_the_store_and_its_keys_and_form_fit_80_columns(
         )
         screen = app.screen
         assert isinstance(screen, StoreScreen) and screen.root == ()
-        width = screen.size.width
-        shown = {k.key for k in screen.query(FooterKey) if k.region.right <= width}
-        assert {"slash", "n", "e", "ctrl+d", "s"} <= shown
+        assert {"/", "n", "e", "^d", "s"} <= footer_keys_in_view(app)
         # The item form fits too: every field and the Save button on screen.
         await pilot.press("n")
         form = await next_screen(pilot, wait_for, ItemFormScreen)

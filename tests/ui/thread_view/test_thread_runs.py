@@ -15,6 +15,7 @@ from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -62,7 +63,7 @@ async def test_runs_show_how_each_ended_and_a_failed_one_says_why(
     failed = next(r for r in runs if r["status"] == "error")
 
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await home(app, pilot, wait_for)
         await pilot.press("colon", *f"runs {thread_id}", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadRunsScreen), what="runs")
@@ -87,9 +88,7 @@ async def test_runs_show_how_each_ended_and_a_failed_one_says_why(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, what="back")
         await pilot.press("x")
-        assert any(
-            "Read-only mode: cannot cancel a run" in str(n.message) for n in app._notifications
-        )
+        await toast_saying(pilot, "Read-only mode: cannot cancel a run")
 
 
 async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_cancelled(
@@ -101,7 +100,7 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
         run_id = started.json()["run_id"]
 
     app = AgentTuiApp(RemoteServer(agent_server_url))
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await home(app, pilot, wait_for)
         await pilot.press("colon", *f"runs {thread_id}", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadRunsScreen), what="runs")
@@ -150,7 +149,7 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
             what="the run cancelled",
             workers=False,
         )
-        assert any("Cancelled run" in str(n.message) for n in app._notifications)
+        await toast_saying(pilot, "Cancelled run")
     async with httpx.AsyncClient(base_url=agent_server_url) as http:
         assert (await http.get(f"/threads/{thread_id}/runs/{run_id}")).json()[
             "status"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.modals.raw_json import RawJsonScreen
+from tests.support.screen import painted_control_codes, screen_text
 from tests.support.thread_view import (
     SIZE,
     TICKS,
@@ -14,7 +15,7 @@ from tests.support.thread_view import (
     superstep,
     view_app,
 )
-from tests.support.threads import SHOWN, hostile_thread, painted_control_codes, screen_text
+from tests.support.threads import SHOWN, hostile_thread
 from tests.support.waiting import WaitFor
 
 

@@ -11,6 +11,7 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.fixed_servers import THREAD_ID, thread_view_server
+from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.thread_view import counter_thread, loaded
 from tests.support.waiting import WaitFor
@@ -46,7 +47,7 @@ async def test_thread_command_opens_the_thread_view(
     async with AgentServerClient(agent_server_url) as client:
         thread = await counter_thread(client, 5)
     app = AgentTuiApp(RemoteServer(agent_server_url))
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.client is not None, what="the connection")
         await pilot.pause()
         assert await app.run_command(f"thread {thread.thread_id}")
@@ -59,13 +60,7 @@ async def test_thread_command_opens_the_thread_view(
         # Not an id at all: said at once, nothing opens (a short id would be looked up).
         assert not await app.run_command("thread not-a-uuid")
         assert app.screen is screen
-        await wait_for(
-            pilot,
-            lambda: any(
-                "'not-a-uuid' is not a thread id" in str(n.message) for n in app._notifications
-            ),
-            what="the word that it is not a thread id",
-        )
+        await toast_saying(pilot, "'not-a-uuid' is not a thread id")
 
 
 def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:

@@ -14,12 +14,9 @@ from agent_tui.threads.thread_export import load_export
 from agent_tui.tui import editor
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.screen import toast_saying, toasts_shown
 from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
 from tests.support.waiting import WaitFor
-
-
-def notifications(app: Any) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def test_fork_selects_the_branch_and_a_run_continues_from_the_edit(
@@ -36,7 +33,7 @@ async def test_fork_selects_the_branch_and_a_run_continues_from_the_edit(
 
     monkeypatch.setattr(editor, "edit_text", fake_edit)
     app, screen = view_app(client, thread.thread_id)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("down")  # step 1: inc wrote n = 6, dbl is next
         await wait_for(pilot, lambda: screen.checkpoint_view.state.step == 1)  # type: ignore[union-attr]
@@ -82,7 +79,7 @@ async def test_fork_selects_the_branch_and_a_run_continues_from_the_edit(
         assert head is not None and head.parent_checkpoint_id == fork.checkpoint_id
         assert head.checkpoint_id == screen.history.rows[0].checkpoint_id
         assert screen.checkpoint_view.checkpoint_id == head.checkpoint_id
-        assert any("Ran from step" in m for m in notifications(app))
+        await toast_saying(pilot, "Ran from step")
 
 
 async def test_replay_makes_a_branch_that_the_fork_tree_shows(
@@ -144,7 +141,7 @@ async def test_export_writes_the_file_asked_for(
     thread = await counter_thread(client, 5)
     app, screen = view_app(client, thread.thread_id, readonly=True)  # export only reads
     target = tmp_path / "out.json"
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, PathScreen), workers=False)
@@ -156,7 +153,7 @@ async def test_export_writes_the_file_asked_for(
         data = load_export(target.read_text(encoding="utf-8"))
         assert data["source"]["thread_id"] == thread.thread_id
         assert [c["step"] for c in data["checkpoints"]] == [-1, 0, 1, 2]
-        assert any("Exported 4 checkpoints" in m for m in notifications(app))
+        await toast_saying(pilot, "Exported 4 checkpoints")
 
 
 async def test_import_makes_a_new_thread_and_opens_it(
@@ -200,14 +197,16 @@ async def test_read_only_refuses_fork_and_replay(
 
     monkeypatch.setattr(editor, "edit_text", no_edit)
     app, screen = view_app(client, thread.thread_id, readonly=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("f", "p", "i")
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(notifications(app)) >= 3)
-        said = notifications(app)
-        assert "Read-only mode: cannot fork a thread (started with --readonly)" in said
-        assert "Read-only mode: cannot replay from a checkpoint (started with --readonly)" in said
-        assert "Read-only mode: cannot import a thread (started with --readonly)" in said
+        said = await toasts_shown(pilot, 3)
+        assert "Refused\nRead-only mode: cannot fork a thread (started with --readonly)" in said
+        assert (
+            "Refused\nRead-only mode: cannot replay from a checkpoint (started with --readonly)"
+            in said
+        )
+        assert "Refused\nRead-only mode: cannot import a thread (started with --readonly)" in said
         assert len(screen.history.rows) == 4
         assert len(await client.threads.get_history(thread.thread_id, limit=10)) == 4

@@ -17,6 +17,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
 
@@ -54,7 +55,7 @@ async def test_thread_and_runs_commands_take_the_short_id(
 ) -> None:
     thread_id = await new_thread(agent_server_url)
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await home(app, pilot, wait_for)
         await pilot.press("colon", *f"thread {thread_id[-8:]}", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the view")
@@ -69,9 +70,5 @@ async def test_thread_and_runs_commands_take_the_short_id(
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
         await pilot.press("colon", *"thread 0000dead0000beef", "enter")
-        await wait_for(
-            pilot,
-            lambda: any("No thread id ends with" in str(n.message) for n in app._notifications),
-            what="the word that no thread matches",
-        )
+        await toast_saying(pilot, "No thread id ends with")
         assert isinstance(app.screen, ServerInfoScreen)

@@ -14,6 +14,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.attention import AttentionScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.screen import painted_control_codes, screen_text, toast_saying
 from tests.support.threads import (
     HOSTILE,
     SHOWN,
@@ -21,8 +22,6 @@ from tests.support.threads import (
     create_many,
     hostile_thread,
     page_to_the_end,
-    painted_control_codes,
-    screen_text,
     tag,
 )
 from tests.support.waiting import WaitFor
@@ -152,7 +151,7 @@ async def test_thread_command_opens_a_thread_or_names_the_missing_id(
         metadata={"graph_id": "counter", "suite": tag()}, supersteps=counter_steps(2)
     )
     app = AgentTuiApp(RemoteServer(agent_server_url))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await connected(app, pilot, wait_for)
         assert await app.run_command(f"thread {thread.thread_id}")
         screen = app.screen
@@ -172,13 +171,7 @@ async def test_thread_command_opens_a_thread_or_names_the_missing_id(
         # Not an id at all: said at once, and no empty view opens.
         assert not await app.run_command("thread not-a-uuid")
         assert app.screen is screen
-        await wait_for(
-            pilot,
-            lambda: any(
-                "'not-a-uuid' is not a thread id" in str(n.message) for n in app._notifications
-            ),
-            what="the word that it is not a thread id",
-        )
+        await toast_saying(pilot, "'not-a-uuid' is not a thread id")
 
 
 async def test_hostile_text_in_the_table_and_raw_view_is_inert(

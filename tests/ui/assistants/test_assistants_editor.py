@@ -45,7 +45,7 @@ def test_the_editor_command_comes_from_visual_then_editor(monkeypatch: pytest.Mo
 
 
 def test_run_editor_returns_what_the_editor_wrote(tmp_path: Path) -> None:
-    script = tmp_path / "tui/editor.py"
+    script = tmp_path / "editor.py"
     script.write_text(
         "import json, sys\n"
         "path = sys.argv[1]\n"

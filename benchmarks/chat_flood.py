@@ -6,7 +6,7 @@
     uv run python benchmarks/chat_flood.py --quick          # 8 s of flood, a row every 2 s
 
 The real embedded agent server runs the test `chat` graph; the run's stream is replaced,
-after 5 real events, by a flood that never ends (`tests/stream_faults.py`: a token of one
+after 5 real events, by a flood that never ends (`tests/support/stream_faults.py`: a token of one
 message, then a custom event, in turn), so the run adds its 1,000 transcript items and
 then only the inspector and the garbage collector see the rest. The app is the thread
 view as the chat tests build it, with the collector tuned as the app tunes it. Printed
@@ -31,9 +31,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "ui")]
+sys.path.insert(0, str(ROOT))  # the tests' helpers: the `tests` package
 
-from chat_support import SIZE, chat_app, chat_assistant, chat_thread, ended, pane_of  # noqa: E402
 from textual import events  # noqa: E402
 from textual._compositor import Compositor  # noqa: E402
 
@@ -42,7 +41,15 @@ from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.local import EmbeddedAgentServer  # noqa: E402
 from agent_tui.tui.gc_tuning import tune_for_streaming  # noqa: E402
 from benchkit import add_options, arm, check, until  # noqa: E402
-from stream_faults import Fault, FaultyStreams  # noqa: E402
+from tests.support.chat import (  # noqa: E402
+    SIZE,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    pane_of,
+)
+from tests.support.stream_faults import Fault, FaultyStreams  # noqa: E402
 
 GRAPHS = ROOT / "tests" / "graphs" / "langgraph.json"
 QUICK_SECONDS = 8.0

@@ -7,7 +7,7 @@
 UI level: `ThreadViewScreen` in a headless app (Pilot), over `AgentServerClient`. The thread is
 built with supersteps on the `loop` test graph, `growing` payload (checkpoint k holds k list items,
 as a chat holds its messages), so the state drawn for each checkpoint gets bigger down the list.
-The app is the thread view tests' harness (`tests/ui/shell_support.py`: the app shell,
+The app is the thread view tests' harness (`tests/support/shell.py`: the app shell,
 `ShellApp`, over a stand-in home screen), and the view is pushed once it runs.
 
 - open: from pushing the screen to the newest row and its state on screen (one history page);
@@ -31,17 +31,17 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "ui")]
+sys.path.insert(0, str(ROOT))  # the tests' harness: the `tests` package
 
-from shell_support import ShellHarness  # noqa: E402
 from textual import events  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
-from thread_view_support import SIZE  # noqa: E402
 
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen  # noqa: E402
 from benchkit import add_options, arm, check, until  # noqa: E402
 from history_paging import GRAPHS, supersteps  # noqa: E402
+from tests.support.shell import ShellHarness  # noqa: E402
+from tests.support.thread_view import SIZE  # noqa: E402
 
 QUICK_CHECKPOINTS = 300
 STEP_TIMEOUT = 120.0  # seconds any one step may take, at any size

@@ -6,7 +6,7 @@
   (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
   (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
   ``nested``). Its data lives in a pytest temporary folder.
-- ``client`` is a client of it (the UI tests' conftest has its own); ``config_file`` a
+- ``client`` is a client of it (for every test folder); ``config_file`` a
   config file of the test's own, with no context or read-only setting leaking in.
 """
 

@@ -4,12 +4,16 @@ The modules checked are found, not listed: every module of agent_tui that is not
 the UI (the UI packages and the few UI modules beside them below). A new module is
 therefore checked as headless unless it is placed in the UI. import-linter checks the
 same rule statically (`uv run lint-imports`); this test checks what really loads.
+
+The unit tests are the headless core's tests: they load no Textual either (a test of the
+UI belongs in tests/ui), checked the same way over every module under tests/unit.
 """
 
 import json
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,6 +86,34 @@ def test_headless_modules_do_not_import_textual(group: str) -> None:
         text=True,
         check=False,
         timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"{result.stdout.strip()} loads textual"
+
+
+def unit_test_modules() -> list[str]:
+    """Every module under tests/unit (this one too), by its name in the `tests` package."""
+    unit = Path(__file__).resolve().parent
+    root = unit.parents[1]
+    return sorted(
+        ".".join(path.relative_to(root).with_suffix("").parts)
+        for path in unit.rglob("*.py")
+        if path.name != "__init__.py"
+    )
+
+
+def test_unit_tests_do_not_import_textual() -> None:
+    modules = unit_test_modules()
+    assert "tests.unit.test_headless_imports" in modules
+    root = Path(__file__).resolve().parents[2]
+    # From the repository's root, as pytest imports them (`tests` is a package there).
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(modules)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=root,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", f"{result.stdout.strip()} loads textual"

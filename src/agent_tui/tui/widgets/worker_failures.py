@@ -4,7 +4,7 @@ Textual posts `Worker.StateChanged` to the node that started the worker only (th
 message does not bubble), so a failure on a modal or a widget would end silently: a
 chat stream that raised would leave the pane at "running" with no word said. Every
 screen, modal and widget of ours that runs workers mixes in `ReportsWorkerFailures`
-(`AgentScreen` does for screens); `tests/ui/test_worker_failures.py` finds them in
+(`AgentScreen` does for screens); `tests/ui/app/test_worker_failures.py` finds them in
 the code and checks that none is missed. The app (`shell.ShellApp.worker_failed`) logs
 the traceback and tells the user.
 """

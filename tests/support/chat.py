@@ -1,0 +1,151 @@
+"""Shared by the chat pane tests: a fast chat assistant on the real server, the thread view
+around a thread of it, and ways to type, send and wait for a run to end."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from agent_tui.chat.assistant import ChatAssistant
+from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Assistant, Thread
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.blocks import ErrorBlock
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.shell import ShellHarness
+
+SIZE = (150, 45)
+
+
+async def chat_assistant(client: AgentServerClient, token_delay_ms: int = 0) -> Assistant:
+    """An assistant of the demo `chat` graph that streams with no (or a small) delay."""
+    return await client.assistants.create(
+        "chat", context={"token_delay_ms": token_delay_ms}, name=f"chat {token_delay_ms}ms"
+    )
+
+
+async def chat_thread(client: AgentServerClient, assistant: Assistant) -> Thread:
+    return await client.threads.create(
+        metadata={"graph_id": "chat", "assistant_id": assistant.assistant_id}
+    )
+
+
+def chat_app(
+    client: AgentServerClient,
+    thread_id: str,
+    assistant: Assistant | None = None,
+    *,
+    readonly: bool = False,
+    **options: Any,
+) -> tuple[ShellHarness, ThreadViewScreen]:
+    """The thread view opened as `:thread <id>` opens it: Chat tab, prompt focused; the
+    chat runs `assistant` (the server drops `assistant_id` from a new thread's metadata)."""
+    chosen = ChatAssistant.of(assistant) if assistant is not None else None
+    screen = ThreadViewScreen(
+        client, thread_id, chat=True, assistant=chosen, status_interval=0, **options
+    )
+    app = ShellHarness(screen, readonly=readonly)
+    app.client = client
+    return app, screen
+
+
+def pane_of(app: ShellHarness) -> ChatPane:
+    return app.screen.query_one(ChatPane)
+
+
+async def type_and_send(pilot: Pilot[Any], pane: ChatPane, text: str) -> None:
+    """Type `text` into the prompt (as a paste would) and press enter."""
+    pane.prompt.focus()
+    pane.prompt.insert(text)
+    await pilot.press("enter")
+
+
+def ended(pane: ChatPane) -> bool:
+    return pane.run is None and pane.run_state in (
+        "done",
+        "error",
+        "cancelled",
+        "interrupted",
+        "paused",
+    )
+
+
+def state_line(pane: ChatPane) -> str:
+    return str(pane.query_one("#chat-state").render())
+
+
+def ai_texts(pane: ChatPane) -> list[str]:
+    return pane.model.ai_texts()
+
+
+def humans(pane: ChatPane) -> list[str]:
+    return [item.text for item in pane.model.items if isinstance(item, HumanItem)]
+
+
+def tool_results(pane: ChatPane) -> list[ToolResultItem]:
+    return [item for item in pane.model.items if isinstance(item, ToolResultItem)]
+
+
+def errors(pane: ChatPane) -> list[ErrorItem]:
+    return [item for item in pane.model.items if isinstance(item, ErrorItem)]
+
+
+def error_block_texts(pane: ChatPane) -> list[str]:
+    """What the transcript's error blocks say, as the user reads them."""
+    return [str(block.query_one(Static).render()) for block in pane.query(ErrorBlock)]
+
+
+def notices(pane: ChatPane) -> list[str]:
+    return [item.text for item in pane.model.items if isinstance(item, NoticeItem)]
+
+
+def shown_ai_texts(pane: ChatPane) -> list[str | None]:
+    """The Markdown source of every AI block on screen (what the user reads)."""
+    texts: list[str | None] = []
+    for item in pane.model.items:
+        if isinstance(item, AIItem):
+            block = pane.transcript.block(item.key)
+            texts.append(block.markdown.source if isinstance(block, AIBlock) else None)
+    return texts
+
+
+async def final_messages(client: AgentServerClient, thread_id: str) -> list[tuple[str, str]]:
+    """The thread's messages (type, text) as its state holds them."""
+    state = await client.threads.get_state(thread_id)
+    messages = state.values.get("messages", []) if isinstance(state.values, dict) else []
+    shown: list[tuple[str, str]] = []
+    for message in messages:
+        content = message.get("content")
+        shown.append((message.get("type", "?"), content if isinstance(content, str) else ""))
+    return shown
+
+
+@asynccontextmanager
+async def run_elsewhere(
+    client: AgentServerClient, thread_id: str, assistant_id: str, text: str
+) -> AsyncIterator[asyncio.Task[None]]:
+    """A run another client started on the thread (not resumable), streaming once this
+    yields; cancelled on the way out if it has not ended."""
+    started = asyncio.Event()
+
+    async def elsewhere() -> None:
+        async with client.runs.stream(
+            thread_id, assistant_id, input={"messages": [{"role": "user", "content": text}]}
+        ) as run:
+            async for _ in run:
+                started.set()
+
+    other = asyncio.create_task(elsewhere())
+    try:
+        await asyncio.wait_for(started.wait(), 30)
+        yield other
+    finally:
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)

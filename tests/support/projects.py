@@ -1,0 +1,81 @@
+"""Small projects for the tests that start a local server on one.
+
+``tiny_config`` writes a ``langgraph.json`` with one graph (``tiny``, the test counter
+graph) and nothing to install.
+
+``tests/projects/weather`` is a ``langgraph.json`` whose graph imports ``tinyweather``, a
+tiny local package (``packages/tinyweather``, built with hatchling) that agent-tui's own
+environment does not have: the graph runs only in the project's environment. Installing
+it needs no network (uv builds it with a backend from its cache).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.support.paths import GRAPHS, WEATHER_PROJECT
+
+# A PEP 517 backend that never finishes (format it with the `pid_file` it writes its
+# pid and its parent's to): a build is still running when the test stops it.
+HANGING_BACKEND = """
+import os
+import threading
+from pathlib import Path
+
+
+def _hang(*args, **kwargs):
+    Path({pid_file!r}).write_text(f"{{os.getpid()}} {{os.getppid()}}")
+    threading.Event().wait()
+
+
+get_requires_for_build_wheel = get_requires_for_build_editable = _hang
+prepare_metadata_for_build_wheel = prepare_metadata_for_build_editable = _hang
+build_wheel = build_editable = _hang
+"""
+
+
+def tiny_config(folder: Path) -> Path:
+    """A ``langgraph.json`` in ``folder`` serving the test counter graph as ``tiny``."""
+    config = folder / "langgraph.json"
+    graph = GRAPHS / "counter.py"
+    config.write_text(json.dumps({"graphs": {"tiny": f"{graph}:graph"}, "env": {}}))
+    return config
+
+
+def copy_weather_project(destination: Path) -> Path:
+    """A private copy of the weather project (tests edit it); its ``langgraph.json``."""
+    folder = destination / "weather"
+    shutil.copytree(
+        WEATHER_PROJECT, folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+    )
+    return folder / "langgraph.json"
+
+
+def add_dependency(config: Path, dependency: str) -> None:
+    """Add a requirement string (or local path) to a project's ``dependencies``."""
+    raw = json.loads(config.read_text())
+    raw["dependencies"] = [*raw.get("dependencies", []), dependency]
+    config.write_text(json.dumps(raw, indent=2))
+
+
+def add_endless_dependency(config: Path) -> None:
+    """Add a local package whose build never ends (a hatchling hook that waits), so uv is
+    busy building the project's environment for as long as a test needs."""
+    package = config.parent / "packages" / "endless"
+    package.mkdir(parents=True)
+    (package / "pyproject.toml").write_text(
+        '[project]\nname = "endless"\nversion = "0.1.0"\n'
+        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+        "[tool.hatch.build.targets.wheel]\nbypass-selection = true\n"
+        "[tool.hatch.build.hooks.custom]\n"
+    )
+    (package / "hatch_build.py").write_text(
+        "import time\n"
+        "from hatchling.builders.hooks.plugin.interface import BuildHookInterface\n\n"
+        "class Hook(BuildHookInterface):\n"
+        "    def initialize(self, version, build_data):\n"
+        "        time.sleep(600)\n"
+    )
+    add_dependency(config, "./packages/endless")

@@ -1,0 +1,50 @@
+"""Shared by the thread view tests: threads built on the real server, the app around the view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Thread
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.shell import ShellHarness
+
+SIZE = (150, 45)
+TICKS = 1200  # a loop thread of 1,202 checkpoints
+
+
+def superstep(values: dict[str, Any], as_node: str) -> dict[str, Any]:
+    return {"updates": [{"values": values, "as_node": as_node}]}
+
+
+async def long_thread(client: AgentServerClient) -> Thread:
+    """1,202 checkpoints, built with supersteps (as if the loop graph had run)."""
+    steps = [superstep({"steps": TICKS}, "__input__"), superstep({"steps": TICKS}, "__start__")]
+    steps += [superstep({"i": i}, "tick") for i in range(1, TICKS + 1)]
+    return await client.threads.create(metadata={"graph_id": "loop"}, supersteps=steps)
+
+
+async def counter_thread(client: AgentServerClient, n: int = 5) -> Thread:
+    """A real counter run: steps -1 (input n), 0, 1 (inc: n+1, items [n]), 2 (dbl)."""
+    thread = await client.threads.create(metadata={"graph_id": "counter"})
+    async with client.runs.stream(thread.thread_id, "counter", input={"n": n}) as run:
+        async for _ in run:
+            pass
+    return thread
+
+
+def view_app(
+    client: AgentServerClient, thread_id: str, *, readonly: bool = False, **options: Any
+) -> tuple[ShellHarness, ThreadViewScreen]:
+    screen = ThreadViewScreen(client, thread_id, **options)
+    app = ShellHarness(screen, readonly=readonly)
+    app.client = client
+    return app, screen
+
+
+def loaded(screen: ThreadViewScreen) -> bool:
+    return bool(screen.history.rows) and screen.checkpoint_view.checkpoint_id is not None
+
+
+def steps_shown(screen: ThreadViewScreen) -> list[int | None]:
+    return [row.step for row in screen.pane.visible_items]

@@ -1,0 +1,53 @@
+"""Waiting on a Pilot app's own progress, never on fixed sleeps.
+
+`wait_for(pilot, condition)` lets the app's workers and messages run until `condition()`
+holds, or fails after a timeout naming `what` it waited for. UI tests get it from the
+`wait_for` fixture (tests/ui/conftest.py) and type it `WaitFor`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from textual.pilot import Pilot
+
+
+class WaitFor(Protocol):
+    """The `wait_for` fixture: `wait_for` below."""
+
+    async def __call__(
+        self,
+        pilot: Pilot[Any],
+        condition: Callable[[], bool],
+        *,
+        timeout: float = 30.0,
+        what: str = "condition",
+        workers: bool = True,
+    ) -> None: ...
+
+
+async def wait_for(
+    pilot: Pilot[Any],
+    condition: Callable[[], bool],
+    *,
+    timeout: float = 30.0,
+    what: str = "condition",
+    workers: bool = True,
+) -> None:
+    """Let workers and messages run until `condition()` holds, or fail after `timeout`.
+
+    `workers=False` does not wait for running workers to finish between checks: for
+    watching what the app shows while a worker is still busy.
+    """
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        # Polls a condition, bounded by the deadline: the short pause only keeps this
+        # loop from spinning while a subprocess or the network is busy.
+        if workers:
+            await app.workers.wait_for_complete()
+        await pilot.pause(0.02)

@@ -1,0 +1,80 @@
+"""`agent-tui` on a project with dependencies: its environment is built on the start-up
+screen (uv's progress shown), and a build that fails shows uv's own words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
+
+from agent_tui.settings.target import LocalServer
+from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.startup import StartupScreen
+from tests.support.projects import add_dependency, copy_weather_project
+from tests.support.waiting import WaitFor
+
+
+async def test_the_build_shows_progress_then_the_project_graph(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    config = copy_weather_project(tmp_path)
+    secret = "sk-test-7c6b5a4f3e2d1c0b9a8f"  # langgraph.json's env: reaches the graph only
+    config.write_text(json.dumps({**json.loads(config.read_text()), "env": {"KEY": secret}}))
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
+    seen: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        startup = app.screen
+        assert isinstance(startup, StartupScreen)
+        bar = startup.query_one("#build-progress", ProgressBar)
+
+        status = startup.query_one("#status", Static)
+
+        def building() -> bool:
+            if status.region.height:  # what is on screen, below the bar
+                seen.append(str(status.render()))
+            return bool(bar.display) and bar.region.height == 1
+
+        await wait_for(pilot, building, workers=False, what="the build's progress bar")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ServerInfoScreen),
+            timeout=120,
+            what="the info screen",
+        )
+        table = app.screen.query_one("#graphs", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
+        assert table.get_row_at(0)[0].plain == "weather"
+        assert bar.total == 1 and bar.progress == 1  # the one package, installed
+        assert secret not in app.export_screenshot()
+        await pilot.press("ctrl+q")
+    assert any("tinyweather" in line or "environment" in line for line in seen)
+    assert not [line for line in seen if secret in line]
+
+
+async def test_a_failed_build_shows_uvs_words_and_offers_retry(
+    tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UV_OFFLINE", "1")  # never reach for the network in a test
+    config = copy_weather_project(tmp_path)
+    add_dependency(config, "agent-tui-no-such-package-4711==0.0.1")
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartupScreen)
+        await wait_for(pilot, lambda: screen.failed, timeout=120, what="the failure")
+        title = str(screen.query_one("#error-title", Static).render())
+        assert title == "The project's environment could not be built"
+        details = str(screen.query_one("#error-details", Static).render())
+        assert details.startswith("uv said:")
+        assert "agent-tui-no-such-package-4711" in details
+        assert "Traceback" not in details
+        # Nothing on screen still looks busy: no spinner, no pulsing build bar.
+        await pilot.pause()
+        assert screen.query_one("#build-progress", ProgressBar).region.height == 0
+        assert screen.query_one(LoadingIndicator).region.height == 0
+        assert app.local_server is None  # no server was started for a broken environment
+        await pilot.press("ctrl+q")
+    assert app.return_code == 1

@@ -1,0 +1,30 @@
+"""On a table with thousands of loaded rows, `/` filters once the user pauses typing,
+not once per key (each refill of the table costs a quarter of a second there)."""
+
+from __future__ import annotations
+
+from agent_tui.tui.resource_screen import FILTER_DEBOUNCE_ROWS
+from tests.support.shell import ListScreen, ShellHarness, make_items
+from tests.support.waiting import WaitFor
+
+
+async def test_big_tables_filter_after_a_pause(wait_for: WaitFor) -> None:
+    screen = ListScreen(make_items(FILTER_DEBOUNCE_ROWS + 10))
+    screen.page_size = FILTER_DEBOUNCE_ROWS + 10  # one page: all rows loaded
+    app = ShellHarness(screen)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: len(table.items) == FILTER_DEBOUNCE_ROWS + 10)
+        refills: list[str] = []
+        original = table.set_filter
+
+        def counting(text: str) -> None:
+            refills.append(text)
+            original(text)
+
+        table.set_filter = counting  # type: ignore[method-assign]
+        await pilot.press("slash", *"name 7")
+        await wait_for(pilot, lambda: table.filter_text == "name 7", what="the filter")
+        assert refills == ["name 7"]  # one refill for eight keys
+        assert table.row_count > 0
+        assert all("name 7" in table.get_row_at(i)[1].plain for i in range(table.row_count))

@@ -1,0 +1,90 @@
+"""The thread view as a debugger: where a thread stopped inside a subgraph (State tab)
+and how long each superstep took (Timeline tab), against the real agent server."""
+
+from __future__ import annotations
+
+import httpx
+from textual.widgets import Static
+
+from agent_tui.client import AgentServerClient
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
+from tests.support.waiting import WaitFor
+
+
+async def test_the_state_tab_says_where_inside_a_subgraph_the_thread_waits(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
+        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        body = {
+            "assistant_id": "nested",
+            "input": {"messages": [{"role": "user", "content": "deploy to staging"}]},
+            "context": {"token_delay_ms": 0},
+        }
+        assert (await http.post(f"/threads/{thread_id}/runs/wait", json=body)).status_code == 200
+    app, screen = view_app(client, thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+
+        def summary() -> str:
+            return str(screen.checkpoint_view.query_one("#checkpoint-summary", Static).render())
+
+        await wait_for(pilot, lambda: "Inside" in summary(), what="the subgraph's state")
+        assert "Inside     chat > approve" in summary()
+        assert (
+            "chat (chat:"
+            in screen.checkpoint_view.query_one("#checkpoint-subgraphs-json", JsonView).text
+        )
+
+
+async def test_the_timeline_tab_shows_each_superstep_and_the_slowest(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        screen.tabs.active = "tab-timeline"
+        timeline = screen.query_one(TimelineView)
+        await wait_for(pilot, lambda: len(timeline.steps) == 4, what="four supersteps")
+        assert [step.label for step in timeline.steps] == ["__input__", "__start__", "inc", "dbl"]
+        text = str(timeline.query_one("#timeline-body", Static).render())
+        assert "slowest: step" in text
+        lines = text.splitlines()
+        assert any(line.strip().startswith("1 inc") for line in lines), lines
+
+
+async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoints(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
+        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        body = {
+            "assistant_id": "nested",
+            "input": {"messages": [{"role": "user", "content": "weather in Paris"}]},
+            "context": {"token_delay_ms": 0},
+        }
+        assert (await http.post(f"/threads/{thread_id}/runs/wait", json=body)).status_code == 200
+    app, screen = view_app(client, thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        # The superstep whose `chat` node ran the subgraph: `⤷` beside it in Next.
+        row = next(r for r in screen.history.rows if r.next == ("chat",))
+        namespace = row.subgraph_namespaces["chat"]
+        assert namespace.startswith("chat:")
+        table = screen.pane
+        cells = [cell.plain for cell in table.get_row(row.checkpoint_id)]
+        assert "chat⤷" in cells
+        table.move_cursor(row=table.get_row_index(row.checkpoint_id))
+        view = screen.checkpoint_view
+        await wait_for(pilot, lambda: bool(view.subgraph_history_text), what="its checkpoints")
+        lines = view.subgraph_history_text.splitlines()
+        assert lines[0].startswith(f"chat  namespace {namespace}  ")
+        # The subgraph's own supersteps, newest first: its input, then agent, tools, agent.
+        steps = [line.split()[1] for line in lines[1:]]
+        assert steps == [str(n) for n in range(len(steps) - 2, -2, -1)] and len(steps) >= 3
+        assert lines[-1].split()[2] == "input"
+        # The top graph's own history does not list them.
+        assert all(not r.state.checkpoint.checkpoint_ns for r in screen.history.rows)

@@ -6,6 +6,8 @@ run in file order and each leaves `alpha` deployed.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from typing import Any
 
@@ -15,6 +17,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from agent_tui.client.models.control_plane import Revision
+from agent_tui.local.control_plane import build_children, deployer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -94,8 +97,21 @@ def screen_text(screen: Screen[Any]) -> str:
 
 
 async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
-    plane: SharedPlane, agent_server_url: str, wait_for: WaitFor
+    plane: SharedPlane,
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The build waits until the detail has shown the revision building: on a loaded
+    # machine it could otherwise be DEPLOYED before the app draws its first row.
+    release = threading.Event()
+    build = build_children.build_environment
+
+    async def held_build(*args: Any, **kwargs: Any) -> str:
+        await asyncio.to_thread(release.wait, 60)
+        return await build(*args, **kwargs)
+
+    monkeypatch.setattr(deployer, "build_environment", held_build)
     with plane.http() as http:  # a patch with another secret: a new revision
         response = http.patch(
             f"/v2/deployments/{plane.alpha['id']}",
@@ -112,14 +128,13 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         detail = await open_alpha(app, pilot, plane, wait_for)
         assert any(f"deployment alpha{SEP}revisions" in b.plain for b in _trails(app))
-        # The old server serves until the new one replaces it (READY), then the deployment
-        # is down for the swap (AWAITING_DATABASE); how far it got depends on the machine.
-        assert "alpha" in heading(detail)
-        assert "READY" in heading(detail) or "AWAITING_DATABASE" in heading(detail)
+        # The old server serves while the new revision builds.
+        assert "alpha" in heading(detail) and "READY" in heading(detail)
         ids = [r.id for r in detail.table.items]
         assert ids[0] == newest and len(ids) == 2  # newest first
         assert statuses(detail)[0] in NOT_TERMINAL  # still building when first shown
 
+        release.set()
         await wait_for(
             pilot, lambda: statuses(detail)[0] == "DEPLOYED", what="DEPLOYED live", timeout=60
         )

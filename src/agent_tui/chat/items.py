@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agent_tui.threads.failure import Failure
+
 RunState = Literal[
     "idle",
     "starting",
@@ -103,10 +105,16 @@ class InterruptItem:
 
 @dataclass(eq=False)
 class ErrorItem:
+    """A run's failure: the stream's error event, completed from the thread's state when
+    the run ends (`threads.failure`: the node, and the exception's own words)."""
+
     key: str
     error: str  # the error class, e.g. "DemoFailure"
     message: str
     node: str | None = None  # the node that raised it, once the thread's state says
+
+    def failure(self) -> Failure:
+        return Failure(self.error, self.message, self.node)
 
 
 @dataclass(eq=False)

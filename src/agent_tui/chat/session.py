@@ -313,6 +313,7 @@ class ChatSession:
     async def _finish(self, event: Finished) -> list[TranscriptChange]:
         transcript = self.transcript
         self.thread_status = event.thread_status
+        self.failure = None  # this run's, when the thread says it failed
         changes: list[TranscriptChange] = []
         if not self.machine.gone:
             try:

@@ -367,9 +367,9 @@ class ChatTranscript:
         return changes
 
     def show_failure(self, failure: Failure) -> list[TranscriptChange]:
-        """Say why the thread failed: name the node on the error this exchange already
-        shows, or add the error (a thread reopened later, a run rejoined after its error
-        event)."""
+        """Say why the thread failed: complete the error this exchange already shows (the
+        stream's event names no node, and often not the exception's own words), or add
+        the error (a thread reopened later, a run rejoined after its error event)."""
         shown: ErrorItem | None = None
         for item in reversed(self.items):
             if isinstance(item, HumanItem):
@@ -385,9 +385,9 @@ class ChatTranscript:
                 node=failure.node,
             )
             return self._add(item)
-        if shown.node == failure.node:
+        if shown.failure() == failure:
             return []
-        shown.node = failure.node
+        shown.error, shown.message, shown.node = failure.error, failure.message, failure.node
         return [Updated(shown)]
 
     def reconcile(self, values: Any) -> list[TranscriptChange]:

@@ -178,7 +178,10 @@ class HeadlessRun:
             return EXIT_API_ERROR
         state = finished.state
         waiting: Waiting | None = None
-        if state == "interrupted" or (state == "error" and not output.failed):
+        # Why it failed: what the chat shows (the session read the thread and its state
+        # when the run ended), else the state read here, else the stream's error event.
+        failure = (session.failure or output.said) if state == "error" else None
+        if state == "interrupted" or (state == "error" and session.failure is None):
             try:
                 thread_state = await client.threads.get_state(session.thread_id, subgraphs=True)
             except ApiError as error:
@@ -188,10 +191,10 @@ class HeadlessRun:
                     waiting = waiting_of(
                         thread_state, before=self.before, after=self.after, ran=self.ran
                     )
-                failure = failure_of(None, thread_state.tasks) if state == "error" else None
-                if failure is not None:  # no error event came (e.g. the run was rejoined)
-                    output.warn(f"the run failed: {failure.line()}")
-                    output.failed = True
+                else:
+                    failure = failure_of(None, thread_state.tasks, said=output.said) or failure
+        if failure is not None:
+            output.fail(failure)
         command = f"agent-tui run {shlex.quote(assistant)} --thread {session.thread_id}"
         output.ended(finished, waiting, command)
         if state == "done":
@@ -206,7 +209,7 @@ class HeadlessRun:
             output.warn("the run was cancelled on the server")
         elif finished.reason:
             output.warn(f"the run ended: {finished.reason}")
-        elif not output.failed:
+        elif output.failure is None:
             output.warn(f"the run failed (thread status: {finished.thread_status})")
         return EXIT_API_ERROR
 

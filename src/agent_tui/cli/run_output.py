@@ -4,7 +4,9 @@
 is assembled exactly as in the TUI): AI text as it streams, tool calls and results, node
 updates, custom events, interrupts. `JsonOutput` writes one JSON object per server event
 (JSON Lines, stable keys `event`, `data`, `run_id`, `thread_id`), then one `outcome`
-object. Both say on stderr what goes wrong (the server's error, a dropped connection).
+object (with `failure`: the exception's type, message and node, from the thread's state
+where the error event has only the server's generic words). Both say on stderr what goes
+wrong (why the run failed, a dropped connection).
 
 Everything for a human goes through `clean_text` (server text must never reach the
 terminal as escape sequences); JSON is escaped like every other `--json` output.
@@ -42,6 +44,7 @@ from agent_tui.client.events import (
 )
 from agent_tui.text.escaping import escape_json_controls
 from agent_tui.text.sanitize import clean_text
+from agent_tui.threads.failure import Failure
 
 if TYPE_CHECKING:
     from agent_tui.chat.driver_events import DriverEvent
@@ -59,7 +62,8 @@ class RunOutput:
         self.thread_id = thread_id
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.failed = False  # the server's error was said
+        self.said: Failure | None = None  # the stream's error event, as the chat shows it
+        self.failure: Failure | None = None  # why the run failed, once said (`fail`)
 
     def step(
         self, event: DriverEvent | None, changes: list[TranscriptChange], run_id: str | None
@@ -70,16 +74,20 @@ class RunOutput:
             return
         if isinstance(event, Reconnecting):
             self.warn(f"the connection dropped ({event.reason}): rejoining the run…")
-        # How a cancelled or failed run ended is said once the thread's state is read.
+        # How a cancelled or failed run ended is said once the thread's state is read:
+        # the error event's own message is often only the server's generic words.
         ending = isinstance(event, Finished) and event.state in ("cancelled", "error")
         for change in changes:
-            if isinstance(change, Added) and isinstance(change.item, ErrorItem):
-                item = change.item
-                self.warn(f"the run failed: {item.error}: {item.message}")
-                self.failed = True
+            if isinstance(change, (Added, Updated)) and isinstance(change.item, ErrorItem):
+                self.said = change.item.failure()
             elif isinstance(change, Added) and isinstance(change.item, NoticeItem) and not ending:
                 self.warn(change.item.text)
         self.out.flush()
+
+    def fail(self, failure: Failure) -> None:
+        """Say why the run failed (`threads.failure`: its type, node and own words)."""
+        self.failure = failure
+        self.warn(f"the run failed: {failure.line()}")
 
     def warn(self, text: str) -> None:
         self.out.flush()  # what came before shows before it
@@ -234,6 +242,7 @@ class JsonOutput(RunOutput):
             "next": list(waiting.next) if waiting else [],
             "pause": None,
             "interrupts": [],
+            "failure": self.failure.as_json() if self.failure is not None else None,
         }
         if waiting is not None:
             if waiting.pause is not None:

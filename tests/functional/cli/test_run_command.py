@@ -92,6 +92,7 @@ async def test_json_prints_one_object_per_event_then_the_outcome(
         "next": [],
         "pause": None,
         "interrupts": [],
+        "failure": None,
     }
 
 
@@ -218,7 +219,7 @@ async def test_a_failing_run_exits_1_with_the_servers_words(
     failing = await client.assistants.create("ticker", context={"ticks": 1, "then": "fail"})
     code, out, err = await cli(capsys, "run", failing.assistant_id, "--input", "{}", *url)
     assert code == 1
-    assert err == "agent-tui: the run failed: RuntimeError: the ticker was told to fail\n"
+    assert err == "agent-tui: the run failed: RuntimeError in tick: the ticker was told to fail\n"
     thread_id = thread_of(out)
     assert (await client.threads.get(thread_id)).status == "error"
 
@@ -244,6 +245,42 @@ async def test_a_failing_run_exits_1_with_the_servers_words(
     assert code == 1
     assert err.startswith("agent-tui: A run is already active on this thread")
     assert len(await client.runs.list(busy.thread_id)) == 1
+
+
+async def test_a_failed_call_is_told_in_the_exceptions_own_words(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The `failing` graph's node connects to a port that refuses: the stream and the
+    # thread say only "An internal error occurred"; the failing task has the words.
+    url = ["--url", agent_server_url]
+    code, out, err = await cli(capsys, "run", "failing", "--message", "hello", *url)
+    assert code == 1
+    [said] = err.splitlines()
+    assert said.startswith("agent-tui: the run failed: ConnectError in call_model: ")
+    assert said.endswith("Connection refused: code 7731")
+    assert "internal error" not in err
+    thread_id = thread_of(out)
+    assert (await client.threads.get(thread_id)).status == "error"
+
+    code, out, err = await cli(
+        capsys, "run", "failing", "--message", "quota exceeded", "--json", *url
+    )
+    assert code == 1
+    assert err == (
+        "agent-tui: the run failed: QuotaExceeded in call_model: quota exceeded: code 7731\n"
+    )
+    records = [json.loads(line) for line in out.splitlines()]
+    # The server's events as they came (its generic words included), then the outcome
+    # with the failure in the exception's own words.
+    [error] = [record["data"] for record in records if record["event"] == "error"]
+    assert error == {"error": "QuotaExceeded", "message": "An internal error occurred"}
+    assert records[-1]["event"] == "outcome"
+    assert records[-1]["data"]["state"] == "error"
+    assert records[-1]["data"]["failure"] == {
+        "error": "QuotaExceeded",
+        "message": "quota exceeded: code 7731",
+        "node": "call_model",
+    }
 
 
 async def test_bad_usage_exits_2_and_starts_nothing(
@@ -346,10 +383,18 @@ async def test_hostile_text_from_the_server_stays_inert(
     answers: list[Any] = [u["agent"]["messages"][-1]["content"] for u in updates if "agent" in u]
     assert answers == [said]  # the server keeps a NUL as U+FFFD: the rest is exact
 
-    # An error's words, and the answer an interrupt waits for.
+    # An error's words (the exception's own, read back from its repr in the thread's
+    # state), and the answer an interrupt waits for.
     code, out, err = await cli(capsys, "run", "chat", "--message", f"fail {EVERYTHING}", *url)
     assert code == 1
     assert terminal_controls(out) == [] and terminal_controls(err) == []
+    for json_flag in ((), ("--json",)):
+        code, out, err = await cli(
+            capsys, "run", "failing", "--message", f"quota {EVERYTHING}", *json_flag, *url
+        )
+        assert code == 1
+        assert terminal_controls(out) == [] and terminal_controls(err) == []
+        assert MARKER in err and "code 7731" in err
     code, out, err = await cli(capsys, "run", "chat", "--message", f"deploy to {EVERYTHING}", *url)
     assert code == 3
     assert terminal_controls(out) == [] and MARKER in out.splitlines()[-2]

@@ -74,6 +74,7 @@ def test_every_configured_graph_has_its_default_assistant(agent_server_url: str)
         "loop",
         "nested",
         "questions",
+        "failing",
     }
     assert defaults["chat"]["name"] == "chat"
     assert defaults["chat"]["context"] == {}

@@ -14,6 +14,7 @@ from agent_tui.cli.run_output import HumanOutput, JsonOutput
 from agent_tui.client.events import RunEvent, parse_run_event
 from agent_tui.client.models import ThreadState
 from agent_tui.client.sse import ServerSentEvent
+from agent_tui.threads.failure import Failure
 
 
 def event(name: str, data: Any) -> RunEvent:
@@ -67,10 +68,17 @@ def test_a_sequence_split_across_tokens_stays_inert() -> None:
     assert out == "ai (agent): red [2Jtext 31m and 0;t\n"
 
 
-def test_an_error_goes_to_stderr_in_the_servers_words() -> None:
-    out, err = printed(event("error", {"error": "ValueError", "message": "bad \x1b[31minput"}))
-    assert out == ""
-    assert err == "agent-tui: the run failed: ValueError: bad input\n"
+def test_an_error_goes_to_stderr_once_the_run_ended_cleaned() -> None:
+    # The error event is kept, not printed: its message may be only the server's generic
+    # words, and `agent-tui run` says the failure once it has read the thread's state.
+    out, err = io.StringIO(), io.StringIO()
+    transcript, output = ChatTranscript(), HumanOutput("t-1", out, err)
+    error = event("error", {"error": "ValueError", "message": "bad \x1b[31minput"})
+    output.step(Received(error, 0.0), transcript.apply(error), "r-1")
+    assert (out.getvalue(), err.getvalue()) == ("", "")
+    assert output.said == Failure("ValueError", "bad \x1b[31minput")
+    output.fail(Failure("ValueError", "bad \x1b[31minput", "agent"))
+    assert err.getvalue() == "agent-tui: the run failed: ValueError in agent: bad input\n"
 
 
 def test_json_lines_keep_the_exact_text_escaped() -> None:

@@ -160,13 +160,17 @@ class ErrorBlock(ChatBlock):
     item: ErrorItem
 
     def compose(self) -> ComposeResult:
+        # `Failure.line()`'s words, each part styled on its own: "ConnectError in
+        # call_model: [Errno 111] Connection refused".
+        failure = self.item.failure()
         text = Text()  # not the type's Text: its style would colour the whole line
-        text.append_text(server_text(self.item.error or "Error", style="bold red"))
-        if self.item.node:
+        text.append_text(server_text(failure.error or "Error", style="bold red"))
+        if failure.node:
             text.append(" in ", style="red")
-            text.append_text(server_text(self.item.node, style="bold"))
-        text.append(": ")
-        text.append_text(server_text(self.item.message))
+            text.append_text(server_text(failure.node, style="bold"))
+        if failure.message:
+            text.append(": ")
+            text.append_text(server_text(failure.message))
         yield Static(text, classes="error-text")
 
 

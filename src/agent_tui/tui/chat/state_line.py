@@ -52,8 +52,8 @@ def state_line(
     text.append("  thread ", style="dim")
     text.append_text(status_text(thread_status or "—"))
     if thread_status == "error" and failure is not None and not machine.active:
-        where = f" in {failure.node}" if failure.node else ""
-        text.append_text(server_text(f" ({failure.error or 'error'}{where})", style="red"))
+        # Type and node; the exception's own words are in the transcript's error block.
+        text.append_text(server_text(f" ({failure.where()})", style="red"))
     text.append("  assistant ", style="dim")
     if assistant is not None:
         text.append_text(server_text(assistant.shown, style="bold"))

@@ -1,17 +1,20 @@
 """The runs of one thread, newest first: what ran, how it ended, how long it took.
 
 `R` in the thread view or `:runs <thread id>` opens it. Columns: the run id, its status,
-the assistant (by name where the server lists it), created (UTC), duration, and the
-multitask strategy it was started with. Keys beyond the shared ones
-(`resource_screen.py`): `enter` shows one run whole — its kwargs (input, command,
-breakpoints, stream modes), metadata and, for a failed run, the error the thread
-recorded · `j` joins a running run: the thread view opens on the chat and streams it ·
-`x` cancels a pending or running run on the server (after a confirmation; refused in
-read-only mode). While a run is pending or running the list refreshes itself.
+the assistant (by name where the server lists it), created (UTC), duration, the
+multitask strategy it was started with, and for a failed run its error
+(`threads.failure`: the exception's type, node and own words, from the run's last
+checkpoint). Keys beyond the shared ones (`resource_screen.py`): `enter` shows one run
+whole — its kwargs (input, command, breakpoints, stream modes), metadata and, for a
+failed run, its error · `j` joins a running run: the thread view opens on the chat and
+streams it · `x` cancels a pending or running run on the server (after a confirmation;
+refused in read-only mode). While a run is pending or running the list refreshes itself.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -27,6 +30,7 @@ from agent_tui.client.models import Run
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id, short_thread_id
 from agent_tui.text.time_text import utc_seconds
+from agent_tui.threads.failure import Failure, run_failure
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -40,6 +44,8 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
 ACTIVE = frozenset({"pending", "running"})
+ERROR_WIDTH = 100  # cells of the Error column: the exception's own words, not just its type
+FAILURE_READS = 8  # failed runs' checkpoints read at once for the Error column
 
 
 def run_duration(run: Run, now: datetime) -> str:
@@ -55,15 +61,6 @@ def run_duration(run: Run, now: datetime) -> str:
     else:
         text = f"{int(seconds // 3600)}h {int(seconds % 3600 // 60):02d}m"
     return text + "…" if run.status in ACTIVE else text
-
-
-def run_error(state_tasks: Sequence[Any]) -> str | None:
-    """The error a failed run left on the thread: the first task's `error`, if any."""
-    for task in state_tasks:
-        error = task.get("error") if isinstance(task, dict) else getattr(task, "error", None)
-        if error:
-            return str(error)
-    return None
 
 
 class ThreadRunsScreen(ResourceScreen[Run]):
@@ -82,6 +79,8 @@ class ThreadRunsScreen(ResourceScreen[Run]):
         self.client = client
         self.thread_id = thread_id
         self.assistant_names: dict[str, str] = {}
+        # run id → why it failed (`threads.failure`); a finished run's never changes.
+        self.failures: dict[str, Failure | None] = {}
 
     @property
     def breadcrumb_title(self) -> str:
@@ -95,7 +94,12 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             Column("created", "Created (UTC)", lambda r: utc_seconds(r.created_at), width=19),
             Column("duration", "Duration", lambda r: run_duration(r, datetime.now(UTC)), width=9),
             Column("strategy", "Multitask", lambda r: r.multitask_strategy or "—", width=10),
+            Column("error", "Error", self._error_text, max_width=ERROR_WIDTH),
         ]
+
+    def _error_text(self, run: Run) -> Text:
+        failure = self.failures.get(run.run_id)
+        return server_text(failure.line() if failure is not None else "", style="red")
 
     def _assistant_text(self, run: Run) -> Text:
         assistant_id = run.assistant_id or ""
@@ -117,7 +121,20 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             except ApiError:
                 assistants = []  # ids instead of names: the runs still show
             self.assistant_names = {a.assistant_id: a.name or a.graph_id for a in assistants}
-        return await self.client.runs.list(self.thread_id, limit=limit, offset=offset)
+        runs = await self.client.runs.list(self.thread_id, limit=limit, offset=offset)
+        newest = runs[0].run_id if offset == 0 and runs else None
+        unread = [r for r in runs if r.status == "error" and r.run_id not in self.failures]
+        gate = asyncio.Semaphore(FAILURE_READS)
+
+        async def read(run: Run) -> None:
+            async with gate:
+                with contextlib.suppress(ApiError):  # the row says "error" without why
+                    self.failures[run.run_id] = await run_failure(
+                        self.client, self.thread_id, run.run_id, last=run.run_id == newest
+                    )
+
+        await asyncio.gather(*(read(run) for run in unread))
+        return runs
 
     # -- live -------------------------------------------------------------------------
 
@@ -149,14 +166,19 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             "metadata": item.metadata,
         }
         if item.status == "error":
-            # The run record holds no error; the thread's failed task does (while this
-            # run is the thread's last one).
-            try:
-                state = await self.client.threads.get_state(self.thread_id)
-            except ApiError:
-                shown["error"] = "(could not read the thread's state)"
-            else:
-                shown["error"] = run_error(state.tasks) or "(not recorded on the thread)"
+            # The run record holds no error; the run's last checkpoint does (its failing
+            # task), as the Error column shows it.
+            if item.run_id not in self.failures:
+                newest = self.table.items[0].run_id if self.table.items else None
+                try:
+                    self.failures[item.run_id] = await run_failure(
+                        self.client, self.thread_id, item.run_id, last=item.run_id == newest
+                    )
+                except ApiError:
+                    shown["error"] = "(could not read the run's checkpoints)"
+            if item.run_id in self.failures:
+                failure = self.failures[item.run_id]
+                shown["error"] = failure.line() if failure else "(not recorded on the thread)"
         title = f"run {item.run_id} · {item.status}"
         self.app.push_screen(RawJsonScreen(shown, title=title))
 

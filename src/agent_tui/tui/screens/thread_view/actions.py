@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
+from agent_tui.text.sanitize import clean_text
 from agent_tui.threads.export import (
     ExportError,
     dump_export,
@@ -30,6 +31,7 @@ from agent_tui.threads.export import (
     import_thread,
     load_export,
 )
+from agent_tui.threads.failure import Failure, thread_failure
 from agent_tui.threads.history import HistoryRow, delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.pane import ChatPane
@@ -185,6 +187,7 @@ class TimeTravel:
         assistant = self.sync.assistant_id or ""
         context = self.screen.agent_app.context_overrides.context_for_run(assistant)
         ran: list[str] = []
+        said: Failure | None = None  # the stream's error event
         self.browser.set_progress(f"running from step {row.step}…")
         try:
             async with self.client.runs.stream(
@@ -203,22 +206,30 @@ class TimeTravel:
                             f"running from step {row.step}: {' → '.join(ran)}"
                         )
                     elif isinstance(event, ErrorEvent):
-                        self.screen.notify(
-                            f"{event.error}: {event.message}",
-                            title="The run failed",
-                            severity="error",
-                            markup=False,
-                        )
+                        said = Failure(event.error, event.message)
         except ApiError as error:
             self.screen.report_error(error, doing=f"run from step {row.step}")
         finally:
             self.browser.set_progress("")
+        if said is not None:
+            await self._say_failed(said)
         await self.browser.reload_newer(select=None)
         self.replay_ended()
         self.screen.notify(
             f"Ran from step {row.step}: {', '.join(ran) or 'nothing to run'}.",
             title="Replay",
             markup=False,
+        )
+
+    async def _say_failed(self, said: Failure) -> None:
+        """The stream's error event names the type, often not the exception's own words:
+        the thread's state has them, and the node."""
+        try:
+            failure = await thread_failure(self.client, self.thread_id, said=said) or said
+        except ApiError:
+            failure = said
+        self.screen.notify(
+            clean_text(failure.line()), title="The run failed", severity="error", markup=False
         )
 
     # -- export -----------------------------------------------------------------------

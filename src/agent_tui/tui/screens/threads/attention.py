@@ -5,10 +5,11 @@ a time, so this is two searches read one after the other (newest first in each).
 is a Threads screen in every other way: open, copy, delete, raw JSON, `/` filter.
 
 The "Why" column tells apart what the server's two statuses hide: a thread waiting on
-an `interrupt()` (with its question), one whose run failed (with its error and node), one
-whose run was cancelled and one paused at a breakpoint. The search cannot select the
-thread's `error` field, so the threads of a page that need it are read whole (and the
-failed ones' state, for the node), a few at a time.
+an `interrupt()` (with its question), one whose run failed, one whose run was cancelled
+and one paused at a breakpoint. A failure is said as the chat says it
+(`threads.failure`): the exception's type, node and own words. The search cannot select
+the thread's `error` field, so the threads of a page that need it are read whole (and
+the failed ones' state, for the node and the exception's words), a few at a time.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from agent_tui.tui.widgets.resource_table import Column
 from agent_tui.tui.widgets.text import server_text
 
 DETAIL_READS = 8  # threads read whole at once for their "Why"
+WHY_WIDTH = 100  # cells of "Why": a failure's own words, not just its type and node
 
 
 def needs_reading(thread: Thread) -> bool:
@@ -55,7 +57,10 @@ class AttentionScreen(ThreadsScreen):
         why: Column[Thread] = Column(
             "why",
             "Why",
-            lambda t: server_text(self.reasons.get(t.thread_id) or attention_reason(t)),
+            lambda t: server_text(
+                self.reasons.get(t.thread_id) or attention_reason(t, None, WHY_WIDTH)
+            ),
+            max_width=WHY_WIDTH,
         )
         return [*kept, why]
 
@@ -77,7 +82,7 @@ class AttentionScreen(ThreadsScreen):
             thread = listed.model_copy(update={"error": (whole.model_extra or {}).get("error")})
             failure = failure_of(thread, tasks)
             self.reasons[listed.thread_id] = attention_reason(
-                thread, failure.line() if failure is not None else None
+                thread, failure.line() if failure is not None else None, WHY_WIDTH
             )
 
         await asyncio.gather(*(read_reason(thread) for thread in unclear))

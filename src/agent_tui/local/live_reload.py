@@ -33,7 +33,11 @@ from typing import Literal
 
 from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.graph_check import CheckStandby
-from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.langgraph_config import (
+    LangGraphConfig,
+    LangGraphConfigError,
+    load_langgraph_config,
+)
 from agent_tui.local.project_env import (
     EnvironmentBuildError,
     ensure_environment,
@@ -98,13 +102,7 @@ class LiveReload:
         self.last_event: ReloadEvent | None = None
 
     def start(self) -> None:
-        config = load_langgraph_config(self.server.config_path)
-        plan = plan_environment(config)
-        folders = [config.folder, *config.dependencies]
-        extra = [config.path, *plan.sources]
-        env_file = _env_file(config.path)
-        if env_file is not None:
-            extra.append(env_file)
+        folders, extra = project_paths(load_langgraph_config(self.server.config_path))
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
         self._watcher.start()
         if self._prewarm:
@@ -220,6 +218,17 @@ class LiveReload:
         logger.warning("reload failed: %s", message)
         self._emit(event)
         return event
+
+
+def project_paths(config: LangGraphConfig) -> tuple[list[Path], list[Path]]:
+    """What to watch for changes to ``config``'s server: the folders (with all they hold)
+    and the files outside them that count (``langgraph.json``, ``.env``, dependency files)."""
+    folders = [config.folder, *config.dependencies]
+    extra = [config.path, *plan_environment(config).sources]
+    env_file = _env_file(config.path)
+    if env_file is not None:
+        extra.append(env_file)
+    return folders, extra
 
 
 def _relative(path: Path, folder: Path) -> Path:

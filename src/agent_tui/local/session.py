@@ -3,7 +3,8 @@
 `LocalSession` gives the app a URL for the `local` context:
 
 - when another process (a second `agent-tui`, `agent-tui serve`) runs the project's server,
-  it waits for that server to answer and uses it, and never stops it;
+  it waits for that server to answer and uses it, and never stops it; that process's
+  live reloads are read from the data folder (`reload_record`, `reload_news`);
 - else it builds the project's environment (`project_env`, progress to the start-up
   screen), starts the embedded server on it, and stops it when the app exits;
 - with live reload on (the default from the command line), it watches the project and
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from agent_tui.local import EmbeddedAgentServer, RunningServer
     from agent_tui.local.broken_start import FixEvent, FixWatch
     from agent_tui.local.live_reload import LiveReload, ReloadEvent
+    from agent_tui.local.reload_record import ReloadRecord
     from agent_tui.local.server_errors import ServerExited
 
 logger = logging.getLogger(__name__)
@@ -72,6 +74,9 @@ class LocalSession:
         """The server this app started and owns."""
         self.attached: RunningServer | None = None
         """Another process's server this app uses, when it does."""
+        self.owner_reloads = False
+        """That process reloads its server on change (it records its reloads)."""
+        self._reloads_seen: int | None = None
         self.live_reload: LiveReload | None = None
         self.fix_watch: FixWatch | None = None
         """After a failed start (with reload on): watches the project until a save fixes it."""
@@ -148,6 +153,8 @@ class LocalSession:
             return None
         logger.info("using the local agent server of process %s at %s", ready.pid, ready.url)
         self.attached = ready
+        self._reloads_seen = None
+        self.owner_reloads = await asyncio.to_thread(self._owner_record, ready) is not None
         return ready.url
 
     async def _start(self, config: Path, data_dir: Path, startup: StartupProgress) -> str:
@@ -227,6 +234,30 @@ class LocalSession:
         now = running_server(attached.data_dir)
         return now is None or (now.pid, now.url) != (attached.pid, attached.url)
 
+    def reload_news(self) -> ReloadEvent | None:
+        """The latest reload of the other process's server this app uses, if it is new
+        since the last look; at the first look, only one that still matters (under way,
+        or failed: the server runs older code). Blocking: a file read."""
+        from agent_tui.local.live_reload import ReloadEvent
+
+        attached = self.attached
+        record = self._owner_record(attached) if attached is not None else None
+        if record is None or record.count == self._reloads_seen:
+            return None
+        first, self._reloads_seen = self._reloads_seen is None, record.count
+        self.owner_reloads = True
+        event = ReloadEvent.from_json(record.event) if record.event is not None else None
+        if event is None or (first and event.kind == "reloaded"):
+            return None
+        return event
+
+    @staticmethod
+    def _owner_record(attached: RunningServer) -> ReloadRecord | None:
+        from agent_tui.local.reload_record import read_reload_record
+
+        record = read_reload_record(attached.data_dir)
+        return record if record is not None and record.owner_pid == attached.pid else None
+
     # -- live reload ---------------------------------------------------------------------
 
     def _watch(self, server: EmbeddedAgentServer) -> None:
@@ -291,7 +322,7 @@ class LocalSession:
         attached = self.attached
         if attached is not None:
             owner = f"process {attached.pid}" if attached.pid is not None else "another process"
-            return [
+            rows = [
                 (
                     "Server",
                     f"{url}  (local: belongs to {owner}, keeps running after this app exits)",
@@ -299,6 +330,9 @@ class LocalSession:
                 ("Project", attached.config or "unknown"),
                 ("Data", f"{attached.data_dir}  (threads and assistants persist here)"),
             ]
+            if self.owner_reloads:
+                rows.append(("Reload", f"on: {owner} reloads the server on an edit; shown here"))
+            return rows
         server = self.server
         if server is None:
             return [("Server", url)]

@@ -214,6 +214,7 @@ class AgentTuiApp(ShellApp):
         tune_for_streaming()
         if self.local.attached is not None:
             self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
+            self.call_later(self._check_owner)  # a reload of its that failed shows at once
         if self._after_connect is not None:
             route, selection = self._after_connect
             self._after_connect = None
@@ -322,12 +323,18 @@ class AgentTuiApp(ShellApp):
         self._after_connect = (then, shown)
 
     async def _check_owner(self) -> None:
-        """While this app uses another process's local server: when that server stops
-        (its app quit, `serve` was stopped), start this app's own on the same data."""
+        """While this app uses another process's local server: show its reloads as the
+        owner does; when that server stops (its app quit, `serve` was stopped), start
+        this app's own on the same data."""
         attached = self.local.attached
-        if attached is None or not await asyncio.to_thread(self.local.owner_gone):
+        if attached is None:
             return
         owner = f"process {attached.pid}" if attached.pid is not None else "another process"
+        if not await asyncio.to_thread(self.local.owner_gone):
+            news = await asyncio.to_thread(self.local.reload_news)
+            if news is not None and attached is self.local.attached:
+                local_status.show_reload(self, news, attached.url or "", owner=owner)
+            return
         logger.info("the local server of %s stopped: starting our own", owner)
         self.notify(
             f"The local agent server of {owner} stopped: starting this app's own on the same "

@@ -10,8 +10,8 @@ that fixes it starts it again (`tui.local_status`).
 
 One local server per project (`agent_tui.local.server_lock`): when another process
 (a second agent-tui, `agent-tui serve`) already runs the server of the project's data
-folder, the app connects to it and leaves it running on exit; once that server is gone,
-a retry (or `:ctx local`) starts the app's own.
+folder, the app connects to it, shows its reloads (`tui.local_status`) and leaves it
+running on exit; once that server is gone, a retry (or `:ctx local`) starts the app's own.
 
 Contexts (`agent_tui.settings.contexts`): the app runs on one context at a time. `switch_context`
 (`:ctx NAME`, the context picker) re-reads the config file, and connects again through

@@ -79,3 +79,30 @@ def add_endless_dependency(config: Path) -> None:
         "        time.sleep(600)\n"
     )
     add_dependency(config, "./packages/endless")
+
+
+BROKEN_TOOLS = "import not_installed_anywhere\n"
+"""``tools.py`` of `broken_project`: line 1 imports a module nobody has."""
+
+
+def broken_project(folder: Path) -> Path:
+    """A project whose graph ``agent`` (``agent.py``) imports its ``tools.py``, which
+    imports a module nobody has: its server cannot start until ``tools.py`` is fixed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "agent.py").write_text(
+        "from typing import TypedDict\n\n"
+        "from langgraph.graph import START, StateGraph\n\n"
+        "import tools\n\n\n"
+        "class State(TypedDict):\n"
+        "    n: int\n\n\n"
+        "def step(state: State) -> State:\n"
+        "    return {'n': state['n'] + tools.STEP}\n\n\n"
+        "builder = StateGraph(State)\n"
+        "builder.add_node('step', step)\n"
+        "builder.add_edge(START, 'step')\n"
+        "graph = builder.compile()\n"
+    )
+    (folder / "tools.py").write_text(BROKEN_TOOLS)
+    config = folder / "langgraph.json"
+    config.write_text(json.dumps({"graphs": {"agent": "./agent.py:graph"}, "env": {}}))
+    return config

@@ -18,7 +18,8 @@ ahead of time (`standby`) and wait: the next reload only tells them to go. `stop
 them, and they end by themselves when agent-tui dies.
 
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
-them into a notification or a log line.
+them into a notification or a log line. The latest one is also recorded in the server's
+data folder (`reload_record`), where copies of agent-tui attached to the server see it.
 """
 
 from __future__ import annotations
@@ -29,11 +30,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast, get_args
 
 from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.graph_check import CheckStandby
-from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.langgraph_config import (
+    LangGraphConfig,
+    LangGraphConfigError,
+    load_langgraph_config,
+)
 from agent_tui.local.project_env import (
     EnvironmentBuildError,
     ensure_environment,
@@ -41,6 +46,7 @@ from agent_tui.local.project_env import (
     plan_environment,
 )
 from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
+from agent_tui.local.reload_record import remove_reload_record, write_reload_record
 from agent_tui.local.server_errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
@@ -61,6 +67,53 @@ class ReloadEvent:
     """For ``failed``: uv's or the server's last lines, when they explain it."""
     seconds: float = 0.0
     """For ``reloaded``: how long the reload took."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON (`reload_record`); `from_json` reads it back."""
+        problems = [
+            {
+                "graph": problem.graph,
+                "file": str(problem.file) if problem.file is not None else None,
+                "line": problem.line,
+                "message": problem.message,
+                "project": str(problem.project) if problem.project is not None else None,
+            }
+            for problem in self.problems
+        ]
+        return {
+            "kind": self.kind,
+            "files": [str(path) for path in self.files],
+            "message": self.message,
+            "problems": problems,
+            "details": self.details,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReloadEvent | None:
+        """The event `to_json` wrote; None if ``data`` is not one."""
+        kind, seconds = data.get("kind"), data.get("seconds")
+        if kind not in get_args(ReloadKind):
+            return None
+        problems = [
+            GraphProblem(
+                _text(item.get("graph")),
+                _path(item.get("file")),
+                item.get("line") if isinstance(item.get("line"), int) else None,
+                _text(item.get("message")) or "did not load",
+                _path(item.get("project")),
+            )
+            for item in _list(data.get("problems"))
+            if isinstance(item, dict)
+        ]
+        return cls(
+            cast(ReloadKind, kind),
+            [Path(path) for path in _list(data.get("files")) if isinstance(path, str)],
+            _text(data.get("message")) or "",
+            problems,
+            [line for line in _list(data.get("details")) if isinstance(line, str)],
+            float(seconds) if isinstance(seconds, int | float) else 0.0,
+        )
 
 
 ReloadListener = Callable[[ReloadEvent], None]
@@ -96,17 +149,14 @@ class LiveReload:
         self._stopping = threading.Event()
         """Set by `stop`: a build or check under way is killed, and nothing restarts."""
         self.last_event: ReloadEvent | None = None
+        self._count = 0
+        """Events so far, for the record (`reload_record`)."""
 
     def start(self) -> None:
-        config = load_langgraph_config(self.server.config_path)
-        plan = plan_environment(config)
-        folders = [config.folder, *config.dependencies]
-        extra = [config.path, *plan.sources]
-        env_file = _env_file(config.path)
-        if env_file is not None:
-            extra.append(env_file)
+        folders, extra = project_paths(load_langgraph_config(self.server.config_path))
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
         self._watcher.start()
+        self._record(None)
         if self._prewarm:
             self._first_prewarm = threading.Timer(self._prewarm_delay, self._prepare_when_idle)
             self._first_prewarm.daemon = True
@@ -131,15 +181,26 @@ class LiveReload:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+        remove_reload_record(self.server.data_dir)
 
     def _emit(self, event: ReloadEvent) -> None:
         if self._stopping.is_set():
             return  # nobody listens any more: the app or `serve` is shutting down
         self.last_event = event
+        self._count += 1
+        self._record(event)
         try:
             self._on_event(event)
         except Exception:  # a listener's bug must not stop the watcher
             logger.exception("reload listener failed")
+
+    def _record(self, event: ReloadEvent | None) -> None:
+        try:
+            write_reload_record(
+                self.server.data_dir, self._count, event.to_json() if event else None
+            )
+        except OSError as exc:  # only attached copies miss it
+            logger.warning("cannot record the reload for other copies: %s", exc)
 
     def _changed(self, paths: Sequence[Path]) -> None:
         with self._busy:  # one reload at a time; a burst during one starts the next
@@ -220,6 +281,29 @@ class LiveReload:
         logger.warning("reload failed: %s", message)
         self._emit(event)
         return event
+
+
+def project_paths(config: LangGraphConfig) -> tuple[list[Path], list[Path]]:
+    """What to watch for changes to ``config``'s server: the folders (with all they hold)
+    and the files outside them that count (``langgraph.json``, ``.env``, dependency files)."""
+    folders = [config.folder, *config.dependencies]
+    extra = [config.path, *plan_environment(config).sources]
+    env_file = _env_file(config.path)
+    if env_file is not None:
+        extra.append(env_file)
+    return folders, extra
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _path(value: object) -> Path | None:
+    return Path(value) if isinstance(value, str) else None
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _relative(path: Path, folder: Path) -> Path:

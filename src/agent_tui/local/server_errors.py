@@ -24,6 +24,11 @@ class EmbeddedServerError(RuntimeError):
         super().__init__(message)
 
 
+class ServerExited(EmbeddedServerError):
+    """The server process exited before it answered (a graph that does not import, a bad
+    option): the project, not the machine, is usually at fault."""
+
+
 class ServerAlreadyRunning(EmbeddedServerError):
     """Another process's server owns the data folder; connect to ``running`` instead."""
 

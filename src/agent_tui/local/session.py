@@ -3,11 +3,14 @@
 `LocalSession` gives the app a URL for the `local` context:
 
 - when another process (a second `agent-tui`, `agent-tui serve`) runs the project's server,
-  it waits for that server to answer and uses it, and never stops it;
+  it waits for that server to answer and uses it, and never stops it; that process's
+  live reloads are read from the data folder (`reload_record`, `reload_news`);
 - else it builds the project's environment (`project_env`, progress to the start-up
   screen), starts the embedded server on it, and stops it when the app exits;
 - with live reload on (the default from the command line), it watches the project and
-  reloads the server on change (`live_reload`), reporting each reload to the app.
+  reloads the server on change (`live_reload`), reporting each reload to the app; and
+  when its server does not start, it says where the graphs broke and watches the project
+  until a save fixes it (`broken_start`), reporting that to the app too.
 
 Headless (no Textual): the start-up screen is reached through the `StartupProgress`
 protocol, and every report from a worker thread through the app's ``call_from_thread``.
@@ -26,7 +29,10 @@ from agent_tui.settings.target import LocalServer
 
 if TYPE_CHECKING:
     from agent_tui.local import EmbeddedAgentServer, RunningServer
+    from agent_tui.local.broken_start import FixEvent, FixWatch
     from agent_tui.local.live_reload import LiveReload, ReloadEvent
+    from agent_tui.local.reload_record import ReloadRecord
+    from agent_tui.local.server_errors import ServerExited
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +48,7 @@ class StartupProgress(Protocol):
 
 
 ReloadListener = Callable[["ReloadEvent"], None]
+FixListener = Callable[["FixEvent"], None]
 OnLoop = Callable[..., Any]
 """``App.call_from_thread``: runs a callable on the app's loop, from a worker thread."""
 
@@ -53,19 +60,26 @@ class LocalSession:
         on_loop: OnLoop,
         on_reload: ReloadListener,
         on_status: Callable[[str], None],
+        on_fix: FixListener | None = None,
         reload: bool = False,
         start_timeout: float | None = None,
     ) -> None:
         self._on_loop = on_loop
         self._on_reload = on_reload
         self._on_status = on_status
+        self._on_fix = on_fix
         self.reload = reload
         self.start_timeout = start_timeout
         self.server: EmbeddedAgentServer | None = None
         """The server this app started and owns."""
         self.attached: RunningServer | None = None
         """Another process's server this app uses, when it does."""
+        self.owner_reloads = False
+        """That process reloads its server on change (it records its reloads)."""
+        self._reloads_seen: int | None = None
         self.live_reload: LiveReload | None = None
+        self.fix_watch: FixWatch | None = None
+        """After a failed start (with reload on): watches the project until a save fixes it."""
         self._cancel_build = threading.Event()
         """Set by `stop`: a build under way ends (uv killed), so quitting does not wait."""
 
@@ -83,6 +97,7 @@ class LocalSession:
         if there is one (connected to, never stopped), else one this app starts."""
         # A retry after a failed start begins from a clean slate.
         await asyncio.to_thread(self.stop)
+        self._cancel_build = threading.Event()
         self.attached = None
         from agent_tui.local import (
             EmbeddedServerError,
@@ -91,6 +106,7 @@ class LocalSession:
             local_server_data_dir,
             running_server,
         )
+        from agent_tui.local.project_env import EnvironmentBuildError
 
         config = target.config_path or default_langgraph_config(Path.cwd())
         data_dir = target.data_dir or local_server_data_dir(config)
@@ -105,6 +121,9 @@ class LocalSession:
                 return await self._start(config, data_dir, startup)
             except ServerAlreadyRunning:
                 self.server = None  # another copy started it first: connect to it
+            except (EmbeddedServerError, EnvironmentBuildError) as error:
+                await asyncio.to_thread(self._watch_until_fixed, config, error)
+                raise
         raise EmbeddedServerError(
             f"the local agent server for {config} kept starting and stopping in other "
             "processes; try again"
@@ -134,10 +153,13 @@ class LocalSession:
             return None
         logger.info("using the local agent server of process %s at %s", ready.pid, ready.url)
         self.attached = ready
+        self._reloads_seen = None
+        self.owner_reloads = await asyncio.to_thread(self._owner_record, ready) is not None
         return ready.url
 
     async def _start(self, config: Path, data_dir: Path, startup: StartupProgress) -> str:
         from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
+        from agent_tui.local.server_errors import ServerExited
 
         python = await self._project_python(config, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
@@ -146,10 +168,13 @@ class LocalSession:
         self.server = server  # set before start: shutdown must find it
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
-        if self.start_timeout is None:
-            await server.wait_until_ready_async()
-        else:
-            await server.wait_until_ready_async(self.start_timeout)
+        try:
+            if self.start_timeout is None:
+                await server.wait_until_ready_async()
+            else:
+                await server.wait_until_ready_async(self.start_timeout)
+        except ServerExited as exited:
+            raise await self._explain(exited, config, python, startup) from None
         logger.info(
             "local agent server ready at %s after %.1fs (its log: %s)",
             server.url,
@@ -159,6 +184,24 @@ class LocalSession:
         if reload:
             await asyncio.to_thread(self._watch, server)
         return server.url
+
+    async def _explain(
+        self, exited: ServerExited, config: Path, python: str, startup: StartupProgress
+    ) -> ServerExited:
+        """Why the server exited, as live reload would say it: where the graphs break
+        (`broken_start.GraphsDidNotLoad`), else as it was."""
+        from agent_tui.local import load_langgraph_config
+        from agent_tui.local.broken_start import GraphsDidNotLoad, find_graph_problems
+
+        # The same heading: a failure is shown under it.
+        checking = ["the server stopped: looking for where the graphs break"]
+        startup.follow(f"Starting a local agent server for {config}", lambda: checking)
+        loaded = load_langgraph_config(config)  # it loaded a moment ago: it still does
+        problems = await asyncio.to_thread(find_graph_problems, loaded, python, self._cancel_build)
+        if not problems:
+            return exited
+        log_file = self.server.log_file if self.server is not None else config
+        return GraphsDidNotLoad(exited, problems, log_file)
 
     async def _project_python(self, config: Path, startup: StartupProgress) -> str:
         """The interpreter for `config`'s server: the project's environment, built first
@@ -177,7 +220,7 @@ class LocalSession:
             )
 
         startup.follow(f"Preparing the environment of {config}")
-        self._cancel_build = cancel = threading.Event()
+        cancel = self._cancel_build
         return await asyncio.to_thread(ensure_environment, loaded, report, cancel=cancel)
 
     def owner_gone(self) -> bool:
@@ -190,6 +233,30 @@ class LocalSession:
 
         now = running_server(attached.data_dir)
         return now is None or (now.pid, now.url) != (attached.pid, attached.url)
+
+    def reload_news(self) -> ReloadEvent | None:
+        """The latest reload of the other process's server this app uses, if it is new
+        since the last look; at the first look, only one that still matters (under way,
+        or failed: the server runs older code). Blocking: a file read."""
+        from agent_tui.local.live_reload import ReloadEvent
+
+        attached = self.attached
+        record = self._owner_record(attached) if attached is not None else None
+        if record is None or record.count == self._reloads_seen:
+            return None
+        first, self._reloads_seen = self._reloads_seen is None, record.count
+        self.owner_reloads = True
+        event = ReloadEvent.from_json(record.event) if record.event is not None else None
+        if event is None or (first and event.kind == "reloaded"):
+            return None
+        return event
+
+    @staticmethod
+    def _owner_record(attached: RunningServer) -> ReloadRecord | None:
+        from agent_tui.local.reload_record import read_reload_record
+
+        record = read_reload_record(attached.data_dir)
+        return record if record is not None and record.owner_pid == attached.pid else None
 
     # -- live reload ---------------------------------------------------------------------
 
@@ -209,6 +276,32 @@ class LocalSession:
             logger.warning("live reload is not watching the project: %s", watcher.error)
         self.live_reload = watcher
 
+    def _watch_until_fixed(self, config: Path, error: BaseException) -> None:
+        """After a failed start: watch the project (with reload on) so that a save that
+        fixes it starts the server again (`broken_start.FixWatch`)."""
+        from agent_tui.local import DEMO_CONFIG
+        from agent_tui.local.broken_start import FixWatch, GraphsDidNotLoad
+
+        listener = self._on_fix
+        if not self.reload or listener is None or config == DEMO_CONFIG:
+            return
+        if self._cancel_build.is_set():
+            return  # stopped while starting (the app quits): nothing to watch for
+
+        def report(event: FixEvent) -> None:
+            self._on_loop(listener, event)
+
+        check_first = isinstance(error, GraphsDidNotLoad)
+        watcher = FixWatch(config, report, check_graphs_first=check_first)
+        try:
+            watcher.start()
+        except Exception:  # the user can still retry with `r`
+            logger.exception("cannot watch %s for a fix", config)
+            return
+        self.fix_watch = watcher
+        if not watcher.wait_ready():
+            logger.warning("not watching %s for a fix", config)
+
     # -- stopping and describing ---------------------------------------------------------
 
     def stop(self) -> None:
@@ -218,6 +311,9 @@ class LocalSession:
         watcher, self.live_reload = self.live_reload, None
         if watcher is not None:
             watcher.stop()
+        fix_watch, self.fix_watch = self.fix_watch, None
+        if fix_watch is not None:
+            fix_watch.stop()
         if self.server is not None:
             self.server.stop()
 
@@ -226,7 +322,7 @@ class LocalSession:
         attached = self.attached
         if attached is not None:
             owner = f"process {attached.pid}" if attached.pid is not None else "another process"
-            return [
+            rows = [
                 (
                     "Server",
                     f"{url}  (local: belongs to {owner}, keeps running after this app exits)",
@@ -234,6 +330,9 @@ class LocalSession:
                 ("Project", attached.config or "unknown"),
                 ("Data", f"{attached.data_dir}  (threads and assistants persist here)"),
             ]
+            if self.owner_reloads:
+                rows.append(("Reload", f"on: {owner} reloads the server on an edit; shown here"))
+            return rows
         server = self.server
         if server is None:
             return [("Server", url)]

@@ -5,12 +5,13 @@ screens do the rest.
 Start-up: the app opens at once on `StartupScreen`, and an async worker starts the
 local server (or reaches the remote one) while the screen shows its progress. When
 `GET /info` answers, `ServerInfoScreen` replaces it. On failure the start-up screen
-shows why, and `r` tries again.
+shows why, and `r` tries again; a local project that did not start is watched, and a save
+that fixes it starts it again (`tui.local_status`).
 
 One local server per project (`agent_tui.local.server_lock`): when another process
 (a second agent-tui, `agent-tui serve`) already runs the server of the project's data
-folder, the app connects to it and leaves it running on exit; once that server is gone,
-a retry (or `:ctx local`) starts the app's own.
+folder, the app connects to it, shows its reloads (`tui.local_status`) and leaves it
+running on exit; once that server is gone, a retry (or `:ctx local`) starts the app's own.
 
 Contexts (`agent_tui.settings.contexts`): the app runs on one context at a time. `switch_context`
 (`:ctx NAME`, the context picker) re-reads the config file, and connects again through
@@ -36,6 +37,7 @@ from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
+from agent_tui.tui import local_status
 from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title
 from agent_tui.tui.server_connections import ServerConnections
 from agent_tui.tui.shell import ShellApp
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
     from agent_tui.client import ControlPlaneClient
     from agent_tui.local import EmbeddedAgentServer, RunningServer
+    from agent_tui.local.broken_start import FixEvent
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.local.live_reload import ReloadEvent
     from agent_tui.settings.config import AgentTuiConfig
@@ -121,6 +124,7 @@ class AgentTuiApp(ShellApp):
             on_loop=self.call_from_thread,
             on_reload=self._show_reload,
             on_status=self._set_connection_status,
+            on_fix=self._show_fix,
             reload=reload,
             start_timeout=start_timeout,
         )
@@ -210,6 +214,7 @@ class AgentTuiApp(ShellApp):
         tune_for_streaming()
         if self.local.attached is not None:
             self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
+            self.call_later(self._check_owner)  # a reload of its that failed shows at once
         if self._after_connect is not None:
             route, selection = self._after_connect
             self._after_connect = None
@@ -234,6 +239,17 @@ class AgentTuiApp(ShellApp):
         logger.warning("%s: %s", title, error)
         self.connection_status = "failed"
         self.failure = startup.fail_with(title, error)
+        watch = self.local.fix_watch
+        if watch is not None and startup is self._startup:
+            project, graphs = watch.config_path.parent, watch.check_graphs_first
+            startup.show_watch(local_status.watching_line(project, graphs=graphs))
+
+    def _show_fix(self, event: FixEvent) -> None:
+        """What a save did to the local project that did not start."""
+        if isinstance(self.target, LocalServer):
+            server = self.local.server
+            log_file = server.log_file if server is not None else None
+            local_status.show_fix(self._startup, event, log_file, self._connect)
 
     # -- contexts ---------------------------------------------------------------------
 
@@ -307,12 +323,18 @@ class AgentTuiApp(ShellApp):
         self._after_connect = (then, shown)
 
     async def _check_owner(self) -> None:
-        """While this app uses another process's local server: when that server stops
-        (its app quit, `serve` was stopped), start this app's own on the same data."""
+        """While this app uses another process's local server: show its reloads as the
+        owner does; when that server stops (its app quit, `serve` was stopped), start
+        this app's own on the same data."""
         attached = self.local.attached
-        if attached is None or not await asyncio.to_thread(self.local.owner_gone):
+        if attached is None:
             return
         owner = f"process {attached.pid}" if attached.pid is not None else "another process"
+        if not await asyncio.to_thread(self.local.owner_gone):
+            news = await asyncio.to_thread(self.local.reload_news)
+            if news is not None and attached is self.local.attached:
+                local_status.show_reload(self, news, attached.url or "", owner=owner)
+            return
         logger.info("the local server of %s stopped: starting our own", owner)
         self.notify(
             f"The local agent server of {owner} stopped: starting this app's own on the same "
@@ -410,35 +432,7 @@ class AgentTuiApp(ShellApp):
         self.connection_status = status
 
     def _show_reload(self, event: ReloadEvent) -> None:
-        """A live reload of the local server, as it happens: said in a notification; the
-        graphs on the home screen are loaded again once it is back."""
-        from agent_tui.tui.screens.server_info import ServerInfoScreen
-
+        """A live reload of the app's own local server (`tui.local_status`)."""
         server = self.local.server
         url = server.url if server is not None and server.port is not None else ""
-        if event.kind == "reloading":
-            self.connection_status = f"reloading · {url}"
-            self.notify(clean_text(event.message), title="Live reload", timeout=4, markup=False)
-            return
-        if event.kind == "reloaded":
-            self.connection_status = f"connected · {url}"
-            self.notify(
-                f"{event.message}; graphs refreshed", title="Live reload", timeout=4, markup=False
-            )
-            for screen in self.screen_stack:
-                if isinstance(screen, ServerInfoScreen):
-                    screen.load()
-            return
-        problems = [str(problem) for problem in event.problems] or [event.message]
-        details = event.details[-5:] if not event.problems else []
-        first = event.problems[0] if event.problems else None
-        where = f"{first.file.name}:{first.line}" if first and first.file and first.line else ""
-        # Stays in the header, on every screen, until a reload works again.
-        self.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
-        self.notify(
-            clean_text("\n".join([*problems[:5], *details])),
-            title="Reload failed: the server keeps running the previous code",
-            severity="error",
-            timeout=30,
-            markup=False,
-        )
+        local_status.show_reload(self, event, url)

@@ -2,7 +2,9 @@
 
 The screen is passive: the app's connect worker tells it what is happening
 (`start`, `fail`, `fail_with` an error) and it polls the server's log for a status line,
-so the user sees the server's own progress instead of a bare spinner.
+so the user sees the server's own progress instead of a bare spinner. After a failed
+local start the app may keep watching the project (`local.broken_start`): `show_watch`
+says so under the failure, and `still_broken` shows where a save left the graphs broken.
 """
 
 from __future__ import annotations
@@ -64,6 +66,13 @@ def latest_status(lines: Sequence[str]) -> str:
     return ""
 
 
+def graph_failure_text(problems: Sequence[object], log_file: Path | None) -> str:
+    """Where the graphs break (one ``file:line: Error: message`` a problem), and where the
+    server's own log is."""
+    text = "\n".join(str(problem) for problem in problems)
+    return text + (f"\n\nthe server's full log: {log_file}" if log_file is not None else "")
+
+
 def connect_failure_title(target: ServerTarget, context_name: str, error: BaseException) -> str:
     """What did not work: the server that was not reached (or what it answered), or the
     local server that did not start."""
@@ -116,6 +125,7 @@ class StartupScreen(AgentScreen[None]):
             with Vertical(id="failure"):
                 yield Static(id="error-title")
                 yield Static(id="error-hint")
+                yield Static(id="error-watch")
                 with VerticalScroll(id="error-scroll"):
                     yield Static(id="error-message")
                     yield Static(id="error-details")
@@ -178,6 +188,7 @@ class StartupScreen(AgentScreen[None]):
             ("r", "bold"), " retry   ", ("ctrl+q", "bold"), " quit   log: ", str(log_file())
         )
         self.query_one("#error-hint", Static).update(hint)
+        self.query_one("#error-watch", Static).display = False
         cause = probable_cause(details)
         if cause:
             message = f"{message}\n\n{cause}"
@@ -197,9 +208,15 @@ class StartupScreen(AgentScreen[None]):
         with the server's last log lines, or uv's when the project's environment could
         not be built (under a title of its own); returns the title shown."""
         from agent_tui.local import EmbeddedServerError
+        from agent_tui.local.broken_start import GraphsDidNotLoad
         from agent_tui.local.project_env import EnvironmentBuildError
 
-        if isinstance(error, EnvironmentBuildError):
+        if isinstance(error, GraphsDidNotLoad):
+            # Where it broke, as a reload says it; not the server's log, whose advice
+            # (`pip install -e .`) does not apply to a project agent-tui installs.
+            title = f"{title}: its graphs do not load"
+            self.fail(title, graph_failure_text(error.problems, error.log_file))
+        elif isinstance(error, EnvironmentBuildError):
             title = "The project's environment could not be built"
             self.fail(title, error.reason, error.lines[-40:], details_title="uv said:")
         elif isinstance(error, EmbeddedServerError):
@@ -207,6 +224,17 @@ class StartupScreen(AgentScreen[None]):
         else:
             self.fail(title, str(error))
         return title
+
+    def show_watch(self, line: str) -> None:
+        """Under a failure: the project is being watched, and what a save did."""
+        watch = self.query_one("#error-watch", Static)
+        watch.update(server_text(line))
+        watch.display = True
+
+    def still_broken(self, problems: Sequence[object], log_file: Path | None) -> None:
+        """A save did not fix the graphs: where they break now, under the same title."""
+        message = self.query_one("#error-message", Static)
+        message.update(server_text(graph_failure_text(problems, log_file)))
 
     def _show_status(self) -> None:
         if self.failed:

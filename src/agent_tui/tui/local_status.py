@@ -1,0 +1,81 @@
+"""What the app shows of its local server's life, whichever screen is open:
+
+- live reloads (`local.live_reload`), of the server the app started or of the one it is
+  attached to (its owner, a second agent-tui or `agent-tui serve`, records them:
+  `local.reload_record`): the header says ``reloading`` or ``reload failed (file:line)``
+  until the next reload works, a notification says what happened, and the home screen
+  loads the graphs again after a reload;
+- after a failed start, what the project watch (`local.broken_start`) finds: on the
+  start-up screen, the line under the failure says the project is watched and what a
+  save did, and a save that fixes it starts the server again (``retry``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agent_tui.text.sanitize import clean_text
+
+if TYPE_CHECKING:
+    from agent_tui.local.broken_start import FixEvent
+    from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.tui.screens.startup import StartupScreen
+    from agent_tui.tui.shell import ShellApp
+
+
+def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "") -> None:
+    """A live reload of the local server at ``url``, as it happens; ``owner`` names the
+    process that reloads it when it is not this app's own server."""
+    from agent_tui.tui.screens.server_info import ServerInfoScreen
+
+    title = f"Live reload{f' ({owner})' if owner else ''}"
+    if event.kind == "reloading":
+        app.connection_status = f"reloading · {url}"
+        app.notify(clean_text(event.message), title=title, timeout=4, markup=False)
+        return
+    if event.kind == "reloaded":
+        app.connection_status = f"connected · {url}"
+        app.notify(f"{event.message}; graphs refreshed", title=title, timeout=4, markup=False)
+        for screen in app.screen_stack:
+            if isinstance(screen, ServerInfoScreen):
+                screen.load()
+        return
+    problems = [str(problem) for problem in event.problems] or [event.message]
+    details = event.details[-5:] if not event.problems else []
+    first = event.problems[0] if event.problems else None
+    where = f"{first.file.name}:{first.line}" if first and first.file and first.line else ""
+    # Stays in the header, on every screen, until a reload works again.
+    app.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
+    app.notify(
+        clean_text("\n".join([*problems[:5], *details])),
+        title="Reload failed: the server keeps running the previous code"
+        + (f" ({owner})" if owner else ""),
+        severity="error",
+        timeout=30,
+        markup=False,
+    )
+
+
+def watching_line(project: Path, *, graphs: bool) -> str:
+    """Under a failed start: what the project watch will do."""
+    what = "a save that fixes the graphs" if graphs else "a save"
+    return f"Watching {project}: {what} starts the server again"
+
+
+def show_fix(
+    startup: StartupScreen, event: FixEvent, log_file: Path | None, retry: Callable[[], object]
+) -> None:
+    """What a save did to a project whose server did not start; ``retry`` starts it."""
+    if not startup.failed:
+        return  # a new attempt is under way already (`r`)
+    if event.kind == "checking":
+        startup.show_watch(event.message)
+    elif event.kind == "broken":
+        startup.still_broken(event.problems or [event.message], log_file)
+        names = ", ".join(str(path) for path in event.files[:3]) or "the project"
+        startup.show_watch(f"Still broken after {names} changed; watching for the next save")
+    else:
+        startup.show_watch(event.message)
+        retry()

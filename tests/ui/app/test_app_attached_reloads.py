@@ -8,7 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,15 +17,11 @@ from textual.widgets import Static
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from project_support import broken_project
-
-WaitFor = Callable[..., Awaitable[None]]  # the `wait_for` fixture of conftest.py
+from tests.support.projects import broken_project
+from tests.support.screen import toast_saying
+from tests.support.waiting import WaitFor
 
 MISSING = "tools.py:1: ModuleNotFoundError: No module named 'not_installed_anywhere' (graph agent)"
-
-
-def notes(app: AgentTuiApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
 @pytest.fixture
@@ -67,7 +63,7 @@ async def test_an_attached_copy_shows_the_owners_reloads(
     tools = project.parent / "tools.py"
 
     app = AgentTuiApp(LocalServer(config_path=project))
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await wait_for(
             pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=60, what="home"
         )
@@ -79,18 +75,18 @@ async def test_an_attached_copy_shows_the_owners_reloads(
         tools.write_text("import not_installed_anywhere\n")
         failed = f"reload failed (tools.py:1) · {url}"
         await wait_for(pilot, lambda: app.sub_title == failed, timeout=90, what="the failed reload")
-        note = next(note for note in notes(app) if note.startswith("Reload failed"))
+        note = await toast_saying(pilot, "Reload failed")
         assert f"previous code ({owner})" in note and MISSING in note
         assert app.local_server is None  # still the owner's server, untouched
         await pilot.press("ctrl+q")
 
     # A copy that opens while the owner's last reload is failed says so at once.
     late = AgentTuiApp(LocalServer(config_path=project))
-    async with late.run_test(size=(140, 40)) as pilot:
+    async with late.run_test(size=(140, 40), notifications=True) as pilot:
         await wait_for(
             pilot, lambda: late.sub_title == failed, timeout=60, what="the failure on attach"
         )
-        assert any(MISSING in note for note in notes(late))
+        await toast_saying(pilot, MISSING)
 
         tools.write_text("STEP = 2\n")
         await wait_for(
@@ -99,6 +95,6 @@ async def test_an_attached_copy_shows_the_owners_reloads(
             timeout=90,
             what="the recovery",
         )
-        assert any("graphs refreshed" in note for note in notes(late))
+        await toast_saying(pilot, "graphs refreshed")
         await pilot.press("ctrl+q")
     assert serve.poll() is None  # the owner's server keeps running

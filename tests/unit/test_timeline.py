@@ -8,7 +8,7 @@ from typing import Any
 
 from agent_tui.client.models import ThreadState
 from agent_tui.threads.history import HistoryRow
-from agent_tui.threads.timeline import TaskClock, build_timeline, slowest
+from agent_tui.threads.timeline import TaskClock, build_timeline, runs_to_ask, slowest
 from agent_tui.tui.screens.thread_view.timeline_view import timeline_renderable
 from hostile_text import EVERYTHING, terminal_controls
 
@@ -16,7 +16,12 @@ T0 = datetime(2026, 11, 23, 12, 0, 0, tzinfo=UTC)
 
 
 def row(
-    checkpoint_id: str, step: int, seconds: float, *writers: str, source: str = "loop"
+    checkpoint_id: str,
+    step: int,
+    seconds: float,
+    *writers: str,
+    source: str = "loop",
+    run: str | None = None,
 ) -> HistoryRow:
     return HistoryRow(
         checkpoint_id=checkpoint_id,
@@ -29,7 +34,7 @@ def row(
         next=(),
         interrupts=(),
         created_at=(T0 + timedelta(seconds=seconds)).isoformat(),
-        state=ThreadState(),
+        state=ThreadState(metadata={"run_id": run} if run else {}),
     )
 
 
@@ -63,7 +68,7 @@ def test_the_waterfall_shows_the_slow_node_at_a_glance() -> None:
     # The bar of the step that took 2 s is ~20 times the one that took 0.1 s.
     assert slow_line.count("█") >= 10 * fast_line.count("█") >= 10
     assert "2.00 s" in slow_line and "100 ms" in fast_line
-    assert lines[-1].startswith("slowest: step 1 slow_model (2.00 s of 2.11 s)")
+    assert lines[-1].startswith("slowest: step 1 slow_model (2.00 s of 2.11 s running)")
     styles = {
         str(span.style) for span in text.spans if "slow_model" in text.plain[span.start : span.end]
     }
@@ -135,3 +140,100 @@ def test_every_bar_fits_a_narrow_view() -> None:
         assert max(len(line) for line in lines[:-2]) <= width, width
         slow_line = next(line for line in lines if "slow_model" in line)
         assert "█" in slow_line
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+# Run A pauses before `tools` at step 1 (a breakpoint); the user looks for 18 s, then
+# continues: run B (made at 20.0 s, no input) runs `tools` for 50 ms.
+PAUSED = [
+    row("p-input", -1, 0.0, "__input__", source="input", run="A"),
+    row("p0", 0, 0.01, "__start__", run="A"),
+    row("p1", 1, 2.01, "slow_model", run="A"),
+    row("p2", 2, 20.05, "tools", run="B"),
+]
+
+
+def test_a_pause_at_a_breakpoint_is_no_nodes_time() -> None:
+    assert runs_to_ask(PAUSED) == {"B"}
+    steps = build_timeline(PAUSED, run_starts={"B": at(20.0)})
+    tools = steps[-1]
+    assert tools.label == "tools" and tools.timed
+    assert round(tools.duration, 2) == 0.05 and round(tools.waited, 2) == 17.99
+    assert round(tools.start, 2) == 2.01  # right after slow_model: the pause is off the axis
+    worst = slowest(steps)
+    assert worst is not None and worst.label == "slow_model"
+    lines = timeline_renderable(steps, width=100).plain.splitlines()
+    assert lines[-1] == "slowest: step 1 slow_model (2.00 s of 2.06 s running)"
+    assert lines[-2].startswith("not counted: 17.99 s with nothing running")
+    waited_at = next(i for i, line in enumerate(lines) if "⋯ 17.99 s with nothing running" in line)
+    assert "tools" in lines[waited_at + 1]
+
+
+def test_without_its_runs_start_the_resumed_node_is_not_timed() -> None:
+    # The run record is gone (or not loaded yet): no time rather than the pause's.
+    steps = build_timeline(PAUSED)
+    tools = steps[-1]
+    assert not tools.timed and tools.duration == 0 and round(tools.waited, 2) == 18.04
+    tools_line = next(
+        line for line in timeline_renderable(steps, width=100).plain.splitlines() if "tools" in line
+    )
+    assert "—" in tools_line and "18" not in tools_line
+
+
+def test_editing_a_fork_is_no_nodes_time() -> None:
+    # At step 1 the user forks (an `update` checkpoint, no run, saved 60 s later after
+    # editing), then runs from it (run C, made at 90 s): its node ran 0.5 s.
+    branch = [
+        *BRANCH[:3],
+        row("f-edit", 2, 62.01, source="update"),
+        row("f-run", 3, 90.5, "tools", run="C"),
+    ]
+    assert runs_to_ask(branch) == {"C"}
+    steps = build_timeline(branch, run_starts={"C": at(90.0)})
+    edit, rerun = steps[-2:]
+    assert not edit.timed and edit.duration == 0 and round(edit.waited, 2) == 60.0
+    assert rerun.timed and round(rerun.duration, 2) == 0.5 and round(rerun.waited, 2) == 27.99
+    worst = slowest(steps)
+    assert worst is not None and worst.label == "slow_model"
+    assert timeline_renderable(steps, width=100).plain.splitlines()[-1] == (
+        "slowest: step 1 slow_model (2.00 s of 2.51 s running)"
+    )
+
+
+def test_a_queued_run_starts_when_the_one_before_it_ends() -> None:
+    # Run B was made (enqueued) at 1.0 s while run A still ran; it started at A's end.
+    branch = [
+        row("q-input", -1, 0.0, "__input__", source="input", run="A"),
+        row("q0", 0, 2.0, "model", run="A"),
+        row("q1", 1, 2.5, "model", run="B"),
+    ]
+    steps = build_timeline(branch, run_starts={"B": at(1.0)})
+    assert round(steps[-1].duration, 2) == 0.5 and steps[-1].waited == 0
+
+
+def test_a_new_runs_input_is_not_timed_across_the_gap_before_it() -> None:
+    # The next message, typed 30 s after the first run ended: a run's input checkpoint is
+    # saved as the run starts, so no run record is needed.
+    branch = [
+        *PAUSED[:2],
+        row("n-input", 1, 30.01, "__input__", source="input", run="B"),
+        row("n1", 2, 31.01, "model", run="B"),
+    ]
+    assert runs_to_ask(branch) == set()
+    steps = build_timeline(branch)
+    assert [round(s.duration, 2) for s in steps] == [0.0, 0.01, 0.0, 1.0]
+    assert round(steps[2].waited, 2) == 30.0
+
+
+def test_streamed_task_events_time_a_node_whose_run_start_is_not_known() -> None:
+    clock = TaskClock()
+    clock.observe("debug", debug("task", 2, 20.01, {"id": "t1", "name": "tools"}))
+    clock.observe("debug", debug("task_result", 2, 20.04, {"id": "t1", "name": "tools"}))
+    clock.observe("debug", debug("checkpoint", 2, 20.05, checkpoint_payload("p2")))
+    steps = build_timeline(PAUSED, clock.by_checkpoint)
+    tools = steps[-1]
+    assert tools.timed and round(tools.duration, 2) == 0.03
+    assert round(tools.start, 2) == 2.01 and round(tools.tasks[0].start, 2) == 2.01

@@ -76,7 +76,7 @@ def main() -> int:
         def follow(self, heading: str, log_source: object = None) -> None:
             pass
 
-        def show_build(self, stage: str, line: str, done: int, total: int | None) -> None:
+        def show_build(self, text: str, done: int, total: int | None) -> None:
             pass
 
     def start(name: str, config: Path, data: Path) -> tuple[float, float]:

@@ -69,6 +69,18 @@ class BuildProgress:
     done: int = 0
     total: int | None = None
     """Packages to install, once uv has resolved them."""
+    from_line: bool = False
+    """The stage was read from ``line`` (``downloaded openai`` from ``Downloaded openai``)."""
+
+    @property
+    def shown(self) -> str:
+        """One line for a progress display: uv's own words alone when the stage only
+        restates them (``Downloaded openai``, not ``downloaded openai · Downloaded
+        openai``), else the stage and uv's latest line."""
+        line = self.line.strip()
+        if not line or line == self.stage:
+            return self.stage
+        return line if self.from_line else f"{self.stage} · {line}"
 
 
 ProgressCallback = Callable[[BuildProgress], None]
@@ -185,12 +197,18 @@ class EnvironmentBuilder:
     # -- running uv ----------------------------------------------------------------------
 
     def _report(
-        self, stage: str, line: str = "", done: int | None = None, total: int | None = None
+        self,
+        stage: str,
+        line: str = "",
+        done: int | None = None,
+        total: int | None = None,
+        *,
+        from_line: bool = False,
     ) -> None:
         # Steps without a count keep the last one: the bar never jumps back.
         if done is not None:
             self._done, self._total = done, total
-        self._progress(BuildProgress(stage, line, self._done, self._total))
+        self._progress(BuildProgress(stage, line, self._done, self._total, from_line))
 
     def _note(self, line: str) -> None:
         self.lines.append(line)
@@ -229,7 +247,8 @@ class EnvironmentBuilder:
                 del self.lines[:-_KEEP_LINES]
                 if counter is not None:
                     stage = counter.read(line)
-                    self._report(stage, line, counter.done, counter.total)
+                    read = stage != _InstallCounter.UNREAD
+                    self._report(stage, line, counter.done, counter.total, from_line=read)
                 else:
                     self._report("creating the environment", line)
             code = process.wait()
@@ -267,6 +286,7 @@ class _InstallCounter:
     _PREPARING = re.compile(r"^\s*(Downloading|Building) (\S+)")
     _PREPARED = re.compile(r"^\s*(Downloaded|Built) (\S+)")
     _ADDED = re.compile(r"^ [+~] (\S+)")
+    UNREAD = "installing packages"  # the stage of a line it does not read
 
     def __init__(self) -> None:
         self.total: int | None = None
@@ -294,7 +314,7 @@ class _InstallCounter:
         if match := self._ADDED.match(line):
             self.installed += 1
             return f"installed {match.group(1)}"
-        return "installing packages"
+        return self.UNREAD
 
 
 def find_uv() -> str:

@@ -278,7 +278,10 @@ class LiveReload:
         event = ReloadEvent(
             "failed", files, message, problems=list(problems), details=list(details)
         )
-        logger.warning("reload failed: %s", message)
+        # Info, not a warning: the listener reports it to the user (the app on screen,
+        # `serve` on stderr, where a warning would print it a second time); the app's log
+        # file keeps it at its default level.
+        logger.info("reload failed: %s", message)
         self._emit(event)
         return event
 

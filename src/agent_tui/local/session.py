@@ -44,7 +44,7 @@ class StartupProgress(Protocol):
         self, heading: str, log_source: Callable[[], Sequence[str]] | None = None
     ) -> None: ...
 
-    def show_build(self, stage: str, line: str, done: int, total: int | None) -> None: ...
+    def show_build(self, text: str, done: int, total: int | None) -> None: ...
 
 
 ReloadListener = Callable[["ReloadEvent"], None]
@@ -215,9 +215,7 @@ class LocalSession:
             raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
 
         def report(progress: BuildProgress) -> None:
-            self._on_loop(
-                startup.show_build, progress.stage, progress.line, progress.done, progress.total
-            )
+            self._on_loop(startup.show_build, progress.shown, progress.done, progress.total)
 
         startup.follow(f"Preparing the environment of {config}")
         cancel = self._cancel_build

@@ -1,8 +1,14 @@
 """A thread's checkpoints as a waterfall of supersteps, so the slow node is obvious. Headless.
 
 Each checkpoint of one branch (oldest first) is one superstep: the nodes that wrote it
-and how long it took — from its parent checkpoint's time to its own (`created_at`, set
-by the server when the checkpoint was saved), so no tracing service is needed.
+and how long they ran — from the moment the work began to the checkpoint's own time
+(`created_at`, set by the server when the checkpoint was saved), so no tracing service is
+needed. The work began at the parent checkpoint when both were written by the same run
+(`metadata.run_id`); a checkpoint that starts a run (a resume after a breakpoint, a
+replay, the next message) began when its run did (`run_starts`: the run records'
+`created_at`), never at a parent written before a pause. A checkpoint a person wrote
+(`update`, `fork`: an edited state) is no node's time at all. Time that is nobody's
+(paused, editing, between runs) is `waited`: said, and left off the time axis.
 
 When the run streamed in this session, `TaskClock` knows better: it reads the run's
 `debug` events (task start and result, with the server's timestamps) or, failing that,
@@ -15,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 from agent_tui.threads.history import HistoryRow
@@ -38,13 +45,18 @@ class TimelineStep:
     step: int | None
     source: str | None
     nodes: tuple[str, ...]  # the writers, else "(keys)" of an update, else ()
-    start: float  # seconds since the first checkpoint of the branch
-    duration: float  # seconds since the parent checkpoint (0 for the first)
+    start: float  # seconds of running time before it (pauses left out)
+    duration: float  # seconds its nodes ran (0 when not known: see `timed`)
     tasks: tuple[TaskSpan, ...] = ()  # per node, when the run streamed in this session
+    waited: float = 0.0  # seconds before it that were no node's (paused, between runs)
+    timed: bool = True  # False: a person wrote it, or its run's start is not known
 
     @property
     def label(self) -> str:
         return ", ".join(self.nodes) if self.nodes else (self.source or "")
+
+
+PERSON_SOURCES = frozenset({"update", "fork"})  # checkpoints written by update_state
 
 
 def parse_time(text: str | None) -> datetime | None:
@@ -58,30 +70,86 @@ def parse_time(text: str | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def run_id_of(row: HistoryRow) -> str | None:
+    """The run that wrote the checkpoint (`metadata.run_id`; None for `update_state`)."""
+    run_id = row.state.metadata.get("run_id")
+    return run_id if isinstance(run_id, str) and run_id else None
+
+
+def runs_to_ask(branch: Sequence[HistoryRow]) -> set[str]:
+    """The runs whose start `build_timeline` needs: those whose first checkpoint on the
+    branch follows another run's (or a person's) checkpoint and is a node's work (a run's
+    input checkpoint is saved as the run starts: it times itself)."""
+    wanted: set[str] = set()
+    for parent, row in pairwise(branch):
+        run_id = run_id_of(row)
+        if run_id and run_id != run_id_of(parent) and row.source == "loop":
+            wanted.add(run_id)
+    return wanted
+
+
+def _began(
+    row: HistoryRow,
+    parent: HistoryRow | None,
+    parent_at: datetime | None,
+    at: datetime,
+    run_starts: Mapping[str, datetime],
+) -> datetime | None:
+    """When the work that wrote `row` began; None when no node's work wrote it or the
+    start is not known."""
+    if parent is None or parent_at is None:
+        return at  # the first checkpoint shown: nothing before it to time
+    if row.source in PERSON_SOURCES:
+        return None
+    run_id = run_id_of(row)
+    if run_id == run_id_of(parent):
+        return parent_at  # one run (or a server that does not say: nothing to tell apart)
+    started = run_starts.get(run_id) if run_id else None
+    if started is not None:
+        # A queued run starts when the run before it ends, after it was made.
+        return min(at, max(started, parent_at))
+    return at if row.source == "input" else None  # a run's input is saved as it starts
+
+
 def build_timeline(
-    branch: Sequence[HistoryRow], spans: Mapping[str, Sequence[TimedTask]] | None = None
+    branch: Sequence[HistoryRow],
+    spans: Mapping[str, Sequence[TimedTask]] | None = None,
+    run_starts: Mapping[str, datetime] | None = None,
 ) -> list[TimelineStep]:
     """The branch's checkpoints (oldest first) as supersteps; `spans`: task timings by
-    the checkpoint id they made (from `TaskClock.by_checkpoint`)."""
+    the checkpoint id they made (from `TaskClock.by_checkpoint`); `run_starts`: run id →
+    when it was made (for the runs `runs_to_ask` names)."""
     times = [parse_time(row.created_at) for row in branch]
     known = [t for t in times if t is not None]
     if not known:
         return []
-    origin = min(known)
     steps: list[TimelineStep] = []
-    previous: datetime | None = None
+    clock = 0.0  # running time so far
+    parent: HistoryRow | None = None
+    parent_at: datetime | None = None
     for row, moment in zip(branch, times, strict=True):
-        at = moment or previous or origin
-        start = (previous or at) - origin
-        duration = (at - previous).total_seconds() if previous is not None else 0.0
+        at = moment or parent_at or min(known)
+        began = _began(row, parent, parent_at, at, run_starts or {})
+        finished = [task for task in (spans or {}).get(row.checkpoint_id, ()) if task.ended]
+        gap = (at - parent_at).total_seconds() if parent_at is not None else 0.0
+        if began is not None:
+            anchor, duration = began, max(0.0, (at - began).total_seconds())
+            waited = (began - parent_at).total_seconds() if parent_at is not None else 0.0
+        elif finished:  # not timed by checkpoints: the streamed task events time it
+            anchor = min(task.started for task in finished)
+            ended = max(task.ended for task in finished if task.ended is not None)
+            duration = max(0.0, (ended - anchor).total_seconds())
+            waited = gap - duration
+        else:
+            anchor, duration, waited = at, 0.0, gap
         tasks = tuple(
             TaskSpan(
                 task.name,
-                (task.started - origin).total_seconds(),
+                clock + max(0.0, (task.started - anchor).total_seconds()),
                 max(0.0, (task.ended - task.started).total_seconds()),
                 task.error,
             )
-            for task in (spans or {}).get(row.checkpoint_id, ())
+            for task in finished
             if task.ended is not None
         )
         nodes = row.writers or (
@@ -93,12 +161,15 @@ def build_timeline(
                 step=row.step,
                 source=row.source,
                 nodes=nodes,
-                start=max(0.0, start.total_seconds()),
-                duration=max(0.0, duration),
+                start=clock,
+                duration=duration,
                 tasks=tasks,
+                waited=max(0.0, waited),
+                timed=began is not None or bool(finished),
             )
         )
-        previous = at
+        clock += duration
+        parent, parent_at = row, at
     return steps
 
 
@@ -106,6 +177,11 @@ def slowest(steps: Sequence[TimelineStep]) -> TimelineStep | None:
     """The superstep that took longest (None when nothing took any time)."""
     candidates = [s for s in steps if s.duration > 0]
     return max(candidates, key=lambda s: s.duration) if candidates else None
+
+
+def waited(steps: Sequence[TimelineStep]) -> float:
+    """Seconds of the branch that were no node's (paused, editing, between runs)."""
+    return sum(step.waited for step in steps)
 
 
 def format_duration(seconds: float) -> str:

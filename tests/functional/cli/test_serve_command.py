@@ -313,6 +313,8 @@ def test_serve_builds_the_project_environment_and_reloads_on_edit(
     serve.wait_for_stderr("agent-tui serve: reload failed: agent.py:", timeout=90)
     serve.wait_for_stderr("still serving the previous code")  # the line after it
     assert "ImportError" in serve.stderr
+    said = [line for line in serve.stderr.splitlines() if "reload failed:" in line]
+    assert len(said) == 1 and said[0].startswith("agent-tui serve: reload failed: agent.py:")
     assert forecast() == "windy in Oslo"
     assert serve.stop() == 0
     assert "hello from .env" not in serve.stderr  # the project's env values are never logged

@@ -15,6 +15,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.processes import group_gone, pids_running, process_gone
 from tests.support.projects import add_endless_dependency, copy_weather_project, tiny_config
+from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 
@@ -109,3 +110,33 @@ async def test_quitting_while_the_environment_builds_stops_uv(
         assert time.monotonic() < deadline, "uv (or its build backend) outlived the app"
         await asyncio.sleep(0.05)
     assert app.local_server is None  # nothing was started after the build stopped
+
+
+async def test_home_at_80_by_24_shows_the_graphs_and_cuts_long_paths_in_the_middle(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    folder = tmp_path / "clients" / "acme-corporation-international" / "customer-support-agent"
+    folder.mkdir(parents=True)
+    config = tiny_config(folder)
+    data = tmp_path / "agent-tui-data" / "projects" / "customer-support-agent-1f0c6a00"
+    assert len(str(config)) > 80 and len(str(data)) > 80  # wider than the terminal
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=data))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=90, what="home"
+        )
+        table = app.screen.query_one("#graphs", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+
+        # The graph is on screen without scrolling, above the footer.
+        assert any(line.startswith("tiny ") for line in lines[:-1]), lines
+        # One line per row, in order: nothing wrapped onto the next line.
+        labels = [line.split("  ")[0] for line in lines]
+        start = labels.index("Context")
+        assert labels[start : start + 4] == ["Context", "Server", "Project", "Data"], lines
+        # Each path keeps its start and its end (the file name), cut in the middle.
+        project = lines[start + 2]
+        assert project.endswith("/customer-support-agent/langgraph.json"), project
+        assert "…" in project and project.split()[1].startswith(str(tmp_path)[:8])
+        assert lines[start + 3].split()[1].endswith("/customer-support-agent-1f0c6a00")

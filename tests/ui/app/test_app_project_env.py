@@ -4,7 +4,9 @@ screen (uv's progress shown), and a build that fails shows uv's own words."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
@@ -31,10 +33,15 @@ async def test_the_build_shows_progress_then_the_project_graph(
         bar = startup.query_one("#build-progress", ProgressBar)
 
         status = startup.query_one("#status", Static)
+        show = status.update
+
+        def shown(content: Any = "", **options: Any) -> None:
+            seen.append(str(content))  # every line the status shows, below the bar
+            show(content, **options)
+
+        status.update = shown  # type: ignore[method-assign]
 
         def building() -> bool:
-            if status.region.height:  # what is on screen, below the bar
-                seen.append(str(status.render()))
             return bool(bar.display) and bar.region.height == 1
 
         await wait_for(pilot, building, workers=False, what="the build's progress bar")
@@ -52,6 +59,9 @@ async def test_the_build_shows_progress_then_the_project_graph(
         await pilot.press("ctrl+q")
     assert any("tinyweather" in line or "environment" in line for line in seen)
     assert not [line for line in seen if secret in line]
+    # uv's words once: `Built tinyweather @ …`, never `built tinyweather · Built tinyweather`.
+    assert any("Built tinyweather @ file:" in line for line in seen), seen
+    assert not [line for line in seen if re.search(r"(?i)(\w+ \S+) · +\1\b", line)], seen
 
 
 async def test_a_failed_build_shows_uvs_words_and_offers_retry(

@@ -16,8 +16,10 @@ from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
+from tests.support.chat import ai_texts, ended, state_line
 from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
@@ -242,3 +244,50 @@ async def test_the_breadcrumb_names_the_assistant_only_while_its_detail_is_open(
         await wait_for(pilot, lambda: app.screen is listing, what="back on the list")
         await wait_for(pilot, lambda: listing.table.get_item(created.assistant_id) is None)
         assert f"{SEPARATOR}assistant " not in crumb()
+
+
+async def test_c_chats_with_the_highlighted_assistant_and_shift_c_copies_its_id(
+    agent_server_url: str, client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    name = unique("chat-with")
+    chosen = await client.assistants.create("chat", {"token_delay_ms": 0}, name)
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        assert await app.run_command(":assistants chat")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
+        listing = app.screen
+        assert isinstance(listing, AssistantsScreen)
+        await wait_for(pilot, lambda: listing.table.get_item(chosen.assistant_id) is not None)
+        assert listing.table.move_to(chosen.assistant_id)
+
+        await pilot.press("C")
+        await toast_saying(pilot, f"Copied assistant id {chosen.assistant_id}")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the chat")
+        view = app.screen
+        assert isinstance(view, ThreadViewScreen)
+        pane = view.chat
+        await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
+        assert name in state_line(pane)  # the chat names the assistant it runs
+        await pilot.press(*"hi there", "enter")
+        await wait_for(pilot, lambda: ended(pane), what="the run")
+        assert ai_texts(pane) == ["You said: hi there"]
+        # The run was this assistant's (the server drops `assistant_id` from a new
+        # thread's metadata: docs/server-quirks.md).
+        runs = await client.runs.list(view.thread_id)
+        assert [run.assistant_id for run in runs] == [chosen.assistant_id]
+
+        await pilot.press("escape")  # back on the list, which is where `c` was pressed
+        await wait_for(pilot, lambda: app.screen is listing, what="the list again")
+
+
+async def test_c_on_the_assistants_is_refused_read_only(
+    agent_server_url: str, client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app = AssistantsApp(client, graph_id="chat", readonly=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await loaded(pilot, wait_for, app)
+        await pilot.press("c")
+        await toast_saying(pilot, "Read-only mode")
+        assert app.screen is app.assistants

@@ -1,12 +1,15 @@
 """The thread view as a debugger: where a thread stopped inside a subgraph (State tab)
-and how long each superstep took (Timeline tab), against the real agent server."""
+and how long each superstep took (Timeline tab, `T`), against the real agent server."""
 
 from __future__ import annotations
+
+import re
 
 import httpx
 from textual.widgets import Static
 
 from agent_tui.client import AgentServerClient
+from agent_tui.tui.screens.help import HelpScreen
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
@@ -54,6 +57,41 @@ async def test_the_timeline_tab_shows_each_superstep_and_the_slowest(
         assert "slowest: step" in text
         lines = text.splitlines()
         assert any(line.strip().startswith("1 inc") for line in lines), lines
+
+
+async def test_t_shows_the_timeline_and_a_pause_at_a_breakpoint_is_no_nodes_time(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
+        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        paused = {"assistant_id": "counter", "input": {"n": 5}, "interrupt_before": ["dbl"]}
+        assert (await http.post(f"/threads/{thread_id}/runs/wait", json=paused)).is_success
+        # Continued 1.5 s later: a run the server itself starts after that long, so the
+        # pause is on the server's clock (as a user looking at the paused state).
+        resume = {"assistant_id": "counter", "input": None, "after_seconds": 1.5}
+        run = (await http.post(f"/threads/{thread_id}/runs", json=resume)).json()
+        assert (await http.get(f"/threads/{thread_id}/runs/{run['run_id']}/join")).is_success
+    app, screen = view_app(client, thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        await pilot.press("T")
+        assert screen.tabs.active == "tab-timeline"
+        body = screen.query_one(TimelineView).query_one("#timeline-body", Static)
+
+        def line_of(prefix: str) -> str:
+            lines = str(body.render()).splitlines()
+            return next((line for line in lines if line.strip().startswith(prefix)), "")
+
+        # `dbl` ran in the second run: timed from that run's start, not from the pause.
+        await wait_for(pilot, lambda: " ms " in line_of("2 dbl"), what="dbl timed in ms")
+        assert re.fullmatch(r"\s*⋯ 1\.5\d s with nothing running", line_of("⋯")), line_of("⋯")
+        slowest = line_of("slowest:")
+        assert slowest.endswith(" running)") and " s of " not in slowest, slowest
+        assert line_of("not counted:").startswith("not counted: 1.5")
+
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert ("T", "Timeline") in app.screen.local_keys
 
 
 async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoints(

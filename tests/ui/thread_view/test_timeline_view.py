@@ -1,15 +1,13 @@
 """The Timeline tab's waterfall: the slow node stands out, each node of a superstep has its
-own span, every bar fits the view, and node names from the server are inert text."""
+own span, every bar fits the view, pauses are no node's time, and node names from the
+server are inert text."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
-
-from agent_tui.threads.timeline import TaskClock, build_timeline
+from agent_tui.threads.timeline import TaskClock, build_timeline, runs_to_ask, slowest
 from agent_tui.tui.screens.thread_view.timeline_view import timeline_renderable
 from tests.support.hostile_text import EVERYTHING, terminal_controls
-from tests.support.timelines import BRANCH, T0, row
+from tests.support.timelines import BRANCH, PAUSED, at, checkpoint_payload, debug, row
 
 
 def test_the_waterfall_shows_the_slow_node_at_a_glance() -> None:
@@ -20,7 +18,7 @@ def test_the_waterfall_shows_the_slow_node_at_a_glance() -> None:
     # The bar of the step that took 2 s is ~20 times the one that took 0.1 s.
     assert slow_line.count("█") >= 10 * fast_line.count("█") >= 10
     assert "2.00 s" in slow_line and "100 ms" in fast_line
-    assert lines[-1].startswith("slowest: step 1 slow_model (2.00 s of 2.11 s)")
+    assert lines[-1].startswith("slowest: step 1 slow_model (2.00 s of 2.11 s running)")
     styles = {
         str(span.style) for span in text.spans if "slow_model" in text.plain[span.start : span.end]
     }
@@ -32,15 +30,6 @@ def test_node_names_from_the_server_are_inert_text() -> None:
     text = timeline_renderable(steps, width=120)
     assert terminal_controls(text.plain) == []
     assert "[@click=app.quit]" in text.plain  # shown, literally
-
-
-def debug(kind: str, step: int, seconds: float, payload: dict[str, Any]) -> dict[str, Any]:
-    stamp = (T0 + timedelta(seconds=seconds)).isoformat()
-    return {"type": kind, "step": step, "timestamp": stamp, "payload": payload}
-
-
-def checkpoint_payload(checkpoint_id: str) -> dict[str, Any]:
-    return {"config": {"configurable": {"checkpoint_id": checkpoint_id}}, "metadata": {}}
 
 
 def test_debug_events_give_each_node_of_a_superstep_its_own_span() -> None:
@@ -74,3 +63,50 @@ def test_every_bar_fits_a_narrow_view() -> None:
         assert max(len(line) for line in lines[:-2]) <= width, width
         slow_line = next(line for line in lines if "slow_model" in line)
         assert "█" in slow_line
+
+
+def test_a_pause_at_a_breakpoint_is_no_nodes_time() -> None:
+    assert runs_to_ask(PAUSED) == {"B"}
+    steps = build_timeline(PAUSED, run_starts={"B": at(20.0)})
+    tools = steps[-1]
+    assert tools.label == "tools" and tools.timed
+    assert round(tools.duration, 2) == 0.05 and round(tools.waited, 2) == 17.99
+    assert round(tools.start, 2) == 2.01  # right after slow_model: the pause is off the axis
+    worst = slowest(steps)
+    assert worst is not None and worst.label == "slow_model"
+    lines = timeline_renderable(steps, width=100).plain.splitlines()
+    assert lines[-1] == "slowest: step 1 slow_model (2.00 s of 2.06 s running)"
+    assert lines[-2].startswith("not counted: 17.99 s with nothing running")
+    waited_at = next(i for i, line in enumerate(lines) if "⋯ 17.99 s with nothing running" in line)
+    assert "tools" in lines[waited_at + 1]
+
+
+def test_without_its_runs_start_the_resumed_node_is_not_timed() -> None:
+    # The run record is gone (or not loaded yet): no time rather than the pause's.
+    steps = build_timeline(PAUSED)
+    tools = steps[-1]
+    assert not tools.timed and tools.duration == 0 and round(tools.waited, 2) == 18.04
+    tools_line = next(
+        line for line in timeline_renderable(steps, width=100).plain.splitlines() if "tools" in line
+    )
+    assert "—" in tools_line and "18" not in tools_line
+
+
+def test_editing_a_fork_is_no_nodes_time() -> None:
+    # At step 1 the user forks (an `update` checkpoint, no run, saved 60 s later after
+    # editing), then runs from it (run C, made at 90 s): its node ran 0.5 s.
+    branch = [
+        *BRANCH[:3],
+        row("f-edit", 2, 62.01, source="update"),
+        row("f-run", 3, 90.5, "tools", run="C"),
+    ]
+    assert runs_to_ask(branch) == {"C"}
+    steps = build_timeline(branch, run_starts={"C": at(90.0)})
+    edit, rerun = steps[-2:]
+    assert not edit.timed and edit.duration == 0 and round(edit.waited, 2) == 60.0
+    assert rerun.timed and round(rerun.duration, 2) == 0.5 and round(rerun.waited, 2) == 27.99
+    worst = slowest(steps)
+    assert worst is not None and worst.label == "slow_model"
+    assert timeline_renderable(steps, width=100).plain.splitlines()[-1] == (
+        "slowest: step 1 slow_model (2.00 s of 2.51 s running)"
+    )

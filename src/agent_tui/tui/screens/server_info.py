@@ -21,6 +21,7 @@ from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, ServerInfo
+from agent_tui.text.fit import fit_value
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.tui import routes
@@ -59,35 +60,58 @@ def summarize_graphs(assistants: Iterable[Assistant]) -> list[GraphSummary]:
     return summaries
 
 
-def _summary(about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool) -> Text:
+LABEL_WIDTH = 12
+SummaryRow = tuple[str, str, str]  # (label, value as shown, its style)
+
+
+def _summary_rows(
+    about: Sequence[tuple[str, str]], info: ServerInfo, readonly: bool
+) -> list[SummaryRow]:
     raw: dict[str, Any] = info.raw()
-    rows: list[tuple[str, Text]] = [(label, server_text(value)) for label, value in about]
+    rows: list[SummaryRow] = [(label, clean_text(value), "") for label, value in about]
     rows += [
-        ("Version", server_text(f"langgraph-api {info.version or '?'}")),
-        ("LangGraph", server_text(info.langgraph_py_version or "?")),
+        ("Version", clean_text(f"langgraph-api {info.version or '?'}"), ""),
+        ("LangGraph", clean_text(info.langgraph_py_version or "?"), ""),
     ]
     host = raw.get("host")
     if isinstance(host, dict) and any(host.values()):
         parts = [f"{k}={v}" for k, v in host.items() if v]
-        rows.append(("Host", server_text(", ".join(parts))))
+        rows.append(("Host", clean_text(", ".join(parts)), ""))
     enabled = [name for name, on in info.flags.items() if on is True]
     if enabled:
-        rows.append(("Features", server_text(", ".join(enabled))))
-    rows.append(
-        (
-            "Mode",
-            Text("read-only: changes are refused", style="bold")
-            if readonly
-            else Text("read-write"),
-        )
-    )
-    text = Text()
-    for label, value in rows:
-        text.append(f"{label:<12}", style="bold")
-        text.append_text(value)
-        text.append("\n")
-    text.rstrip()
-    return text
+        rows.append(("Features", clean_text(", ".join(enabled)), ""))
+    if readonly:
+        rows.append(("Mode", "read-only: changes are refused", "bold"))
+    else:
+        rows.append(("Mode", "read-write", ""))
+    return rows
+
+
+class Summary(Static):
+    """The summary rows, one line each at any width — a long path cut in the middle (its
+    start and its file name stay), a long note or list cut at its end — so the graphs
+    table below stays in view at 80 by 24. Server text: cleaned, never markup."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[SummaryRow] = []
+
+    def show(self, rows: list[SummaryRow]) -> None:
+        self.rows = rows
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        room = self.content_region.width - LABEL_WIDTH if self.content_region.width else None
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for label, value, style in self.rows:
+            text.append(f"{label:<{LABEL_WIDTH}}", style="bold")
+            text.append(value if room is None else fit_value(value, room), style=style)
+            text.append("\n")
+        text.rstrip()
+        self.update(text)
 
 
 class ServerInfoScreen(AgentScreen[None]):
@@ -129,7 +153,7 @@ class ServerInfoScreen(AgentScreen[None]):
     def compose(self) -> ComposeResult:
         yield Breadcrumb()
         with VerticalScroll(id="server-info"):
-            yield Static(id="summary")
+            yield Summary(id="summary")
             yield Static("Graphs", classes="section-title")
             table: DataTable[Text] = DataTable(id="graphs", cursor_type="row", zebra_stripes=True)
             yield table
@@ -196,8 +220,7 @@ class ServerInfoScreen(AgentScreen[None]):
         return info, assistants, truncated
 
     def _show_info(self, info: ServerInfo) -> None:
-        summary = _summary(self.about, info, self.readonly)
-        self.query_one("#summary", Static).update(summary)
+        self.query_one(Summary).show(_summary_rows(self.about, info, self.readonly))
 
     def _show_graphs(self, assistants: list[Assistant], truncated: bool) -> None:
         table: DataTable[Text] = self.query_one("#graphs", DataTable)

@@ -157,13 +157,13 @@ class StartupScreen(AgentScreen[None]):
         self.query_one("#heading", Static).update(server_text(heading))
         self._show_status()
 
-    def show_build(self, stage: str, line: str, done: int, total: int | None) -> None:
+    def show_build(self, text: str, done: int, total: int | None) -> None:
         """Progress of the project's environment build: a bar once the number of
-        packages is known, and uv's latest line below it."""
+        packages is known, and `text` (the step, uv's latest line) below it."""
         bar = self.query_one("#build-progress", ProgressBar)
         bar.display = True
         bar.update(total=total, progress=done)
-        self._build_line = f"{stage} · {line}" if line and line != stage else stage
+        self._build_line = text
         self._show_status()
 
     def fail(

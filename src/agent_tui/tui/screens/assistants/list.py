@@ -20,11 +20,13 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from agent_tui.assistants.fetch import fetch_all_assistants
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import Clock, now_utc, updated_text
+from agent_tui.tui import routes
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.resource_screen import FAILED, ResourceScreen
@@ -57,6 +59,10 @@ class AssistantsScreen(ResourceScreen[Assistant]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "graph", "Graph", id="assistants.graph"),
         Binding("f", "next_graph", "Graph filter", show=False, id="assistants.next_graph"),
+        # `c` chats here, as on home (the footer is full at 80 columns: `?` lists it);
+        # the id, copied with `c` on the other lists, is copied with `C`.
+        Binding("c", "chat", "Chat", show=False, id="assistants.chat"),
+        Binding("C", "copy_id", "Copy id", show=False, id="assistants.copy_id"),
     ]
 
     def __init__(
@@ -210,6 +216,30 @@ class AssistantsScreen(ResourceScreen[Assistant]):
         item = self._selected()
         if item is not None:
             self.app.push_screen(AssistantGraphScreen(self.client, item))
+
+    def action_chat(self) -> None:
+        """`c`: a new thread with the highlighted assistant, open on its chat."""
+        item = self._selected()
+        if item is None:
+            self.notify("No assistant to chat with here", severity="warning", markup=False)
+            return
+        if self.refuse_if_readonly("create a thread to chat in"):
+            return
+        self._chat(ChatAssistant.of(item))
+
+    @work(exclusive=True, group="assistants-chat", exit_on_error=False)
+    async def _chat(self, assistant: ChatAssistant) -> None:
+        thread = await self.attempt(
+            self.client.threads.create(metadata=assistant.thread_metadata()),
+            doing="create a thread",
+        )
+        if thread is FAILED:
+            return
+        await self.app.push_screen(
+            routes.build(
+                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
+            )
+        )
 
 
 def assistants_screen(app: App[Any], argument: str | None) -> Screen[Any]:

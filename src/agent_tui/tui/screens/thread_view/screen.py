@@ -17,6 +17,7 @@ part it concerns, and tells each part what another did:
 - `HistoryBrowser` (browser.py): opening, paging, polling, the header, the selection;
 - `Comparison` (compare.py): mark, diff, the fork tree;
 - `TimeTravel` (actions.py): fork, replay, export, import;
+- `TimelineTab` (timeline_tab.py): the waterfall of the selected branch (`T`);
 - `ChatControls` (chat.py): the chat keys that work wherever the focus is.
 
 `enter` on a thread opens this screen on the State tab; `:thread <id>`
@@ -25,7 +26,6 @@ part it concerns, and tells each part what another did:
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -39,7 +39,6 @@ from agent_tui.client.models import Thread
 from agent_tui.store.tree import thread_mentions
 from agent_tui.text.short_ids import short_thread_id
 from agent_tui.threads.history import HistoryRow
-from agent_tui.threads.timeline import TaskClock, build_timeline
 from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.app_contract import agent_app
@@ -57,6 +56,7 @@ from agent_tui.tui.screens.thread_view.fork_tree import ForkTree
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
+from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
@@ -84,6 +84,7 @@ class ThreadViewScreen(AgentScreen[None]):
         Binding("m", "mark", "Mark", show=False, id="thread_view.mark"),
         Binding("d", "diff", "Diff", show=False, id="thread_view.diff"),
         Binding("t", "tree", "Fork tree", show=False, id="thread_view.tree"),
+        Binding("T", "timeline", "Timeline", show=False, id="thread_view.timeline"),
         Binding("s", "state", "State", show=False, id="thread_view.state"),
         Binding("x", "export", "Export", show=False, id="thread_view.export"),
         Binding("i", "import", "Import", show=False, id="thread_view.import"),
@@ -131,6 +132,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.compare = Comparison(self, self.history, show_row=self.browser.show_row)
         self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
         self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
+        self.timeline = TimelineTab(self, client, thread_id, self.history)
 
     # -- layout -----------------------------------------------------------------------
 
@@ -206,23 +208,7 @@ class ThreadViewScreen(AgentScreen[None]):
             self.refresh_timeline()
 
     def refresh_timeline(self) -> None:
-        """The Timeline tab: the branch of the selected checkpoint (else the newest), with
-        the node spans of runs streamed here with the `debug` mode."""
-        selected = self.selected_row
-        branch_ids = [
-            state.checkpoint_id
-            for state in self.history.lineage(selected.checkpoint_id if selected else None)
-        ]
-        rows = {row.checkpoint_id: row for row in self.history.rows}
-        branch = [rows[i] for i in branch_ids if i in rows]
-        clock = TaskClock()
-        for record in list(self.chat.inspector.records):
-            try:
-                data = json.loads(record.data)
-            except ValueError:
-                continue
-            clock.observe(record.event, data)
-        self.query_one(TimelineView).show(build_timeline(branch, clock.by_checkpoint))
+        self.timeline.refresh(self.selected_row)
 
     def _thread_shown(self, thread: Thread) -> None:
         self.chat.thread_loaded(thread)
@@ -265,10 +251,8 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_state(self) -> None:
         self.tabs.active = "tab-state"
 
-    def _show_timeline(self) -> None:
-        if self.chat.has_focus_within and self.pane.display:
-            self.pane.focus()  # a focused widget would bring its own tab back
-        self.tabs.active = "tab-timeline"
+    def action_timeline(self) -> None:
+        self.timeline.show()
 
     async def action_runs(self) -> None:
         """`R`: the thread's runs (`screens/thread_runs.py`)."""
@@ -388,7 +372,7 @@ class ThreadViewScreen(AgentScreen[None]):
         yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
         yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
         yield PaletteCommand(
-            "Timeline", "The supersteps as a waterfall: the slow node", self._show_timeline
+            "Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline
         )
         yield PaletteCommand(
             "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs

@@ -1,8 +1,10 @@
 """The Timeline tab: a thread branch's supersteps as a waterfall (`threads/timeline.py`).
 
-One line per checkpoint, oldest at the top: step, the nodes that wrote it, how long it
-took, and a bar placed on a shared time axis — the longest superstep in bold red, so the
-slow node is found at a glance. Under a superstep whose run streamed in this session,
+One line per checkpoint, oldest at the top: step, the nodes that wrote it, how long they
+ran, and a bar placed on a shared axis of running time — the longest superstep in bold
+red, so the slow node is found at a glance. Time that was no node's (paused at a
+breakpoint, editing a fork, between runs) is a dim line of its own, off the axis; a
+checkpoint a person wrote shows `—`. Under a superstep whose run streamed in this session,
 one line per node with its own span (parallel nodes side by side). Node names are
 server text: cleaned, never markup.
 """
@@ -17,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.widgets import Static
 
-from agent_tui.threads.timeline import TimelineStep, format_duration, slowest
+from agent_tui.threads.timeline import TimelineStep, format_duration, slowest, waited
 from agent_tui.tui.widgets.text import server_text
 
 LABEL_WIDTH = 28  # at most; a narrow view gives the bars the room first
@@ -25,6 +27,7 @@ LABEL_MIN_WIDTH = 8
 STEP_WIDTH = 5
 DURATION_WIDTH = 10
 BAR_MIN_WIDTH = 20
+MIN_WAIT_SHOWN = 0.5  # seconds: shorter gaps between runs are not worth a line
 
 
 def _fit(text: Text, width: int) -> Text:
@@ -61,12 +64,17 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     for step in steps:
         is_worst = worst is not None and step is worst
         style = "bold red" if is_worst else ("dim" if step.duration == 0 else "cyan")
+        if step.waited >= MIN_WAIT_SHOWN:
+            text.append("\n")
+            text.append(" " * (STEP_WIDTH + 1))
+            text.append(f"⋯ {format_duration(step.waited)} with nothing running", style="dim")
         text.append("\n")
         text.append(f"{'' if step.step is None else step.step:>{STEP_WIDTH}} ")
         text.append_text(
             _fit(server_text(step.label, style="bold" if is_worst else ""), label_width)
         )
-        text.append(f" {format_duration(step.duration):>{DURATION_WIDTH}}  ")
+        took = format_duration(step.duration) if step.timed else "—"
+        text.append(f" {took:>{DURATION_WIDTH}}  ")
         text.append_text(_bar(step.start, step.duration, total, bar_width, style))
         for task in step.tasks:
             text.append("\n")
@@ -76,12 +84,23 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
             text.append(f" {format_duration(task.duration):>{DURATION_WIDTH}}  ")
             task_style = "red" if task.error else "green"
             text.append_text(_bar(task.start, task.duration, total, bar_width, task_style))
+    paused = waited(steps)
+    if worst is not None or paused >= MIN_WAIT_SHOWN:
+        text.append("\n")
+    if paused >= MIN_WAIT_SHOWN:
+        text.append("\n")
+        text.append(
+            f"not counted: {format_duration(paused)} with nothing running"
+            " (paused, editing, between runs)",
+            style="dim",
+        )
     if worst is not None:
-        text.append("\n\n")
+        text.append("\n")
         text.append("slowest: ", style="dim")
         text.append_text(server_text(f"step {worst.step} {worst.label}", style="bold red"))
         text.append(
-            f" ({format_duration(worst.duration)} of {format_duration(total)})", style="dim"
+            f" ({format_duration(worst.duration)} of {format_duration(total)} running)",
+            style="dim",
         )
     return text
 

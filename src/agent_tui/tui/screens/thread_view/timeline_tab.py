@@ -1,0 +1,106 @@
+"""The thread view's Timeline tab (`T`): a branch's supersteps as a waterfall.
+
+A part the screen (screen.py) owns. It shows the branch of the selected checkpoint (else
+the newest) with `threads/timeline.build_timeline`: node spans from the runs streamed in
+this session (the chat's event records), and the start of each run that resumed after a
+pause or ran from an older checkpoint — read from the run records (`GET
+/threads/{id}/runs/{run_id}`), once per run, so a pause is never counted as a node's time.
+It shows at once with what it knows and again when the runs' starts arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING
+
+from textual.widgets import TabbedContent
+
+from agent_tui.client import ApiError, NotFound
+from agent_tui.threads.timeline import TaskClock, build_timeline, parse_time, runs_to_ask
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.screens.thread_view.workers import start
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from agent_tui.client import AgentServerClient
+    from agent_tui.threads.history import HistoryRow, ThreadHistory
+    from agent_tui.tui.agent_screen import AgentScreen
+
+MAX_RUNS_ASKED = 20  # per refresh: a branch with more resumed runs shows the rest as `—`
+
+
+class TimelineTab:
+    """The Timeline tab over the loaded history."""
+
+    def __init__(
+        self,
+        screen: AgentScreen[None],
+        client: AgentServerClient,
+        thread_id: str,
+        history: ThreadHistory,
+    ) -> None:
+        self.screen = screen
+        self.client = client
+        self.thread_id = thread_id
+        self.history = history
+        self.run_starts: dict[str, datetime] = {}
+        self._asked: set[str] = set()  # run ids asked for (found or not): asked once
+
+    def show(self) -> None:
+        """`T`: the Timeline tab."""
+        chat = self.screen.query_one(ChatPane)
+        pane = self.screen.query_one(HistoryPane)
+        if chat.has_focus_within and pane.display:
+            pane.focus()  # a focused widget would bring its own tab back
+        self.screen.query_one(TabbedContent).active = "tab-timeline"
+
+    def refresh(self, selected: HistoryRow | None) -> None:
+        """Draw the branch of `selected` (else the newest); ask for the runs' starts it
+        still needs, then draw again."""
+        branch = self._branch(selected)
+        self._draw(branch)
+        missing = sorted(runs_to_ask(branch) - self._asked)[:MAX_RUNS_ASKED]
+        if missing:
+            start(self.screen, "thread-timeline", self._load_runs, branch, missing)
+
+    def _branch(self, selected: HistoryRow | None) -> list[HistoryRow]:
+        ids = [
+            state.checkpoint_id
+            for state in self.history.lineage(selected.checkpoint_id if selected else None)
+        ]
+        rows = {row.checkpoint_id: row for row in self.history.rows}
+        return [rows[i] for i in ids if i in rows]
+
+    def _draw(self, branch: list[HistoryRow]) -> None:
+        clock = TaskClock()
+        for record in list(self.screen.query_one(ChatPane).inspector.records):
+            try:
+                data = json.loads(record.data)
+            except ValueError:
+                continue
+            clock.observe(record.event, data)
+        steps = build_timeline(branch, clock.by_checkpoint, self.run_starts)
+        self.screen.query_one(TimelineView).show(steps)
+
+    async def _load_runs(self, branch: list[HistoryRow], run_ids: list[str]) -> None:
+        found = await asyncio.gather(
+            *(self.client.runs.get(self.thread_id, run_id) for run_id in run_ids),
+            return_exceptions=True,
+        )
+        for run_id, run in zip(run_ids, found, strict=True):
+            if isinstance(run, NotFound):
+                self._asked.add(run_id)  # deleted with its record: that step shows `—`
+            elif isinstance(run, ApiError):
+                continue  # the network: `—` for now, asked again at the next refresh
+            elif isinstance(run, BaseException):
+                raise run
+            else:
+                self._asked.add(run_id)
+                started = parse_time(run.created_at.isoformat()) if run.created_at else None
+                if started is not None:
+                    self.run_starts[run_id] = started
+        self._draw(branch)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from agent_tui.chat.items import NodeUpdateItem
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.chat.blocks import NodeUpdateBlock
+from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
 from tests.support.chat import SIZE, chat_app, ended, humans, pane_of, state_line, type_and_send
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
@@ -73,3 +74,47 @@ async def test_the_prompt_takes_the_graphs_input_and_node_updates_show_values(
         block = pane.transcript.block(research.key)
         assert isinstance(block, NodeUpdateBlock) and block.title.endswith("…")
         assert (await client.threads.get(thread.thread_id)).values["summary"] == "summary of owls"
+
+
+async def test_input_handed_to_the_server_during_a_run_is_checked_first(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    # `ticker` takes no messages either; it runs long enough to type during its run.
+    ticker = await client.assistants.create("ticker", context={"ticks": 100, "delay": 0.05})
+    thread = await client.threads.create(metadata={"graph_id": "ticker"})
+    app, _ = chat_app(client, thread.thread_id, ticker)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "{}")
+        await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
+
+        async def hand_over(text: str) -> None:
+            pane.prompt.insert(text)
+            await pilot.press("enter")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, DoubleTextScreen),
+                what="how to send it",
+                workers=False,
+            )
+            await pilot.press("e")  # enqueue on the server
+
+        await hand_over("oops")
+        await wait_for(
+            pilot, lambda: pane.input_error.display, what="the input's error", workers=False
+        )
+        assert "the input is not valid JSON" in str(pane.input_error.content)
+        assert pane.prompt.text == "oops" and pane.queued is None
+        assert len(await client.runs.list(thread.thread_id)) == 1  # nothing was sent
+
+        pane.prompt.clear()
+        await hand_over('{"done": 1}')
+        await wait_for(pilot, lambda: pane.queued == '{"done": 1}', what="enqueued", workers=False)
+        assert not pane.input_error.display
+        await wait_for(
+            pilot,
+            lambda: ended(pane) and pane.queued is None,
+            what="both runs to end",
+        )
+        runs = await client.runs.list(thread.thread_id)
+        assert [run.status for run in runs] == ["success", "success"]

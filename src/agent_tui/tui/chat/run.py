@@ -133,10 +133,20 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
     assistant = await choose_assistant(pane)
     if assistant is None:
         raise RunNotHandedOver("no assistant picked")
+    takes = await pane.graph_inputs.show(assistant, pane.prompt)
+    value: dict[str, Any] | None = None
+    if not takes.takes_messages:
+        try:
+            value = takes.check(text)
+        except JsonTextError as error:
+            pane.input_error.say(str(error))
+            raise InputRefused(str(error)) from None
+        pane.input_error.say("")
     return await pane.session.hand_over(
         assistant.assistant_id,
         text,
         how,
+        input=value,
         stream_modes=pane.stream_modes,
         context=assistant.context_for_run(agent_app(pane.app).context_overrides),
         config=assistant.config_for_run(),
@@ -146,6 +156,11 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
 
 class RunNotHandedOver(Exception):
     """The message was not handed to the server (and is still the user's)."""
+
+
+class InputRefused(RunNotHandedOver):
+    """The text is not the input of the graph (which takes no messages): what is wrong
+    shows under the prompt, where the text stays."""
 
 
 class ChatRun:

@@ -75,6 +75,16 @@ async def test_the_prompt_takes_the_graphs_input_and_node_updates_show_values(
         assert isinstance(block, NodeUpdateBlock) and block.title.endswith("…")
         assert (await client.threads.get(thread.thread_id)).values["summary"] == "summary of owls"
 
+    # Reopened, the thread has no messages to show: the empty chat says what its state holds.
+    app, _ = chat_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(
+            pilot, lambda: "The thread's state:" in screen_text(app), what="the state in the hint"
+        )
+        shown = screen_text(app)
+        assert "This graph takes no messages: type its input as a JSON object" in shown
+        assert 'summary="summary of owls"' in shown
+
 
 async def test_input_handed_to_the_server_during_a_run_is_checked_first(
     client: AgentServerClient, wait_for: WaitFor

@@ -260,11 +260,12 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             self._describe(assistant)
         description = self._descriptions.get(assistant) if assistant is not None else None
         readonly = agent_app(self.app).readonly
-        self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
+        hint = empty_chat_hint(assistant, description, readonly=readonly)
+        self.transcript.set_empty_hint(hint + self.graph_inputs.hint(assistant))
 
     @work(group="chat-describe", exit_on_error=False)
     async def _describe(self, assistant: ChatAssistant) -> None:
-        await self.graph_inputs.show(assistant, self.prompt)  # the placeholder says what it takes
+        await self.graph_inputs.show(assistant, self.prompt, self.thread_id)  # what it takes
         try:
             self._descriptions[assistant] = await description_of(self.client, assistant)
         except ApiError:

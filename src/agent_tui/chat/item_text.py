@@ -36,3 +36,15 @@ def written_keys(update: Any) -> str:
     if isinstance(update, list):  # several writes of one step (e.g. Send fan-out)
         return f"{len(update)} writes"
     return type(update).__name__
+
+
+def update_values(update: Any, limit: int = COMPACT_LIMIT) -> str:
+    """`n=2, items=[1]`: what a node wrote, with its values (each cut at `limit`
+    characters); messages by key only (the transcript shows them as messages)."""
+    if not isinstance(update, dict) or not update:
+        return written_keys(update)
+    parts = [
+        clean_text(str(key)) if key == "messages" else f"{key}={compact_json(value, limit)}"
+        for key, value in update.items()
+    ]
+    return clean_text(", ".join(parts))

@@ -224,15 +224,17 @@ class ChatSession:
         config: dict[str, Any] | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
+        input: dict[str, Any] | None = None,
     ) -> Run:
         """Hand a human message to the server while a run is active, with the multitask
         strategy `how` (`chat/double_text.py`): a new run, created resumable so that `join`
         can follow it from its start once the active run ends. A `reject` the server
-        applies is a `Conflict` (in the server's words)."""
+        applies is a `Conflict` (in the server's words). `input`: the graph's input
+        instead of the message (a graph without messages, `chat/graph_send.py`)."""
         return await self.client.runs.create(
             self.thread_id,
             assistant_id,
-            input={"messages": [{"role": "user", "content": text}]},
+            input=input if input is not None else {"messages": [{"role": "user", "content": text}]},
             context=context,
             config=config,
             multitask_strategy=how,

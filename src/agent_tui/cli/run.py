@@ -23,6 +23,7 @@ import shlex
 import signal
 from typing import Any
 
+from agent_tui.assistants.graph_input import graph_input
 from agent_tui.chat.assistant import (
     ChatAssistant,
     graph_names,
@@ -48,6 +49,7 @@ from agent_tui.cli.run_output import HumanOutput, JsonOutput, RunOutput
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.events import UpdatesEvent
 from agent_tui.client.models import Thread
+from agent_tui.text.user_json import JsonTextError
 from agent_tui.threads.failure import failure_of
 
 EXIT_PAUSED = 3  # the thread waits: an interrupt() to answer, or a breakpoint
@@ -89,6 +91,7 @@ class HeadlessRun:
         assistant = await self._assistant(client, thread)
         for flag, names in (("--interrupt-before", self.before), ("--interrupt-after", self.after)):
             await _check_nodes(client, assistant, flag, names)
+        await _check_input(client, assistant, args)
         resume = NOT_GIVEN
         if args.resume is not NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
@@ -293,6 +296,30 @@ async def _check_nodes(
         f"{flag}: no node {which} in graph {assistant.graph_id or assistant.assistant_id!r} "
         f"(its nodes: {', '.join(nodes)}){inside}"
     )
+
+
+async def _check_input(
+    client: AgentServerClient, assistant: ChatAssistant, args: argparse.Namespace
+) -> None:
+    """A graph whose input has no `messages` ignores a human message (the run would end
+    at once, having done nothing): refuse `--message`, and check `--input` against its
+    input schema, naming the graph's input keys."""
+    if args.message is None and args.input is NOT_GIVEN:
+        return
+    takes = await graph_input(client, assistant.assistant_id)
+    if takes.takes_messages:
+        return
+    graph = assistant.graph_id or assistant.assistant_id
+    if args.message is not None:
+        raise UsageError(
+            f"--message: graph {graph!r} takes no messages (its input keys: "
+            f"{takes.keys_text()}); give its input as JSON with --input, e.g. "
+            f"--input {shlex.quote(takes.example())}"
+        )
+    try:
+        takes.check_value(args.input)
+    except JsonTextError as error:
+        raise UsageError(f"--input: {error}") from None
 
 
 def _resume_value(thread: Thread, value: Any) -> Any:

@@ -19,7 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent_tui.chat.driver_events import Finished, Received, Reconnecting
-from agent_tui.chat.item_text import compact_json, namespace_label, written_keys
+from agent_tui.chat.item_text import compact_json, namespace_label, update_values
 from agent_tui.chat.items import (
     Added,
     AIItem,
@@ -270,10 +270,4 @@ def _shown(value: Any) -> str:
 
 def _update(update: Any) -> str:
     """`n=2, items=[1]`: what a node wrote; messages by key only (their lines show them)."""
-    if not isinstance(update, dict) or not update:
-        return written_keys(update)
-    parts = [
-        str(key) if key == "messages" else f"{key}={compact_json(value, VALUE_LIMIT)}"
-        for key, value in update.items()
-    ]
-    return ", ".join(parts)
+    return update_values(update, VALUE_LIMIT)

@@ -445,3 +445,41 @@ def test_ctrl_c_cancels_the_run_on_the_server(agent_server_url: str) -> None:
             return (await client.runs.get(thread_id, run_id)).status
 
     assert asyncio.run(run_status()) == "interrupted"  # what a cancelled run reads as
+
+
+async def test_a_graph_without_messages_refuses_a_message_and_runs_its_input(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The graph would ignore a human message: exit 2, naming its input keys, and no run.
+    before = len(await client.threads.search(limit=1000))
+    code, out, err = await cli(
+        capsys, "run", "pipeline", "--message", "hi", "--url", agent_server_url
+    )
+    assert (code, out) == (2, "")
+    assert "graph 'pipeline' takes no messages" in err
+    assert "its input keys: topic (string), notes (string), summary (string)" in err
+    assert '--input \'{"topic": "", "notes": "", "summary": ""}\'' in err
+    assert len(await client.threads.search(limit=1000)) == before
+
+    # A wrong input is refused the same way, saying what is wrong.
+    code, out, err = await cli(
+        capsys, "run", "pipeline", "--input", '{"topic": 3}', "--url", agent_server_url
+    )
+    assert (code, out) == (2, "")
+    assert "--input: topic must be string" in err
+    code, out, err = await cli(
+        capsys, "run", "pipeline", "--input", '{"topik": "owls"}', "--url", agent_server_url
+    )
+    assert (code, out) == (2, "")
+    assert "--input: no key topik in the graph's input" in err
+
+    # Its input runs, and each node's update prints with its values.
+    code, out, err = await cli(
+        capsys, "run", "pipeline", "--input", '{"topic": "owls"}', "--url", agent_server_url
+    )
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[2].startswith('research ▸ notes="OWLS and more')
+    assert lines[3] == 'summarize ▸ summary="summary of owls"'
+    thread = await client.threads.get(thread_of(out))
+    assert thread.values["summary"] == "summary of owls"

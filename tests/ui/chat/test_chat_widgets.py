@@ -211,7 +211,7 @@ async def test_every_block_kind_shows_what_a_user_needs(wait_for: WaitFor) -> No
         shown = screen_text(app)
         for text in [
             "deploy to staging",
-            "agent ▸ messages, approved",  # the node update, collapsed
+            "agent ▸ messages, approved=null",  # the node update, collapsed
             "tool · deploy error",
             "staging is down",
             "⤷ worker:step",  # the subgraph path, by node names

@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
-from agent_tui.chat.item_text import namespace_label, written_keys
+from agent_tui.chat.item_text import namespace_label, update_values
 from agent_tui.chat.items import (
     CustomItem,
     ErrorItem,
@@ -113,9 +113,13 @@ class ToolResultBlock(ChatBlock):
         yield Static(server_text(item.content), classes="tool-content")
 
 
+TITLE_VALUE_LIMIT = 80  # characters of one value in a node update's one line
+TITLE_LIMIT = 240  # characters of that line
+
+
 class NodeUpdateBlock(ChatBlock):
-    """A node's step, collapsed to one line ("node ▸ keys it wrote"); expands to the
-    update as JSON."""
+    """A node's step, collapsed to one line ("node ▸ key=value, …", long values cut;
+    messages by key: they show as messages); expands to the whole update as JSON."""
 
     DEFAULT_CSS = """
     NodeUpdateBlock { margin: 0; }
@@ -130,7 +134,9 @@ class NodeUpdateBlock(ChatBlock):
     def title(self) -> str:
         item = self.item
         path = f"{namespace_label(item.namespace)} ▸ " if item.namespace else ""
-        text = clean_text(f"{path}{item.node} ▸ {written_keys(item.update)}")
+        text = clean_text(f"{path}{item.node} ▸ {update_values(item.update, TITLE_VALUE_LIMIT)}")
+        if len(text) > TITLE_LIMIT:
+            text = text[: TITLE_LIMIT - 1] + "…"
         return escape(text)  # Collapsible parses its title as markup
 
     def compose(self) -> ComposeResult:

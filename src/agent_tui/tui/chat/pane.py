@@ -45,6 +45,7 @@ from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat import breakpoints as chat_breakpoints
 from agent_tui.tui.chat import event_export
 from agent_tui.tui.chat.event_inspector import EventInspector
+from agent_tui.tui.chat.graph_input import GraphInputs, InputError
 from agent_tui.tui.chat.hint import empty_chat_hint
 from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.chat.paused import PausedBar
@@ -117,6 +118,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.queue = MessageQueue(self)
         self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
         self.breakpoints = ThreadBreakpoints()  # every run started here carries them
+        self.graph_inputs = GraphInputs(client)  # a graph without messages takes JSON
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
@@ -125,6 +127,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             yield EventInspector(id="inspector")
         yield PausedBar(id="paused")
         yield PromptArea(id="prompt")
+        yield InputError(id="prompt-error")
 
     @property
     def transcript(self) -> TranscriptView:
@@ -133,6 +136,10 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     @property
     def prompt(self) -> PromptArea:
         return self.query_one(PromptArea)
+
+    @property
+    def input_error(self) -> InputError:
+        return self.query_one(InputError)
 
     @property
     def inspector(self) -> EventInspector:
@@ -253,10 +260,12 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             self._describe(assistant)
         description = self._descriptions.get(assistant) if assistant is not None else None
         readonly = agent_app(self.app).readonly
-        self.transcript.set_empty_hint(empty_chat_hint(assistant, description, readonly=readonly))
+        hint = empty_chat_hint(assistant, description, readonly=readonly)
+        self.transcript.set_empty_hint(hint + self.graph_inputs.hint(assistant))
 
     @work(group="chat-describe", exit_on_error=False)
     async def _describe(self, assistant: ChatAssistant) -> None:
+        await self.graph_inputs.show(assistant, self.prompt, self.thread_id)  # what it takes
         try:
             self._descriptions[assistant] = await description_of(self.client, assistant)
         except ApiError:

@@ -27,7 +27,13 @@ from agent_tui.chat.double_text import DoubleText, ServerStrategy
 from agent_tui.chat.run_machine import STILL_SENDING, Join, Send
 from agent_tui.client import ApiError, Conflict
 from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
-from agent_tui.tui.chat.run import ChatRun, RunHost, RunNotHandedOver, hand_to_server
+from agent_tui.tui.chat.run import (
+    ChatRun,
+    InputRefused,
+    RunHost,
+    RunNotHandedOver,
+    hand_to_server,
+)
 
 if TYPE_CHECKING:
     from agent_tui.chat.items import RunState
@@ -94,6 +100,8 @@ class MessageQueue:
                 markup=False,
             )
             return
+        except InputRefused:
+            return  # said under the prompt, where the text stays
         except RunNotHandedOver:
             pane.notify("No assistant picked: nothing sent.", markup=False)
             return

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agent_tui.assistants.graph_input import GraphInput
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
 from agent_tui.chat.driver_events import (
     Finished,
@@ -24,8 +25,10 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
+from agent_tui.chat.graph_send import send_input
 from agent_tui.chat.run_machine import GoOn, Intent, Join, Resume, Send
 from agent_tui.client import ApiError
+from agent_tui.text.user_json import JsonTextError
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
 
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Run
     from agent_tui.tui.chat.event_inspector import EventInspector
+    from agent_tui.tui.chat.graph_input import GraphInputs, InputError
     from agent_tui.tui.chat.prompt import PromptArea
     from agent_tui.tui.chat.transcript import TranscriptView
 
@@ -60,6 +64,7 @@ class RunHost(Protocol):
     thread_status: str | None
     assistant: ChatAssistant | None
     breakpoints: ThreadBreakpoints
+    graph_inputs: GraphInputs
 
     @property
     def queue(self) -> GivesBack: ...
@@ -71,6 +76,8 @@ class RunHost(Protocol):
     def prompt(self) -> PromptArea: ...
     @property
     def inspector(self) -> EventInspector: ...
+    @property
+    def input_error(self) -> InputError: ...
     @property
     def stream_modes(self) -> tuple[str, ...]: ...
 
@@ -126,10 +133,20 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
     assistant = await choose_assistant(pane)
     if assistant is None:
         raise RunNotHandedOver("no assistant picked")
+    takes = await pane.graph_inputs.show(assistant, pane.prompt)
+    value: dict[str, Any] | None = None
+    if not takes.takes_messages:
+        try:
+            value = takes.check(text)
+        except JsonTextError as error:
+            pane.input_error.say(str(error))
+            raise InputRefused(str(error)) from None
+        pane.input_error.say("")
     return await pane.session.hand_over(
         assistant.assistant_id,
         text,
         how,
+        input=value,
         stream_modes=pane.stream_modes,
         context=assistant.context_for_run(agent_app(pane.app).context_overrides),
         config=assistant.config_for_run(),
@@ -139,6 +156,11 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
 
 class RunNotHandedOver(Exception):
     """The message was not handed to the server (and is still the user's)."""
+
+
+class InputRefused(RunNotHandedOver):
+    """The text is not the input of the graph (which takes no messages): what is wrong
+    shows under the prompt, where the text stays."""
 
 
 class ChatRun:
@@ -185,14 +207,29 @@ class ChatRun:
         session, modes = pane.session, pane.stream_modes
         steps: AsyncIterator[Step]
         if isinstance(intent, Send):
-            steps = session.send(
-                assistant.assistant_id,
-                intent.text,
-                stream_modes=modes,
-                context=context,
-                config=config,
-                **self.breakpoint_kwargs,
-            )
+            takes = await pane.graph_inputs.show(assistant, pane.prompt)
+            if not takes.takes_messages:
+                value = self._checked(takes, intent.text)
+                if value is None:
+                    return
+                steps = send_input(
+                    session,
+                    assistant.assistant_id,
+                    value,
+                    stream_modes=modes,
+                    context=context,
+                    config=config,
+                    **self.breakpoint_kwargs,
+                )
+            else:
+                steps = session.send(
+                    assistant.assistant_id,
+                    intent.text,
+                    stream_modes=modes,
+                    context=context,
+                    config=config,
+                    **self.breakpoint_kwargs,
+                )
         elif isinstance(intent, Resume):
             steps = session.resume(
                 assistant.assistant_id,
@@ -231,6 +268,20 @@ class ChatRun:
             pane.machine.not_started()
             pane.screen_report(error, self._doing)
             self._give_back()
+
+    def _checked(self, takes: GraphInput, text: str) -> dict[str, Any] | None:
+        """`text` as the graph's input; None (nothing sent, the text kept, what is wrong
+        shown under the prompt) when it is not."""
+        pane = self.pane
+        try:
+            value = takes.check(text)
+        except JsonTextError as error:
+            pane.machine.not_started()
+            pane.input_error.say(str(error))
+            self._give_back()
+            return None
+        pane.input_error.say("")
+        return value
 
     @property
     def _doing(self) -> str:

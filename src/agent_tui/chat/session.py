@@ -60,6 +60,7 @@ class ChatSession:
         self.failure: Failure | None = None  # why the thread failed, when it is in error
         self.cancelled = False  # the thread's last run was cancelled (as loaded)
         self._owns_run = False  # the machine's run was started here, not by the pane
+        self._rejoined = False  # the current run's stream was rejoined (a server restart?)
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
@@ -191,6 +192,7 @@ class ChatSession:
         self._begin(Start(input, command))
         machine.submitted = True
         self.transcript.begin_run()
+        self._rejoined = False
         events = self.driver.stream(
             assistant_id,
             input=input,
@@ -251,6 +253,7 @@ class ChatSession:
         if reload:
             yield None, await self._reload()
         self.transcript.begin_run()
+        self._rejoined = False
         try:
             async with contextlib.aclosing(self._steps(self.driver.join(run_id))) as steps:
                 async for step in steps:
@@ -300,6 +303,7 @@ class ChatSession:
         if isinstance(event, Received):
             return transcript.apply(event.event)
         if isinstance(event, Reconnected):
+            self._rejoined = True
             tries = "1 attempt" if event.attempt == 1 else f"{event.attempt} attempts"
             return transcript.notice(f"Connection lost; rejoined the run after {tries}.")
         if isinstance(event, RunGone):
@@ -322,7 +326,12 @@ class ChatSession:
             except (ApiError, TimeoutError):
                 pass  # the server is unreachable or silent: keep what arrived
             else:
-                changes += transcript.reconcile(thread.values)
+                changes += transcript.reconcile(
+                    thread.values,
+                    pending_interrupts(thread.interrupts),
+                    keep_unsaved=event.state in ("cancelled", "error"),
+                    rejoined=self._rejoined,
+                )
                 if event.state == "error" and thread.status == "error":
                     changes += await self._show_failure(thread)
         changes += transcript.end_run()

@@ -75,6 +75,7 @@ def test_every_configured_graph_has_its_default_assistant(agent_server_url: str)
         "nested",
         "questions",
         "failing",
+        "memory",
     }
     assert defaults["chat"]["name"] == "chat"
     assert defaults["chat"]["context"] == {}

@@ -1,0 +1,81 @@
+"""The transcript is the thread: after each operation the chat shows the messages of the
+checkpoint the thread is on, in order, each once (issue 20, part 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_tui.chat.items import AIItem, HumanItem, NoticeItem, ToolResultItem, TranscriptItem
+from agent_tui.chat.messages import message_text
+from agent_tui.chat.session import ChatSession
+from agent_tui.client import AgentServerClient
+
+FAST = {"token_delay_ms": 0}
+
+
+def shown_messages(items: list[TranscriptItem]) -> list[tuple[str, str]]:
+    """The transcript's messages as (kind, text), in order."""
+    shown: list[tuple[str, str]] = []
+    for item in items:
+        if isinstance(item, HumanItem):
+            shown.append(("human", item.text))
+        elif isinstance(item, AIItem):
+            shown.append(("ai", item.text))
+        elif isinstance(item, ToolResultItem):
+            shown.append(("tool", item.content))
+    return shown
+
+
+async def state_messages(client: AgentServerClient, thread_id: str) -> list[tuple[str, str]]:
+    state = await client.threads.get_state(thread_id)
+    messages: list[dict[str, Any]] = state.values.get("messages", [])
+    # The text the transcript shows for it (an AI message's tool calls are shown apart).
+    return [(m["type"], message_text(m)) for m in messages]
+
+
+async def send(session: ChatSession, assistant: str, text: str, **options: Any) -> None:
+    async for _ in session.send(assistant, text, **options):
+        pass
+
+
+async def test_a_store_writing_tool_result_shows_once(client: AgentServerClient) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "memory"})
+    session = ChatSession(client, thread.thread_id)
+    await send(session, "memory", "Remember that I like pizza")
+    shown = shown_messages(session.transcript.items)
+    assert shown == await state_messages(client, thread.thread_id)
+    assert [kind for kind, _ in shown] == ["human", "ai", "tool", "ai"]
+    assert shown[-1] == ("ai", "Noted: I like pizza.")
+
+
+async def test_after_a_fork_and_a_replay_the_next_run_shows_the_branch(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    session = ChatSession(client, thread.thread_id)
+    await send(session, "chat", "weather in Paris", context=FAST)
+    history = await client.threads.get_history(thread.thread_id, limit=100)
+    # After the tool ran (next: `agent`): edit the tool's result, as the tools node.
+    after_tool = next(s for s in history if len(s.values.get("messages", [])) == 3)
+    result = after_tool.values["messages"][2]
+    fork = await client.threads.update_state(
+        thread.thread_id,
+        {"messages": [{**result, "content": "It is snowing in Paris."}]},
+        as_node="tools",
+        checkpoint_id=after_tool.checkpoint_id,
+    )
+    async with client.runs.stream(
+        thread.thread_id,
+        "chat",
+        input=None,
+        checkpoint_id=fork.checkpoint.checkpoint_id,
+        context=FAST,
+        stream_mode=("updates",),
+    ) as run:
+        async for _ in run:
+            pass
+    await send(session, "chat", "hello again", context=FAST)
+    shown = shown_messages(session.transcript.items)
+    assert shown == await state_messages(client, thread.thread_id)
+    assert shown[2:4] == [("tool", "It is snowing in Paris."), ("ai", "It is snowing in Paris.")]
+    assert any(isinstance(item, NoticeItem) for item in session.transcript.items)

@@ -69,7 +69,8 @@ class ChatSession:
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
         self.failure = None
-        changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
+        values = await self._state_values(thread)
+        changes = self.transcript.load_state(values, pending_interrupts(thread.interrupts))
         if thread.status == "error":
             changes += await self._show_failure(thread)
         self.cancelled = was_cancelled(thread)
@@ -79,6 +80,17 @@ class ChatSession:
             waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
         )
         return changes
+
+    async def _state_values(self, thread: Thread) -> Any:
+        """The values of the checkpoint the thread is on: the thread record's are those of
+        its last run, not of a fork made since (`POST /threads/{id}/state`)."""
+        if thread.values is None:
+            return None  # no checkpoint yet
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self.client.threads.get_state(self.thread_id)).values
+        except (ApiError, TimeoutError):
+            return thread.values
 
     async def _say_cancelled(self) -> list[TranscriptChange]:
         """A thread reopened after its run was cancelled: say so (not "paused"), and where."""

@@ -99,8 +99,9 @@ def errors(pane: ChatPane) -> list[ErrorItem]:
 
 
 def error_block_texts(pane: ChatPane) -> list[str]:
-    """What the transcript's error blocks say, as the user reads them."""
-    return [str(block.query_one(Static).render()) for block in pane.query(ErrorBlock)]
+    """What the transcript's error blocks say, as the user reads them (a block mounted
+    but not composed yet says nothing)."""
+    return [str(text.render()) for block in pane.query(ErrorBlock) for text in block.query(Static)]
 
 
 def notices(pane: ChatPane) -> list[str]:

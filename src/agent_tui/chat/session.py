@@ -316,6 +316,7 @@ class ChatSession:
             return transcript.apply(event.event)
         if isinstance(event, Reconnected):
             self._rejoined = True
+            transcript.rejoined()
             tries = "1 attempt" if event.attempt == 1 else f"{event.attempt} attempts"
             return transcript.notice(f"Connection lost; rejoined the run after {tries}.")
         if isinstance(event, RunGone):

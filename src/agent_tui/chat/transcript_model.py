@@ -81,6 +81,7 @@ class ChatTranscript:
         self._run_items = 0  # items the current run's events added
         self.withheld = 0  # items the current run's events did not add (over `max_run_items`)
         self._later: list[TranscriptChange] = []  # notices made while applying an event
+        self._unfinished: list[AIItem] = []  # streaming when the stream was rejoined
         self._reset()
 
     def _reset(self) -> None:
@@ -104,6 +105,10 @@ class ChatTranscript:
         item = NoticeItem(key=self._key("notice"), text=text, severity=severity)
         self.items.append(item)
         return [Added(item)]
+
+    def rejoined(self) -> None:
+        """The stream was rejoined: a node starting again leaves its answer unfinished."""
+        self._unfinished = [i for i in self.items if isinstance(i, AIItem) and i.streaming]
 
     def begin_run(self) -> None:
         """A run starts (or is joined): its events may add `max_run_items` items."""
@@ -170,7 +175,7 @@ class ChatTranscript:
         item = self._by_message_id.get(key)
         if item is None:
             item = AIItem(key=key, node=event.node, namespace=event.namespace)
-            changes += self._add(item)
+            changes += sync.end_unfinished(self._unfinished, item) + self._add(item)
             if not changes:
                 return []  # withheld (see `max_run_items`)
         if not isinstance(item, AIItem) or not item.streaming:
@@ -364,13 +369,8 @@ class ChatTranscript:
         the error (a thread reopened later, a run rejoined after its error event)."""
         shown = sync.shown_error(self.items, failure)
         if shown is None:
-            item = ErrorItem(
-                key=self._key("error"),
-                error=failure.error,
-                message=failure.message,
-                node=failure.node,
-            )
-            return self._add(item)
+            error = ErrorItem(self._key("error"), failure.error, failure.message, failure.node)
+            return self._add(error)
         if shown.failure() == failure:
             return []
         shown.error, shown.message, shown.node = failure.error, failure.message, failure.node

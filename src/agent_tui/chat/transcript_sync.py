@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, ToolResultItem, TranscriptItem
+from agent_tui.chat.items import (
+    AIItem,
+    ErrorItem,
+    HumanItem,
+    ToolResultItem,
+    TranscriptChange,
+    TranscriptItem,
+    Updated,
+)
 from agent_tui.chat.messages import (
     message_id,
     message_kind,
@@ -162,3 +170,19 @@ def shown_error(items: list[TranscriptItem], failure: Failure) -> ErrorItem | No
         if isinstance(item, ErrorItem) and item.error in (failure.error, ""):
             return item
     return None
+
+
+def end_unfinished(unfinished: list[AIItem], new: AIItem) -> list[TranscriptChange]:
+    """`new` starts while an answer of the same node was streaming when the stream was
+    rejoined: the server ran the node again, so that first answer ends here, marked as
+    unfinished (when the run ends, the transcript shows only what the thread kept)."""
+    changes: list[TranscriptChange] = []
+    for item in [i for i in unfinished if (i.node, i.namespace) == (new.node, new.namespace)]:
+        unfinished.remove(item)
+        if item.streaming and item.node:
+            item.streaming = False
+            item.text += (
+                f"\n\n*Unfinished: the server restarted while `{item.node}` ran; it ran again.*"
+            )
+            changes.append(Updated(item))
+    return changes

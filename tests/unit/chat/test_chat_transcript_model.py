@@ -320,3 +320,16 @@ def test_a_state_without_messages_leaves_the_transcript_alone() -> None:
     model.apply(token("partial", "1"))
     model.reconcile({"n": 3})
     assert shown(model) == [("human", "hi"), ("ai", "partial")]
+
+
+def test_a_node_that_starts_again_after_a_rejoin_marks_its_first_answer_unfinished() -> None:
+    model = ChatTranscript()
+    model.apply(token("Hel", "1", "first-try"))
+    model.rejoined()  # the stream dropped; the server restarted and runs `agent` again
+    changes = model.apply(token("Hello", "2", "second-try"))
+    first = model.items[0]
+    assert isinstance(first, AIItem) and not first.streaming and Updated(first) in changes
+    assert first.text == (
+        "Hel\n\n*Unfinished: the server restarted while `agent` ran; it ran again.*"
+    )
+    assert model.ai_texts()[1] == "Hello"

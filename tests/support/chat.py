@@ -12,7 +12,14 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from agent_tui.chat.assistant import ChatAssistant
-from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
+from agent_tui.chat.items import (
+    AIItem,
+    ErrorItem,
+    HumanItem,
+    NoticeItem,
+    ToolResultItem,
+    TranscriptItem,
+)
 from agent_tui.chat.messages import message_text
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, Thread
@@ -156,10 +163,14 @@ async def run_elsewhere(
 def transcript_messages(pane: ChatPane) -> list[tuple[str, str]]:
     """The messages the transcript shows, as (type, text), in order: only items that have
     a block on screen."""
+    items = [item for item in pane.model.items if pane.transcript.block(item.key) is not None]
+    return item_messages(items)
+
+
+def item_messages(items: list[TranscriptItem]) -> list[tuple[str, str]]:
+    """The messages among transcript items, as (type, text), in order."""
     shown: list[tuple[str, str]] = []
-    for item in pane.model.items:
-        if pane.transcript.block(item.key) is None:
-            continue
+    for item in items:
         if isinstance(item, HumanItem):
             shown.append(("human", item.text))
         elif isinstance(item, AIItem):

@@ -5,32 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_tui.chat.items import AIItem, HumanItem, NoticeItem, ToolResultItem, TranscriptItem
-from agent_tui.chat.messages import message_text
+from agent_tui.chat.items import NoticeItem
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
+from tests.support.chat import item_messages, state_messages
 
 FAST = {"token_delay_ms": 0}
-
-
-def shown_messages(items: list[TranscriptItem]) -> list[tuple[str, str]]:
-    """The transcript's messages as (kind, text), in order."""
-    shown: list[tuple[str, str]] = []
-    for item in items:
-        if isinstance(item, HumanItem):
-            shown.append(("human", item.text))
-        elif isinstance(item, AIItem):
-            shown.append(("ai", item.text))
-        elif isinstance(item, ToolResultItem):
-            shown.append(("tool", item.content))
-    return shown
-
-
-async def state_messages(client: AgentServerClient, thread_id: str) -> list[tuple[str, str]]:
-    state = await client.threads.get_state(thread_id)
-    messages: list[dict[str, Any]] = state.values.get("messages", [])
-    # The text the transcript shows for it (an AI message's tool calls are shown apart).
-    return [(m["type"], message_text(m)) for m in messages]
 
 
 async def send(session: ChatSession, assistant: str, text: str, **options: Any) -> None:
@@ -42,7 +22,7 @@ async def test_a_store_writing_tool_result_shows_once(client: AgentServerClient)
     thread = await client.threads.create(metadata={"graph_id": "memory"})
     session = ChatSession(client, thread.thread_id)
     await send(session, "memory", "Remember that I like pizza")
-    shown = shown_messages(session.transcript.items)
+    shown = item_messages(session.transcript.items)
     assert shown == await state_messages(client, thread.thread_id)
     assert [kind for kind, _ in shown] == ["human", "ai", "tool", "ai"]
     assert shown[-1] == ("ai", "Noted: I like pizza.")
@@ -75,7 +55,7 @@ async def test_after_a_fork_and_a_replay_the_next_run_shows_the_branch(
         async for _ in run:
             pass
     await send(session, "chat", "hello again", context=FAST)
-    shown = shown_messages(session.transcript.items)
+    shown = item_messages(session.transcript.items)
     assert shown == await state_messages(client, thread.thread_id)
     assert shown[2:4] == [("tool", "It is snowing in Paris."), ("ai", "It is snowing in Paris.")]
     assert any(isinstance(item, NoticeItem) for item in session.transcript.items)

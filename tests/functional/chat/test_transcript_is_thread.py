@@ -59,3 +59,38 @@ async def test_after_a_fork_and_a_replay_the_next_run_shows_the_branch(
     assert shown == await state_messages(client, thread.thread_id)
     assert shown[2:4] == [("tool", "It is snowing in Paris."), ("ai", "It is snowing in Paris.")]
     assert any(isinstance(item, NoticeItem) for item in session.transcript.items)
+
+
+async def test_after_an_interrupt_and_its_answer_the_transcript_is_the_state(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    session = ChatSession(client, thread.thread_id)
+    await send(session, "chat", "deploy to staging", context=FAST)
+    assert item_messages(session.transcript.items) == await state_messages(client, thread.thread_id)
+    [question] = session.transcript.waiting_interrupts()
+    async for _ in session.resume("chat", "yes", interrupt=question, context=FAST):
+        pass
+    shown = item_messages(session.transcript.items)
+    assert shown == await state_messages(client, thread.thread_id)
+    assert shown[-2:] == [("tool", "Deployed to staging."), ("ai", "Deployed to staging.")]
+
+
+async def test_a_rollback_shows_only_the_run_that_replaced_the_rolled_back_one(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    session = ChatSession(client, thread.thread_id)
+    await send(session, "chat", "hello", context=FAST)
+    slow = {"token_delay_ms": 50}
+    steps = session.send("chat", "count to 100", context=slow)
+    async for _, _changes in steps:
+        if any(text.startswith("1 2 3") for text in session.transcript.ai_texts()):
+            break
+    await steps.aclose()
+    run = await session.hand_over("chat", "hello again", "rollback", context=FAST)
+    async for _ in session.join(run.run_id, reload=True):
+        pass
+    shown = item_messages(session.transcript.items)
+    assert shown == await state_messages(client, thread.thread_id)
+    assert [text for kind, text in shown if kind == "human"] == ["hello", "hello again"]

@@ -94,3 +94,22 @@ async def test_a_rollback_shows_only_the_run_that_replaced_the_rolled_back_one(
     shown = item_messages(session.transcript.items)
     assert shown == await state_messages(client, thread.thread_id)
     assert [text for kind, text in shown if kind == "human"] == ["hello", "hello again"]
+
+
+async def test_after_an_edit_at_a_breakpoint_and_continuing_the_transcript_is_the_state(
+    client: AgentServerClient,
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": "chat"})
+    session = ChatSession(client, thread.thread_id)
+    await send(session, "chat", "weather in Paris", context=FAST, interrupt_before=["tools"])
+    paused = await client.threads.get_state(thread.thread_id)
+    assert paused.next == ["tools"]
+    human = paused.values["messages"][0]
+    await client.threads.update_state(
+        thread.thread_id, {"messages": [{**human, "content": "weather in Paris, please"}]}
+    )
+    async for _ in session.run("chat", context=FAST):
+        pass
+    shown = item_messages(session.transcript.items)
+    assert shown == await state_messages(client, thread.thread_id)
+    assert shown[0] == ("human", "weather in Paris, please")

@@ -5,7 +5,7 @@
 - ``agent_server`` is the real embedded langgraph-api server, started once per session
   (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
   (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
-  ``nested``, ``questions``, ``failing``, ``pipeline``). Its data lives in a pytest temporary folder.
+  ``nested``, ``questions``, ``failing``, ``pipeline``, ``memory``). Its data lives in a pytest temporary folder.
 - ``client`` is a client of it (for every test folder); ``config_file`` a
   config file of the test's own, with no context or read-only setting leaking in.
 """

@@ -12,7 +12,15 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from agent_tui.chat.assistant import ChatAssistant
-from agent_tui.chat.items import AIItem, ErrorItem, HumanItem, NoticeItem, ToolResultItem
+from agent_tui.chat.items import (
+    AIItem,
+    ErrorItem,
+    HumanItem,
+    NoticeItem,
+    ToolResultItem,
+    TranscriptItem,
+)
+from agent_tui.chat.messages import message_text
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, Thread
 from agent_tui.tui.chat.ai_block import AIBlock
@@ -98,8 +106,9 @@ def errors(pane: ChatPane) -> list[ErrorItem]:
 
 
 def error_block_texts(pane: ChatPane) -> list[str]:
-    """What the transcript's error blocks say, as the user reads them."""
-    return [str(block.query_one(Static).render()) for block in pane.query(ErrorBlock)]
+    """What the transcript's error blocks say, as the user reads them (a block mounted
+    but not composed yet says nothing)."""
+    return [str(text.render()) for block in pane.query(ErrorBlock) for text in block.query(Static)]
 
 
 def notices(pane: ChatPane) -> list[str]:
@@ -149,3 +158,30 @@ async def run_elsewhere(
     finally:
         other.cancel()
         await asyncio.gather(other, return_exceptions=True)
+
+
+def transcript_messages(pane: ChatPane) -> list[tuple[str, str]]:
+    """The messages the transcript shows, as (type, text), in order: only items that have
+    a block on screen."""
+    items = [item for item in pane.model.items if pane.transcript.block(item.key) is not None]
+    return item_messages(items)
+
+
+def item_messages(items: list[TranscriptItem]) -> list[tuple[str, str]]:
+    """The messages among transcript items, as (type, text), in order."""
+    shown: list[tuple[str, str]] = []
+    for item in items:
+        if isinstance(item, HumanItem):
+            shown.append(("human", item.text))
+        elif isinstance(item, AIItem):
+            shown.append(("ai", item.text))
+        elif isinstance(item, ToolResultItem):
+            shown.append(("tool", item.content))
+    return shown
+
+
+async def state_messages(client: AgentServerClient, thread_id: str) -> list[tuple[str, str]]:
+    """`GET /threads/{id}/state`'s messages as the transcript shows them (type, text)."""
+    state = await client.threads.get_state(thread_id)
+    messages = state.values.get("messages", []) if isinstance(state.values, dict) else []
+    return [(message.get("type", "?"), message_text(message)) for message in messages]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-# The test graphs (`counter`, `ticker`, `loop`, `nested`, `questions`) and the
+# The test graphs (`counter`, `ticker`, `loop`, `nested`, `questions`, `failing`, `memory`) and the
 # `langgraph.json` that serves them with the demo graphs.
 GRAPHS = TESTS / "graphs"
 GRAPHS_CONFIG = GRAPHS / "langgraph.json"

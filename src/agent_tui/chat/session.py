@@ -60,6 +60,7 @@ class ChatSession:
         self.failure: Failure | None = None  # why the thread failed, when it is in error
         self.cancelled = False  # the thread's last run was cancelled (as loaded)
         self._owns_run = False  # the machine's run was started here, not by the pane
+        self._rejoined = False  # the current run's stream was rejoined (a server restart?)
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
@@ -68,7 +69,8 @@ class ChatSession:
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
         self.failure = None
-        changes = self.transcript.load_state(thread.values, pending_interrupts(thread.interrupts))
+        values = await self._state_values(thread)
+        changes = self.transcript.load_state(values, pending_interrupts(thread.interrupts))
         if thread.status == "error":
             changes += await self._show_failure(thread)
         self.cancelled = was_cancelled(thread)
@@ -78,6 +80,17 @@ class ChatSession:
             waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
         )
         return changes
+
+    async def _state_values(self, thread: Thread) -> Any:
+        """The values of the checkpoint the thread is on: the thread record's are those of
+        its last run, not of a fork made since (`POST /threads/{id}/state`)."""
+        if thread.values is None:
+            return None  # no checkpoint yet
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self.client.threads.get_state(self.thread_id)).values
+        except (ApiError, TimeoutError):
+            return thread.values
 
     async def _say_cancelled(self) -> list[TranscriptChange]:
         """A thread reopened after its run was cancelled: say so (not "paused"), and where."""
@@ -191,6 +204,7 @@ class ChatSession:
         self._begin(Start(input, command))
         machine.submitted = True
         self.transcript.begin_run()
+        self._rejoined = False
         events = self.driver.stream(
             assistant_id,
             input=input,
@@ -253,6 +267,7 @@ class ChatSession:
         if reload:
             yield None, await self._reload()
         self.transcript.begin_run()
+        self._rejoined = False
         try:
             async with contextlib.aclosing(self._steps(self.driver.join(run_id))) as steps:
                 async for step in steps:
@@ -302,6 +317,8 @@ class ChatSession:
         if isinstance(event, Received):
             return transcript.apply(event.event)
         if isinstance(event, Reconnected):
+            self._rejoined = True
+            transcript.rejoined()
             tries = "1 attempt" if event.attempt == 1 else f"{event.attempt} attempts"
             return transcript.notice(f"Connection lost; rejoined the run after {tries}.")
         if isinstance(event, RunGone):
@@ -324,7 +341,12 @@ class ChatSession:
             except (ApiError, TimeoutError):
                 pass  # the server is unreachable or silent: keep what arrived
             else:
-                changes += transcript.reconcile(thread.values)
+                changes += transcript.reconcile(
+                    thread.values,
+                    pending_interrupts(thread.interrupts),
+                    keep_unsaved=event.state in ("cancelled", "error"),
+                    rejoined=self._rejoined,
+                )
                 if event.state == "error" and thread.status == "error":
                     changes += await self._show_failure(thread)
         changes += transcript.end_run()

@@ -5,10 +5,9 @@ exactly those. Messages are keyed by their message id, so a message seen in seve
 places (token chunks, the node's update, a `values` snapshot, the final state) is one
 item: streamed tokens grow it, the update finalises it with the exact text.
 
-Events replayed by a rejoin are not recognised here: `RunDriver` flags them (one
-`event_order.ReplayFilter` per run) and `ChatSession` drops them, so neither the
-transcript, the run state nor the event inspector is given them. The run's state is not
-kept here either: `run_machine.RunMachine` owns it.
+Events replayed by a rejoin never come here (`RunDriver` flags them, `ChatSession` drops
+them). The run's state is not kept here: `run_machine.RunMachine` owns it. After a run,
+`reconcile` makes the transcript show the thread's messages (`transcript_sync`).
 
 What a run's stream can add is bounded, so a run that never ends cannot grow the app
 without bound: a message stops growing past `max_streamed_chars` while it streams (its
@@ -21,6 +20,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Any, Literal
 
+from agent_tui.chat import transcript_sync as sync
 from agent_tui.chat.items import (
     Added,
     AIItem,
@@ -76,11 +76,12 @@ class ChatTranscript:
     def __init__(self) -> None:
         self.items: list[TranscriptItem] = []
         self._serial = count(1)
+        self._local_keys: set[str] = set()  # keys made here (a message with no server id)
         self._applying = False  # inside `apply`: items come from a run's stream
         self._run_items = 0  # items the current run's events added
-        self.withheld = 0
-        """Items the current run's events did not add (over `max_run_items`)."""
+        self.withheld = 0  # items the current run's events did not add (over `max_run_items`)
         self._later: list[TranscriptChange] = []  # notices made while applying an event
+        self._unfinished: list[AIItem] = []  # streaming when the stream was rejoined
         self._reset()
 
     def _reset(self) -> None:
@@ -101,12 +102,13 @@ class ChatTranscript:
         return self._add(item)
 
     def notice(self, text: str, severity: Severity = "information") -> list[TranscriptChange]:
-        return self._add_notice(text, severity)
-
-    def _add_notice(self, text: str, severity: Severity) -> list[TranscriptChange]:
         item = NoticeItem(key=self._key("notice"), text=text, severity=severity)
         self.items.append(item)
         return [Added(item)]
+
+    def rejoined(self) -> None:
+        """The stream was rejoined: a node starting again leaves its answer unfinished."""
+        self._unfinished = [i for i in self.items if isinstance(i, AIItem) and i.streaming]
 
     def begin_run(self) -> None:
         """A run starts (or is joined): its events may add `max_run_items` items."""
@@ -173,7 +175,7 @@ class ChatTranscript:
         item = self._by_message_id.get(key)
         if item is None:
             item = AIItem(key=key, node=event.node, namespace=event.namespace)
-            changes += self._add(item)
+            changes += sync.end_unfinished(self._unfinished, item) + self._add(item)
             if not changes:
                 return []  # withheld (see `max_run_items`)
         if not isinstance(item, AIItem) or not item.streaming:
@@ -258,14 +260,9 @@ class ChatTranscript:
     def _absorb_messages(
         self, messages: Any, node: str | None, namespace: Namespace
     ) -> list[TranscriptChange]:
-        if isinstance(messages, dict):
-            messages = [messages]
-        if not isinstance(messages, list):
-            return []
         changes: list[TranscriptChange] = []
-        for message in messages:
-            if isinstance(message, dict):
-                changes += self._absorb_message(message, node, namespace)
+        for message in sync.shown_messages(messages):
+            changes += self._absorb_message(message, node, namespace)
         return changes
 
     def _absorb_message(
@@ -370,46 +367,50 @@ class ChatTranscript:
         """Say why the thread failed: complete the error this exchange already shows (the
         stream's event names no node, and often not the exception's own words), or add
         the error (a thread reopened later, a run rejoined after its error event)."""
-        shown: ErrorItem | None = None
-        for item in reversed(self.items):
-            if isinstance(item, HumanItem):
-                break  # an error before the last message belongs to an earlier run
-            if isinstance(item, ErrorItem) and item.error in (failure.error, ""):
-                shown = item
-                break
+        shown = sync.shown_error(self.items, failure)
         if shown is None:
-            item = ErrorItem(
-                key=self._key("error"),
-                error=failure.error,
-                message=failure.message,
-                node=failure.node,
-            )
-            return self._add(item)
+            error = ErrorItem(self._key("error"), failure.error, failure.message, failure.node)
+            return self._add(error)
         if shown.failure() == failure:
             return []
         shown.error, shown.message, shown.node = failure.error, failure.message, failure.node
         return [Updated(shown)]
 
-    def reconcile(self, values: Any) -> list[TranscriptChange]:
-        """After a run: make every message of the thread's final state appear with its
-        exact text (fix what differs, add what is missing); stop anything still streaming.
-        Messages the state does not hold (a cancelled answer) stay as they were."""
-        messages = values.get("messages") if isinstance(values, dict) else None
+    def reconcile(
+        self,
+        values: Any,
+        interrupts: list[dict[str, Any]] | None = None,
+        *,
+        keep_unsaved: bool = False,
+        rejoined: bool = False,
+    ) -> list[TranscriptChange]:
+        """After a run: show the thread's messages, in order, each once, with their exact
+        text (`transcript_sync`); when completing what is shown cannot, start over from
+        the state and say why. `keep_unsaved`: a cancelled or failed run's answer the
+        state does not hold stays; `rejoined`: the stream was rejoined during the run."""
+        raw = values.get("messages") if isinstance(values, dict) else None
+        if not isinstance(raw, list):
+            return self._finish_streaming()  # no messages channel: nothing to compare
+        messages, by_id = sync.shown_messages(raw), self._by_message_id
+        sync.name_unnamed(messages, self.items, by_id, self._local_keys)
         changes = self._absorb_messages(messages, None, ())
-        return changes + self._finish_streaming()
+        if sync.in_step(messages, self.items, by_id, keep_unsaved=keep_unsaved):
+            return changes + self._finish_streaming()
+        dropped = sync.unsaved(messages, self.items, by_id)
+        changes = self.load_state(values, interrupts)  # what is shown, in the state's order
+        if dropped:
+            changes += self.notice(sync.why_redrawn(dropped, rejoined), "warning")
+        return changes
 
     def _finish_streaming(self) -> list[TranscriptChange]:
-        changes: list[TranscriptChange] = []
-        for item in self.items:
-            if isinstance(item, AIItem) and item.streaming:
-                item.streaming = False
-                changes.append(Updated(item))
-        return changes
+        streaming = [item for item in self.items if isinstance(item, AIItem) and item.streaming]
+        for item in streaming:
+            item.streaming = False
+        return [Updated(item) for item in streaming]
 
     # -- helpers -----------------------------------------------------------------------
 
-    def ai_texts(self) -> list[str]:
-        """The text of every AI message, in order (what tests and benchmarks compare)."""
+    def ai_texts(self) -> list[str]:  # what tests and benchmarks compare
         return [item.text for item in self.items if isinstance(item, AIItem)]
 
     def _grow(self, item: AIItem, delta: str) -> list[TranscriptChange]:
@@ -430,7 +431,7 @@ class ChatTranscript:
             if self._run_items >= self.max_run_items:
                 self.withheld += 1
                 if self.withheld == 1:
-                    self._later += self._add_notice(
+                    self._later += self.notice(
                         f"This run sent more than {self.max_run_items:,} transcript items:"
                         " later ones are not shown while it runs (the event inspector shows"
                         " its latest events; its messages show when it ends).",
@@ -444,4 +445,5 @@ class ChatTranscript:
         return [Added(item)]
 
     def _key(self, prefix: str) -> str:
-        return f"{prefix}-{next(self._serial)}"
+        self._local_keys.add(key := f"{prefix}-{next(self._serial)}")
+        return key

@@ -76,6 +76,7 @@ def test_every_configured_graph_has_its_default_assistant(agent_server_url: str)
         "questions",
         "failing",
         "pipeline",
+        "memory",
     }
     assert defaults["chat"]["name"] == "chat"
     assert defaults["chat"]["context"] == {}

@@ -16,6 +16,7 @@ from agent_tui.chat.items import (
     HumanItem,
     InterruptItem,
     NodeUpdateItem,
+    NoticeItem,
     ToolResultItem,
     Updated,
 )
@@ -169,6 +170,7 @@ def test_a_sent_message_is_not_repeated_when_the_server_echoes_it() -> None:
 
 def test_reconcile_makes_the_messages_equal_the_final_state() -> None:
     model = ChatTranscript()
+    model.add_human("say hello")
     model.apply(token("Hel", "1-0"))  # the connection dropped: tokens missing
     final = [
         {"type": "human", "id": "h-1", "content": "say hello"},
@@ -176,7 +178,7 @@ def test_reconcile_makes_the_messages_equal_the_final_state() -> None:
         ai("And more.", "ai-2"),
     ]
     changes = model.reconcile({"messages": final})
-    assert [type(c) for c in changes] == [Added, Updated, Added]
+    assert [type(c) for c in changes] == [Updated, Added]
     assert model.ai_texts() == ["Hello", "And more."]
     assert model.reconcile({"messages": final}) == []
 
@@ -184,7 +186,8 @@ def test_reconcile_makes_the_messages_equal_the_final_state() -> None:
 def test_reconcile_keeps_a_cancelled_answer_the_state_does_not_hold() -> None:
     model = ChatTranscript()
     model.apply(token("1 2 3", "1-0"))
-    changes = model.reconcile({"messages": [{"type": "human", "id": "h", "content": "x"}]})
+    state = {"messages": [{"type": "human", "id": "h", "content": "x"}]}
+    changes = model.reconcile(state, keep_unsaved=True)
     assert model.ai_texts() == ["1 2 3"]
     ai_item = model.items[0]
     assert isinstance(ai_item, AIItem) and not ai_item.streaming and Updated(ai_item) in changes
@@ -231,3 +234,102 @@ def test_chunks_without_a_message_id_still_make_one_message() -> None:
     model.end_run()  # the message ended: the next unnamed chunk is a new message
     model.apply(event("messages", [{"type": "AIMessageChunk", "content": "d"}, {}], "9-0"))
     assert model.ai_texts() == ["abc", "d"]
+
+
+def shown(model: ChatTranscript) -> list[tuple[str, str]]:
+    """The transcript's messages as (kind, text), in order."""
+    messages: list[tuple[str, str]] = []
+    for item in model.items:
+        if isinstance(item, HumanItem | AIItem):
+            messages.append(("human" if isinstance(item, HumanItem) else "ai", item.text))
+        elif isinstance(item, ToolResultItem):
+            messages.append(("tool", item.content))
+    return messages
+
+
+def test_a_tool_result_a_node_returned_without_an_id_shows_once() -> None:
+    # The memory agent's tool node returns plain dicts: the server names them in the state.
+    model = ChatTranscript()
+    model.add_human("Remember that I like pizza")
+    call = {"name": "upsert_memory", "args": {"content": "pizza"}, "id": "call-1"}
+    model.apply(update("call_model", [ai("", "ai-1", [call])], "1"))
+    result = {"role": "tool", "content": "Stored memory m1", "tool_call_id": "call-1"}
+    model.apply(update("store_memory", [result], "2"))
+    model.apply(update("call_model", [ai("Noted.", "ai-2")], "3"))
+    state = [
+        {"type": "human", "id": "h-1", "content": "Remember that I like pizza"},
+        ai("", "ai-1", [call]),
+        {"type": "tool", "id": "t-1", "content": "Stored memory m1", "tool_call_id": "call-1"},
+        ai("Noted.", "ai-2"),
+    ]
+    changes = model.reconcile({"messages": state})
+    assert not any(isinstance(c, (Added, Cleared)) for c in changes)
+    assert shown(model) == [
+        ("human", "Remember that I like pizza"),
+        ("ai", ""),
+        ("tool", "Stored memory m1"),
+        ("ai", "Noted."),
+    ]
+
+
+def test_a_transcript_of_another_branch_starts_over_from_the_state_and_says_so() -> None:
+    model = ChatTranscript()
+    model.load_state({"messages": [{"type": "human", "id": "h-1", "content": "q"}, ai("old")]})
+    model.add_human("again")
+    model.apply(token("You said: again", "1", "ai-3"))
+    state = [
+        {"type": "human", "id": "h-1", "content": "q"},
+        ai("new", "ai-2"),  # the branch a replay made
+        {"type": "human", "id": "h-2", "content": "again"},
+        ai("You said: again", "ai-3"),
+    ]
+    changes = model.reconcile({"messages": state})
+    assert isinstance(changes[0], Cleared)
+    assert shown(model) == [
+        ("human", "q"),
+        ("ai", "new"),
+        ("human", "again"),
+        ("ai", "You said: again"),
+    ]
+    notices = [item.text for item in model.items if isinstance(item, NoticeItem)]
+    assert notices == [
+        "The thread is on another branch than this chat showed: the transcript now shows"
+        " the messages of the checkpoint it is on."
+    ]
+    assert model.reconcile({"messages": state}) == []
+
+
+def test_a_node_that_ran_again_after_a_rejoin_leaves_no_partial_answer() -> None:
+    model = ChatTranscript()
+    model.add_human("hi")
+    model.apply(token("Hel", "1", "first-try"))  # the server restarted here
+    model.apply(token("Hello there", "2", "second-try"))
+    state = [{"type": "human", "id": "h-1", "content": "hi"}, ai("Hello there", "second-try")]
+    model.reconcile({"messages": state}, rejoined=True)
+    assert shown(model) == [("human", "hi"), ("ai", "Hello there")]
+    notices = [item.text for item in model.items if isinstance(item, NoticeItem)]
+    assert notices == [
+        "The server restarted while `agent` ran; it ran again: the transcript shows what"
+        " the thread kept, not the first, unfinished answer."
+    ]
+
+
+def test_a_state_without_messages_leaves_the_transcript_alone() -> None:
+    model = ChatTranscript()
+    model.add_human("hi")
+    model.apply(token("partial", "1"))
+    model.reconcile({"n": 3})
+    assert shown(model) == [("human", "hi"), ("ai", "partial")]
+
+
+def test_a_node_that_starts_again_after_a_rejoin_marks_its_first_answer_unfinished() -> None:
+    model = ChatTranscript()
+    model.apply(token("Hel", "1", "first-try"))
+    model.rejoined()  # the stream dropped; the server restarted and runs `agent` again
+    changes = model.apply(token("Hello", "2", "second-try"))
+    first = model.items[0]
+    assert isinstance(first, AIItem) and not first.streaming and Updated(first) in changes
+    assert first.text == (
+        "Hel\n\n*Unfinished: the server restarted while `agent` ran; it ran again.*"
+    )
+    assert model.ai_texts()[1] == "Hello"

@@ -198,10 +198,13 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.show_state()
 
     @work(exclusive=True, group="chat-load", exit_on_error=False)
-    async def load_transcript(self) -> None:
-        """Show the thread's messages as its state holds them."""
+    async def load_transcript(self, why: str | None = None) -> None:
+        """Show the thread's messages as its state holds them; `why`: a notice after
+        them, saying why the transcript starts over (the thread moved to another branch)."""
         try:
             changes = await self.session.load()
+            if why:
+                changes += self.session.transcript.notice(why)
         except ApiError as error:
             # The screen reports a missing thread itself; anything else is news.
             if not isinstance(error, NotFound | ValidationFailed):

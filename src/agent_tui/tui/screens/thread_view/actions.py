@@ -105,11 +105,22 @@ class TimeTravel:
         panes = self.screen.query(ChatPane)
         return panes.first().breakpoints.run_kwargs() if panes else {}
 
-    def replay_ended(self) -> None:
-        """A replay ended: the thread may wait at a breakpoint now (the chat shows it)."""
+    def replay_ended(self, step: int | None) -> None:
+        """A replay ended: the chat shows the branch it made (and a breakpoint it may
+        wait at now)."""
+        if not self.chat_follows(f"Ran from step {step}: the chat shows the branch it made."):
+            panes = self.screen.query(ChatPane)
+            if panes:
+                panes.first().check_pause()
+
+    def chat_follows(self, why: str) -> bool:
+        """The thread is on another checkpoint now: the chat shows its messages and says
+        why. False when the chat has not loaded yet (it loads the state when first seen)."""
         panes = self.screen.query(ChatPane)
-        if panes:
-            panes.first().check_pause()
+        if not panes or not panes.first().loaded:
+            return False
+        panes.first().load_transcript(why)
+        return True
 
     # -- fork -------------------------------------------------------------------------
 
@@ -161,6 +172,7 @@ class TimeTravel:
             return
         new_id = result.checkpoint.checkpoint_id
         await self.browser.reload_newer(select=new_id)
+        self.chat_follows(f"Forked at step {row.step} as {as_node}: the chat shows the new branch.")
         self.screen.notify(
             f"Forked at step {row.step} as {as_node}: p runs from the new checkpoint.",
             title="Fork",
@@ -214,7 +226,7 @@ class TimeTravel:
         if said is not None:
             await self._say_failed(said)
         await self.browser.reload_newer(select=None)
-        self.replay_ended()
+        self.replay_ended(row.step)
         self.screen.notify(
             f"Ran from step {row.step}: {', '.join(ran) or 'nothing to run'}.",
             title="Replay",

@@ -24,7 +24,7 @@ import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
 from tests.support.paths import GRAPHS
-from tests.support.processes import gone_within, group_gone, pids_running, port_closed, process_gone
+from tests.support.processes import gone_within, pids_running, port_closed, process_gone
 from tests.support.projects import add_dependency, add_endless_dependency, copy_weather_project
 
 START_TIMEOUT = 90.0
@@ -161,9 +161,9 @@ def test_serve_prints_its_url_logs_requests_and_stops_cleanly(
     # A graceful shutdown: the runtime saved its data on the way down.
     assert "dev persistence flush loop exiting" in serve.stderr
     assert "Traceback" not in serve.stderr
-    assert process_gone(server_pid)
-    with pytest.raises(ProcessLookupError):
-        os.killpg(server_pid, 0)  # nothing its graphs started is left either
+    # Nothing its graphs started is left either (the last exits end, and the orphans
+    # are reaped, a moment after serve's: seconds on a loaded machine).
+    assert gone_within([server_pid], 10, groups=True), "the server's group outlived serve"
     assert port_closed(port)
     data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
     assert not (data_dir / "server.json").exists()
@@ -216,9 +216,9 @@ def test_a_stop_while_the_server_starts_leaves_nothing_running(
     [server_pid] = children_of(serve.pid)
     assert serve.stop() == 0
     assert "Traceback" not in serve.stderr
-    assert process_gone(server_pid)
-    with pytest.raises(ProcessLookupError):
-        os.killpg(server_pid, 0)
+    # `stop` ends with a SIGKILL to the server's group: the kernel finishes those exits,
+    # and reaps the orphans, a moment later (seconds on a loaded machine).
+    assert gone_within([server_pid], 10, groups=True), "the server's group outlived the stop"
     data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
     assert not (data_dir / "server.json").exists()
 
@@ -390,7 +390,7 @@ def test_a_stop_during_a_reload_leaves_no_graph_check_running(
     (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
     check = running("build_check", str(folder / "langgraph.json"))
     assert serve.stop() == 0
-    assert process_gone(check) and group_gone(check), "the graph check outlived serve"
+    assert gone_within([check], 10, groups=True), "the graph check outlived serve"
     assert "reloaded" not in serve.stderr and "Traceback" not in serve.stderr
 
 
@@ -423,7 +423,7 @@ def test_a_stop_during_the_environment_build_stops_uv_at_once(
     started = time.monotonic()
     assert serve.stop() == 0
     assert time.monotonic() - started < 20, "serve waited for the build to end"
-    assert process_gone(uv) and group_gone(uv), "uv (or its build backend) outlived serve"
+    assert gone_within([uv], 10, groups=True), "uv (or its build backend) outlived serve"
     assert serve.stdout.get(timeout=10) is None  # no URL: it never served
     assert "Traceback" not in serve.stderr
 

@@ -7,9 +7,12 @@ Deployments here point at configs that fail to build (fast); real deploys are in
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +25,7 @@ from agent_tui.client import (
     Unauthorized,
     ValidationFailed,
 )
-from agent_tui.local.control_plane import LocalControlPlane
+from agent_tui.local.control_plane import LocalControlPlane, build_children, deployer
 from tests.support.control_plane import checked_client, validate
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
@@ -196,10 +199,27 @@ def test_the_checker_rejects_a_response_that_breaks_the_spec() -> None:
         validate("GET", "/v2/deployments", 200, httpx.Response(200, json=[]).content)
 
 
-async def test_a_superseded_pending_revision_is_skipped(client: ControlPlaneClient) -> None:
-    created = await client.deployments.create(unique("skip"), source_revision_config=MISSING_CONFIG)
-    middle = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "1"}])
-    newest = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "2"}])
+async def test_a_superseded_pending_revision_is_skipped(
+    client: ControlPlaneClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first revision's build waits until both patches are in: on a loaded machine it
+    # could otherwise fail, and the middle one start building, before the newest arrives.
+    release = threading.Event()
+    build = build_children.build_environment
+
+    async def held_build(*args: Any, **kwargs: Any) -> str:
+        await asyncio.to_thread(release.wait, 60)
+        return await build(*args, **kwargs)
+
+    monkeypatch.setattr(deployer, "build_environment", held_build)
+    try:
+        created = await client.deployments.create(
+            unique("skip"), source_revision_config=MISSING_CONFIG
+        )
+        middle = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "1"}])
+        newest = await client.deployments.patch(created.id, secrets=[{"name": "A", "value": "2"}])
+    finally:
+        release.set()
     assert middle.latest_revision_id is not None and newest.latest_revision_id is not None
     final: dict[str, str] = {}
     for revision_id in (middle.latest_revision_id, newest.latest_revision_id):

@@ -63,7 +63,11 @@ async def paused_at(pilot: Pilot[Any], pane: ChatPane, wait_for: WaitFor, text: 
         said = f"{notices(pane)}, {state_line(pane)!r}"
         raise AssertionError(f"waited for {text!r}; the chat says {said}") from None
     assert notices(pane)[-1] == text
-    assert pane.paused_bar.has_focus  # c and s act at once
+    # The bar takes the focus a message-loop turn after it shows the pause (`focus()`
+    # is scheduled), before any key pressed after it: c and s act at once.
+    await wait_for(
+        pilot, lambda: pane.paused_bar.has_focus, what="the paused bar's focus", workers=False
+    )
     # The state line says it too (not "idle"): `paused (before tools)`.
     where = text.removeprefix("paused ")
     await wait_for(pilot, lambda: state_line(pane).startswith(f"paused ({where})"), what="state")
@@ -136,7 +140,9 @@ async def test_pause_after_a_node_and_step_to_the_next(
         await pilot.press("s")  # one step: tools runs, the run stops before agent
         await paused_at(pilot, pane, wait_for, "paused before agent")
         await pilot.press("escape")  # stay paused: back to the prompt
-        assert pane.prompt.has_focus and pane.paused_bar.paused
+        # (`focus()` is scheduled: the prompt has it a message-loop turn later.)
+        await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt", workers=False)
+        assert pane.paused_bar.paused
         pane.paused_bar.focus()
         # The answer is the graph's last node: the runtime does not pause after it.
         await pilot.press("c")

@@ -4,6 +4,7 @@ gives it back instead of sending it. The footer names what `esc` does meanwhile.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,14 +73,36 @@ async def queue(pilot: Any, pane: ChatPane, text: str, wait_for: WaitFor) -> Non
     await wait_for(pilot, lambda: pane.queued == text, what="queued", workers=False)
 
 
+def toasts_last(app: ShellHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Notifications stay up for a minute (not Textual's 5 s from `notify`): a run's end
+    keeps the app busy (the transcript, the thread view's refresh), and on a CPU-starved
+    machine a toast could come and go before the test got a turn to read it."""
+    monkeypatch.setattr(app, "NOTIFICATION_TIMEOUT", 60)  # this app only
+
+
+def queued_label(pane: ChatPane) -> str:
+    """What the queued block's label says ("" until the block is mounted and composed)."""
+    block = pane.transcript.queued_block
+    labels = block.query(".block-label") if block is not None else None
+    return str(labels.first().render()) if labels else ""
+
+
 async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
-    client: AgentServerClient, wait_for: WaitFor
+    client: AgentServerClient, wait_for: WaitFor, tmp_path: Path
 ) -> None:
-    thread, app, _ = await slow_chat(client)
+    # The chat graph behind a step that waits for the gate file: the run cannot end
+    # before the message is queued, however slow the machine.
+    gate = tmp_path / "gate"
+    gated = await client.assistants.create(
+        "nested", context={"token_delay_ms": TOKEN_DELAY_MS, "gate": str(gate)}
+    )
+    thread = await chat_thread(client, gated)
+    app, _ = chat_app(client, thread.thread_id, gated)
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await wait_for(pilot, lambda: footer_keys(app).get("esc") == "Back", what="Back")
-        await start_long_run(pilot, pane, wait_for)
+        await type_and_send(pilot, pane, "count to 300")
+        await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
         # The footer says what esc does now: it cancels the run, it does not go back.
         await wait_for(
             pilot,
@@ -90,14 +113,17 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
         await queue(pilot, pane, "hello", wait_for)
         assert pane.queued == "hello" and pane.prompt.text == ""  # free for the next one
         assert "1 message queued" in state_line(pane)
-        queued = pane.transcript.queued_block
-        assert queued is not None and "queued" in str(queued.query_one(".block-label").render())
+        # The block is mounted, so composed, a message-loop turn later.
+        await wait_for(
+            pilot, lambda: "queued" in queued_label(pane), what="the queued block", workers=False
+        )
         await wait_for(
             pilot,
             lambda: footer_keys(app).get("esc") == "Drop queued",
             what="esc Drop queued in the footer",
             workers=False,
         )
+        gate.touch()  # now the run answers
         # workers=False: the thread view's refresh after the first run may be cancelled
         # by the one after the second (an exclusive worker), which is no failure.
         await wait_for(
@@ -118,9 +144,10 @@ async def test_a_message_queued_during_a_run_is_sent_when_the_run_is_done(
 
 
 async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it(
-    client: AgentServerClient, wait_for: WaitFor
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     thread, app, screen = await slow_chat(client)
+    toasts_last(app, monkeypatch)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await start_long_run(pilot, pane, wait_for, count=2000)  # cancelled, never waited for
@@ -128,18 +155,33 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
         assert pane.queued == "hello"
         # esc drops the queued message (its text comes back to edit); the run goes on.
         await pilot.press("escape")
-        assert pane.queued is None and pane.transcript.queued_block is None
-        assert pane.prompt.text == "hello" and pane.run_state == "running"
+        await wait_for(
+            pilot,
+            lambda: pane.transcript.queued_block is None and pane.prompt.text == "hello",
+            what="the queued message back in the prompt",
+            workers=False,
+        )
+        assert pane.queued is None and pane.run_state == "running"
         assert app.screen is screen
         # Queued again, then the run is cancelled: the message is not sent but given back.
-        await pilot.press("enter", "enter")
+        # (The second enter is for the picker: pressed once it is there.)
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(pane.app.screen, DoubleTextScreen),
+            what="the picker",
+            workers=False,
+        )
+        await pilot.press("enter")
         await wait_for(pilot, lambda: pane.queued == "hello", what="queued again", workers=False)
         await pilot.press("ctrl+c")
+        # The toast first: it is on screen for a few seconds only, and waiting for the
+        # cancel also waits for the workers that follow it.
+        await toast_saying(pilot, "cancelled, so the queued message was not sent")
         await wait_for(pilot, lambda: ended(pane), what="the cancel")
         assert pane.run_state == "cancelled"
         assert pane.queued is None and pane.transcript.queued_block is None
         assert pane.prompt.text == "hello"
-        await toast_saying(pilot, "cancelled, so the queued message was not sent")
         assert humans(pane) == ["count to 2000"]
         runs = await client.runs.list(thread.thread_id)
         assert [run.status for run in runs] == ["interrupted"]
@@ -153,24 +195,37 @@ async def test_esc_drops_the_queued_message_and_a_cancelled_run_does_not_send_it
     ],
 )
 async def test_a_run_that_stops_for_a_question_or_fails_gives_the_queued_message_back(
-    client: AgentServerClient, wait_for: WaitFor, then: str, state: str, why: str
+    client: AgentServerClient,
+    wait_for: WaitFor,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    then: str,
+    state: str,
+    why: str,
 ) -> None:
+    # The run ticks on until the gate file exists: it cannot end before the message is
+    # queued, however slow the machine.
+    gate = tmp_path / "gate"
     ticker = await client.assistants.create(
-        "ticker", context={"ticks": 40, "delay": 0.05, "then": then}
+        "ticker", context={"ticks": 1, "delay": 0.05, "then": then, "gate": str(gate)}
     )
     thread = await client.threads.create(metadata={"graph_id": "ticker"})
     app, _ = chat_app(client, thread.thread_id, ticker)
+    toasts_last(app, monkeypatch)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "{}")  # the graph's input: it takes no messages
         await wait_for(pilot, lambda: pane.run_state == "running", what="the run", workers=False)
         await queue(pilot, pane, "next question", wait_for)
         assert pane.queued == "next question"
+        gate.touch()  # now the run asks its question, or fails
+        # The toast first: it is on screen for a few seconds only, and waiting for the
+        # run's end also waits for the workers that follow it.
+        await toast_saying(pilot, f"{why}, so the queued message was not sent")
         await wait_for(pilot, lambda: ended(pane), what="the run's end")
         assert pane.run_state == state
         assert pane.queued is None and pane.transcript.queued_block is None
         assert pane.prompt.text == "next question"  # given back, not sent
-        await toast_saying(pilot, f"{why}, so the queued message was not sent")
         assert humans(pane) == ["{}"]
         runs = await client.runs.list(thread.thread_id)
         assert len(runs) == 1
@@ -221,9 +276,12 @@ async def test_enqueue_lets_the_run_finish_then_follows_the_servers_queued_run(
         await wait_for(
             pilot, lambda: pane.queued == "hello", what="the server's answer", workers=False
         )
-        queued = pane.transcript.queued_block
-        assert queued is not None
-        assert "enqueued on the server" in str(queued.query_one(".block-label").render())
+        await wait_for(
+            pilot,
+            lambda: "enqueued on the server" in queued_label(pane),
+            what="the enqueued block",
+            workers=False,
+        )
         assert "1 message on the server (enqueue)" in state_line(pane)
         # esc cannot drop what the server holds: it still cancels the active run.
         await wait_for(

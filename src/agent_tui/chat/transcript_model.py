@@ -305,7 +305,8 @@ class ChatTranscript:
 
     def _absorb_human(self, key: str | None, text: str) -> list[TranscriptChange]:
         for pending in self._unnamed_humans:
-            if pending.text == text:
+            # The server keeps a NUL as U+FFFD (docs/server-quirks.md).
+            if pending.text.replace("\x00", "\ufffd") == text.replace("\x00", "\ufffd"):
                 # The server's copy of a message sent from here: same block, now named.
                 self._unnamed_humans.remove(pending)
                 if key:

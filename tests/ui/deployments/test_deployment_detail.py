@@ -74,6 +74,20 @@ async def open_alpha(
     return detail
 
 
+def hold_builds(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Builds wait (up to 60 s) until the returned event is set: a test sees a revision
+    still building however fast or slow the machine is."""
+    release = threading.Event()
+    build = build_children.build_environment
+
+    async def held_build(*args: Any, **kwargs: Any) -> str:
+        await asyncio.to_thread(release.wait, 60)
+        return await build(*args, **kwargs)
+
+    monkeypatch.setattr(deployer, "build_environment", held_build)
+    return release
+
+
 def serving_url(plane: SharedPlane) -> str:
     """alpha's URL once it serves again (a previous test's new revision may still be
     replacing its server)."""
@@ -104,14 +118,7 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
 ) -> None:
     # The build waits until the detail has shown the revision building: on a loaded
     # machine it could otherwise be DEPLOYED before the app draws its first row.
-    release = threading.Event()
-    build = build_children.build_environment
-
-    async def held_build(*args: Any, **kwargs: Any) -> str:
-        await asyncio.to_thread(release.wait, 60)
-        return await build(*args, **kwargs)
-
-    monkeypatch.setattr(deployer, "build_environment", held_build)
+    release = hold_builds(monkeypatch)
     with plane.http() as http:  # a patch with another secret: a new revision
         response = http.patch(
             f"/v2/deployments/{plane.alpha['id']}",
@@ -221,6 +228,7 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(DeploymentsScreen, "AUTO_REFRESH", 0.5)  # the list's own refresh
+    release = hold_builds(monkeypatch)  # still building when the list first shows it
     app = control_plane_app(agent_server_url, plane.url)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         detail = await open_alpha(app, pilot, plane, wait_for)
@@ -256,6 +264,7 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
 
         await wait_for(pilot, lambda: getattr(alpha_latest(), "id", None) == newest)
         assert getattr(alpha_latest(), "status", None) in NOT_TERMINAL
+        release.set()
         await wait_for(
             pilot,
             lambda: getattr(alpha_latest(), "status", None) == "DEPLOYED",

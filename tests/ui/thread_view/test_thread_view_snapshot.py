@@ -83,6 +83,9 @@ def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor)
             pilot,
             lambda: (
                 bool(screen.query_one("#timeline").steps)  # type: ignore[attr-defined]
+                # Drawn again once the runs' starts are read (under load, after this
+                # condition was first true).
+                and not screen.timeline.runs_pending
                 and all(worker.is_finished for worker in app.workers)
             ),
             what="the timeline",

@@ -49,6 +49,7 @@ class TimelineTab:
         self.history = history
         self.run_starts: dict[str, datetime] = {}
         self._asked: set[str] = set()  # run ids asked for (found or not): asked once
+        self._shown: list[HistoryRow] = []  # the branch drawn last
 
     def show(self) -> None:
         """`T`: the Timeline tab."""
@@ -62,10 +63,16 @@ class TimelineTab:
         """Draw the branch of `selected` (else the newest); ask for the runs' starts it
         still needs, then draw again."""
         branch = self._branch(selected)
+        self._shown = branch
         self._draw(branch)
         missing = sorted(runs_to_ask(branch) - self._asked)[:MAX_RUNS_ASKED]
         if missing:
             start(self.screen, "thread-timeline", self._load_runs, branch, missing)
+
+    @property
+    def runs_pending(self) -> bool:
+        """The branch drawn last still waits for a run's start (its times may change)."""
+        return bool(runs_to_ask(self._shown) - self._asked)
 
     def _branch(self, selected: HistoryRow | None) -> list[HistoryRow]:
         ids = [

@@ -37,7 +37,9 @@ def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "")
         return
     if event.kind == "reloaded":
         app.connection_status = f"connected · {url}"
-        app.notify(f"{event.message}; graphs refreshed", title=title, timeout=4, markup=False)
+        app.notify(
+            clean_text(f"{event.message}; graphs refreshed"), title=title, timeout=4, markup=False
+        )
         for screen in app.screen_stack:
             if isinstance(screen, ServerInfoScreen):
                 screen.load()

@@ -76,7 +76,7 @@ async def type_and_send(pilot: Pilot[Any], pane: ChatPane, text: str) -> None:
 
 
 def ended(pane: ChatPane) -> bool:
-    return pane.run is None and pane.run_state in (
+    return not pane.machine.active and pane.run_state in (
         "done",
         "error",
         "cancelled",

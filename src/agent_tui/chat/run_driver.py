@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from agent_tui.chat.driver_events import (
     DriverEvent,
@@ -45,13 +45,13 @@ from agent_tui.chat.driver_events import (
 )
 from agent_tui.chat.event_order import REPLAY_ALL, ReplayFilter
 from agent_tui.chat.items import RunState
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import AgentServerClient, RunStream
 from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
 from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
 from agent_tui.client.runs import StreamStalled
 
 DEFAULT_BACKOFF: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
-DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
 
 # Run statuses while the server is still working on it.
 _ACTIVE = frozenset({"pending", "running"})
@@ -110,23 +110,8 @@ class RunDriver:
     def cancel_requested(self) -> bool:
         return self._cancel_requested
 
-    async def stream(
-        self,
-        assistant_id: str,
-        *,
-        input: Any = None,
-        command: dict[str, Any] | None = None,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        subgraphs: bool = True,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncGenerator[DriverEvent, None]:
-        """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
-
-        `interrupt_before` / `interrupt_after`: breakpoints, node names or `"*"` (every
-        node); the run stops there and the thread waits, like at an `interrupt()`.
+    async def stream(self, request: RunRequest) -> AsyncGenerator[DriverEvent, None]:
+        """Start the run `request` describes and follow it.
 
         Raises `RunAlreadyActive` when the thread is busy, and any `ApiError` the run
         request itself gets (nothing was started then, so the caller keeps the draft).
@@ -135,17 +120,8 @@ class RunDriver:
         try:
             opening = self._client.runs.stream(
                 self.thread_id,
-                assistant_id,
-                input=input,
-                command=command,
-                context=context,
-                config=config,
-                stream_mode=list(stream_modes),
-                stream_subgraphs=subgraphs,
-                stream_resumable=True,
-                multitask_strategy="reject",
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
+                request.assistant_id,
+                **request.stream_body(),
                 stall_timeout=self.stall_timeout,
             )
             async with contextlib.aclosing(self._follow(opening, joining=False)) as events:

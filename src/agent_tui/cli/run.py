@@ -31,7 +31,7 @@ from agent_tui.chat.assistant import (
     only_graph,
 )
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
-from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.run_request import DEFAULT_STREAM_MODES, RunRequest
 from agent_tui.chat.session import ChatSession, pending_interrupts
 from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
 from agent_tui.cli.common import (
@@ -116,19 +116,20 @@ class HeadlessRun:
         self, session: ChatSession, assistant_id: str, resume: Any, output: RunOutput
     ) -> None:
         args = self.args
-        options: dict[str, Any] = {
-            "stream_modes": self.modes or DEFAULT_STREAM_MODES,
-            "interrupt_before": self.before,
-            "interrupt_after": self.after,
-        }
+        request = RunRequest(
+            assistant_id,
+            stream_modes=tuple(self.modes or DEFAULT_STREAM_MODES),
+            interrupt_before=self.before,
+            interrupt_after=self.after,
+        )
         if args.message is not None:
-            steps = session.send(assistant_id, args.message, **options)
+            steps = session.send(request, args.message)
         elif args.input is not NOT_GIVEN:
-            steps = session.run(assistant_id, input=args.input, **options)
+            steps = session.run(request.with_(input=args.input))
         elif resume is not NOT_GIVEN:
-            steps = session.run(assistant_id, command={"resume": resume}, **options)
+            steps = session.run(request.with_(command={"resume": resume}))
         else:  # no input at all: a thread paused at a breakpoint goes on
-            steps = session.run(assistant_id, **options)
+            steps = session.run(request)
         self.ctrl_c.watch(session)
         try:
             async for event, changes in steps:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_tui.chat.items import ErrorItem
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import ErrorEvent
@@ -87,7 +88,7 @@ async def test_the_chat_shows_the_exceptions_own_words_live_and_reopened(
 ) -> None:
     thread_id = (await client.threads.create(metadata={"graph_id": GRAPH})).thread_id
     session = ChatSession(client, thread_id)
-    async for _step in session.send(GRAPH, "quota exceeded"):
+    async for _step in session.send(RunRequest(GRAPH), "quota exceeded"):
         pass
     said = Failure("QuotaExceeded", "quota exceeded: code 7731", "call_model")
     errors = [item for item in session.transcript.items if isinstance(item, ErrorItem)]
@@ -101,6 +102,6 @@ async def test_the_chat_shows_the_exceptions_own_words_live_and_reopened(
     assert reopened.failure == said
 
     # A run that works on the same thread: no failure is left over from the last one.
-    async for _step in session.send("chat", "hi"):
+    async for _step in session.send(RunRequest("chat"), "hi"):
         pass
     assert session.thread_status == "idle" and session.failure is None

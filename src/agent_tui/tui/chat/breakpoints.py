@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
-    from agent_tui.chat.run_machine import RunMachine
+    from agent_tui.chat.session import ChatSession
     from agent_tui.chat.transcript_model import ChatTranscript
     from agent_tui.client import AgentServerClient
     from agent_tui.tui.chat.paused import PausedBar
@@ -40,7 +40,7 @@ class PauseHost(Protocol):
     breakpoints: ThreadBreakpoints
 
     @property
-    def machine(self) -> RunMachine: ...
+    def session(self) -> ChatSession: ...
 
     @property
     def app(self) -> App[object]: ...
@@ -139,6 +139,6 @@ async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool
         return
     pane.transcript.apply(pane.model.notice(text))
     pane.paused_bar.pause(text)
-    pane.machine.paused_at(text.removeprefix("paused "))
+    pane.session.paused_at(text.removeprefix("paused "))
     if focus:
         pane.paused_bar.focus()

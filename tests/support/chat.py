@@ -56,9 +56,8 @@ def chat_app(
     """The thread view opened as `:thread <id>` opens it: Chat tab, prompt focused; the
     chat runs `assistant` (the server drops `assistant_id` from a new thread's metadata)."""
     chosen = ChatAssistant.of(assistant) if assistant is not None else None
-    screen = ThreadViewScreen(
-        client, thread_id, chat=True, assistant=chosen, status_interval=0, **options
-    )
+    options.setdefault("status_interval", 0)  # no polling unless a test asks for it
+    screen = ThreadViewScreen(client, thread_id, chat=True, assistant=chosen, **options)
     app = ShellHarness(screen, readonly=readonly)
     app.client = client
     return app, screen

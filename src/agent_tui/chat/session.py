@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
+from datetime import datetime
 from typing import Any
 
 from agent_tui.chat.double_text import ServerStrategy
@@ -67,6 +68,9 @@ class ChatSession:
         self.failure: Failure | None = None  # why the thread failed, when it is in error
         self.cancelled = False  # the thread's last run was cancelled (as loaded)
         self._rejoined = False  # the current run's stream was rejoined (a server restart?)
+        self.seen_updated_at: datetime | None = None
+        """The thread's `updated_at` when the transcript last read it (load, a run's end):
+        a later one means the thread changed elsewhere (a run or a fork by another client)."""
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
@@ -74,6 +78,7 @@ class ChatSession:
         # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
         self.thread_status = thread.status
+        self.seen_updated_at = thread.updated_at
         self.failure = None
         values = await self._state_values(thread)
         changes = self.transcript.load_state(values, pending_interrupts(thread.interrupts))
@@ -314,6 +319,7 @@ class ChatSession:
             except (ApiError, TimeoutError):
                 pass  # the server is unreachable or silent: keep what arrived
             else:
+                self.seen_updated_at = thread.updated_at
                 changes += transcript.reconcile(
                     thread.values,
                     pending_interrupts(thread.interrupts),

@@ -66,6 +66,11 @@ if TYPE_CHECKING:
     from agent_tui.client.models import Thread
 
 
+CHANGED_ELSEWHERE = (
+    "The thread changed on the server (a run or an edit elsewhere): it shows its state now."
+)
+
+
 class ChatPane(ReportsWorkerFailures, Vertical):
     """One thread's chat. `thread_loaded(thread)` keeps it told of the thread's status
     and metadata (the screen polls them)."""
@@ -190,6 +195,23 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         if not self.chosen:
             self.assistant = named_by(thread.metadata) or self.assistant
         self.show_state()
+        if self._changed_elsewhere(thread):
+            self.load_transcript(CHANGED_ELSEWHERE)
+
+    def _changed_elsewhere(self, thread: Thread) -> bool:
+        """The thread changed since the transcript read it, and not by a run of this
+        pane's (a run, a fork or a state edit by another client or another copy)."""
+        seen = self.session.seen_updated_at
+        return (
+            self.shown_loaded
+            and not self.running
+            and seen is not None
+            and thread.updated_at is not None
+            and thread.updated_at != seen
+            and not any(
+                w.node is self and w.group == "chat-load" and w.is_running for w in self.workers
+            )
+        )
 
     def use_assistant(self, assistant: ChatAssistant) -> None:
         """The user's choice: later runs use it, whatever the thread's metadata says."""

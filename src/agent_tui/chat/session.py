@@ -118,7 +118,7 @@ class ChatSession:
         (the thread records the error; its last checkpoint's tasks record where)."""
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
-                tasks = (await self.client.threads.get_state(self.thread_id)).tasks
+                tasks = (await self.client.threads.get_state(self.thread_id, subgraphs=True)).tasks
         except (ApiError, TimeoutError):
             tasks = []  # still say what failed, without the node
         failure = failure_of(thread, tasks)

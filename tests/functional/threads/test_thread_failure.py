@@ -105,3 +105,21 @@ async def test_the_chat_shows_the_exceptions_own_words_live_and_reopened(
     async for _step in session.send(RunRequest("chat"), "hi"):
         pass
     assert session.thread_status == "idle" and session.failure is None
+
+
+async def test_a_failure_inside_a_subgraph_names_the_node_that_raised(
+    client: AgentServerClient,
+) -> None:
+    """`nested` runs the demo chat as its node `chat`; "fail" makes the chat's `agent`
+    raise. The parent's task only says `chat`: the node inside it is named too."""
+    thread_id = (await client.threads.create(metadata={"graph_id": "nested"})).thread_id
+    session = ChatSession(client, thread_id)
+    async for _step in session.send(RunRequest("nested"), "fail now"):
+        pass
+    said = Failure("DemoFailure", "You asked me to fail.", "chat ▸ agent")
+    assert session.failure == said
+    errors = [item for item in session.transcript.items if isinstance(item, ErrorItem)]
+    assert [item.failure() for item in errors] == [said]
+    assert await thread_failure(client, thread_id) == said
+    [run] = await client.runs.list(thread_id)
+    assert await run_failure(client, thread_id, run.run_id) == said

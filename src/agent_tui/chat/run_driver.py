@@ -49,7 +49,9 @@ from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import AgentServerClient, RunStream
 from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
 from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
+from agent_tui.client.models import Thread, ThreadState
 from agent_tui.client.runs import StreamStalled
+from agent_tui.threads.outcome import resting_status, run_outcome
 
 DEFAULT_BACKOFF: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
 
@@ -309,13 +311,10 @@ class RunDriver:
 
     async def _gone(self, message: str) -> AsyncGenerator[DriverEvent, None]:
         yield RunGone(message or "the run is no longer on the server")
-        status = await self._thread_status()
-        state: RunState = "done"
-        if status == "error":
-            state = "error"
-        elif status == "interrupted":
-            state = "interrupted"
-        yield Finished(state, self.run_id, status, reason="the run is gone from the server")
+        thread, state = await self._thread_and_state()
+        outcome: RunState = run_outcome(None, thread, state)  # the run's record is gone
+        status = resting_status(thread, state) if thread is not None else None
+        yield Finished(outcome, self.run_id, status, reason="the run is gone from the server")
 
     # -- asking the server ---------------------------------------------------------------
 
@@ -363,30 +362,34 @@ class RunDriver:
             status = await self._run_status()
         return status
 
-    async def _thread_status(self) -> str | None:
-        try:
-            async with asyncio.timeout(ASK_TIMEOUT):
-                return (await self._client.threads.get(self.thread_id)).status
-        except (ApiError, TimeoutError):
-            return None
-
     async def _finished(
         self, status: str | None, *, reason: str | None = None, forced: bool = False
     ) -> Finished:
-        thread_status = await self._thread_status()
-        state: RunState
-        if forced or status == "error" or self._saw_error:
-            state = "error"
-        elif status in ("interrupted", "timeout") or (
-            self._cancel_requested and (status is None or status in _ACTIVE)
-        ):
-            state = "cancelled"
-        elif self._saw_interrupt or thread_status == "interrupted":
-            # langgraph-api reports a run that stopped at interrupt() as "success".
-            state = "interrupted"
-        else:
-            state = "done"
-        return Finished(state, self.run_id, thread_status, reason)
+        """The run's outcome from the evidence (`threads.outcome`): what the stream showed,
+        the cancel asked for, the run's record, and the thread with its state."""
+        thread, state = await self._thread_and_state()
+        outcome: RunState = run_outcome(
+            "error" if forced else status,
+            thread,
+            state,
+            saw_interrupt=self._saw_interrupt,
+            saw_error=self._saw_error,
+            cancel_requested=self._cancel_requested,
+        )
+        thread_status = resting_status(thread, state) if thread is not None else None
+        return Finished(outcome, self.run_id, thread_status, reason)
+
+    async def _thread_and_state(self) -> tuple[Thread | None, ThreadState | None]:
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                thread = await self._client.threads.get(self.thread_id)
+        except (ApiError, TimeoutError):
+            return None, None
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return thread, await self._client.threads.get_state(self.thread_id)
+        except (ApiError, TimeoutError):
+            return thread, None
 
     def _elapsed(self) -> float:
         return self._clock() - self._started

@@ -42,9 +42,10 @@ from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 from agent_tui.client.errors import ApiError
-from agent_tui.client.models import Run, Thread
+from agent_tui.client.models import Run, Thread, ThreadState
 from agent_tui.client.sse import MAX_EVENT_BYTES
 from agent_tui.threads.failure import Failure, failure_of, was_cancelled
+from agent_tui.threads.outcome import resting_status
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
 """A driver event (None for a change the session made itself) and the transcript changes.
@@ -74,44 +75,54 @@ class ChatSession:
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
-        # The thread itself carries its values and pending interrupts, and unlike
-        # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
-        self.thread_status = thread.status
         self.seen_updated_at = thread.updated_at
         self.failure = None
-        values = await self._state_values(thread)
-        changes = self.transcript.load_state(values, pending_interrupts(thread.interrupts))
+        state = await self._state(thread)
+        values, interrupts = self._values_and_interrupts(thread, state)
+        self.thread_status = resting_status(thread, state)
+        changes = self.transcript.load_state(values, interrupts)
         if thread.status == "error":
             changes += await self._show_failure(thread)
-        self.cancelled = was_cancelled(thread)
+        self.cancelled = was_cancelled(thread, state.tasks if state is not None else ())
         if self.cancelled:
-            changes += await self._say_cancelled()
+            pending = state.next if state is not None else []
+            where = f" before {', '.join(pending)} finished" if pending else ""
+            changes += self.transcript.notice(f"The last run was cancelled{where}.", "warning")
         self.machine.loaded(
             waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
         )
         return changes
 
-    async def _state_values(self, thread: Thread) -> Any:
-        """The values of the checkpoint the thread is on: the thread record's are those of
-        its last run, not of a fork made since (`POST /threads/{id}/state`)."""
-        if thread.values is None:
-            return None  # no checkpoint yet
-        try:
-            async with asyncio.timeout(ASK_TIMEOUT):
-                return (await self.client.threads.get_state(self.thread_id)).values
-        except (ApiError, TimeoutError):
-            return thread.values
+    @staticmethod
+    def _values_and_interrupts(
+        thread: Thread, state: ThreadState | None
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        """What the transcript shows: the state's values, those of the checkpoint the
+        thread is on (the thread record's are its last run's, not a fork's since, and
+        Aegra fills neither them nor its interrupts), the record's only when the state
+        cannot be read; the interrupts waiting, from whichever has them."""
+        values = state.values if state is not None else thread.values
+        interrupts = pending_interrupts(thread.interrupts)
+        if not interrupts and state is not None:
+            interrupts = pending_interrupts(state.interrupts)
+        return values, interrupts
 
-    async def _say_cancelled(self) -> list[TranscriptChange]:
-        """A thread reopened after its run was cancelled: say so (not "paused"), and where."""
+    async def _state(self, thread: Thread) -> ThreadState | None:
+        """The thread's state now; None when it has none yet or it cannot be read."""
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
-                pending = (await self.client.threads.get_state(self.thread_id)).next
+                return await self.client.threads.get_state(self.thread_id)
         except (ApiError, TimeoutError):
-            pending = []
-        where = f" before {', '.join(pending)} finished" if pending else ""
-        return self.transcript.notice(f"The last run was cancelled{where}.", "warning")
+            return None
+
+    async def _head(self) -> str | None:
+        """The checkpoint the thread is on (None: unknown)."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self.client.threads.get_state(self.thread_id)).checkpoint_id
+        except (ApiError, TimeoutError):
+            return None
 
     async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
         """The failure of a thread in `error` in the transcript, with the failing node
@@ -205,6 +216,10 @@ class ChatSession:
     async def _run(self, request: RunRequest) -> AsyncGenerator[Step, None]:
         self.transcript.begin_run()
         self._rejoined = False
+        if request.input is None and request.command is None and request.checkpoint_id is None:
+            # A paused thread goes on from the checkpoint it is on, named as the SDK's
+            # users name it (Aegra refuses a run with neither input, command nor checkpoint).
+            request = request.with_(checkpoint_id=await self._head())
         try:
             async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
                 async for step in steps:
@@ -320,9 +335,10 @@ class ChatSession:
                 pass  # the server is unreachable or silent: keep what arrived
             else:
                 self.seen_updated_at = thread.updated_at
+                values, interrupts = self._values_and_interrupts(thread, await self._state(thread))
                 changes += transcript.reconcile(
-                    thread.values,
-                    pending_interrupts(thread.interrupts),
+                    values,
+                    interrupts,
                     keep_unsaved=event.state in ("cancelled", "error"),
                     rejoined=self._rejoined,
                 )

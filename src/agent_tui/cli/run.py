@@ -95,7 +95,7 @@ class HeadlessRun:
         resume = NOT_GIVEN
         if args.resume is not NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
-            resume = _resume_value(thread, args.resume)
+            resume = _resume_value(thread, await _waiting_interrupts(client, thread), args.resume)
         new = thread is None
         if thread is None:
             # As the chat's "new thread": its metadata names the graph (and assistant).
@@ -323,11 +323,19 @@ async def _check_input(
         raise UsageError(f"--input: {error}") from None
 
 
-def _resume_value(thread: Thread, value: Any) -> Any:
-    """`value`, checked against what the thread waits for: the server refuses a bare
-    value when several interrupts wait (and leaves the thread in error), so that is
-    said here, before anything is sent."""
+async def _waiting_interrupts(client: AgentServerClient, thread: Thread) -> list[dict[str, Any]]:
+    """The interrupts waiting on `thread`: its record's, else its state's (Aegra fills
+    only the state's)."""
     pending = pending_interrupts(thread.interrupts)
+    if not pending and thread.status != "busy":
+        pending = pending_interrupts((await client.threads.get_state(thread.thread_id)).interrupts)
+    return pending
+
+
+def _resume_value(thread: Thread, pending: list[dict[str, Any]], value: Any) -> Any:
+    """`value`, checked against what the thread waits for (`pending`): the server refuses
+    a bare value when several interrupts wait (and leaves the thread in error), so that is
+    said here, before anything is sent."""
     if not pending:
         raise UsageError(
             f"--resume: thread {thread.thread_id} has no interrupt waiting for an answer "

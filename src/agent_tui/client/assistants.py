@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -46,8 +47,37 @@ class AssistantsClient:
         )
 
     async def get(self, assistant_id: str) -> Assistant:
-        data = await self._http.request_json("GET", f"/assistants/{assistant_id}")
+        data = await self._read(assistant_id, "")
         return Assistant.model_validate(data)
+
+    async def _read(
+        self, assistant_id: str, tail: str, params: dict[str, Any] | None = None
+    ) -> Any:
+        """`GET /assistants/{assistant_id}{tail}`. Where an assistant id goes, langgraph-api
+        also takes a graph name (its default assistant); a server that does not (Aegra:
+        404) is asked again with the graph's default assistant, found by search."""
+        able = self._http.capabilities
+        if not able.graph_by_name and not _is_uuid(assistant_id):
+            assistant_id = await self._default_of(assistant_id) or assistant_id
+        try:
+            return await self._http.request_json(
+                "GET", f"/assistants/{assistant_id}{tail}", params=params
+            )
+        except NotFound:
+            if _is_uuid(assistant_id):
+                raise
+            found = await self._default_of(assistant_id)
+            if found is None:
+                raise
+            able.graph_by_name = False
+            return await self._http.request_json("GET", f"/assistants/{found}{tail}", params=params)
+
+    async def _default_of(self, graph_id: str) -> str | None:
+        """The id of graph `graph_id`'s default assistant (the one the server made),
+        else of its first assistant; None when the server has no such graph."""
+        made = await self.search(graph_id, metadata={"created_by": "system"}, limit=1)
+        found = made or await self.search(graph_id, limit=1)
+        return found[0].assistant_id if found else None
 
     async def search(
         self,
@@ -144,11 +174,17 @@ class AssistantsClient:
 
     async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:
         params = {"xray": str(xray).lower() if isinstance(xray, bool) else xray}
-        data = await self._http.request_json(
-            "GET", f"/assistants/{assistant_id}/graph", params=params
-        )
+        data = await self._read(assistant_id, "/graph", params)
         return AssistantGraph.model_validate(data)
 
     async def get_schemas(self, assistant_id: str) -> AssistantSchemas:
-        data = await self._http.request_json("GET", f"/assistants/{assistant_id}/schemas")
+        data = await self._read(assistant_id, "/schemas")
         return AssistantSchemas.model_validate(data)
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True

@@ -351,7 +351,8 @@ class RunsClient:
 
         `wait`: answer once the run has stopped. `timeout` bounds each try (seconds).
         """
-        params = {"wait": str(wait).lower(), "action": action}
+        # As the SDK sends it: `1`/`0` (langgraph-api takes either; Aegra only integers).
+        params = {"wait": 1 if wait else 0, "action": action}
         await self._http.request(
             "POST",
             f"/threads/{thread_id}/runs/{run_id}/cancel",

@@ -86,16 +86,25 @@ def _thread_error(thread: Thread | None) -> dict[str, Any] | None:
     return error if isinstance(error, dict) else None
 
 
-def was_cancelled(thread: Thread | None) -> bool:
-    """Whether the thread's last run was cancelled: the server leaves it `interrupted`, as
-    a breakpoint does, but records a `UserInterrupt` error (a breakpoint records none)."""
+def was_cancelled(thread: Thread | None, tasks: Sequence[ThreadTask] = ()) -> bool:
+    """Whether the thread's last run was cancelled. langgraph-api leaves the thread
+    `interrupted`, as a breakpoint does, but records a `UserInterrupt` error (a breakpoint
+    records none); Aegra leaves it `idle` with the node that was stopped still to run, its
+    task's error a `CancelledError` (`tasks`: the thread's state's)."""
+    if thread is None or thread.status == "error":
+        return False
     error = _thread_error(thread)
-    return (
-        thread is not None
-        and thread.status == "interrupted"
-        and error is not None
-        and error.get("error") == CANCELLED_ERROR
+    if thread.status == "interrupted" and error is not None:
+        return error.get("error") == CANCELLED_ERROR
+    return any(
+        _short_type(parse_task_error(task.error)[0]) in CANCEL_ERRORS
+        for task in tasks
+        if task.error
     )
+
+
+CANCEL_ERRORS = frozenset({"CancelledError", CANCELLED_ERROR})
+"""A task's error type when its run was cancelled (not failed)."""
 
 
 def _short_type(name: str) -> str:

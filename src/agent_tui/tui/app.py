@@ -197,7 +197,7 @@ class AgentTuiApp(ShellApp):
             return
         if startup is not self._startup:
             return  # the user switched context meanwhile
-        logger.info("connected to %s (langgraph-api %s)", url, info.version)
+        logger.info("connected to %s (%s)", url, clean_text(info.server))
         self.client = client
         self.connection_status = f"connected · {url}"
         # Not awaited: the stack changes at once and the worker ends, so a context switch

@@ -41,7 +41,8 @@ from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, S
 from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
-from agent_tui.client.errors import ApiError
+from agent_tui.client.capabilities import refused_option
+from agent_tui.client.errors import ApiError, ValidationFailed
 from agent_tui.client.models import Run, Thread, ThreadState
 from agent_tui.client.sse import MAX_EVENT_BYTES
 from agent_tui.threads.failure import Failure, failure_of, was_cancelled
@@ -216,18 +217,33 @@ class ChatSession:
     async def _run(self, request: RunRequest) -> AsyncGenerator[Step, None]:
         self.transcript.begin_run()
         self._rejoined = False
-        if request.input is None and request.command is None and request.checkpoint_id is None:
-            # A paused thread goes on from the checkpoint it is on, named as the SDK's
-            # users name it (Aegra refuses a run with neither input, command nor checkpoint).
-            request = request.with_(checkpoint_id=await self._head())
+        able = self.client.transport.capabilities
+        bare = request.input is None and request.command is None and request.checkpoint_id is None
+        if bare and not able.run_without_input:
+            request = await self._from_head(request)
         try:
-            async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
-                async for step in steps:
-                    yield step
+            try:
+                async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
+                    async for step in steps:
+                        yield step
+            except ValidationFailed as exc:
+                if not (bare and able.run_without_input and refused_option(exc, "checkpoint")):
+                    raise
+                # A paused thread goes on with no input on langgraph-api; Aegra wants the
+                # checkpoint named (which makes a `fork` step, so only where needed).
+                able.run_without_input = False
+                request = await self._from_head(request)
+                async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
+                    async for step in steps:
+                        yield step
         except (ApiError, RunAlreadyActive) as exc:
             self.machine.not_started()
             yield None, self.transcript.notice(f"Not sent: {exc}", "error")
             raise
+
+    async def _from_head(self, request: RunRequest) -> RunRequest:
+        """`request` going on from the checkpoint the thread is on."""
+        return request.with_(checkpoint_id=await self._head())
 
     async def _join(self, intent: Join) -> AsyncGenerator[Step, None]:
         """Follow a run already on the thread (replayed from its start); `reload`: the

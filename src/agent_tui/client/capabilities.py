@@ -28,6 +28,8 @@ class Capabilities:
     """`GET /runs/crons/{id}` (else: search by id)."""
     graph_by_name: bool = True
     """A graph name where an assistant id goes (`GET /assistants/{graph}/graph`)."""
+    run_without_input: bool = True
+    """A run with no input, command or checkpoint (a paused thread goes on)."""
 
 
 class NotOffered(ApiError):

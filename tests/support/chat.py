@@ -33,9 +33,13 @@ SIZE = (150, 45)
 
 
 async def chat_assistant(client: AgentServerClient, token_delay_ms: int = 0) -> Assistant:
-    """An assistant of the demo `chat` graph that streams with no (or a small) delay."""
+    """An assistant of the demo `chat` graph that streams with no (or a small) delay
+    (Aegra keeps one assistant per graph and context: the one it has)."""
     return await client.assistants.create(
-        "chat", context={"token_delay_ms": token_delay_ms}, name=f"chat {token_delay_ms}ms"
+        "chat",
+        context={"token_delay_ms": token_delay_ms},
+        name=f"chat {token_delay_ms}ms",
+        if_exists="do_nothing",
     )
 
 

@@ -33,7 +33,10 @@ class AssistantsClient:
         *,
         description: str | None = None,
         config: dict[str, Any] | None = None,
+        if_exists: str | None = None,
     ) -> Assistant:
+        """`if_exists="do_nothing"`: an assistant the server already has (Aegra: one per
+        graph and context) is returned instead of a 409."""
         body = compact(
             graph_id=graph_id,
             context=context if context is not None else {},
@@ -41,6 +44,7 @@ class AssistantsClient:
             metadata=metadata,
             description=description,
             config=config,
+            if_exists=if_exists,
         )
         return Assistant.model_validate(
             await self._http.request_json("POST", "/assistants", json=body)

@@ -14,16 +14,9 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from tests.support.cli import cli
+from tests.support.servers import Server, server
 
-SERVERS = ["langgraph-api", "aegra"]
-
-
-@pytest.fixture(params=SERVERS)
-def server(request: pytest.FixtureRequest) -> tuple[str, str]:
-    """(the server's kind, its URL)."""
-    if request.param == "aegra":
-        return "aegra", request.getfixturevalue("aegra").url_a
-    return "langgraph-api", request.getfixturevalue("agent_server_url")
+__all__ = ["server"]  # the fixture, run once per server
 
 
 def thread_of(output: str) -> str:
@@ -33,9 +26,9 @@ def thread_of(output: str) -> str:
 
 
 async def test_run_pause_resume_and_continue(
-    server: tuple[str, str], capsys: pytest.CaptureFixture[str]
+    server: Server, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, url = server
+    url = server.url
     code, out, err = await cli(capsys, "run", "chat", "--message", "hello", "--url", url)
     assert code == 0, err
     assert "You said: hello" in out + err
@@ -69,9 +62,9 @@ async def test_run_pause_resume_and_continue(
 
 
 async def test_threads_history_diff_and_export(
-    server: tuple[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+    server: Server, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    kind, url = server
+    kind, url = server.kind, server.url
     code, out, err = await cli(capsys, "run", "chat", "--message", "history please", "--url", url)
     assert code == 0, err
     thread_id = thread_of(out)
@@ -111,8 +104,8 @@ async def test_threads_history_diff_and_export(
         assert after - before == {out.strip()}
 
 
-async def test_store_and_crons(server: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    _, url = server
+async def test_store_and_crons(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
+    url = server.url
     code, _, err = await cli(
         capsys, "store", "put", "notes.both", "k1", "--value", '{"a": 1}', "--url", url
     )

@@ -24,6 +24,9 @@ Whenever a deployment's server is down on purpose (a control plane restart, the 
 while a new revision's server replaces it) the deployment reports AWAITING_DATABASE with
 no `custom_url` until a server answers again (on the old port when that is free, else a
 new one): a client never gets a URL that nothing serves.
+
+A deleted deployment's data folder (its server's threads, runs and log) is removed once
+its server has stopped; folders a delete left behind go at the next start.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import shutil
+import uuid
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -62,7 +68,9 @@ class Deployer:
     # -- lifecycle -----------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again."""
+        """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again;
+        deleted deployments' data folders left behind are removed."""
+        await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -123,6 +131,28 @@ class Deployer:
         server = self.servers.pop(deployment_id, None)
         if server is not None:
             await server.stop_async()
+        # Its server's data (threads, runs, store) and log go with it, once it has let go.
+        await asyncio.to_thread(self._remove_folders, [deployment_id])
+
+    def _remove_folders(self, deployment_ids: list[str]) -> None:
+        for deployment_id in deployment_ids:
+            folder = self.data_dir / "deployments" / deployment_id
+            try:
+                shutil.rmtree(folder)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                logger.warning("cannot remove the data of deleted deployment %s: %s", folder, exc)
+
+    def _leftover_folders(self) -> list[str]:
+        """Data folders of deployments no longer stored (deleted by an older version, or
+        while the control plane stopped half-way through a delete)."""
+        try:
+            entries = list(os.scandir(self.data_dir / "deployments"))
+        except OSError:
+            return []
+        known = {deployment["id"] for deployment in self.store.deployments()}
+        return [e.name for e in entries if _is_uuid(e.name) and e.name not in known]
 
     # -- the pipeline --------------------------------------------------------------------
 
@@ -305,3 +335,10 @@ def _port_of(url: object) -> int | None:
         return urlsplit(url).port
     except ValueError:
         return None
+
+
+def _is_uuid(name: str) -> bool:
+    try:
+        return str(uuid.UUID(name)) == name
+    except ValueError:
+        return False

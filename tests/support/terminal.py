@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import struct
 import subprocess
 import sys
@@ -41,6 +42,7 @@ class PtyApp:
         os.close(slave)
         self._output = bytearray()
         self._changed = threading.Condition()
+        self._hanging_up = threading.Event()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -90,13 +92,25 @@ class PtyApp:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+        self._reader.join(10)  # reads to the end: EIO once nothing holds the terminal
+        self._hanging_up.set()
         self._reader.join(10)
         if self._master >= 0:
             os.close(self._master)
             self._master = -1
 
+    def hang_up(self) -> None:
+        """Close the terminal, as a closed terminal window does (the app's writes fail from
+        then on); the test sends the SIGHUP that comes with it."""
+        self._hanging_up.set()
+        self._reader.join(10)
+        os.close(self._master)
+        self._master = -1
+
     def _read(self) -> None:
-        while True:
+        while not self._hanging_up.is_set():
+            if not select.select([self._master], [], [], 0.1)[0]:
+                continue  # nothing yet: look whether the terminal is being closed
             try:
                 chunk = os.read(self._master, 65536)
             except OSError:  # EIO: every end of the terminal's other side is closed

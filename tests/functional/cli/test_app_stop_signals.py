@@ -42,6 +42,8 @@ def test_a_stop_signal_restores_the_terminal_and_stops_the_local_server(
             timeout=90,
             what="the app's screen with the project's graph",
         )
+        # With live reload, a graph check and a server wait, prewarmed, for the next edit.
+        app.wait_for_descendant("--standby", timeout=90)
         started = app.descendants()
         assert server in started
         sent = time.monotonic()
@@ -59,3 +61,21 @@ def test_a_stop_signal_restores_the_terminal_and_stops_the_local_server(
     finally:
         app.close()
     assert config.exists()
+
+
+@pytest.mark.timeout(180)
+def test_a_closed_terminal_stops_the_app_and_the_local_server(tmp_path: Path) -> None:
+    # The terminal window is closed: the app gets SIGHUP and can no longer write to it.
+    tiny_config(tmp_path)
+    app = PtyApp(tmp_path, env={**os.environ, "AGENT_TUI_HOME": str(tmp_path / "home")})
+    try:
+        app.wait_for_descendant("agent_tui.local.server_process", timeout=90)
+        app.wait_for_output(lambda out: b"tiny" in out, timeout=90, what="the project's graph")
+        app.wait_for_descendant("--standby", timeout=90)
+        started = app.descendants()
+        app.hang_up()
+        app.process.send_signal(signal.SIGHUP)
+        assert app.process.wait(30) == 128 + signal.SIGHUP
+        assert gone_within(started, 30), f"left running: {app.descendants()}"
+    finally:
+        app.close()

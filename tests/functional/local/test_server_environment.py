@@ -119,3 +119,21 @@ async def test_a_deployment_gets_its_secrets_and_no_control_plane_key(
             assert deployed.url is not None
             _assert_allow_listed(_read_env(deployed.url), secrets)
             await client.deployments.delete(created.id)
+
+
+def test_the_graph_check_imports_the_graphs_without_agent_tui_keys(
+    tmp_path: Path, caller_env: dict[str, str]
+) -> None:
+    # The check before a start or a reload runs the project's modules too.
+    from agent_tui.local.reload import check_graphs
+
+    config = env_echo_project(tmp_path / "project", PROJECT_ENV)
+    (config.parent / "env_echo.py").write_text(
+        "import os\n"
+        f"leaked = [n for n in {WITHHELD!r} if n in os.environ]\n"
+        "if leaked:\n"
+        "    raise RuntimeError(f'leaked: {leaked}')\n"
+        + (config.parent / "env_echo.py").read_text()
+    )
+    check = check_graphs(config, env=PROJECT_ENV)
+    assert check.ok, check.problems

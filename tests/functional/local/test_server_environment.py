@@ -9,7 +9,11 @@ context reads its key from.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import sqlite3
+import time
 from pathlib import Path
 
 import httpx
@@ -137,3 +141,42 @@ def test_the_graph_check_imports_the_graphs_without_agent_tui_keys(
     )
     check = check_graphs(config, env=PROJECT_ENV)
     assert check.ok, check.problems
+
+
+@pytest.mark.timeout(240)
+async def test_a_reserved_secret_an_older_version_stored_is_left_out(
+    tmp_path: Path, caller_env: dict[str, str]
+) -> None:
+    # The API refuses a secret named HOME now; an older version stored what it was given.
+    config = env_echo_project(tmp_path / "project", PROJECT_ENV)
+    secrets = {"DEPLOY_SECRET": "open sesame"}
+    data = tmp_path / "cp"
+    with LocalControlPlane(data) as plane:
+        async with checked_client(plane.url, api_key=plane.api_key) as client:
+            created = await client.deployments.create(
+                "env",
+                source_revision_config={"langgraph_config_path": str(config)},
+                secrets=[{"name": k, "value": v} for k, v in secrets.items()],
+            )
+            statuses = await follow(
+                client, created.id, created.latest_revision_id, interval=0.2, timeout=120
+            )
+            assert statuses[-1] == "DEPLOYED", statuses
+    stored = [{"name": "DEPLOY_SECRET", "value": "open sesame"}, {"name": "HOME", "value": "/x"}]
+    db = sqlite3.connect(data / "control-plane.sqlite3")
+    try:
+        db.execute("UPDATE revisions SET secrets = ?", (json.dumps(stored),))
+        db.commit()
+    finally:
+        db.close()
+    with LocalControlPlane(data) as plane:
+        async with checked_client(plane.url, api_key=plane.api_key) as client:
+            deadline = time.monotonic() + 120
+            while (deployed := await client.deployments.get(created.id)).url is None:
+                assert time.monotonic() < deadline, "the deployment did not come back"
+                await asyncio.sleep(0.2)  # the restart runs in the background
+            assert deployed.url is not None
+            _assert_allow_listed(await asyncio.to_thread(_read_env, deployed.url), secrets)
+            assert created.latest_revision_id is not None
+            logs = await client.revisions.logs(created.id, created.latest_revision_id)
+            assert any("'HOME' left out" in line for line in logs.lines)

@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.store import Store, now
+from agent_tui.local.control_plane.validation import reserved_secret_name
 from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.project_env import EnvironmentBuildError
 from agent_tui.local.server_errors import EmbeddedServerError
@@ -167,6 +168,20 @@ class Deployer:
     def _log(self, revision_id: str, *lines: str) -> None:
         self.store.append_logs(revision_id, list(lines))
 
+    def _secrets(self, revision_id: str) -> dict[str, str]:
+        """The revision's secrets as environment variables, but those an older version
+        stored that would change how the server runs (`reserved_secret_name`)."""
+        secrets: dict[str, str] = {}
+        for secret in self.store.revision_secrets(revision_id):
+            name = secret["name"]
+            if reserved_secret_name(name):
+                self._log(
+                    revision_id, f"secret {name!r} left out: it would change how the server runs"
+                )
+            else:
+                secrets[name] = secret["value"]
+        return secrets
+
     def _superseded(self, deployment_id: str, revision_id: str) -> bool:
         deployment = self.store.deployment(deployment_id)
         return deployment is None or deployment.get("latest_revision_id") != revision_id
@@ -197,7 +212,7 @@ class Deployer:
         self._set_status(revision, RevisionStatus.AWAITING_BUILD)
         self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
-        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
+        secrets = self._secrets(rid)
         try:
             python = await build_environment(config_path, partial(self._log, rid))
         except EnvironmentBuildError as exc:
@@ -309,7 +324,7 @@ class Deployer:
         if revision is None:
             return
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
-        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
+        secrets = self._secrets(revision_id)
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
             python = await build_environment(path, partial(self._log, revision_id))

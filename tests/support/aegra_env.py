@@ -119,12 +119,22 @@ def aegra_venv() -> Path:
 
 
 def _build(python: Path, folder: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
+    }
     steps = [
         # Relocatable: the scripts find their interpreter relative to themselves, so the
         # folder still works once renamed to its final place.
         ["uv", "venv", "--quiet", "--relocatable", "--python", str(python), str(folder)],
-        ["uv", "pip", "install", "--quiet", "--python", str(folder / "bin" / "python"), *REQUIREMENTS],
+        [
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(folder / "bin" / "python"),
+            *REQUIREMENTS,
+        ],
     ]
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True, env=env, check=False)

@@ -145,10 +145,8 @@ class Service:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, self._stop_signal)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            pass
         if not gone_within([process.pid], 0, groups=True):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)

@@ -1,7 +1,8 @@
 """A real self-hosted Aegra for the tests: PostgreSQL, Redis and two Aegra 0.11.0 instances.
 
 `start_aegra_stack()` builds, in a fresh temporary folder (``agent-tui-aegra-*`` in the
-system temporary folder, removed by `AegraStack.stop`):
+system temporary folder, removed by `AegraStack.stop`, or by the next stack's start when
+the test process died: a live stack holds a lock on a file in it):
 
 1. **Aegra's environment**: Aegra needs Python >= 3.12, so it runs from a virtual
    environment of its own, cached across runs and built once (`tests.support.aegra_env`).
@@ -43,6 +44,7 @@ elsewhere) so that at most one or two workers pay the start-up.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pwd
@@ -53,6 +55,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -65,6 +68,8 @@ FIRST_START_TIMEOUT = 180.0
 """Seconds for instance A's first answer: it runs the database migrations first."""
 START_TIMEOUT = 120.0
 _DEMO_PACKAGE = "agent_tui.local.demo."
+_FOLDER_PREFIX = "agent-tui-aegra-"
+_IN_USE = "in-use.lock"
 
 
 @dataclass
@@ -79,6 +84,7 @@ class AegraStack:
     watchdog: Watchdog
     database_url: str
     redis_url: str
+    in_use: IO[str]
     stopped: bool = field(default=False)
 
     @property
@@ -112,6 +118,7 @@ class AegraStack:
         finally:
             self.watchdog.close()
             shutil.rmtree(self.folder, ignore_errors=True)
+            self.in_use.close()
 
 
 def start_aegra_stack() -> AegraStack:
@@ -125,7 +132,9 @@ def start_aegra_stack() -> AegraStack:
     bindir = postgres_bindir()
     pg_user = "postgres" if os.geteuid() == 0 else None
 
-    folder = Path(tempfile.mkdtemp(prefix="agent-tui-aegra-"))
+    folder = Path(tempfile.mkdtemp(prefix=_FOLDER_PREFIX))
+    in_use = _hold(folder)
+    _remove_abandoned_folders()
     watchdog = Watchdog()
     started: list[Service] = []
     try:
@@ -164,6 +173,7 @@ def start_aegra_stack() -> AegraStack:
             service.stop(timeout=5)
         watchdog.close()
         shutil.rmtree(folder, ignore_errors=True)
+        in_use.close()
         raise
     return AegraStack(
         folder=folder,
@@ -174,7 +184,26 @@ def start_aegra_stack() -> AegraStack:
         watchdog=watchdog,
         database_url=database_url,
         redis_url=redis_url,
+        in_use=in_use,
     )
+
+
+def _hold(folder: Path) -> IO[str]:
+    """Lock the stack's folder for as long as the returned file stays open."""
+    handle = (folder / _IN_USE).open("w")
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
+
+def _remove_abandoned_folders() -> None:
+    """Remove the folders of stacks whose test process died (nobody holds their lock)."""
+    for other in Path(tempfile.gettempdir()).glob(_FOLDER_PREFIX + "*"):
+        try:
+            with (other / _IN_USE).open("r") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                shutil.rmtree(other, ignore_errors=True)
+        except OSError:
+            continue  # in use, or not locked yet (just made), or gone
 
 
 def postgres_bindir() -> Path:

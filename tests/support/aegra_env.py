@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import glob
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -39,10 +40,24 @@ class AegraSetupError(RuntimeError):
 
 
 def find_python() -> Path:
-    """The real path of a Python >= 3.12 interpreter that runs, or `AegraSetupError`."""
-    candidates: list[str] = sorted(
-        glob.glob(str(Path.home() / ".pyenv" / "versions" / "3.1[2-9]*" / "bin" / "python3")),
-        reverse=True,
+    """The real path of a Python >= 3.12 interpreter that runs, or `AegraSetupError`.
+
+    The oldest that fits first: 3.12 is the version Aegra's test stack was checked on.
+    """
+    for candidate in _candidates():
+        if (real := _runs_as_new_python(candidate)) is not None:
+            return real
+    raise AegraSetupError(
+        "Aegra needs Python >= 3.12 and none was found (looked under ~/.pyenv/versions, "
+        "asked `uv python find`, tried python3.12/python3.13 on PATH): install one"
+    )
+
+
+def _candidates() -> Iterator[str]:
+    pyenv = Path.home() / ".pyenv" / "versions"
+    yield from sorted(
+        glob.glob(str(pyenv / "3.1[2-9]*" / "bin" / "python3")),
+        key=lambda path: [int(part) for part in re.findall(r"\d+", Path(path).parts[-3])],
     )
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         found = subprocess.run(
@@ -53,15 +68,8 @@ def find_python() -> Path:
             check=False,
         )
         if found.returncode == 0 and found.stdout.strip():
-            candidates.append(found.stdout.strip())
-    candidates += [p for name in ("python3.13", "python3.12") if (p := shutil.which(name))]
-    for candidate in candidates:
-        if (real := _runs_as_new_python(candidate)) is not None:
-            return real
-    raise AegraSetupError(
-        "Aegra needs Python >= 3.12 and none was found (looked under ~/.pyenv/versions, "
-        "asked `uv python find`, tried python3.13/python3.12 on PATH): install one"
-    )
+            yield found.stdout.strip()
+    yield from (path for name in ("python3.12", "python3.13") if (path := shutil.which(name)))
 
 
 def _runs_as_new_python(candidate: str) -> Path | None:

@@ -18,9 +18,9 @@ the test process died: a live stack holds a lock on a file in it):
 4. **Aegra A, then Aegra B**: ``aegra serve`` from the environment, each on a free
    loopback port, both on the same database and the same Redis (``DATABASE_URL``,
    ``REDIS_URL``, ``REDIS_BROKER_ENABLED=true``: the job queue and the cross-instance
-   stream pub/sub), no authentication. A starts first and answers ``GET /ready`` once its
-   database migrations have run (about 20 s the first time), then B starts on the
-   migrated database. Their ``aegra.json`` (written in the folder) serves the graphs of
+   stream pub/sub), no authentication. A starts first; B starts once A's log says the
+   database migrations have run (or A answers ``GET /ready``), since two instances
+   migrating one database at once would race; both are ready when ``GET /ready`` answers. Their ``aegra.json`` (written in the folder) serves the graphs of
    ``tests/graphs/langgraph.json`` as file paths, which Aegra requires: the demo's
    ``agent_tui.local.demo.X:graph`` becomes ``<repo>/src/agent_tui/local/demo/X.py:graph``
    and ``./x.py:graph`` becomes ``<repo>/tests/graphs/x.py:graph``; ``PYTHONPATH`` is the
@@ -70,6 +70,7 @@ START_TIMEOUT = 120.0
 _DEMO_PACKAGE = "agent_tui.local.demo."
 _FOLDER_PREFIX = "agent-tui-aegra-"
 _IN_USE = "in-use.lock"
+_MIGRATED_LINES = ("database migrations completed", "already at migration head")
 
 
 @dataclass
@@ -163,11 +164,20 @@ def start_aegra_stack() -> AegraStack:
             )
             for name, port in zip("ab", ports, strict=True)
         )
-        for instance, port, timeout in zip(
-            instances, ports, (FIRST_START_TIMEOUT, START_TIMEOUT), strict=True
-        ):
-            started.append(instance)
-            _start_instance(instance, port, timeout)
+        first, second = instances
+        started.append(first)
+        first.start()
+        # B may start once A has migrated the database (two instances migrating at once
+        # would race): A logs it seconds before it answers, B's slow imports overlap A's.
+        first.wait_until(
+            lambda: _migrated(first) or _answers(ports[0]),
+            FIRST_START_TIMEOUT,
+            "database migrations",
+        )
+        started.append(second)
+        second.start()
+        _wait_for_instance(first, ports[0], FIRST_START_TIMEOUT)
+        _wait_for_instance(second, ports[1], START_TIMEOUT)
     except BaseException:
         for service in reversed(started):
             service.stop(timeout=5)
@@ -334,21 +344,24 @@ def _aegra_env(database_url: str, redis_url: str) -> dict[str, str]:
     }
 
 
-def _start_instance(instance: Service, port: int, timeout: float) -> None:
-    instance.start()
-    _wait_for_instance(instance, port, timeout)
-
-
 def _wait_for_instance(instance: Service, port: int, timeout: float) -> None:
-    url = f"http://127.0.0.1:{port}/ready"
+    instance.wait_until(lambda: _answers(port), timeout, "answer to GET /ready")
 
-    def answers() -> bool:
-        try:
-            return httpx.get(url, timeout=5).status_code == 200
-        except httpx.HTTPError:
-            return False
 
-    instance.wait_until(answers, timeout, "answer to GET /ready")
+def _answers(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/ready", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _migrated(instance: Service) -> bool:
+    """Whether the instance's log says its database is at the latest migration."""
+    try:
+        log = instance.log.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(line in log for line in _MIGRATED_LINES)
 
 
 def _free_port() -> int:

@@ -8,7 +8,7 @@
   ``nested``, ``questions``, ``failing``, ``pipeline``, ``memory``). Its data lives in a pytest temporary folder.
 - ``aegra`` is a self-hosted Aegra stack (PostgreSQL, Redis, two Aegra 0.11.0 instances
   serving the same graphs; ``.url_a``, ``.url_b``, ``.restart()``), started once per worker
-  when a test first asks for it (35-50 s): see `tests.support.aegra`. ``aegra_client``
+  when a test first asks for it (25-50 s): see `tests.support.aegra`. ``aegra_client``
   is a client of instance A.
 - ``client`` is a client of it (for every test folder); ``config_file`` a
   config file of the test's own, with no context or read-only setting leaking in.

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from typing_extensions import TypedDict
-
 from langgraph.graph import END, START, StateGraph
 from pydantic import Field
+from typing_extensions import TypedDict
 
 # Kept in step with tests/support/hostile_text.py (graphs load without the tests package).
 TRICKS = (
@@ -24,10 +23,11 @@ TRICKS = (
 NAME = "hostile" + TRICKS + "hostile"
 NODE = "node-" + NAME
 
-HostileContext = TypedDict(  # noqa: UP013 - a key that is no identifier
+# The functional form: a key that is no identifier (and no literal, for mypy).
+HostileContext = TypedDict(
     "HostileContext",
     {
-        NAME: Annotated[str, Field(title="title-" + NAME, description="about-" + NAME)],
+        NAME: Annotated[str, Field(title=f"title-{NAME}", description=f"about-{NAME}")],  # type: ignore[misc]
         "pick": Literal["one-" + NAME, "two"],
     },
     total=False,

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from textual import events
 from textual.widgets import Input, Select, TextArea
 
 from agent_tui.chat.breakpoints import ThreadBreakpoints
@@ -227,3 +228,27 @@ async def test_fork_editor_and_node_choice_draw_inertly(
         await pilot.press("enter")  # the nodes open
         await wait_for(pilot, lambda: nodes.expanded, what="the nodes' list")
         drawn_inertly(app, f"node-{MARKER}", "[@click=app.quit]click[/]")
+
+
+# One line (a paste into an Input keeps its first line only), every kind of control.
+PASTED = f"{MARKER}\x1b]0;pwned\x07\x9b31m\u202eevil\u202c\u200b\x00\x7f[@click=app.quit]click[/]"
+
+
+async def test_pasted_text_is_kept_as_pasted_and_drawn_inertly(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    form = ItemFormScreen(client, namespace=(unique_root(),))
+    app = harness(client, form)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: form.is_current, what="the new item form")
+        key = form.query_one("#item-key", Input)
+        value = form.query_one("#item-value", TextArea)
+        value.clear()
+        for widget in (key, value):
+            widget.focus()
+            app.post_message(events.Paste(PASTED))  # as the terminal sends a paste
+            await pilot.pause()
+        await wait_for(pilot, lambda: (key.value, value.text) == (PASTED, PASTED), what="paste")
+        # Drawn one for one: ␛ for ESC, � for a C1 control, a bidi override, a zero width.
+        painted = drawn_inertly(app, "␛]0;pwned␇�31m�evil��␀␡[@click=app.quit]click[/]")
+        assert painted.count("␛]0;pwned") == 2  # the key and the value

@@ -1,6 +1,6 @@
 """Textual's editing widgets, drawing what they hold as inert text: every module of the
 UI takes `Input`, `TextArea` and `Select` from here, never from `textual.widgets`
-(`tests/unit/tui/test_inert_widgets.py` checks it).
+(`tests/unit/test_inert_widgets.py` checks it).
 
 A form opens with what the server holds (a deployment's langgraph.json path, an
 assistant's name, a store key) and the user may paste anything. Textual draws an

@@ -33,11 +33,14 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.store.item_form import ItemFormScreen
+from tests.support.assistants import AssistantsApp, loaded, select
 from tests.support.hostile_screens import GRAPH, MARKUP, drawn_inertly, hostile_assistant
 from tests.support.hostile_text import EVERYTHING, MARKER
+from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.store import unique_root
-from tests.support.thread_view import loaded, view_app
+from tests.support.thread_view import loaded as history_loaded
+from tests.support.thread_view import view_app
 from tests.support.waiting import WaitFor
 
 SIZE = (240, 60)  # wide: the hostile names are long, and the checks want them whole
@@ -210,7 +213,7 @@ async def test_fork_editor_and_node_choice_draw_inertly(
     state = await client.threads.get_state(thread.thread_id)
     app, view = view_app(client, thread.thread_id)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: loaded(view), what="the thread's history")
+        await wait_for(pilot, lambda: history_loaded(view), what="the thread's history")
         await pilot.click("#history")  # the history has the keys, not the chat's prompt
         await pilot.press("f")  # fork at the newest step: its state in the editor
         await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="editor")
@@ -252,3 +255,25 @@ async def test_pasted_text_is_kept_as_pasted_and_drawn_inertly(
         # Drawn one for one: ␛ for ESC, � for a C1 control, a bidi override, a zero width.
         painted = drawn_inertly(app, "␛]0;pwned␇�31m�evil��␀␡[@click=app.quit]click[/]")
         assert painted.count("␛]0;pwned") == 2  # the key and the value
+
+
+async def test_an_untouched_edit_saves_what_the_server_had_and_its_toast_is_inert(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await hostile_assistant(client)
+    app = AssistantsApp(client, graph_id=GRAPH)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, assistant.assistant_id)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantFormScreen), what="form")
+        form = app.screen
+        assert isinstance(form, AssistantFormScreen)
+        await wait_for(pilot, lambda: form.schema_form is not None, what="the schema's fields")
+        await pilot.press("ctrl+s")
+        await toast_saying(pilot, f"Saved {assistant.name[:6]} {MARKER}")
+        drawn_inertly(app, f"Saved {assistant.name[:6]} {MARKER}")
+    saved = await client.assistants.get(assistant.assistant_id)
+    assert saved.version == 2
+    kept = ("name", "description", "metadata", "context")
+    assert saved.model_dump(include=set(kept)) == assistant.model_dump(include=set(kept))

@@ -19,6 +19,7 @@ from agent_tui.client import ApiError
 from agent_tui.threads.history import delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
+from agent_tui.tui.widgets.inert import editable_json
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -85,7 +86,7 @@ async def edit_paused_state(pane: PauseHost) -> bool:
     except ApiError as error:
         pane.screen_report(error, "read the paused state")
         return False
-    text = json.dumps(state.values, indent=2, ensure_ascii=False, default=str)
+    text = editable_json(state.values, default=str)
     title = "The paused state as JSON (save to continue the run)"
     while True:
         edited = await editor.edit_text(pane.app, text, title=title)

@@ -1,28 +1,20 @@
 """The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
 
-Top, one line that is always visible (`tui/chat/state_line.py`): the run state
-(running, reconnecting…, interrupted, done, error, cancelled), the thread status and the
-assistant in use. Middle, the transcript (`tui/chat/transcript.py`) and, toggled with
-`f2` as a split beside it, the raw event inspector (`tui/chat/event_inspector.py`), which
-records every event even while hidden; `ctrl+s` saves its events
-(`tui/chat/event_export.py`). Bottom, the prompt (`tui/chat/prompt.py`).
+Top, the state line (`tui/chat/state_line.py`): run state, thread status, assistant.
+Middle, the transcript (`tui/chat/transcript.py`) and, toggled with `f2` beside it, the
+event inspector (`tui/chat/event_inspector.py`; `ctrl+s` saves its events). Bottom, the
+prompt (`tui/chat/prompt.py`).
 
 The pane renders the run and sends it the user's intents; it keeps no run state of its
-own. The state is the session's `RunMachine` (`chat/run_machine.py`), and the session
-(`chat/session.py`) is the only one that moves it through a run: the pane asks it to
-`begin` an intent (`enter` in the prompt: send; an interrupt's form: resume; the paused
-bar: go on; a thread found running when the pane opens, started elsewhere: join), then
-follows the run with one `RunRequest` (`chat/run_request.py`: assistant, overrides,
-breakpoints, stream modes) in one exclusive worker (`tui/chat/run.py`); the session ends
-the run, or abandons it when nothing was sent. "Running" is the machine's `busy`, one
-source. The pane re-renders the state line and the keys whenever the machine changes.
-The session's driver rejoins a dropped stream by itself and reports it. The screen hears `RunEnded` and refreshes its history.
-Cancelling (`ctrl+c` / `esc`) is the screen's key (`screens/thread_view/chat.py`),
-because it must work wherever the focus is: it calls `cancel_run`.
-
-One message can wait for the active run (`enter` twice): `chat_queue.py`. The thread's
-breakpoints ride on every run started here, and a run stopped at one offers continue /
-step / edit on the paused bar: `chat_breakpoints.py`.
+own. The state is the session's `RunMachine`, and the session (`chat/session.py`) alone
+moves it through a run: the pane asks it to `begin` an intent (enter: send; an
+interrupt's form: resume; the paused bar: go on; a run found on the thread: join), then
+follows it with one `RunRequest` in one exclusive worker (`tui/chat/run.py`); the
+session ends the run, or abandons it when nothing was sent. "Running" is the machine's
+`busy`. The screen hears `RunEnded` and refreshes its history; cancelling is the
+screen's key (it must work wherever the focus is): it calls `cancel_run`. One message
+can wait for the active run (`tui/chat/queue.py`); the thread's breakpoints ride on
+every run, and a pause offers continue / step / edit (`tui/chat/breakpoints.py`).
 """
 
 from __future__ import annotations

@@ -1,18 +1,30 @@
-"""Every headless subcommand that talks to an agent server, on langgraph-api and on Aegra
-(PostgreSQL + Redis), with the same keys and the same answers (issue 22).
+"""agent-tui on each server it supports: langgraph-api and Aegra (PostgreSQL + Redis, two
+instances on one database and one Redis), issue 22.
 
-Where a server does not offer something (Aegra: thread import), the command says so in
-one line, exits 1 and leaves nothing behind.
+Every headless subcommand that talks to an agent server runs on both, with the same keys
+and the same answers; where a server does not offer something (Aegra: thread import),
+the command says so in one line, exits 1 and leaves nothing behind. Then what a user of a
+scaled-out Aegra relies on: both instances are Aegra 0.11.0, a thread made on one is on
+the other, a run started on one is followed and cancelled from the other, and a restart
+of both instances loses nothing.
+
+(One module for all of it: each xdist worker that runs Aegra tests starts its own stack.)
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from agent_tui.chat.driver_events import Finished, Received
+from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
+from agent_tui.client.events import MessagesEvent
+from tests.support.aegra import AegraStack
 from tests.support.cli import cli
 from tests.support.servers import Server, server
 
@@ -140,3 +152,94 @@ async def test_store_and_crons(server: Server, capsys: pytest.CaptureFixture[str
     assert len(crons) == 1 and crons[0]["schedule"] == "0 9 * * 1-5"  # made once, not twice
     code, _, err = await cli(capsys, "crons", "rm", cron_id, "--url", url)
     assert code == 0, err
+
+
+HELLO = {"messages": [{"role": "user", "content": "hello"}]}
+
+
+@pytest.fixture
+async def client_b(aegra: AegraStack) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(aegra.url_b) as client:
+        yield client
+
+
+def texts(values: dict[str, Any]) -> list[str]:
+    return [message["content"] for message in values["messages"]]
+
+
+async def test_both_instances_are_aegra_0_11_0(
+    aegra_client: AgentServerClient, client_b: AgentServerClient
+) -> None:
+    for client in (aegra_client, client_b):
+        assert (await client.info()).server == "Aegra 0.11.0"
+
+
+async def test_a_thread_made_on_one_instance_is_on_the_other(
+    aegra_client: AgentServerClient, client_b: AgentServerClient
+) -> None:
+    thread = await aegra_client.threads.create(metadata={"made_on": "a"})
+    seen = await client_b.threads.get(thread.thread_id)
+    assert seen.metadata["made_on"] == "a"
+
+
+async def test_a_run_started_on_one_instance_is_joined_from_the_other(
+    aegra_client: AgentServerClient, client_b: AgentServerClient
+) -> None:
+    thread = await aegra_client.threads.create()
+    run = await aegra_client.runs.create(
+        thread.thread_id, "chat", input=HELLO, context={"token_delay_ms": 0}
+    )
+    values = await client_b.runs.join(thread.thread_id, run.run_id)
+    assert texts(values) == ["hello", "You said: hello"]
+
+
+async def test_a_run_started_on_one_instance_is_followed_and_cancelled_from_the_other(
+    aegra_client: AgentServerClient, client_b: AgentServerClient
+) -> None:
+    thread = await aegra_client.threads.create(metadata={"graph_id": "chat"})
+    run = await aegra_client.runs.create(
+        thread.thread_id,
+        "chat",
+        input={"messages": [{"role": "user", "content": "count to 2000"}]},
+        context={"token_delay_ms": 20},
+        stream_mode=["updates", "messages-tuple"],
+        stream_resumable=True,
+    )
+    session = ChatSession(client_b, thread.thread_id)
+    await session.load()
+    assert session.thread_status == "busy"
+    tokens = 0
+    finished: list[Finished] = []
+    async for event, _ in session.join(run.run_id):
+        if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+            tokens += 1
+            if tokens == 20:
+                assert await session.cancel()
+        elif isinstance(event, Finished):
+            finished.append(event)
+    assert [(f.state, f.reason) for f in finished] == [("cancelled", None)]
+    assert (await aegra_client.runs.get(thread.thread_id, run.run_id)).status == "interrupted"
+    reopened = ChatSession(aegra_client, thread.thread_id)
+    await reopened.load()
+    assert reopened.cancelled and reopened.machine.state == "cancelled"
+    # What the thread kept: the question; the stopped node's partial answer is not in it.
+    state = await aegra_client.threads.get_state(thread.thread_id)
+    assert [m["content"] for m in state.values["messages"]] == ["count to 2000"]
+    assert reopened.transcript.ai_texts() == []
+
+
+async def test_a_thread_keeps_its_messages_across_a_restart_of_both_instances(
+    aegra: AegraStack, aegra_client: AgentServerClient
+) -> None:
+    thread = await aegra_client.threads.create()
+    run = await aegra_client.runs.create(
+        thread.thread_id, "chat", input=HELLO, context={"token_delay_ms": 0}
+    )
+    await aegra_client.runs.join(thread.thread_id, run.run_id)
+
+    aegra.restart()
+
+    for url in (aegra.url_a, aegra.url_b):
+        async with AgentServerClient(url) as client:
+            state = await client.threads.get_state(thread.thread_id)
+            assert texts(state.values) == ["hello", "You said: hello"]

@@ -96,5 +96,6 @@ async def test_home_threads_thread_view_assistants_store_and_crons(
         await shows("0 9 * * 1-5", "the cron's detail")
         await pilot.press("r")  # read again from the server (Aegra: found by search)
         await shows("0 9 * * 1-5", "the cron's detail, refreshed")
-        assert "Not offered" not in screen_text(app) and "405" not in screen_text(app)
+        shown = screen_text(app)
+        assert "Not offered" not in shown and "405" not in shown, shown
     await on.crons.delete(cron.cron_id)

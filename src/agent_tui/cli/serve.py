@@ -9,8 +9,14 @@ for scripts; the server's log (with its request lines) goes to stderr, and so do
 reloads (`live_reload`; off with ``--no-reload``). Ctrl+C or SIGTERM stops it gracefully,
 so the runtime saves its data, and leaves no process behind.
 
+A project broken at start (its graphs do not import, its environment does not build) is
+handled as a broken reload is: where it broke is said (``agent.py:17: SyntaxError …``),
+the project is watched, and the save that fixes it starts the server (with
+``--no-reload``, or for the demo, it exits 1 instead).
+
 Exit codes: 0 after a requested stop, 1 when the server cannot start or run (another one
-already runs for the project, the port is busy, the graphs fail), 2 for a bad config.
+already runs for the project, the port is busy, a broken project with ``--no-reload``, or
+a stop before a broken project was fixed), 2 for a bad config.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from agent_tui.local import (
     local_server_data_dir,
     wait_for_running_server,
 )
+from agent_tui.local.broken_start import FixEvent, FixWatch, find_graph_problems
 from agent_tui.local.live_reload import LiveReload, ReloadEvent
 from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
 from agent_tui.local.server_lock import running_server
@@ -47,6 +54,7 @@ from agent_tui.text.sanitize import clean_text
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_CONFIG = 2
+_BROKEN = -1  # the project did not start; with reload, it is watched for a fix
 
 _PROG = "agent-tui serve"
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
@@ -111,16 +119,45 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(getattr(signal, name), request_stop)
 
-    started = await _start(config, host, port, reload, stop, cancel_build)
-    if isinstance(started, int):
-        return started
-    server, launched = started
+    # With reload, a project broken at start is watched as a broken reload is: where
+    # it broke is said, and the next save that may fix it starts the server again.
+    watch_fixes = reload and config != DEMO_CONFIG
+    while True:
+        started = await _start(config, host, port, reload, stop, cancel_build)
+        if started == _BROKEN:
+            if not watch_fixes or not await _wait_for_fix(config, stop, graphs=False):
+                return EXIT_FAILED
+            continue
+        if isinstance(started, int):
+            return started
+        server, launched = started
+        served = await _serve_started(config, server, launched, stop, watch_fixes)
+        if served != _BROKEN:
+            return served
+        problems = await asyncio.to_thread(
+            find_graph_problems, load_langgraph_config(config), server.python, cancel_build
+        )
+        for problem in problems:
+            _copy_to_stderr(f"{_PROG}: {problem}")
+        if not await _wait_for_fix(config, stop, graphs=bool(problems)):
+            return EXIT_FAILED
+
+
+async def _serve_started(
+    config: Path,
+    server: EmbeddedAgentServer,
+    launched: float,
+    stop: asyncio.Event,
+    watch_fixes: bool,
+) -> int:
+    """Serve until a stop; `_BROKEN` when the server did not start and the project is to
+    be watched for a fix (the server is stopped by then)."""
     watcher: LiveReload | None = None
     try:
         if not await _until_ready(server, stop):
-            return EXIT_FAILED
+            return _BROKEN if watch_fixes else EXIT_FAILED
         if not stop.is_set():
-            if reload and config != DEMO_CONFIG:  # the demo is agent-tui's code, not yours
+            if watch_fixes:  # the demo is agent-tui's code, not yours
                 watcher = LiveReload(server, _report_reload)
                 await asyncio.to_thread(_watch, watcher, launched)
             # Once the URL is out, the server answers and (with reload) edits are seen.
@@ -140,6 +177,39 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
         if watcher is not None:
             await asyncio.to_thread(watcher.stop)
         await server.stop_async()  # gracefully: the runtime saves its data on the way
+
+
+async def _wait_for_fix(config: Path, stop: asyncio.Event, *, graphs: bool) -> bool:
+    """Watch the project until a save may have fixed it (True: start again) or a stop
+    is asked for (False). `graphs`: the graphs did not import, so each save is checked
+    first and only one after which they import starts the server again."""
+    loop = asyncio.get_running_loop()
+    retry = asyncio.Event()
+
+    def heard(event: FixEvent) -> None:
+        if event.kind == "broken":
+            line = f"{_PROG}: still broken: {event.message}"
+        else:
+            line = f"{_PROG}: {event.message}"
+        loop.call_soon_threadsafe(_copy_to_stderr, line)
+        if event.kind == "retry":
+            loop.call_soon_threadsafe(retry.set)
+
+    fix = FixWatch(config, heard, check_graphs_first=graphs)
+    await asyncio.to_thread(fix.start)
+    try:
+        if not await asyncio.to_thread(fix.wait_ready):
+            _copy_to_stderr(f"{_PROG}: cannot watch the project for a fix")
+            return False
+        _copy_to_stderr(f"{_PROG}: waiting for a fix: save the project to try again (ctrl+c stops)")
+        stopping = asyncio.create_task(stop.wait())
+        retrying = asyncio.create_task(retry.wait())
+        await asyncio.wait({stopping, retrying}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        retrying.cancel()
+        return retry.is_set() and not stop.is_set()
+    finally:
+        await asyncio.to_thread(fix.stop)
 
 
 async def _start(
@@ -167,7 +237,8 @@ async def _start(
             for line in error.lines[-40:]:
                 if line not in echo.shown:  # uv's lines were copied as they came
                     _copy_to_stderr(line)
-            return _fail(f"the project's environment could not be built: {error.reason}", 1)
+            _fail(f"the project's environment could not be built: {error.reason}", 1)
+            return _BROKEN
         return _fail(str(error), EXIT_BAD_CONFIG)
     for _ in range(3):  # the data folder may change hands while we look
         launched = time.time()

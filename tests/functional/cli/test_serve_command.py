@@ -373,8 +373,8 @@ def test_a_dependency_that_cannot_be_installed_says_uvs_words_once(
 ) -> None:
     config = copy_weather_project(tmp_path)
     add_dependency(config, "agent-tui-no-such-package-4711==0.0.1")
-    failed = subprocess.run(
-        [sys.executable, "-m", "agent_tui", "serve"],
+    failed = subprocess.run(  # (with reload, it would watch the project for a fix)
+        [sys.executable, "-m", "agent_tui", "serve", "--no-reload"],
         cwd=config.parent,
         env={**os.environ, "AGENT_TUI_HOME": str(home), "UV_OFFLINE": "1"},
         capture_output=True,

@@ -30,6 +30,7 @@ from agent_tui.local import (
     server_launch,
 )
 from agent_tui.local.server_environment import server_environment
+from tests.support.paths import GRAPHS_CONFIG
 from tests.support.processes import port_closed, process_gone
 
 
@@ -66,18 +67,9 @@ def test_every_configured_graph_has_its_default_assistant(agent_server_url: str)
     with http(agent_server_url) as client:
         assistants = client.post("/assistants/search", json={"limit": 100}).json()
     defaults = {a["graph_id"]: a for a in assistants if a["metadata"] == {"created_by": "system"}}
-    assert set(defaults) == {
-        "chat",
-        "demo_counter",
-        "counter",
-        "ticker",
-        "loop",
-        "nested",
-        "questions",
-        "failing",
-        "pipeline",
-        "memory",
-    }
+    # Every graph of the test config (tests/graphs/langgraph.json), each with its default.
+    configured = json.loads(GRAPHS_CONFIG.read_text())["graphs"]
+    assert set(defaults) == set(configured) and "chat" in defaults
     assert defaults["chat"]["name"] == "chat"
     assert defaults["chat"]["context"] == {}
 

@@ -133,9 +133,9 @@ async def test_a_stream_that_raises_leaves_the_chat_idle_with_the_error_shown_an
 ) -> None:
     async def explode(self: ChatSession, *args: Any, **options: Any) -> Any:
         raise RuntimeError("the stream exploded")
-        yield  # an async generator, as `send` is
+        yield  # an async generator, as `follow` is
 
-    monkeypatch.setattr(ChatSession, "send", explode)
+    monkeypatch.setattr(ChatSession, "follow", explode)
     thread = await chat_thread(client, fast_chat)
     app, _ = chat_app(client, thread.thread_id, fast_chat)
     async with app.run_test(size=SIZE, notifications=True) as pilot:

@@ -70,6 +70,7 @@ async def test_an_interrupt_is_answered_and_the_reopened_thread_is_the_same(
         [item] = [i for i in pane.model.items if isinstance(i, InterruptItem)]
         block = pane.transcript.block(item.key)
         assert isinstance(block, InterruptBlock)
+        await wait_for(pilot, lambda: bool(block.query(Input)), what="the answer's field")
         block.query_one(Input).focus()
         await pilot.press("y", "e", "s", "enter")
         await wait_for(

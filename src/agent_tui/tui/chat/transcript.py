@@ -57,6 +57,7 @@ from agent_tui.tui.chat.blocks import (
     ToolResultBlock,
 )
 from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.gc_tuning import release_memory_soon
 
 FLUSHES_PER_SECOND = 20
 OPENABLE_SCHEMES = frozenset({"http", "https"})
@@ -146,6 +147,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     def on_mount(self) -> None:
         self.anchor()
+
+    def on_unmount(self) -> None:
+        # A long chat's widgets are many megabytes: hand them back once they are gone.
+        release_memory_soon()
 
     # -- feeding ------------------------------------------------------------------
 

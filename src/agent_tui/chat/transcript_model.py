@@ -22,11 +22,9 @@ from itertools import count
 from typing import Any, Literal
 
 from agent_tui.chat import transcript_sync as sync
-from agent_tui.chat.live_text import LiveText
 from agent_tui.chat.items import (
     Added,
     AIItem,
-    Appended,
     Cleared,
     CustomItem,
     ErrorItem,
@@ -39,6 +37,7 @@ from agent_tui.chat.items import (
     TranscriptItem,
     Updated,
 )
+from agent_tui.chat.live_text import LiveText
 from agent_tui.chat.messages import (
     ToolCallChunks,
     message_id,

@@ -43,7 +43,7 @@ FLUSHES_PER_SECOND = 20
 DATA_SHOWN = 240  # characters of an event's data shown on its line
 # A long real run sends tens of thousands of token events (~0.5 KB each with their
 # metadata); an endless one must not take more than a few tens of MB.
-MAX_RECORDS = 20_000
+MAX_RECORDS = 30_000
 MAX_DATA_CHARS = 16 * 1024 * 1024
 EVENT_WIDTH = 18
 _FIXED_WIDTH = 13 + EVENT_WIDTH + 2  # time, padding and separators of a line

@@ -1,7 +1,9 @@
 """An httpx transport in front of the real agent server that breaks the next run stream in
 ways a real server does not on demand: it goes silent without closing (`stall`), it
 sends only heartbeats from then on, never closing (`heartbeats`), it never ends and
-floods the client (`flood`), or it sends `event: error` and then stays open (`error`).
+floods the client (`flood`: small tokens and custom events; `endless`: 1,000-character
+chunks, a new message every 100 chunks), or it sends `event: error` and then stays open
+(`error`).
 Everything else — the run itself, cancel, rejoin, the thread — is the real server's.
 
     faults = FaultyStreams()
@@ -32,9 +34,11 @@ _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
 @dataclass(frozen=True)
 class Fault:
-    kind: Literal["stall", "heartbeats", "flood", "error"]
+    kind: Literal["stall", "heartbeats", "flood", "endless", "error"]
     after_events: int = 10  # real events passed through first (heartbeats not counted)
-    message_id: str = "endless"  # the AI message a flood streams into
+    message_id: str = "endless"  # the AI message a flood streams into (`endless`: a prefix)
+    chunk_chars: int = 1_000  # `endless`: characters of each chunk
+    chunks_per_message: int = 100  # `endless`: chunks of one message id
 
 
 def flood_batch(message_id: str, start: int, size: int = 100) -> bytes:
@@ -48,6 +52,35 @@ def flood_batch(message_id: str, start: int, size: int = 100) -> bytes:
             chunk = {"type": "AIMessageChunk", "id": message_id, "content": f"t{n} "}
             data = json.dumps([chunk, {"langgraph_node": "agent"}])
             events.append(b"event: messages\r\ndata: " + data.encode() + b"\r\n\r\n")
+    return b"".join(events)
+
+
+# What langgraph-api sends beside each `messages` chunk (stream mode `messages-tuple`).
+_CHUNK_METADATA = {
+    "langgraph_step": 1,
+    "langgraph_node": "agent",
+    "langgraph_triggers": ["branch:to:agent"],
+    "langgraph_path": ["__pregel_pull", "agent"],
+    "langgraph_checkpoint_ns": "agent:6c1f6f8e-8d2e-5b4c-9a0e-0d3b1a2c4e5f",
+    "checkpoint_ns": "agent:6c1f6f8e-8d2e-5b4c-9a0e-0d3b1a2c4e5f",
+    "ls_provider": "fake",
+    "ls_model_name": "endless",
+    "ls_model_type": "chat",
+}
+
+
+def endless_batch(fault: Fault, start: int, size: int = 20) -> bytes:
+    """`size` made-up `messages` events of `fault.chunk_chars` characters each, in
+    paragraphs (Markdown a model writes), the message id changing every
+    `fault.chunks_per_message` chunks."""
+    events = []
+    for n in range(start, start + size):
+        words = f"chunk {n} of an answer that never ends; " * (fault.chunk_chars // 40 + 1)
+        text = words[: fault.chunk_chars - 2] + "\n\n"
+        message = f"{fault.message_id}-{n // fault.chunks_per_message}"
+        chunk = {"type": "AIMessageChunk", "id": message, "content": text}
+        data = json.dumps([chunk, _CHUNK_METADATA])
+        events.append(f"event: messages\r\ndata: {data}\r\n\r\n".encode())
     return b"".join(events)
 
 
@@ -93,6 +126,10 @@ class FaultStream(httpx.AsyncByteStream):
         while kind == "heartbeats":
             yield b": heartbeat\r\n\r\n"
             await asyncio.sleep(0.2)
+        while kind == "endless":
+            yield endless_batch(self.fault, self.made_up)
+            self.made_up += 20
+            await asyncio.sleep(0)
         while True:
             yield flood_batch(self.fault.message_id, self.made_up)
             self.made_up += 100

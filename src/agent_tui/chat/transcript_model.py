@@ -10,9 +10,10 @@ them). The run's state is not kept here: `run_machine.RunMachine` owns it. After
 `reconcile` makes the transcript show the thread's messages (`transcript_sync`).
 
 What a run's stream can add is bounded, so a run that never ends cannot grow the app
-without bound: a message stops growing past `max_streamed_chars` while it streams (its
-final text replaces it), and past `max_run_items` items a run's further items wait for
-its end (the thread's final state brings its messages then).
+without bound: `live_text.LiveText` keeps the head and the latest text of a streaming
+message, and a bounded amount of streaming text over the run (the final text replaces
+it), and past `max_run_items` items a run's further items wait for its end (the
+thread's final state brings its messages then).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from agent_tui.chat import transcript_sync as sync
 from agent_tui.chat.items import (
     Added,
     AIItem,
-    Appended,
     Cleared,
     CustomItem,
     ErrorItem,
@@ -37,6 +37,7 @@ from agent_tui.chat.items import (
     TranscriptItem,
     Updated,
 )
+from agent_tui.chat.live_text import LiveText
 from agent_tui.chat.messages import (
     ToolCallChunks,
     message_id,
@@ -60,17 +61,14 @@ from agent_tui.threads.failure import Failure
 Severity = Literal["information", "warning", "error"]
 Namespace = tuple[str, ...]
 
-# About 50,000 words: longer than any answer a person reads while it streams, short
-# enough that each streamed batch still renders quickly.
-MAX_STREAMED_CHARS = 200_000
-# Items one run's events may add (each is a widget): far more than a real run shows.
-MAX_RUN_ITEMS = 1_000
+# Items one run's events may add while it runs: more than a real run shows. Each is a
+# block of a few widgets, ~200 KB however short (benchmarks/endless_stream.py).
+MAX_RUN_ITEMS = 300
 
 
 class ChatTranscript:
     """The chat transcript of one thread: `items` in display order."""
 
-    max_streamed_chars = MAX_STREAMED_CHARS
     max_run_items = MAX_RUN_ITEMS
 
     def __init__(self) -> None:
@@ -82,6 +80,7 @@ class ChatTranscript:
         self.withheld = 0  # items the current run's events did not add (over `max_run_items`)
         self._later: list[TranscriptChange] = []  # notices made while applying an event
         self._unfinished: list[AIItem] = []  # streaming when the stream was rejoined
+        self.live = LiveText()  # what streaming messages keep
         self._reset()
 
     def _reset(self) -> None:
@@ -91,7 +90,7 @@ class ChatTranscript:
         self._interrupt_ids: set[str] = set()
         self._unnamed_ai: dict[tuple[str | None, Namespace], str] = {}
         self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
-        self._clipped: set[str] = set()  # streaming messages past `max_streamed_chars`
+        self.live.reset()
 
     # -- local changes ---------------------------------------------------------------
 
@@ -113,6 +112,7 @@ class ChatTranscript:
     def begin_run(self) -> None:
         """A run starts (or is joined): its events may add `max_run_items` items."""
         self._run_items = self.withheld = 0
+        self.live.begin_run()
 
     def end_run(self) -> list[TranscriptChange]:
         """The run stopped (whatever its outcome): so do its streaming messages."""
@@ -181,8 +181,8 @@ class ChatTranscript:
         if not isinstance(item, AIItem) or not item.streaming:
             return changes  # already final: a late chunk must not grow the exact text
         delta = event.text
-        if delta and item.key not in self._clipped:
-            changes += self._grow(item, delta)
+        if delta:
+            changes += self.live.grow(item, delta)
         chunks = self._tool_chunks.setdefault(key, ToolCallChunks())
         if chunks.add(chunk.get("tool_call_chunks")):
             item.tool_calls = chunks.calls()
@@ -220,11 +220,10 @@ class ChatTranscript:
             key = message_id(message)
             item = self._by_message_id.get(key) if key else None
             if isinstance(item, AIItem) and item.streaming and not event.complete:
-                if item.key in self._clipped:
-                    continue  # grown as far as it goes while streaming
                 text = message_text(message)
-                if text.startswith(item.text) and len(text) > len(item.text):
-                    changes += self._grow(item, text[len(item.text) :])
+                received = self.live.received(item, text)
+                if received is not None and len(text) > received:
+                    changes += self.live.grow(item, text[received:])
                     continue
             if message_kind(message) == "ai" and item is None and not event.complete:
                 changes += self._add(
@@ -323,9 +322,9 @@ class ChatTranscript:
         calls = tool_calls_of(message)
         changed = item.streaming or item.text != text
         changed = changed or not same_tool_calls(item.tool_calls, calls)
+        self.live.forget(item)
         item.text, item.tool_calls, item.streaming = text, calls, False
         self._tool_chunks.pop(item.key, None)
-        self._clipped.discard(item.key)
         return [Updated(item)] if changed else []
 
     def _refresh_tool_result(
@@ -413,18 +412,6 @@ class ChatTranscript:
 
     def ai_texts(self) -> list[str]:  # what tests and benchmarks compare
         return [item.text for item in self.items if isinstance(item, AIItem)]
-
-    def _grow(self, item: AIItem, delta: str) -> list[TranscriptChange]:
-        """Streamed text for `item`, up to `max_streamed_chars`; then a note instead."""
-        room = self.max_streamed_chars - len(item.text)
-        if len(delta) > room:
-            self._clipped.add(item.key)
-            delta = delta[: max(room, 0)] + (
-                f"\n\n*… more than {self.max_streamed_chars:,} characters: the rest shows"
-                " when the message is complete.*"
-            )
-        item.text += delta
-        return [Appended(item, delta)]
 
     def _add(self, item: TranscriptItem) -> list[TranscriptChange]:
         if self._applying and not isinstance(item, (InterruptItem, ErrorItem)):

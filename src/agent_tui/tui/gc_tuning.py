@@ -21,18 +21,37 @@ app is the size of each collection, not their number (measured with
 
 Cycles are still collected; only their scanning is spread out. Textual itself turns the
 collector off during scroll animations for the same reason.
+
+Counting allocations is not counting bytes: a stream of large chunks makes few
+allocations and much garbage (Markdown widgets re-rendered, each with its parser), and
+held back that way the app grew by 100 MB every 5 s (`benchmarks/endless_stream.py`).
+So while a run streams the process's memory is watched too: once it grew by
+`STREAMING_GROWTH_MB` since the last full collection, one runs at once. And memory a
+collection frees stays with the process unless handed back (glibc keeps freed heap
+pages): `release_memory_soon()` collects and hands it back after a run ends and when a
+chat is left.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import ctypes
+import ctypes.util
 import gc
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 THRESHOLDS = (3000, 3, 100)  # CPython's defaults: (700, 10, 10)
 # The oldest generation's threshold while streaming: about 1.8 M net allocations
 # (3000 x 3 x 200), more than a long answer makes, a few seconds of a flood.
 STREAMING_FULL_THRESHOLD = 200
+
+# Growth of the process's memory while streaming that brings a full collection at once.
+STREAMING_GROWTH_MB = 64
+RELEASE_DELAY_S = 1.0  # after a run's end or a chat's unmount, time for what it frees
 
 _streams = 0  # runs streaming now (several thread views may each follow one)
 _full_threshold = THRESHOLDS[2]  # what `streaming()` puts back
@@ -57,11 +76,89 @@ def streaming() -> Iterator[None]:
     if _streams == 0:
         young, middle, _full_threshold = gc.get_threshold()
         gc.set_threshold(young, middle, max(STREAMING_FULL_THRESHOLD, _full_threshold))
+        _watch.start()
     _streams += 1
     try:
         yield
     finally:
         _streams -= 1
         if _streams == 0:
+            _watch.stop()
             young, middle, _ = gc.get_threshold()
             gc.set_threshold(young, middle, _full_threshold)
+            release_memory_soon()
+
+
+def resident_mb() -> float | None:
+    """The process's resident memory in MB (None where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _malloc_trim() -> Callable[[int], Any] | None:
+    name = ctypes.util.find_library("c")
+    if not name:
+        return None
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None)  # glibc only
+    except OSError:
+        return None
+
+
+_trim = _malloc_trim()
+
+
+def release_memory() -> None:
+    """Collect everything, then hand the freed heap pages back to the system."""
+    gc.collect()
+    if _trim is not None:
+        _trim(0)
+
+
+def release_memory_soon(delay: float = RELEASE_DELAY_S) -> None:
+    """`release_memory()` in `delay` seconds, from the running event loop (if any)."""
+    with contextlib.suppress(RuntimeError):
+        asyncio.get_running_loop().call_later(delay, release_memory)
+
+
+class _GrowthWatch:
+    """While runs stream: a full collection once memory grew by `STREAMING_GROWTH_MB`
+    since the last one (checked after each middle collection: reading /proc is cheap)."""
+
+    def __init__(self) -> None:
+        self._since: float | None = None  # resident MB after the last full collection
+        self._pending = False
+
+    def start(self) -> None:
+        self._since = resident_mb()
+        if self._since is not None and self._after not in gc.callbacks:
+            gc.callbacks.append(self._after)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._after)
+
+    def _after(self, phase: str, info: dict[str, Any]) -> None:
+        if phase != "stop" or info.get("generation", 0) < 1:
+            return
+        now = resident_mb()
+        if now is None or self._since is None:
+            return
+        if info.get("generation") == 2:
+            self._since, self._pending = now, False
+        elif now - self._since > STREAMING_GROWTH_MB and not self._pending:
+            # Not from inside the collector: from the event loop, as soon as it can.
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_soon(self._collect)
+                self._pending = True
+
+    def _collect(self) -> None:
+        self._pending = False
+        release_memory()
+
+
+_watch = _GrowthWatch()

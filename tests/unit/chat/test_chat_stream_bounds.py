@@ -96,22 +96,71 @@ async def test_events_after_a_skipped_one_in_the_same_read_are_kept() -> None:
     assert bounds.skipped == 1
 
 
-def test_a_streaming_message_stops_growing_at_the_limit_and_its_final_text_replaces_it() -> None:
+def token_of(message_id: str, text: str) -> RunEvent:
+    chunk = {"type": "AIMessageChunk", "id": message_id, "content": text}
+    return event("messages", [chunk, {"langgraph_node": "agent"}])
+
+
+def test_a_long_streaming_message_keeps_its_head_and_latest_text_and_its_final_text_replaces_it() -> (
+    None
+):
     model = ChatTranscript()
-    model.max_streamed_chars = 100
-    words = [f"w{n} " for n in range(100)]
+    model.live.head_chars, model.live.tail_chars = 100, 300
+    model.begin_run()
+    words = [f"w{n} " for n in range(2_000)]
     for word in words:
         model.apply(token(word))
     [item] = model.items
     assert isinstance(item, AIItem)
+    # The head, a note saying how much is not shown and where it is, then the latest text.
     assert item.text.startswith("w0 w1 w2")
-    assert item.text.endswith(
-        "more than 100 characters: the rest shows when the message is complete.*"
-    )
-    assert len(item.text) < 200
+    assert item.text.endswith("w1998 w1999 ")
+    head, note, tail = item.text.partition("characters not shown while the message streams")
+    assert "the whole message is in the thread's state, and shows here when the run ends" in tail
+    assert len(item.text) < 100 + 2 * 300 + 400
+    dropped = model.live.dropped(item)
+    assert f"{dropped:,} " in note + head[-12:]
+    kept = item.text[:100] + item.text[item.text.index("…*\n\n") + 4 :]
+    assert len(kept) + dropped == len("".join(words))
     final = {"type": "ai", "id": "ai-1", "content": "".join(words)}
     model.apply(event("updates", {"agent": {"messages": [final]}}))
     assert model.ai_texts() == ["".join(words)]
+    assert model.live.dropped(item) == 0
+
+
+def test_a_run_keeps_a_bounded_amount_of_streaming_text_its_older_messages_their_heads() -> None:
+    model = ChatTranscript()
+    model.live.head_chars, model.live.tail_chars = 100, 300
+    model.live.max_run_chars, model.live.short_head_chars = 3_000, 50
+    model.begin_run()
+    for n in range(200):
+        for _ in range(20):
+            model.apply(token_of(f"m-{n}", f"message {n} says a lot. "))
+    texts = model.ai_texts()
+    assert len(texts) == 200
+    assert sum(len(text) for text in texts) < 200 * 300  # not 200 x 480 characters
+    assert texts[0].startswith("message 0 says a lot.")
+    assert "the rest of this message is not shown while the run streams" in texts[0]
+    assert texts[-1] == "message 199 says a lot. " * 20  # the latest is whole
+    # A message's final text is whole again.
+    final = {"type": "ai", "id": "m-0", "content": "the final text"}
+    model.apply(event("updates", {"agent": {"messages": [final]}}))
+    assert model.ai_texts()[0] == "the final text"
+
+
+def test_stream_mode_messages_continues_a_message_whose_middle_was_dropped() -> None:
+    model = ChatTranscript()
+    model.live.head_chars, model.live.tail_chars = 100, 300
+    model.begin_run()
+    text = ""
+    for n in range(400):
+        text += f"w{n} "
+        message = {"type": "ai", "id": "ai-1", "content": text}
+        model.apply(event("messages/partial", [message]))
+    [item] = model.items
+    assert isinstance(item, AIItem)
+    assert item.text.startswith("w0 w1") and item.text.endswith("w398 w399 ")
+    assert 0 < model.live.dropped(item) < len(text)
 
 
 def test_one_run_adds_a_bounded_number_of_items_but_questions_always_show() -> None:

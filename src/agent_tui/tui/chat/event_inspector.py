@@ -41,8 +41,10 @@ from agent_tui.text.sanitize import clean_text
 
 FLUSHES_PER_SECOND = 20
 DATA_SHOWN = 240  # characters of an event's data shown on its line
-MAX_RECORDS = 50_000  # a long real run sends tens of thousands of token events
-MAX_DATA_CHARS = 64 * 1024 * 1024
+# A long real run sends tens of thousands of token events (~0.5 KB each with their
+# metadata); an endless one must not take more than a few tens of MB.
+MAX_RECORDS = 30_000
+MAX_DATA_CHARS = 16 * 1024 * 1024
 EVENT_WIDTH = 18
 _FIXED_WIDTH = 13 + EVENT_WIDTH + 2  # time, padding and separators of a line
 

@@ -18,6 +18,9 @@ Textual's blocks, then freezes the same way.
 
 from __future__ import annotations
 
+from typing import Any
+
+from markdown_it import MarkdownIt
 from rich.markdown import Markdown as RichMarkdown
 from textual.await_complete import AwaitComplete
 from textual.widgets import Markdown, Static
@@ -40,7 +43,24 @@ class FrozenMarkdown(Static):
         self.source = source
 
 
+_parser: MarkdownIt | None = None
+
+
+def shared_parser() -> MarkdownIt:
+    """One parser for every streaming message: Textual's Markdown builds a new one
+    (compiling its rules) for each append, garbage that a long stream made by the
+    megabyte. Parsing keeps its state outside the parser, so one can serve all."""
+    global _parser
+    if _parser is None:
+        _parser = MarkdownIt("gfm-like")
+    return _parser
+
+
 class StreamingMarkdown(Markdown):
+    def __init__(self, markdown: str | None = None, **options: Any) -> None:
+        options.setdefault("parser_factory", shared_parser)
+        super().__init__(markdown, **options)
+
     def append(self, markdown: str) -> AwaitComplete:
         appended = super().append(markdown)
 

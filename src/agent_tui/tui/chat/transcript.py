@@ -57,6 +57,7 @@ from agent_tui.tui.chat.blocks import (
     ToolResultBlock,
 )
 from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.gc_tuning import release_memory_soon
 
 FLUSHES_PER_SECOND = 20
 OPENABLE_SCHEMES = frozenset({"http", "https"})
@@ -128,6 +129,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         super().__init__(id=id, classes=classes)
         self._blocks: dict[str, ChatBlock] = {}
         self._dirty: dict[str, AIBlock] = {}  # insertion-ordered set of blocks to flush
+        self._resync: set[str] = set()  # of those, blocks to show whole (`sync_item`)
         self._flush_timer: Timer | None = None
         self._pending_link: str | None = None
         self._queued: QueuedBlock | None = None  # kept below every other block
@@ -146,6 +148,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     def on_mount(self) -> None:
         self.anchor()
+
+    def on_unmount(self) -> None:
+        # A long chat's widgets are many megabytes: hand them back once they are gone.
+        release_memory_soon()
 
     # -- feeding ------------------------------------------------------------------
 
@@ -168,9 +174,15 @@ class TranscriptView(VerticalScroll, can_focus=True):
                 if block is None:
                     self._add(change.item)
                     grew = True
+                elif isinstance(block, AIBlock) and block.item.streaming:
+                    # A streaming message re-shown whole (its middle dropped, tool calls
+                    # arrived): at most once a batch, however often it comes.
+                    self._dirty[block.item.key] = block
+                    self._resync.add(block.item.key)
                 else:
                     block.item = change.item
                     self._dirty.pop(change.item.key, None)  # sync_item flushes it
+                    self._resync.discard(change.item.key)
                     block.refresh_item()
             elif isinstance(change, Cleared):
                 self.clear()
@@ -184,6 +196,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         """Remove every block (a thread reloaded from its state) but the queued message."""
         self._blocks.clear()
         self._dirty.clear()
+        self._resync.clear()
         # Not `query(ChatBlock).exclude(…)`: Textual's `exclude` drops the type filter,
         # which removed the hint and the "new output" marker with the blocks.
         self.remove_children([b for b in self.query(ChatBlock) if b is not self._queued])
@@ -204,11 +217,14 @@ class TranscriptView(VerticalScroll, can_focus=True):
     async def _flush(self) -> None:
         self._flush_timer = None
         dirty, self._dirty = self._dirty, {}
-        for block in dirty.values():
+        resync, self._resync = self._resync, set()
+        for key, block in dirty.items():
             if block.is_mounted:
-                await block.flush()
-            elif self._blocks.get(block.item.key) is block:
-                self._dirty[block.item.key] = block  # not mounted yet: next time
+                await (block.sync_item() if key in resync else block.flush())
+            elif self._blocks.get(key) is block:
+                self._dirty[key] = block  # not mounted yet: next time
+                if key in resync:
+                    self._resync.add(key)
         if self._dirty and self._flush_timer is None:
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
 

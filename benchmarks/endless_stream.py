@@ -1,0 +1,215 @@
+"""The chat under a run that streams large chunks for ever: memory over time, then `esc`.
+
+    uv run python benchmarks/endless_stream.py                 # 120 s of stream, a row every 10 s
+    uv run python benchmarks/endless_stream.py --seconds 60 --every 5
+    uv run python benchmarks/endless_stream.py --trace         # and where memory is (tracemalloc)
+    uv run python benchmarks/endless_stream.py --quick         # 15 s, checked
+
+The real embedded agent server runs the test `chat` graph; after 5 real events the run's
+stream is replaced by one that never ends (`tests/support/stream_faults.py`, `endless`):
+`messages` events of 1,000-character chunks with langgraph-api's metadata, a new message
+id every 100 chunks, as fast as the app reads them. The app is the thread view as the
+chat tests build it, the event inspector never opened, the collector tuned as the app
+tunes it. Printed every `--every` s: the process's RSS, events received, characters
+streamed, transcript items, and what the inspector keeps; then `esc` (cancel the run)
+and RSS a few seconds later, and `esc` again (leave the thread view) and RSS then.
+
+Checked (exit status 1 if not): the stream keeps arriving, RSS stays under `--limit` MB
+(400 by default) during the stream, after `esc` and after leaving the chat, `esc` ends
+the run, and leaving the chat frees what it held (fewer Python memory blocks than at the
+peak: RSS itself falls only as far as the allocator gives pages back).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the tests' helpers: the `tests` package
+
+from textual import events  # noqa: E402
+
+from agent_tui.client import AgentServerClient  # noqa: E402
+from agent_tui.local import EmbeddedAgentServer  # noqa: E402
+from agent_tui.tui.gc_tuning import tune_for_streaming  # noqa: E402
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen  # noqa: E402
+from benchkit import add_options, arm, check, until  # noqa: E402
+from tests.support.chat import (  # noqa: E402
+    SIZE,
+    chat_app,
+    chat_assistant,
+    chat_thread,
+    ended,
+    pane_of,
+)
+from tests.support.shell import ShellHarness  # noqa: E402
+from tests.support.stream_faults import Fault, FaultyStreams  # noqa: E402
+
+GRAPHS = ROOT / "tests" / "graphs" / "langgraph.json"
+QUICK_SECONDS = 15.0
+QUICK_EVERY = 3.0
+LIMIT_MB = 400.0
+STEP_TIMEOUT = 60.0  # seconds for the stream to begin, for esc to end the run, to leave
+SETTLE_S = 3.0  # seconds after esc before RSS is read again
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def traced_mb() -> float:
+    return tracemalloc.get_traced_memory()[0] / 2**20
+
+
+def top_allocations(limit: int = 12) -> None:
+    snapshot = tracemalloc.take_snapshot()
+    stats = snapshot.statistics("lineno")
+    total = sum(stat.size for stat in stats)
+    print(f"  tracemalloc: {total / 2**20:,.1f} MB traced; the largest sites:")
+    for stat in stats[:limit]:
+        frame = stat.traceback[0]
+        where = f"{Path(frame.filename).name}:{frame.lineno}"
+        print(f"    {stat.size / 2**20:8.1f} MB {stat.count:9,}  {where}")
+
+
+async def settle(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    gc.collect()
+
+
+async def bench(url: str, args: argparse.Namespace) -> None:
+    async with AgentServerClient(url) as client:
+        slow = await chat_assistant(client, token_delay_ms=20)  # the real run goes on
+        thread = await chat_thread(client, slow)
+    faults = FaultyStreams()
+    faults.arm(Fault("endless", after_events=5))
+    async with AgentServerClient(url, http_transport=faults) as faulty:
+        app, screen = chat_app(faulty, thread.thread_id, slow)
+        del screen  # the app holds it while it shows
+        async with app.run_test(size=SIZE):
+            tune_for_streaming()
+            before = Memory.now()
+            print(f"before the run: {before}")
+            if args.trace:
+                tracemalloc.start()
+            peak = await stream_then_esc(app, faults, args, before)
+            await settle(SETTLE_S)
+            cancelled = Memory.now()
+            print(f"{SETTLE_S:g} s after the run ended: {cancelled}")
+            app.post_message(events.Key("escape", None))
+            await until(
+                lambda: not isinstance(app.screen, ThreadViewScreen),
+                "esc to leave the thread view",
+                STEP_TIMEOUT,
+                0.05,
+            )
+            app.first = None  # the harness keeps the screen it opened
+            await settle(SETTLE_S)
+            if args.trace:
+                top_allocations()
+            left = Memory.now()
+            print(f"{SETTLE_S:g} s after leaving the chat: {left}")
+            for when, memory in (("after esc", cancelled), ("after leaving", left)):
+                check(memory.rss < args.limit, f"RSS {memory.rss:.0f} MB {when}")
+            check(
+                left.blocks < peak.blocks,
+                f"leaving the chat freed nothing: {left.blocks:,} blocks, {peak.blocks:,} before",
+            )
+    print(
+        f"checked: the stream kept coming, RSS stayed under {args.limit:g} MB,"
+        " esc ended the run, leaving the chat freed what it held"
+    )
+
+
+@dataclass(frozen=True)
+class Memory:
+    rss: float  # MB the process holds
+    blocks: int  # memory blocks Python has allocated (live objects, mostly)
+
+    @classmethod
+    def now(cls) -> Memory:
+        return cls(rss_mb(), sys.getallocatedblocks())
+
+    def __str__(self) -> str:
+        return f"RSS {self.rss:.1f} MB, {self.blocks:,} Python blocks"
+
+
+async def stream_then_esc(
+    app: ShellHarness, faults: FaultyStreams, args: argparse.Namespace, before: Memory
+) -> Memory:
+    """Stream for `args.seconds` printing rows, then `esc`; memory at the last row."""
+    pane = pane_of(app)
+    # Not Pilot's press: it waits for an idle app, which a flood never leaves.
+    pane.send("count to 100000")
+    await until(lambda: faults.streams, "the run's stream", STEP_TIMEOUT, 0.05)
+    stream = faults.streams[0]
+    await until(stream.faulty.is_set, "the stream to begin", STEP_TIMEOUT, 0.05)
+    print("     s   RSS MB    events  MB streamed  items  widgets  inspector kept (dropped)")
+    started = last = time.monotonic()
+    seen, peak = [stream.made_up], before
+    while (now := time.monotonic()) - started < args.seconds:
+        await asyncio.sleep(min(0.5, args.every / 4))
+        if now - last < args.every:
+            continue
+        last = now
+        seen.append(stream.made_up)
+        peak = max(peak, Memory.now(), key=lambda memory: memory.rss)
+        inspector = pane.inspector
+        print(
+            f"{now - started:6.0f} {rss_mb():8.1f} {stream.made_up:9,}"
+            f" {stream.made_up * 1000 / 1e6:12,.1f} {len(pane.model.items):6}"
+            f" {len(app.screen.query('*')):8}"
+            f"  {len(inspector.records):,} ({inspector.dropped:,})"
+            + (f"  traced {traced_mb():.0f} MB" if args.trace else ""),
+            flush=True,
+        )
+        check(
+            seen[-1] > seen[-2],
+            f"the stream stopped: {seen[-1]:,} events, as {args.every:g} s before",
+        )
+        check(peak.rss < args.limit, f"RSS {peak.rss:.0f} MB: over {args.limit:g} MB")
+    check(len(seen) > 1, f"no row in {args.seconds:g} s")
+    print(f"at the peak: {peak}")
+    if args.trace:
+        top_allocations()
+    pressed = time.monotonic()
+    app.post_message(events.Key("escape", None))
+    await until(lambda: ended(pane), "esc to end the run", STEP_TIMEOUT, 0.05)
+    print(f"esc ended the run in {time.monotonic() - pressed:.2f} s: {pane.run_state}")
+    # The real run behind the stream may have ended by then ("done").
+    check(pane.run_state in ("cancelled", "done"), f"esc left the run {pane.run_state!r}")
+    await until(stream.closed.is_set, "the stream to close", STEP_TIMEOUT, 0.05)
+    return peak
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--every", type=float, default=10, help="seconds between rows")
+    parser.add_argument("--limit", type=float, default=LIMIT_MB, help="RSS limit, MB")
+    parser.add_argument("--trace", action="store_true", help="where memory is (slow)")
+    add_options(parser, quick=150, full=600)
+    args = parser.parse_args()
+    if args.quick:
+        args.seconds, args.every = QUICK_SECONDS, QUICK_EVERY
+    arm(args, full=args.seconds + 300)
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp)
+        with EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server:
+            asyncio.run(bench(server.url, args))
+
+
+if __name__ == "__main__":
+    main()

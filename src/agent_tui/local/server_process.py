@@ -33,6 +33,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from agent_tui.local.durable_runtime import DURABLE_CHECKPOINTER, make_runtime_durable
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.queue_wakeup import wake_queue_on_new_runs
 from agent_tui.local.standby import wait_for_go
@@ -84,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     # `run_server` sets the variable (to the same value).
     os.environ["LANGGRAPH_DISABLE_FILE_PERSISTENCE"] = str(config.disable_persistence).lower()
     wake_queue_on_new_runs()
+    options = dict(config.options)
+    if not config.disable_persistence:
+        # Acknowledged writes survive a crash (`durable_runtime`); a project that names
+        # its own checkpointer keeps it.
+        make_runtime_durable()
+        options.setdefault("checkpointer", {"path": DURABLE_CHECKPOINTER})
 
     # `run_server` probes the port and, finding it busy, silently serves on another one,
     # where agent-tui would never look. Serve on the given port or fail (and be retried).
@@ -111,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         server_level="INFO",
         # Open streams must not hold up shutdown: the data is only saved after them.
         timeout_graceful_shutdown=max(1, int(args.grace / 2)),
-        **config.options,
+        **options,
         **extra,
     )
     return 0

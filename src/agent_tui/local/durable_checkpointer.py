@@ -16,63 +16,109 @@ Only the server process imports this module (it needs langgraph-api).
 
 from __future__ import annotations
 
-import logging
 import os
-from collections.abc import AsyncIterator, Iterable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-import aiosqlite
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-logger = logging.getLogger(__name__)
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    DeltaChannelHistory,
+)
+from langgraph.checkpoint.sqlite import SqliteSaver
 
 DATABASE_FILE = Path(".langgraph_api") / "checkpoints.sqlite"
 """Relative to the server's working folder, its data folder (beside the runtime's files)."""
 
 
-class DurableSqliteSaver(AsyncSqliteSaver):
-    """`AsyncSqliteSaver` with what langgraph-api asks of a custom checkpointer beyond it:
-    deleting a run's checkpoints (``multitask_strategy="rollback"``) and pruning."""
+class DurableSqliteSaver(SqliteSaver):
+    """`SqliteSaver` with the async methods langgraph-api calls, run in place, and what it
+    asks of a custom checkpointer beyond them: deleting a run's checkpoints
+    (``multitask_strategy="rollback"``) and pruning.
 
-    async def setup(self) -> None:
+    In place, not in a worker thread (as `AsyncSqliteSaver` does, through aiosqlite): a
+    checkpoint is a short write to the operating system's cache, while each trip to a
+    thread and back waited for the GIL on a busy server (several milliseconds each, about
+    ten trips a run; see benchmarks/durable_runs.py)."""
+
+    def setup(self) -> None:
         if not self.is_setup:
             # A crash loses no commit with NORMAL in WAL mode; FULL would also survive a
             # power cut, at an fsync per checkpoint. A second connection (another event
             # loop's) waits for the lock instead of failing at once.
-            await self.conn.execute("PRAGMA synchronous=NORMAL")
-            await self.conn.execute("PRAGMA busy_timeout=10000")
-        await super().setup()
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA busy_timeout=10000")
+        super().setup()
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return self.get_tuple(config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        for item in self.list(config, filter=filter, before=before, limit=limit):
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return self.put(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        self.put_writes(config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        self.delete_thread(thread_id)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        return self.get_delta_channel_history(config=config, channels=channels)
 
     async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
         ids = [str(run_id) for run_id in run_ids]
         if not ids:
             return
-        await self.setup()
         marks = ",".join("?" * len(ids))
         doomed = (
             "SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints "
             f"WHERE json_extract(CAST(metadata AS TEXT), '$.run_id') IN ({marks})"
         )
-        async with self.lock, self.conn.cursor() as cur:
-            await cur.execute(
-                "DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) "
-                f"IN ({doomed})",
-                ids,
-            )
-            await cur.execute(
-                "DELETE FROM checkpoints WHERE (thread_id, checkpoint_ns, checkpoint_id) "
-                f"IN ({doomed})",
-                ids,
-            )
-            await self.conn.commit()
+        with self.cursor() as cur:
+            for table in ("writes", "checkpoints"):
+                cur.execute(
+                    f"DELETE FROM {table} WHERE (thread_id, checkpoint_ns, checkpoint_id) "
+                    f"IN ({doomed})",
+                    ids,
+                )
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         if strategy != "keep_latest":
             for thread_id in thread_ids:
-                await self.adelete_thread(str(thread_id))
+                self.delete_thread(str(thread_id))
             return
-        await self.setup()
         # Checkpoint ids grow with time (uuid6): the latest of a namespace is its largest.
         older = (
             "SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id FROM checkpoints c "
@@ -80,15 +126,14 @@ class DurableSqliteSaver(AsyncSqliteSaver):
             "FROM checkpoints l WHERE l.thread_id = c.thread_id "
             "AND l.checkpoint_ns = c.checkpoint_ns)"
         )
-        async with self.lock, self.conn.cursor() as cur:
+        with self.cursor() as cur:
             for thread_id in thread_ids:
                 for table in ("writes", "checkpoints"):
-                    await cur.execute(
+                    cur.execute(
                         f"DELETE FROM {table} WHERE (thread_id, checkpoint_ns, checkpoint_id) "
                         f"IN ({older})",
                         (str(thread_id),),
                     )
-            await self.conn.commit()
 
 
 @asynccontextmanager
@@ -97,7 +142,11 @@ async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     from langgraph_api.serde import Serializer  # the runtime's own serializer
 
     os.makedirs(DATABASE_FILE.parent, exist_ok=True)
-    async with aiosqlite.connect(DATABASE_FILE) as conn:
+    # Used from the loop that entered it; the saver's lock guards other threads' calls.
+    conn = sqlite3.connect(DATABASE_FILE, check_same_thread=False)
+    try:
         saver = DurableSqliteSaver(conn, serde=Serializer())
-        await saver.setup()
+        saver.setup()
         yield saver
+    finally:
+        conn.close()

@@ -3,11 +3,22 @@
 The runtime keeps threads, runs, assistants, crons, store items and its retry counters
 in dictionaries (``PersistentDict``) that it pickles to ``.langgraph_api/`` every 10 s.
 `Committer` writes them when asked (`durable_runtime` asks before answering a request
-that changed something, and after each run): each dictionary is pickled on the event
-loop (a consistent picture: the runtime changes them on that loop), and the files whose
-bytes changed are written to a temporary file and renamed over the old one in a worker
-thread. Requests that arrive while a write is under way share the next one (group
-commit), so a burst of requests costs a few writes, not one each.
+that changed something, and after each run). It works on the event loop, without
+awaiting: each dictionary is pickled (a consistent picture: the runtime changes them on
+that loop), and the stores whose bytes changed are written.
+
+Each store has two commit files beside the runtime's own (``<file>.commit-0`` and
+``-1``), written in turn, in place: a header (generation, length, checksum), then the
+pickle. A crash in the middle of a write spoils only the file being written; the other
+holds the previous commit. At the next start, `restore_committed` puts the newest whole
+commit where the runtime loads its files from, before the runtime is imported.
+
+Why not a temporary file renamed over the old one: on ext4 a rename over an existing
+file forces the new file's data out to disk first (``auto_da_alloc``), 2.5 ms each, and a
+commit is wanted before every changing answer; an in-place write lands in the operating
+system's cache in microseconds. A worker thread was slower still: waiting for the GIL on
+a busy server cost about 6 ms a commit. No fsync: a commit survives a crash of the
+process, not necessarily a power cut.
 
 A write that fails (a full disk, a read-only folder) raises `CommitError`; the caller
 refuses the request. The failure is logged once, and its recovery once, so the user sees
@@ -21,8 +32,8 @@ import hashlib
 import logging
 import os
 import pickle
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import struct
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 logger = logging.getLogger("agent_tui.local.durable")
@@ -31,77 +42,129 @@ DISK_PROBLEM = "agent-tui: cannot save the server's data"
 """The start of the log line that tells a user writes are being refused."""
 DISK_RECOVERED = "agent-tui: the server's data is saved again"
 
+RUNTIME_FILES = (
+    os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl"),
+    os.path.join(".langgraph_api", ".langgraph_ops.pckl"),
+    os.path.join(".langgraph_api", "store.pckl"),
+    os.path.join(".langgraph_api", "store.vectors.pckl"),
+)
+"""The files the runtime loads its stores from (relative to its working folder)."""
+
+_MAGIC = b"agent-tui commit"
+_HEADER = struct.Struct(">16sQQ16s")  # magic, generation, length, blake2b-128 of the data
+
 
 class CommitError(OSError):
     """The stores could not be written: the change is not kept."""
-
-
-@dataclass
-class _Written:
-    digest: bytes
 
 
 Source = tuple[str, Any]
 """A file name and the dictionary (a ``PersistentDict``-like mapping) saved there."""
 
 
+def commit_file(filename: str, generation: int) -> str:
+    return f"{filename}.commit-{generation % 2}"
+
+
 class Committer:
     """Writes ``sources()`` (read anew at each commit: the runtime may replace a
-    dictionary) to their files, one commit at a time."""
+    dictionary) to their commit files.
 
-    def __init__(self, sources: Callable[[], Sequence[Source]], *, fsync: bool = False) -> None:
+    `commit` writes at once. `request` shares commits between callers on the event loop:
+    every caller that asked before a commit started is answered by it. An urgent request
+    (an answer waits for it) starts one on the loop's next turn, or, if the last one ended
+    less than its own length ago, once that time has passed: under load commits take at
+    most half the loop's time (pickling the stores is O(all threads and runs), 3.5 ms for
+    160 runs of the demo). A background request (a run started or ended) waits up to
+    `BACKGROUND_DELAY` for an urgent one to join.
+    """
+
+    SPACING = 1.0
+    BACKGROUND_DELAY = 0.1
+
+    def __init__(
+        self, sources: Callable[[], Sequence[Source]], generations: dict[str, int] | None = None
+    ) -> None:
         self._sources = sources
-        self._fsync = fsync
-        self._lock = asyncio.Lock()
-        self._started = 0
-        self._last_ok = 0
-        self._written: dict[str, _Written] = {}
+        self._generations = dict(generations or {})
+        self._digests: dict[str, bytes] = {}
         self._closed = False
+        self._pending: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
+        self._urgent = False
+        self._next_allowed = 0.0
         # The data folder (the working folder), named in the problem: asked now, since
         # the event loop may not block on `os.getcwd` later.
         self._folder = os.getcwd()
         self.problem: str | None = None
         """Why the last commit failed (None: it succeeded)."""
 
-    async def commit(self) -> None:
-        """Return once every change made before the call is on disk; `CommitError` if it
-        cannot be. After `close`, returns at once (the runtime saves on its way out)."""
-        arrived = self._started
-        async with self._lock:
-            if self._closed or self._last_ok > arrived:
-                return  # a commit that began after we arrived has saved our changes
-            self._started += 1
-            number = self._started
-            try:
-                snapshots = self._snapshot()
-                await asyncio.to_thread(self._write, snapshots)
-            except OSError as exc:
-                self._failed(exc)
-                raise CommitError(exc.errno, self.problem) from exc
-            self._last_ok = number
-            if self.problem is not None:
-                self.problem = None
-                logger.warning(DISK_RECOVERED)
+    def commit(self) -> None:
+        """Return once every change made so far is written; `CommitError` if it cannot
+        be. After `close`, returns at once (the runtime saves on its way out)."""
+        if self._closed:
+            return
+        try:
+            for filename, mapping in self._sources():
+                self._write(filename, _pickled(mapping))
+        except OSError as exc:
+            self._failed(exc)
+            raise CommitError(exc.errno, self.problem) from exc
+        if self.problem is not None:
+            self.problem = None
+            logger.warning(DISK_RECOVERED)
 
-    async def close(self) -> None:
-        """Wait for the commit under way, and make later ones no-ops."""
-        async with self._lock:
-            self._closed = True
+    def close(self) -> None:
+        """Make later commits no-ops."""
+        self._closed = True
 
-    def _snapshot(self) -> list[tuple[str, bytes]]:
-        snapshots = []
-        for filename, mapping in self._sources():
-            snapshots.append((filename, _pickled(mapping)))
-        return snapshots
+    def request(self, *, urgent: bool = True) -> asyncio.Future[None]:
+        """A future done when a commit that started after this call has ended (its
+        exception a `CommitError` if the commit failed). On the event loop's thread."""
+        loop = asyncio.get_running_loop()
+        if self._pending is None:
+            self._pending = loop.create_future()
+            # Nobody may await it (a run's end): its failure is logged, not left unread.
+            self._pending.add_done_callback(_read_outcome)
+        if urgent and not self._urgent:
+            self._urgent = True
+            if self._timer is not None:
+                self._timer.cancel()
+            delay = self._next_allowed - loop.time()
+            self._timer = (
+                loop.call_later(delay, self._flush, loop)
+                if delay > 0
+                else loop.call_soon(self._flush, loop)
+            )
+        elif self._timer is None:
+            self._timer = loop.call_later(self.BACKGROUND_DELAY, self._flush, loop)
+        return self._pending
 
-    def _write(self, snapshots: list[tuple[str, bytes]]) -> None:
-        for filename, data in snapshots:
-            digest = hashlib.blake2b(data, digest_size=16).digest()
-            written = self._written.get(filename)
-            if written is not None and written.digest == digest:
-                continue
-            _replace(filename, data, fsync=self._fsync)
-            self._written[filename] = _Written(digest)
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        pending, self._pending = self._pending, None
+        self._timer, self._urgent = None, False
+        assert pending is not None
+        began = loop.time()
+        try:
+            self.commit()
+        except CommitError as exc:
+            pending.set_exception(exc)
+        else:
+            pending.set_result(None)
+        ended = loop.time()
+        self._next_allowed = ended + (ended - began) * self.SPACING
+
+    def _write(self, filename: str, data: bytes) -> None:
+        digest = hashlib.blake2b(data, digest_size=16).digest()
+        if self._digests.get(filename) == digest:
+            return
+        generation = self._generations.get(filename, 0) + 1
+        _write_in_place(
+            commit_file(filename, generation),
+            _HEADER.pack(_MAGIC, generation, len(data), digest) + data,
+        )
+        self._generations[filename] = generation
+        self._digests[filename] = digest
 
     def _failed(self, exc: OSError) -> None:
         reason = exc.strerror or str(exc)
@@ -111,31 +174,74 @@ class Committer:
         self.problem = problem
 
 
-def _pickled(mapping: Any) -> bytes:
-    # As `PersistentDict.dump` writes it, so the runtime loads it as its own.
-    for _ in range(5):
-        try:
-            return pickle.dumps(dict(mapping), 2)
-        except RuntimeError:  # changed by another thread while pickled: take it again
+def _read_outcome(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+def restore_committed(filenames: Iterable[str] = RUNTIME_FILES) -> dict[str, int]:
+    """Put each store's newest whole commit where the runtime loads it (unless the
+    runtime's own file is newer: it writes it at a clean stop); the newest generation of
+    each, for the `Committer` to go on from."""
+    generations: dict[str, int] = {}
+    for filename in filenames:
+        newest: tuple[int, bytes, float] | None = None
+        for slot in (0, 1):
+            found = _read_commit(commit_file(filename, slot))
+            if found is not None and (newest is None or found[0] > newest[0]):
+                newest = found
+        if newest is None:
             continue
-    return pickle.dumps(dict(mapping), 2)
-
-
-def _replace(filename: str, data: bytes, *, fsync: bool) -> None:
-    """Write ``filename`` whole or not at all (a temporary file renamed over it)."""
-    folder = os.path.dirname(filename) or "."
-    os.makedirs(folder, exist_ok=True)
-    temporary = f"{filename}.{os.getpid()}.commit"
-    try:
+        generation, data, written_at = newest
+        generations[filename] = generation
+        try:
+            if os.path.getmtime(filename) > written_at:
+                continue
+        except OSError:
+            pass  # no file of the runtime's own
+        temporary = f"{filename}.restore"
         with open(temporary, "wb") as file:
             file.write(data)
-            file.flush()
-            if fsync:
-                os.fsync(file.fileno())
         os.replace(temporary, filename)
+    return generations
+
+
+def _read_commit(path: str) -> tuple[int, bytes, float] | None:
+    try:
+        with open(path, "rb") as file:
+            header = file.read(_HEADER.size)
+            if len(header) < _HEADER.size:
+                return None
+            magic, generation, length, digest = _HEADER.unpack(header)
+            data = file.read(length)
+        written_at = os.path.getmtime(path)
     except OSError:
+        return None
+    if magic != _MAGIC or len(data) != length:
+        return None
+    if hashlib.blake2b(data, digest_size=16).digest() != digest:
+        return None  # cut short by a crash: the other file holds the commit before
+    return generation, data, written_at
+
+
+def _pickled(mapping: Any) -> bytes:
+    # A pickle of a plain dict, as `PersistentDict.dump` writes it (there with protocol
+    # 2; 5 is 20% faster, and `pickle.load` reads either), so the runtime loads it.
+    for _ in range(5):
         try:
-            os.remove(temporary)
-        except OSError:
-            pass
-        raise
+            return pickle.dumps(dict(mapping), 5)
+        except RuntimeError:  # changed by another thread while pickled: take it again
+            continue
+    return pickle.dumps(dict(mapping), 5)
+
+
+def _write_in_place(path: str, data: bytes) -> None:
+    """Overwrite the start of ``path`` (made if missing) with ``data``; bytes left past
+    its end from a longer commit are ignored (the header gives the length)."""
+    try:
+        # In place ("r+b"): no truncation to zero either, which ext4 flushes too.
+        with open(path, "r+b") as file:
+            file.write(data)
+    except FileNotFoundError:
+        with open(path, "wb") as file:
+            file.write(data)

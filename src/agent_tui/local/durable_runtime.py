@@ -13,13 +13,15 @@ start. Here:
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
   response's first message until the commit is done. A commit that fails (a full disk)
   turns the answer into ``507 Insufficient Storage``: the change is not acknowledged;
-- changes made without a request (a run's end, its status, the cron scheduler) are
-  committed when each run ends and at most `SWEEP_SECONDS` later;
+- changes made without a request (a run's status, its thread's state, the runs the cron
+  scheduler makes) are committed when each run starts and ends, within
+  `Committer.BACKGROUND_DELAY` (sooner when an answer's commit takes them along);
 - the runtime's own flush thread is stopped, so two writers never race on a file, and the
   runtime's final save at a clean stop is kept (our commits stop first).
 
-Only the stores' registration, flush loop, ``start_pool``/``stop_pool`` and the worker
-entry point of the pinned runtime are touched, and only in the server process.
+Only the stores' registration, flush loop, ``start_pool``/``stop_pool``, the worker entry
+point and the blocking-call guard's allowances of the pinned runtime are touched, and
+``uvicorn.run`` (to wrap the app), only in the server process.
 """
 
 from __future__ import annotations
@@ -29,11 +31,10 @@ import contextlib
 import functools
 import json
 import logging
-import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from agent_tui.local.durable_commits import CommitError, Committer, Source
+from agent_tui.local.durable_commits import RUNTIME_FILES, CommitError, Committer, Source
 
 logger = logging.getLogger("agent_tui.local.durable")
 
@@ -41,9 +42,33 @@ DURABLE_CHECKPOINTER = "agent_tui.local.durable_checkpointer.checkpointer"
 """`durable_checkpointer.checkpointer` as langgraph-api's ``checkpointer.path`` names it
 (``module.attribute``: a ``module:attribute`` without a slash is not understood)."""
 
-SWEEP_SECONDS = 0.5
-"""How often changes made outside requests are looked for (a pickle when nothing
-changed: the files are rewritten only when their bytes differ)."""
+ALLOWED_BLOCKING = (
+    # The commit's in-place writes (`durable_commits`).
+    (
+        ("io.BufferedRandom.write", "io.BufferedWriter.write", "os.write"),
+        "agent_tui/local/durable_commits.py",
+        ("_write_in_place",),
+    ),
+    # The checkpointer's SQLite calls, made on the loop as the runtime's own in-memory
+    # checkpointer works on it (`durable_checkpointer`).
+    (
+        ("sqlite3.",),
+        "agent_tui/local/durable_checkpointer.py",
+        (
+            "aget_tuple",
+            "alist",
+            "aput",
+            "aput_writes",
+            "adelete_thread",
+            "aget_delta_channel_history",
+            "adelete_for_runs",
+            "aprune",
+        ),
+    ),
+)
+"""Calls (names, or a prefix ending in a dot) langgraph-api's blocking-call guard lets
+through when made in the named functions of a file: small writes to the operating
+system's cache, cheaper in place than a trip to a worker thread (see the modules)."""
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 READ_SUFFIXES = ("/search", "/count", "/namespaces", "/versions", "/history")
@@ -71,12 +96,17 @@ def runtime_sources() -> list[Source]:
     ]
 
 
-def make_runtime_durable() -> Committer:
-    """Patch the in-memory runtime (imported here) and uvicorn; return the committer."""
+def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
+    """Patch the in-memory runtime (imported here) and uvicorn; return the committer.
+    ``generations``: what `restore_committed` found, before the runtime was imported.
+    None (and a warning) if the runtime keeps its files elsewhere than expected."""
     import uvicorn
     from langgraph_runtime_inmem import _persistence, checkpoint, database, lifespan
 
-    committer = Committer(runtime_sources)
+    if tuple(name for name, _ in runtime_sources()) != RUNTIME_FILES:
+        logger.warning("langgraph-runtime-inmem changed: its stores are saved every 10 s")
+        return None
+    committer = Committer(runtime_sources, generations)
     # The runtime's flush thread started when its store was imported: stop it, and keep
     # it from starting again (it would write the same files from another thread).
     _persistence.stop_flush_loop()
@@ -88,21 +118,17 @@ def make_runtime_durable() -> Committer:
         module.register_persistent_dict = register  # type: ignore[attr-defined]
 
     original_start, original_stop = lifespan.start_pool, lifespan.stop_pool
-    sweeper: list[asyncio.Task[None]] = []
 
     async def start_pool() -> None:
         await original_start()
         # Saved at once: a folder that cannot be written is told before any request.
         with contextlib.suppress(CommitError):
-            await committer.commit()
-        sweeper.append(asyncio.create_task(_sweep(committer), name="agent-tui-commits"))
+            committer.commit()
 
     async def stop_pool() -> None:
-        for task in sweeper:
-            task.cancel()
         with contextlib.suppress(CommitError):
-            await committer.commit()
-        await committer.close()  # the runtime saves, then empties, its stores
+            committer.commit()
+        committer.close()  # the runtime saves, then empties, its stores
         await original_stop()
 
     lifespan.start_pool = database.start_pool = start_pool  # type: ignore[attr-defined]
@@ -118,6 +144,7 @@ def make_runtime_durable() -> Committer:
         # Called by `run_server` once it has set the environment langgraph-api's config
         # reads when imported: only now may its modules be imported.
         _commit_after_each_run(committer, main_loop)
+        _allow_our_writes()
         if isinstance(app, str):  # langgraph-api names its app by import string
             app = DurableCommits(_import_app(app), committer, main_loop)
         return original_run(app, *args, **kwargs)
@@ -126,16 +153,36 @@ def make_runtime_durable() -> Committer:
     return committer
 
 
+def _allow_our_writes() -> None:
+    """`ALLOWED_BLOCKING` under langgraph-api's blocking-call guard (blockbuster, on
+    unless ``--allow-blocking``), as the guard lets the runtime's own
+    ``PersistentDict.sync`` rename its files."""
+    from langgraph_runtime_inmem import queue
+
+    original = queue._enable_blockbuster
+
+    def enable() -> Any:
+        guard = original()
+        for names, where, functions in ALLOWED_BLOCKING:
+            for name, function in guard.functions.items():
+                if any(name == n or (n.endswith(".") and name.startswith(n)) for n in names):
+                    function.can_block_in(where, functions)
+        return guard
+
+    queue._enable_blockbuster = enable
+
+
 def _commit_after_each_run(committer: Committer, loops: list[asyncio.AbstractEventLoop]) -> None:
     from langgraph_api import worker
 
     original_worker = worker.worker
 
     async def run_worker(*args: Any, **kwargs: Any) -> Any:
+        _commit_soon(committer, loops)  # the run is now running
         try:
             return await original_worker(*args, **kwargs)
         finally:
-            _commit_soon(committer, loops)
+            _commit_soon(committer, loops)  # its status, its thread's state
 
     worker.worker = run_worker
 
@@ -166,7 +213,7 @@ class DurableCommits:
                 raise OSError("the change was refused: it could not be saved")
             if message["type"] == "http.response.start":
                 try:
-                    await self.committer.commit()
+                    await self.committer.request()
                 except CommitError as exc:
                     refused = True
                     await _refuse(send, str(exc.strerror))
@@ -198,36 +245,13 @@ async def _refuse(send: Send, reason: str) -> None:
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-async def _sweep(committer: Committer) -> None:
-    while True:
-        await asyncio.sleep(SWEEP_SECONDS)
-        with contextlib.suppress(CommitError):
-            await committer.commit()
-
-
-_PENDING: set[asyncio.Task[None]] = set()
-
-
 def _commit_soon(committer: Committer, loops: list[asyncio.AbstractEventLoop]) -> None:
     """Commit on the server's loop (a run may end on another one)."""
     if not loops:
         return
     loop = loops[0]
 
-    async def commit() -> None:
-        with contextlib.suppress(CommitError):
-            await committer.commit()
-
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is loop:
-        task = loop.create_task(commit())
-        _PENDING.add(task)  # a task nobody holds may be collected before it ends
-        task.add_done_callback(_PENDING.discard)
-    else:
-        asyncio.run_coroutine_threadsafe(commit(), loop)
+    loop.call_soon_threadsafe(functools.partial(committer.request, urgent=False))
 
 
 def _import_app(target: str) -> ASGIApp:
@@ -236,17 +260,3 @@ def _import_app(target: str) -> ASGIApp:
 
     app: ASGIApp = getattr(importlib.import_module(module_name), attribute)
     return app
-
-
-def disk_problem_probe(folder: str) -> str | None:
-    """Why a file cannot be written in ``folder`` now (None: it can)."""
-    probe = os.path.join(folder, f".agent-tui-probe.{os.getpid()}")
-    try:
-        with open(probe, "wb") as file:
-            file.write(b"\0" * 4096)
-        os.remove(probe)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.remove(probe)
-        return exc.strerror or str(exc)
-    return None

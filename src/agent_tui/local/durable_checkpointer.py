@@ -16,6 +16,7 @@ Only the server process imports this module (it needs langgraph-api).
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
@@ -32,6 +33,8 @@ from langgraph.checkpoint.base import (
     DeltaChannelHistory,
 )
 from langgraph.checkpoint.sqlite import SqliteSaver
+
+logger = logging.getLogger(__name__)
 
 DATABASE_FILE = Path(".langgraph_api") / "checkpoints.sqlite"
 """Relative to the server's working folder, its data folder (beside the runtime's files)."""
@@ -136,17 +139,53 @@ class DurableSqliteSaver(SqliteSaver):
                     )
 
 
+PICKLED_CHECKPOINTS = Path(".langgraph_api") / ".langgraph_checkpoint.1.pckl"
+"""The first of the runtime's own checkpoint files (from before this saver)."""
+
+
+def copy_pickled_checkpoints(saver: DurableSqliteSaver) -> int:
+    """Copy the checkpoints the runtime kept in its own files into ``saver`` (once, when
+    the database is new), oldest first so each keeps its parent; how many were copied.
+    The runtime's files are left as they were."""
+    from langgraph_runtime_inmem.checkpoint import Checkpointer
+
+    pickled = Checkpointer()  # the runtime's saver, loaded from its files
+    copied = 0
+    for thread_id in list(pickled.storage):
+        found = list(pickled.list({"configurable": {"thread_id": thread_id}}))
+        for item in reversed(found):  # `list` gives the newest first
+            configurable = item.config["configurable"]
+            parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            config: RunnableConfig = {
+                "configurable": {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+                    **({"checkpoint_id": parent} if parent else {}),
+                }
+            }
+            stored = saver.put(config, item.checkpoint, item.metadata, {})
+            for task_id, channel, value in item.pending_writes or []:
+                saver.put_writes(stored, [(channel, value)], task_id)
+            copied += 1
+    if copied:
+        logger.info("agent-tui: copied %d checkpoints from the runtime's files", copied)
+    return copied
+
+
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """The saver langgraph-api enters once per event loop, on the data folder's database."""
     from langgraph_api.serde import Serializer  # the runtime's own serializer
 
     os.makedirs(DATABASE_FILE.parent, exist_ok=True)
+    new = not DATABASE_FILE.exists()
     # Used from the loop that entered it; the saver's lock guards other threads' calls.
     conn = sqlite3.connect(DATABASE_FILE, check_same_thread=False)
     try:
         saver = DurableSqliteSaver(conn, serde=Serializer())
         saver.setup()
+        if new and PICKLED_CHECKPOINTS.exists():
+            copy_pickled_checkpoints(saver)
         yield saver
     finally:
         conn.close()

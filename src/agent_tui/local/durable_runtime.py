@@ -115,7 +115,7 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
         pass
 
     for module in (_persistence, database, checkpoint):
-        module.register_persistent_dict = register  # type: ignore[attr-defined]
+        module.register_persistent_dict = register
 
     original_start, original_stop = lifespan.start_pool, lifespan.stop_pool
 
@@ -131,8 +131,8 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
         committer.close()  # the runtime saves, then empties, its stores
         await original_stop()
 
-    lifespan.start_pool = database.start_pool = start_pool  # type: ignore[attr-defined]
-    lifespan.stop_pool = database.stop_pool = stop_pool  # type: ignore[attr-defined]
+    lifespan.start_pool = database.start_pool = start_pool
+    lifespan.stop_pool = database.stop_pool = stop_pool
 
     main_loop: list[asyncio.AbstractEventLoop] = []
     original_run = uvicorn.run
@@ -149,7 +149,7 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
             app = DurableCommits(_import_app(app), committer, main_loop)
         return original_run(app, *args, **kwargs)
 
-    uvicorn.run = run  # type: ignore[assignment]
+    uvicorn.run = run
     return committer
 
 

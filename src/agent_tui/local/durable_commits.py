@@ -9,7 +9,7 @@ that loop), and the stores whose bytes changed are written.
 
 Each store has two commit files beside the runtime's own (``<file>.commit-0`` and
 ``-1``), written in turn, in place: a header (generation, length, checksum), then the
-pickle. A crash in the middle of a write spoils only the file being written; the other
+store pickled in pieces, only the changed pieces pickled again (`durable_snapshots`). A crash in the middle of a write spoils only the file being written; the other
 holds the previous commit. At the next start, `restore_committed` puts the newest whole
 commit where the runtime loads its files from, before the runtime is imported.
 
@@ -28,13 +28,19 @@ it (``agent-tui serve`` prints the server's log).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import os
 import pickle
 import struct
+import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+from agent_tui.local.durable_snapshots import Shape, Snapshotter, decode, encode
+
+T = TypeVar("T")
+FULL_NEVER = 1e9
 
 logger = logging.getLogger("agent_tui.local.durable")
 
@@ -50,8 +56,18 @@ RUNTIME_FILES = (
 )
 """The files the runtime loads its stores from (relative to its working folder)."""
 
+LOADED_AT_IMPORT = (RUNTIME_FILES[0], RUNTIME_FILES[2], RUNTIME_FILES[3])
+"""The stores the runtime loads when imported; the ops store is loaded by ``start_pool``
+(and its pickles name classes of langgraph-api, which may be imported only then)."""
+
+SHAPES: dict[str, Shape] = {
+    RUNTIME_FILES[1]: "records",  # threads, runs, assistants, crons: a piece per record
+    RUNTIME_FILES[2]: "namespaces",  # store items: a piece per namespace
+}
+"""How each store is cut into pieces (`durable_snapshots`); the others are pickled whole."""
+
 _MAGIC = b"agent-tui commit"
-_HEADER = struct.Struct(">16sQQ16s")  # magic, generation, length, blake2b-128 of the data
+_HEADER = struct.Struct(">16sQQI")  # magic, generation, length, CRC-32 of the data
 
 
 class CommitError(OSError):
@@ -81,13 +97,15 @@ class Committer:
 
     SPACING = 1.0
     BACKGROUND_DELAY = 0.1
+    FULL_EVERY = 5.0
 
     def __init__(
         self, sources: Callable[[], Sequence[Source]], generations: dict[str, int] | None = None
     ) -> None:
         self._sources = sources
         self._generations = dict(generations or {})
-        self._digests: dict[str, bytes] = {}
+        self._snapshotters: dict[str, Snapshotter] = {}
+        self._last_full = -FULL_NEVER
         self._closed = False
         self._pending: asyncio.Future[None] | None = None
         self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
@@ -104,9 +122,13 @@ class Committer:
         be. After `close`, returns at once (the runtime saves on its way out)."""
         if self._closed:
             return
+        now = time.monotonic()
+        full = now - self._last_full >= self.FULL_EVERY
         try:
             for filename, mapping in self._sources():
-                self._write(filename, _pickled(mapping))
+                self._write(filename, mapping, full=full)
+            if full:
+                self._last_full = now
         except OSError as exc:
             self._failed(exc)
             raise CommitError(exc.errno, self.problem) from exc
@@ -154,17 +176,20 @@ class Committer:
         ended = loop.time()
         self._next_allowed = ended + (ended - began) * self.SPACING
 
-    def _write(self, filename: str, data: bytes) -> None:
-        digest = hashlib.blake2b(data, digest_size=16).digest()
-        if self._digests.get(filename) == digest:
-            return
+    def _write(self, filename: str, mapping: Any, *, full: bool) -> None:
+        snapshotter = self._snapshotters.get(filename)
+        if snapshotter is None:
+            snapshotter = Snapshotter(SHAPES.get(filename, "whole"))
+            self._snapshotters[filename] = snapshotter
+        frames = _taken(lambda: snapshotter.frames(mapping, full=full))
+        if frames is None:
+            return  # unchanged since the last commit
+        data = encode(frames)
         generation = self._generations.get(filename, 0) + 1
-        _write_in_place(
-            commit_file(filename, generation),
-            _HEADER.pack(_MAGIC, generation, len(data), digest) + data,
-        )
+        header = _HEADER.pack(_MAGIC, generation, len(data), zlib.crc32(data))
+        _write_in_place(commit_file(filename, generation), header + data)
         self._generations[filename] = generation
-        self._digests[filename] = digest
+        snapshotter.written(frames)
 
     def _failed(self, exc: OSError) -> None:
         reason = exc.strerror or str(exc)
@@ -179,21 +204,26 @@ def _read_outcome(future: asyncio.Future[None]) -> None:
         future.exception()
 
 
-def restore_committed(filenames: Iterable[str] = RUNTIME_FILES) -> dict[str, int]:
-    """Put each store's newest whole commit where the runtime loads it (unless the
-    runtime's own file is newer: it writes it at a clean stop); the newest generation of
-    each, for the `Committer` to go on from."""
-    generations: dict[str, int] = {}
+def newest_commits(filenames: Iterable[str] = RUNTIME_FILES) -> dict[str, int]:
+    """The generation of each store's newest whole commit, for the `Committer` to go on
+    from (reads only our files: safe before the runtime is imported)."""
+    generations = {}
     for filename in filenames:
-        newest: tuple[int, bytes, float] | None = None
-        for slot in (0, 1):
-            found = _read_commit(commit_file(filename, slot))
-            if found is not None and (newest is None or found[0] > newest[0]):
-                newest = found
+        newest = _newest(filename)
+        if newest is not None:
+            generations[filename] = newest[0]
+    return generations
+
+
+def restore_committed(filenames: Iterable[str]) -> None:
+    """Put each store's newest whole commit where the runtime loads it, unless the
+    runtime's own file is newer (it writes it at a clean stop). The pickles name the
+    runtime's classes: call it once they may be imported."""
+    for filename in filenames:
+        newest = _newest(filename)
         if newest is None:
             continue
-        generation, data, written_at = newest
-        generations[filename] = generation
+        _, body, written_at = newest
         try:
             if os.path.getmtime(filename) > written_at:
                 continue
@@ -201,9 +231,17 @@ def restore_committed(filenames: Iterable[str] = RUNTIME_FILES) -> dict[str, int
             pass  # no file of the runtime's own
         temporary = f"{filename}.restore"
         with open(temporary, "wb") as file:
-            file.write(data)
+            pickle.dump(decode(body), file, 2)  # as `PersistentDict.dump` writes it
         os.replace(temporary, filename)
-    return generations
+
+
+def _newest(filename: str) -> tuple[int, bytes, float] | None:
+    newest: tuple[int, bytes, float] | None = None
+    for slot in (0, 1):
+        found = _read_commit(commit_file(filename, slot))
+        if found is not None and (newest is None or found[0] > newest[0]):
+            newest = found
+    return newest
 
 
 def _read_commit(path: str) -> tuple[int, bytes, float] | None:
@@ -212,27 +250,26 @@ def _read_commit(path: str) -> tuple[int, bytes, float] | None:
             header = file.read(_HEADER.size)
             if len(header) < _HEADER.size:
                 return None
-            magic, generation, length, digest = _HEADER.unpack(header)
+            magic, generation, length, checksum = _HEADER.unpack(header)
             data = file.read(length)
         written_at = os.path.getmtime(path)
     except OSError:
         return None
     if magic != _MAGIC or len(data) != length:
         return None
-    if hashlib.blake2b(data, digest_size=16).digest() != digest:
+    if zlib.crc32(data) != checksum:
         return None  # cut short by a crash: the other file holds the commit before
     return generation, data, written_at
 
 
-def _pickled(mapping: Any) -> bytes:
-    # A pickle of a plain dict, as `PersistentDict.dump` writes it (there with protocol
-    # 2; 5 is 20% faster, and `pickle.load` reads either), so the runtime loads it.
-    for _ in range(5):
+def _taken(take: Callable[[], T]) -> T:
+    """``take()``, again if another thread changed a dictionary while it was read."""
+    for _ in range(4):
         try:
-            return pickle.dumps(dict(mapping), 5)
-        except RuntimeError:  # changed by another thread while pickled: take it again
+            return take()
+        except RuntimeError:  # "dictionary changed size during iteration"
             continue
-    return pickle.dumps(dict(mapping), 5)
+    return take()
 
 
 def _write_in_place(path: str, data: bytes) -> None:

@@ -34,7 +34,13 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from agent_tui.local.durable_commits import RUNTIME_FILES, CommitError, Committer, Source
+from agent_tui.local.durable_commits import (
+    RUNTIME_FILES,
+    CommitError,
+    Committer,
+    Source,
+    restore_committed,
+)
 
 logger = logging.getLogger("agent_tui.local.durable")
 
@@ -120,6 +126,8 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
     original_start, original_stop = lifespan.start_pool, lifespan.stop_pool
 
     async def start_pool() -> None:
+        # The ops store's last commit, where the runtime is about to load it.
+        restore_committed([database.OPS_FILENAME])
         await original_start()
         # Saved at once: a folder that cannot be written is told before any request.
         with contextlib.suppress(CommitError):
@@ -209,8 +217,10 @@ class DurableCommits:
         async def send_after_commit(message: Message) -> None:
             nonlocal refused
             if refused:
-                # The client has its 507; stop the handler (a stream) from going on.
-                raise OSError("the change was refused: it could not be saved")
+                # The client has its 507: the rest of the answer goes nowhere. (Raising
+                # here would make uvicorn drop the connection under a client that may
+                # send its next request on it.)
+                return
             if message["type"] == "http.response.start":
                 try:
                     await self.committer.request()

@@ -33,7 +33,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from agent_tui.local.durable_commits import restore_committed
+from agent_tui.local.durable_commits import LOADED_AT_IMPORT, newest_commits, restore_committed
 from agent_tui.local.durable_runtime import DURABLE_CHECKPOINTER, make_runtime_durable
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.queue_wakeup import wake_queue_on_new_runs
@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     durable = not config.disable_persistence and not args.volatile
     # Acknowledged writes survive a crash (`durable_runtime`). The last commits go where
     # the runtime loads its stores from, before it is imported (it loads some then).
-    generations = restore_committed() if durable else {}
+    generations = newest_commits() if durable else {}
+    if durable:
+        restore_committed(LOADED_AT_IMPORT)
     wake_queue_on_new_runs()
     options = dict(config.options)
     if durable:

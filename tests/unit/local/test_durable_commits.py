@@ -15,8 +15,10 @@ from agent_tui.local.durable_commits import (
     CommitError,
     Committer,
     commit_file,
+    newest_commits,
     restore_committed,
 )
+from agent_tui.local.durable_snapshots import Snapshotter
 
 
 @pytest.fixture
@@ -43,7 +45,8 @@ def test_the_newest_commit_is_restored_where_the_runtime_loads_it(in_folder: Pat
     committer.commit()
     assert not Path("ops.pckl").exists()  # only the commit files are written
 
-    assert restore_committed(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [1, 2]}
 
 
@@ -57,12 +60,14 @@ def test_a_commit_cut_short_leaves_the_one_before(in_folder: Path) -> None:
     second = Path(commit_file("ops.pckl", 2))
     second.write_bytes(second.read_bytes()[:60])
 
-    assert restore_committed(["ops.pckl"]) == {"ops.pckl": 1}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 1}
+    restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": list(range(100))}
     # The next commit overwrites the spoiled file, never the good one.
     again = Committer(lambda: [("ops.pckl", store)], {"ops.pckl": 1})
     again.commit()
-    assert restore_committed(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [*range(100), 100]}
 
 
@@ -125,3 +130,31 @@ async def test_requests_made_together_share_one_commit(in_folder: Path) -> None:
     assert writes == [1]  # one commit, taken after every change asked for
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"n": 1}
+
+
+def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
+    in_folder: Path,
+) -> None:
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")  # kept in pieces
+    os.mkdir(".langgraph_api")
+    runs = [{"run_id": n, "status": "pending", "kwargs": {"n": n}} for n in range(50)]
+    store = {"runs": runs, "threads": [], "crons": []}
+    snapshots = Snapshotter("records")
+    first = snapshots.frames(store)
+    assert first is not None
+    runs[7]["status"] = "success"
+    runs[9].update({"status": "error", "kwargs": {"n": -9}})
+    runs.append({"run_id": 50, "status": "pending", "kwargs": {}})
+    second = snapshots.frames(store)
+    assert second is not None
+    reused = sum(1 for a, b in zip(first[1:], second[1:], strict=False) if a is b)
+    assert reused == 48  # every record but the two changed
+    snapshots.written(second)
+    assert snapshots.frames(store) is None  # nothing changed since
+
+    committer = Committer(lambda: [(ops, store)])
+    committer.commit()
+    runs[3]["status"] = "running"
+    committer.commit()
+    restore_committed([ops])
+    assert loaded(ops) == store

@@ -47,6 +47,7 @@ logger = logging.getLogger("agent_tui.local.durable")
 DISK_PROBLEM = "agent-tui: cannot save the server's data"
 """The start of the log line that tells a user writes are being refused."""
 DISK_RECOVERED = "agent-tui: the server's data is saved again"
+_PROBLEM_END = "changes are refused until it can"
 
 RUNTIME_FILES = (
     os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl"),
@@ -68,6 +69,18 @@ SHAPES: dict[str, Shape] = {
 
 _MAGIC = b"agent-tui commit"
 _HEADER = struct.Struct(">16sQQI")  # magic, generation, length, CRC-32 of the data
+
+
+def disk_news(line: str) -> str | None:
+    """From a server log line: the problem's words if it says the data cannot be saved,
+    ``""`` if it says it is saved again, None otherwise."""
+    if DISK_RECOVERED in line:
+        return ""
+    start = line.find(DISK_PROBLEM)
+    if start < 0:
+        return None
+    end = line.find(_PROBLEM_END, start)
+    return line[start : end + len(_PROBLEM_END)] if end >= 0 else line[start:]
 
 
 class CommitError(OSError):
@@ -193,7 +206,7 @@ class Committer:
 
     def _failed(self, exc: OSError) -> None:
         reason = exc.strerror or str(exc)
-        problem = f"{DISK_PROBLEM} in {self._folder}: {reason}; changes are refused until it can"
+        problem = f"{DISK_PROBLEM} in {self._folder}: {reason}; {_PROBLEM_END}"
         if problem != self.problem:
             logger.error(problem)
         self.problem = problem

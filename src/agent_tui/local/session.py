@@ -61,6 +61,7 @@ class LocalSession:
         on_reload: ReloadListener,
         on_status: Callable[[str], None],
         on_fix: FixListener | None = None,
+        on_disk: Callable[[str | None], None] | None = None,
         reload: bool = False,
         start_timeout: float | None = None,
     ) -> None:
@@ -68,6 +69,7 @@ class LocalSession:
         self._on_reload = on_reload
         self._on_status = on_status
         self._on_fix = on_fix
+        self._on_disk = on_disk
         self.reload = reload
         self.start_timeout = start_timeout
         self.server: EmbeddedAgentServer | None = None
@@ -164,7 +166,13 @@ class LocalSession:
         python = await self._project_python(config, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
-        server = EmbeddedAgentServer(config, data_dir=data_dir, python=python, hold_listener=reload)
+        server = EmbeddedAgentServer(
+            config,
+            data_dir=data_dir,
+            python=python,
+            hold_listener=reload,
+            on_line=self._watch_disk,
+        )
         self.server = server  # set before start: shutdown must find it
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
@@ -184,6 +192,15 @@ class LocalSession:
         if reload:
             await asyncio.to_thread(self._watch, server)
         return server.url
+
+    def _watch_disk(self, line: str) -> None:
+        """A server log line (from the reader thread) that says its data cannot be saved
+        (its words), or can be again (None), goes to ``on_disk`` on the loop."""
+        from agent_tui.local.durable_commits import disk_news
+
+        listener = self._on_disk
+        if listener is not None and (news := disk_news(line)) is not None:
+            self._on_loop(listener, news or None)
 
     async def _explain(
         self, exited: ServerExited, config: Path, python: str, startup: StartupProgress

@@ -125,6 +125,7 @@ class AgentTuiApp(ShellApp):
             on_reload=self._show_reload,
             on_status=self._set_connection_status,
             on_fix=self._show_fix,
+            on_disk=self._show_disk_problem,
             reload=reload,
             start_timeout=start_timeout,
         )
@@ -243,6 +244,18 @@ class AgentTuiApp(ShellApp):
         if watch is not None and startup is self._startup:
             project, graphs = watch.config_path.parent, watch.check_graphs_first
             startup.show_watch(local_status.watching_line(project, graphs=graphs))
+
+    def _show_disk_problem(self, problem: str | None) -> None:
+        """The local server cannot save its data (``problem``: its words; its writes are
+        refused with 507), or can again (None): in the header, and a notification."""
+        server = self.local.server
+        url = server.url if server is not None and server.port is not None else ""
+        if problem is not None:
+            self.connection_status = f"⚠ {problem}"
+            self.notify(clean_text(problem), severity="error", timeout=30)
+        else:
+            self.connection_status = f"connected · {url}" if url else "connected"
+            self.notify("The local server saves its data again.", timeout=8)
 
     def _show_fix(self, event: FixEvent) -> None:
         """What a save did to the local project that did not start."""

@@ -8,6 +8,7 @@ answered with 2xx is there. Each test starts its own servers (about 3 s each).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import signal
@@ -21,6 +22,8 @@ import httpx
 
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, server_launch
 from agent_tui.local.server_environment import server_environment
+from agent_tui.local.session import LocalSession
+from agent_tui.settings.target import LocalServer
 from tests.support.processes import gone_within
 
 CHAT_INPUT = {"messages": [{"role": "user", "content": "weather in Paris"}]}
@@ -190,3 +193,41 @@ def ready(client: httpx.Client) -> bool:
         return client.get("/ok").status_code == 200
     except httpx.HTTPError:
         return False
+
+
+class NoScreen:
+    """The start-up screen's part the session talks to, without a screen."""
+
+    def follow(self, heading: str, log_source: object = None) -> None:
+        pass
+
+    def show_build(self, text: str, done: int, total: int | None) -> None:
+        pass
+
+
+def test_the_app_is_told_when_its_server_cannot_save(tmp_path: Path) -> None:
+    """The app's session (as `AgentTuiApp` makes it) hears of refused writes at once:
+    the app puts the words in its header and a notification."""
+    told: list[str | None] = []
+    session = LocalSession(
+        on_loop=lambda function, *args: function(*args),
+        on_reload=lambda event: None,
+        on_status=lambda text: None,
+        on_disk=told.append,
+    )
+    try:
+        url = asyncio.run(session.url(LocalServer(DEMO_CONFIG, tmp_path / "data"), NoScreen()))
+        server = session.server
+        assert server is not None and server.pid is not None
+        with http(url) as client:
+            resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (1, 1))
+            assert client.post("/threads", json={}).status_code == 507
+            deadline = time.monotonic() + 30
+            while not told:
+                assert time.monotonic() < deadline, "the session was not told"
+                time.sleep(0.05)  # the server's output is read by a thread: nothing to await
+            assert told[0] is not None
+            assert told[0].startswith("agent-tui: cannot save the server's data in ")
+            assert "File too large; changes are refused until it can" in told[0]
+    finally:
+        session.stop()

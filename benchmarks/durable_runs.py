@@ -13,14 +13,18 @@ as the app starts them (``python -m agent_tui.local.server_process``):
   10 s from a thread, checkpoints kept in memory until a clean stop).
 
 Both are first filled with ``--threads`` threads of one ``counter`` run each, so the stores
-written at each commit are not empty. Then, per round and alternating which goes first:
-``--runs`` sequential runs (``POST /threads`` then ``POST /threads/{id}/runs/wait``, what a
-chat turn costs) and ``--runs`` runs eight at a time. It prints runs per second for each,
-and the durable / volatile ratio of the time per run (median of the rounds; the budget is
-1.10: durable writes may not slow a run by more than 10%).
+written at each commit are not empty. Then, per round and alternating which goes first,
+each of a new thread (``POST /threads``) and a run on it, one at a time and eight at a
+time: ``--chat-runs`` chat turns streamed as the app's chat streams them (``runs/stream``:
+a tool call, a store item, the reply at the demo model's 20 ms a token) and ``--runs``
+``counter`` runs answered by ``runs/wait`` (two nodes, no model: milliseconds, the worst
+case). It prints the time a caller waits per run, what durable writes add, and the
+durable / volatile ratio (medians of the rounds). The budget, 1.10, is for the chat turns:
+durable writes may not slow a run by more than 10%; the counter rows show the cost as
+milliseconds added to runs that do nearly nothing.
 
-Checked (exit status 1 if not): every run ends in ``success`` with the counter's expected
-state, on both servers; without ``--quick`` also the budget.
+Checked (exit status 1 if not): every run ends with its graph's expected state, on both
+servers, and every thread is counted; without ``--quick`` also the budget.
 """
 
 from __future__ import annotations
@@ -82,26 +86,37 @@ def start_server(
 
 
 GRAPHS = ("chat", "counter")
-"""``chat``: the demo's "weather in Paris" turn (a tool call, a store item, a reply
-streamed at the demo model's 20 ms a token: a run as a user sees one, about a second);
-``counter``: two nodes and no model (a few milliseconds: the worst case, all overhead)."""
+"""``chat``: the demo's "weather in Paris" turn as the app's chat runs it (a tool call, a
+store item, the reply streamed at the demo model's 20 ms a token: a run as a user sees
+one); ``counter``: two nodes and no model, answered by ``runs/wait`` (milliseconds: the
+worst case, nearly all of it overhead)."""
 
 
 async def one_run(client: httpx.AsyncClient, graph: str, n: int) -> None:
     thread = (await client.post("/threads", json={})).json()["thread_id"]
-    body = (
-        {"assistant_id": "chat", "input": {"messages": [{"role": "user", "content": CITY[n % 3]}]}}
-        if graph == "chat"
-        else {"assistant_id": "counter", "input": {"by": 1 + n % 7}}
-    )
-    result = await client.post(f"/threads/{thread}/runs/wait", json=body)
-    check(result.status_code == 200, f"a {graph} run answered {result.status_code}")
-    values = result.json()
-    if graph == "chat":
-        reply = str(values.get("messages", [{}])[-1].get("content", ""))
-        check(CITY[n % 3].split()[-1] in reply, f"a chat run ended with {values}")
-    else:
-        check(values.get("count") == 1 + n % 7, f"a counter run ended with {values}")
+    if graph == "counter":
+        body = {"assistant_id": "counter", "input": {"by": 1 + n % 7}}
+        result = await client.post(f"/threads/{thread}/runs/wait", json=body)
+        check(result.status_code == 200, f"a counter run answered {result.status_code}")
+        check(result.json().get("count") == 1 + n % 7, f"a counter run ended {result.json()}")
+        return
+    # As the app's chat does it: the answer streamed, token by token.
+    body = {
+        "assistant_id": "chat",
+        "input": {"messages": [{"role": "user", "content": CITY[n % 3]}]},
+        "stream_mode": ["messages-tuple", "values"],
+    }
+    last_values = ""
+    async with client.stream("POST", f"/threads/{thread}/runs/stream", json=body) as stream:
+        check(stream.status_code == 200, f"a chat run answered {stream.status_code}")
+        event = ""
+        async for line in stream.aiter_lines():
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:") and event == "values":
+                last_values = line
+    city = CITY[n % 3].split()[-1]
+    check(city in last_values, f"a chat run ended without {city}: {last_values[:200]}")
 
 
 CITY = ("weather in Paris", "weather in Tokyo", "weather in Lima")

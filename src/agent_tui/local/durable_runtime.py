@@ -124,8 +124,10 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
         module.register_persistent_dict = register
 
     original_start, original_stop = lifespan.start_pool, lifespan.stop_pool
+    main_loop: list[asyncio.AbstractEventLoop] = []  # the server's, once it runs
 
     async def start_pool() -> None:
+        main_loop[:] = [asyncio.get_running_loop()]
         # The ops store's last commit, where the runtime is about to load it.
         restore_committed([database.OPS_FILENAME])
         await original_start()
@@ -142,7 +144,6 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
     lifespan.start_pool = database.start_pool = start_pool
     lifespan.stop_pool = database.stop_pool = stop_pool
 
-    main_loop: list[asyncio.AbstractEventLoop] = []
     original_run = uvicorn.run
 
     # `run_server` passes only the options `uvicorn.run`'s signature names (`fd` among
@@ -154,7 +155,7 @@ def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
         _commit_after_each_run(committer, main_loop)
         _allow_our_writes()
         if isinstance(app, str):  # langgraph-api names its app by import string
-            app = DurableCommits(_import_app(app), committer, main_loop)
+            app = DurableCommits(_import_app(app), committer)
         return original_run(app, *args, **kwargs)
 
     uvicorn.run = run
@@ -196,19 +197,14 @@ def _commit_after_each_run(committer: Committer, loops: list[asyncio.AbstractEve
 
 
 class DurableCommits:
-    """ASGI wrapper: a changing request's answer waits for `Committer.commit`, and
+    """ASGI wrapper: a changing request's answer waits for a commit (`Committer.request`), and
     becomes ``507`` if that fails."""
 
-    def __init__(
-        self, app: ASGIApp, committer: Committer, loops: list[asyncio.AbstractEventLoop]
-    ) -> None:
+    def __init__(self, app: ASGIApp, committer: Committer) -> None:
         self.app = app
         self.committer = committer
-        self._loops = loops
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self._loops:
-            self._loops.append(asyncio.get_running_loop())
         if scope["type"] != "http" or not changes(scope["method"], scope["path"]):
             await self.app(scope, receive, send)
             return

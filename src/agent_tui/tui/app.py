@@ -246,16 +246,9 @@ class AgentTuiApp(ShellApp):
             startup.show_watch(local_status.watching_line(project, graphs=graphs))
 
     def _show_disk_problem(self, problem: str | None) -> None:
-        """The local server cannot save its data (``problem``: its words; its writes are
-        refused with 507), or can again (None): in the header, and a notification."""
         server = self.local.server
         url = server.url if server is not None and server.port is not None else ""
-        if problem is not None:
-            self.connection_status = f"⚠ {problem}"
-            self.notify(clean_text(problem), severity="error", timeout=30)
-        else:
-            self.connection_status = f"connected · {url}" if url else "connected"
-            self.notify("The local server saves its data again.", timeout=8)
+        local_status.show_disk_problem(self, problem, url)
 
     def _show_fix(self, event: FixEvent) -> None:
         """What a save did to the local project that did not start."""

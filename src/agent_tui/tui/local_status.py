@@ -7,7 +7,9 @@
   loads the graphs again after a reload;
 - after a failed start, what the project watch (`local.broken_start`) finds: on the
   start-up screen, the line under the failure says the project is watched and what a
-  save did, and a save that fixes it starts the server again (``retry``).
+  save did, and a save that fixes it starts the server again (``retry``);
+- the server's data that cannot be saved (a full disk: its writes are refused with 507),
+  in the header and a notification, until it is saved again.
 """
 
 from __future__ import annotations
@@ -23,6 +25,17 @@ if TYPE_CHECKING:
     from agent_tui.local.live_reload import ReloadEvent
     from agent_tui.tui.screens.startup import StartupScreen
     from agent_tui.tui.shell import ShellApp
+
+
+def show_disk_problem(app: ShellApp, problem: str | None, url: str) -> None:
+    """The local server at ``url`` cannot save its data (``problem``: the server's words,
+    `local.durable_commits.disk_news`), or can again (None)."""
+    if problem is not None:
+        app.connection_status = f"⚠ {problem}"
+        app.notify(clean_text(problem), severity="error", timeout=30)
+    else:
+        app.connection_status = f"connected · {url}" if url else "connected"
+        app.notify("The local server saves its data again.", timeout=8)
 
 
 def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "") -> None:

@@ -70,6 +70,8 @@ class LocalSession:
         self._on_status = on_status
         self._on_fix = on_fix
         self._on_disk = on_disk
+        self.disk_problem: str | None = None
+        """Why the server this app started cannot save its data now (its log's words)."""
         self.reload = reload
         self.start_timeout = start_timeout
         self.server: EmbeddedAgentServer | None = None
@@ -174,6 +176,7 @@ class LocalSession:
             on_line=self._watch_disk,
         )
         self.server = server  # set before start: shutdown must find it
+        self.disk_problem = None
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         await asyncio.to_thread(server.start)
         try:
@@ -198,9 +201,12 @@ class LocalSession:
         (its words), or can be again (None), goes to ``on_disk`` on the loop."""
         from agent_tui.local.durable_commits import disk_news
 
-        listener = self._on_disk
-        if listener is not None and (news := disk_news(line)) is not None:
-            self._on_loop(listener, news or None)
+        news = disk_news(line)
+        if news is None:
+            return
+        self.disk_problem = news or None
+        if self._on_disk is not None:
+            self._on_loop(self._on_disk, news or None)
 
     async def _explain(
         self, exited: ServerExited, config: Path, python: str, startup: StartupProgress

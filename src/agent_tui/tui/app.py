@@ -200,7 +200,9 @@ class AgentTuiApp(ShellApp):
             return  # the user switched context meanwhile
         logger.info("connected to %s (langgraph-api %s)", url, info.version)
         self.client = client
-        self.connection_status = f"connected · {url}"
+        # A problem the server told of while it started stays in the header.
+        problem = self.local.disk_problem
+        self.connection_status = f"⚠ {problem}" if problem else f"connected · {url}"
         # Not awaited: the stack changes at once and the worker ends, so a context switch
         # that cancels this worker can never cancel it halfway through a screen switch.
         while self.screen is not startup and len(self.screen_stack) > 2:

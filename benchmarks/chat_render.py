@@ -53,6 +53,7 @@ from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received
 from agent_tui.chat.items import TERMINAL_RUN_STATES
 from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession, Step
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
@@ -128,12 +129,12 @@ class Source:
 
     async def events(self, driver: RunDriver) -> AsyncIterator[DriverEvent]:
         if self.replay is None:
-            return driver.stream("tokens", input=ask(), context={"tokens": self.count})
+            return driver.stream(RunRequest("tokens", input=ask(), context={"tokens": self.count}))
         return driver.join(self.replay[1])
 
     async def steps(self, session: ChatSession) -> AsyncIterator[Step]:
         if self.replay is None:
-            return session.send("tokens", "flood", context={"tokens": self.count})
+            return session.send(RunRequest("tokens", context={"tokens": self.count}), "flood")
         return session.join(self.replay[1])
 
     async def thread(self, client: AgentServerClient) -> str:
@@ -248,7 +249,7 @@ class ChatBench(ShellApp):
     def check_finished(self) -> None:
         if self.stack == "pane" and self.finished_at is None:
             pane = self.query_one(ChatPane)
-            if pane.run is None and pane.run_state in TERMINAL_RUN_STATES:
+            if not pane.machine.active and pane.run_state in TERMINAL_RUN_STATES:
                 self.finished_at = time.perf_counter()
                 self.session = pane.session
                 text = "".join(pane.session.transcript.ai_texts())

@@ -6,6 +6,10 @@
   (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
   (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
   ``nested``, ``questions``, ``failing``, ``pipeline``, ``memory``). Its data lives in a pytest temporary folder.
+- ``aegra`` is a self-hosted Aegra stack (PostgreSQL, Redis, two Aegra 0.11.0 instances
+  serving the same graphs; ``.url_a``, ``.url_b``, ``.restart()``), started once per worker
+  when a test first asks for it (25-50 s): see `tests.support.aegra`. ``aegra_client``
+  is a client of instance A.
 - ``client`` is a client of it (for every test folder); ``config_file`` a
   config file of the test's own, with no context or read-only setting leaking in.
 """
@@ -23,6 +27,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
+from tests.support.aegra import AegraStack, start_aegra_stack
 
 TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 
@@ -61,6 +66,22 @@ def agent_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedA
 @pytest.fixture(scope="session")
 def agent_server_url(agent_server: EmbeddedAgentServer) -> str:
     return agent_server.url
+
+
+@pytest.fixture(scope="session")
+def aegra() -> Iterator[AegraStack]:
+    """The shared Aegra stack; tests may `restart()` it, never `stop()` it."""
+    stack = start_aegra_stack()
+    try:
+        yield stack
+    finally:
+        stack.stop()
+
+
+@pytest.fixture
+async def aegra_client(aegra: AegraStack) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(aegra.url_a) as client:
+        yield client
 
 
 @pytest.fixture

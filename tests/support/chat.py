@@ -33,9 +33,13 @@ SIZE = (150, 45)
 
 
 async def chat_assistant(client: AgentServerClient, token_delay_ms: int = 0) -> Assistant:
-    """An assistant of the demo `chat` graph that streams with no (or a small) delay."""
+    """An assistant of the demo `chat` graph that streams with no (or a small) delay
+    (Aegra keeps one assistant per graph and context: the one it has)."""
     return await client.assistants.create(
-        "chat", context={"token_delay_ms": token_delay_ms}, name=f"chat {token_delay_ms}ms"
+        "chat",
+        context={"token_delay_ms": token_delay_ms},
+        name=f"chat {token_delay_ms}ms",
+        if_exists="do_nothing",
     )
 
 
@@ -56,9 +60,8 @@ def chat_app(
     """The thread view opened as `:thread <id>` opens it: Chat tab, prompt focused; the
     chat runs `assistant` (the server drops `assistant_id` from a new thread's metadata)."""
     chosen = ChatAssistant.of(assistant) if assistant is not None else None
-    screen = ThreadViewScreen(
-        client, thread_id, chat=True, assistant=chosen, status_interval=0, **options
-    )
+    options.setdefault("status_interval", 0)  # no polling unless a test asks for it
+    screen = ThreadViewScreen(client, thread_id, chat=True, assistant=chosen, **options)
     app = ShellHarness(screen, readonly=readonly)
     app.client = client
     return app, screen
@@ -76,7 +79,7 @@ async def type_and_send(pilot: Pilot[Any], pane: ChatPane, text: str) -> None:
 
 
 def ended(pane: ChatPane) -> bool:
-    return pane.run is None and pane.run_state in (
+    return not pane.machine.active and pane.run_state in (
         "done",
         "error",
         "cancelled",

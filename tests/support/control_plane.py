@@ -190,3 +190,22 @@ def answers(url: str | None) -> bool:
         return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
     except httpx.TransportError:
         return False
+
+
+def store_name(data_dir: Path, deployment_id: str, name: str) -> None:
+    """Give a stopped local control plane's deployment ``name`` in its store, as a hosted
+    control plane (or an older version of agent-tui's) could hold it: the API refuses
+    names with control characters."""
+    import sqlite3
+
+    db = sqlite3.connect(data_dir / "control-plane.sqlite3")
+    try:
+        (text,) = db.execute(
+            "SELECT doc FROM deployments WHERE id = ?", (deployment_id,)
+        ).fetchone()
+        doc = json.loads(text)
+        doc["name"] = name
+        db.execute("UPDATE deployments SET doc = ? WHERE id = ?", (json.dumps(doc), deployment_id))
+        db.commit()
+    finally:
+        db.close()

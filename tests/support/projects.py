@@ -106,3 +106,38 @@ def broken_project(folder: Path) -> Path:
     config = folder / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"agent": "./agent.py:graph"}, "env": {}}))
     return config
+
+
+ENV_ECHO_GRAPH = """
+import os
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+
+class State(TypedDict, total=False):
+    names: list[str]
+    values: dict[str, str | None]
+
+
+def read(state: State) -> State:
+    return {"values": {name: os.environ.get(name) for name in state.get("names", [])}}
+
+
+builder = StateGraph(State)
+builder.add_node("read", read)
+builder.add_edge(START, "read")
+builder.add_edge("read", END)
+graph = builder.compile()
+"""
+
+
+def env_echo_project(folder: Path, env: dict[str, str]) -> Path:
+    """A project whose graph ``env_echo`` answers ``{"names": [...]}`` with the server's
+    values of those environment variables (None: unset), and whose ``langgraph.json``
+    ``env`` is ``env``. Its ``langgraph.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "env_echo.py").write_text(ENV_ECHO_GRAPH)
+    config = folder / "langgraph.json"
+    config.write_text(json.dumps({"graphs": {"env_echo": "./env_echo.py:graph"}, "env": env}))
+    return config

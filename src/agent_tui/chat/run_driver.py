@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncGenerator, Callable, Sequence
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from agent_tui.chat.driver_events import (
     DriverEvent,
@@ -45,13 +45,15 @@ from agent_tui.chat.driver_events import (
 )
 from agent_tui.chat.event_order import REPLAY_ALL, ReplayFilter
 from agent_tui.chat.items import RunState
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import AgentServerClient, RunStream
 from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
 from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
+from agent_tui.client.models import Thread, ThreadState
 from agent_tui.client.runs import StreamStalled
+from agent_tui.threads.outcome import resting_status, run_outcome
 
 DEFAULT_BACKOFF: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
-DEFAULT_STREAM_MODES: tuple[str, ...] = ("updates", "messages-tuple")
 
 # Run statuses while the server is still working on it.
 _ACTIVE = frozenset({"pending", "running"})
@@ -110,23 +112,8 @@ class RunDriver:
     def cancel_requested(self) -> bool:
         return self._cancel_requested
 
-    async def stream(
-        self,
-        assistant_id: str,
-        *,
-        input: Any = None,
-        command: dict[str, Any] | None = None,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        subgraphs: bool = True,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncGenerator[DriverEvent, None]:
-        """Start a run (`assistant_id`: an assistant id or a graph name) and follow it.
-
-        `interrupt_before` / `interrupt_after`: breakpoints, node names or `"*"` (every
-        node); the run stops there and the thread waits, like at an `interrupt()`.
+    async def stream(self, request: RunRequest) -> AsyncGenerator[DriverEvent, None]:
+        """Start the run `request` describes and follow it.
 
         Raises `RunAlreadyActive` when the thread is busy, and any `ApiError` the run
         request itself gets (nothing was started then, so the caller keeps the draft).
@@ -135,17 +122,8 @@ class RunDriver:
         try:
             opening = self._client.runs.stream(
                 self.thread_id,
-                assistant_id,
-                input=input,
-                command=command,
-                context=context,
-                config=config,
-                stream_mode=list(stream_modes),
-                stream_subgraphs=subgraphs,
-                stream_resumable=True,
-                multitask_strategy="reject",
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
+                request.assistant_id,
+                **request.stream_body(),
                 stall_timeout=self.stall_timeout,
             )
             async with contextlib.aclosing(self._follow(opening, joining=False)) as events:
@@ -333,13 +311,10 @@ class RunDriver:
 
     async def _gone(self, message: str) -> AsyncGenerator[DriverEvent, None]:
         yield RunGone(message or "the run is no longer on the server")
-        status = await self._thread_status()
-        state: RunState = "done"
-        if status == "error":
-            state = "error"
-        elif status == "interrupted":
-            state = "interrupted"
-        yield Finished(state, self.run_id, status, reason="the run is gone from the server")
+        thread, state = await self._thread_and_state()
+        outcome: RunState = run_outcome(None, thread, state)  # the run's record is gone
+        status = resting_status(thread, state) if thread is not None else None
+        yield Finished(outcome, self.run_id, status, reason="the run is gone from the server")
 
     # -- asking the server ---------------------------------------------------------------
 
@@ -387,30 +362,34 @@ class RunDriver:
             status = await self._run_status()
         return status
 
-    async def _thread_status(self) -> str | None:
-        try:
-            async with asyncio.timeout(ASK_TIMEOUT):
-                return (await self._client.threads.get(self.thread_id)).status
-        except (ApiError, TimeoutError):
-            return None
-
     async def _finished(
         self, status: str | None, *, reason: str | None = None, forced: bool = False
     ) -> Finished:
-        thread_status = await self._thread_status()
-        state: RunState
-        if forced or status == "error" or self._saw_error:
-            state = "error"
-        elif status in ("interrupted", "timeout") or (
-            self._cancel_requested and (status is None or status in _ACTIVE)
-        ):
-            state = "cancelled"
-        elif self._saw_interrupt or thread_status == "interrupted":
-            # langgraph-api reports a run that stopped at interrupt() as "success".
-            state = "interrupted"
-        else:
-            state = "done"
-        return Finished(state, self.run_id, thread_status, reason)
+        """The run's outcome from the evidence (`threads.outcome`): what the stream showed,
+        the cancel asked for, the run's record, and the thread with its state."""
+        thread, state = await self._thread_and_state()
+        outcome: RunState = run_outcome(
+            "error" if forced else status,
+            thread,
+            state,
+            saw_interrupt=self._saw_interrupt,
+            saw_error=self._saw_error,
+            cancel_requested=self._cancel_requested,
+        )
+        thread_status = resting_status(thread, state) if thread is not None else None
+        return Finished(outcome, self.run_id, thread_status, reason)
+
+    async def _thread_and_state(self) -> tuple[Thread | None, ThreadState | None]:
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                thread = await self._client.threads.get(self.thread_id)
+        except (ApiError, TimeoutError):
+            return None, None
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return thread, await self._client.threads.get_state(self.thread_id)
+        except (ApiError, TimeoutError):
+            return thread, None
 
     def _elapsed(self) -> float:
         return self._clock() - self._started

@@ -2,7 +2,8 @@
 
 Everything that asks "is a run going, how is it doing, may I send?" reads this object:
 the chat pane renders it (the state line, the cancel keys), the queue asks it whether a
-message may wait, `ChatSession` feeds it the driver's events. Nothing else keeps a copy.
+message may wait. `ChatSession` alone moves it through a run (start, the driver's
+events, the end); the queue keeps its one message here. Nothing else keeps a copy.
 `RunDriver` keeps only what one connection needs (the stream being read, the backoff),
 and `ChatTranscript` only the items.
 

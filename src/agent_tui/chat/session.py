@@ -3,9 +3,14 @@
 
 The thread view's chat pane needs exactly this loop: show the human message at once,
 follow the run, fold each new event into the transcript and the run state
-(`run_machine.RunMachine`, the one owner of it), and when the run ends make the
-transcript equal the thread's final state. A widget applies the changes it yields and
-renders the machine.
+(`run_machine.RunMachine`), and when the run ends make the transcript equal the thread's
+final state. A widget applies the changes it yields and renders the machine.
+
+The session is the only owner of the machine's run: `begin(intent)` starts it (the pane
+calls it the moment the user asks, so the state line says "starting" at once),
+`follow(request)` runs the intent with one `RunRequest` and ends the run however it ends
+(`abandon` when nothing was sent; `broke` when what began it failed). `send`, `resume`,
+`run` and `join` are the two in one call, for scripts, `agent-tui run` and tests.
 
 Events a rejoin replayed (the driver's `ReplayFilter` flags them `duplicate`) stop here:
 no step is yielded for them, so the transcript, the run state and the event inspector
@@ -17,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
+from datetime import datetime
 from typing import Any
 
 from agent_tui.chat.double_text import ServerStrategy
@@ -28,15 +34,19 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
+from agent_tui.chat.graph_send import input_text
 from agent_tui.chat.items import InterruptItem, TranscriptChange
-from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, DEFAULT_STREAM_MODES, RunDriver
+from agent_tui.chat.run_driver import ASK_TIMEOUT, DEFAULT_BACKOFF, RunDriver
 from agent_tui.chat.run_machine import Intent, Join, Resume, RunMachine, Send, Start
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
-from agent_tui.client.errors import ApiError
-from agent_tui.client.models import Run, Thread
+from agent_tui.client.capabilities import refused_option
+from agent_tui.client.errors import ApiError, ValidationFailed
+from agent_tui.client.models import Run, Thread, ThreadState
 from agent_tui.client.sse import MAX_EVENT_BYTES
 from agent_tui.threads.failure import Failure, failure_of, was_cancelled
+from agent_tui.threads.outcome import resting_status
 
 Step = tuple[DriverEvent | None, list[TranscriptChange]]
 """A driver event (None for a change the session made itself) and the transcript changes.
@@ -59,221 +69,229 @@ class ChatSession:
         self.thread_status: str | None = None
         self.failure: Failure | None = None  # why the thread failed, when it is in error
         self.cancelled = False  # the thread's last run was cancelled (as loaded)
-        self._owns_run = False  # the machine's run was started here, not by the pane
         self._rejoined = False  # the current run's stream was rejoined (a server restart?)
+        self.seen_updated_at: datetime | None = None
+        """The thread's `updated_at` when the transcript last read it (load, a run's end):
+        a later one means the thread changed elsewhere (a run or a fork by another client)."""
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
-        # The thread itself carries its values and pending interrupts, and unlike
-        # `get_state` it also reads cleanly for a thread that has no state yet.
         thread = await self.client.threads.get(self.thread_id)
-        self.thread_status = thread.status
+        self.seen_updated_at = thread.updated_at
         self.failure = None
-        values = await self._state_values(thread)
-        changes = self.transcript.load_state(values, pending_interrupts(thread.interrupts))
+        state = await self._state(thread)
+        values, interrupts = self._values_and_interrupts(thread, state)
+        self.thread_status = resting_status(thread, state)
+        changes = self.transcript.load_state(values, interrupts)
         if thread.status == "error":
             changes += await self._show_failure(thread)
-        self.cancelled = was_cancelled(thread)
+        self.cancelled = was_cancelled(thread, state.tasks if state is not None else ())
         if self.cancelled:
-            changes += await self._say_cancelled()
+            pending = state.next if state is not None else []
+            where = f" before {', '.join(pending)} finished" if pending else ""
+            changes += self.transcript.notice(f"The last run was cancelled{where}.", "warning")
         self.machine.loaded(
             waiting_interrupt=bool(self.transcript.waiting_interrupts()), cancelled=self.cancelled
         )
         return changes
 
-    async def _state_values(self, thread: Thread) -> Any:
-        """The values of the checkpoint the thread is on: the thread record's are those of
-        its last run, not of a fork made since (`POST /threads/{id}/state`)."""
-        if thread.values is None:
-            return None  # no checkpoint yet
-        try:
-            async with asyncio.timeout(ASK_TIMEOUT):
-                return (await self.client.threads.get_state(self.thread_id)).values
-        except (ApiError, TimeoutError):
-            return thread.values
+    @staticmethod
+    def _values_and_interrupts(
+        thread: Thread, state: ThreadState | None
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        """What the transcript shows: the state's values, those of the checkpoint the
+        thread is on (the thread record's are its last run's, not a fork's since, and
+        Aegra fills neither them nor its interrupts), the record's only when the state
+        cannot be read; the interrupts waiting, from whichever has them."""
+        values = state.values if state is not None else thread.values
+        interrupts = pending_interrupts(thread.interrupts)
+        if not interrupts and state is not None:
+            interrupts = pending_interrupts(state.interrupts)
+        return values, interrupts
 
-    async def _say_cancelled(self) -> list[TranscriptChange]:
-        """A thread reopened after its run was cancelled: say so (not "paused"), and where."""
+    async def _state(self, thread: Thread) -> ThreadState | None:
+        """The thread's state now; None when it has none yet or it cannot be read."""
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
-                pending = (await self.client.threads.get_state(self.thread_id)).next
+                return await self.client.threads.get_state(self.thread_id)
         except (ApiError, TimeoutError):
-            pending = []
-        where = f" before {', '.join(pending)} finished" if pending else ""
-        return self.transcript.notice(f"The last run was cancelled{where}.", "warning")
+            return None
+
+    async def _head(self) -> str | None:
+        """The checkpoint the thread is on (None: unknown)."""
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                return (await self.client.threads.get_state(self.thread_id)).checkpoint_id
+        except (ApiError, TimeoutError):
+            return None
 
     async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
         """The failure of a thread in `error` in the transcript, with the failing node
         (the thread records the error; its last checkpoint's tasks record where)."""
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
-                tasks = (await self.client.threads.get_state(self.thread_id)).tasks
+                tasks = (await self.client.threads.get_state(self.thread_id, subgraphs=True)).tasks
         except (ApiError, TimeoutError):
             tasks = []  # still say what failed, without the node
         failure = failure_of(thread, tasks)
         self.failure = failure
         return self.transcript.show_failure(failure) if failure is not None else []
 
-    async def send(
-        self,
-        assistant_id: str,
-        text: str,
-        *,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncGenerator[Step, None]:
-        """Send a human message and follow the run it starts.
+    # -- the run: begun, followed, ended here and nowhere else ---------------------------
 
-        The first step shows the message at once (before the server answers). When the
-        run cannot be created (busy thread, network) a notice says so and the error is
-        raised, so the caller keeps the draft.
+    def begin(self, intent: Intent) -> None:
+        """A run begins for `intent` (the user pressed enter, answered, continued; a run
+        found on the thread is joined): the machine shows `starting` at once, before an
+        assistant is picked or the server asked. `follow` then runs it, or `abandon` says
+        nothing was sent."""
+        self.machine.start(intent)
+
+    def abandon(self) -> None:
+        """The run begun was never sent (no assistant picked, input refused)."""
+        self.machine.not_started()
+
+    def broke(self, reason: str) -> None:
+        """What began the run raised what nothing handles: over, in error."""
+        self.machine.broke(reason)
+
+    def paused_at(self, where: str) -> None:
+        """The thread rests at a breakpoint (`where`: "before tools")."""
+        self.machine.paused_at(where)
+
+    async def follow(self, request: RunRequest | None = None) -> AsyncGenerator[Step, None]:
+        """Run the intent `begin` was given, with `request`'s options, and follow it to its
+        end; the run is over (`RunMachine.run_over`) when this ends, however it ends.
+
+        A `Send` shows the human message at once (before the server answers) — or, with
+        `request.input` set (a graph without messages), that input as the user's turn.
+        A `Resume` answers its interrupt; a `GoOn` runs a paused thread on with no input;
+        a `Start` gives its raw input or command; a `Join` follows a run already there.
+        When the run cannot be created (busy thread, network) a notice says so, the
+        machine goes back to idle and the error is raised, so the caller keeps the draft.
         """
-        self._begin(Send(text))
-        self.machine.submitted = True  # a cancel from now on applies to this run
-        yield None, self.transcript.add_human(text)
-        message = {"messages": [{"role": "user", "content": text}]}
-        steps = self.run(
-            assistant_id,
-            input=message,
-            stream_modes=stream_modes,
-            context=context,
-            config=config,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-        )
-        async with contextlib.aclosing(steps):
-            async for step in steps:
-                yield step
-
-    async def resume(
-        self,
-        assistant_id: str,
-        value: Any,
-        *,
-        interrupt: InterruptItem | None = None,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncGenerator[Step, None]:
-        """Answer an interrupt (`command: {"resume": value}`) and follow the continuation.
-
-        With several interrupts waiting (parallel nodes), LangGraph refuses a bare value:
-        the answer then goes as `{interrupt_id: value}` (its resume map), and the others
-        stay waiting. A single interrupt gets the bare value, which every server takes.
-        """
-        self._begin(Resume(value, interrupt))
-        resume = value
-        if interrupt is not None:
-            waiting = self.transcript.waiting_interrupts()
-            if interrupt.interrupt_id and len(waiting) > 1:
-                resume = {interrupt.interrupt_id: value}
-            yield None, self.transcript.answer_interrupt(interrupt, value)
-        steps = self.run(
-            assistant_id,
-            command={"resume": resume},
-            stream_modes=stream_modes,
-            context=context,
-            config=config,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-        )
-        async with contextlib.aclosing(steps):
-            async for step in steps:
-                yield step
-
-    async def run(
-        self,
-        assistant_id: str,
-        *,
-        input: Any = None,
-        command: dict[str, Any] | None = None,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-    ) -> AsyncGenerator[Step, None]:
-        """Follow a run (`input`, or a `command`, or neither: a paused thread continues);
-        `interrupt_before` / `interrupt_after`: its breakpoints (see `RunDriver.stream`)."""
         machine = self.machine
-        self._begin(Start(input, command))
-        machine.submitted = True
-        self.transcript.begin_run()
-        self._rejoined = False
-        events = self.driver.stream(
-            assistant_id,
-            input=input,
-            command=command,
-            stream_modes=stream_modes,
-            context=context,
-            config=config,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-        )
+        intent = machine.intent
+        if intent is None:
+            raise RuntimeError("follow() without begin()")
         try:
-            async with contextlib.aclosing(self._steps(events)) as steps:
+            if isinstance(intent, Join):
+                steps = self._join(intent)
+            elif request is None:
+                raise ValueError(f"a {type(intent).__name__} needs a RunRequest")
+            else:
+                machine.submitted = True  # a cancel from now on applies to this run
+                steps = self._run(self._request_for(intent, request))
+            if isinstance(intent, Send) and request is not None:
+                shown = intent.text if request.input is None else input_text(request.input)
+                yield None, self.transcript.add_human(shown)
+            elif isinstance(intent, Resume) and intent.interrupt is not None:
+                yield None, self.transcript.answer_interrupt(intent.interrupt, intent.value)
+            async with contextlib.aclosing(steps):
                 async for step in steps:
                     yield step
-        except (ApiError, RunAlreadyActive) as exc:
-            machine.not_started()
-            yield None, self.transcript.notice(f"Not sent: {exc}", "error")
-            raise
         finally:
             machine.submitted = machine.cancel_wanted = False
-            self._end()
+            if machine.active and not (machine.accepted or machine.ended):
+                machine.not_started()  # it ended before the server took it
+            elif machine.active:
+                machine.run_over()
 
-    async def hand_over(
-        self,
-        assistant_id: str,
-        text: str,
-        how: ServerStrategy,
-        *,
-        stream_modes: Sequence[str] = DEFAULT_STREAM_MODES,
-        context: dict[str, Any] | None = None,
-        config: dict[str, Any] | None = None,
-        interrupt_before: str | Sequence[str] | None = None,
-        interrupt_after: str | Sequence[str] | None = None,
-        input: dict[str, Any] | None = None,
-    ) -> Run:
-        """Hand a human message to the server while a run is active, with the multitask
-        strategy `how` (`chat/double_text.py`): a new run, created resumable so that `join`
-        can follow it from its start once the active run ends. A `reject` the server
-        applies is a `Conflict` (in the server's words). `input`: the graph's input
-        instead of the message (a graph without messages, `chat/graph_send.py`)."""
-        return await self.client.runs.create(
-            self.thread_id,
-            assistant_id,
-            input=input if input is not None else {"messages": [{"role": "user", "content": text}]},
-            context=context,
-            config=config,
-            multitask_strategy=how,
-            stream_mode=list(stream_modes),
-            stream_subgraphs=True,
-            stream_resumable=True,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-        )
+    def _request_for(self, intent: Intent, request: RunRequest) -> RunRequest:
+        """`request` with what `intent` gives the run."""
+        if isinstance(intent, Send):
+            if request.input is not None:
+                return request  # a graph without messages: the checked JSON input
+            return request.with_(input=message_input(intent.text), command=None)
+        if isinstance(intent, Resume):
+            resume = intent.value
+            waiting = self.transcript.waiting_interrupts()
+            if intent.interrupt is not None and intent.interrupt.interrupt_id and len(waiting) > 1:
+                # Several interrupts wait (parallel nodes): LangGraph refuses a bare value;
+                # answer this one by its id, the others stay waiting.
+                resume = {intent.interrupt.interrupt_id: intent.value}
+            return request.with_(input=None, command={"resume": resume})
+        if isinstance(intent, Start):
+            return request.with_(input=intent.input, command=intent.command)
+        return request.with_(input=None, command=None)  # GoOn: the paused thread goes on
 
-    async def join(self, run_id: str, *, reload: bool = False) -> AsyncGenerator[Step, None]:
-        """Follow a run already running on the thread (replayed from its start);
-        `reload`: start the transcript over from the thread's state first (the run before
-        it was rolled back)."""
-        self._begin(Join(run_id))
-        if reload:
+    async def _run(self, request: RunRequest) -> AsyncGenerator[Step, None]:
+        self.transcript.begin_run()
+        self._rejoined = False
+        able = self.client.transport.capabilities
+        bare = request.input is None and request.command is None and request.checkpoint_id is None
+        if bare and not able.run_without_input:
+            request = await self._from_head(request)
+        try:
+            try:
+                async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
+                    async for step in steps:
+                        yield step
+            except ValidationFailed as exc:
+                if not (bare and able.run_without_input and refused_option(exc, "checkpoint")):
+                    raise
+                # A paused thread goes on with no input on langgraph-api; Aegra wants the
+                # checkpoint named (which makes a `fork` step, so only where needed).
+                able.run_without_input = False
+                request = await self._from_head(request)
+                async with contextlib.aclosing(self._steps(self.driver.stream(request))) as steps:
+                    async for step in steps:
+                        yield step
+        except (ApiError, RunAlreadyActive) as exc:
+            self.machine.not_started()
+            yield None, self.transcript.notice(f"Not sent: {exc}", "error")
+            raise
+
+    async def _from_head(self, request: RunRequest) -> RunRequest:
+        """`request` going on from the checkpoint the thread is on."""
+        return request.with_(checkpoint_id=await self._head())
+
+    async def _join(self, intent: Join) -> AsyncGenerator[Step, None]:
+        """Follow a run already on the thread (replayed from its start); `reload`: the
+        transcript starts over from the thread's state first (the run before it was
+        rolled back)."""
+        if intent.reload:
             yield None, await self._reload()
         self.transcript.begin_run()
         self._rejoined = False
-        try:
-            async with contextlib.aclosing(self._steps(self.driver.join(run_id))) as steps:
-                async for step in steps:
-                    yield step
-        finally:
-            self._end()
+        async with contextlib.aclosing(self._steps(self.driver.join(intent.run_id))) as steps:
+            async for step in steps:
+                yield step
+
+    # -- the same, begun and followed in one call (scripts, `agent-tui run`, tests) -----
+
+    def send(self, request: RunRequest, text: str) -> AsyncGenerator[Step, None]:
+        """Send a human message (`text`) and follow the run it starts."""
+        return self._begun(Send(text), request)
+
+    def resume(
+        self, request: RunRequest, value: Any, interrupt: InterruptItem | None = None
+    ) -> AsyncGenerator[Step, None]:
+        """Answer `interrupt` (None: the only one waiting) with `value` and follow on."""
+        return self._begun(Resume(value, interrupt), request)
+
+    def run(self, request: RunRequest) -> AsyncGenerator[Step, None]:
+        """Follow a run with `request`'s raw input or command (neither: a paused thread
+        continues)."""
+        return self._begun(Start(request.input, request.command), request)
+
+    def join(self, run_id: str, *, reload: bool = False) -> AsyncGenerator[Step, None]:
+        """Follow a run already running on the thread (see `Join`)."""
+        return self._begun(Join(run_id, reload), None)
+
+    def _begun(self, intent: Intent, request: RunRequest | None) -> AsyncGenerator[Step, None]:
+        self.begin(intent)
+        return self.follow(request)
+
+    async def hand_over(self, request: RunRequest, text: str, how: ServerStrategy) -> Run:
+        """Hand a human message to the server while a run is active, with the multitask
+        strategy `how` (`chat/double_text.py`): a new run, created resumable so that a
+        `Join` can follow it from its start once the active run ends. A `reject` the
+        server applies is a `Conflict` (in the server's words). `request.input`: the
+        graph's input instead of the message (a graph without messages)."""
+        if request.input is None:
+            request = request.with_(input=message_input(text))
+        body = request.with_(multitask_strategy=how).stream_body()
+        return await self.client.runs.create(self.thread_id, request.assistant_id, **body)
 
     async def _steps(self, events: AsyncGenerator[DriverEvent, None]) -> AsyncGenerator[Step, None]:
         """Each new driver event, folded into the transcript and then the run state."""
@@ -288,6 +306,11 @@ class ChatSession:
                 machine.take(event)
                 yield event, changes
 
+    def request_cancel(self) -> bool:
+        """The user asked to cancel: the state line says "cancelling…" at once; `cancel`
+        then asks the server. False when no run is under way."""
+        return self.machine.request_cancel()
+
     async def cancel(self) -> bool:
         """Cancel the run; pressed before the server has answered the send, the run is
         cancelled as soon as it exists. False when there is nothing to cancel."""
@@ -297,20 +320,6 @@ class ChatSession:
             self.machine.cancel_wanted = True
             return True
         return False
-
-    def _begin(self, intent: Intent) -> None:
-        """The machine starts the run, unless the caller (the chat pane) started it
-        already, as soon as the user asked."""
-        if not self.machine.active:
-            self._owns_run = True
-            self.machine.start(intent)
-
-    def _end(self) -> None:
-        """A run this session started ends with its stream; one the pane started ends
-        when the pane's worker is done with it (`run_over`)."""
-        if self._owns_run:
-            self._owns_run = False
-            self.machine.run_over()
 
     async def _fold(self, event: DriverEvent) -> list[TranscriptChange]:
         transcript = self.transcript
@@ -341,9 +350,11 @@ class ChatSession:
             except (ApiError, TimeoutError):
                 pass  # the server is unreachable or silent: keep what arrived
             else:
+                self.seen_updated_at = thread.updated_at
+                values, interrupts = self._values_and_interrupts(thread, await self._state(thread))
                 changes += transcript.reconcile(
-                    thread.values,
-                    pending_interrupts(thread.interrupts),
+                    values,
+                    interrupts,
                     keep_unsaved=event.state in ("cancelled", "error"),
                     rejoined=self._rejoined,
                 )
@@ -371,6 +382,11 @@ class ChatSession:
             return await self.load()
         except ApiError:
             return []
+
+
+def message_input(text: str) -> dict[str, Any]:
+    """A human message as the input of a graph with a `messages` channel."""
+    return {"messages": [{"role": "user", "content": text}]}
 
 
 def pending_interrupts(interrupts: Any) -> list[dict[str, Any]]:

@@ -118,6 +118,8 @@ def create_cron(args: argparse.Namespace) -> int:
         where = f"on thread {cron.thread_id}" if cron.thread_id else "on a new thread each time"
         runs = ", ".join(utc_minutes(moment) for moment in check.next_runs)
         say(f"runs {assistant.shown} {where}; next (UTC): {runs}", sys.stderr)
+        if cron.first_run_id:
+            say(f"the server also started a first run now: run {cron.first_run_id}", sys.stderr)
         return EXIT_OK
 
     return run(args, work, changes="create a cron job")

@@ -209,7 +209,8 @@ def _run_tui(args: argparse.Namespace) -> int:
         # The app stops it on the way out; this covers an app that crashed before that.
         app.stop_local_server()
         logger.info("agent-tui exited (return code %s)", app.return_code)
-    if app.return_code:
+    if app.return_code and not app.stopped_by_signal:
+        # (A stop signal's exit says nothing: after SIGHUP no terminal is left to read it.)
         reason = f"{app.failure}; " if app.failure else ""
         print(f"agent-tui: {reason}details in {log_path}", file=sys.stderr)
     return app.return_code or 0

@@ -31,7 +31,7 @@ from agent_tui.chat.assistant import (
     only_graph,
 )
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received, RunAlreadyActive
-from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.run_request import DEFAULT_STREAM_MODES, RunRequest
 from agent_tui.chat.session import ChatSession, pending_interrupts
 from agent_tui.chat.waiting import Breakpoints, Waiting, waiting_of
 from agent_tui.cli.common import (
@@ -95,7 +95,7 @@ class HeadlessRun:
         resume = NOT_GIVEN
         if args.resume is not NOT_GIVEN:
             assert thread is not None  # `run_command` made sure
-            resume = _resume_value(thread, args.resume)
+            resume = _resume_value(thread, await _waiting_interrupts(client, thread), args.resume)
         new = thread is None
         if thread is None:
             # As the chat's "new thread": its metadata names the graph (and assistant).
@@ -116,19 +116,20 @@ class HeadlessRun:
         self, session: ChatSession, assistant_id: str, resume: Any, output: RunOutput
     ) -> None:
         args = self.args
-        options: dict[str, Any] = {
-            "stream_modes": self.modes or DEFAULT_STREAM_MODES,
-            "interrupt_before": self.before,
-            "interrupt_after": self.after,
-        }
+        request = RunRequest(
+            assistant_id,
+            stream_modes=tuple(self.modes or DEFAULT_STREAM_MODES),
+            interrupt_before=self.before,
+            interrupt_after=self.after,
+        )
         if args.message is not None:
-            steps = session.send(assistant_id, args.message, **options)
+            steps = session.send(request, args.message)
         elif args.input is not NOT_GIVEN:
-            steps = session.run(assistant_id, input=args.input, **options)
+            steps = session.run(request.with_(input=args.input))
         elif resume is not NOT_GIVEN:
-            steps = session.run(assistant_id, command={"resume": resume}, **options)
+            steps = session.run(request.with_(command={"resume": resume}))
         else:  # no input at all: a thread paused at a breakpoint goes on
-            steps = session.run(assistant_id, **options)
+            steps = session.run(request)
         self.ctrl_c.watch(session)
         try:
             async for event, changes in steps:
@@ -322,11 +323,19 @@ async def _check_input(
         raise UsageError(f"--input: {error}") from None
 
 
-def _resume_value(thread: Thread, value: Any) -> Any:
-    """`value`, checked against what the thread waits for: the server refuses a bare
-    value when several interrupts wait (and leaves the thread in error), so that is
-    said here, before anything is sent."""
+async def _waiting_interrupts(client: AgentServerClient, thread: Thread) -> list[dict[str, Any]]:
+    """The interrupts waiting on `thread`: its record's, else its state's (Aegra fills
+    only the state's)."""
     pending = pending_interrupts(thread.interrupts)
+    if not pending and thread.status != "busy":
+        pending = pending_interrupts((await client.threads.get_state(thread.thread_id)).interrupts)
+    return pending
+
+
+def _resume_value(thread: Thread, pending: list[dict[str, Any]], value: Any) -> Any:
+    """`value`, checked against what the thread waits for (`pending`): the server refuses
+    a bare value when several interrupts wait (and leaves the thread in error), so that is
+    said here, before anything is sent."""
     if not pending:
         raise UsageError(
             f"--resume: thread {thread.thread_id} has no interrupt waiting for an answer "

@@ -21,6 +21,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -110,9 +111,10 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(getattr(signal, name), request_stop)
 
-    server = await _start(config, host, port, reload, stop, cancel_build)
-    if isinstance(server, int):
-        return server
+    started = await _start(config, host, port, reload, stop, cancel_build)
+    if isinstance(started, int):
+        return started
+    server, launched = started
     watcher: LiveReload | None = None
     try:
         if not await _until_ready(server, stop):
@@ -120,7 +122,7 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
         if not stop.is_set():
             if reload and config != DEMO_CONFIG:  # the demo is agent-tui's code, not yours
                 watcher = LiveReload(server, _report_reload)
-                await asyncio.to_thread(_watch, watcher)
+                await asyncio.to_thread(_watch, watcher, launched)
             # Once the URL is out, the server answers and (with reload) edits are seen.
             print(server.url, flush=True)
             if watcher is not None:
@@ -147,8 +149,9 @@ async def _start(
     reload: bool,
     stop: asyncio.Event,
     cancel_build: threading.Event,
-) -> EmbeddedAgentServer | int:
-    """The started server, or the exit code (after saying why) when there is none."""
+) -> tuple[EmbeddedAgentServer, float] | int:
+    """The started server and when it was launched (a `time.time()`: it reads the
+    project from then on), or the exit code (after saying why) when there is none."""
     other = running_server(local_server_data_dir(config))
     if other is not None and other.url is not None:  # say so before building anything
         return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
@@ -167,8 +170,9 @@ async def _start(
             return _fail(f"the project's environment could not be built: {error.reason}", 1)
         return _fail(str(error), EXIT_BAD_CONFIG)
     for _ in range(3):  # the data folder may change hands while we look
+        launched = time.time()
         try:
-            return start_project_server(
+            server = start_project_server(
                 config,
                 host=host,
                 port=port,
@@ -176,6 +180,7 @@ async def _start(
                 on_line=_copy_to_stderr,
                 python=python,
             )
+            return server, launched
         except ServerAlreadyRunning as running:
             other = running.running
             if other.url is not None:
@@ -240,8 +245,10 @@ async def _unless_stopped(
     return None
 
 
-def _watch(watcher: LiveReload) -> None:
-    watcher.start()
+def _watch(watcher: LiveReload, launched: float) -> None:
+    # An edit made since the server started reading the project reloads it too: the
+    # watches are in place only after it answers.
+    watcher.start(changed_since=launched)
     if not watcher.wait_ready():
         _copy_to_stderr(f"{_PROG}: live reload is off: cannot watch the project ({watcher.error})")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -32,7 +33,10 @@ class AssistantsClient:
         *,
         description: str | None = None,
         config: dict[str, Any] | None = None,
+        if_exists: str | None = None,
     ) -> Assistant:
+        """`if_exists="do_nothing"`: an assistant the server already has (Aegra: one per
+        graph and context) is returned instead of a 409."""
         body = compact(
             graph_id=graph_id,
             context=context if context is not None else {},
@@ -40,14 +44,44 @@ class AssistantsClient:
             metadata=metadata,
             description=description,
             config=config,
+            if_exists=if_exists,
         )
         return Assistant.model_validate(
             await self._http.request_json("POST", "/assistants", json=body)
         )
 
     async def get(self, assistant_id: str) -> Assistant:
-        data = await self._http.request_json("GET", f"/assistants/{assistant_id}")
+        data = await self._read(assistant_id, "")
         return Assistant.model_validate(data)
+
+    async def _read(
+        self, assistant_id: str, tail: str, params: dict[str, Any] | None = None
+    ) -> Any:
+        """`GET /assistants/{assistant_id}{tail}`. Where an assistant id goes, langgraph-api
+        also takes a graph name (its default assistant); a server that does not (Aegra:
+        404) is asked again with the graph's default assistant, found by search."""
+        able = self._http.capabilities
+        if not able.graph_by_name and not _is_uuid(assistant_id):
+            assistant_id = await self._default_of(assistant_id) or assistant_id
+        try:
+            return await self._http.request_json(
+                "GET", f"/assistants/{assistant_id}{tail}", params=params
+            )
+        except NotFound:
+            if _is_uuid(assistant_id):
+                raise
+            found = await self._default_of(assistant_id)
+            if found is None:
+                raise
+            able.graph_by_name = False
+            return await self._http.request_json("GET", f"/assistants/{found}{tail}", params=params)
+
+    async def _default_of(self, graph_id: str) -> str | None:
+        """The id of graph `graph_id`'s default assistant (the one the server made),
+        else of its first assistant; None when the server has no such graph."""
+        made = await self.search(graph_id, metadata={"created_by": "system"}, limit=1)
+        found = made or await self.search(graph_id, limit=1)
+        return found[0].assistant_id if found else None
 
     async def search(
         self,
@@ -144,11 +178,17 @@ class AssistantsClient:
 
     async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:
         params = {"xray": str(xray).lower() if isinstance(xray, bool) else xray}
-        data = await self._http.request_json(
-            "GET", f"/assistants/{assistant_id}/graph", params=params
-        )
+        data = await self._read(assistant_id, "/graph", params)
         return AssistantGraph.model_validate(data)
 
     async def get_schemas(self, assistant_id: str) -> AssistantSchemas:
-        data = await self._http.request_json("GET", f"/assistants/{assistant_id}/schemas")
+        data = await self._read(assistant_id, "/schemas")
         return AssistantSchemas.model_validate(data)
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True

@@ -7,10 +7,20 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from agent_tui.client.capabilities import NotOffered, no_route
+from agent_tui.client.errors import ApiError, NotFound
 from agent_tui.client.models.memory import Cron
 from agent_tui.client.transport import Transport, compact
 
 _CRONS = TypeAdapter(list[Cron])
+PAGE = 100  # crons a search page holds when looking one up without `GET /runs/crons/{id}`
+
+
+def _same_input(cron: Cron, sent: Any) -> bool:
+    payload = getattr(cron, "payload", None)
+    if isinstance(payload, dict) and "input" in payload:
+        return bool(payload.get("input") == sent)
+    return True  # the server does not say: the schedule alone decides
 
 
 def _cron_body(
@@ -49,7 +59,8 @@ class CronsClient:
     async def create(self, assistant_id: str, schedule: str, **options: Any) -> Cron:
         """A cron that starts a run on a new thread each time (stateless)."""
         body = _cron_body(assistant_id, schedule, **options)
-        return Cron.model_validate(await self._http.request_json("POST", "/runs/crons", json=body))
+        data = await self._http.request_json("POST", "/runs/crons", json=body)
+        return await self._created(data, body, thread_id=None)
 
     async def create_for_thread(
         self, thread_id: str, assistant_id: str, schedule: str, **options: Any
@@ -57,10 +68,57 @@ class CronsClient:
         """A cron whose runs all go to one thread."""
         body = _cron_body(assistant_id, schedule, **options)
         data = await self._http.request_json("POST", f"/threads/{thread_id}/runs/crons", json=body)
-        return Cron.model_validate(data)
+        return await self._created(data, body, thread_id=thread_id)
+
+    async def _created(self, data: Any, body: dict[str, Any], *, thread_id: str | None) -> Cron:
+        """The cron a create made. langgraph-api answers with the cron; Aegra (as older
+        LangGraph servers did) answers with the run it started at once: the cron is then
+        the newest of the assistant's with this schedule and input. Never re-sent (a
+        retry would make a second cron)."""
+        if not (isinstance(data, dict) and "run_id" in data and "cron_id" not in data):
+            return Cron.model_validate(data)
+        first_run = str(data["run_id"])
+        assistant_id = str(data.get("assistant_id") or body["assistant_id"])
+        for cron in await self.search(
+            assistant_id=assistant_id,
+            thread_id=thread_id,
+            limit=20,
+            sort_by="created_at",
+            sort_order="desc",
+        ):
+            if cron.schedule == body["schedule"] and _same_input(cron, body.get("input")):
+                return cron.model_copy(update={"first_run_id": first_run})
+        raise NotOffered(
+            f"the server started run {first_run} but lists no cron for it",
+            method="POST",
+            url=self._http.url_for("/runs/crons"),
+        )
 
     async def get(self, cron_id: str) -> Cron:
-        return Cron.model_validate(await self._http.request_json("GET", f"/runs/crons/{cron_id}"))
+        """One cron; a server without `GET /runs/crons/{id}` (Aegra: 405) is searched."""
+        able = self._http.capabilities
+        if able.cron_get:
+            try:
+                data = await self._http.request_json("GET", f"/runs/crons/{cron_id}")
+            except ApiError as error:
+                if not no_route(error) or isinstance(error, NotFound):
+                    raise  # a 404 here is the cron, not the route
+                able.cron_get = False
+            else:
+                return Cron.model_validate(data)
+        offset = 0
+        while True:
+            page = await self.search(limit=PAGE, offset=offset)
+            found = next((cron for cron in page if cron.cron_id == cron_id), None)
+            if found is not None:
+                return found
+            if len(page) < PAGE:
+                raise NotFound(
+                    f"Cron {cron_id} not found",
+                    method="GET",
+                    url=self._http.url_for(f"/runs/crons/{cron_id}"),
+                )
+            offset += PAGE
 
     async def search(
         self,

@@ -121,6 +121,13 @@ class NotFound(HttpStatusError):
     title = "Not found"
 
 
+class MethodNotAllowed(HttpStatusError):
+    """405: the server has the path but not this method (a route it does not offer)."""
+
+    status_code = 405
+    title = "Not offered"
+
+
 class Conflict(HttpStatusError):
     status_code = 409
     title = "Conflict"
@@ -167,6 +174,7 @@ _BY_STATUS: dict[int, type[HttpStatusError]] = {
     401: Unauthorized,
     403: Forbidden,
     404: NotFound,
+    405: MethodNotAllowed,
     409: Conflict,
     422: ValidationFailed,
 }

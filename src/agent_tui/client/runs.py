@@ -304,6 +304,7 @@ class RunsClient:
         assistant_id: str,
         *,
         input: Any = None,
+        command: dict[str, Any] | None = None,
         context: dict[str, Any] | None = None,
         config: dict[str, Any] | None = None,
         metadata: dict[str, Any] | None = None,
@@ -311,6 +312,7 @@ class RunsClient:
         stream_mode: str | Sequence[str] | None = None,
         stream_subgraphs: bool | None = None,
         stream_resumable: bool | None = None,
+        checkpoint_id: str | None = None,
         interrupt_before: str | Sequence[str] | None = None,
         interrupt_after: str | Sequence[str] | None = None,
     ) -> Run:
@@ -321,6 +323,7 @@ class RunsClient:
         body = compact(
             assistant_id=assistant_id,
             input=input,
+            command=command,
             context=context,
             config=config,
             metadata=metadata,
@@ -328,6 +331,7 @@ class RunsClient:
             stream_mode=[stream_mode] if isinstance(stream_mode, str) else _listed(stream_mode),
             stream_subgraphs=stream_subgraphs,
             stream_resumable=stream_resumable,
+            checkpoint={"checkpoint_id": checkpoint_id} if checkpoint_id else None,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
@@ -347,7 +351,8 @@ class RunsClient:
 
         `wait`: answer once the run has stopped. `timeout` bounds each try (seconds).
         """
-        params = {"wait": str(wait).lower(), "action": action}
+        # As the SDK sends it: `1`/`0` (langgraph-api takes either; Aegra only integers).
+        params = {"wait": 1 if wait else 0, "action": action}
         await self._http.request(
             "POST",
             f"/threads/{thread_id}/runs/{run_id}/cancel",

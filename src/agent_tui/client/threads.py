@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from agent_tui.client.capabilities import NotOffered, no_route, refused_option
+from agent_tui.client.errors import ApiError
 from agent_tui.client.models import (
     Thread,
     ThreadState,
@@ -25,6 +27,10 @@ def checkpoint_config(checkpoint_id: str) -> dict[str, Any]:
     (KeyError 'configurable'); langgraph-sdk sends a bare string, which is a 422.
     """
     return {"configurable": {"checkpoint_id": checkpoint_id}}
+
+
+COUNT_PAGE = 500  # threads a search page holds when counting without `/threads/count`
+COUNT_BY_PAGES_LIMIT = 10_000  # counted that way at most (a list shows "10000" then)
 
 
 class ThreadsClient:
@@ -84,22 +90,69 @@ class ThreadsClient:
             offset=offset,
             sort_by=sort_by,
             sort_order=sort_order,
-            select=list(select) if select is not None else None,
-            extract=extract,
         )
-        data = await self._http.request_json("POST", "/threads/search", json=body, idempotent=True)
-        return _THREADS.validate_python(data)
+        able = self._http.capabilities
+        projection = compact(select=list(select) if select is not None else None, extract=extract)
+        if projection and able.thread_projection:
+            try:
+                data = await self._search({**body, **projection})
+            except ApiError as error:
+                if not refused_option(error, "select", "extract"):
+                    raise
+                able.thread_projection = False  # whole threads from now on
+            else:
+                return _THREADS.validate_python(data)
+        return _THREADS.validate_python(await self._search(body))
+
+    async def _search(self, body: dict[str, Any]) -> Any:
+        return await self._http.request_json("POST", "/threads/search", json=body, idempotent=True)
 
     async def count(
         self, *, status: str | None = None, metadata: dict[str, Any] | None = None
     ) -> int:
+        """How many threads match. A server without `POST /threads/count` (Aegra) is
+        counted by search pages instead (at most `COUNT_BY_PAGES_LIMIT`, then that)."""
         body = compact(status=status, metadata=metadata)
-        data = await self._http.request_json("POST", "/threads/count", json=body, idempotent=True)
-        return int(data)
+        able = self._http.capabilities
+        if able.thread_count:
+            try:
+                return int(
+                    await self._http.request_json(
+                        "POST", "/threads/count", json=body, idempotent=True
+                    )
+                )
+            except ApiError as error:
+                if not no_route(error):
+                    raise
+                able.thread_count = False
+        total = 0
+        while total < COUNT_BY_PAGES_LIMIT:
+            page = await self.search(
+                status=status,
+                metadata=metadata,
+                limit=COUNT_PAGE,
+                offset=total,
+                select=["thread_id"],
+            )
+            total += len(page)
+            if len(page) < COUNT_PAGE:
+                break
+        return total
 
     async def copy(self, thread_id: str) -> Thread:
-        """A new thread with the same history (the answer holds no `values`)."""
-        data = await self._http.request_json("POST", f"/threads/{thread_id}/copy", json={})
+        """A new thread with the same history (the answer holds no `values`). A server
+        without copies (Aegra: 404 for a thread it has) raises `NotOffered`."""
+        try:
+            data = await self._http.request_json("POST", f"/threads/{thread_id}/copy", json={})
+        except ApiError as error:
+            if not no_route(error):
+                raise
+            await self.get(thread_id)  # a missing thread is that thread's 404
+            raise NotOffered(
+                "this server does not copy threads",
+                method="POST",
+                url=self._http.url_for(f"/threads/{thread_id}/copy"),
+            ) from None
         return Thread.model_validate(data)
 
     async def update(self, thread_id: str, *, metadata: dict[str, Any]) -> Thread:

@@ -19,6 +19,7 @@ from typing import Any, Self
 import httpx
 
 from agent_tui import __version__
+from agent_tui.client.capabilities import Capabilities
 from agent_tui.client.errors import (
     ApiError,
     ConnectionFailed,
@@ -148,6 +149,7 @@ class Transport:
         _check_base_url(self.base_url)
         self.credentials = credentials or Credentials()
         self.retry = retry or RetryPolicy()
+        self.capabilities = Capabilities()  # what this server turned out not to offer
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
             # Proxy settings from the environment must not catch a loopback server.

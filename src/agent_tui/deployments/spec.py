@@ -142,6 +142,8 @@ def check_config_path(text: str, cwd: Path) -> tuple[Path | None, str | None]:
     """(the absolute path, None) when it names an existing file; else (path, problem)."""
     if not text.strip():
         return None, "the path of the langgraph.json is required"
+    if "\x00" in text:  # no file has one; the OS calls below would raise ValueError
+        return None, "the path holds a NUL character: no file is named so"
     path = resolve_config_path(text, cwd)
     if path.is_dir():
         candidate = path / "langgraph.json"

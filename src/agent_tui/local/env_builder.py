@@ -32,6 +32,7 @@ from typing import IO
 
 from agent_tui.local.child_processes import NEW_SESSION, kill_group
 from agent_tui.local.env_plan import EnvironmentPlan, base_site_packages
+from agent_tui.local.server_environment import without_own_keys
 from agent_tui.local.server_log import clean_line
 
 MARKER_FILE = "agent-tui-env.json"
@@ -218,7 +219,7 @@ class EnvironmentBuilder:
         """Run uv in the env folder's parent, following its output; True on success."""
         if command[1] == "venv":
             command = [*command, str(self.plan.env_dir)]
-        env = {**os.environ, "NO_COLOR": "1", "UV_NO_PROGRESS": "1"}
+        env = {**without_own_keys(os.environ), "NO_COLOR": "1", "UV_NO_PROGRESS": "1"}
         env.pop("VIRTUAL_ENV", None)  # uv must install where --python says, nowhere else
         try:
             process = subprocess.Popen(

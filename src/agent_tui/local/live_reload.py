@@ -152,10 +152,13 @@ class LiveReload:
         self._count = 0
         """Events so far, for the record (`reload_record`)."""
 
-    def start(self) -> None:
+    def start(self, *, changed_since: float | None = None) -> None:
+        """Watch the project. ``changed_since``: when the server started reading the
+        project (a `time.time()`); an edit made after it, before the watches were in
+        place, reloads the server once they are (`ProjectWatcher.start`)."""
         folders, extra = project_paths(load_langgraph_config(self.server.config_path))
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
-        self._watcher.start()
+        self._watcher.start(changed_since=changed_since)
         self._record(None)
         if self._prewarm:
             self._first_prewarm = threading.Timer(self._prewarm_delay, self._prepare_when_idle)

@@ -124,6 +124,7 @@ class ProjectWatcher:
         self._pending: set[Path] = set()
         self._last_change = 0.0
         self._threads: list[threading.Thread] = []
+        self._since: float | None = None
         self.error: BaseException | None = None
         """Why watching stopped early, or a new folder is not watched (a folder removed, no
         more inotify watches)."""
@@ -137,10 +138,16 @@ class ProjectWatcher:
     def running(self) -> bool:
         return any(thread.is_alive() for thread in self._threads)
 
-    def start(self) -> None:
-        """Start watching; returns at once (see `wait_ready`). A watcher runs once."""
+    def start(self, *, changed_since: float | None = None) -> None:
+        """Start watching; returns at once (see `wait_ready`). A watcher runs once.
+
+        ``changed_since`` (a `time.time()`): the files that count and changed after it
+        make a change once the watches are in place, as if seen (a save made while the
+        server was starting, before it could be watched, is not lost).
+        """
         if self._threads:
             return
+        self._since = changed_since
         existing = [path for path in self._top_paths if path.is_dir()]
         if existing:
             self._top = _Group(existing, recursive=False, stopped=self._stop)
@@ -215,6 +222,8 @@ class ProjectWatcher:
                 if group is self._top:
                     if not group.ready.is_set():
                         self._follow_folders(report=False)  # ready once they are watched
+                        if self._since is not None:
+                            self._note(self._modified_since(self._since))
                     elif any(path.parent in self._roots for _, path in paths):
                         self._follow_folders(report=True)
                 group.ready.set()
@@ -290,6 +299,20 @@ class ProjectWatcher:
                 self._on_change(paths)
             except Exception:  # a failed reload must not end the watching
                 logger.exception("the project change handler failed")
+
+    def _modified_since(self, since: float) -> list[Path]:
+        """The files that count and were modified after ``since``."""
+        found = [path for path in self._extra if _modified_after(path, since)]
+        for root in self._roots:
+            for folder, dirs, files in os.walk(root):
+                dirs[:] = [name for name in dirs if not is_ignored(Path(name))]
+                for name in files:
+                    path = Path(folder, name)
+                    if self._relevant(watchfiles.Change.modified, path) and _modified_after(
+                        path, since
+                    ):
+                        found.append(path)
+        return found
 
     # -- filtering -----------------------------------------------------------------------
 
@@ -369,6 +392,13 @@ def _subfolders(roots: list[Path]) -> list[Path]:
             if entry.is_dir() and not is_ignored(Path(entry.name))
         ]
     return sorted(found)
+
+
+def _modified_after(path: Path, since: float) -> bool:
+    try:
+        return path.stat().st_mtime > since
+    except OSError:  # gone meanwhile: its removal is an event of its own
+        return False
 
 
 def _has_python(folder: Path) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -178,6 +179,7 @@ class LocalSession:
         self.server = server  # set before start: shutdown must find it
         self.disk_problem = None
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
+        launched = time.time()  # it reads the project from then on
         await asyncio.to_thread(server.start)
         try:
             if self.start_timeout is None:
@@ -193,7 +195,7 @@ class LocalSession:
             server.log_file,
         )
         if reload:
-            await asyncio.to_thread(self._watch, server)
+            await asyncio.to_thread(self._watch, server, launched)
         return server.url
 
     def _watch_disk(self, line: str) -> None:
@@ -281,7 +283,9 @@ class LocalSession:
 
     # -- live reload ---------------------------------------------------------------------
 
-    def _watch(self, server: EmbeddedAgentServer) -> None:
+    def _watch(self, server: EmbeddedAgentServer, launched: float) -> None:
+        """Live reload of ``server``; an edit made since it was ``launched`` (before the
+        project could be watched) reloads it too."""
         from agent_tui.local.live_reload import LiveReload
 
         def report(event: ReloadEvent) -> None:
@@ -289,7 +293,7 @@ class LocalSession:
 
         watcher = LiveReload(server, report)
         try:
-            watcher.start()
+            watcher.start(changed_since=launched)
         except Exception:  # the server works without it: say so in the log
             logger.exception("live reload could not start")
             return

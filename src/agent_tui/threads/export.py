@@ -19,11 +19,13 @@ the graph's reducers, so re-sending a whole message list would append it again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.client.capabilities import NotOffered
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import AssistantGraph, Thread, ThreadState
 from agent_tui.text.escaping import escape_json_controls
@@ -275,7 +277,19 @@ async def import_thread(client: AgentServerClient, data: Any) -> Thread:
     if source_thread:
         metadata[IMPORTED_FROM] = source_thread
     steps = supersteps_of(data)
-    return await client.threads.create(metadata=metadata, supersteps=steps or None)
+    thread = await client.threads.create(metadata=metadata, supersteps=steps or None)
+    if steps and not await client.threads.get_history(thread.thread_id, limit=1):
+        # The server took the thread but not its history (Aegra ignores `supersteps`):
+        # an empty copy would pass for an import. Nothing is left behind.
+        with contextlib.suppress(ApiError):
+            await client.threads.delete(thread.thread_id)
+        raise NotOffered(
+            "the server does not replay a thread's history (it ignored the import's "
+            f"{len(steps)} supersteps); nothing was imported",
+            method="POST",
+            url=client.transport.url_for("/threads"),
+        )
+    return thread
 
 
 async def compare_with_export(

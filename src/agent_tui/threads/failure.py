@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread, ThreadTask
 
@@ -84,16 +86,25 @@ def _thread_error(thread: Thread | None) -> dict[str, Any] | None:
     return error if isinstance(error, dict) else None
 
 
-def was_cancelled(thread: Thread | None) -> bool:
-    """Whether the thread's last run was cancelled: the server leaves it `interrupted`, as
-    a breakpoint does, but records a `UserInterrupt` error (a breakpoint records none)."""
+def was_cancelled(thread: Thread | None, tasks: Sequence[ThreadTask] = ()) -> bool:
+    """Whether the thread's last run was cancelled. langgraph-api leaves the thread
+    `interrupted`, as a breakpoint does, but records a `UserInterrupt` error (a breakpoint
+    records none); Aegra leaves it `idle` with the node that was stopped still to run, its
+    task's error a `CancelledError` (`tasks`: the thread's state's)."""
+    if thread is None or thread.status == "error":
+        return False
     error = _thread_error(thread)
-    return (
-        thread is not None
-        and thread.status == "interrupted"
-        and error is not None
-        and error.get("error") == CANCELLED_ERROR
+    if thread.status == "interrupted" and error is not None:
+        return error.get("error") == CANCELLED_ERROR
+    return any(
+        _short_type(parse_task_error(task.error)[0]) in CANCEL_ERRORS
+        for task in tasks
+        if task.error
     )
+
+
+CANCEL_ERRORS = frozenset({"CancelledError", CANCELLED_ERROR})
+"""A task's error type when its run was cancelled (not failed)."""
 
 
 def _short_type(name: str) -> str:
@@ -124,12 +135,40 @@ def failure_of(
     records one (a cancelled run is no failure)."""
     if was_cancelled(thread):
         return None
-    failing = next((task for task in tasks if task.error), None)
+    failing = failing_task(tasks)
     found = None
-    if failing is not None and failing.error:
-        error, message = parse_task_error(failing.error)
-        found = Failure(error=error, message=message, node=failing.name)
+    if failing is not None:
+        path, text = failing
+        error, message = parse_task_error(text)
+        found = Failure(error=error, message=message, node=NODE_PATH_SEPARATOR.join(path))
     return richest(told(_thread_error(thread)) or said, found)
+
+
+NODE_PATH_SEPARATOR = " ▸ "
+"""Between a subgraph's node and the node inside it that failed: `chat ▸ agent`."""
+
+
+def failing_task(tasks: Sequence[ThreadTask | dict[str, Any]]) -> tuple[list[str], str] | None:
+    """The node that raised, as its path from the root graph (a subgraph's node, then the
+    node inside it: a state read with `subgraphs=True` nests the subgraph's own state in
+    the task), and its error text; None when no task failed."""
+    for raw in tasks:
+        task = raw if isinstance(raw, ThreadTask) else _task(raw)
+        if task is None or not task.error:
+            continue
+        inner = task.state.get("tasks") if isinstance(task.state, dict) else None
+        below = failing_task(inner) if isinstance(inner, list) else None
+        if below is not None:
+            return [task.name, *below[0]], below[1]
+        return [task.name], task.error
+    return None
+
+
+def _task(raw: Any) -> ThreadTask | None:
+    try:
+        return ThreadTask.model_validate(raw)
+    except ValidationError:
+        return None
 
 
 async def run_failure(
@@ -142,7 +181,14 @@ async def run_failure(
     states = await client.threads.get_history(thread_id, limit=1, metadata={"run_id": run_id})
     thread = await client.threads.get(thread_id) if last else None
     failed = thread if thread is not None and thread.status == "error" else None
-    return failure_of(failed, states[0].tasks if states else ())
+    tasks = states[0].tasks if states else []
+    checkpoint_id = states[0].checkpoint_id if states else None
+    if checkpoint_id and any(task.error and (task.state or task.checkpoint) for task in tasks):
+        # A subgraph's node failed: that checkpoint read with its subgraphs names the
+        # node inside it (the history does not nest them).
+        nested = await client.threads.get_state(thread_id, checkpoint_id, subgraphs=True)
+        tasks = nested.tasks
+    return failure_of(failed, tasks)
 
 
 async def thread_failure(
@@ -153,5 +199,5 @@ async def thread_failure(
     thread = await client.threads.get(thread_id)
     if thread.status != "error":
         return said
-    tasks = (await client.threads.get_state(thread_id)).tasks
+    tasks = (await client.threads.get_state(thread_id, subgraphs=True)).tasks
     return failure_of(thread, tasks, said=said)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -37,7 +37,7 @@ from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
-from agent_tui.tui import local_status
+from agent_tui.tui import local_status, stop_signals
 from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title
 from agent_tui.tui.server_connections import ServerConnections
 from agent_tui.tui.shell import ShellApp
@@ -144,6 +144,10 @@ class AgentTuiApp(ShellApp):
         self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
         self._owner_watch: Timer | None = None
+        self._remove_stop_signals: Callable[[], None] = lambda: None
+
+    def on_load(self) -> None:
+        self._remove_stop_signals = stop_signals.install(self)
 
     def on_mount(self) -> None:
         # Pushed over the blank default screen rather than being the default screen:
@@ -198,7 +202,7 @@ class AgentTuiApp(ShellApp):
             return
         if startup is not self._startup:
             return  # the user switched context meanwhile
-        logger.info("connected to %s (langgraph-api %s)", url, info.version)
+        logger.info("connected to %s (%s)", url, clean_text(info.server))
         self.client = client
         # A problem the server told of while it started stays in the header.
         problem = self.local.disk_problem
@@ -420,6 +424,11 @@ class AgentTuiApp(ShellApp):
         # Runs after every screen has closed, so nothing uses the clients any more.
         await self.connections.aclose()
         await asyncio.to_thread(self.stop_local_server)
+        self._remove_stop_signals()
+
+    @property
+    def stopped_by_signal(self) -> bool:
+        return stop_signals.signal_return_code(self.return_code)
 
     @property
     def local_server(self) -> EmbeddedAgentServer | None:

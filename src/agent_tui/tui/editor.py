@@ -25,8 +25,9 @@ from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Footer, Static
 
+from agent_tui.tui.widgets.inert import TextArea
 from agent_tui.tui.widgets.key_order import after_typed_keys
 from agent_tui.tui.widgets.text import server_text
 

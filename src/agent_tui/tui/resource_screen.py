@@ -49,7 +49,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.client.errors import ApiError
 from agent_tui.tui.agent_screen import AgentScreen
@@ -57,6 +57,7 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.resource_table import Column, ResourceTable
 
 ItemT = TypeVar("ItemT")

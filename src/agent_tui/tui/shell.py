@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
@@ -111,6 +112,25 @@ class ShellApp(App[None]):
         if isinstance(error, ConnectionFailed):
             self.note_offline(error.url or "")
         self.notify(body, title=title, severity="error", timeout=10, markup=False)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification, inert: one often quotes a server's name or words, and a
+        toast draws its text as it is (escape sequences and bidi overrides included)."""
+        super().notify(
+            clean_text(message),
+            title=clean_text(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:

@@ -30,6 +30,7 @@ from agent_tui.chat.items import (
     TranscriptChange,
 )
 from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import MessagesEvent
@@ -48,7 +49,9 @@ async def send(
 ) -> tuple[list[DriverEvent], list[TranscriptChange]]:
     events: list[DriverEvent] = []
     changes: list[TranscriptChange] = []
-    async for event, step_changes in session.send("chat", text, context=context or FAST):
+    async for event, step_changes in session.send(
+        RunRequest("chat", context=context or FAST), text
+    ):
         if event is not None:
             events.append(event)
         changes += step_changes
@@ -114,7 +117,7 @@ async def test_interrupt_then_resume_deploys(client: AgentServerClient) -> None:
     assert interrupts[0].value["question"] == "Deploy to staging? (yes/no)"
 
     resumed: list[DriverEvent] = []
-    async for event, _ in session.resume("chat", "yes", interrupt=interrupts[0], context=FAST):
+    async for event, _ in session.resume(RunRequest("chat", context=FAST), "yes", interrupts[0]):
         if event is not None:
             resumed.append(event)
     assert finished(resumed).state == "done"
@@ -134,7 +137,7 @@ async def test_parallel_interrupts_are_answered_one_by_one_by_their_ids(
         events = [event async for event, _ in steps if event is not None]
         return finished(events)
 
-    ended = await finish(session.run("questions", input={}))
+    ended = await finish(session.run(RunRequest("questions", input={})))
     assert ended.state == "interrupted"
     asked = [i for i in session.transcript.items if isinstance(i, InterruptItem)]
     questions = sorted(i.value["question"] for i in asked)
@@ -143,13 +146,13 @@ async def test_parallel_interrupts_are_answered_one_by_one_by_their_ids(
     second = next(i for i in asked if i is not first)
 
     # Two waiting: a bare value would be refused; this one answers `a` only.
-    ended = await finish(session.resume("questions", "x", interrupt=first))
+    ended = await finish(session.resume(RunRequest("questions"), "x", first))
     assert ended.state == "interrupted" and first.answered and not second.answered
     assert [i for i in session.transcript.items if isinstance(i, InterruptItem)] == asked
     state = await client.threads.get_state(thread_id)
     assert state.values.get("answers") == ["a=x"]
 
-    ended = await finish(session.resume("questions", "y", interrupt=second))
+    ended = await finish(session.resume(RunRequest("questions"), "y", second))
     assert ended.state == "done"
     state = await client.threads.get_state(thread_id)
     assert sorted(state.values["answers"]) == ["a=x", "b=y"]
@@ -170,7 +173,9 @@ async def test_a_failing_run_shows_the_error_and_the_thread_is_error(
 async def test_cancel_mid_run_keeps_the_partial_text(client: AgentServerClient) -> None:
     session = ChatSession(client, await new_thread(client))
     events: list[DriverEvent] = []
-    async for event, _ in session.send("chat", "count to 2000", context={"token_delay_ms": 5}):
+    async for event, _ in session.send(
+        RunRequest("chat", context={"token_delay_ms": 5}), "count to 2000"
+    ):
         if event is not None:
             events.append(event)
         ai = [i for i in session.transcript.items if isinstance(i, AIItem)]
@@ -190,16 +195,18 @@ async def test_a_second_run_on_a_busy_thread_is_refused(client: AgentServerClien
     thread_id = await new_thread(client)
     first = RunDriver(client, thread_id)
     events = first.stream(
-        "chat",
-        input={"messages": [{"role": "user", "content": "count to 500"}]},
-        context={"token_delay_ms": 5},
+        RunRequest(
+            "chat",
+            input={"messages": [{"role": "user", "content": "count to 500"}]},
+            context={"token_delay_ms": 5},
+        )
     )
     async for event in events:
         if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
             break
     second = RunDriver(client, thread_id)
     with pytest.raises(RunAlreadyActive, match="already active on this thread"):
-        async for _ in second.stream("chat", input={"messages": []}, context=FAST):
+        async for _ in second.stream(RunRequest("chat", input={"messages": []}, context=FAST)):
             pass
     assert not second.active
     await first.cancel()
@@ -221,7 +228,9 @@ async def test_a_dropped_connection_rejoins_with_no_duplicate_and_no_missing_tok
         tokens: list[str] = []
         drops: list[int] = []  # how many tokens had arrived at each drop
         states: list[str] = []  # the run state shown while reconnecting
-        async for event, _ in session.send("chat", "count to 300", context={"token_delay_ms": 2}):
+        async for event, _ in session.send(
+            RunRequest("chat", context={"token_delay_ms": 2}), "count to 300"
+        ):
             if event is None:
                 continue
             events.append(event)
@@ -267,7 +276,7 @@ async def test_subgraph_events_are_labelled_with_their_namespace(
     thread = await client.threads.create(metadata={"graph_id": "nested"})
     session = ChatSession(client, thread.thread_id)
     events: list[DriverEvent] = []
-    async for event, _ in session.send("nested", "weather in Oslo", context=FAST):
+    async for event, _ in session.send(RunRequest("nested", context=FAST), "weather in Oslo"):
         if event is not None:
             events.append(event)
     assert finished(events).state == "done"
@@ -289,7 +298,8 @@ async def test_with_values_mode_on_nothing_is_shown_twice(client: AgentServerCli
     await send(session, "hello")
     events: list[DriverEvent] = []
     async for event, _ in session.send(
-        "chat", "calc 2+2", context=FAST, stream_modes=("updates", "messages-tuple", "values")
+        RunRequest("chat", context=FAST, stream_modes=("updates", "messages-tuple", "values")),
+        "calc 2+2",
     ):
         if event is not None:
             events.append(event)
@@ -307,7 +317,9 @@ async def test_without_messages_mode_the_answer_comes_from_the_update(
 ) -> None:
     session = ChatSession(client, await new_thread(client))
     events: list[DriverEvent] = []
-    async for event, changes in session.send("chat", "hello", stream_modes=("updates",)):
+    async for event, changes in session.send(
+        RunRequest("chat", stream_modes=("updates",)), "hello"
+    ):
         if event is not None:
             events.append(event)
         assert not any(isinstance(c, Appended) for c in changes)
@@ -351,9 +363,11 @@ async def test_a_server_that_stays_away_ends_the_run_as_an_error_after_the_backo
         driver = RunDriver(via_proxy, thread_id, backoff=QUICK_BACKOFF)
         events: list[DriverEvent] = []
         async for event in driver.stream(
-            "chat",
-            input={"messages": [{"role": "user", "content": "count to 150"}]},
-            context={"token_delay_ms": 5},
+            RunRequest(
+                "chat",
+                input={"messages": [{"role": "user", "content": "count to 150"}]},
+                context={"token_delay_ms": 5},
+            )
         ):
             events.append(event)
             if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
@@ -373,7 +387,9 @@ async def test_cancel_pressed_right_after_sending_cancels_the_run(
 ) -> None:
     session = ChatSession(client, await new_thread(client))
     events: list[DriverEvent] = []
-    async for event, _ in session.send("chat", "count to 2000", context={"token_delay_ms": 5}):
+    async for event, _ in session.send(
+        RunRequest("chat", context={"token_delay_ms": 5}), "count to 2000"
+    ):
         if event is None:
             assert await session.cancel()  # before the server has even answered
         else:
@@ -431,7 +447,7 @@ async def test_leaving_a_run_early_closes_its_stream_and_reports_nothing(
     try:
         session = ChatSession(client, await new_thread(client))
         tokens = 0
-        steps = session.send("chat", "count to 500", context={"token_delay_ms": 20})
+        steps = session.send(RunRequest("chat", context={"token_delay_ms": 20}), "count to 500")
         async with contextlib.aclosing(steps):
             async for event, _ in steps:
                 if isinstance(event, Received) and isinstance(event.event, MessagesEvent):

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 from agent_tui.chat.items import AIItem, NoticeItem, Updated
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
@@ -28,7 +29,7 @@ async def test_a_node_run_again_after_a_restart_leaves_one_answer(tmp_path: Path
             session = ChatSession(client, thread.thread_id, backoff=(0.5, 1, 2, 4, 8))
             restarted = False
             marked: list[str] = []
-            async for _, changes in session.send("chat", "count to 200", context=SLOW):
+            async for _, changes in session.send(RunRequest("chat", context=SLOW), "count to 200"):
                 items = session.transcript.items
                 if not restarted and any(isinstance(i, AIItem) and len(i.text) > 60 for i in items):
                     restarted = True

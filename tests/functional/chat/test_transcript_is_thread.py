@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_tui.chat.items import NoticeItem
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from tests.support.chat import item_messages, state_messages
@@ -14,7 +15,7 @@ FAST = {"token_delay_ms": 0}
 
 
 async def send(session: ChatSession, assistant: str, text: str, **options: Any) -> None:
-    async for _ in session.send(assistant, text, **options):
+    async for _ in session.send(RunRequest(assistant, **options), text):
         pass
 
 
@@ -69,7 +70,7 @@ async def test_after_an_interrupt_and_its_answer_the_transcript_is_the_state(
     await send(session, "chat", "deploy to staging", context=FAST)
     assert item_messages(session.transcript.items) == await state_messages(client, thread.thread_id)
     [question] = session.transcript.waiting_interrupts()
-    async for _ in session.resume("chat", "yes", interrupt=question, context=FAST):
+    async for _ in session.resume(RunRequest("chat", context=FAST), "yes", question):
         pass
     shown = item_messages(session.transcript.items)
     assert shown == await state_messages(client, thread.thread_id)
@@ -83,12 +84,12 @@ async def test_a_rollback_shows_only_the_run_that_replaced_the_rolled_back_one(
     session = ChatSession(client, thread.thread_id)
     await send(session, "chat", "hello", context=FAST)
     slow = {"token_delay_ms": 50}
-    steps = session.send("chat", "count to 100", context=slow)
+    steps = session.send(RunRequest("chat", context=slow), "count to 100")
     async for _, _changes in steps:
         if any(text.startswith("1 2 3") for text in session.transcript.ai_texts()):
             break
     await steps.aclose()
-    run = await session.hand_over("chat", "hello again", "rollback", context=FAST)
+    run = await session.hand_over(RunRequest("chat", context=FAST), "hello again", "rollback")
     async for _ in session.join(run.run_id, reload=True):
         pass
     shown = item_messages(session.transcript.items)
@@ -108,7 +109,7 @@ async def test_after_an_edit_at_a_breakpoint_and_continuing_the_transcript_is_th
     await client.threads.update_state(
         thread.thread_id, {"messages": [{**human, "content": "weather in Paris, please"}]}
     )
-    async for _ in session.run("chat", context=FAST):
+    async for _ in session.run(RunRequest("chat", context=FAST)):
         pass
     shown = item_messages(session.transcript.items)
     assert shown == await state_messages(client, thread.thread_id)

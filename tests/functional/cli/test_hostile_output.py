@@ -20,6 +20,7 @@ import pytest
 from agent_tui.cli.main import main
 from agent_tui.client import AgentServerClient
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import store_name
 from tests.support.hostile_text import EVERYTHING, HOSTILE, MARKER, terminal_controls
 
 
@@ -240,8 +241,14 @@ def test_control_plane_text_is_inert_in_deployments_list_and_watch(
     with LocalControlPlane(tmp_path / "cp") as plane:
         created = create_deployment(
             plane,
-            {"name": EVERYTHING, "source_revision_config": {"langgraph_config_path": str(missing)}},
+            {"name": "renamed", "source_revision_config": {"langgraph_config_path": str(missing)}},
         )
+        where = ["--control-plane", plane.url, "--control-plane-key", plane.api_key]
+        assert main(["deployments", "watch", created["id"], "--interval", "0.1", *where]) == 1
+    # The API refuses such a name; a hosted control plane (or an older agent-tui) may hold it.
+    store_name(tmp_path / "cp", created["id"], EVERYTHING)
+    capsys.readouterr()
+    with LocalControlPlane(tmp_path / "cp") as plane:
         where = ["--control-plane", plane.url, "--control-plane-key", plane.api_key]
 
         code = main(["deployments", "watch", created["id"], "--interval", "0.1", *where])

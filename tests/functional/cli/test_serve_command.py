@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -26,8 +24,7 @@ from agent_tui.local import DEMO_CONFIG, server_key
 from tests.support.paths import GRAPHS
 from tests.support.processes import gone_within, pids_running, port_closed, process_gone
 from tests.support.projects import add_dependency, add_endless_dependency, copy_weather_project
-
-START_TIMEOUT = 90.0
+from tests.support.serve import Serve
 
 
 def project(folder: Path) -> Path:
@@ -49,63 +46,6 @@ def agent_tui(
         text=True,
         timeout=timeout,
     )
-
-
-class Serve:
-    """A running `agent-tui serve`: its stdout lines in a queue, its stderr collected."""
-
-    def __init__(self, home: Path, cwd: Path, *argv: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "agent_tui", "serve", *argv],
-            cwd=cwd,
-            env={**os.environ, "AGENT_TUI_HOME": str(home)},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.stdout: queue.Queue[str | None] = queue.Queue()
-        self._stderr: list[str] = []
-        self._changed = threading.Condition()
-        assert self.process.stdout is not None and self.process.stderr is not None
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def url(self) -> str:
-        line = self.stdout.get(timeout=START_TIMEOUT)
-        assert line is not None, f"serve exited without a URL:\n{self.stderr}"
-        return line.rstrip("\n")
-
-    @property
-    def stderr(self) -> str:
-        with self._changed:
-            return "".join(self._stderr)
-
-    def wait_for_stderr(self, text: str, timeout: float = 30) -> None:
-        with self._changed:
-            found = self._changed.wait_for(lambda: text in "".join(self._stderr), timeout)
-        assert found, f"{text!r} not on stderr:\n{self.stderr}"
-
-    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        return self.process.wait(30)
-
-    def _read_stdout(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.stdout.put(line)
-        self.stdout.put(None)
-
-    def _read_stderr(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            with self._changed:
-                self._stderr.append(line)
-                self._changed.notify_all()
 
 
 @pytest.fixture

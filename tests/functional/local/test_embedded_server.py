@@ -366,7 +366,39 @@ def test_server_environment_is_offline_unless_overridden() -> None:
     assert env["LANGCHAIN_TRACING_V2"] == "false"
     assert env["LANGSMITH_TRACING"] == "true"  # the caller's choice wins
     assert "LSD_DD_API_KEY" not in env
-    assert env["PATH"] == "/bin" and env["LANGSMITH_API_KEY"] == "lsv2_pt_x"
+    # agent-tui's own key stays home: a project that traces sets it in its `env`.
+    assert env["PATH"] == "/bin" and "LANGSMITH_API_KEY" not in env
+
+
+@pytest.mark.parametrize(
+    ("name", "passed"),
+    [
+        ("PATH", True),
+        ("LC_CTYPE", True),
+        ("https_proxy", True),
+        ("SSL_CERT_FILE", True),
+        ("ANTHROPIC_API_KEY", True),
+        ("AWS_REGION", True),
+        ("MY_TOOL_API_KEY", True),
+        ("AGENT_TUI_CONTROL_PLANE_KEY", False),
+        ("AGENT_TUI_HOME", False),
+        ("LANGGRAPH_API_KEY", False),
+        ("langsmith_api_key", False),
+        ("PYTHONPATH", False),
+        ("LD_PRELOAD", False),
+        ("VIRTUAL_ENV", False),
+        ("GITHUB_TOKEN", False),
+    ],
+)
+def test_a_server_gets_only_allow_listed_variables(name: str, passed: bool) -> None:
+    assert (name in server_environment({name: "x"}, withheld=())) is passed
+
+
+def test_the_variable_a_context_reads_its_key_from_is_withheld() -> None:
+    env = server_environment(
+        {"TEAM_API_KEY": "k", "OPENAI_API_KEY": "o"}, withheld={"TEAM_API_KEY"}
+    )
+    assert "TEAM_API_KEY" not in env and env["OPENAI_API_KEY"] == "o"
 
 
 def test_importing_agent_tui_local_stays_cheap() -> None:

@@ -286,3 +286,26 @@ def test_importing_the_watcher_loads_neither_langgraph_nor_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_an_edit_made_before_the_watches_are_in_place_is_reported_once_they_are(
+    project: Path, calls: Calls
+) -> None:
+    # The server read the project at `since`; the user saved before it could be watched.
+    (project / "pkg").mkdir()
+    (project / "pkg" / "old.py").write_text("x = 1\n")
+    (project / "graph.py").touch()
+    since = time.time()
+    os.utime(project / "pkg" / "old.py", (since - 60, since - 60))
+    os.utime(project / "graph.py", (since - 60, since - 60))
+    (project / "pkg" / "tools.py").write_text("x = 2\n")
+    (project / "notes.txt").write_text("not code\n")
+    os.utime(project / "pkg" / "tools.py", (since + 1, since + 1))
+    os.utime(project / "notes.txt", (since + 1, since + 1))
+    watcher = ProjectWatcher([project], calls)
+    try:
+        watcher.start(changed_since=since)
+        assert watcher.wait_ready(WAIT), watcher.error
+        assert calls.wait_for(1) == [[project / "pkg" / "tools.py"]]
+    finally:
+        watcher.stop()

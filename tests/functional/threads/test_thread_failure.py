@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_tui.chat.items import ErrorItem
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import ErrorEvent
@@ -87,7 +88,7 @@ async def test_the_chat_shows_the_exceptions_own_words_live_and_reopened(
 ) -> None:
     thread_id = (await client.threads.create(metadata={"graph_id": GRAPH})).thread_id
     session = ChatSession(client, thread_id)
-    async for _step in session.send(GRAPH, "quota exceeded"):
+    async for _step in session.send(RunRequest(GRAPH), "quota exceeded"):
         pass
     said = Failure("QuotaExceeded", "quota exceeded: code 7731", "call_model")
     errors = [item for item in session.transcript.items if isinstance(item, ErrorItem)]
@@ -101,6 +102,24 @@ async def test_the_chat_shows_the_exceptions_own_words_live_and_reopened(
     assert reopened.failure == said
 
     # A run that works on the same thread: no failure is left over from the last one.
-    async for _step in session.send("chat", "hi"):
+    async for _step in session.send(RunRequest("chat"), "hi"):
         pass
     assert session.thread_status == "idle" and session.failure is None
+
+
+async def test_a_failure_inside_a_subgraph_names_the_node_that_raised(
+    client: AgentServerClient,
+) -> None:
+    """`nested` runs the demo chat as its node `chat`; "fail" makes the chat's `agent`
+    raise. The parent's task only says `chat`: the node inside it is named too."""
+    thread_id = (await client.threads.create(metadata={"graph_id": "nested"})).thread_id
+    session = ChatSession(client, thread_id)
+    async for _step in session.send(RunRequest("nested"), "fail now"):
+        pass
+    said = Failure("DemoFailure", "You asked me to fail.", "chat ▸ agent")
+    assert session.failure == said
+    errors = [item for item in session.transcript.items if isinstance(item, ErrorItem)]
+    assert [item.failure() for item in errors] == [said]
+    assert await thread_failure(client, thread_id) == said
+    [run] = await client.runs.list(thread_id)
+    assert await run_failure(client, thread_id, run.run_id) == said

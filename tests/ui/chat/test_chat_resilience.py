@@ -139,7 +139,7 @@ async def test_a_send_that_fails_keeps_the_draft_and_says_why(
         await type_and_send(pilot, pane, "anyone there?")
         await wait_for(
             pilot,
-            lambda: pane.run is None and any("not found" in t.lower() for t in toasts(app)),
+            lambda: not pane.machine.active and any("not found" in t.lower() for t in toasts(app)),
             what="the run refused, saying why",
         )
         assert pane.prompt.text == "anyone there?"
@@ -186,7 +186,7 @@ async def test_read_only_mode_follows_a_running_thread_but_does_not_cancel_it(
             await wait_for(pilot, lambda: bool(ai_texts(pane)), what="tokens", workers=False)
             await pilot.press("ctrl+c")
             await toast_saying(pilot, "Read-only")
-            assert pane.run is not None and pane.run_state == "running"
+            assert pane.machine.active and pane.run_state == "running"
             # The footer says so: esc means Back here, not Cancel run.
             await wait_for(
                 pilot,

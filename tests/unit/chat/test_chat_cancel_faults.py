@@ -12,6 +12,7 @@ import httpx
 
 from agent_tui.chat.driver_events import DriverEvent, Finished, Received
 from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import AgentServerClient
 
 
@@ -69,7 +70,7 @@ async def cancel_after(server: StubbornServer, driver: RunDriver, tokens: int) -
     cancelling: list[asyncio.Task[bool]] = []
 
     async def follow() -> None:
-        async for driver_event in driver.stream("chat", input={}):
+        async for driver_event in driver.stream(RunRequest("chat", input={})):
             events.append(driver_event)
             if len(events) == tokens:
                 cancelling.append(asyncio.create_task(driver.cancel()))

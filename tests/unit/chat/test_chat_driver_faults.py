@@ -10,6 +10,7 @@ import httpx
 
 from agent_tui.chat.driver_events import Finished, Received, Reconnected, Reconnecting, RunGone
 from agent_tui.chat.run_driver import RunDriver
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
 
@@ -41,7 +42,7 @@ async def test_every_event_reaches_the_inspector_even_unknown_kinds() -> None:
     transport = httpx.MockTransport(answer)
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         driver = RunDriver(client, "t")
-        events = [e async for e in driver.stream("chat", input={})]
+        events = [e async for e in driver.stream(RunRequest("chat", input={}))]
     received = [e.event.raw_event for e in events if isinstance(e, Received)]
     assert received == ["metadata", "brand_new_kind", "end"]
     assert events[-1] == Finished("done", "r1", "idle")
@@ -87,7 +88,7 @@ async def test_a_body_that_ends_before_the_run_is_rejoined() -> None:
     transport = httpx.MockTransport(server)
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         driver = RunDriver(client, "t", backoff=(0.01,), settle=(0.01,))
-        events = [e async for e in driver.stream("chat", input={})]
+        events = [e async for e in driver.stream(RunRequest("chat", input={}))]
     kinds = [type(e).__name__ for e in events]
     assert kinds == ["Received"] * 2 + ["Reconnecting", "Received", "Reconnected", "Received"] + [
         "Finished"
@@ -104,7 +105,7 @@ async def test_a_rejoin_answered_404_reports_the_run_gone() -> None:
     transport = httpx.MockTransport(FlakyServer(join_status=404))
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         driver = RunDriver(client, "t", backoff=(0.01,), settle=(0.01,))
-        events = [e async for e in driver.stream("chat", input={})]
+        events = [e async for e in driver.stream(RunRequest("chat", input={}))]
     assert [type(e).__name__ for e in events[-2:]] == ["RunGone", "Finished"]
     assert isinstance(events[-2], RunGone) and "Run not found" in events[-2].message
     assert events[-1] == Finished("done", "r1", "idle", "the run is gone from the server")

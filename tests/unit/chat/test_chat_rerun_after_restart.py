@@ -9,6 +9,7 @@ import json
 import httpx
 
 from agent_tui.chat.items import AIItem, HumanItem, NoticeItem
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 
@@ -50,7 +51,7 @@ async def test_the_first_answer_of_a_node_that_ran_again_is_not_left_as_an_answe
     transport = httpx.MockTransport(answer)
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         session = ChatSession(client, "t", backoff=(0.0,))
-        [step async for step in session.send("memory", "hi")]
+        [step async for step in session.send(RunRequest("memory"), "hi")]
     items = session.transcript.items
     messages = [(type(i).__name__, i.text) for i in items if isinstance(i, HumanItem | AIItem)]
     assert messages == [("HumanItem", "hi"), ("AIItem", "Hello there")]

@@ -27,6 +27,7 @@ from agent_tui.chat.run_machine import (
     RunMachine,
     Send,
 )
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
 from agent_tui.client.events import RunEvent, parse_run_event
@@ -240,7 +241,7 @@ async def test_a_rejoin_on_a_server_with_unordered_ids_keeps_every_event_once() 
     transport = httpx.MockTransport(answer)
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         session = ChatSession(client, "t", backoff=(0.0,))
-        steps = [step async for step in session.send("chat", "hi")]
+        steps = [step async for step in session.send(RunRequest("chat"), "hi")]
     assert joined == ["a"]
     events = [(e.event.raw_event, e.event.id) for e, _ in steps if isinstance(e, Received)]
     assert events == [("metadata", "a"), ("messages", "b"), ("messages", "c"), ("end", "c")]

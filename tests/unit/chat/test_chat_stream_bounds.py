@@ -14,6 +14,7 @@ import httpx
 from agent_tui.chat.driver_events import Received
 from agent_tui.chat.event_order import ReplayFilter
 from agent_tui.chat.items import AIItem, CustomItem, InterruptItem, NoticeItem
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.chat.session import ChatSession
 from agent_tui.chat.transcript_model import ChatTranscript
 from agent_tui.client import AgentServerClient
@@ -176,7 +177,7 @@ async def test_an_event_too_large_to_keep_is_skipped_and_the_chat_says_so() -> N
     transport = httpx.MockTransport(answer)
     async with AgentServerClient("http://server.test", http_transport=transport) as client:
         session = ChatSession(client, "t")
-        steps = [step async for step in session.send("chat", "hi")]
+        steps = [step async for step in session.send(RunRequest("chat"), "hi")]
     received = [e.event.raw_event for e, _ in steps if isinstance(e, Received)]
     assert received == ["metadata", "messages"]
     assert session.transcript.ai_texts() == ["after"]

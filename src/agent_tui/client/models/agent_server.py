@@ -31,6 +31,14 @@ class ServerInfo(ApiModel):
     langgraph_py_version: str | None = None
     flags: dict[str, Any] = Field(default_factory=dict)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = None
+    """The server's own name where it gives one (Aegra: `"Aegra"`); langgraph-api gives
+    none."""
+
+    @property
+    def server(self) -> str:
+        """What the server is, with its version: `Aegra 0.11.0`, `langgraph-api 0.16.7`."""
+        return f"{self.name or 'langgraph-api'} {self.version or '?'}"
 
 
 class Assistant(ApiModel):

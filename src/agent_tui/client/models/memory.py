@@ -51,6 +51,9 @@ class Cron(ApiModel):
     user_id: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    first_run_id: str | None = None
+    """Not the server's field: the run a server started at once when the cron was made
+    (Aegra answers a create with that run)."""
 
     @field_validator("payload", "metadata", mode="before")
     @classmethod

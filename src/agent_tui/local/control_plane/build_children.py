@@ -26,7 +26,7 @@ from pathlib import Path
 
 from agent_tui.local.control_plane.environment_build import ready_python
 from agent_tui.local.project_env import EnvironmentBuildError
-from agent_tui.local.server_environment import server_environment
+from agent_tui.local.server_environment import server_environment, without_own_keys
 
 BUILD_TIMEOUT = 120.0
 """Seconds for importing the graphs; the check then reports the line each one hung on."""
@@ -60,6 +60,7 @@ async def build_environment(config_path: Path, log: Callable[[str], None]) -> st
         stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the child we are gone
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
+        env=without_own_keys(os.environ),  # the control plane's key stays here
         start_new_session=os.name == "posix",  # its own group: killed with uv, below
         limit=_LINE_LIMIT,
     )

@@ -24,6 +24,9 @@ Whenever a deployment's server is down on purpose (a control plane restart, the 
 while a new revision's server replaces it) the deployment reports AWAITING_DATABASE with
 no `custom_url` until a server answers again (on the old port when that is free, else a
 new one): a client never gets a URL that nothing serves.
+
+A deleted deployment's data folder (its server's threads, runs and log) is removed once
+its server has stopped; folders a delete left behind go at the next start.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import shutil
+import uuid
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,6 +45,7 @@ from urllib.parse import urlsplit
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.store import Store, now
+from agent_tui.local.control_plane.validation import reserved_secret_name
 from agent_tui.local.embedded_server import EmbeddedAgentServer
 from agent_tui.local.project_env import EnvironmentBuildError
 from agent_tui.local.server_errors import EmbeddedServerError
@@ -62,7 +69,9 @@ class Deployer:
     # -- lifecycle -----------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again."""
+        """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again;
+        deleted deployments' data folders left behind are removed."""
+        await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -123,6 +132,28 @@ class Deployer:
         server = self.servers.pop(deployment_id, None)
         if server is not None:
             await server.stop_async()
+        # Its server's data (threads, runs, store) and log go with it, once it has let go.
+        await asyncio.to_thread(self._remove_folders, [deployment_id])
+
+    def _remove_folders(self, deployment_ids: list[str]) -> None:
+        for deployment_id in deployment_ids:
+            folder = self.data_dir / "deployments" / deployment_id
+            try:
+                shutil.rmtree(folder)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                logger.warning("cannot remove the data of deleted deployment %s: %s", folder, exc)
+
+    def _leftover_folders(self) -> list[str]:
+        """Data folders of deployments no longer stored (deleted by an older version, or
+        while the control plane stopped half-way through a delete)."""
+        try:
+            entries = list(os.scandir(self.data_dir / "deployments"))
+        except OSError:
+            return []
+        known = {deployment["id"] for deployment in self.store.deployments()}
+        return [e.name for e in entries if _is_uuid(e.name) and e.name not in known]
 
     # -- the pipeline --------------------------------------------------------------------
 
@@ -136,6 +167,20 @@ class Deployer:
 
     def _log(self, revision_id: str, *lines: str) -> None:
         self.store.append_logs(revision_id, list(lines))
+
+    def _secrets(self, revision_id: str) -> dict[str, str]:
+        """The revision's secrets as environment variables, but those an older version
+        stored that would change how the server runs (`reserved_secret_name`)."""
+        secrets: dict[str, str] = {}
+        for secret in self.store.revision_secrets(revision_id):
+            name = secret["name"]
+            if reserved_secret_name(name):
+                self._log(
+                    revision_id, f"secret {name!r} left out: it would change how the server runs"
+                )
+            else:
+                secrets[name] = secret["value"]
+        return secrets
 
     def _superseded(self, deployment_id: str, revision_id: str) -> bool:
         deployment = self.store.deployment(deployment_id)
@@ -167,7 +212,7 @@ class Deployer:
         self._set_status(revision, RevisionStatus.AWAITING_BUILD)
         self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
-        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(rid)}
+        secrets = self._secrets(rid)
         try:
             python = await build_environment(config_path, partial(self._log, rid))
         except EnvironmentBuildError as exc:
@@ -279,7 +324,7 @@ class Deployer:
         if revision is None:
             return
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
-        secrets = {s["name"]: s["value"] for s in self.store.revision_secrets(revision_id)}
+        secrets = self._secrets(revision_id)
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
             python = await build_environment(path, partial(self._log, revision_id))
@@ -305,3 +350,10 @@ def _port_of(url: object) -> int | None:
         return urlsplit(url).port
     except ValueError:
         return None
+
+
+def _is_uuid(name: str) -> bool:
+    try:
+        return str(uuid.UUID(name)) == name
+    except ValueError:
+        return False

@@ -20,6 +20,7 @@ from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.control_plane.validation import (
     InvalidRequest,
     check_config_path,
+    check_deployment_fields,
     check_uuid,
     parse_body,
     query_int,
@@ -157,6 +158,7 @@ class DeploymentRoutes:
 
     async def create(self, request: Request) -> Response:
         body = parse_body(DeploymentCreate, await read_body(request))
+        check_deployment_fields(body.name, [secret.name for secret in body.secrets])
         if body.source != "internal_source":
             raise HttpError(400, f'source "{body.source}" is not supported: {SUPPORTED}')
         stamp = now()
@@ -189,6 +191,9 @@ class DeploymentRoutes:
     async def patch(self, request: Request) -> Response:
         check_uuid(request.path_params["deployment_id"], "deployment_id")
         body = parse_body(DeploymentPatch, await read_body(request))
+        check_deployment_fields(
+            None, None if body.secrets is None else [s.name for s in body.secrets]
+        )
         # From here on nothing awaits: the deployment is read, changed and stored in one
         # step, so a concurrent PATCH or the deployer's own updates (its URL, its status)
         # are never overwritten by a stale copy.

@@ -8,6 +8,20 @@ answer could not be JSON or would break the spec: `NaN`/`Infinity`, a lone surro
 (`"\udc00"`, not Unicode text), nesting deeper than `MAX_DEPTH`, values of the wrong type
 in `source_config`'s nested objects; and when it could not be used: a NUL byte in a path
 or a secret, a `langgraph_config_path` that is not a regular file.
+
+And what a local deployment must not be given (`check_deployment_fields`,
+`check_config_path`), each refused with an error of its own field:
+
+- a name with control characters (C0, C1, bidi and invisible format characters: they
+  would act on a terminal that shows it) or longer than `MAX_NAME` characters;
+- a secret name that is not an environment variable name (`[A-Za-z_][A-Za-z0-9_]*`, at
+  most `MAX_NAME` characters), that is given twice, or that would change how the server
+  process itself runs rather than what the graphs read (`reserved_secret_name`: ``PATH``,
+  ``HOME``, the dynamic loader's ``LD_*``/``DYLD_*``, the interpreter's ``PYTHON*``, the
+  shell start-up files ``BASH_ENV``/``ENV``);
+- a ``langgraph_config_path`` that is not a ``.json`` file, or that lies in a system
+  folder (`SYSTEM_FOLDERS`: ``/etc``, ``/proc``, ``/dev`` …), where no project is: the
+  build would read it.
 """
 
 from __future__ import annotations
@@ -15,6 +29,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import uuid
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -28,6 +43,7 @@ from pydantic import (
 from starlette.requests import Request
 
 from agent_tui.local.project_files import MAX_PROJECT_FILE, check_project_file
+from agent_tui.text.sanitize import INVISIBLE
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -191,21 +207,116 @@ def parse_body(model: type[M], raw: bytes) -> M:
         ) from None
 
 
+MAX_NAME = 256
+"""Characters of a deployment's or a secret's name at most."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_RESERVED_NAMES = frozenset({"PATH", "HOME", "BASH_ENV", "ENV"})
+_RESERVED_PREFIXES = ("LD_", "DYLD_", "PYTHON")
+
+SYSTEM_FOLDERS = tuple(
+    Path(folder)
+    for folder in (
+        "/etc",
+        "/proc",
+        "/sys",
+        "/dev",
+        "/boot",
+        "/run",
+        "/private/etc",  # macOS: /etc resolves here
+        "/private/var/run",
+        "/System",
+    )
+)
+"""Folders that hold the system's files, never a project to deploy."""
+
+
+def reserved_secret_name(name: str) -> bool:
+    """Whether a secret ``name`` would change how the server process runs (see above)."""
+    upper = name.upper()
+    return upper in _RESERVED_NAMES or upper.startswith(_RESERVED_PREFIXES)
+
+
+def _field_error(loc: list[str | int], msg: str) -> dict[str, Any]:
+    return {"loc": loc, "msg": msg, "type": "value_error"}
+
+
+def _name_problem(name: str, what: str) -> str | None:
+    if _CONTROL.search(name):
+        return f"{what} cannot contain control characters"
+    if len(name) > MAX_NAME:
+        return f"{what} is longer than {MAX_NAME} characters"
+    return None
+
+
+def check_deployment_fields(name: str | None, secret_names: list[str] | None) -> None:
+    """Refuse (`InvalidRequest`, an error per field) a deployment ``name`` or secret names
+    a local deployment must not have (see the module docstring)."""
+    errors: list[dict[str, Any]] = []
+    if name is not None and (problem := _name_problem(name, "A deployment's name")):
+        errors.append(_field_error(["body", "name"], problem))
+    seen: set[str] = set()
+    for index, secret in enumerate(secret_names or []):
+        loc: list[str | int] = ["body", "secrets", index, "name"]
+        shown = _printable_key(secret)[:MAX_NAME]
+        if problem := _name_problem(secret, "A secret's name"):
+            errors.append(_field_error(loc, problem))
+        elif not _ENV_NAME.fullmatch(secret):
+            errors.append(
+                _field_error(
+                    loc,
+                    f"A secret's name becomes an environment variable: {shown!r} is not one "
+                    "(letters, digits and '_', not starting with a digit)",
+                )
+            )
+        elif reserved_secret_name(secret):
+            errors.append(
+                _field_error(
+                    loc,
+                    f"A secret cannot be named {shown}: it would change how the agent server "
+                    "itself runs (PATH, HOME, LD_*, DYLD_*, PYTHON*, BASH_ENV and ENV are "
+                    "reserved)",
+                )
+            )
+        elif secret in seen:
+            errors.append(_field_error(loc, f"The secret {shown} is given more than once"))
+        seen.add(secret)
+    if errors:
+        raise InvalidRequest(errors)
+
+
+def _location_problem(path: Path) -> str | None:
+    """Why ``path`` (resolved) cannot be a project's ``langgraph.json``, by where it is."""
+    if path.suffix.lower() != ".json":
+        return "it is not a .json file"
+    for folder in SYSTEM_FOLDERS:
+        if path.is_relative_to(folder):
+            return f"it is in {folder}, a system folder"
+    return None
+
+
 def check_config_path(path: str, loc: list[str | int]) -> str:
     """``langgraph_config_path`` made absolute; refused when it names something other than
-    a regular file of a sensible size. A missing file is accepted: its build fails, saying so.
+    a regular ``.json`` file of a sensible size outside the system folders. A missing file
+    is accepted: its build fails, saying so.
     """
     try:
         resolved = Path(path).expanduser().resolve()
         info = os.stat(resolved)
     except FileNotFoundError:
+        if problem := _location_problem(resolved):
+            raise InvalidRequest(
+                [_field_error(loc, f"{resolved} cannot be a langgraph.json: {problem}")]
+            ) from None
         return str(resolved)
     except (OSError, ValueError, RuntimeError) as exc:  # RuntimeError: a symlink loop
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InvalidRequest(
             [{"loc": loc, "msg": f"Cannot use this path: {reason}", "type": "value_error"}]
         ) from None
-    if problem := check_project_file(info.st_mode, info.st_size, MAX_PROJECT_FILE):
+    problem = check_project_file(info.st_mode, info.st_size, MAX_PROJECT_FILE)
+    if problem := problem or _location_problem(resolved):
         raise InvalidRequest(
             [
                 {

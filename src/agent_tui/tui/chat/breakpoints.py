@@ -19,12 +19,13 @@ from agent_tui.client import ApiError
 from agent_tui.threads.history import delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
+from agent_tui.tui.widgets.inert import editable_json
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
-    from agent_tui.chat.run_machine import RunMachine
+    from agent_tui.chat.session import ChatSession
     from agent_tui.chat.transcript_model import ChatTranscript
     from agent_tui.client import AgentServerClient
     from agent_tui.tui.chat.paused import PausedBar
@@ -40,7 +41,7 @@ class PauseHost(Protocol):
     breakpoints: ThreadBreakpoints
 
     @property
-    def machine(self) -> RunMachine: ...
+    def session(self) -> ChatSession: ...
 
     @property
     def app(self) -> App[object]: ...
@@ -85,7 +86,7 @@ async def edit_paused_state(pane: PauseHost) -> bool:
     except ApiError as error:
         pane.screen_report(error, "read the paused state")
         return False
-    text = json.dumps(state.values, indent=2, ensure_ascii=False, default=str)
+    text = editable_json(state.values, default=str)
     title = "The paused state as JSON (save to continue the run)"
     while True:
         edited = await editor.edit_text(pane.app, text, title=title)
@@ -139,6 +140,6 @@ async def show_pause(pane: PauseHost, run_kwargs: dict[str, Any], *, focus: bool
         return
     pane.transcript.apply(pane.model.notice(text))
     pane.paused_bar.pause(text)
-    pane.machine.paused_at(text.removeprefix("paused "))
+    pane.session.paused_at(text.removeprefix("paused "))
     if focus:
         pane.paused_bar.focus()

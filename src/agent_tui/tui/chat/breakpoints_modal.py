@@ -27,6 +27,7 @@ from agent_tui.chat.breakpoints import (
 )
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.widgets.text import server_text
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 ON = "● pause"
@@ -67,7 +68,8 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(
-                f"Breakpoints of this thread's runs ({self.assistant_id})", classes="modal-title"
+                server_text(f"Breakpoints of this thread's runs ({self.assistant_id})"),
+                classes="modal-title",
             )
             table: DataTable[str | Text] = DataTable(id="breakpoint-nodes", cursor_type="row")
             table.add_columns("Node", "Before", "After")
@@ -106,10 +108,10 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
             table.move_cursor(row=min(max(row, 0), len(self.nodes) - 1))
 
     def _cells(self, node: BreakpointNode) -> tuple[Text, Text, Text]:
-        name = Text("  " * node.depth + node.name)
+        name = server_text("  " * node.depth + node.name)
         if not node.pausable:
             name.stylize("dim")
-            refusal = Text(node.refusal or "", style="dim italic")
+            refusal = server_text(node.refusal, style="dim italic")
             return name, refusal, Text("")
         return name, self._mark(node, "before"), self._mark(node, "after")
 
@@ -129,7 +131,7 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
         self.query_one("#breakpoint-stepping", Static).update(text)
 
     def say(self, message: str) -> None:
-        self.query_one("#breakpoint-message", Static).update(Text(message))
+        self.query_one("#breakpoint-message", Static).update(server_text(message))
 
     @property
     def node(self) -> BreakpointNode | None:

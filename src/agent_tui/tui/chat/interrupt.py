@@ -16,13 +16,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Static
 
 from agent_tui.chat.item_text import compact_json
 from agent_tui.chat.items import InterruptItem
 from agent_tui.text.user_json import json_or_text
 from agent_tui.tui.chat.blocks import ChatBlock, block_label
 from agent_tui.tui.chat.prompt import PromptArea
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.json_view import json_syntax
 from agent_tui.tui.widgets.text import server_text
 

@@ -1,25 +1,20 @@
 """The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
 
-Top, one line that is always visible (`tui/chat/state_line.py`): the run state
-(running, reconnecting…, interrupted, done, error, cancelled), the thread status and the
-assistant in use. Middle, the transcript (`tui/chat/transcript.py`) and, toggled with
-`f2` as a split beside it, the raw event inspector (`tui/chat/event_inspector.py`), which
-records every event even while hidden; `ctrl+s` saves its events
-(`tui/chat/event_export.py`). Bottom, the prompt (`tui/chat/prompt.py`).
+Top, the state line (`tui/chat/state_line.py`): run state, thread status, assistant.
+Middle, the transcript (`tui/chat/transcript.py`) and, toggled with `f2` beside it, the
+event inspector (`tui/chat/event_inspector.py`; `ctrl+s` saves its events). Bottom, the
+prompt (`tui/chat/prompt.py`).
 
 The pane renders the run and sends it the user's intents; it keeps no run state of its
-own. The state is the session's `RunMachine` (`chat/run_machine.py`): the pane starts it
-(`enter` in the prompt: send; an interrupt's form: resume; a thread found running when
-the pane opens, started elsewhere: join), asks it to cancel, and re-renders the state
-line and the keys whenever it changes. Each run is followed in one exclusive worker
-(`chat_run.py`, `run` while it lasts); the session's driver rejoins a dropped stream by
-itself and reports it. The screen hears `RunEnded` and refreshes its history.
-Cancelling (`ctrl+c` / `esc`) is the screen's key (`screens/thread_view/chat.py`),
-because it must work wherever the focus is: it calls `cancel_run`.
-
-One message can wait for the active run (`enter` twice): `chat_queue.py`. The thread's
-breakpoints ride on every run started here, and a run stopped at one offers continue /
-step / edit on the paused bar: `chat_breakpoints.py`.
+own. The state is the session's `RunMachine`, and the session (`chat/session.py`) alone
+moves it through a run: the pane asks it to `begin` an intent (enter: send; an
+interrupt's form: resume; the paused bar: go on; a run found on the thread: join), then
+follows it with one `RunRequest` in one exclusive worker (`tui/chat/run.py`); the
+session ends the run, or abandons it when nothing was sent. "Running" is the machine's
+`busy`. The screen hears `RunEnded` and refreshes its history; cancelling is the
+screen's key (it must work wherever the focus is): it calls `cancel_run`. One message
+can wait for the active run (`tui/chat/queue.py`); the thread's breakpoints ride on
+every run, and a pause offers continue / step / edit (`tui/chat/breakpoints.py`).
 """
 
 from __future__ import annotations
@@ -59,10 +54,13 @@ from agent_tui.tui.gc_tuning import streaming
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from textual.worker import Worker
-
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread
+
+
+CHANGED_ELSEWHERE = (
+    "The thread changed on the server (a run or an edit elsewhere): it shows its state now."
+)
 
 
 class ChatPane(ReportsWorkerFailures, Vertical):
@@ -114,7 +112,6 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.load_at_mount = load
         self.loaded = False  # the thread's messages were asked for
         self.shown_loaded = False  # … and are shown (an empty chat may say so)
-        self.run: ChatRun | None = None
         self.queue = MessageQueue(self)
         self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
         self.breakpoints = ThreadBreakpoints()  # every run started here carries them
@@ -165,8 +162,8 @@ class ChatPane(ReportsWorkerFailures, Vertical):
 
     @property
     def running(self) -> bool:
-        # A run worker outlives an `error` event (the driver still settles the run).
-        return self.run is not None or self.machine.busy
+        """A run is under way or still settling (the machine is the one source)."""
+        return self.machine.busy
 
     @property
     def stream_modes(self) -> tuple[str, ...]:
@@ -190,6 +187,23 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         if not self.chosen:
             self.assistant = named_by(thread.metadata) or self.assistant
         self.show_state()
+        if self._changed_elsewhere(thread):
+            self.load_transcript(CHANGED_ELSEWHERE)
+
+    def _changed_elsewhere(self, thread: Thread) -> bool:
+        """The thread changed since the transcript read it, and not by a run of this
+        pane's (a run, a fork or a state edit by another client or another copy)."""
+        seen = self.session.seen_updated_at
+        return (
+            self.shown_loaded
+            and not self.running
+            and seen is not None
+            and thread.updated_at is not None
+            and thread.updated_at != seen
+            and not any(
+                w.node is self and w.group == "chat-load" and w.is_running for w in self.workers
+            )
+        )
 
     def use_assistant(self, assistant: ChatAssistant) -> None:
         """The user's choice: later runs use it, whatever the thread's metadata says."""
@@ -324,8 +338,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
 
     def _start(self, run: ChatRun) -> None:
         self.paused_bar.clear()
-        self.run = run
-        self.machine.start(run.intent)
+        self.session.begin(run.intent)  # "starting" at once; the worker follows it
         self._follow(run)
 
     @work(exclusive=True, group="chat-run", exit_on_error=False)
@@ -335,27 +348,16 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         next_run: ChatRun | None = run
         while next_run is not None:
             run = next_run
-            ended: RunState | None = None
-            try:
-                with streaming():  # no full collection pauses the stream (tui/gc_tuning.py)
-                    await run.follow()
-            finally:
-                self.run = None
-                ended = self.machine.run_over()  # the cancel keys go
+            with streaming():  # no full collection pauses the stream (tui/gc_tuning.py)
+                await run.follow()  # the session ends the run (the cancel keys go)
+            ended = self.machine.ended  # None: nothing was sent
             if ended == "interrupted":
-                await chat_breakpoints.show_pause(self, run.breakpoint_kwargs)
+                await chat_breakpoints.show_pause(self, run.breakpoints)
             if ended is not None:
                 self.post_message(self.RunEnded(ended))
             next_run = self.queue.next_run(ended)
             if next_run is not None:
-                self.run = next_run
-                self.machine.start(next_run.intent)
-
-    def worker_failed(self, worker: Worker[object]) -> None:
-        # The run's worker raised something no run step handles (the app shows and logs
-        # it): the run is over, and the state line must not go on saying it runs.
-        if worker.group == "chat-run":
-            self.machine.broke("unexpected error, see the log")
+                self.session.begin(next_run.intent)
 
     # -- breakpoints and pauses (chat_breakpoints.py) ---------------------------------
 
@@ -399,9 +401,8 @@ class ChatPane(ReportsWorkerFailures, Vertical):
 
     def cancel_run(self) -> bool:
         """Cancel the active run on the server; False when none is active."""
-        if self.run is None:
+        if not self.session.request_cancel():
             return False
-        self.machine.request_cancel()
         self._cancel()
         return True
 

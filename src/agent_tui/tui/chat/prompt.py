@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import TextArea
 
+from agent_tui.tui.widgets.inert import TextArea
 from agent_tui.tui.widgets.key_order import after_queued
 
 PLACEHOLDER = "Message — enter sends, ctrl+j newline"

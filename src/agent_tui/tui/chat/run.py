@@ -25,8 +25,8 @@ from agent_tui.chat.driver_events import (
     RunAlreadyActive,
     RunGone,
 )
-from agent_tui.chat.graph_send import send_input
-from agent_tui.chat.run_machine import GoOn, Intent, Join, Resume, Send
+from agent_tui.chat.run_machine import GoOn, Intent, Join, Send
+from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import ApiError
 from agent_tui.text.user_json import JsonTextError
 from agent_tui.tui.app_contract import agent_app
@@ -133,24 +133,27 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
     assistant = await choose_assistant(pane)
     if assistant is None:
         raise RunNotHandedOver("no assistant picked")
+    request = run_request(pane, assistant, pane.breakpoints.run_kwargs())
     takes = await pane.graph_inputs.show(assistant, pane.prompt)
-    value: dict[str, Any] | None = None
     if not takes.takes_messages:
         try:
-            value = takes.check(text)
+            request = request.with_(input=takes.check(text))
         except JsonTextError as error:
             pane.input_error.say(str(error))
             raise InputRefused(str(error)) from None
         pane.input_error.say("")
-    return await pane.session.hand_over(
+    return await pane.session.hand_over(request, text, how)
+
+
+def run_request(pane: RunHost, assistant: ChatAssistant, breakpoints: dict[str, Any]) -> RunRequest:
+    """A run of the pane's: its assistant with the app's context overrides (a pinned
+    version rides on run-level overrides too), its stream modes, `breakpoints`."""
+    return RunRequest(
         assistant.assistant_id,
-        text,
-        how,
-        input=value,
         stream_modes=pane.stream_modes,
         context=assistant.context_for_run(agent_app(pane.app).context_overrides),
         config=assistant.config_for_run(),
-        **pane.breakpoints.run_kwargs(),
+        **breakpoints,
     )
 
 
@@ -164,13 +167,13 @@ class InputRefused(RunNotHandedOver):
 
 
 class ChatRun:
-    """Follows the run the pane's machine was started for (`intent`): a `Send` sends its
-    text, a `Resume` answers its interrupt, a `Join` follows a run already on the thread
-    (started elsewhere), replayed from its start, a `GoOn` runs a paused thread on with no
-    input, to its next breakpoint (or, stepping, to just before its next node). Every run
-    but a join carries the pane's breakpoints (`breakpoint_kwargs`). A queued `Send` is no
-    longer in the prompt (which may hold the next draft): the prompt is left alone, and a
-    failed send gives the text back."""
+    """Follows the run the pane began (`intent`) through the session, which owns its
+    state: a `Send` sends its text, a `Resume` answers its interrupt, a `Join` follows a
+    run already on the thread (started elsewhere), replayed from its start, a `GoOn` runs
+    a paused thread on with no input, to its next breakpoint (or, stepping, to just
+    before its next node). Every run but a join carries the pane's breakpoints
+    (`breakpoints`). A queued `Send` is no longer in the prompt (which may hold the next
+    draft): the prompt is left alone, and a failed send gives the text back."""
 
     def __init__(self, pane: RunHost, intent: Intent) -> None:
         self.pane = pane
@@ -178,94 +181,53 @@ class ChatRun:
         self._prompt_done = False  # the prompt was cleared (or is not ours to clear)
         chosen = pane.breakpoints
         stepping = isinstance(intent, GoOn) and intent.step
-        self.breakpoint_kwargs = chosen.step_kwargs() if stepping else chosen.run_kwargs()
+        self.breakpoints = chosen.step_kwargs() if stepping else chosen.run_kwargs()
 
     async def follow(self) -> None:
-        pane, intent = self.pane, self.intent
+        """Follow the run to its end; the session ends it (or abandons it, when nothing
+        was sent), and on what no step handles it is over, in error, before the worker
+        reports it."""
+        try:
+            await self._follow_intent()
+        except Exception:
+            if self.pane.machine.active:
+                self.pane.session.broke("unexpected error, see the log")
+            raise
+
+    async def _follow_intent(self) -> None:
+        pane, intent, session = self.pane, self.intent, self.pane.session
         if isinstance(intent, Join):
             try:
-                await self._follow(pane.session.join(intent.run_id, reload=intent.reload))
+                await self._follow(session.follow())
             except ApiError as error:
-                pane.machine.not_started()
                 pane.screen_report(error, "follow the thread's run")
             return
         try:
             assistant = await choose_assistant(pane)
         except ApiError as error:
-            pane.machine.not_started()
+            session.abandon()
             pane.screen_report(error, "find an assistant to run")
             self._give_back()
             return
         if assistant is None:
-            pane.machine.not_started()
+            session.abandon()
             pane.notify("No assistant picked: nothing sent.", markup=False)
             self._give_back()
             return
-        # A pinned version (or the set-latest bug) rides on run-level overrides.
-        context = assistant.context_for_run(agent_app(pane.app).context_overrides)
-        config = assistant.config_for_run()
-        session, modes = pane.session, pane.stream_modes
-        steps: AsyncIterator[Step]
+        request = run_request(pane, assistant, self.breakpoints)
         if isinstance(intent, Send):
             takes = await pane.graph_inputs.show(assistant, pane.prompt)
             if not takes.takes_messages:
                 value = self._checked(takes, intent.text)
                 if value is None:
                     return
-                steps = send_input(
-                    session,
-                    assistant.assistant_id,
-                    value,
-                    stream_modes=modes,
-                    context=context,
-                    config=config,
-                    **self.breakpoint_kwargs,
-                )
-            else:
-                steps = session.send(
-                    assistant.assistant_id,
-                    intent.text,
-                    stream_modes=modes,
-                    context=context,
-                    config=config,
-                    **self.breakpoint_kwargs,
-                )
-        elif isinstance(intent, Resume):
-            steps = session.resume(
-                assistant.assistant_id,
-                intent.value,
-                interrupt=intent.interrupt,
-                stream_modes=modes,
-                context=context,
-                config=config,
-                **self.breakpoint_kwargs,
-            )
-        elif isinstance(intent, GoOn):
-            steps = session.run(
-                assistant.assistant_id,
-                stream_modes=modes,
-                context=context,
-                config=config,
-                **self.breakpoint_kwargs,
-            )
-        else:
-            steps = session.run(
-                assistant.assistant_id,
-                input=intent.input,
-                command=intent.command,
-                stream_modes=modes,
-                context=context,
-                config=config,
-                **self.breakpoint_kwargs,
-            )
+                request = request.with_(input=value)
         try:
-            await self._follow(steps)
+            await self._follow(session.follow(request))
         except RunAlreadyActive as error:
-            pane.machine.not_started()
             pane.notify(str(error), title="Not sent", severity="warning", markup=False)
             self._give_back()
         except ApiError as error:
-            pane.machine.not_started()
             pane.screen_report(error, self._doing)
             self._give_back()
 
@@ -276,7 +238,7 @@ class ChatRun:
         try:
             value = takes.check(text)
         except JsonTextError as error:
-            pane.machine.not_started()
+            pane.session.abandon()
             pane.input_error.say(str(error))
             self._give_back()
             return None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.run_request import DEFAULT_STREAM_MODES
 from agent_tui.tui.widgets.resource_table import status_text
 from agent_tui.tui.widgets.text import server_text
 

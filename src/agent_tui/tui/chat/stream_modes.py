@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from agent_tui.chat.run_driver import DEFAULT_STREAM_MODES
+from agent_tui.chat.run_request import DEFAULT_STREAM_MODES
 from agent_tui.tui.agent_screen import AgentScreen
 
 DEFAULT_MODES = DEFAULT_STREAM_MODES  # what runs stream unless the user adds more

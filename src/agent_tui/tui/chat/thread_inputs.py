@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Select, Static
+from textual.widgets import Footer, Static
 
 from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.widgets.inert import Input, Select
 from agent_tui.tui.widgets.text import server_text
 
 _CSS = """

@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Label, Static
 
 from agent_tui.client import ApiError, ControlPlaneClient
 from agent_tui.client.error_text import nothing_sent
@@ -28,6 +28,7 @@ from agent_tui.text.time_text import utc_seconds
 from agent_tui.tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.tui.modals.saving_form import SavingForm
 from agent_tui.tui.resource_screen import ResourceScreen
+from agent_tui.tui.widgets.inert import Input, Select
 from agent_tui.tui.widgets.resource_table import Column
 from agent_tui.tui.widgets.text import server_text
 

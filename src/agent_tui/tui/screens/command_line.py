@@ -15,12 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.commands import SHELL_COMMANDS, complete
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.text import server_text
 
 

@@ -70,7 +70,7 @@ def _summary_rows(
     raw: dict[str, Any] = info.raw()
     rows: list[SummaryRow] = [(label, clean_text(value), "") for label, value in about]
     rows += [
-        ("Version", clean_text(f"langgraph-api {info.version or '?'}"), ""),
+        ("Version", clean_text(info.server), ""),
         ("LangGraph", clean_text(info.langgraph_py_version or "?"), ""),
     ]
     host = raw.get("host")

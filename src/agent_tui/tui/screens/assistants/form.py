@@ -20,7 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Footer, Label, Static
 
 from agent_tui.assistants.schema_fields import FieldProblem, fields_from_schema, parse_json_object
 from agent_tui.client import AgentServerClient, ApiError, ValidationFailed
@@ -34,6 +34,7 @@ from agent_tui.tui.editor import edit_text
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.saving_form import SavingForm
 from agent_tui.tui.screens.assistants.schema_form import OTHER_KEYS, FormInvalid, SchemaForm
+from agent_tui.tui.widgets.inert import Input, Select, TextArea, editable_json
 from agent_tui.tui.widgets.text import server_text
 
 
@@ -325,7 +326,7 @@ class AssistantFormScreen(SavingForm[dict[str, Any], Assistant]):
                 )
                 self.show_error(f"Not opened as JSON, fix first (it would be lost): {said}")
                 return
-        start = self._raw_text or json.dumps(self._current_body(), indent=2, ensure_ascii=False)
+        start = self._raw_text or editable_json(self._current_body())
         text = await edit_text(self.app, start, title="The assistant as JSON")
         if text is None:
             return

@@ -27,7 +27,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
-from textual.widgets import Input, Select, Static, Switch, TextArea
+from textual.widgets import Static, Switch
 from textual.widgets.select import NoSelection
 
 from agent_tui.assistants.schema_fields import (
@@ -40,6 +40,7 @@ from agent_tui.assistants.schema_fields import (
     parse_text,
     text_for,
 )
+from agent_tui.tui.widgets.inert import Input, Select, TextArea, editable_json
 from agent_tui.tui.widgets.text import server_text
 
 OTHER_KEYS = "__other__"  # the problem key of the "other keys" field
@@ -54,7 +55,7 @@ class FormInvalid(Exception):
 
 
 def _json_text(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) if value else ""
+    return editable_json(value) if value else ""
 
 
 class SchemaForm(Vertical):
@@ -95,7 +96,7 @@ class SchemaForm(Vertical):
                 label = server_text(spec.label)
                 if spec.required:
                     label.append(" *", style="bold red")
-                label.append(f"  ({spec.name} · {spec.kind})", style="dim")
+                label.append_text(server_text(f"  ({spec.name} · {spec.kind})", style="dim"))
                 yield Static(label, classes="field-label")
                 hint = " · ".join(h for h in (spec.default_hint(), spec.description) if h)
                 if spec.kind in ("str", "int", "float", "json") and not spec.required:

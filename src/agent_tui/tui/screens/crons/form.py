@@ -16,7 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Footer, Label, Static
 
 from agent_tui.assistants.fetch import fetch_all_assistants
 from agent_tui.client import AgentServerClient, ApiError
@@ -37,6 +37,7 @@ from agent_tui.text.time_text import Clock, now_utc
 from agent_tui.threads.lookup import ThreadNotFound, resolve_thread_id
 from agent_tui.tui.agent_screen import refuse_if_readonly
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
+from agent_tui.tui.widgets.inert import Input, Select, TextArea
 from agent_tui.tui.widgets.text import server_text
 
 MESSAGE = "message"

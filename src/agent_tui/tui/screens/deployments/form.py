@@ -18,7 +18,6 @@ Dismisses with the created/patched `Deployment`, or None.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Footer, Label, Static
 
 from agent_tui.client import ControlPlaneClient
 from agent_tui.client.error_text import nothing_sent
@@ -57,6 +56,7 @@ from agent_tui.deployments.spec import (
 from agent_tui.tui.agent_screen import AgentScreen, refuse_if_readonly
 from agent_tui.tui.modals.saving_form import SavingForm
 from agent_tui.tui.screens.deployments.secret_rows import SecretRowInputs, SecretRows
+from agent_tui.tui.widgets.inert import Input, Select, TextArea, editable_json
 from agent_tui.tui.widgets.text import server_text
 
 _FIELDS = (FIELD_NAME, FIELD_SOURCE, FIELD_CONFIG_PATH, FIELD_SOURCE_CONFIG, FIELD_REVISION_CONFIG)
@@ -331,4 +331,4 @@ class DeploymentFormScreen(SavingForm[RequestBody[Any], Deployment]):
 
 
 def _json_text(value: dict[str, Any]) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) if value else ""
+    return editable_json(value) if value else ""

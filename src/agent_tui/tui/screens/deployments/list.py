@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.widgets import Input
 
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
@@ -37,6 +36,7 @@ from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.revision_progress import follow_revision
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.resource_table import NAME_WIDTH, Column, status_text
 from agent_tui.tui.widgets.text import server_text
 

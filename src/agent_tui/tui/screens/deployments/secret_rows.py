@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Static
 
 from agent_tui.deployments.spec import SecretRow
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.text import server_text
 
 

@@ -26,7 +26,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Footer, Static, Tree
 
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
@@ -57,6 +57,7 @@ from agent_tui.tui.screens.store.item_form import ItemFormScreen
 from agent_tui.tui.screens.store.namespace_tree import NamespaceTree
 from agent_tui.tui.screens.store.search import StoreSearchScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.resource_table import Column, ResourceTable
 from agent_tui.tui.widgets.text import server_text
 

@@ -10,20 +10,20 @@ Dismisses with the `ItemDraft` that was put, or None on cancel.
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Label, Static
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
 from agent_tui.store.item_input import ItemDraft, StoreInputError
 from agent_tui.tui.editor import edit_text
 from agent_tui.tui.modals.saving_form import SavingForm
+from agent_tui.tui.widgets.inert import Input, TextArea, editable_json
 from agent_tui.tui.widgets.text import server_text
 
 FIELDS = ("namespace", "key", "value", "ttl")
@@ -76,11 +76,7 @@ class ItemFormScreen(SavingForm[ItemDraft, ItemDraft]):
     def compose(self) -> ComposeResult:
         item = self.item
         title = "Edit item" if item is not None else "New item"
-        value = (
-            json.dumps(item.value, indent=2, ensure_ascii=False, default=str)
-            if item is not None
-            else NEW_VALUE
-        )
+        value = editable_json(item.value, default=str) if item is not None else NEW_VALUE
         with Vertical():
             yield Static(title, classes="title")
             with Horizontal(classes="row"):

@@ -16,9 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Label, Static
 
 from agent_tui.store.item_input import StoreInputError, StoreSearch
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.text import server_text
 
 

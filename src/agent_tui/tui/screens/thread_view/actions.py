@@ -37,6 +37,7 @@ from agent_tui.tui import editor
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen
 from agent_tui.tui.screens.thread_view.workers import start
+from agent_tui.tui.widgets.inert import editable_json
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -132,7 +133,7 @@ class TimeTravel:
 
     async def _fork(self, row: HistoryRow) -> None:
         original = row.state.values
-        text = json.dumps(original, indent=2, ensure_ascii=False, default=str)
+        text = editable_json(original, default=str)
         title = f"Fork at step {row.step}: the state as JSON (save to continue)"
         while True:
             edited = await editor.edit_text(self.app, text, title=title)

@@ -75,7 +75,9 @@ class AttentionScreen(ThreadsScreen):
                     whole = await self.client.threads.get(listed.thread_id)
                     tasks = []
                     if listed.status == "error":
-                        tasks = (await self.client.threads.get_state(listed.thread_id)).tasks
+                        tasks = (
+                            await self.client.threads.get_state(listed.thread_id, subgraphs=True)
+                        ).tasks
                 except ApiError:
                     return  # the row says what the listed thread says
             # The row's status as listed, with the error only the whole thread carries.

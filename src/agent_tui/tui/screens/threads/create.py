@@ -16,13 +16,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Label, Static
 
 from agent_tui.client import AgentServerClient, ApiError, NotFound, PartialFailure
 from agent_tui.client.error_text import describe_error
 from agent_tui.client.models import Thread
 from agent_tui.threads.query import QueryError, ThreadDraft
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
+from agent_tui.tui.widgets.inert import Input, TextArea
 
 SUPERSTEPS_HINT = (
     'Supersteps (optional, JSON): [{"updates": [{"values": {...}, "as_node": "node"}]}, ...]'

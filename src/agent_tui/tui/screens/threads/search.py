@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Label, Static
 
 from agent_tui.client.models import THREAD_STATUSES
 from agent_tui.threads.query import (
@@ -23,6 +23,7 @@ from agent_tui.threads.query import (
     ThreadQuery,
     format_metadata,
 )
+from agent_tui.tui.widgets.inert import Input, Select
 from agent_tui.tui.widgets.text import server_text
 
 ANY = "any"

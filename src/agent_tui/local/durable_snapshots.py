@@ -13,8 +13,8 @@ the record set, would not be seen: the runtime's one such change (a thread's
 first commit `Committer.FULL_EVERY` seconds or more after the last full one pickles every
 piece again.
 
-A snapshot is written as frames (a 4-byte length, then the bytes): first a pickled layout
-(key, kind, number of frames), then the pieces' pickles. `decode` puts the mapping back
+A snapshot is written as frames (a 4-byte length, then a pickle): first the layout (key,
+kind, number of frames), then the pieces. `decode` puts the mapping back
 together, where the runtime loads it (it must import what the pickles name).
 """
 
@@ -36,13 +36,12 @@ _PROTOCOL = 5  # `pickle.load` reads it; 20% faster than the runtime's own proto
 
 
 class _Piece:
-    __slots__ = ("data", "keys", "target", "values")
+    __slots__ = ("frame", "target", "values")
 
-    def __init__(self, target: Any, keys: tuple[Any, ...], values: tuple[Any, ...], data: bytes):
+    def __init__(self, target: Any, values: tuple[Any, ...], frame: bytes) -> None:
         self.target = target
-        self.keys = keys
         self.values = values
-        self.data = data
+        self.frame = frame  # its length, then its pickle
 
 
 class Snapshotter:
@@ -61,7 +60,7 @@ class Snapshotter:
         frames: list[bytes] = [b""]
         if self.shape == "whole":
             layout.append((None, "whole", 1))
-            frames.append(pickle.dumps(dict(mapping), _PROTOCOL))
+            frames.append(_frame(dict(mapping)))
         elif self.shape == "namespaces":
             entries = list(mapping.items())
             layout.append((None, "entries", len(entries)))
@@ -75,8 +74,8 @@ class Snapshotter:
                     frames.extend(_piece(old, new, record) for record in records)
                 else:
                     layout.append((key, "whole", 1))
-                    frames.append(pickle.dumps(value, _PROTOCOL))
-        frames[0] = pickle.dumps(layout, _PROTOCOL)
+                    frames.append(_frame(value))
+        frames[0] = _frame(layout)
         self._pieces = new
         if self._frames == frames:  # a list's `==` takes the same object as equal at once
             return None
@@ -88,27 +87,28 @@ class Snapshotter:
 
 
 def _piece(old: dict[int, _Piece], new: dict[int, _Piece], target: Any, label: Any = None) -> bytes:
-    if isinstance(target, dict):
-        keys, values = tuple(target), tuple(target.values())
-    else:
-        keys, values = (), (target,)
+    # A key added or dropped changes the length; one replaced by another with the very
+    # same value objects in the same order is not a change the runtime makes.
+    values = tuple(target.values()) if isinstance(target, dict) else (target,)
     known = old.get(id(target))
     if (
-        known is not None
-        and known.target is target
-        and known.keys == keys
-        and len(known.values) == len(values)
-        and all(map(operator.is_, known.values, values))
+        known is None
+        or known.target is not target
+        or len(known.values) != len(values)
+        or not all(map(operator.is_, known.values, values))
     ):
-        data = known.data
-    else:
-        data = pickle.dumps(target if label is None else (label, target), _PROTOCOL)
-    new[id(target)] = _Piece(target, keys, values, data)
-    return data
+        known = _Piece(target, values, _frame(target if label is None else (label, target)))
+    new[id(target)] = known
+    return known.frame
+
+
+def _frame(value: Any) -> bytes:
+    data = pickle.dumps(value, _PROTOCOL)
+    return _LENGTH.pack(len(data)) + data
 
 
 def encode(frames: list[bytes]) -> bytes:
-    return b"".join(part for frame in frames for part in (_LENGTH.pack(len(frame)), frame))
+    return b"".join(frames)
 
 
 def decode(body: bytes) -> dict[Any, Any]:

@@ -125,7 +125,7 @@ class AgentTuiApp(ShellApp):
             on_reload=self._show_reload,
             on_status=self._set_connection_status,
             on_fix=self._show_fix,
-            on_disk=self._show_disk_problem,
+            on_disk=lambda problem: local_status.show_disk_problem(self, problem, self.local),
             reload=reload,
             start_timeout=start_timeout,
         )
@@ -204,9 +204,7 @@ class AgentTuiApp(ShellApp):
             return  # the user switched context meanwhile
         logger.info("connected to %s (%s)", url, clean_text(info.server))
         self.client = client
-        # A problem the server told of while it started stays in the header.
-        problem = self.local.disk_problem
-        self.connection_status = f"⚠ {problem}" if problem else f"connected · {url}"
+        self.connection_status = local_status.connected_status(self.local, url)
         # Not awaited: the stack changes at once and the worker ends, so a context switch
         # that cancels this worker can never cancel it halfway through a screen switch.
         while self.screen is not startup and len(self.screen_stack) > 2:
@@ -250,11 +248,6 @@ class AgentTuiApp(ShellApp):
         if watch is not None and startup is self._startup:
             project, graphs = watch.config_path.parent, watch.check_graphs_first
             startup.show_watch(local_status.watching_line(project, graphs=graphs))
-
-    def _show_disk_problem(self, problem: str | None) -> None:
-        server = self.local.server
-        url = server.url if server is not None and server.port is not None else ""
-        local_status.show_disk_problem(self, problem, url)
 
     def _show_fix(self, event: FixEvent) -> None:
         """What a save did to the local project that did not start."""

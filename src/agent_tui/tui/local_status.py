@@ -23,19 +23,29 @@ from agent_tui.text.sanitize import clean_text
 if TYPE_CHECKING:
     from agent_tui.local.broken_start import FixEvent
     from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.local.session import LocalSession
     from agent_tui.tui.screens.startup import StartupScreen
     from agent_tui.tui.shell import ShellApp
 
 
-def show_disk_problem(app: ShellApp, problem: str | None, url: str) -> None:
-    """The local server at ``url`` cannot save its data (``problem``: the server's words,
+def show_disk_problem(app: ShellApp, problem: str | None, session: LocalSession) -> None:
+    """The app's local server cannot save its data (``problem``: the server's words,
     `local.durable_commits.disk_news`), or can again (None)."""
+    server = session.server
+    url = server.url if server is not None and server.port is not None else ""
+    app.connection_status = connected_status(session, url)
     if problem is not None:
-        app.connection_status = f"⚠ {problem}"
         app.notify(clean_text(problem), severity="error", timeout=30)
     else:
-        app.connection_status = f"connected · {url}" if url else "connected"
         app.notify("The local server saves its data again.", timeout=8)
+
+
+def connected_status(session: LocalSession, url: str) -> str:
+    """The header once connected to ``url``: a save problem of the app's local server
+    (told while it started, too) stays there until it is saved again."""
+    if session.disk_problem:
+        return f"⚠ {session.disk_problem}"
+    return f"connected · {url}" if url else "connected"
 
 
 def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "") -> None:

@@ -33,6 +33,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from agent_tui.local.durable_commits import LOADED_AT_IMPORT, newest_commits, restore_committed
+from agent_tui.local.durable_runtime import DURABLE_CHECKPOINTER, make_runtime_durable
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.queue_wakeup import wake_queue_on_new_runs
 from agent_tui.local.standby import wait_for_go
@@ -83,7 +85,18 @@ def main(argv: list[str] | None = None) -> int:
     # The runtime reads this when imported, and the queue patch imports it before
     # `run_server` sets the variable (to the same value).
     os.environ["LANGGRAPH_DISABLE_FILE_PERSISTENCE"] = str(config.disable_persistence).lower()
+    durable = not config.disable_persistence and not args.volatile
+    # Acknowledged writes survive a crash (`durable_runtime`). The last commits go where
+    # the runtime loads its stores from, before it is imported (it loads some then).
+    generations = newest_commits() if durable else {}
+    if durable:
+        restore_committed(LOADED_AT_IMPORT)
     wake_queue_on_new_runs()
+    options = dict(config.options)
+    if durable:
+        make_runtime_durable(generations)
+        # A project that names its own checkpointer keeps it.
+        options.setdefault("checkpointer", {"path": DURABLE_CHECKPOINTER})
 
     # `run_server` probes the port and, finding it busy, silently serves on another one,
     # where agent-tui would never look. Serve on the given port or fail (and be retried).
@@ -111,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         server_level="INFO",
         # Open streams must not hold up shutdown: the data is only saved after them.
         timeout_graceful_shutdown=max(1, int(args.grace / 2)),
-        **config.options,
+        **options,
         **extra,
     )
     return 0
@@ -128,6 +141,11 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--die-with-parent", action="store_true")
     parser.add_argument("--allow-blocking", action="store_true")
     parser.add_argument("--grace", type=float, default=8.0, help="seconds to shut down")
+    parser.add_argument(
+        "--volatile",
+        action="store_true",
+        help="keep the runtime's own saving (every 10 s, checkpoints at exit): benchmarks only",
+    )
     parser.add_argument(
         "--standby", action="store_true", help="import the slow modules, then wait for 'go'"
     )

@@ -62,6 +62,7 @@ class LocalSession:
         on_reload: ReloadListener,
         on_status: Callable[[str], None],
         on_fix: FixListener | None = None,
+        on_disk: Callable[[str | None], None] | None = None,
         reload: bool = False,
         start_timeout: float | None = None,
     ) -> None:
@@ -69,6 +70,9 @@ class LocalSession:
         self._on_reload = on_reload
         self._on_status = on_status
         self._on_fix = on_fix
+        self._on_disk = on_disk
+        self.disk_problem: str | None = None
+        """Why the server this app started cannot save its data now (its log's words)."""
         self.reload = reload
         self.start_timeout = start_timeout
         self.server: EmbeddedAgentServer | None = None
@@ -165,8 +169,15 @@ class LocalSession:
         python = await self._project_python(config, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
-        server = EmbeddedAgentServer(config, data_dir=data_dir, python=python, hold_listener=reload)
+        server = EmbeddedAgentServer(
+            config,
+            data_dir=data_dir,
+            python=python,
+            hold_listener=reload,
+            on_line=self._watch_disk,
+        )
         self.server = server  # set before start: shutdown must find it
+        self.disk_problem = None
         startup.follow(f"Starting a local agent server for {config}", server.log_lines)
         launched = time.time()  # it reads the project from then on
         await asyncio.to_thread(server.start)
@@ -186,6 +197,18 @@ class LocalSession:
         if reload:
             await asyncio.to_thread(self._watch, server, launched)
         return server.url
+
+    def _watch_disk(self, line: str) -> None:
+        """A server log line (from the reader thread) that says its data cannot be saved
+        (its words), or can be again (None), goes to ``on_disk`` on the loop."""
+        from agent_tui.local.durable_commits import disk_news
+
+        news = disk_news(line)
+        if news is None:
+            return
+        self.disk_problem = news or None
+        if self._on_disk is not None:
+            self._on_loop(self._on_disk, news or None)
 
     async def _explain(
         self, exited: ServerExited, config: Path, python: str, startup: StartupProgress

@@ -125,6 +125,7 @@ class AgentTuiApp(ShellApp):
             on_reload=self._show_reload,
             on_status=self._set_connection_status,
             on_fix=self._show_fix,
+            on_disk=lambda problem: local_status.show_disk_problem(self, problem, self.local),
             reload=reload,
             start_timeout=start_timeout,
         )
@@ -203,7 +204,7 @@ class AgentTuiApp(ShellApp):
             return  # the user switched context meanwhile
         logger.info("connected to %s (%s)", url, clean_text(info.server))
         self.client = client
-        self.connection_status = f"connected · {url}"
+        self.connection_status = local_status.connected_status(self.local, url)
         # Not awaited: the stack changes at once and the worker ends, so a context switch
         # that cancels this worker can never cancel it halfway through a screen switch.
         while self.screen is not startup and len(self.screen_stack) > 2:

@@ -7,7 +7,9 @@
   loads the graphs again after a reload;
 - after a failed start, what the project watch (`local.broken_start`) finds: on the
   start-up screen, the line under the failure says the project is watched and what a
-  save did, and a save that fixes it starts the server again (``retry``).
+  save did, and a save that fixes it starts the server again (``retry``);
+- the server's data that cannot be saved (a full disk: its writes are refused with 507),
+  in the header and a notification, until it is saved again.
 """
 
 from __future__ import annotations
@@ -21,8 +23,29 @@ from agent_tui.text.sanitize import clean_text
 if TYPE_CHECKING:
     from agent_tui.local.broken_start import FixEvent
     from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.local.session import LocalSession
     from agent_tui.tui.screens.startup import StartupScreen
     from agent_tui.tui.shell import ShellApp
+
+
+def show_disk_problem(app: ShellApp, problem: str | None, session: LocalSession) -> None:
+    """The app's local server cannot save its data (``problem``: the server's words,
+    `local.durable_commits.disk_news`), or can again (None)."""
+    server = session.server
+    url = server.url if server is not None and server.port is not None else ""
+    app.connection_status = connected_status(session, url)
+    if problem is not None:
+        app.notify(clean_text(problem), severity="error", timeout=30)
+    else:
+        app.notify("The local server saves its data again.", timeout=8)
+
+
+def connected_status(session: LocalSession, url: str) -> str:
+    """The header once connected to ``url``: a save problem of the app's local server
+    (told while it started, too) stays there until it is saved again."""
+    if session.disk_problem:
+        return f"⚠ {session.disk_problem}"
+    return f"connected · {url}" if url else "connected"
 
 
 def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "") -> None:

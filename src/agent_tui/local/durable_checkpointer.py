@@ -1,0 +1,191 @@
+"""The embedded server's checkpointer: SQLite in the data folder, each checkpoint committed
+as it is saved.
+
+The in-memory runtime keeps checkpoints in dictionaries that it pickles to
+``.langgraph_api/.langgraph_checkpoint.*.pckl`` only at a clean stop (its 10 s flush loop
+loses track of them: see docs/server-quirks.md), so a crash lost every checkpoint.
+langgraph-api's ``checkpointer`` setting replaces the runtime's checkpointer; the server
+process (`server_process`) sets it to `checkpointer` below unless the project's
+``langgraph.json`` names its own. Each ``aput`` and ``aput_writes`` is one SQLite
+transaction, committed before the run goes on, in WAL mode with ``synchronous=NORMAL``:
+a commit survives a crash of the process (it is in the operating system's hands), the
+file stays consistent after a power cut (the last commits may be lost then).
+
+Only the server process imports this module (it needs langgraph-api).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    DeltaChannelHistory,
+)
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+logger = logging.getLogger(__name__)
+
+DATABASE_FILE = Path(".langgraph_api") / "checkpoints.sqlite"
+"""Relative to the server's working folder, its data folder (beside the runtime's files)."""
+
+
+class DurableSqliteSaver(SqliteSaver):
+    """`SqliteSaver` with the async methods langgraph-api calls, run in place, and what it
+    asks of a custom checkpointer beyond them: deleting a run's checkpoints
+    (``multitask_strategy="rollback"``) and pruning.
+
+    In place, not in a worker thread (as `AsyncSqliteSaver` does, through aiosqlite): a
+    checkpoint is a short write to the operating system's cache, while each trip to a
+    thread and back waited for the GIL on a busy server (several milliseconds each, about
+    ten trips a run; see benchmarks/durable_runs.py)."""
+
+    def setup(self) -> None:
+        if not self.is_setup:
+            # A crash loses no commit with NORMAL in WAL mode; FULL would also survive a
+            # power cut, at an fsync per checkpoint. A second connection (another event
+            # loop's) waits for the lock instead of failing at once.
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA busy_timeout=10000")
+        super().setup()
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return self.get_tuple(config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        for item in self.list(config, filter=filter, before=before, limit=limit):
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return self.put(config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        self.put_writes(config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        self.delete_thread(thread_id)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, DeltaChannelHistory]:
+        return self.get_delta_channel_history(config=config, channels=channels)
+
+    async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
+        ids = [str(run_id) for run_id in run_ids]
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        doomed = (
+            "SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints "
+            f"WHERE json_extract(CAST(metadata AS TEXT), '$.run_id') IN ({marks})"
+        )
+        with self.cursor() as cur:
+            for table in ("writes", "checkpoints"):
+                cur.execute(
+                    f"DELETE FROM {table} WHERE (thread_id, checkpoint_ns, checkpoint_id) "
+                    f"IN ({doomed})",
+                    ids,
+                )
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        if strategy != "keep_latest":
+            for thread_id in thread_ids:
+                self.delete_thread(str(thread_id))
+            return
+        # Checkpoint ids grow with time (uuid6): the latest of a namespace is its largest.
+        older = (
+            "SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id FROM checkpoints c "
+            "WHERE c.thread_id = ? AND c.checkpoint_id < (SELECT MAX(l.checkpoint_id) "
+            "FROM checkpoints l WHERE l.thread_id = c.thread_id "
+            "AND l.checkpoint_ns = c.checkpoint_ns)"
+        )
+        with self.cursor() as cur:
+            for thread_id in thread_ids:
+                for table in ("writes", "checkpoints"):
+                    cur.execute(
+                        f"DELETE FROM {table} WHERE (thread_id, checkpoint_ns, checkpoint_id) "
+                        f"IN ({older})",
+                        (str(thread_id),),
+                    )
+
+
+PICKLED_CHECKPOINTS = Path(".langgraph_api") / ".langgraph_checkpoint.1.pckl"
+"""The first of the runtime's own checkpoint files (from before this saver)."""
+
+
+def copy_pickled_checkpoints(saver: DurableSqliteSaver) -> int:
+    """Copy the checkpoints the runtime kept in its own files into ``saver`` (once, when
+    the database is new), oldest first so each keeps its parent; how many were copied.
+    The runtime's files are left as they were."""
+    from langgraph_runtime_inmem.checkpoint import Checkpointer
+
+    pickled = Checkpointer()  # the runtime's saver, loaded from its files
+    copied = 0
+    for thread_id in list(pickled.storage):
+        found = list(pickled.list({"configurable": {"thread_id": thread_id}}))
+        for item in reversed(found):  # `list` gives the newest first
+            configurable = item.config["configurable"]
+            parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+            config: RunnableConfig = {
+                "configurable": {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+                    **({"checkpoint_id": parent} if parent else {}),
+                }
+            }
+            stored = saver.put(config, item.checkpoint, item.metadata, {})
+            for task_id, channel, value in item.pending_writes or []:
+                saver.put_writes(stored, [(channel, value)], task_id)
+            copied += 1
+    if copied:
+        logger.info("agent-tui: copied %d checkpoints from the runtime's files", copied)
+    return copied
+
+
+@asynccontextmanager
+async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
+    """The saver langgraph-api enters once per event loop, on the data folder's database."""
+    from langgraph_api.serde import Serializer  # the runtime's own serializer
+
+    os.makedirs(DATABASE_FILE.parent, exist_ok=True)
+    new = not DATABASE_FILE.exists()
+    # Used from the loop that entered it; the saver's lock guards other threads' calls.
+    conn = sqlite3.connect(DATABASE_FILE, check_same_thread=False)
+    try:
+        saver = DurableSqliteSaver(conn, serde=Serializer())
+        saver.setup()
+        if new and PICKLED_CHECKPOINTS.exists():
+            copy_pickled_checkpoints(saver)
+        yield saver
+    finally:
+        conn.close()

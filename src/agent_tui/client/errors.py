@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,29 @@ class PartialFailure(HttpStatusError):
     """
 
     title = "The server reported a problem"
+
+
+class UnexpectedBody(ApiError):
+    """A success status whose body is not what the API describes: not JSON, empty where
+    something was due, nested deeper than can be read, or of another shape (an object
+    where a list belongs). `problem` says which, `str()` names the request:
+    `GET /threads/search answered a body that is not what the API describes (expected a
+    list, got an object)`."""
+
+    title = "Unexpected answer from the server"
+
+    def __init__(self, problem: str, *, method: str, url: str, **kwargs: Any) -> None:
+        path = urlsplit(url).path or url
+        super().__init__(
+            f"{method} {path} answered a body that is not what the API describes ({problem})",
+            method=method,
+            url=url,
+            **kwargs,
+        )
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class ServerError(HttpStatusError):

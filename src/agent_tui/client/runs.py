@@ -335,8 +335,7 @@ class RunsClient:
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
-        data = await self._http.request_json("POST", f"/threads/{thread_id}/runs", json=body)
-        return Run.model_validate(data)
+        return await self._http.request_as(Run, "POST", f"/threads/{thread_id}/runs", json=body)
 
     async def cancel(
         self,
@@ -365,12 +364,12 @@ class RunsClient:
         self, thread_id: str, *, limit: int = 10, offset: int = 0, status: str | None = None
     ) -> list[Run]:
         params = compact(limit=limit, offset=offset, status=status)
-        data = await self._http.request_json("GET", f"/threads/{thread_id}/runs", params=params)
-        return _RUNS.validate_python(data)
+        return await self._http.request_as(
+            _RUNS, "GET", f"/threads/{thread_id}/runs", params=params
+        )
 
     async def get(self, thread_id: str, run_id: str) -> Run:
-        data = await self._http.request_json("GET", f"/threads/{thread_id}/runs/{run_id}")
-        return Run.model_validate(data)
+        return await self._http.request_as(Run, "GET", f"/threads/{thread_id}/runs/{run_id}")
 
     async def join(self, thread_id: str, run_id: str) -> Any:
         """Wait for a run to finish and return the thread's final values."""

@@ -14,21 +14,25 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import httpx
+from pydantic import TypeAdapter, ValidationError
 
 from agent_tui import __version__
+from agent_tui.client.body_shape import shape_problem
 from agent_tui.client.capabilities import Capabilities
 from agent_tui.client.errors import (
     ApiError,
     ConnectionFailed,
     PartialFailure,
     RequestTimedOut,
-    ServerError,
+    UnexpectedBody,
     UnusableUrl,
     error_from_response,
 )
+
+T = TypeVar("T")
 
 logger = logging.getLogger("agent_tui.http")
 
@@ -102,12 +106,23 @@ async def _log_response(response: httpx.Response) -> None:
 
 
 def _decode_body(response: httpx.Response) -> Any:
+    """An error answer's body: its JSON, else its text (None when empty)."""
     if not response.content:
         return None
     try:
         return response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return response.text
+
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _adapter(shape: type[T]) -> TypeAdapter[T]:
+    adapter = _ADAPTERS.get(shape)
+    if adapter is None:
+        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
+    return adapter
 
 
 def _is_loopback(url: str) -> bool:
@@ -255,17 +270,52 @@ class Transport:
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def unexpected_body(self, method: str, path: str, problem: str) -> UnexpectedBody:
+        return UnexpectedBody(problem, method=method.upper(), url=self.url_for(path))
+
     async def request_json(self, method: str, path: str, **kwargs: Any) -> Any:
-        """Send a request and return its decoded JSON body (None for an empty body)."""
+        """Send a request and return its decoded JSON body (None for an empty body).
+
+        A body that is not JSON, or nested too deep to decode, is an `UnexpectedBody`.
+        """
         response = await self.request(method, path, **kwargs)
-        body = _decode_body(response)
-        if isinstance(body, str):
-            raise ServerError(
-                f"expected JSON, got {response.headers.get('content-type', 'no content type')}",
-                method=method.upper(),
-                url=self.url_for(path),
-                status_code=response.status_code,
-            )
+        return self._json_body(method, path, response)
+
+    async def request_as(
+        self, shape: type[T] | TypeAdapter[T], method: str, path: str, **kwargs: Any
+    ) -> T:
+        """Send a request and return its body as `shape` (a model, or e.g. `list[Thread]`).
+
+        Whatever is wrong with a success body — not JSON, empty, too deep, another
+        shape — is an `UnexpectedBody` naming the request and the problem.
+        """
+        response = await self.request(method, path, **kwargs)
+        if not response.content:
+            raise self.unexpected_body(method, path, "the body is empty")
+        return self.validated(shape, self._json_body(method, path, response), method, path)
+
+    def validated(self, shape: type[T] | TypeAdapter[T], data: Any, method: str, path: str) -> T:
+        """`data` (a decoded body of `method path`) as `shape`, or an `UnexpectedBody`."""
+        adapter: TypeAdapter[T] = shape if isinstance(shape, TypeAdapter) else _adapter(shape)
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as error:
+            raise self.unexpected_body(method, path, shape_problem(error)) from None
+        except RecursionError:
+            raise self.unexpected_body(method, path, "nested deeper than can be read") from None
+
+    def _json_body(self, method: str, path: str, response: httpx.Response) -> Any:
+        if not response.content:
+            return None
+        try:
+            body = response.json()
+        except RecursionError:
+            raise self.unexpected_body(
+                method, path, "JSON nested deeper than can be read"
+            ) from None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            kind = response.headers.get("content-type", "no content type")
+            raise self.unexpected_body(method, path, f"expected JSON, got {kind}") from None
         if isinstance(body, dict) and set(body) == {"detail"}:
             raise PartialFailure(
                 str(body["detail"]),

@@ -7,9 +7,10 @@ lone surrogate, JSON nested 10,000 deep, an empty 200, a stream cut mid-event).
         main(["threads", "list", "--url", server.url])
 
 It runs in a thread of its own, so the command under test can run in-process (its own
-event loop) against a real socket. `server.requests` records `(method, path)` of each
-request. `Answer(..., cut=True)` sends the body and closes the connection without saying
-how long the body was, as a proxy that drops a stream does; `short_by=n` promises `n`
+event loop) against a real socket. `server.answer` is an `Answer` or a function of the
+`Request` (method, path, query, body); `server.requests` records each request.
+`Answer(..., cut=True)` sends the body and closes the connection without saying how long
+the body was, as a proxy that drops a stream does; `short_by=n` promises `n`
 bytes more than it sends (the client sees the connection break mid-body).
 """
 
@@ -31,7 +32,15 @@ class Answer:
     cut: bool = False  # no Content-Length: the body ends where the connection closes
 
 
-Answering = Answer | Callable[[str, str], Answer]
+@dataclass(frozen=True)
+class Request:
+    method: str
+    path: str  # without the query
+    query: str
+    body: bytes
+
+
+Answering = Answer | Callable[[Request], Answer]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -39,11 +48,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
-        self.server.odd.requests.append((self.command, self.path))
+        body = self.rfile.read(length) if length else b""
+        path, _, query = self.path.partition("?")
+        request = Request(self.command, path, query, body)
+        self.server.odd.requests.append(request)
         answering = self.server.odd.answer
-        answer = answering if isinstance(answering, Answer) else answering(self.command, self.path)
+        answer = answering if isinstance(answering, Answer) else answering(request)
         self.send_response(answer.status)
         self.send_header("Content-Type", answer.content_type)
         if answer.cut:
@@ -71,7 +81,7 @@ class _Server(ThreadingHTTPServer):
 class OddServer:
     def __init__(self) -> None:
         self.answer: Answering = Answer()
-        self.requests: list[tuple[str, str]] = []
+        self.requests: list[Request] = []
         self._http = _Server(("127.0.0.1", 0), _Handler)
         self._http.odd = self
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)

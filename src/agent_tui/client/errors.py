@@ -70,6 +70,14 @@ class RequestTimedOut(ConnectionFailed):
     title = "The server did not answer in time"
 
 
+class StreamCut(ConnectionFailed):
+    """The server answered, then its stream broke off in the middle of an event (the
+    connection broke, or closed with an event half sent). Whether the server is still
+    up is for whoever follows the stream to find out (it rejoins)."""
+
+    title = "The stream was cut"
+
+
 class UnusableUrl(ApiError):
     """A URL no request can be sent to (a port out of range, a control character)."""
 

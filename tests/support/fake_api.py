@@ -113,7 +113,7 @@ def _json(data: Any, status: int = 200) -> Answer:
 NO_CONTENT = Answer(b"", status=204)
 
 
-def good_answer(request: Request) -> Answer:  # noqa: PLR0911 - one route a line
+def good_answer(request: Request) -> Answer:
     method, path = request.method, request.path
     parts = path.strip("/").split("/")
     if path.startswith("/v2/"):

@@ -1,7 +1,9 @@
 """An httpx transport in front of the real agent server that breaks the next run stream in
 ways a real server does not on demand: it goes silent without closing (`stall`), it
 sends only heartbeats from then on, never closing (`heartbeats`), it never ends and
-floods the client (`flood`), or it sends `event: error` and then stays open (`error`).
+floods the client (`flood`), it sends `event: error` and then stays open (`error`), or
+it breaks off in the middle of the next event: the connection breaks there (`cut`) or
+closes there as if the body were done (`half`).
 Everything else — the run itself, cancel, rejoin, the thread — is the real server's.
 
     faults = FaultyStreams()
@@ -32,7 +34,7 @@ _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
 @dataclass(frozen=True)
 class Fault:
-    kind: Literal["stall", "heartbeats", "flood", "error"]
+    kind: Literal["stall", "heartbeats", "flood", "error", "cut", "half"]
     after_events: int = 10  # real events passed through first (heartbeats not counted)
     message_id: str = "endless"  # the AI message a flood streams into
 
@@ -62,7 +64,8 @@ class FaultStream(httpx.AsyncByteStream):
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         buffer = b""
-        async for chunk in self.real:
+        chunks = aiter(self.real)
+        async for chunk in chunks:
             buffer += chunk
             out = b""
             while match := _EVENT_END.search(buffer):
@@ -73,6 +76,10 @@ class FaultStream(httpx.AsyncByteStream):
                 if self.passed >= self.fault.after_events:
                     if out:
                         yield out
+                    if self.fault.kind in ("cut", "half"):
+                        async for piece in self._break_off(buffer, chunks):
+                            yield piece
+                        return
                     async for piece in self._fault():
                         yield piece
                     return
@@ -80,6 +87,25 @@ class FaultStream(httpx.AsyncByteStream):
                 yield out
         if buffer:
             yield buffer
+
+    async def _break_off(self, buffer: bytes, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """Half of the next real event (heartbeats skipped), then a broken connection
+        (`cut`) or the end of the body (`half`)."""
+        while True:
+            if match := _EVENT_END.search(buffer):
+                event, buffer = buffer[: match.start()], buffer[match.end() :]
+                if not event.startswith(b":"):
+                    break
+                continue
+            chunk = await anext(chunks, None)
+            if chunk is None:
+                event = buffer
+                break
+            buffer += chunk
+        self.faulty.set()
+        yield event[: max(1, len(event) // 2)]
+        if self.fault.kind == "cut":
+            raise httpx.RemoteProtocolError("the connection broke (stream_faults: cut)")
 
     async def _fault(self) -> AsyncIterator[bytes]:
         self.faulty.set()

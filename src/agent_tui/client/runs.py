@@ -213,8 +213,9 @@ class RunStream:
         return event
 
     def _cut(self, how: str) -> StreamCut:
+        where = " mid-event" if self._bounds.unfinished else ""
         return StreamCut(
-            "the stream ended mid-event",
+            f"the stream was cut{where}",
             method=self._method,
             url=self._http.url_for(self._path),
             detail=how,

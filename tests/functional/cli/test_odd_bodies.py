@@ -65,12 +65,17 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
     ("export",): [["export", THREAD_ID, "-o", "-"], ["export", THREAD_ID, "-o", "{file}"]],
     ("import",): [["import", "{export}"], ["import", "{export}", "--json", "--no-check"]],
     ("store", "ls"): [["store", "ls", "users"], ["store", "ls", "--json"]],
-    ("store", "get"): [["store", "get", "users.u1", "k1"], ["store", "get", "users.u1", "k1", "--json"]],
+    ("store", "get"): [
+        ["store", "get", "users.u1", "k1"],
+        ["store", "get", "users.u1", "k1", "--json"],
+    ],
     ("store", "put"): [["store", "put", "users.u1", "k1", "--value", '{"a": 1}']],
     ("store", "rm"): [["store", "rm", "users.u1", "k1"]],
     ("store", "search"): [["store", "search", "users"], ["store", "search", "users", "--json"]],
     ("crons", "list"): [["crons", "list"], ["crons", "list", "--json"]],
-    ("crons", "create"): [["crons", "create", "chat", "--schedule", "0 9 * * *", "--message", "hi"]],
+    ("crons", "create"): [
+        ["crons", "create", "chat", "--schedule", "0 9 * * *", "--message", "hi"]
+    ],
     ("crons", "rm"): [["crons", "rm", CRON_ID]],
     ("run",): [["run", "chat", "--message", "hi"], ["run", "chat", "--message", "hi", "--json"]],
     ("deployments", "list"): [["deployments", "list"], ["deployments", "list", "--json"]],
@@ -116,8 +121,10 @@ scalars = (
 )
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=6) | st.sampled_from(ODD_TEXT), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=6) | st.sampled_from(ODD_TEXT), children, max_size=3)
+    ),
     max_leaves=8,
 )
 

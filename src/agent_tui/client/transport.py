@@ -31,6 +31,7 @@ from agent_tui.client.errors import (
     UnusableUrl,
     error_from_response,
 )
+from agent_tui.text.escaping import escape_json_controls
 
 T = TypeVar("T")
 
@@ -125,6 +126,20 @@ def _adapter(shape: type[T]) -> TypeAdapter[T]:
     return adapter
 
 
+def _body(value: Any, headers: Mapping[str, str] | None) -> dict[str, Any]:
+    """`json=value` as httpx sends it, but able to carry every string: a lone surrogate
+    (a server may have sent us one, and an import sends it back) and the controls
+    `escape_json_controls` writes out go as `\\uXXXX` escapes, the same value for the
+    server's parser. (httpx encodes the text strictly: a surrogate raised.)"""
+    if value is None:
+        return {"headers": headers}
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return {
+        "content": escape_json_controls(text).encode("utf-8"),
+        "headers": {"Content-Type": "application/json", **(headers or {})},
+    }
+
+
 def _is_loopback(url: str) -> bool:
     host = httpx.URL(url).host
     return host in {"localhost", "::1"} or host.startswith("127.")
@@ -210,9 +225,15 @@ class Transport:
         reason = str(exc) or type(exc).__name__
         return ConnectionFailed(f"{self.base_url}: {reason}", method=method, url=url)
 
-    def invalid_url(self, method: str, path: str, exc: httpx.InvalidURL) -> ApiError:
-        """An id with a control character (`agent-tui history $'\\e…'`) makes no URL:
-        an error like any other, not an exception that is no `ApiError`."""
+    def invalid_url(
+        self, method: str, path: str, exc: httpx.InvalidURL | UnicodeEncodeError
+    ) -> ApiError:
+        """An id with a control character (`agent-tui history $'\\e…'`), or a lone
+        surrogate (an id a server sent as `"\\ud800"`), makes no URL: an error like any
+        other, not an exception that is no `ApiError`."""
+        if isinstance(exc, UnicodeEncodeError):
+            reason = f"it holds a character no URL can carry ({exc.reason})"
+            return UnusableUrl(f"{path!r}: {reason}", method=method, url=self.base_url)
         return UnusableUrl(f"{path!r}: {exc}", method=method, url=self.base_url)
 
     def _status_error(self, method: str, path: str, response: httpx.Response) -> ApiError:
@@ -251,9 +272,9 @@ class Transport:
             last = attempt == attempts - 1
             try:
                 response = await self._client.request(
-                    method, path, json=json, params=params, headers=headers, **extra
+                    method, path, params=params, **_body(json, headers), **extra
                 )
-            except httpx.InvalidURL as exc:
+            except (httpx.InvalidURL, UnicodeEncodeError) as exc:
                 raise self.invalid_url(method, path, exc) from exc
             except httpx.HTTPError as exc:
                 # A server that took the request and said nothing for a whole read
@@ -341,9 +362,9 @@ class Transport:
         method = method.upper()
         try:
             request = self._client.build_request(
-                method, path, json=json, params=params, headers=headers, timeout=timeout
+                method, path, params=params, timeout=timeout, **_body(json, headers)
             )
-        except httpx.InvalidURL as exc:
+        except (httpx.InvalidURL, UnicodeEncodeError) as exc:
             raise self.invalid_url(method, path, exc) from exc
         try:
             response = await self._client.send(request, stream=True)

@@ -309,3 +309,24 @@ async def test_only_the_events_over_the_limit_are_skipped_however_the_stream_is_
         bounds = EventBounds(max_event_bytes=300)
         assert [(e.event, e.data) for e in await read(chunks, bounds)] == kept
         assert bounds.skipped == too_large
+
+
+@pytest.mark.parametrize(
+    ("pieces", "unfinished"),
+    [
+        (["event: values\r\ndata: {}\r\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\n", ": heartbeat\r\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\nevent: val"], True),
+        (["event: values\r\nda", "ta: {}\r\n"], True),
+        (["event: values\r\ndata: {}\r", "\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\n", "\r\n"], False),
+    ],
+)
+def test_bounds_know_whether_the_stream_stops_inside_an_event(
+    pieces: list[str], unfinished: bool
+) -> None:
+    # A stream that ends inside an event was cut: the run stream rejoins for the rest.
+    bounds = EventBounds()
+    for piece in pieces:
+        bounds.feed(piece)
+    assert bounds.unfinished is unfinished

@@ -160,6 +160,7 @@ def test_a_failed_export_leaves_the_file_it_was_to_replace(
     before = good.read_bytes()
     server.answer = spoiling(f"/threads/{THREAD_ID}/history", Answer(b'{"odd": "shape"}'))
     code, out, err = run_cli(argv)
+    assert out == ""
     assert code == 1
     assert err == (
         f"agent-tui: POST /threads/{THREAD_ID}/history answered a body that is not what "

@@ -47,7 +47,7 @@ from tests.support.hostile_text import terminal_controls
 from tests.support.odd_server import Answer, OddServer, Request
 
 SETTINGS = settings(
-    max_examples=120,
+    max_examples=200,
     deadline=None,
     derandomize=True,
     database=None,

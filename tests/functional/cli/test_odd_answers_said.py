@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from tests.functional.cli.test_odd_bodies import ARGV, run_cli, with_server
-from tests.support.fake_api import IDLE_THREAD, THREAD_ID, good_answer, run_stream, sse
+from tests.support.fake_api import IDLE_THREAD, good_answer, run_stream, sse
+from tests.support.fixed_servers import THREAD_ID
 from tests.support.hostile_text import terminal_controls
 from tests.support.odd_server import Answer, OddServer, Request
 

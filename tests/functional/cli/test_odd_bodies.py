@@ -34,15 +34,8 @@ from hypothesis import strategies as st
 
 from agent_tui.cli.commands import COMMANDS, Group
 from agent_tui.cli.main import main
-from tests.support.fake_api import (
-    CRON_ID,
-    DEPLOYMENT_ID,
-    HISTORY,
-    THREAD_ID,
-    good_answer,
-    run_stream,
-    sse,
-)
+from tests.support.fake_api import CRON_ID, DEPLOYMENT_ID, good_answer, run_stream, sse
+from tests.support.fixed_servers import HISTORY, THREAD_ID
 from tests.support.hostile_text import terminal_controls
 from tests.support.odd_server import Answer, OddServer, Request
 
@@ -240,7 +233,8 @@ class OneOddAnswer:
             self.seen += 1
             if self.seen - 1 != self.target:
                 return good
-        return self.odd(good)
+        odd: Answer = self.odd(good)
+        return odd
 
 
 # ----------------------------------------------------------------- the property

@@ -43,7 +43,18 @@ GRAPH = {
     ],
 }
 IDLE_THREAD = {**THREAD, "status": "idle", "interrupts": {}}
-DONE_STATE = {**HISTORY[0], "next": [], "tasks": []}
+# The thread once the run below has ended: what it streamed is what it kept.
+DONE_STATE = {
+    **HISTORY[0],
+    "values": {
+        "messages": [
+            {"type": "human", "content": "hi", "id": "h9"},
+            {"type": "ai", "content": "hello", "id": "m9"},
+        ]
+    },
+    "next": [],
+    "tasks": [],
+}
 ITEM = {
     "namespace": ["users", "u1"],
     "key": "k1",

@@ -185,7 +185,7 @@ def odd_json_answers(draw: st.DrawFn) -> Any:
             return Answer(b"<html>" + text, status=status, content_type=content_type)
         if kind == "cut":
             return Answer(good.body[: where % (len(good.body) or 1)], cut=True)
-        return Answer(json.dumps({"detail": value}).encode(), status=status)
+        return Answer(f'{{"detail": {dumps(value)}}}'.encode(), status=status)
 
     return odd
 

@@ -22,8 +22,8 @@ does in a way a run stream cannot use, is handled here:
 
 An event cut off by the end of the stream (no blank line after it) is discarded, as the
 spec says; `EventBounds.unfinished` tells the run stream, which calls that a cut stream
-(a rejoin replays the event). Sizes count characters of the decoded text, which for the JSON a run streams
-is about its bytes.
+(a rejoin replays the event). Sizes count characters of the decoded text, which for the
+JSON a run streams is about its bytes.
 """
 
 from __future__ import annotations

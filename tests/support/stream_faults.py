@@ -2,8 +2,9 @@
 ways a real server does not on demand: it goes silent without closing (`stall`), it
 sends only heartbeats from then on, never closing (`heartbeats`), it never ends and
 floods the client (`flood`: small tokens and custom events; `endless`: 1,000-character
-chunks, a new message every 100 chunks), or it sends `event: error` and then stays open
-(`error`).
+chunks, a new message every 100 chunks), it sends `event: error` and then stays open
+(`error`), or it breaks off in the middle of the next event: the connection breaks there
+(`cut`) or closes there as if the body were done (`half`).
 Everything else — the run itself, cancel, rejoin, the thread — is the real server's.
 
     faults = FaultyStreams()
@@ -34,7 +35,7 @@ _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
 @dataclass(frozen=True)
 class Fault:
-    kind: Literal["stall", "heartbeats", "flood", "endless", "error"]
+    kind: Literal["stall", "heartbeats", "flood", "endless", "error", "cut", "half"]
     after_events: int = 10  # real events passed through first (heartbeats not counted)
     message_id: str = "endless"  # the AI message a flood streams into (`endless`: a prefix)
     chunk_chars: int = 1_000  # `endless`: characters of each chunk
@@ -95,7 +96,8 @@ class FaultStream(httpx.AsyncByteStream):
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         buffer = b""
-        async for chunk in self.real:
+        chunks = aiter(self.real)
+        async for chunk in chunks:
             buffer += chunk
             out = b""
             while match := _EVENT_END.search(buffer):
@@ -106,6 +108,10 @@ class FaultStream(httpx.AsyncByteStream):
                 if self.passed >= self.fault.after_events:
                     if out:
                         yield out
+                    if self.fault.kind in ("cut", "half"):
+                        async for piece in self._break_off(buffer, chunks):
+                            yield piece
+                        return
                     async for piece in self._fault():
                         yield piece
                     return
@@ -113,6 +119,25 @@ class FaultStream(httpx.AsyncByteStream):
                 yield out
         if buffer:
             yield buffer
+
+    async def _break_off(self, buffer: bytes, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """Half of the next real event (heartbeats skipped), then a broken connection
+        (`cut`) or the end of the body (`half`)."""
+        while True:
+            if match := _EVENT_END.search(buffer):
+                event, buffer = buffer[: match.start()], buffer[match.end() :]
+                if not event.startswith(b":"):
+                    break
+                continue
+            chunk = await anext(chunks, None)
+            if chunk is None:
+                event = buffer
+                break
+            buffer += chunk
+        self.faulty.set()
+        yield event[: max(1, len(event) // 2)]
+        if self.fault.kind == "cut":
+            raise httpx.RemoteProtocolError("the connection broke (stream_faults: cut)")
 
     async def _fault(self) -> AsyncIterator[bytes]:
         self.faulty.set()

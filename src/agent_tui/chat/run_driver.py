@@ -47,7 +47,7 @@ from agent_tui.chat.event_order import REPLAY_ALL, ReplayFilter
 from agent_tui.chat.items import RunState
 from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import AgentServerClient, RunStream
-from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound
+from agent_tui.client.errors import ApiError, Conflict, ConnectionFailed, NotFound, StreamCut
 from agent_tui.client.events import ErrorEvent, RunEvent, UpdatesEvent, ValuesEvent
 from agent_tui.client.models import Thread, ThreadState
 from agent_tui.client.runs import StreamStalled
@@ -231,7 +231,12 @@ class RunDriver:
                 if self.run_id is None and not self._cancel_requested:
                     raise  # the run may not exist: nothing to rejoin
                 stalled = isinstance(exc, StreamStalled)
-                reason = exc.message if stalled else exc.title  # "no data from … for 12 s"
+                if stalled:
+                    reason = exc.message  # "no data from … for 12 s"
+                elif isinstance(exc, StreamCut):
+                    reason = await self._cut_reason(exc)
+                else:
+                    reason = exc.title
             finally:
                 watch.cancel()
                 self._stream = None
@@ -342,6 +347,20 @@ class RunDriver:
         except ApiError as exc:
             return str(exc)
         return None
+
+    async def _cut_reason(self, cut: StreamCut) -> str:
+        """Why the stream stopped, once the server was asked whether it still answers:
+        a cut stream is not an unreachable server (nor the other way round)."""
+        if self.run_id is None:
+            return cut.message
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                await self._client.runs.get(self.thread_id, self.run_id)
+        except (ConnectionFailed, TimeoutError):
+            return f"{cut.message}, and the server does not answer"
+        except ApiError:
+            pass  # an answer all the same
+        return f"{cut.message}; the server is up"
 
     async def _run_status(self) -> str | None:
         if self.run_id is None:

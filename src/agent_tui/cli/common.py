@@ -210,6 +210,10 @@ def run(
         return fail(error, EXIT_USAGE)
     except (ApiError, NotThere, ExportError) as error:
         return fail(error, EXIT_API_ERROR)
+    except RecursionError:
+        # The client refuses a body nested deeper than it can read; one just under that
+        # can still be too deep to show (a diff walks it).
+        return fail("a value from the server is nested too deep to show", EXIT_API_ERROR)
     except BrokenPipeError:
         raise  # the reader went away: `cli.main` ends quietly
     except OSError as error:  # a file that cannot be read or written

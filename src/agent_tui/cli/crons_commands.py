@@ -163,13 +163,15 @@ async def _assistant_id(client: AgentServerClient, name: str) -> str:
 
 
 async def _assistant_names(client: AgentServerClient, ids: set[str | None]) -> dict[str, str]:
-    """`chat (eb6db400) v1` for each assistant id; ids the server no longer has are left out."""
+    """`chat (eb6db400) v1` for each assistant id; ids the server no longer has (or that
+    no URL can carry) are left out."""
     from agent_tui.client import NotFound
+    from agent_tui.client.errors import UnusableUrl
 
     async def label(assistant_id: str) -> tuple[str, str | None]:
         try:
             return assistant_id, assistant_label(await client.assistants.get(assistant_id))
-        except NotFound:
+        except (NotFound, UnusableUrl):
             return assistant_id, None
 
     found = await asyncio.gather(*(label(i) for i in sorted(i for i in ids if i)))

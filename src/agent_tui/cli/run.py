@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import shlex
 import signal
@@ -132,9 +133,14 @@ class HeadlessRun:
             steps = session.run(request)
         self.ctrl_c.watch(session)
         try:
-            async for event, changes in steps:
-                output.step(event, changes, session.driver.run_id)
-                self._note(event)
+            # Closed here, in this task, whatever the loop raises (a closed stdout, say):
+            # left to asyncio's shutdown, the session's generators and the stream's inside
+            # them would be closed side by side, each closing the other while it runs
+            # ("aclose(): asynchronous generator is already running").
+            async with contextlib.aclosing(steps):
+                async for event, changes in steps:
+                    output.step(event, changes, session.driver.run_id)
+                    self._note(event)
         except RunAlreadyActive as error:
             raise NotThere(f"{error} ({error.detail})" if error.detail else error) from None
         self.ctrl_c.running = False  # (not when ctrl+c stopped it: the run may go on)

@@ -46,8 +46,11 @@ def export_command(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
         return EXIT_OK
+    from agent_tui.settings.atomic_file import write_text_atomically
+
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        # Whole or not at all: a write that fails leaves the file it was to replace.
+        write_text_atomically(Path(args.output), text)
     except (OSError, ValueError) as error:  # ValueError: a NUL in the name
         reason = error.strerror if isinstance(error, OSError) else str(error)
         return fail(f"cannot write {args.output}: {reason or error}", EXIT_API_ERROR)

@@ -14,7 +14,9 @@ from agent_tui.client.errors import (
     PartialFailure,
     RequestTimedOut,
     ServerError,
+    StreamCut,
     Unauthorized,
+    UnexpectedBody,
     UnexpectedStatus,
     ValidationFailed,
 )
@@ -39,8 +41,10 @@ __all__ = [
     "RevisionWaitTimedOut",
     "RunStream",
     "ServerError",
+    "StreamCut",
     "Transport",
     "Unauthorized",
+    "UnexpectedBody",
     "UnexpectedStatus",
     "ValidationFailed",
 ]

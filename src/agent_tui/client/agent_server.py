@@ -47,7 +47,7 @@ class AgentServerClient(ApiClient):
 
     async def info(self) -> ServerInfo:
         """`GET /info`: the server's version and feature flags."""
-        return ServerInfo.model_validate(await self.transport.request_json("GET", "/info"))
+        return await self.transport.request_as(ServerInfo, "GET", "/info")
 
     async def ok(self) -> bool:
         """Whether `GET /ok` answers; never raises."""

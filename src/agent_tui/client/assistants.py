@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -18,6 +18,7 @@ from agent_tui.client.transport import Transport, compact
 
 _ASSISTANTS = TypeAdapter(list[Assistant])
 _VERSIONS = TypeAdapter(list[AssistantVersion])
+_Read = TypeVar("_Read", Assistant, AssistantGraph, AssistantSchemas)
 
 
 class AssistantsClient:
@@ -46,17 +47,18 @@ class AssistantsClient:
             config=config,
             if_exists=if_exists,
         )
-        return Assistant.model_validate(
-            await self._http.request_json("POST", "/assistants", json=body)
-        )
+        return await self._http.request_as(Assistant, "POST", "/assistants", json=body)
 
     async def get(self, assistant_id: str) -> Assistant:
-        data = await self._read(assistant_id, "")
-        return Assistant.model_validate(data)
+        return await self._read(Assistant, assistant_id, "")
 
     async def _read(
-        self, assistant_id: str, tail: str, params: dict[str, Any] | None = None
-    ) -> Any:
+        self,
+        shape: type[_Read],
+        assistant_id: str,
+        tail: str,
+        params: dict[str, Any] | None = None,
+    ) -> _Read:
         """`GET /assistants/{assistant_id}{tail}`. Where an assistant id goes, langgraph-api
         also takes a graph name (its default assistant); a server that does not (Aegra:
         404) is asked again with the graph's default assistant, found by search."""
@@ -64,8 +66,8 @@ class AssistantsClient:
         if not able.graph_by_name and not _is_uuid(assistant_id):
             assistant_id = await self._default_of(assistant_id) or assistant_id
         try:
-            return await self._http.request_json(
-                "GET", f"/assistants/{assistant_id}{tail}", params=params
+            return await self._http.request_as(
+                shape, "GET", f"/assistants/{assistant_id}{tail}", params=params
             )
         except NotFound:
             if _is_uuid(assistant_id):
@@ -74,7 +76,9 @@ class AssistantsClient:
             if found is None:
                 raise
             able.graph_by_name = False
-            return await self._http.request_json("GET", f"/assistants/{found}{tail}", params=params)
+            return await self._http.request_as(
+                shape, "GET", f"/assistants/{found}{tail}", params=params
+            )
 
     async def _default_of(self, graph_id: str) -> str | None:
         """The id of graph `graph_id`'s default assistant (the one the server made),
@@ -103,10 +107,9 @@ class AssistantsClient:
             sort_by=sort_by,
             sort_order=sort_order,
         )
-        data = await self._http.request_json(
-            "POST", "/assistants/search", json=body, idempotent=True
+        return await self._http.request_as(
+            _ASSISTANTS, "POST", "/assistants/search", json=body, idempotent=True
         )
-        return _ASSISTANTS.validate_python(data)
 
     async def update(
         self,
@@ -122,8 +125,9 @@ class AssistantsClient:
         body = compact(
             context=context, name=name, description=description, metadata=metadata, config=config
         )
-        data = await self._http.request_json("PATCH", f"/assistants/{assistant_id}", json=body)
-        return Assistant.model_validate(data)
+        return await self._http.request_as(
+            Assistant, "PATCH", f"/assistants/{assistant_id}", json=body
+        )
 
     async def delete(self, assistant_id: str) -> None:
         await self._http.request("DELETE", f"/assistants/{assistant_id}")
@@ -138,10 +142,9 @@ class AssistantsClient:
     ) -> list[AssistantVersion]:
         """Every version, newest first, each with its own context."""
         body = compact(metadata=metadata, limit=limit, offset=offset)
-        data = await self._http.request_json(
-            "POST", f"/assistants/{assistant_id}/versions", json=body, idempotent=True
+        return await self._http.request_as(
+            _VERSIONS, "POST", f"/assistants/{assistant_id}/versions", json=body, idempotent=True
         )
-        return _VERSIONS.validate_python(data)
 
     async def set_latest(self, assistant_id: str, version: int) -> Assistant:
         """Make `version` the active one.
@@ -149,10 +152,9 @@ class AssistantsClient:
         The in-memory runtime (langgraph-runtime-inmem 0.36.7) does not copy the version's
         `context` here; compare with `get_versions` to detect it (see docs/server-quirks.md).
         """
-        data = await self._http.request_json(
-            "POST", f"/assistants/{assistant_id}/latest", json={"version": version}
+        return await self._http.request_as(
+            Assistant, "POST", f"/assistants/{assistant_id}/latest", json={"version": version}
         )
-        return Assistant.model_validate(data)
 
     async def active_version(self, assistant_id: str) -> AssistantVersion:
         """The versions-list entry of the assistant's active version.
@@ -178,12 +180,10 @@ class AssistantsClient:
 
     async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:
         params = {"xray": str(xray).lower() if isinstance(xray, bool) else xray}
-        data = await self._read(assistant_id, "/graph", params)
-        return AssistantGraph.model_validate(data)
+        return await self._read(AssistantGraph, assistant_id, "/graph", params)
 
     async def get_schemas(self, assistant_id: str) -> AssistantSchemas:
-        data = await self._read(assistant_id, "/schemas")
-        return AssistantSchemas.model_validate(data)
+        return await self._read(AssistantSchemas, assistant_id, "/schemas")
 
 
 def _is_uuid(text: str) -> bool:

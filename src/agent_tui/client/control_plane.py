@@ -72,8 +72,7 @@ class DeploymentsClient:
             limit=limit,
             offset=offset,
         )
-        data = await self._http.request_json("GET", "/v2/deployments", params=params)
-        return DeploymentsPage.model_validate(data)
+        return await self._http.request_as(DeploymentsPage, "GET", "/v2/deployments", params=params)
 
     async def iter_all(
         self,
@@ -121,12 +120,10 @@ class DeploymentsClient:
                 )
             )
         body = request_body(request)
-        data = await self._http.request_json("POST", "/v2/deployments", json=body)
-        return Deployment.model_validate(data)
+        return await self._http.request_as(Deployment, "POST", "/v2/deployments", json=body)
 
     async def get(self, deployment_id: str) -> Deployment:
-        data = await self._http.request_json("GET", f"/v2/deployments/{deployment_id}")
-        return Deployment.model_validate(data)
+        return await self._http.request_as(Deployment, "GET", f"/v2/deployments/{deployment_id}")
 
     async def patch(
         self,
@@ -157,8 +154,9 @@ class DeploymentsClient:
                 )
             )
         body = request_body(request)
-        data = await self._http.request_json("PATCH", f"/v2/deployments/{deployment_id}", json=body)
-        return Deployment.model_validate(data)
+        return await self._http.request_as(
+            Deployment, "PATCH", f"/v2/deployments/{deployment_id}", json=body
+        )
 
     async def delete(self, deployment_id: str, *, delete_tracing_project: bool = False) -> None:
         """`DELETE` (204, no body)."""
@@ -181,30 +179,26 @@ class RevisionsClient:
         if status is not None and not isinstance(status, str):
             status = ",".join(status)
         params = compact(limit=limit, offset=offset, status=status)
-        data = await self._http.request_json(
-            "GET", f"/v2/deployments/{deployment_id}/revisions", params=params
+        return await self._http.request_as(
+            RevisionsPage, "GET", f"/v2/deployments/{deployment_id}/revisions", params=params
         )
-        return RevisionsPage.model_validate(data)
 
     async def get(self, deployment_id: str, revision_id: str) -> Revision:
-        data = await self._http.request_json(
-            "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
+        return await self._http.request_as(
+            Revision, "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
         )
-        return Revision.model_validate(data)
 
     async def redeploy(self, deployment_id: str, revision_id: str) -> Deployment:
         """Deploy an older revision again (a new revision with its config)."""
-        data = await self._http.request_json(
-            "POST", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy"
+        return await self._http.request_as(
+            Deployment, "POST", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy"
         )
-        return Deployment.model_validate(data)
 
     async def logs(self, deployment_id: str, revision_id: str) -> RevisionLogs:
         """Build and deploy log lines (the local control plane's `…/logs`)."""
-        data = await self._http.request_json(
-            "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/logs"
+        return await self._http.request_as(
+            RevisionLogs, "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/logs"
         )
-        return RevisionLogs.model_validate(data)
 
 
 class AuthProvidersClient:
@@ -212,13 +206,12 @@ class AuthProvidersClient:
         self._http = transport
 
     async def list(self) -> list[OAuthProvider]:
-        return _PROVIDERS.validate_python(
-            await self._http.request_json("GET", "/v2/auth/providers")
-        )
+        return await self._http.request_as(_PROVIDERS, "GET", "/v2/auth/providers")
 
     async def get(self, provider_id: str) -> OAuthProvider:
-        data = await self._http.request_json("GET", f"/v2/auth/providers/{provider_id}")
-        return OAuthProvider.model_validate(data)
+        return await self._http.request_as(
+            OAuthProvider, "GET", f"/v2/auth/providers/{provider_id}"
+        )
 
     async def create(
         self,
@@ -246,20 +239,17 @@ class AuthProvidersClient:
             provider_type=provider_type,
             token_endpoint_auth_method=token_endpoint_auth_method,
         )
-        data = await self._http.request_json("POST", "/v2/auth/providers", json=body)
-        return OAuthProvider.model_validate(data)
+        return await self._http.request_as(OAuthProvider, "POST", "/v2/auth/providers", json=body)
 
     async def patch(self, provider_id: str, **changes: Any) -> OAuthProvider:
         """`PATCH`: name, client_id, client_secret, auth_url, token_url, uses_pkce, …"""
-        data = await self._http.request_json(
-            "PATCH", f"/v2/auth/providers/{provider_id}", json=compact(**changes)
+        return await self._http.request_as(
+            OAuthProvider, "PATCH", f"/v2/auth/providers/{provider_id}", json=compact(**changes)
         )
-        return OAuthProvider.model_validate(data)
 
     async def delete(self, provider_id: str) -> Any:
         """`DELETE` (200 with any JSON, usually `{"message": …}`)."""
-        response = await self._http.request("DELETE", f"/v2/auth/providers/{provider_id}")
-        return response.json() if response.content else None
+        return await self._http.request_json("DELETE", f"/v2/auth/providers/{provider_id}")
 
 
 class ControlPlaneClient(ApiClient):

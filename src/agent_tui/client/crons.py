@@ -60,23 +60,26 @@ class CronsClient:
         """A cron that starts a run on a new thread each time (stateless)."""
         body = _cron_body(assistant_id, schedule, **options)
         data = await self._http.request_json("POST", "/runs/crons", json=body)
-        return await self._created(data, body, thread_id=None)
+        return await self._created(data, body, "/runs/crons", thread_id=None)
 
     async def create_for_thread(
         self, thread_id: str, assistant_id: str, schedule: str, **options: Any
     ) -> Cron:
         """A cron whose runs all go to one thread."""
         body = _cron_body(assistant_id, schedule, **options)
-        data = await self._http.request_json("POST", f"/threads/{thread_id}/runs/crons", json=body)
-        return await self._created(data, body, thread_id=thread_id)
+        path = f"/threads/{thread_id}/runs/crons"
+        data = await self._http.request_json("POST", path, json=body)
+        return await self._created(data, body, path, thread_id=thread_id)
 
-    async def _created(self, data: Any, body: dict[str, Any], *, thread_id: str | None) -> Cron:
+    async def _created(
+        self, data: Any, body: dict[str, Any], path: str, *, thread_id: str | None
+    ) -> Cron:
         """The cron a create made. langgraph-api answers with the cron; Aegra (as older
         LangGraph servers did) answers with the run it started at once: the cron is then
         the newest of the assistant's with this schedule and input. Never re-sent (a
         retry would make a second cron)."""
         if not (isinstance(data, dict) and "run_id" in data and "cron_id" not in data):
-            return Cron.model_validate(data)
+            return self._http.validated(Cron, data, "POST", path)
         first_run = str(data["run_id"])
         assistant_id = str(data.get("assistant_id") or body["assistant_id"])
         for cron in await self.search(
@@ -99,13 +102,11 @@ class CronsClient:
         able = self._http.capabilities
         if able.cron_get:
             try:
-                data = await self._http.request_json("GET", f"/runs/crons/{cron_id}")
+                return await self._http.request_as(Cron, "GET", f"/runs/crons/{cron_id}")
             except ApiError as error:
                 if not no_route(error) or isinstance(error, NotFound):
                     raise  # a 404 here is the cron, not the route
                 able.cron_get = False
-            else:
-                return Cron.model_validate(data)
         offset = 0
         while True:
             page = await self.search(limit=PAGE, offset=offset)
@@ -140,17 +141,15 @@ class CronsClient:
             sort_by=sort_by,
             sort_order=sort_order,
         )
-        data = await self._http.request_json(
-            "POST", "/runs/crons/search", json=body, idempotent=True
+        return await self._http.request_as(
+            _CRONS, "POST", "/runs/crons/search", json=body, idempotent=True
         )
-        return _CRONS.validate_python(data or [])
 
     async def count(self, *, assistant_id: str | None = None, thread_id: str | None = None) -> int:
         body = compact(assistant_id=assistant_id, thread_id=thread_id)
-        data = await self._http.request_json(
-            "POST", "/runs/crons/count", json=body, idempotent=True
+        return await self._http.request_as(
+            int, "POST", "/runs/crons/count", json=body, idempotent=True
         )
-        return int(data or 0)
 
     async def update(
         self,
@@ -171,8 +170,7 @@ class CronsClient:
             metadata=metadata,
             timezone=timezone,
         )
-        data = await self._http.request_json("PATCH", f"/runs/crons/{cron_id}", json=body)
-        return Cron.model_validate(data)
+        return await self._http.request_as(Cron, "PATCH", f"/runs/crons/{cron_id}", json=body)
 
     async def delete(self, cron_id: str) -> None:
         await self._http.request("DELETE", f"/runs/crons/{cron_id}")

@@ -24,6 +24,7 @@ from agent_tui.client.errors import (
     NotFound,
     RequestTimedOut,
     ServerError,
+    StreamCut,
     Unauthorized,
     ValidationFailed,
 )
@@ -60,6 +61,8 @@ def describe_error(error: BaseException, doing: str | None = None) -> tuple[str,
 def _describe(error: BaseException) -> tuple[str, str]:
     if isinstance(error, RequestTimedOut):
         return "The server did not answer in time", f"No answer from {server_of(error.url)}"
+    if isinstance(error, StreamCut):
+        return "The stream was cut", f"{error.message}\n({error.request_line})"
     if isinstance(error, ConnectionFailed):
         target = server_of(error.url) if error.url else error.message
         return "Cannot reach the server", f"Could not connect to {target}\n{error.message}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,14 @@ class ConnectionFailed(ApiError):
 
 class RequestTimedOut(ConnectionFailed):
     title = "The server did not answer in time"
+
+
+class StreamCut(ConnectionFailed):
+    """The server answered, then its stream broke off in the middle of an event (the
+    connection broke, or closed with an event half sent). Whether the server is still
+    up is for whoever follows the stream to find out (it rejoins)."""
+
+    title = "The stream was cut"
 
 
 class UnusableUrl(ApiError):
@@ -159,6 +168,29 @@ class PartialFailure(HttpStatusError):
     """
 
     title = "The server reported a problem"
+
+
+class UnexpectedBody(ApiError):
+    """A success status whose body is not what the API describes: not JSON, empty where
+    something was due, nested deeper than can be read, or of another shape (an object
+    where a list belongs). `problem` says which, `str()` names the request:
+    `GET /threads/search answered a body that is not what the API describes (expected a
+    list, got an object)`."""
+
+    title = "Unexpected answer from the server"
+
+    def __init__(self, problem: str, *, method: str, url: str, **kwargs: Any) -> None:
+        path = urlsplit(url).path or url
+        super().__init__(
+            f"{method} {path} answered a body that is not what the API describes ({problem})",
+            method=method,
+            url=url,
+            **kwargs,
+        )
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class ServerError(HttpStatusError):

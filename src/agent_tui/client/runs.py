@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import TypeAdapter
 
-from agent_tui.client.errors import RequestTimedOut, ServerError
+from agent_tui.client.errors import RequestTimedOut, StreamCut
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
 from agent_tui.client.models import Run
 from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, SSEError, aiter_sse
@@ -170,16 +170,22 @@ class RunStream:
                             return
             except SSEError as exc:
                 # Not an event stream (a proxy's page, say): nothing in it is a run event.
-                raise ServerError(
-                    str(exc),
-                    method=method,
-                    url=self._http.url_for(path),
-                    status_code=response.status_code,
+                kind = response.headers.get("content-type", "no content type")
+                raise self._http.unexpected_body(
+                    method, path, f"expected an event stream, got {kind}"
                 ) from exc
-            except httpx.HTTPError as exc:
+            except httpx.TimeoutException as exc:
                 raise self._http.network_error(method, path, exc) from exc
+            except httpx.HTTPError as exc:
+                # The server answered: this is no "cannot reach the server" (and must not
+                # mark the connection offline); the driver rejoins and finds out more.
+                raise self._cut(f"{type(exc).__name__}: {exc}") from exc
             if self.closed_locally:
                 return
+            if self._bounds.unfinished:
+                # Closed cleanly, but with an event half sent: what is missing is
+                # replayed by a rejoin from the last event id.
+                raise self._cut("the connection closed with an event half sent")
             # The server ends a run's stream with `event: end` or by closing it; either way
             # the body finished cleanly (a dropped connection raises above instead).
             self.ended = True
@@ -205,6 +211,15 @@ class RunStream:
         if isinstance(event, MetadataEvent) and event.run_id and not self.run_id:
             self.run_id = event.run_id
         return event
+
+    def _cut(self, how: str) -> StreamCut:
+        where = " mid-event" if self._bounds.unfinished else ""
+        return StreamCut(
+            f"the stream was cut{where}",
+            method=self._method,
+            url=self._http.url_for(self._path),
+            detail=how,
+        )
 
     def _stalled(self) -> StreamStalled:
         return StreamStalled(
@@ -335,8 +350,7 @@ class RunsClient:
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
-        data = await self._http.request_json("POST", f"/threads/{thread_id}/runs", json=body)
-        return Run.model_validate(data)
+        return await self._http.request_as(Run, "POST", f"/threads/{thread_id}/runs", json=body)
 
     async def cancel(
         self,
@@ -365,12 +379,12 @@ class RunsClient:
         self, thread_id: str, *, limit: int = 10, offset: int = 0, status: str | None = None
     ) -> list[Run]:
         params = compact(limit=limit, offset=offset, status=status)
-        data = await self._http.request_json("GET", f"/threads/{thread_id}/runs", params=params)
-        return _RUNS.validate_python(data)
+        return await self._http.request_as(
+            _RUNS, "GET", f"/threads/{thread_id}/runs", params=params
+        )
 
     async def get(self, thread_id: str, run_id: str) -> Run:
-        data = await self._http.request_json("GET", f"/threads/{thread_id}/runs/{run_id}")
-        return Run.model_validate(data)
+        return await self._http.request_as(Run, "GET", f"/threads/{thread_id}/runs/{run_id}")
 
     async def join(self, thread_id: str, run_id: str) -> Any:
         """Wait for a run to finish and return the thread's final values."""

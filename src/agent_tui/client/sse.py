@@ -21,8 +21,9 @@ does in a way a run stream cannot use, is handled here:
   rejoin sends as `Last-Event-ID`.
 
 An event cut off by the end of the stream (no blank line after it) is discarded, as the
-spec says. Sizes count characters of the decoded text, which for the JSON a run streams
-is about its bytes.
+spec says; `EventBounds.unfinished` tells the run stream, which calls that a cut stream
+(a rejoin replays the event). Sizes count characters of the decoded text, which for the
+JSON a run streams is about its bytes.
 """
 
 from __future__ import annotations
@@ -100,6 +101,12 @@ class EventBounds:
         self._skipping = False  # dropping the rest of an event that grew too large
         self._last = ""  # the last character seen, if it ended a line
         self._lf_sent = False  # a CR ended the last read and a LF was added to it
+        self._pending = False  # text after the last blank line, other than line ends
+
+    @property
+    def unfinished(self) -> bool:
+        """The stream so far stops inside an event: a stream that ends here was cut."""
+        return self._pending or self._skipping
 
     def feed(self, text: str) -> str:
         if self._first and text:
@@ -134,6 +141,10 @@ class EventBounds:
         # text is passed on whole, not cut: slicing a str that is not ASCII costs a scan.)
         start = len(text) if text.endswith(_EVENT_ENDS) else _blank_line_end(text, last)
         self._size = len(text) - start if start >= 0 else self._size + len(text)
+        if start >= 0:
+            self._pending = start < len(text) and bool(text[start:].strip("\r\n"))
+        else:
+            self._pending = self._pending or bool(text.strip("\r\n"))
         if self._size > self.max_event_bytes:
             return self._overflow(text[:start] if start > 0 else "")
         return text

@@ -10,13 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from agent_tui.client.errors import NotFound
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
 from agent_tui.client.transport import Transport, compact
 
-_ITEMS = TypeAdapter(list[StoreItem])
+_MAYBE_ITEM = TypeAdapter(StoreItem | None)
+
+
+class _Namespaces(BaseModel):
+    namespaces: list[list[Any]]
+
+
+class _Items(BaseModel):
+    items: list[StoreItem]
 
 
 class StoreClient:
@@ -39,11 +47,10 @@ class StoreClient:
             limit=limit,
             offset=offset,
         )
-        data = await self._http.request_json(
-            "POST", "/store/namespaces", json=body, idempotent=True
+        found = await self._http.request_as(
+            _Namespaces, "POST", "/store/namespaces", json=body, idempotent=True
         )
-        namespaces = data.get("namespaces", []) if isinstance(data, dict) else []
-        return [tuple(str(part) for part in ns) for ns in namespaces if isinstance(ns, list)]
+        return [tuple(str(part) for part in ns) for ns in found.namespaces]
 
     async def search_items(
         self,
@@ -61,24 +68,26 @@ class StoreClient:
             limit=limit,
             offset=offset,
         )
-        data = await self._http.request_json(
-            "POST", "/store/items/search", json=body, idempotent=True
+        found = await self._http.request_as(
+            _Items, "POST", "/store/items/search", json=body, idempotent=True
         )
-        items = data.get("items", []) if isinstance(data, dict) else []
-        return _ITEMS.validate_python(items)
+        return found.items
 
     async def get_item(self, namespace: Sequence[str], key: str) -> StoreItem:
         """The item, or `NotFound` (the server answers 200 `null` for a missing one)."""
-        data = await self._http.request_json(
-            "GET", "/store/items", params={"namespace": dotted(list(namespace)), "key": key}
+        item = await self._http.request_as(
+            _MAYBE_ITEM,
+            "GET",
+            "/store/items",
+            params={"namespace": dotted(list(namespace)), "key": key},
         )
-        if data is None:
+        if item is None:
             raise NotFound(
                 f"no item {key!r} in namespace {dotted(list(namespace)) or '(root)'}",
                 method="GET",
                 url=self._http.url_for("/store/items"),
             )
-        return StoreItem.model_validate(data)
+        return item
 
     async def put_item(
         self,

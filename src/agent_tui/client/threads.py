@@ -56,10 +56,10 @@ class ThreadsClient:
             thread_id=thread_id,
             if_exists=if_exists,
         )
-        return Thread.model_validate(await self._http.request_json("POST", "/threads", json=body))
+        return await self._http.request_as(Thread, "POST", "/threads", json=body)
 
     async def get(self, thread_id: str) -> Thread:
-        return Thread.model_validate(await self._http.request_json("GET", f"/threads/{thread_id}"))
+        return await self._http.request_as(Thread, "GET", f"/threads/{thread_id}")
 
     async def search(
         self,
@@ -95,17 +95,17 @@ class ThreadsClient:
         projection = compact(select=list(select) if select is not None else None, extract=extract)
         if projection and able.thread_projection:
             try:
-                data = await self._search({**body, **projection})
+                return await self._search({**body, **projection})
             except ApiError as error:
                 if not refused_option(error, "select", "extract"):
                     raise
                 able.thread_projection = False  # whole threads from now on
-            else:
-                return _THREADS.validate_python(data)
-        return _THREADS.validate_python(await self._search(body))
+        return await self._search(body)
 
-    async def _search(self, body: dict[str, Any]) -> Any:
-        return await self._http.request_json("POST", "/threads/search", json=body, idempotent=True)
+    async def _search(self, body: dict[str, Any]) -> list[Thread]:
+        return await self._http.request_as(
+            _THREADS, "POST", "/threads/search", json=body, idempotent=True
+        )
 
     async def count(
         self, *, status: str | None = None, metadata: dict[str, Any] | None = None
@@ -116,10 +116,8 @@ class ThreadsClient:
         able = self._http.capabilities
         if able.thread_count:
             try:
-                return int(
-                    await self._http.request_json(
-                        "POST", "/threads/count", json=body, idempotent=True
-                    )
+                return await self._http.request_as(
+                    int, "POST", "/threads/count", json=body, idempotent=True
                 )
             except ApiError as error:
                 if not no_route(error):
@@ -143,7 +141,9 @@ class ThreadsClient:
         """A new thread with the same history (the answer holds no `values`). A server
         without copies (Aegra: 404 for a thread it has) raises `NotOffered`."""
         try:
-            data = await self._http.request_json("POST", f"/threads/{thread_id}/copy", json={})
+            return await self._http.request_as(
+                Thread, "POST", f"/threads/{thread_id}/copy", json={}
+            )
         except ApiError as error:
             if not no_route(error):
                 raise
@@ -153,13 +153,11 @@ class ThreadsClient:
                 method="POST",
                 url=self._http.url_for(f"/threads/{thread_id}/copy"),
             ) from None
-        return Thread.model_validate(data)
 
     async def update(self, thread_id: str, *, metadata: dict[str, Any]) -> Thread:
-        data = await self._http.request_json(
-            "PATCH", f"/threads/{thread_id}", json={"metadata": metadata}
+        return await self._http.request_as(
+            Thread, "PATCH", f"/threads/{thread_id}", json={"metadata": metadata}
         )
-        return Thread.model_validate(data)
 
     async def delete(self, thread_id: str) -> None:
         await self._http.request("DELETE", f"/threads/{thread_id}")
@@ -171,8 +169,7 @@ class ThreadsClient:
         if checkpoint_id:
             path += f"/{checkpoint_id}"
         params = {"subgraphs": "true"} if subgraphs else None
-        data = await self._http.request_json("GET", path, params=params)
-        return ThreadState.model_validate(data)
+        return await self._http.request_as(ThreadState, "GET", path, params=params)
 
     async def get_history(
         self,
@@ -195,10 +192,9 @@ class ThreadsClient:
             metadata=metadata,
             checkpoint={"checkpoint_ns": checkpoint_ns} if checkpoint_ns else None,
         )
-        data = await self._http.request_json(
-            "POST", f"/threads/{thread_id}/history", json=body, idempotent=True
+        return await self._http.request_as(
+            _STATES, "POST", f"/threads/{thread_id}/history", json=body, idempotent=True
         )
-        return _STATES.validate_python(data)
 
     async def update_state(
         self,
@@ -214,5 +210,6 @@ class ThreadsClient:
             as_node=as_node,
             checkpoint={"checkpoint_id": checkpoint_id} if checkpoint_id else None,
         )
-        data = await self._http.request_json("POST", f"/threads/{thread_id}/state", json=body)
-        return ThreadStateUpdateResult.model_validate(data)
+        return await self._http.request_as(
+            ThreadStateUpdateResult, "POST", f"/threads/{thread_id}/state", json=body
+        )

@@ -14,21 +14,26 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import httpx
+from pydantic import TypeAdapter, ValidationError
 
 from agent_tui import __version__
+from agent_tui.client.body_shape import shape_problem
 from agent_tui.client.capabilities import Capabilities
 from agent_tui.client.errors import (
     ApiError,
     ConnectionFailed,
     PartialFailure,
     RequestTimedOut,
-    ServerError,
+    UnexpectedBody,
     UnusableUrl,
     error_from_response,
 )
+from agent_tui.text.escaping import escape_json_controls
+
+T = TypeVar("T")
 
 logger = logging.getLogger("agent_tui.http")
 
@@ -102,12 +107,37 @@ async def _log_response(response: httpx.Response) -> None:
 
 
 def _decode_body(response: httpx.Response) -> Any:
+    """An error answer's body: its JSON, else its text (None when empty)."""
     if not response.content:
         return None
     try:
         return response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return response.text
+
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _adapter(shape: type[T]) -> TypeAdapter[T]:
+    adapter = _ADAPTERS.get(shape)
+    if adapter is None:
+        adapter = _ADAPTERS[shape] = TypeAdapter(shape)
+    return adapter
+
+
+def _body(value: Any, headers: Mapping[str, str] | None) -> dict[str, Any]:
+    """`json=value` as httpx sends it, but able to carry every string: a lone surrogate
+    (a server may have sent us one, and an import sends it back) and the controls
+    `escape_json_controls` writes out go as `\\uXXXX` escapes, the same value for the
+    server's parser. (httpx encodes the text strictly: a surrogate raised.)"""
+    if value is None:
+        return {"headers": headers}
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return {
+        "content": escape_json_controls(text).encode("utf-8"),
+        "headers": {"Content-Type": "application/json", **(headers or {})},
+    }
 
 
 def _is_loopback(url: str) -> bool:
@@ -195,9 +225,15 @@ class Transport:
         reason = str(exc) or type(exc).__name__
         return ConnectionFailed(f"{self.base_url}: {reason}", method=method, url=url)
 
-    def invalid_url(self, method: str, path: str, exc: httpx.InvalidURL) -> ApiError:
-        """An id with a control character (`agent-tui history $'\\e…'`) makes no URL:
-        an error like any other, not an exception that is no `ApiError`."""
+    def invalid_url(
+        self, method: str, path: str, exc: httpx.InvalidURL | UnicodeEncodeError
+    ) -> ApiError:
+        """An id with a control character (`agent-tui history $'\\e…'`), or a lone
+        surrogate (an id a server sent as `"\\ud800"`), makes no URL: an error like any
+        other, not an exception that is no `ApiError`."""
+        if isinstance(exc, UnicodeEncodeError):
+            reason = f"it holds a character no URL can carry ({exc.reason})"
+            return UnusableUrl(f"{path!r}: {reason}", method=method, url=self.base_url)
         return UnusableUrl(f"{path!r}: {exc}", method=method, url=self.base_url)
 
     def _status_error(self, method: str, path: str, response: httpx.Response) -> ApiError:
@@ -236,9 +272,9 @@ class Transport:
             last = attempt == attempts - 1
             try:
                 response = await self._client.request(
-                    method, path, json=json, params=params, headers=headers, **extra
+                    method, path, params=params, **_body(json, headers), **extra
                 )
-            except httpx.InvalidURL as exc:
+            except (httpx.InvalidURL, UnicodeEncodeError) as exc:
                 raise self.invalid_url(method, path, exc) from exc
             except httpx.HTTPError as exc:
                 # A server that took the request and said nothing for a whole read
@@ -255,17 +291,52 @@ class Transport:
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def unexpected_body(self, method: str, path: str, problem: str) -> UnexpectedBody:
+        return UnexpectedBody(problem, method=method.upper(), url=self.url_for(path))
+
     async def request_json(self, method: str, path: str, **kwargs: Any) -> Any:
-        """Send a request and return its decoded JSON body (None for an empty body)."""
+        """Send a request and return its decoded JSON body (None for an empty body).
+
+        A body that is not JSON, or nested too deep to decode, is an `UnexpectedBody`.
+        """
         response = await self.request(method, path, **kwargs)
-        body = _decode_body(response)
-        if isinstance(body, str):
-            raise ServerError(
-                f"expected JSON, got {response.headers.get('content-type', 'no content type')}",
-                method=method.upper(),
-                url=self.url_for(path),
-                status_code=response.status_code,
-            )
+        return self._json_body(method, path, response)
+
+    async def request_as(
+        self, shape: type[T] | TypeAdapter[T], method: str, path: str, **kwargs: Any
+    ) -> T:
+        """Send a request and return its body as `shape` (a model, or e.g. `list[Thread]`).
+
+        Whatever is wrong with a success body — not JSON, empty, too deep, another
+        shape — is an `UnexpectedBody` naming the request and the problem.
+        """
+        response = await self.request(method, path, **kwargs)
+        if not response.content:
+            raise self.unexpected_body(method, path, "the body is empty")
+        return self.validated(shape, self._json_body(method, path, response), method, path)
+
+    def validated(self, shape: type[T] | TypeAdapter[T], data: Any, method: str, path: str) -> T:
+        """`data` (a decoded body of `method path`) as `shape`, or an `UnexpectedBody`."""
+        adapter: TypeAdapter[T] = shape if isinstance(shape, TypeAdapter) else _adapter(shape)
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as error:
+            raise self.unexpected_body(method, path, shape_problem(error)) from None
+        except RecursionError:
+            raise self.unexpected_body(method, path, "nested deeper than can be read") from None
+
+    def _json_body(self, method: str, path: str, response: httpx.Response) -> Any:
+        if not response.content:
+            return None
+        try:
+            body = response.json()
+        except RecursionError:
+            raise self.unexpected_body(
+                method, path, "JSON nested deeper than can be read"
+            ) from None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            kind = response.headers.get("content-type", "no content type")
+            raise self.unexpected_body(method, path, f"expected JSON, got {kind}") from None
         if isinstance(body, dict) and set(body) == {"detail"}:
             raise PartialFailure(
                 str(body["detail"]),
@@ -291,9 +362,9 @@ class Transport:
         method = method.upper()
         try:
             request = self._client.build_request(
-                method, path, json=json, params=params, headers=headers, timeout=timeout
+                method, path, params=params, timeout=timeout, **_body(json, headers)
             )
-        except httpx.InvalidURL as exc:
+        except (httpx.InvalidURL, UnicodeEncodeError) as exc:
             raise self.invalid_url(method, path, exc) from exc
         try:
             response = await self._client.send(request, stream=True)

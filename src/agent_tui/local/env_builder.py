@@ -34,6 +34,7 @@ from agent_tui.local.child_processes import NEW_SESSION, kill_group
 from agent_tui.local.env_plan import EnvironmentPlan, base_site_packages
 from agent_tui.local.server_environment import without_own_keys
 from agent_tui.local.server_log import clean_line
+from agent_tui.settings.atomic_file import write_text_atomically
 
 MARKER_FILE = "agent-tui-env.json"
 """In the environment folder: the key of what it was built from (written last)."""
@@ -155,14 +156,14 @@ class EnvironmentBuilder:
         self._link_agent_tui(layered)
         self._install(uv, layered)
         marker = {"key": plan.key(), "config": str(plan.config_path), "built_at": time.time()}
-        (plan.env_dir / MARKER_FILE).write_text(json.dumps(marker), encoding="utf-8")
+        write_text_atomically(plan.env_dir / MARKER_FILE, json.dumps(marker))
         self._report("environment ready")
 
     def _install(self, uv: str, layered: bool) -> None:
         plan = self.plan
         constraints = plan.env_dir / "agent-tui-constraints.txt"
         pins = plan.stack_pins(layered=layered)
-        constraints.write_text("\n".join(pins) + "\n", encoding="utf-8")
+        write_text_atomically(constraints, "\n".join(pins) + "\n")
         command = [uv, "pip", "install", "--python", str(plan.python), "-c", str(constraints)]
         if not layered:
             command += [*pins, "platformdirs", "httpx"]
@@ -193,7 +194,7 @@ class EnvironmentBuilder:
             # Relative (a .pth line is read against its own folder): the environment is
             # built under another name and then renamed.
             lines = [os.path.relpath(code, site_packages)]
-        (site_packages / BASE_PTH_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_text_atomically(site_packages / BASE_PTH_FILE, "\n".join(lines) + "\n")
 
     # -- running uv ----------------------------------------------------------------------
 

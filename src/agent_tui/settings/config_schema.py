@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent_tui.settings.atomic_file import write_text_atomically
 from agent_tui.settings.config import AgentTuiConfig
 
 SCHEMA_FILE = Path(__file__).with_name("config.schema.json")
@@ -44,7 +45,7 @@ def render_schema() -> str:
 
 
 def main() -> None:
-    SCHEMA_FILE.write_text(render_schema(), encoding="utf-8")
+    write_text_atomically(SCHEMA_FILE, render_schema())
     print(f"wrote {SCHEMA_FILE}")
 
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from agent_tui.settings import paths
+from agent_tui.settings.atomic_file import write_private_text
 
 logger = logging.getLogger(__name__)
 
@@ -38,15 +37,7 @@ def save_ui_state(changes: dict[str, Any], path: Path | None = None) -> None:
     """Merge `changes` into the file, atomically (a crash never leaves half a file)."""
     path = path or ui_state_file()
     data = {**load_ui_state(path), **changes}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".ui-state-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(data, file, indent=2, sort_keys=True)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_private_text(path, json.dumps(data, indent=2, sort_keys=True))
 
 
 def saved_theme(path: Path | None = None) -> str | None:

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import re
 
-from agent_tui.text.sanitize import INVISIBLE
+from agent_tui.text.sanitize import INVISIBLE, SURROGATES
 
-# Every C0 control but newline and tab, DEL, C1, the bidi overrides and isolates, and
-# the invisible format characters.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
+# Every C0 control but newline and tab, DEL, C1, the bidi overrides and isolates, the
+# invisible format characters, and lone surrogates (no output can encode one: written
+# out, `\ud800` is what the server sent, and still valid JSON).
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + SURROGATES + "]"
+)
 
 
 def _written_out(match: re.Match[str]) -> str:

@@ -9,7 +9,8 @@ except newline and tab, DEL, C1 controls, the bidi override/isolate characters
 that can make text read differently from what it is ("Trojan Source"), and the
 invisible format characters (`INVISIBLE`: zero-width spaces and joiners, bidi marks,
 word joiner, BOM, soft hyphen): two names that differ only by one of those would look
-the same, and terminals disagree with Textual on how wide text holding them is. Markup
+the same, and terminals disagree with Textual on how wide text holding them is. A lone
+surrogate (which no output can encode) becomes U+FFFD. Markup
 is not its business: widgets render the result as plain `Text`/`Content`, never as
 markup.
 
@@ -44,6 +45,10 @@ _OTHER_ESCAPE = re.compile(r"\x1b[\x20-\x2f]*[\x30-\x7e]")
 # control character except \t and \n. \r was turned into \n before this runs.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
+# A lone surrogate (JSON's "\ud800" decodes to one) is no character: it cannot be
+# encoded, so printing it raises. It is shown as U+FFFD, the replacement character.
+SURROGATES = "\ud800-\udfff"
+_SURROGATE = re.compile(f"[{SURROGATES}]")
 
 
 def clean_text(text: str) -> str:
@@ -58,7 +63,7 @@ def clean_text(text: str) -> str:
     text = _STRING_SEQUENCE.sub("", text)
     text = _CSI.sub("", text)
     text = _OTHER_ESCAPE.sub("", text)
-    return _CONTROL.sub("", text)
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
 REDACTED = "***"

@@ -1,13 +1,14 @@
 """The chat pane against run streams that misbehave, on the real agent server: a stream
 that never ends (a flood), one that goes silent without closing, one left open with only
-heartbeats, one that sends `event: error` and stays open (`stream_faults.py` breaks the
-stream, the run is real), and a dropped connection whose rejoin replays events
+heartbeats, one that sends `event: error` and stays open, one cut mid-event
+(`stream_faults.py` breaks the stream, the run is real), and a dropped connection whose rejoin replays events
 (`drop_proxy.py`)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Literal
 
 import pytest
 
@@ -29,7 +30,7 @@ from tests.support.chat import (
     type_and_send,
 )
 from tests.support.drop_proxy import DropProxy
-from tests.support.screen import screen_text
+from tests.support.screen import screen_text, toasts
 from tests.support.stream_faults import Fault, FaultyStreams
 from tests.support.waiting import WaitFor
 
@@ -230,3 +231,40 @@ async def test_events_a_rejoin_replays_are_not_in_the_inspector_twice(
             assert len({(r.event, r.event_id, r.data) for r in records}) == len(records)
             tokens = [json.loads(r.data)[0]["content"] for r in records if r.event == "messages"]
             assert "".join(tokens) == counting(1000)
+
+
+@pytest.mark.parametrize("kind", ["cut", "half"])
+async def test_a_stream_cut_mid_event_says_so_and_that_the_server_is_up(
+    client: AgentServerClient,
+    faulty: AgentServerClient,
+    faults: FaultyStreams,
+    wait_for: WaitFor,
+    kind: Literal["cut", "half"],
+) -> None:
+    # The connection breaks inside an event (`cut`), or closes there as if the body were
+    # done (`half`), while the server is up: no "cannot reach the server", no offline.
+    slow = await chat_assistant(client, token_delay_ms=5)  # about 5 s: still running
+    thread = await chat_thread(client, slow)
+    offline: list[str] = []
+    faulty.transport.failure_listeners.append(offline.append)
+    faults.arm(Fault(kind, after_events=10))
+    app, _ = chat_app(faulty, thread.thread_id, slow)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "count to 1000")
+        said: list[str] = []
+
+        def finished() -> bool:
+            said.extend(toasts(app))
+            return ended(pane)
+
+        await wait_for(pilot, finished, what="the run to end", workers=False)
+        assert faults.streams[0].faulty.is_set()
+        rejoining = [text for text in said if "rejoining the run" in text]
+        assert rejoining, said
+        assert "the stream was cut mid-event; the server is up" in rejoining[0]
+        assert not any("Cannot reach the server" in text for text in said)
+        assert offline == []
+        assert "Connection lost; rejoined the run after 1 attempt." in notices(pane)
+        assert pane.run_state == "done"
+        assert ai_texts(pane) == [counting(1000)]  # the half-sent event came with the rejoin

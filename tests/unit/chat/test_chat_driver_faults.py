@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from agent_tui.chat.driver_events import Finished, Received, Reconnected, Reconnecting, RunGone
 from agent_tui.chat.run_driver import RunDriver
@@ -109,3 +110,51 @@ async def test_a_rejoin_answered_404_reports_the_run_gone() -> None:
     assert [type(e).__name__ for e in events[-2:]] == ["RunGone", "Finished"]
     assert isinstance(events[-2], RunGone) and "Run not found" in events[-2].message
     assert events[-1] == Finished("done", "r1", "idle", "the run is gone from the server")
+
+
+class CutServer:
+    """A run body that stops inside an event; until the rejoin, the run's record is
+    answered (`up`) or the connection refused."""
+
+    def __init__(self, *, up: bool) -> None:
+        self.up = up
+        self.rejoined = False
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        stream = {"content-type": "text/event-stream", "content-location": "/threads/t/runs/r1"}
+        path = request.url.path
+        if request.method == "POST":
+            body = sse(("metadata", {"run_id": "r1"}, "1-0")) + 'event: messages\ndata: [{"ty'
+            return httpx.Response(200, text=body, headers=stream)
+        if path.endswith("/stream"):
+            self.rejoined = True
+            body = sse(("messages", [chunk("a"), {}], "2-0"))
+            return httpx.Response(200, text=body, headers=stream)
+        if path.endswith("/runs/r1"):
+            if not (self.up or self.rejoined):
+                raise httpx.ConnectError("connection refused", request=request)
+            return httpx.Response(200, json={"run_id": "r1", "status": "success"})
+        return httpx.Response(200, json={"thread_id": "t", "status": "idle"})
+
+
+@pytest.mark.parametrize(
+    ("up", "reason"),
+    [
+        (True, "the stream was cut mid-event; the server is up"),
+        (False, "the stream was cut mid-event, and the server does not answer"),
+    ],
+)
+async def test_a_stream_cut_mid_event_asks_the_server_before_saying_why(
+    up: bool, reason: str
+) -> None:
+    transport = httpx.MockTransport(CutServer(up=up))
+    async with AgentServerClient("http://server.test", http_transport=transport) as client:
+        offline: list[str] = []
+        client.transport.failure_listeners.append(offline.append)
+        driver = RunDriver(client, "t", backoff=(0.01,), settle=(0.01,))
+        events = [e async for e in driver.stream(RunRequest("chat", input={}))]
+    [reconnecting] = [e for e in events if isinstance(e, Reconnecting)]
+    assert reconnecting.reason == reason
+    # Only a server that does not answer marks the connection offline (the header).
+    assert bool(offline) is not up
+    assert events[-1] == Finished("done", "r1", "idle")

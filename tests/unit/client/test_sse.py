@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from agent_tui.client import AgentServerClient
-from agent_tui.client.errors import ServerError
+from agent_tui.client.errors import UnexpectedBody
 from agent_tui.client.events import RunEvent
 from agent_tui.client.sse import EventBounds, ServerSentEvent, SSEError, aiter_sse
 
@@ -252,7 +252,7 @@ async def test_a_rejoin_sends_the_last_event_id_and_asks_for_an_event_stream() -
     assert request.headers["accept"] == "text/event-stream"
 
 
-async def test_a_run_answered_with_something_else_than_events_is_a_server_error() -> None:
+async def test_a_run_answered_with_something_else_than_events_is_an_unexpected_body() -> None:
     def answer(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, text="<html>sign in</html>")
 
@@ -261,7 +261,7 @@ async def test_a_run_answered_with_something_else_than_events_is_a_server_error(
         AgentServerClient("http://server.test", http_transport=transport) as client,
         client.runs.stream("t", "chat", input={}) as run,
     ):
-        with pytest.raises(ServerError, match="text/event-stream"):
+        with pytest.raises(UnexpectedBody, match="expected an event stream, got text/plain"):
             [event async for event in run]
 
 
@@ -309,3 +309,24 @@ async def test_only_the_events_over_the_limit_are_skipped_however_the_stream_is_
         bounds = EventBounds(max_event_bytes=300)
         assert [(e.event, e.data) for e in await read(chunks, bounds)] == kept
         assert bounds.skipped == too_large
+
+
+@pytest.mark.parametrize(
+    ("pieces", "unfinished"),
+    [
+        (["event: values\r\ndata: {}\r\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\n", ": heartbeat\r\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\nevent: val"], True),
+        (["event: values\r\nda", "ta: {}\r\n"], True),
+        (["event: values\r\ndata: {}\r", "\n\r\n"], False),
+        (["event: values\r\ndata: {}\r\n\r\n", "\r\n"], False),
+    ],
+)
+def test_bounds_know_whether_the_stream_stops_inside_an_event(
+    pieces: list[str], unfinished: bool
+) -> None:
+    # A stream that ends inside an event was cut: the run stream rejoins for the rest.
+    bounds = EventBounds()
+    for piece in pieces:
+        bounds.feed(piece)
+    assert bounds.unfinished is unfinished

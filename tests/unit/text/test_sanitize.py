@@ -71,10 +71,23 @@ ESC = "\x1b"
         pytest.param("a\u200fb\u200ec\u061cd", "abcd", id="bidi-marks"),
         pytest.param("ad\u200bmin\u200c\u200d", "admin", id="zero-width"),
         pytest.param("\ufeffa\u2060b\u2062c\u00add\u180e", "abcd", id="bom-joiner-soft-hyphen"),
+        # A lone surrogate (JSON's "\ud800") cannot be encoded: printing it raised.
+        pytest.param("a\ud800b\udfff", "a\ufffdb\ufffd", id="lone-surrogates"),
     ],
 )
 def test_clean_text(raw: str, expected: str) -> None:
     assert clean_text(raw) == expected
+
+
+def test_escaped_output_holds_no_lone_surrogate_and_json_keeps_its_value() -> None:
+    import json
+
+    from agent_tui.text.escaping import escape_controls, escape_json_controls
+
+    assert escape_controls("a\ud800b") == "a\\ud800b"
+    text = escape_json_controls(json.dumps({"k\udfff": "\ud800"}, ensure_ascii=False))
+    text.encode("utf-8")  # strict: a lone surrogate raised here
+    assert json.loads(text) == {"k\udfff": "\ud800"}
 
 
 def test_clean_text_leaves_no_control_character_in_random_input() -> None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_tui.client import ApiError
 from agent_tui.client.events import ErrorEvent, UpdatesEvent
+from agent_tui.settings.atomic_file import write_text_atomically
 from agent_tui.text.sanitize import clean_text
 from agent_tui.threads.export import (
     ExportError,
@@ -68,7 +69,7 @@ def default_as_node(row: HistoryRow, nodes: list[str]) -> str | None:
 
 def _write(path: str, text: str) -> Path:
     target = Path(path).expanduser()
-    target.write_text(text, encoding="utf-8")
+    write_text_atomically(target, text)
     return target
 
 

@@ -13,6 +13,7 @@ the hot path, kept to those calls.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,7 +34,7 @@ from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator
+    from collections.abc import AsyncGenerator
 
     from textual.app import App
     from textual.notifications import SeverityLevel
@@ -256,37 +257,43 @@ class ChatRun:
         if isinstance(intent, Send) and intent.queued:
             self.pane.queue.give_back(intent.text, "The queued message was not sent")
 
-    async def _follow(self, steps: AsyncIterator[Step]) -> None:
+    async def _follow(self, steps: AsyncGenerator[Step, None]) -> None:
         pane = self.pane
         transcript, machine, inspector = pane.transcript, pane.machine, pane.inspector
         intent = self.intent
         # Only a message typed in the prompt clears it, once the server took the run.
         self._prompt_done = not isinstance(intent, Send) or intent.queued
-        async for event, changes in steps:
-            if changes:
-                transcript.apply(changes)
-            if isinstance(event, Received):
-                run_event = event.event
-                inspector.add(
-                    event.elapsed_s, run_event.raw_event, run_event.id, wire_data(run_event.data)
-                )
-            elif isinstance(event, Reconnecting):
-                pane.notify(
-                    f"The connection dropped ({event.reason}): rejoining the run…",
-                    title="Reconnecting",
-                    severity="warning",
-                    markup=False,
-                )
-            elif isinstance(event, RunGone):
-                pane.notify(
-                    f"The run is gone from the server ({event.message}): reloaded the thread.",
-                    title="Run gone",
-                    severity="warning",
-                    markup=False,
-                )
-            elif isinstance(event, Finished):
-                pane.thread_status = event.thread_status or pane.thread_status
-                pane.show_state()
-            if not self._prompt_done and machine.accepted:
-                self._prompt_done = True
-                pane.prompt.accept()
+        # Closed here, whatever a step raises: left to asyncio, the chain of the
+        # session's generators would be closed side by side at shutdown.
+        async with contextlib.aclosing(steps):
+            async for event, changes in steps:
+                if changes:
+                    transcript.apply(changes)
+                if isinstance(event, Received):
+                    run_event = event.event
+                    inspector.add(
+                        event.elapsed_s,
+                        run_event.raw_event,
+                        run_event.id,
+                        wire_data(run_event.data),
+                    )
+                elif isinstance(event, Reconnecting):
+                    pane.notify(
+                        f"The connection dropped ({event.reason}): rejoining the run…",
+                        title="Reconnecting",
+                        severity="warning",
+                        markup=False,
+                    )
+                elif isinstance(event, RunGone):
+                    pane.notify(
+                        f"The run is gone from the server ({event.message}): reloaded the thread.",
+                        title="Run gone",
+                        severity="warning",
+                        markup=False,
+                    )
+                elif isinstance(event, Finished):
+                    pane.thread_status = event.thread_status or pane.thread_status
+                    pane.show_state()
+                if not self._prompt_done and machine.accepted:
+                    self._prompt_done = True
+                    pane.prompt.accept()

@@ -160,3 +160,19 @@ def test_langgraph_deploy_remote_deploys_a_project_whose_graph_runs(
     with httpx.Client(base_url=control_plane.url, headers=headers, trust_env=False) as http:
         assert http.get(f"/v2/deployments/{deployment['id']}").status_code == 404
     assert not answers(url)
+
+
+def test_langgraph_deploy_remote_of_a_broken_project_fails_with_the_build_log(
+    control_plane: LocalControlPlane, tmp_path: Path
+) -> None:
+    config = copy_weather_project(tmp_path)
+    graph = config.parent / "agent.py"
+    graph.write_text(graph.read_text() + "\nimport module_nobody_has\n")
+
+    failed = langgraph(
+        control_plane, config.parent, "deploy", "--remote", "--name", "cli-broken", "--no-input"
+    )
+    assert failed.returncode == 1, _output(failed)
+    assert "Deployment failed" in _output(failed)
+    # The CLI shows the last build lines it read from build_logs.
+    assert "No module named 'module_nobody_has'" in _output(failed)

@@ -106,6 +106,7 @@ def test_langgraph_deploy_remote_deploys_a_project_whose_graph_runs(
     source = Path(revision["source_revision_config"]["langgraph_config_path"]).parent
     assert revision["id"] in source.parts and not source.is_relative_to(project)
     assert (source / "packages" / "tinyweather").is_dir()
+    assert (source.parent / "env").is_dir()  # its environment too: deleted with it
 
     with httpx.Client(base_url=url, trust_env=False, timeout=30) as agent:
         ran = agent.post("/runs/wait", json={"assistant_id": "weather", "input": {"city": "Oslo"}})
@@ -160,6 +161,7 @@ def test_langgraph_deploy_remote_deploys_a_project_whose_graph_runs(
     with httpx.Client(base_url=control_plane.url, headers=headers, trust_env=False) as http:
         assert http.get(f"/v2/deployments/{deployment['id']}").status_code == 404
     assert not answers(url)
+    assert not source.exists()
 
 
 def test_langgraph_deploy_remote_of_a_broken_project_fails_with_the_build_log(

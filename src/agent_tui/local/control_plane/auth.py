@@ -2,7 +2,9 @@
 
 The key is `AGENT_TUI_CONTROL_PLANE_KEY` when set, else one generated on first start and
 kept (0600) in the data folder. Either header carries it: `X-Api-Key: <key>` or
-`Authorization: Bearer <key>` — alternatives, as in the spec's security schemes.
+`Authorization: Bearer <key>` — alternatives, as in the spec's security schemes. An
+`X-Tenant-ID` header (the official CLI sends one for a workspace) is ignored: the local
+control plane has one tenant.
 
 An empty key never authorises anything (an empty header would match it): an empty key
 file gets a new key, and one that cannot be read stops the control plane from starting.
@@ -64,14 +66,16 @@ def _new_key(data_dir: Path, path: Path, *, replace: bool = False) -> str:
 
 
 class ApiKeyMiddleware:
-    def __init__(self, app: ASGIApp, key: str) -> None:
+    def __init__(self, app: ASGIApp, key: str, open_paths: tuple[str, ...] = ()) -> None:
+        """``open_paths``: path prefixes whose routes check their own authorisation."""
         if not key.strip():
             raise ValueError("the control plane key is empty: it would let anyone in")
         self.app = app
         self._key = key.encode()
+        self._open_paths = open_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or str(scope.get("path", "")).startswith(self._open_paths):
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])

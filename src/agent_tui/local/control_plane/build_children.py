@@ -40,13 +40,16 @@ _CHECK_WIDTH = 4096
 """Characters kept of one such line."""
 
 
-async def build_environment(config_path: Path, log: Callable[[str], None]) -> str:
-    """The interpreter to run the project with, its environment built first if needed.
+async def build_environment(
+    config_path: Path, log: Callable[[str], None], env_dir: Path | None = None
+) -> str:
+    """The interpreter to run the project with, its environment built first if needed
+    (in ``env_dir`` when given, else where `project_env` keeps the project's).
 
     uv's lines go to ``log`` as uv prints them. Raises `EnvironmentBuildError` (uv's
     words already logged) when the build fails.
     """
-    python = await asyncio.to_thread(ready_python, config_path)
+    python = await asyncio.to_thread(ready_python, config_path, env_dir)
     if python is not None:
         return python
     process = await asyncio.create_subprocess_exec(
@@ -57,6 +60,7 @@ async def build_environment(config_path: Path, log: Callable[[str], None]) -> st
         str(config_path),
         "--die-with-parent",
         str(os.getpid()),
+        *(["--env-dir", str(env_dir)] if env_dir is not None else []),
         stdin=asyncio.subprocess.PIPE,  # its end-of-file tells the child we are gone
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,

@@ -11,7 +11,9 @@ revision's logs; uv's output goes there line by line while it installs.
 The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
 TUI running the same project uses it too): a server that starts again (a restart, the
 active revision coming back after a failed deploy) checks it and rebuilds it when a
-dependency file changed. Both build children (`build_children`) run in their own process
+dependency file changed. An uploaded revision (the official CLI's tarball, unpacked in
+``deployments/<id>/revisions/<rid>/source``) gets its own beside it, in ``…/<rid>/env``:
+it goes with the deployment. Both build children (`build_children`) run in their own process
 group, tied to the control plane (`parent_watch`): deleting a deployment during a build,
 stopping the control plane, or the control plane dying kills the group, so uv, the graph
 imports and whatever they started stop with it.
@@ -214,7 +216,9 @@ class Deployer:
         self._log(rid, f"building {config_path}")
         secrets = self._secrets(rid)
         try:
-            python = await build_environment(config_path, partial(self._log, rid))
+            python = await build_environment(
+                config_path, partial(self._log, rid), self._env_dir(config_path)
+            )
         except EnvironmentBuildError as exc:
             self._log(rid, *exc.lines, f"build failed: {exc.reason}")
             self._set_status(revision, RevisionStatus.BUILD_FAILED)
@@ -246,6 +250,19 @@ class Deployer:
         self._log(rid, f"agent server ready at {server.url}")
         self._set_status(revision, RevisionStatus.DEPLOYED)
         self._mark_active(deployment_id, rid, server.url)
+
+    def _env_dir(self, config_path: Path) -> Path | None:
+        """Where an uploaded revision's environment goes: beside its unpacked source
+        (``deployments/<id>/revisions/<rid>/env``), so it goes with the deployment. None
+        (the user cache, shared with the TUI) for a ``langgraph.json`` on this machine."""
+        root = (self.data_dir / "deployments").resolve()
+        try:
+            parts = config_path.relative_to(root).parts
+        except ValueError:
+            return None
+        if len(parts) > 4 and parts[1] == "revisions" and parts[3] == "source":
+            return root.joinpath(*parts[:3]) / "env"
+        return None
 
     def _mark_down(self, deployment_id: str) -> None:
         """Not READY and no URL: its server is stopped or not answering yet."""
@@ -327,7 +344,9 @@ class Deployer:
         secrets = self._secrets(revision_id)
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
-            python = await build_environment(path, partial(self._log, revision_id))
+            python = await build_environment(
+                path, partial(self._log, revision_id), self._env_dir(path)
+            )
             server = await self._start_server(deployment_id, path, secrets, python)
         except (EmbeddedServerError, EnvironmentBuildError) as exc:
             more = exc.log_lines if isinstance(exc, EmbeddedServerError) else exc.lines

@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from pathlib import PurePosixPath
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from agent_tui.client.models.deployment_request import (
-    DeploymentCreate,
-    DeploymentPatch,
-    SecretReferenceIn,
-    SourceRevisionConfigIn,
-)
+from agent_tui.client.models.deployment_request import SecretReferenceIn, SourceRevisionConfigIn
+from agent_tui.local.control_plane import revision_logs
 from agent_tui.local.control_plane.deployer import Deployer
+from agent_tui.local.control_plane.requests import (
+    LocalDeploymentCreate,
+    LocalDeploymentPatch,
+    spec_source_config,
+)
 from agent_tui.local.control_plane.store import Store, now
+from agent_tui.local.control_plane.uploads import (
+    UploadError,
+    Uploads,
+    revision_source_folder,
+    unpack,
+)
 from agent_tui.local.control_plane.validation import (
     InvalidRequest,
     check_config_path,
@@ -31,8 +39,10 @@ MAX_BULK_DELETE = 100
 """Most deployment ids one bulk DELETE takes (the spec's ``maxItems``)."""
 
 SUPPORTED = (
-    'the local control plane deploys only source "internal_source" with '
-    "source_revision_config.langgraph_config_path set to a langgraph.json on this machine"
+    'the local control plane deploys only source "internal_source": '
+    "source_revision_config.langgraph_config_path set to a langgraph.json on this machine, "
+    "or source_tarball_path set to an upload (POST .../upload-url) and "
+    "langgraph_config_path to the langgraph.json inside it"
 )
 
 
@@ -49,6 +59,8 @@ def not_found(deployment_id: str) -> HttpError:
 
 def _revision_config(config: SourceRevisionConfigIn, base: dict[str, Any]) -> dict[str, Any]:
     merged = {**base, **config.model_dump(exclude_none=True)}
+    if config.source_tarball_path is None:
+        merged.pop("source_tarball_path", None)  # a path on this machine again
     path = merged.get("langgraph_config_path")
     if not path:
         raise HttpError(
@@ -107,10 +119,23 @@ def _page(request: Request) -> tuple[int, int]:
     return limit, offset
 
 
+def _config_in_archive(path: str | None) -> str:
+    """The archive-relative ``langgraph.json`` path of a tarball revision."""
+    parts = PurePosixPath(path or "").parts
+    if not path or path.startswith("/") or ".." in parts or "\0" in path:
+        raise HttpError(
+            400,
+            "source_revision_config.langgraph_config_path must name the langgraph.json "
+            "inside the uploaded archive (a relative path within it)",
+        )
+    return path
+
+
 class DeploymentRoutes:
-    def __init__(self, store: Store, deployer: Deployer) -> None:
+    def __init__(self, store: Store, deployer: Deployer, uploads: Uploads) -> None:
         self.store = store
         self.deployer = deployer
+        self.uploads = uploads
 
     def _deployment(self, request: Request) -> dict[str, Any]:
         deployment_id = check_uuid(request.path_params["deployment_id"], "deployment_id")
@@ -120,10 +145,14 @@ class DeploymentRoutes:
         return deployment
 
     def _new_revision(
-        self, deployment: dict[str, Any], source: str, secrets: list[dict[str, str]]
+        self,
+        deployment: dict[str, Any],
+        source: str,
+        secrets: list[dict[str, str]],
+        revision_id: str | None = None,
     ) -> None:
         stamp = now()
-        revision_id = str(uuid.uuid4())
+        revision_id = revision_id or str(uuid.uuid4())
         revision: dict[str, Any] = {
             "id": revision_id,
             "created_at": stamp,
@@ -157,20 +186,30 @@ class DeploymentRoutes:
         return JSONResponse({"resources": found[offset : offset + limit], "offset": offset})
 
     async def create(self, request: Request) -> Response:
-        body = parse_body(DeploymentCreate, await read_body(request))
+        body = parse_body(LocalDeploymentCreate, await read_body(request))
         check_deployment_fields(body.name, [secret.name for secret in body.secrets])
         if body.source != "internal_source":
             raise HttpError(400, f'source "{body.source}" is not supported: {SUPPORTED}')
         stamp = now()
-        source_config = body.source_config.model_dump(mode="json")
+        source_config = spec_source_config(body.source_config.model_dump(mode="json"))
         source_config["custom_url"] = None  # set to the agent server's URL once deployed
         secrets = [s.model_dump() for s in body.secrets]
+        given = body.source_revision_config
+        if given.source_tarball_path is not None:
+            raise HttpError(
+                400,
+                "source_tarball_path names an upload, which needs the deployment: create it "
+                "without one, then POST .../upload-url and PATCH",
+            )
+        # Without a config the deployment waits for its source (the CLI's remote build
+        # creates it empty, then uploads a tarball and PATCHes).
+        waiting = given.langgraph_config_path is None
         deployment = {
             "id": str(uuid.uuid4()),
             "name": body.name,
             "source": body.source,
             "source_config": source_config,
-            "source_revision_config": _revision_config(body.source_revision_config, {}),
+            "source_revision_config": {} if waiting else _revision_config(given, {}),
             "secrets": secrets,
             "secret_references": _dumped(body.secret_references),
             "tenant_id": self.store.tenant_id(),
@@ -182,7 +221,8 @@ class DeploymentRoutes:
             "image_version": None,
         }
         self.store.put_deployment(deployment)
-        self._new_revision(deployment, body.source, secrets)
+        if not waiting:
+            self._new_revision(deployment, body.source, secrets)
         return JSONResponse(deployment, status_code=201)
 
     async def get(self, request: Request) -> Response:
@@ -190,10 +230,17 @@ class DeploymentRoutes:
 
     async def patch(self, request: Request) -> Response:
         check_uuid(request.path_params["deployment_id"], "deployment_id")
-        body = parse_body(DeploymentPatch, await read_body(request))
+        body = parse_body(LocalDeploymentPatch, await read_body(request))
         check_deployment_fields(
             None, None if body.secrets is None else [s.name for s in body.secrets]
         )
+        given = body.source_revision_config
+        tarball_revision: str | None = None
+        if given is not None and given.source_tarball_path is not None:
+            # Unpacked into the new revision's own folder before the deployment is read
+            # for the update below (unpacking awaits).
+            tarball_revision = str(uuid.uuid4())
+            given = await self._unpack(request, given, tarball_revision)
         # From here on nothing awaits: the deployment is read, changed and stored in one
         # step, so a concurrent PATCH or the deployer's own updates (its URL, its status)
         # are never overwritten by a stale copy.
@@ -202,13 +249,15 @@ class DeploymentRoutes:
         if source != "internal_source":
             raise HttpError(400, f'revision_source "{source}" is not supported: {SUPPORTED}')
         revision_config = (
-            _revision_config(body.source_revision_config, deployment["source_revision_config"])
-            if body.source_revision_config is not None
+            _revision_config(given, deployment["source_revision_config"])
+            if given is not None
             else None
         )
         new_revision = False
         if body.source_config is not None:
-            changes = body.source_config.model_dump(mode="json", exclude_none=True)
+            changes = spec_source_config(
+                body.source_config.model_dump(mode="json", exclude_none=True)
+            )
             changes.pop("custom_url", None)  # ours: the running server's URL
             deployment["source_config"].update(changes)
             new_revision = "resource_spec" in changes
@@ -222,14 +271,39 @@ class DeploymentRoutes:
             deployment["secret_references"] = _dumped(body.secret_references)
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
-        if new_revision:
-            self._new_revision(deployment, source, deployment["secrets"])
+        # A deployment still waiting for its source keeps the changes for its first one.
+        if new_revision and deployment["source_revision_config"].get("langgraph_config_path"):
+            self._new_revision(deployment, source, deployment["secrets"], tarball_revision)
         return JSONResponse(deployment)
+
+    async def _unpack(
+        self, request: Request, given: SourceRevisionConfigIn, revision_id: str
+    ) -> SourceRevisionConfigIn:
+        """Unpack the named upload into the revision's folder; the config with the
+        ``langgraph.json`` path made the one in that folder."""
+        deployment = self._deployment(request)
+        relative = _config_in_archive(given.langgraph_config_path)
+        assert given.source_tarball_path is not None
+        folder = revision_source_folder(self.deployer.data_dir, deployment["id"], revision_id)
+        try:
+            tarball = self.uploads.accepted(given.source_tarball_path, deployment["id"])
+            await asyncio.to_thread(unpack, tarball, folder)
+        except UploadError as exc:
+            raise HttpError(exc.status, exc.detail) from None
+        return given.model_copy(update={"langgraph_config_path": str(folder / relative)})
 
     async def delete(self, request: Request) -> Response:
         deployment = self._deployment(request)
         await self._remove([deployment["id"]])
         return Response(status_code=204)
+
+    async def upload_url(self, request: Request) -> Response:
+        """A one-time URL on this control plane the project's tarball is PUT to."""
+        deployment = self._deployment(request)
+        return JSONResponse(self.uploads.grant(request, deployment["id"]))
+
+    async def upload(self, request: Request) -> Response:
+        return await self.uploads.receive(request, lambda i: self.store.deployment(i) is not None)
 
     async def delete_many(self, request: Request) -> Response:
         """Bulk delete: 200 when every one was deleted, 207 when some were not found (the
@@ -254,6 +328,7 @@ class DeploymentRoutes:
             # Gone from the state first: a request arriving while the servers stop gets a
             # 404 rather than starting a revision for a deployment being deleted.
             self.store.delete_deployment(deployment_id)
+            self.uploads.forget(deployment_id)
         await asyncio.gather(*(self.deployer.remove(i, revisions[i]) for i in deployment_ids))
 
     async def revisions(self, request: Request) -> Response:
@@ -286,6 +361,22 @@ class DeploymentRoutes:
                 "lines": self.store.logs(revision["id"]),
             }
         )
+
+    async def build_logs(self, request: Request) -> Response:
+        """The CLI's ``/v1/projects/{id}/revisions/{rid}/build_logs``: a revision's lines."""
+        _, revision = self._revision(request)
+        entries = revision_logs.build_entries(revision, self.store.logs(revision["id"]))
+        return await revision_logs.answer(entries, request)
+
+    async def deploy_logs(self, request: Request) -> Response:
+        """The CLI's ``…/deploy_logs``: what the deployment's agent server wrote."""
+        if "revision_id" in request.path_params:
+            deployment, _ = self._revision(request)
+        else:
+            deployment = self._deployment(request)
+        log_file = self.deployer.data_dir / "deployments" / deployment["id"] / "server.log"
+        entries = await asyncio.to_thread(revision_logs.server_entries, log_file)
+        return await revision_logs.answer(entries, request)
 
     async def redeploy(self, request: Request) -> Response:
         """A new revision with that revision's config and secrets."""

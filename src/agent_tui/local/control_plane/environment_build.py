@@ -31,7 +31,7 @@ from agent_tui.local.project_env import (
 )
 
 
-def ready_python(config_path: Path) -> str | None:
+def ready_python(config_path: Path, env_dir: Path | None = None) -> str | None:
     """The interpreter for the project when its environment needs no build (else None).
 
     A few file reads, so a restart or a project with nothing to install starts no child
@@ -42,7 +42,7 @@ def ready_python(config_path: Path) -> str | None:
         config = load_langgraph_config(config_path)
     except LangGraphConfigError:
         return sys.executable
-    plan = plan_environment(config)
+    plan = plan_environment(config, env_dir)
     if plan.is_empty:
         return sys.executable
     return str(plan.python) if is_current(plan) else None
@@ -58,6 +58,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("config", type=Path, help="the langgraph.json file")
     parser.add_argument("--die-with-parent", type=int, metavar="PID")
+    parser.add_argument("--env-dir", type=Path, help="where the environment goes")
     args = parser.parse_args(argv)
     if args.die_with_parent is not None:
         from agent_tui.local.control_plane.parent_watch import die_with_parent
@@ -73,7 +74,7 @@ def main(argv: list[str]) -> int:
 
     try:
         config = load_langgraph_config(args.config)
-        python = ensure_environment(config, progress)
+        python = ensure_environment(config, progress, env_dir=args.env_dir)
     except LangGraphConfigError as exc:
         _say(failed=f"invalid langgraph.json: {exc}")
         return 1

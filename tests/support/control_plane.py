@@ -128,6 +128,17 @@ class SpecCheckingTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
+def checked_http(url: str, api_key: str) -> httpx.AsyncClient:
+    """Raw requests to a control plane with its key, every answer validated against the
+    spec (`async with checked_http(plane.url, plane.api_key) as http:`)."""
+    return httpx.AsyncClient(
+        base_url=url,
+        transport=SpecCheckingTransport(),
+        headers={"X-Api-Key": api_key},
+        trust_env=False,
+    )
+
+
 def checked_client(url: str, **credentials: Any) -> Any:
     """A `ControlPlaneClient` whose every response is validated against the spec."""
     from agent_tui.client import ControlPlaneClient, RetryPolicy

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from agent_tui.local.control_plane import LocalControlPlane
-from tests.support.control_plane import SpecCheckingTransport, validate
+from tests.support.control_plane import checked_http, validate
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
 
@@ -29,12 +29,7 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCon
 
 @pytest.fixture
 async def http(control_plane: LocalControlPlane) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        base_url=control_plane.url,
-        transport=SpecCheckingTransport(),
-        headers={"X-Api-Key": control_plane.api_key},
-        trust_env=False,
-    ) as client:
+    async with checked_http(control_plane.url, control_plane.api_key) as client:
         yield client
 
 

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from agent_tui.local.control_plane import LocalControlPlane
-from tests.support.control_plane import SpecCheckingTransport
+from tests.support.control_plane import checked_http
 
 MISSING_CONFIG = "/nonexistent/langgraph.json"
 
@@ -36,12 +36,7 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCon
 @pytest.fixture
 async def http(control_plane: LocalControlPlane) -> AsyncIterator[httpx.AsyncClient]:
     """Raw requests, every answer validated against the spec."""
-    async with httpx.AsyncClient(
-        base_url=control_plane.url,
-        transport=SpecCheckingTransport(),
-        headers={"X-Api-Key": control_plane.api_key},
-        trust_env=False,
-    ) as client:
+    async with checked_http(control_plane.url, control_plane.api_key) as client:
         yield client
 
 
@@ -287,12 +282,7 @@ async def test_what_an_older_version_stored_from_such_bodies_can_be_listed_and_d
         db.close()
 
     with LocalControlPlane(data) as plane:
-        async with httpx.AsyncClient(
-            base_url=plane.url,
-            transport=SpecCheckingTransport(),
-            headers={"X-Api-Key": plane.api_key},
-            trust_env=False,
-        ) as http:
+        async with checked_http(plane.url, plane.api_key) as http:
             listed = await http.get("/v2/deployments")
             assert listed.status_code == 200
             [shown] = listed.json()["resources"]

@@ -85,9 +85,14 @@ async def test_an_endless_message_shows_its_head_and_latest_text_and_the_inspect
         assert len(shown) < 200 + 2 * 1_000 + 400
         # The user reads it: the head, then the note.
         pane.transcript.focus()
+        await wait_for(pilot, lambda: pane.transcript.has_focus, what="the transcript's focus")
         await pilot.press("home")
-        await wait_for(pilot, lambda: NOTE in screen_text(app), what="the note on screen")
-        assert "chunk 0 of an answer that never ends" in screen_text(app)
+
+        def head_and_note_on_screen() -> bool:
+            text = screen_text(app)
+            return NOTE in text and "chunk 0 of an answer that never ends" in text
+
+        await wait_for(pilot, head_and_note_on_screen, what="the head and the note on screen")
         assert "the whole message is in the thread's state" in screen_text(app)
 
         # The inspector kept the latest events and says that older ones were dropped.

@@ -5,6 +5,8 @@ its values, cut when long."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agent_tui.chat.items import NodeUpdateItem
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.chat.blocks import NodeUpdateBlock
@@ -87,10 +89,14 @@ async def test_the_prompt_takes_the_graphs_input_and_node_updates_show_values(
 
 
 async def test_input_handed_to_the_server_during_a_run_is_checked_first(
-    client: AgentServerClient, wait_for: WaitFor
+    client: AgentServerClient, wait_for: WaitFor, tmp_path: Path
 ) -> None:
-    # `ticker` takes no messages either; it runs long enough to type during its run.
-    ticker = await client.assistants.create("ticker", context={"ticks": 100, "delay": 0.05})
+    # `ticker` takes no messages either; its gate holds the first run open until the
+    # second is handed over, however slow a loaded machine is.
+    gate = tmp_path / "gate"
+    ticker = await client.assistants.create(
+        "ticker", context={"ticks": 5, "delay": 0.05, "gate": str(gate)}
+    )
     thread = await client.threads.create(metadata={"graph_id": "ticker"})
     app, _ = chat_app(client, thread.thread_id, ticker)
     async with app.run_test(size=SIZE) as pilot:
@@ -121,6 +127,7 @@ async def test_input_handed_to_the_server_during_a_run_is_checked_first(
         await hand_over('{"done": 1}')
         await wait_for(pilot, lambda: pane.queued == '{"done": 1}', what="enqueued", workers=False)
         assert not pane.input_error.display
+        gate.touch()  # the first run ends; the handed-over one follows
         await wait_for(
             pilot,
             lambda: ended(pane) and pane.queued is None,

@@ -88,7 +88,9 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
 async def test_a_thread_busy_with_a_run_from_elsewhere_is_followed_live_and_can_be_cancelled(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    slow = await chat_assistant(client, token_delay_ms=5)
+    # 40 s of tokens at the least: the cancel comes long before the end, however slow a
+    # loaded machine makes the steps before it.
+    slow = await chat_assistant(client, token_delay_ms=20)
     thread = await chat_thread(client, slow)
     async with run_elsewhere(client, thread.thread_id, slow.assistant_id, "count to 2000"):
         app, _ = chat_app(client, thread.thread_id, slow)

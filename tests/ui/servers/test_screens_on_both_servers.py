@@ -86,7 +86,8 @@ async def test_home_threads_thread_view_assistants_store_and_crons(
         await pilot.press("escape")
         await opened(ServerInfoScreen, "home again")
 
-        await app.push_screen(StoreScreen(app.client))
+        # (The shared langgraph-api server holds other tests' items: this namespace's.)
+        await app.push_screen(StoreScreen(app.client, prefix=("walk",)))
         await shows("k1", "the store item")
         await app.pop_screen()
 

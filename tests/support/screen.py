@@ -90,6 +90,8 @@ async def toast_saying(pilot: Pilot[Any], words: str, *, timeout: float = 30.0) 
     said: list[str] = []
 
     def shown() -> bool:
+        if not pilot.app.screen.query("ToastRack"):
+            return False  # a screen pushed a moment ago: its notifications come with it
         said[:] = [text for text in toasts(pilot.app) if words in text]
         return bool(said)
 

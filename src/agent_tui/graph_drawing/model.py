@@ -1,0 +1,105 @@
+"""The graph a drawing is made of: node ids and edges, from the server's answer.
+
+Headless. `graph_from_server` takes an `AssistantGraph` (`GET /assistants/{id}/graph`);
+`graph_from_payload` takes whatever JSON a server sent and returns a `Graph`, or a text
+that says what it holds when that cannot be drawn (an unknown node shape, no edge list):
+a drawing never crashes on a strange answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from agent_tui.client.models import AssistantGraph
+from agent_tui.text.sanitize import clean_text
+
+START = "__start__"
+END = "__end__"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: str
+    target: str
+    conditional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """Nodes in the server's order (every edge's ends included) and distinct edges."""
+
+    nodes: tuple[str, ...]
+    edges: tuple[Edge, ...]
+
+    @classmethod
+    def of(cls, nodes: Iterable[str], edges: Iterable[Edge]) -> Graph:
+        edges = tuple(dict.fromkeys(edges))
+        seen: dict[str, None] = dict.fromkeys(nodes)
+        for edge in edges:
+            seen.setdefault(edge.source)
+            seen.setdefault(edge.target)
+        return cls(tuple(seen), edges)
+
+
+def is_small(node: str) -> bool:
+    """`__start__` and `__end__` (a subgraph's too: `chat:__start__`) are drawn small."""
+    last = node.rsplit(":", 1)[-1]
+    return last in (START, END)
+
+
+def shown_name(node: str, *, compact: bool = False) -> str:
+    """A node's name as drawn: cleaned, on one line; `start`/`end` for the small ones; in
+    the compact form only the last part of a subgraph's path (`chat:agent` → `agent`)."""
+    last = node.rsplit(":", 1)[-1]
+    if last == START:
+        return "start"
+    if last == END:
+        return "end"
+    name = last if compact else node
+    return " ".join(clean_text(name).split()) or "?"
+
+
+def graph_from_server(graph: AssistantGraph) -> Graph:
+    nodes = [node.id for node in graph.nodes]
+    edges = [Edge(e.source, e.target, bool(e.conditional)) for e in graph.edges]
+    return Graph.of(nodes, edges)
+
+
+def graph_from_payload(payload: Any) -> Graph | str:
+    """A `Graph` from the server's JSON, or a text saying what it holds when that is not
+    a graph that can be drawn (nodes without an id, no edge list, edges without ends)."""
+    if not isinstance(payload, dict):
+        return "The server's graph is not an object: it cannot be drawn."
+    raw_nodes = payload.get("nodes")
+    raw_edges = payload.get("edges")
+    names = _node_names(raw_nodes)
+    if names is None:
+        return "The server's graph has nodes of an unknown shape: it cannot be drawn."
+    listed = "\n".join(f"  {clean_text(name)}" for name in names)
+    if not isinstance(raw_edges, list):
+        return f"The server's graph has no edge list. Its nodes:\n{listed}".rstrip()
+    edges: list[Edge] = []
+    for raw in raw_edges:
+        if not (
+            isinstance(raw, dict)
+            and isinstance(raw.get("source"), str)
+            and isinstance(raw.get("target"), str)
+        ):
+            return f"The server's graph has edges of an unknown shape. Its nodes:\n{listed}"
+        edges.append(Edge(raw["source"], raw["target"], raw.get("conditional") is True))
+    return Graph.of(names, edges)
+
+
+def _node_names(raw_nodes: Any) -> list[str] | None:
+    if not isinstance(raw_nodes, list):
+        return None
+    names: list[str] = []
+    for raw in raw_nodes:
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str | int):
+            names.append(str(raw["id"]))
+        else:
+            return None
+    return names
+

@@ -1,0 +1,199 @@
+"""Rows for the layers and the gaps between them, and every edge's path (see
+`placement`): tracks in each gap, lanes beside the drawing for the back edges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from agent_tui.graph_drawing.placement import Box, Layout, Point, Route
+
+if TYPE_CHECKING:
+    from agent_tui.graph_drawing.placement import _Placer
+
+
+@dataclass(slots=True)
+class _Item:
+    """One edge's crossing of one gap: verticals above its track, below it, its span."""
+
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+    low: int
+    high: int
+    order: tuple[int, int] = (0, 0)  # loops first: see `route`
+    track: int = -1
+    after: list[_Item] = field(default_factory=list)
+    before: list[_Item] = field(default_factory=list)
+    waiting: int = 0
+
+
+def _assign_tracks(items: list[_Item]) -> int:
+    """Give each item a track; an item whose vertical goes up from a column where
+    another's comes down from above gets a lower track than that one (so the two never
+    share cells). Items on one track keep a blank cell between them. The tracks used."""
+    from_above: dict[int, _Item] = {}
+    for item in items:
+        for column in item.above:
+            from_above[column] = item
+    for item in items:
+        for column in item.below:
+            first = from_above.get(column)
+            if first is not None and first is not item:
+                first.after.append(item)
+                item.before.append(first)
+                item.waiting += 1
+    ordered = sorted(items, key=lambda item: (item.order, item.low, item.high))
+    loops = [item for item in ordered if item.order[0] < 0]
+    for first, second in zip(loops, loops[1:], strict=False):  # nested, in that order
+        first.after.append(second)
+        second.before.append(first)
+        second.waiting += 1
+    ready = [item for item in ordered if item.waiting == 0]
+    done: list[_Item] = []
+    while ready:
+        item = ready.pop(0)
+        done.append(item)
+        for later in item.after:
+            later.waiting -= 1
+            if later.waiting == 0:
+                ready.append(later)
+    done += [item for item in ordered if item.waiting > 0]  # a cycle: drawn anyway
+    tracks: list[list[tuple[int, int]]] = []
+    for item in done:
+        track = max((other.track + 1 for other in item.before if other.track >= 0), default=0)
+        while track < len(tracks) and any(
+            item.low <= high + 1 and low - 1 <= item.high for low, high in tracks[track]
+        ):
+            track += 1
+        while len(tracks) <= track:
+            tracks.append([])
+        tracks[track].append((item.low, item.high))
+        item.track = track
+    return len(tracks)
+
+
+def route(placer: _Placer) -> Layout:
+    graph = placer.graph
+    ranked = placer.ranked
+    count = len(ranked.layers)
+    right = max((placer.x[s] + placer.width[s] for s in placer.x), default=0)
+    layer_of = ranked.layer_of
+    # Back edges: the shortest loop nearest the drawing.
+    backs = sorted(
+        ranked.back,
+        key=lambda i: (layer_of[graph.edges[i].source] - layer_of[graph.edges[i].target], i),
+    )
+    lane = {index: right + 1 + 2 * k for k, index in enumerate(backs)}
+
+    gaps: dict[int, list[_Item]] = {g: [] for g in range(-1, count)}
+    hops: dict[tuple[int, int], _Item] = {}  # (edge, gap) → its item
+
+    def column(slot: object, index: int, *, leaving: bool) -> int:
+        if isinstance(slot, str):
+            return placer.out_port[index] if leaving else placer.in_port[index]
+        return placer.x[slot]  # type: ignore[index]
+
+    for index, chain in ranked.chains.items():
+        for upper, lower in zip(chain, chain[1:], strict=False):
+            top = column(upper, index, leaving=True)
+            bottom = column(lower, index, leaving=False)
+            if top == bottom:
+                continue
+            gap = layer_of[upper] if isinstance(upper, str) else upper[1]
+            item = _Item((top,), (bottom,), min(top, bottom), max(top, bottom))
+            gaps[gap].append(item)
+            hops[(index, gap)] = item
+    for index in backs:
+        edge = graph.edges[index]
+        out_gap, in_gap = layer_of[edge.source], layer_of[edge.target] - 1
+        port_out, port_in = placer.out_port[index], placer.in_port[index]
+        # Below the source the inner loop takes the top track, above the target the
+        # outer one: so loops nest instead of crossing (their ports are in that order).
+        leaving = _Item((port_out, lane[index]), (), port_out, lane[index], (-1, lane[index]))
+        coming = _Item((), (lane[index], port_in), port_in, lane[index], (-1, -lane[index]))
+        gaps[out_gap].append(leaving)
+        gaps[in_gap].append(coming)
+        hops[(index, out_gap)] = leaving
+        hops[(index, in_gap)] = coming
+    tracks = {gap: _assign_tracks(items) for gap, items in gaps.items()}
+
+    # Rows: the top gap (loops into the first layer), then each layer's band and the gap
+    # below it (a stub row, the tracks, an arrow row), then the bottom gap (loops out).
+    band_top: list[int] = []
+    band_height: list[int] = []
+    track_top: dict[int, int] = {}
+    y = 0
+    if tracks[-1]:
+        track_top[-1] = 0
+        y = tracks[-1] + 1
+    for level, layer in enumerate(ranked.layers):
+        band_top.append(y)
+        height = max((placer.height[slot] for slot in layer), default=1)
+        band_height.append(height)
+        y += height
+        if level < count - 1:
+            track_top[level] = y + 1
+            y += tracks[level] + 2
+        elif tracks[level]:
+            track_top[level] = y + 1
+            y += tracks[level] + 1
+
+    def row(index: int, gap: int) -> int:
+        return track_top[gap] + hops[(index, gap)].track
+
+    routes: list[Route] = []
+    for index, edge in enumerate(graph.edges):
+        source, target = layer_of[edge.source], layer_of[edge.target]
+        start = (placer.out_port[index], band_top[source] + placer.height[edge.source])
+        end = (placer.in_port[index], band_top[target] - 1)
+        points: list[Point] = [start]
+        if index in lane:
+            out_row, in_row = row(index, source), row(index, target - 1)
+            points += [
+                (start[0], out_row),
+                (lane[index], out_row),
+                (lane[index], in_row),
+                (end[0], in_row),
+            ]
+        else:
+            chain = ranked.chains[index]
+            for upper in chain[:-1]:
+                gap = layer_of[upper] if isinstance(upper, str) else upper[1]
+                item = hops.get((index, gap))
+                if item is not None:
+                    track_row = track_top[gap] + item.track
+                    points += [(item.above[0], track_row), (item.below[0], track_row)]
+        points.append(end)
+        routes.append(Route(edge, index in lane, _corners(points)))
+
+    boxes: dict[str, Box] = {}
+    for level, layer in enumerate(ranked.layers):
+        for order, slot in enumerate(s for s in layer if isinstance(s, str)):
+            boxes[slot] = Box(
+                slot,
+                placer.names[slot],
+                level,
+                order,
+                placer.x[slot],
+                band_top[level],
+                placer.width[slot],
+                placer.height[slot],
+                placer.height[slot] == 1,
+            )
+    width = max([right, *(x + 1 for x in lane.values())])
+    return Layout(boxes, tuple(routes), width, y, placer.compact)
+
+
+def _corners(points: list[Point]) -> tuple[Point, ...]:
+    """The path without repeated points or points in the middle of a straight run."""
+    kept: list[Point] = []
+    for point in points:
+        if kept and kept[-1] == point:
+            continue
+        if len(kept) >= 2:
+            (ax, ay), (bx, by) = kept[-2], kept[-1]
+            if (ax == bx == point[0]) or (ay == by == point[1]):
+                kept[-1] = point
+                continue
+        kept.append(point)
+    return tuple(kept)

@@ -7,6 +7,7 @@ arrowhead just above its target, conditional edges are dashed, every name is sho
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from agent_tui.graph_drawing import Edge, Graph, Layout, layout, render_lines
@@ -18,7 +19,7 @@ ARROWS = set("▼v")
 
 def chain(count: int) -> Graph:
     names = ["__start__", *(f"n{i}" for i in range(count)), "__end__"]
-    return Graph.of(names, [Edge(a, b) for a, b in zip(names, names[1:], strict=False)])
+    return Graph.of(names, [Edge(a, b) for a, b in itertools.pairwise(names)])
 
 
 def fan_out(count: int) -> Graph:
@@ -50,7 +51,7 @@ def random_graph(count: int, seed: int, *, loops: int = 0) -> Graph:
 
 def _cells(points: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
     cells = [points[0]]
-    for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+    for (ax, ay), (bx, by) in itertools.pairwise(points):
         assert ax == bx or ay == by, f"a slanted step {points}"
         steps = max(abs(bx - ax), abs(by - ay))
         for k in range(1, steps + 1):

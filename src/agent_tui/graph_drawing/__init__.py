@@ -13,15 +13,18 @@ from typing import Any
 
 from agent_tui.graph_drawing.export import layout_json, mermaid
 from agent_tui.graph_drawing.model import (
+    Box,
     Edge,
     Graph,
+    Layout,
+    Route,
     graph_from_payload,
     graph_from_server,
     is_small,
     shown_name,
 )
-from agent_tui.graph_drawing.placement import Box, Layout, Route, layout
 from agent_tui.graph_drawing.render import render, render_lines
+from agent_tui.graph_drawing.routing import layout
 
 __all__ = [
     "Box",

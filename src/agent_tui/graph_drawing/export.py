@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_tui.graph_drawing.model import Graph, is_small, shown_name
-from agent_tui.graph_drawing.placement import Layout
+from agent_tui.graph_drawing.model import Graph, Layout, is_small, shown_name
 from agent_tui.text.sanitize import clean_text
 
 

@@ -13,6 +13,7 @@ order in each layer.
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ def _links(ranked: Ranked) -> tuple[dict[Slot, list[Slot]], dict[Slot, list[Slot
     up: dict[Slot, list[Slot]] = {}
     down: dict[Slot, list[Slot]] = {}
     for chain in ranked.chains.values():
-        for upper, lower in zip(chain, chain[1:], strict=False):
+        for upper, lower in itertools.pairwise(chain):
             down.setdefault(upper, []).append(lower)
             up.setdefault(lower, []).append(upper)
     return up, down
@@ -125,7 +126,7 @@ def _links(ranked: Ranked) -> tuple[dict[Slot, list[Slot]], dict[Slot, list[Slot
 def crossings(layers: Sequence[Sequence[Slot]], down: dict[Slot, list[Slot]]) -> int:
     """Edge crossings between neighbouring layers (inversions, counted by bisection)."""
     total = 0
-    for upper, lower in zip(layers, layers[1:], strict=False):
+    for upper, lower in itertools.pairwise(layers):
         where = {slot: index for index, slot in enumerate(lower)}
         pairs = sorted(
             (position, where[target])
@@ -143,14 +144,11 @@ def _sweep(layers: list[list[Slot]], neighbours: dict[Slot, list[Slot]], order: 
     for level in order:
         fixed = layers[level - 1] if order.step > 0 else layers[level + 1]
         where = {slot: index for index, slot in enumerate(fixed)}
-        current = layers[level]
-
-        def barycenter(item: tuple[int, Slot]) -> float:
-            position, slot = item
+        keyed = []
+        for position, slot in enumerate(layers[level]):
             linked = [where[other] for other in neighbours.get(slot, ()) if other in where]
-            return sum(linked) / len(linked) if linked else float(position)
-
-        layers[level] = [slot for _, slot in sorted(enumerate(current), key=barycenter)]
+            keyed.append((sum(linked) / len(linked) if linked else float(position), position))
+        layers[level] = [layers[level][position] for _, position in sorted(keyed)]
 
 
 def _reduce_crossings(ranked: Ranked) -> None:

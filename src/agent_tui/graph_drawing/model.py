@@ -103,3 +103,37 @@ def _node_names(raw_nodes: Any) -> list[str] | None:
             return None
     return names
 
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    node: str
+    name: str  # as drawn: cleaned, maybe shortened
+    layer: int
+    order: int
+    x: int
+    y: int
+    width: int
+    height: int
+    small: bool
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    edge: Edge
+    back: bool
+    points: tuple[Point, ...]  # corners, from the cell below the source to the arrowhead
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    boxes: dict[str, Box]
+    routes: tuple[Route, ...]
+    width: int
+    height: int
+    compact: bool

@@ -17,50 +17,17 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.cells import cell_len
 
 from agent_tui.graph_drawing.layers import Ranked, Slot, rank
-from agent_tui.graph_drawing.model import Edge, Graph, is_small, shown_name
+from agent_tui.graph_drawing.model import Graph, is_small, shown_name
 
 SWEEPS = 4
 MAX_NAME = 30
 MAX_COMPACT_NAME = 16
-Point = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    node: str
-    name: str  # as drawn: cleaned, maybe shortened
-    layer: int
-    order: int
-    x: int
-    y: int
-    width: int
-    height: int
-    small: bool
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
-
-
-@dataclass(frozen=True, slots=True)
-class Route:
-    edge: Edge
-    back: bool
-    points: tuple[Point, ...]  # corners, from the cell below the source to the arrowhead
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    boxes: dict[str, Box]
-    routes: tuple[Route, ...]
-    width: int
-    height: int
-    compact: bool
 
 
 def shorten(text: str, cells: int) -> str:
@@ -74,11 +41,9 @@ def shorten(text: str, cells: int) -> str:
     return out + "…"
 
 
-def layout(graph: Graph, *, compact: bool = False) -> Layout:
-    return _Placer(graph, compact).run()
+class Placer:
+    """Sizes, x positions and ports of one graph's slots (`routing` does the rest)."""
 
-
-class _Placer:
     def __init__(self, graph: Graph, compact: bool) -> None:
         self.graph = graph
         self.compact = compact
@@ -91,11 +56,11 @@ class _Placer:
         self.out_port: dict[int, int] = {}
         self.in_port: dict[int, int] = {}
 
-    def run(self) -> Layout:
+    def place(self) -> Placer:
         self._sizes()
         self._assign_x()
         self._ports()
-        return self._route()
+        return self
 
     # --- sizes -----------------------------------------------------------------------
     def _sizes(self) -> None:
@@ -136,7 +101,7 @@ class _Placer:
         up: dict[Slot, list[Slot]] = {}
         down: dict[Slot, list[Slot]] = {}
         for chain in self.ranked.chains.values():
-            for upper, lower in zip(chain, chain[1:], strict=False):
+            for upper, lower in itertools.pairwise(chain):
                 down.setdefault(upper, []).append(lower)
                 up.setdefault(lower, []).append(upper)
         for _ in range(SWEEPS):
@@ -168,8 +133,8 @@ class _Placer:
     # --- ports -----------------------------------------------------------------------
     def _ports(self) -> None:
         chains = self.ranked.chains
-        outs: dict[str, list[tuple[float, int]]] = {}
-        ins: dict[str, list[tuple[float, int]]] = {}
+        outs: dict[str, list[tuple[float, int, int]]] = {}
+        ins: dict[str, list[tuple[float, int, int]]] = {}
         # Loops last (they go right, to their lanes), the outermost lane first.
         far = float("inf")
         loops = self.ranked.back
@@ -196,12 +161,6 @@ class _Placer:
         start = self.x[node] + border
         inner = self.width[node] - 2 * border
         return [start + (2 * j + 1) * inner // (2 * count) for j in range(count)]
-
-    # --- routing ---------------------------------------------------------------------
-    def _route(self) -> Layout:
-        from agent_tui.graph_drawing.routing import route
-
-        return route(self)
 
 
 def _closest_in_order(desired: Sequence[float], widths: Sequence[int], sep: int) -> list[int]:

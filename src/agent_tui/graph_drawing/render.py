@@ -8,11 +8,12 @@ of its target. Names were cleaned when the layout was made.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-from agent_tui.graph_drawing.placement import Box, Layout
+from agent_tui.graph_drawing.model import Box, Layout
 
 N, E, S, W = 1, 2, 4, 8
 
@@ -23,7 +24,7 @@ class Glyphs:
     dashed_vertical: str
     dashed_horizontal: str
     arrow: str
-    box: str  # ┌ ┐ └ ┘ ─ │
+    box: tuple[str, str, str, str, str, str]  # ┌ ┐ └ ┘ ─ │
     small: str  # the ends of a one-row node
 
 
@@ -37,8 +38,8 @@ def _junctions(chars: str) -> dict[int, str]:
     return table
 
 
-UNICODE = Glyphs(_junctions("│─┌┐└┘├┤┬┴┼"), "╎", "╌", "▼", "┌┐└┘─│", "()")
-ASCII = Glyphs(_junctions("|-+++++++++"), ":", ".", "v", "++++-|", "()")
+UNICODE = Glyphs(_junctions("│─┌┐└┘├┤┬┴┼"), "╎", "╌", "▼", ("┌", "┐", "└", "┘", "─", "│"), "()")
+ASCII = Glyphs(_junctions("|-+++++++++"), ":", ".", "v", ("+", "+", "+", "+", "-", "|"), "()")
 
 
 def render(layout: Layout, *, ascii: bool = False) -> str:
@@ -63,7 +64,7 @@ def render_lines(layout: Layout, *, ascii: bool = False) -> list[str]:
         dashed = route.edge.conditional
         points = route.points
         mark(points[0], N, dashed)  # joined to the source's bottom
-        for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+        for (ax, ay), (bx, by) in itertools.pairwise(points):
             if ax == bx:
                 step = 1 if by > ay else -1
                 for y in range(ay, by + step, step):

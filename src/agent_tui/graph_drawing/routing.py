@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from agent_tui.graph_drawing.placement import Box, Layout, Point, Route
-
-if TYPE_CHECKING:
-    from agent_tui.graph_drawing.placement import _Placer
+from agent_tui.graph_drawing.model import Box, Graph, Layout, Point, Route
+from agent_tui.graph_drawing.placement import Placer
 
 
 @dataclass(slots=True)
@@ -44,7 +42,7 @@ def _assign_tracks(items: list[_Item]) -> int:
                 item.waiting += 1
     ordered = sorted(items, key=lambda item: (item.order, item.low, item.high))
     loops = [item for item in ordered if item.order[0] < 0]
-    for first, second in zip(loops, loops[1:], strict=False):  # nested, in that order
+    for first, second in itertools.pairwise(loops):  # nested, in that order
         first.after.append(second)
         second.before.append(first)
         second.waiting += 1
@@ -72,7 +70,12 @@ def _assign_tracks(items: list[_Item]) -> int:
     return len(tracks)
 
 
-def route(placer: _Placer) -> Layout:
+def layout(graph: Graph, *, compact: bool = False) -> Layout:
+    """Where every box goes and every edge runs (`compact`: boxes of just a name)."""
+    return route(Placer(graph, compact).place())
+
+
+def route(placer: Placer) -> Layout:
     graph = placer.graph
     ranked = placer.ranked
     count = len(ranked.layers)
@@ -94,7 +97,7 @@ def route(placer: _Placer) -> Layout:
         return placer.x[slot]  # type: ignore[index]
 
     for index, chain in ranked.chains.items():
-        for upper, lower in zip(chain, chain[1:], strict=False):
+        for upper, lower in itertools.pairwise(chain):
             top = column(upper, index, leaving=True)
             bottom = column(lower, index, leaving=False)
             if top == bottom:
@@ -159,10 +162,10 @@ def route(placer: _Placer) -> Layout:
             chain = ranked.chains[index]
             for upper in chain[:-1]:
                 gap = layer_of[upper] if isinstance(upper, str) else upper[1]
-                item = hops.get((index, gap))
-                if item is not None:
-                    track_row = track_top[gap] + item.track
-                    points += [(item.above[0], track_row), (item.below[0], track_row)]
+                hop = hops.get((index, gap))
+                if hop is not None:
+                    track_row = track_top[gap] + hop.track
+                    points += [(hop.above[0], track_row), (hop.below[0], track_row)]
         points.append(end)
         routes.append(Route(edge, index in lane, _corners(points)))
 

@@ -51,13 +51,14 @@ def is_small(node: str) -> bool:
 
 def shown_name(node: str, *, compact: bool = False) -> str:
     """A node's name as drawn: cleaned, on one line; `start`/`end` for the small ones; in
-    the compact form only the last part of a subgraph's path (`chat:agent` → `agent`)."""
-    last = node.rsplit(":", 1)[-1]
-    if last == START:
-        return "start"
-    if last == END:
-        return "end"
-    name = last if compact else node
+    the compact form only the last part of a subgraph's path (`chat:agent` → `agent`,
+    `chat:__end__` → `chat:end`, compact `end`)."""
+    path, _, last = node.rpartition(":")
+    if last in (START, END):
+        last = last.strip("_")
+        name = last if compact or not path else f"{path}:{last}"
+    else:
+        name = last if compact else node
     return " ".join(clean_text(name).split()) or "?"
 
 

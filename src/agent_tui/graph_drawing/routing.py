@@ -20,15 +20,16 @@ class _Item:
     high: int
     order: tuple[int, int] = (0, 0)  # loops first: see `route`
     track: int = -1
-    after: list[_Item] = field(default_factory=list)
     before: list[_Item] = field(default_factory=list)
-    waiting: int = 0
 
 
 def _assign_tracks(items: list[_Item]) -> int:
     """Give each item a track; an item whose vertical goes up from a column where
     another's comes down from above gets a lower track than that one (so the two never
-    share cells). Items on one track keep a blank cell between them. The tracks used."""
+    share cells). Items on one track keep a blank cell between them. The tracks used.
+
+    Going left, the leftmost edge takes the top track; going right, the rightmost: so
+    edges fanning out of one box (or into one) never cross each other."""
     from_above: dict[int, _Item] = {}
     for item in items:
         for column in item.above:
@@ -37,37 +38,33 @@ def _assign_tracks(items: list[_Item]) -> int:
         for column in item.below:
             first = from_above.get(column)
             if first is not None and first is not item:
-                first.after.append(item)
                 item.before.append(first)
-                item.waiting += 1
     ordered = sorted(items, key=lambda item: (item.order, item.low, item.high))
     loops = [item for item in ordered if item.order[0] < 0]
     for first, second in itertools.pairwise(loops):  # nested, in that order
-        first.after.append(second)
         second.before.append(first)
-        second.waiting += 1
-    ready = [item for item in ordered if item.waiting == 0]
-    done: list[_Item] = []
-    while ready:
-        item = ready.pop(0)
-        done.append(item)
-        for later in item.after:
-            later.waiting -= 1
-            if later.waiting == 0:
-                ready.append(later)
-    done += [item for item in ordered if item.waiting > 0]  # a cycle: drawn anyway
-    tracks: list[list[tuple[int, int]]] = []
-    for item in done:
+    # In that order, each item below every earlier item it would touch (not in a hole
+    # above one: two edges of a fan-out would cross there); an item that must be below
+    # another (a shared column) places that one first.
+    placed: list[_Item] = []
+    visiting: set[int] = set()
+
+    def place(item: _Item) -> None:
+        if item.track >= 0 or id(item) in visiting:
+            return  # placed, or a cycle of shared columns: drawn anyway
+        visiting.add(id(item))
+        for other in item.before:
+            place(other)
         track = max((other.track + 1 for other in item.before if other.track >= 0), default=0)
-        while track < len(tracks) and any(
-            item.low <= high + 1 and low - 1 <= item.high for low, high in tracks[track]
-        ):
-            track += 1
-        while len(tracks) <= track:
-            tracks.append([])
-        tracks[track].append((item.low, item.high))
+        for other in placed:
+            if item.low <= other.high + 1 and other.low - 1 <= item.high:
+                track = max(track, other.track + 1)
         item.track = track
-    return len(tracks)
+        placed.append(item)
+
+    for item in ordered:
+        place(item)
+    return max((item.track + 1 for item in placed), default=0)
 
 
 def layout(graph: Graph, *, compact: bool = False) -> Layout:
@@ -103,7 +100,10 @@ def route(placer: Placer) -> Layout:
             if top == bottom:
                 continue
             gap = layer_of[upper] if isinstance(upper, str) else upper[1]
-            item = _Item((top,), (bottom,), min(top, bottom), max(top, bottom))
+            # Going left, the leftmost takes the top track; going right, the rightmost:
+            # so edges fanning out of one box (or into one) never cross each other.
+            order = (0, min(top, bottom)) if bottom < top else (1, -max(top, bottom))
+            item = _Item((top,), (bottom,), min(top, bottom), max(top, bottom), order)
             gaps[gap].append(item)
             hops[(index, gap)] = item
     for index in backs:

@@ -141,3 +141,10 @@ def test_a_payload_that_can_be_drawn_is_drawn() -> None:
     }
     text = draw_payload(payload)
     assert "│ agent │" in text and "▼" in text and "╎" in text
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["full", "compact"])
+def test_the_edges_of_a_fan_out_never_cross(compact: bool) -> None:
+    text = draw(fan_out(12), compact=compact)
+    assert "┼" not in text
+    assert text.count("▼") == 1 + 12 + 12

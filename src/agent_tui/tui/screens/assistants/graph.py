@@ -1,4 +1,8 @@
-"""An assistant's graph (`GET /assistants/{id}/graph`) drawn as text, scrollable."""
+"""An assistant's graph (`GET /assistants/{id}/graph`) drawn as boxes and arrows, scrollable.
+
+`z` zooms out to the compact drawing (each box just its name), `x` draws the subgraphs'
+nodes too (xray), `t` shows the layers and edges as a list instead.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +14,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from agent_tui.assistants.graph_text import edges_of
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.text import server_text
+
+LEGEND = "│ edge   ╎ conditional (decided at run time)   loops go up the right side"
+LIST_LEGEND = "──▶ edge   ╌╌▶ conditional (decided at run time)   ↺ loops back"
 
 
 class AssistantGraphScreen(AgentScreen[None]):
@@ -29,6 +35,8 @@ class AssistantGraphScreen(AgentScreen[None]):
         Binding("escape,q", "back", "Back", id="assistant_graph.back"),
         Binding("r", "refresh", "Refresh", id="assistant_graph.refresh"),
         Binding("x", "xray", "Subgraphs", id="assistant_graph.xray"),
+        Binding("z", "zoom", "Zoom", id="assistant_graph.zoom"),
+        Binding("t", "as_list", "List", id="assistant_graph.list"),
     ]
 
     def __init__(self, client: AgentServerClient, assistant: Assistant) -> None:
@@ -45,9 +53,7 @@ class AssistantGraphScreen(AgentScreen[None]):
         title.append("  of assistant ")
         title.append_text(server_text(self.assistant.name or self.assistant.assistant_id))
         yield Static(title, id="graph-title")
-        yield Static(
-            "──▶ edge   ╌╌▶ conditional (decided at run time)   ↺ loops back", id="graph-legend"
-        )
+        yield Static(LEGEND, id="graph-legend")
         yield GraphView(id="graph-view")
         yield Footer()
 
@@ -60,6 +66,15 @@ class AssistantGraphScreen(AgentScreen[None]):
 
     def action_refresh(self) -> None:
         self._load()
+
+    def action_zoom(self) -> None:
+        view = self.query_one(GraphView)
+        view.show(compact=not view.compact)
+
+    def action_as_list(self) -> None:
+        view = self.query_one(GraphView)
+        view.show(as_list=not view.as_list)
+        self.query_one("#graph-legend", Static).update(LIST_LEGEND if view.as_list else LEGEND)
 
     def action_xray(self) -> None:
         self.xray = not self.xray
@@ -78,5 +93,5 @@ class AssistantGraphScreen(AgentScreen[None]):
             return
         finally:
             view.loading = False
-        view.show(*edges_of(graph))
+        view.show(graph)
         self.loaded = True

@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +79,8 @@ def main() -> int:
                 check_drawing(graph, compact=compact, ascii=True)
             except AssertionError as error:
                 check(False, f"{name} ({'compact' if compact else 'full'}): {error}")
-            best, median, placed = timed(reps, lambda c=compact, g=graph: layout(g, compact=c))
-            draw_best, draw_median, text = timed(reps, lambda p=placed: render(p))
+            best, median, placed = timed(reps, partial(layout, graph, compact=compact))
+            draw_best, draw_median, text = timed(reps, partial(render, placed))
             if name.startswith("200") and not compact:
                 best_200 = best
             form = "compact" if compact else "full"

@@ -102,8 +102,8 @@ def route(placer: Placer) -> Layout:
             gap = layer_of[upper] if isinstance(upper, str) else upper[1]
             # Going left, the leftmost takes the top track; going right, the rightmost:
             # so edges fanning out of one box (or into one) never cross each other.
-            order = (0, min(top, bottom)) if bottom < top else (1, -max(top, bottom))
-            item = _Item((top,), (bottom,), min(top, bottom), max(top, bottom), order)
+            sweep = (0, min(top, bottom)) if bottom < top else (1, -max(top, bottom))
+            item = _Item((top,), (bottom,), min(top, bottom), max(top, bottom), sweep)
             gaps[gap].append(item)
             hops[(index, gap)] = item
     for index in backs:

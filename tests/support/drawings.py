@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from rich.cells import cell_len
+
 from agent_tui.graph_drawing import Edge, Graph, Layout, layout, render_lines
 
 SOLID = set("│─┌┐└┘├┤┬┴┼|-+")
@@ -49,6 +51,11 @@ def random_graph(count: int, seed: int, *, loops: int = 0) -> Graph:
     return Graph.of(["__start__", *names, "__end__"], edges)
 
 
+def _by_cell(line: str) -> str:
+    """`line` with a wide character's second cell shown as a NUL: indexes are cells."""
+    return "".join(char + "\0" * (cell_len(char) - 1) for char in line)
+
+
 def _cells(points: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
     cells = [points[0]]
     for (ax, ay), (bx, by) in itertools.pairwise(points):
@@ -73,9 +80,12 @@ def check_drawing(graph: Graph, *, compact: bool = False, ascii: bool = False) -
                 or other.y + other.height <= one.y
             )
             assert apart, f"{one.node} and {other.node} overlap"
+    lines = [_by_cell(line) for line in lines]
     for box in boxes:
         row = lines[box.y + (box.height // 2)]
-        assert box.name in row[box.x : box.x + box.width + 1], f"{box.name!r} not in {row!r}"
+        assert _by_cell(box.name) in row[box.x : box.x + box.width + 1], (
+            f"{box.name!r} not in {row!r}"
+        )
     cell_owners: dict[tuple[int, int], int] = {}
     for route in placed.routes:
         cells = _cells(route.points)

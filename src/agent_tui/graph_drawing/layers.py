@@ -92,6 +92,13 @@ def rank(graph: Graph) -> Ranked:
     back = back_edges(graph)
     forward = [edge for index, edge in enumerate(graph.edges) if index not in back]
     layer_of = longest_path_layers(graph, forward)
+    # An edge that still goes up or sideways (out of `__end__`, which is always last) is
+    # drawn as a loop too.
+    back |= {
+        index
+        for index, edge in enumerate(graph.edges)
+        if layer_of[edge.target] <= layer_of[edge.source]
+    }
     count = max(layer_of.values(), default=-1) + 1
     layers: list[list[Slot]] = [[] for _ in range(count)]
     for node in graph.nodes:

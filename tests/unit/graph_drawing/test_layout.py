@@ -3,6 +3,8 @@ dashed conditional edges, loops up the side; and whatever cannot be drawn, as te
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from agent_tui.graph_drawing import Edge, Graph, draw, draw_payload, layout
@@ -148,3 +150,21 @@ def test_the_edges_of_a_fan_out_never_cross(compact: bool) -> None:
     text = draw(fan_out(12), compact=compact)
     assert "┼" not in text
     assert text.count("▼") == 1 + 12 + 12
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_any_graph_at_all_is_drawn_without_breaking_the_rules(seed: int) -> None:
+    # Edges a compiled graph would not have too: out of `__end__`, into `__start__`,
+    # both ways between two nodes, duplicates, self-loops, wide names.
+    rng = random.Random(seed)
+    names = ["__start__", "__end__", "a", "b", "c", "d", "名前", "e:__end__", "f"]
+    count = rng.randrange(1, len(names) + 1)
+    chosen = names[:count]
+    edges = [
+        Edge(rng.choice(chosen), rng.choice(chosen), conditional=rng.random() < 0.3)
+        for _ in range(rng.randrange(0, 3 * count))
+    ]
+    graph = Graph.of(chosen, edges)
+    for compact in (False, True):
+        check_drawing(graph, compact=compact)
+        check_drawing(graph, compact=compact, ascii=True)

@@ -60,6 +60,7 @@ class Placer:
         self._sizes()
         self._assign_x()
         self._ports()
+        self._straighten()
         return self
 
     # --- sizes -----------------------------------------------------------------------
@@ -161,6 +162,40 @@ class Placer:
         start = self.x[node] + border
         inner = self.width[node] - 2 * border
         return [start + (2 * j + 1) * inner // (2 * count) for j in range(count)]
+
+    def _straighten(self) -> None:
+        """A node with one edge (`__start__`, a leaf) moves to line its port up with the
+        port it joins, when its neighbours leave room: that edge then runs straight."""
+        incident: dict[str, list[int]] = {}
+        for index, edge in enumerate(self.graph.edges):
+            incident.setdefault(edge.source, []).append(index)
+            if edge.target != edge.source:
+                incident.setdefault(edge.target, []).append(index)
+        for layer in self.ranked.layers:
+            for position, slot in enumerate(layer):
+                edges = incident.get(slot) if isinstance(slot, str) else None
+                if not edges or len(edges) != 1 or edges[0] not in self.ranked.chains:
+                    continue
+                index = edges[0]
+                chain = self.ranked.chains[index]
+                if slot == chain[0]:
+                    mine, ports = self.out_port[index], self.out_port
+                    other = self.in_port[index] if len(chain) == 2 else self.x[chain[1]]
+                else:
+                    mine, ports = self.in_port[index], self.in_port
+                    other = self.out_port[index] if len(chain) == 2 else self.x[chain[-2]]
+                left = self.x[slot] + other - mine
+                if position > 0:
+                    before = layer[position - 1]
+                    if left < self.x[before] + self.width[before] + self.sep:
+                        continue
+                if position + 1 < len(layer):
+                    after = layer[position + 1]
+                    if left + self.width[slot] + self.sep > self.x[after]:
+                        continue
+                if left >= 0:
+                    self.x[slot] = left
+                    ports[index] = other
 
 
 def _closest_in_order(desired: Sequence[float], widths: Sequence[int], sep: int) -> list[int]:

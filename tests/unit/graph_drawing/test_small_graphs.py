@@ -55,9 +55,8 @@ NESTED_XRAY = Graph.of(
 
 CHAT_DRAWN = "\n".join(
     [
-        "            (start)",
-        "               │",
-        "             ┌─┘",
+        "          (start)",
+        "             │",
         "             │ ┌──────────────┐",
         "             │ │ ┌──────────┐ │",
         "             ▼ ▼ ▼          │ │",
@@ -81,9 +80,8 @@ CHAT_DRAWN = "\n".join(
 
 CHAT_COMPACT_ASCII = "\n".join(
     [
-        "        (start)",
-        "           |",
-        "         +-+",
+        "      (start)",
+        "         |",
         "         | +------------+",
         "         | | +--------+ |",
         "         v v v        | |",

@@ -81,6 +81,24 @@ def check_drawing(graph: Graph, *, compact: bool = False, ascii: bool = False) -
             )
             assert apart, f"{one.node} and {other.node} overlap"
     lines = [_by_cell(line) for line in lines]
+    for frame in placed.frames:  # round its subgraph's boxes, no other box inside
+        inside = (frame.x, frame.y, frame.x + frame.width, frame.y + frame.height)
+        for box in boxes:
+            within = (
+                inside[0] < box.x
+                and box.x + box.width < inside[2]
+                and inside[1] < box.y
+                and box.y + box.height < inside[3]
+            )
+            outside = (
+                box.x + box.width <= inside[0]
+                or inside[2] <= box.x
+                or box.y + box.height <= inside[1]
+                or inside[3] <= box.y
+            )
+            mine = box.node.rpartition(":")[0] == frame.name
+            assert within if mine else outside, f"{box.node} and the frame of {frame.name}"
+        assert lines[frame.y][frame.x] in "╭#" and lines[inside[3] - 1][inside[2] - 1] in "╯#"
     for box in boxes:
         row = lines[box.y + (box.height // 2)]
         assert _by_cell(box.name) in row[box.x : box.x + box.width + 1], (

@@ -31,7 +31,8 @@ def mermaid(graph: Graph) -> str:
 
 def layout_json(layout: Layout) -> dict[str, Any]:
     """Stable keys: the drawing's size, each node's layer, order and box (cells, from the
-    top left), each edge's routed points (from below its source to its arrowhead)."""
+    top left), each edge's routed points (from below its source to its arrowhead), each
+    subgraph's frame (xray)."""
     return {
         "width": layout.width,
         "height": layout.height,
@@ -58,5 +59,15 @@ def layout_json(layout: Layout) -> dict[str, Any]:
                 "points": [list(point) for point in route.points],
             }
             for route in layout.routes
+        ],
+        "frames": [
+            {
+                "subgraph": frame.name,
+                "x": frame.x,
+                "y": frame.y,
+                "width": frame.width,
+                "height": frame.height,
+            }
+            for frame in layout.frames
         ],
     }

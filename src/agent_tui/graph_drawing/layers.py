@@ -18,7 +18,7 @@ from bisect import bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agent_tui.graph_drawing.model import END, START, Edge, Graph
+from agent_tui.graph_drawing.model import END, START, Edge, Graph, cluster_of
 
 SWEEPS = 4
 
@@ -171,4 +171,25 @@ def _reduce_crossings(ranked: Ranked) -> None:
         now = crossings(layers, down)
         if now < fewest:
             fewest, best = now, [list(layer) for layer in layers]
-    ranked.layers = best
+    ranked.layers = [_clustered(layer, ranked) for layer in best]
+
+
+def slot_cluster(slot: Slot, ranked: Ranked) -> str:
+    """A node's subgraph; a dummy's when its edge runs inside one subgraph, else `""`."""
+    if isinstance(slot, str):
+        return cluster_of(slot)
+    chain = ranked.chains[slot[0]]
+    inside = cluster_of(str(chain[0]))
+    return inside if inside == cluster_of(str(chain[-1])) else ""
+
+
+def _clustered(layer: list[Slot], ranked: Ranked) -> list[Slot]:
+    """The slots of one subgraph side by side, where the first of them is (a frame can
+    then go round them)."""
+    first: dict[str, int] = {}
+    keys = []
+    for position, slot in enumerate(layer):
+        cluster = slot_cluster(slot, ranked)
+        key = first.setdefault(cluster, position) if cluster else position
+        keys.append((key, position))
+    return [layer[position] for _, position in sorted(keys)]

@@ -62,6 +62,11 @@ def shown_name(node: str, *, compact: bool = False) -> str:
     return " ".join(clean_text(name).split()) or "?"
 
 
+def cluster_of(node: str) -> str:
+    """The subgraph a node is in (`chat:agent` → `chat`), `""` for the graph's own."""
+    return node.rpartition(":")[0]
+
+
 def graph_from_server(graph: AssistantGraph) -> Graph:
     nodes = [node.id for node in graph.nodes]
     edges = [Edge(e.source, e.target, bool(e.conditional)) for e in graph.edges]
@@ -132,9 +137,21 @@ class Route:
 
 
 @dataclass(frozen=True, slots=True)
+class Frame:
+    """A subgraph's nodes (xray) framed: the frame's cells, its border included."""
+
+    name: str  # as drawn
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
 class Layout:
     boxes: dict[str, Box]
     routes: tuple[Route, ...]
     width: int
     height: int
     compact: bool
+    frames: tuple[Frame, ...] = ()

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from agent_tui.graph_drawing.layers import Ranked, Slot, rank
+from agent_tui.graph_drawing.layers import Ranked, Slot, rank, slot_cluster
 from agent_tui.graph_drawing.model import Graph, is_small, shown_name
 
 SWEEPS = 4
@@ -49,6 +49,11 @@ class Placer:
         self.compact = compact
         self.ranked: Ranked = rank(graph)
         self.sep = 1 if compact else 2
+        self.cluster = {
+            slot: slot_cluster(slot, self.ranked) for layer in self.ranked.layers for slot in layer
+        }
+        # Room for a frame round a subgraph's slots: its border and a blank on each side.
+        self.margin = 2 if any(self.cluster.values()) else 0
         self.names: dict[str, str] = {}
         self.width: dict[Slot, int] = {}
         self.height: dict[Slot, int] = {}
@@ -96,9 +101,9 @@ class Placer:
         layers = self.ranked.layers
         for layer in layers:
             left = 0
-            for slot in layer:
+            for slot, gap in zip(layer, self._gaps(layer), strict=True):
                 self.x[slot] = left
-                left += self.width[slot] + self.sep
+                left += self.width[slot] + gap
         up: dict[Slot, list[Slot]] = {}
         down: dict[Slot, list[Slot]] = {}
         for chain in self.ranked.chains.values():
@@ -112,9 +117,17 @@ class Placer:
                 self._pull(layer, down)
         for layer in layers[1:]:
             self._pull(layer, up)
-        least = min(self.x.values(), default=0)
+        least = min(self.x.values(), default=0) - self.margin
         for slot in self.x:
             self.x[slot] -= least
+
+    def _gaps(self, layer: Sequence[Slot]) -> list[int]:
+        """The blank cells each slot needs before the next: more at a subgraph's edge."""
+        gaps = [
+            self.sep + (2 * self.margin if self.cluster[one] != self.cluster[two] else 0)
+            for one, two in itertools.pairwise(layer)
+        ]
+        return [*gaps, self.sep]
 
     def _pull(self, layer: Sequence[Slot], neighbours: dict[Slot, list[Slot]]) -> None:
         """Move `layer` towards its neighbours' centres, keeping its order and gaps."""
@@ -128,7 +141,9 @@ class Placer:
                 else self._center(slot)
             )
             desired.append(centre - (self.width[slot] - 1) / 2)
-        for slot, x in zip(layer, _closest_in_order(desired, widths, self.sep), strict=True):
+        for slot, x in zip(
+            layer, _closest_in_order(desired, widths, self._gaps(layer)), strict=True
+        ):
             self.x[slot] = x
 
     # --- ports -----------------------------------------------------------------------
@@ -185,27 +200,30 @@ class Placer:
                     mine, ports = self.in_port[index], self.in_port
                     other = self.out_port[index] if len(chain) == 2 else self.x[chain[-2]]
                 left = self.x[slot] + other - mine
+                gaps = self._gaps(layer)
                 if position > 0:
                     before = layer[position - 1]
-                    if left < self.x[before] + self.width[before] + self.sep:
+                    if left < self.x[before] + self.width[before] + gaps[position - 1]:
                         continue
                 if position + 1 < len(layer):
                     after = layer[position + 1]
-                    if left + self.width[slot] + self.sep > self.x[after]:
+                    if left + self.width[slot] + gaps[position] > self.x[after]:
                         continue
-                if left >= 0:
+                if left >= self.margin:
                     self.x[slot] = left
                     ports[index] = other
 
 
-def _closest_in_order(desired: Sequence[float], widths: Sequence[int], sep: int) -> list[int]:
+def _closest_in_order(
+    desired: Sequence[float], widths: Sequence[int], gaps: Sequence[int]
+) -> list[int]:
     """Lefts as close as can be to `desired` (least squares) with each slot at least
-    `sep` cells right of the one before: pool adjacent violators, then round."""
+    `gaps` cells right of the one before: pool adjacent violators, then round."""
     offsets = []
     offset = 0
-    for width in widths:
+    for width, gap in zip(widths, gaps, strict=True):
         offsets.append(offset)
-        offset += width + sep
+        offset += width + gap
     blocks: list[list[float]] = []  # [mean, count]
     for want, offset in zip(desired, offsets, strict=True):
         blocks.append([want - offset, 1.0])
@@ -221,7 +239,7 @@ def _closest_in_order(desired: Sequence[float], widths: Sequence[int], sep: int)
         for _ in range(int(count)):
             left = round(mean + offsets[index])
             if lefts:
-                left = max(left, lefts[-1] + widths[index - 1] + sep)
+                left = max(left, lefts[-1] + widths[index - 1] + gaps[index - 1])
             lefts.append(left)
             index += 1
     return lefts

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-from agent_tui.graph_drawing.model import Box, Layout
+from agent_tui.graph_drawing.model import Box, Frame, Layout
 
 N, E, S, W = 1, 2, 4, 8
 
@@ -26,6 +26,7 @@ class Glyphs:
     arrow: str
     box: tuple[str, str, str, str, str, str]  # ┌ ┐ └ ┘ ─ │
     small: str  # the ends of a one-row node
+    frame: tuple[str, str, str, str, str, str]  # a subgraph's frame: ╭ ╮ ╰ ╯ ┈ ┊
 
 
 def _junctions(chars: str) -> dict[int, str]:
@@ -38,8 +39,24 @@ def _junctions(chars: str) -> dict[int, str]:
     return table
 
 
-UNICODE = Glyphs(_junctions("│─┌┐└┘├┤┬┴┼"), "╎", "╌", "▼", ("┌", "┐", "└", "┘", "─", "│"), "()")
-ASCII = Glyphs(_junctions("|-+++++++++"), ":", ".", "v", ("+", "+", "+", "+", "-", "|"), "()")
+UNICODE = Glyphs(
+    _junctions("│─┌┐└┘├┤┬┴┼"),
+    "╎",
+    "╌",
+    "▼",
+    ("┌", "┐", "└", "┘", "─", "│"),
+    "()",
+    ("╭", "╮", "╰", "╯", "┈", "┊"),
+)
+ASCII = Glyphs(
+    _junctions("|-+++++++++"),
+    ":",
+    ".",
+    "v",
+    ("+", "+", "+", "+", "-", "|"),
+    "()",
+    ("#", "#", "#", "#", "=", "!"),
+)
 
 
 def render(layout: Layout, *, ascii: bool = False) -> str:
@@ -97,6 +114,8 @@ def render_lines(layout: Layout, *, ascii: bool = False) -> list[str]:
             grid[y][x] = glyphs.dashed_horizontal
         else:
             grid[y][x] = glyphs.junctions[bits]
+    for frame in layout.frames:
+        _draw_frame(grid, frame, glyphs, masks)
     for box in layout.boxes.values():
         _draw_box(grid, box, glyphs)
     return ["".join(row) for row in grid]
@@ -127,3 +146,29 @@ def _draw_box(grid: list[list[str]], box: Box, glyphs: Glyphs) -> None:
     middle[x : x + width] = [vertical, *([" "] * (width - 2)), vertical]
     inner = width - 2
     _write(middle, x + 1 + (inner - cell_len(box.name)) // 2, box.name)
+
+
+def _draw_frame(
+    grid: list[list[str]], frame: Frame, glyphs: Glyphs, lines: dict[tuple[int, int], int]
+) -> None:
+    """Under the edges: a cell an edge runs through keeps the edge (it enters the frame
+    there). The subgraph's name on the top border (else the bottom), where no edge
+    crosses it."""
+    tl, tr, bl, br, horizontal, vertical = glyphs.frame
+    left, top = frame.x, frame.y
+    right, bottom = left + frame.width - 1, top + frame.height - 1
+    border = {(left, top): tl, (right, top): tr, (left, bottom): bl, (right, bottom): br}
+    for x in range(left + 1, right):
+        border[(x, top)] = border[(x, bottom)] = horizontal
+    for y in range(top + 1, bottom):
+        border[(left, y)] = border[(right, y)] = vertical
+    for (x, y), char in border.items():
+        if (x, y) not in lines:
+            grid[y][x] = char
+    for label in (f" {frame.name} ", frame.name):  # the first place it fits
+        for y in (top, bottom):
+            starts = range(left + 1, right - cell_len(label) + 1)
+            for start in sorted(starts, key=lambda x: (x != left + 2, x)):
+                if not any((x, y) in lines for x in range(start, start + cell_len(label))):
+                    _write(grid[y], start, label)
+                    return

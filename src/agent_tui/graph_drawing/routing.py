@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from agent_tui.graph_drawing.model import Box, Graph, Layout, Point, Route
-from agent_tui.graph_drawing.placement import Placer
+from agent_tui.graph_drawing.model import Box, Frame, Graph, Layout, Point, Route, cluster_of
+from agent_tui.graph_drawing.placement import Placer, shorten
 
 
 @dataclass(slots=True)
@@ -83,7 +83,7 @@ def route(placer: Placer) -> Layout:
         ranked.back,
         key=lambda i: (layer_of[graph.edges[i].source] - layer_of[graph.edges[i].target], i),
     )
-    lane = {index: right + 1 + 2 * k for k, index in enumerate(backs)}
+    lane = {index: right + 1 + placer.margin + 2 * k for k, index in enumerate(backs)}
 
     gaps: dict[int, list[_Item]] = {g: [] for g in range(-1, count)}
     hops: dict[tuple[int, int], _Item] = {}  # (edge, gap) → its item
@@ -183,8 +183,50 @@ def route(placer: Placer) -> Layout:
                 placer.height[slot],
                 placer.height[slot] == 1,
             )
-    width = max([right, *(x + 1 for x in lane.values())])
-    return Layout(boxes, tuple(routes), width, y, placer.compact)
+    width = max([right + placer.margin, *(x + 1 for x in lane.values())])
+    frames = _frames(boxes, band_top, band_height, y, placer.compact)
+    return Layout(boxes, tuple(routes), width, y, placer.compact, frames)
+
+
+def _frames(
+    boxes: dict[str, Box], band_top: list[int], band_height: list[int], height: int, compact: bool
+) -> tuple[Frame, ...]:
+    """A frame round each subgraph's boxes: from the row above its first layer to the row
+    below its last, a blank column inside each side. Left out where it would cut a box
+    of another subgraph, or another frame, or leave the drawing."""
+    members: dict[str, list[Box]] = {}
+    for box in boxes.values():
+        if cluster_of(box.node):
+            members.setdefault(cluster_of(box.node), []).append(box)
+    frames: list[Frame] = []
+    for name, inside in members.items():
+        first = min(box.layer for box in inside)
+        last = max(box.layer for box in inside)
+        left = min(box.x for box in inside) - 2
+        right = max(box.x + box.width for box in inside) + 1
+        top, bottom = band_top[first] - 1, band_top[last] + band_height[last]
+        if left < 0 or top < 0 or bottom >= height:
+            continue
+        frame = Frame(
+            shorten(name, 16 if compact else 30), left, top, right - left + 1, bottom - top + 1
+        )
+        cut = any(
+            _meets(frame, box.x, box.y, box.width, box.height)
+            for box in boxes.values()
+            if not box.node.startswith(name + ":")
+        ) or any(_meets(frame, f.x, f.y, f.width, f.height) for f in frames)
+        if not cut:
+            frames.append(frame)
+    return tuple(frames)
+
+
+def _meets(frame: Frame, x: int, y: int, width: int, height: int) -> bool:
+    return not (
+        x + width <= frame.x
+        or frame.x + frame.width <= x
+        or y + height <= frame.y
+        or frame.y + frame.height <= y
+    )
 
 
 def _corners(points: list[Point]) -> tuple[Point, ...]:

@@ -64,7 +64,8 @@ async def test_json_gives_each_node_its_box_and_each_edge_its_points(
     code, out, _ = await cli(capsys, "graph", "chat", "--json", "--url", agent_server_url)
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["width", "height", "compact", "nodes", "edges"]
+    assert list(data) == ["width", "height", "compact", "nodes", "edges", "frames"]
+    assert data["frames"] == []  # no subgraph drawn
     nodes = {node["id"]: node for node in data["nodes"]}
     assert set(nodes) == {"__start__", "agent", "tools", "approve", "__end__"}
     assert list(nodes["agent"]) == ["id", "name", "layer", "order", "x", "y", "width", "height"]
@@ -85,6 +86,11 @@ async def test_xray_draws_the_subgraph_nodes(
     code, deep, _ = await cli(capsys, "graph", "nested", "--xray", "--url", agent_server_url)
     assert code == 0
     assert "│ chat:agent │" in deep and "│ chat:tools │" in deep and "(chat:start)" in deep
+    assert "╭┈ chat ┈" in deep  # the subgraph's nodes in a frame
+    code, out, _ = await cli(
+        capsys, "graph", "nested", "--xray", "--json", "--url", agent_server_url
+    )
+    assert [frame["subgraph"] for frame in json.loads(out)["frames"]] == ["chat"]
 
 
 async def test_an_unknown_name_lists_the_graphs(

@@ -105,68 +105,68 @@ CHAT_COMPACT_ASCII = "\n".join(
 
 NESTED_XRAY_DRAWN = "\n".join(
     [
-        "                   (start)",
-        "                      │",
-        "                      ▼",
-        "                 ┌─────────┐",
-        "                 │ prepare │",
-        "                 └─────────┘",
-        "                      │",
-        "                      └┐",
-        "                       ▼",
-        "                 (chat:start)",
-        "                       │",
-        "                   ┌───┘",
-        "                   │   ┌───────────────────────┐",
-        "                   │   │   ┌─────────────────┐ │",
-        "                   ▼   ▼   ▼                 │ │",
-        "                ┌────────────┐               │ │",
-        "                │ chat:agent │               │ │",
-        "                └────────────┘               │ │",
-        "                   ╎   ╎   ╎                 │ │",
-        "       ┌╌╌╌╌╌╌╌╌╌╌╌┘   └┐  └╌╌╌╌╌╌╌╌╌╌╌┐     │ │",
-        "       ▼                ▼              ▼     │ │",
-        "┌────────────┐  ┌──────────────┐  (chat:end) │ │",
-        "│ chat:tools │  │ chat:approve │       │     │ │",
-        "└────────────┘  └──────────────┘       │     │ │",
-        "       │                │              │     │ │",
-        "       │                └──────────────┼─────┘ │",
-        "       └───────────────────────────────┼───────┘",
-        "                                       ▼",
-        "                                     (end)",
+        "                     (start)",
+        "                        │",
+        "                        ▼",
+        "                   ┌─────────┐",
+        "                   │ prepare │",
+        "                   └─────────┘",
+        "                        │",
+        "                        └┐",
+        "╭┈ chat ┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈▼┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈╮",
+        "┊                  (chat:start)                ┊",
+        "┊                        │                     ┊",
+        "┊                    ┌───┘                     ┊",
+        "┊                    │   ┌─────────────────────────┐",
+        "┊                    │   │   ┌───────────────────┐ │",
+        "┊                    ▼   ▼   ▼                 ┊ │ │",
+        "┊                 ┌────────────┐               ┊ │ │",
+        "┊                 │ chat:agent │               ┊ │ │",
+        "┊                 └────────────┘               ┊ │ │",
+        "┊                    ╎   ╎   ╎                 ┊ │ │",
+        "┊        ┌╌╌╌╌╌╌╌╌╌╌╌┘   └┐  └╌╌╌╌╌╌╌╌╌╌╌┐     ┊ │ │",
+        "┊        ▼                ▼              ▼     ┊ │ │",
+        "┊ ┌────────────┐  ┌──────────────┐  (chat:end) ┊ │ │",
+        "┊ │ chat:tools │  │ chat:approve │       │     ┊ │ │",
+        "┊ └────────────┘  └──────────────┘       │     ┊ │ │",
+        "╰┈┈┈┈┈┈┈┈│┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈│┈┈┈┈┈┈┈┈┈┈┈┈┈┈│┈┈┈┈┈╯ │ │",
+        "         │                └──────────────┼───────┘ │",
+        "         └───────────────────────────────┼─────────┘",
+        "                                         ▼",
+        "                                       (end)",
     ]
 )
 
 NESTED_XRAY_COMPACT = "\n".join(
     [
-        "         (start)",
-        "            │",
-        "            ▼",
-        "        ┌───────┐",
-        "        │prepare│",
-        "        └───────┘",
-        "            │",
-        "            ▼",
-        "         (start)",
-        "            │",
-        "          ┌─┘",
-        "          │ ┌─────────────┐",
-        "          │ │ ┌─────────┐ │",
-        "          ▼ ▼ ▼         │ │",
-        "         ┌─────┐        │ │",
-        "         │agent│        │ │",
-        "         └─────┘        │ │",
-        "          ╎ ╎ ╎         │ │",
-        "   ┌╌╌╌╌╌╌┘ ╎ └╌╌╌╌╌┐   │ │",
-        "   ▼        ▼       ▼   │ │",
-        "┌─────┐ ┌───────┐ (end) │ │",
-        "│tools│ │approve│   │   │ │",
-        "└─────┘ └───────┘   │   │ │",
-        "   │        │       │   │ │",
-        "   │        └───────┼───┘ │",
-        "   └────────────────┼─────┘",
-        "                    ▼",
-        "                  (end)",
+        "           (start)",
+        "              │",
+        "              ▼",
+        "          ┌───────┐",
+        "          │prepare│",
+        "          └───────┘",
+        "              │",
+        "╭┈ chat ┈┈┈┈┈┈▼┈┈┈┈┈┈┈┈┈┈┈╮",
+        "┊          (start)        ┊",
+        "┊             │           ┊",
+        "┊           ┌─┘           ┊",
+        "┊           │ ┌───────────────┐",
+        "┊           │ │ ┌───────────┐ │",
+        "┊           ▼ ▼ ▼         ┊ │ │",
+        "┊          ┌─────┐        ┊ │ │",
+        "┊          │agent│        ┊ │ │",
+        "┊          └─────┘        ┊ │ │",
+        "┊           ╎ ╎ ╎         ┊ │ │",
+        "┊    ┌╌╌╌╌╌╌┘ ╎ └╌╌╌╌╌┐   ┊ │ │",
+        "┊    ▼        ▼       ▼   ┊ │ │",
+        "┊ ┌─────┐ ┌───────┐ (end) ┊ │ │",
+        "┊ │tools│ │approve│   │   ┊ │ │",
+        "┊ └─────┘ └───────┘   │   ┊ │ │",
+        "╰┈┈┈┈│┈┈┈┈┈┈┈┈│┈┈┈┈┈┈┈│┈┈┈╯ │ │",
+        "     │        └───────┼─────┘ │",
+        "     └────────────────┼───────┘",
+        "                      ▼",
+        "                    (end)",
     ]
 )
 
@@ -231,3 +231,39 @@ def test_the_layout_as_json_gives_boxes_and_routed_points() -> None:
         source, target = nodes[edge["source"]], nodes[edge["target"]]
         assert edge["points"][0][1] == source["y"] + source["height"]
         assert edge["points"][-1][1] == target["y"] - 1
+
+
+def test_a_subgraph_is_framed_with_its_name() -> None:
+    from agent_tui.graph_drawing import layout
+
+    placed = layout(NESTED_XRAY)
+    assert [frame.name for frame in placed.frames] == ["chat"]
+    assert "╭┈ chat ┈" in draw(NESTED_XRAY)
+    assert "#= chat =" in draw(NESTED_XRAY, ascii=True)
+    assert layout_json(placed)["frames"] == [
+        {
+            "subgraph": "chat",
+            "x": placed.frames[0].x,
+            "y": placed.frames[0].y,
+            "width": placed.frames[0].width,
+            "height": placed.frames[0].height,
+        }
+    ]
+
+
+def test_two_subgraphs_side_by_side_get_a_frame_each() -> None:
+
+    edges = [Edge("__start__", "split")]
+    for sub in ("left", "right"):
+        edges += [
+            Edge("split", f"{sub}:__start__"),
+            Edge(f"{sub}:__start__", f"{sub}:work"),
+            Edge(f"{sub}:work", f"{sub}:check", conditional=True),
+            Edge(f"{sub}:check", f"{sub}:__end__"),
+            Edge(f"{sub}:__end__", "join"),
+        ]
+    edges.append(Edge("join", "__end__"))
+    graph = Graph.of([], edges)
+    placed = check_drawing(graph)
+    assert sorted(frame.name for frame in placed.frames) == ["left", "right"]
+    check_drawing(graph, compact=True, ascii=True)

@@ -19,6 +19,13 @@ def graph_arguments(parser: argparse.ArgumentParser) -> None:
         "--xray", action="store_true", help="draw the subgraphs' nodes inside their parents"
     )
     parser.add_argument(
+        "--expand",
+        metavar="SUBGRAPH",
+        action="append",
+        default=[],
+        help="draw this subgraph's nodes, the others as one node each (repeat for more)",
+    )
+    parser.add_argument(
         "--compact", action="store_true", help="each box just its name: a narrower drawing"
     )
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no box drawing")

@@ -18,10 +18,12 @@ from agent_tui.graph_drawing.model import (
     Graph,
     Layout,
     Route,
+    collapse,
     graph_from_payload,
     graph_from_server,
     is_small,
     shown_name,
+    subgraphs,
 )
 from agent_tui.graph_drawing.render import render, render_lines
 from agent_tui.graph_drawing.routing import layout
@@ -32,6 +34,7 @@ __all__ = [
     "Graph",
     "Layout",
     "Route",
+    "collapse",
     "draw",
     "draw_payload",
     "graph_from_payload",
@@ -43,6 +46,7 @@ __all__ = [
     "render",
     "render_lines",
     "shown_name",
+    "subgraphs",
 ]
 
 

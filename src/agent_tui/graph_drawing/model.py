@@ -67,6 +67,37 @@ def cluster_of(node: str) -> str:
     return node.rpartition(":")[0]
 
 
+def subgraphs(graph: Graph) -> list[str]:
+    """The subgraphs an xray graph shows (`chat`, `outer:inner`), outermost first."""
+    found: dict[str, None] = {}
+    for node in graph.nodes:
+        parts = node.split(":")[:-1]
+        for depth in range(1, len(parts) + 1):
+            found.setdefault(":".join(parts[:depth]))
+    return sorted(found, key=lambda name: (name.count(":"), list(found).index(name)))
+
+
+def collapse(graph: Graph, expanded: Iterable[str]) -> Graph:
+    """`graph` (xray) with each subgraph not in `expanded` drawn as one node again, named
+    after it; edges inside it go, edges in and out of it join that node."""
+    opened = set(expanded)
+
+    def shown(node: str) -> str:
+        parts = node.split(":")
+        for depth in range(1, len(parts)):
+            name = ":".join(parts[:depth])
+            if name not in opened:
+                return name
+        return node
+
+    edges = [
+        Edge(shown(edge.source), shown(edge.target), edge.conditional)
+        for edge in graph.edges
+        if shown(edge.source) != shown(edge.target)
+    ]
+    return Graph.of([shown(node) for node in graph.nodes], edges)
+
+
 def graph_from_server(graph: AssistantGraph) -> Graph:
     nodes = [node.id for node in graph.nodes]
     edges = [Edge(e.source, e.target, bool(e.conditional)) for e in graph.edges]

@@ -118,3 +118,18 @@ async def test_a_hostile_node_name_reaches_the_terminal_inert(
     assert (code, err) == (0, "")
     assert "node-hostile" in out
     assert terminal_controls(out) == []
+
+
+async def test_expand_opens_only_the_subgraphs_named(
+    agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = await cli(
+        capsys, "graph", "nested", "--expand", "chat", "--url", agent_server_url
+    )
+    assert code == 0
+    assert "│ chat:agent │" in out and "╭┈ chat ┈" in out
+    code, out, err = await cli(
+        capsys, "graph", "nested", "--expand", "nope", "--url", agent_server_url
+    )
+    assert code == 2 and out == ""
+    assert "no subgraph nope (its subgraphs: chat)" in err

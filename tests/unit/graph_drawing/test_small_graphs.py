@@ -267,3 +267,39 @@ def test_two_subgraphs_side_by_side_get_a_frame_each() -> None:
     placed = check_drawing(graph)
     assert sorted(frame.name for frame in placed.frames) == ["left", "right"]
     check_drawing(graph, compact=True, ascii=True)
+
+
+def test_a_collapsed_subgraph_is_one_node_again() -> None:
+    from agent_tui.graph_drawing import collapse, subgraphs
+
+    assert subgraphs(NESTED_XRAY) == ["chat"]
+    closed = collapse(NESTED_XRAY, [])
+    assert closed.nodes == ("__start__", "prepare", "__end__", "chat")
+    assert set(closed.edges) == {
+        Edge("__start__", "prepare"),
+        Edge("prepare", "chat"),
+        Edge("chat", "__end__"),
+    }
+    assert collapse(NESTED_XRAY, ["chat"]) == NESTED_XRAY
+
+
+def test_only_the_expanded_subgraph_of_two_levels_opens() -> None:
+    from agent_tui.graph_drawing import collapse, subgraphs
+
+    graph = Graph.of(
+        [],
+        [
+            Edge("__start__", "outer:inner:leaf"),
+            Edge("outer:inner:leaf", "outer:after"),
+            Edge("outer:after", "__end__"),
+        ],
+    )
+    assert subgraphs(graph) == ["outer", "outer:inner"]
+    assert collapse(graph, ["outer"]).nodes == (
+        "__start__",
+        "outer:inner",
+        "outer:after",
+        "__end__",
+    )
+    assert collapse(graph, ["outer:inner"]).nodes == ("__start__", "outer", "__end__")
+    check_drawing(collapse(graph, ["outer", "outer:inner"]))

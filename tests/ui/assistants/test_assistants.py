@@ -331,3 +331,27 @@ async def test_x_draws_a_subgraphs_nodes_inside_its_parent(
         assert "(chat:start)" in str(drawing.render())
         await pilot.press("x")
         await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
+
+
+async def test_e_expands_one_subgraph_in_a_frame_then_collapses_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app = AssistantsApp(client, graph_id="nested")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, app.assistants.graphs["nested"])
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantGraphScreen))
+        screen = app.screen
+        assert isinstance(screen, AssistantGraphScreen)
+        await wait_for(pilot, lambda: screen.loaded, what="the graph")
+        drawing = screen.query_one("#graph-drawing", Static)
+        legend = screen.query_one("#graph-legend", Static)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: "╭┈ chat ┈" in str(drawing.render()), what="chat framed")
+        assert "│ chat:agent │" in str(drawing.render())
+        await wait_for(pilot, lambda: "expanded: chat" in str(legend.render()))
+        await pilot.press("e")  # the only subgraph: then none again
+        await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
+        assert "chat:agent" not in str(drawing.render())
+        assert "expanded" not in str(legend.render())

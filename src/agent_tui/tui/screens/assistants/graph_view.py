@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.widgets import Static
 
-from agent_tui.assistants.graph_text import Kind, edges_of, graph_lines, graph_text
+from agent_tui.assistants import graph_text as listing
+from agent_tui.assistants.graph_text import Kind, graph_lines, graph_text
 from agent_tui.client.models import AssistantGraph
-from agent_tui.graph_drawing import draw, graph_from_server
+from agent_tui.graph_drawing import Graph, collapse, draw, graph_from_server
 from agent_tui.tui.widgets.text import server_text
 
 STYLES: dict[Kind, str] = {
@@ -27,11 +28,17 @@ STYLES: dict[Kind, str] = {
 }
 
 
-def list_renderable(graph: AssistantGraph) -> Text:
+def list_of(graph: Graph) -> tuple[list[str], list[listing.Edge]]:
+    """The nodes and edges as the list form (`graph_text`) takes them."""
+    edges = [listing.Edge(e.source, e.target, e.conditional) for e in graph.edges]
+    return list(graph.nodes), edges
+
+
+def list_renderable(graph: Graph) -> Text:
     """The layers and edges as one `Text`; node names (server strings) are cleaned, never
     markup."""
     text = Text(no_wrap=True, overflow="ignore")
-    for index, line in enumerate(graph_lines(*edges_of(graph))):
+    for index, line in enumerate(graph_lines(*list_of(graph))):
         if index:
             text.append("\n")
         for piece, kind in line:
@@ -61,20 +68,27 @@ class GraphView(ScrollableContainer, can_focus=True):
         self.graph = graph or AssistantGraph()
         self.compact = False
         self.as_list = False
+        # The subgraphs drawn with their nodes (None: as the server sent the graph).
+        self.expanded: frozenset[str] | None = None
+
+    @property
+    def shown_graph(self) -> Graph:
+        graph = graph_from_server(self.graph)
+        return graph if self.expanded is None else collapse(graph, self.expanded)
 
     @property
     def plain(self) -> str:
         """What is shown, as plain text."""
         if self.as_list:
-            return graph_text(*edges_of(self.graph))
-        return draw(graph_from_server(self.graph), compact=self.compact)
+            return graph_text(*list_of(self.shown_graph))
+        return draw(self.shown_graph, compact=self.compact)
 
     def compose(self) -> ComposeResult:
         yield Static(self._renderable(), id="graph-drawing")
 
     def _renderable(self) -> Text:
         if self.as_list:
-            return list_renderable(self.graph)
+            return list_renderable(self.shown_graph)
         return drawing_renderable(self.plain)
 
     def show(

@@ -72,6 +72,7 @@ def test_the_layout_yields_the_headless_packages() -> None:
         "agent_tui.settings",
         "agent_tui.text",
         "agent_tui.threads",
+        "agent_tui.graph_drawing",
     } <= set(GROUPS)
     assert "agent_tui.settings.config" in GROUPS["agent_tui.settings"]
     assert not any(_is_ui(name) for names in GROUPS.values() for name in names)

@@ -27,6 +27,7 @@ from agent_tui.cli import (
     config_args,
     control_plane_args,
     crons_args,
+    graph_args,
     run_args,
     serve_args,
     store_args,
@@ -214,6 +215,16 @@ COMMANDS: tuple[Command | Group, ...] = (
         "it. Exit codes: 0 the run ended, 3 it stopped at an interrupt or a breakpoint "
         "(what it waits for is printed), 1 the server said no, 2 bad usage, 130 ctrl+c "
         "(the run is cancelled on the server).",
+    ),
+    Command(
+        "graph",
+        "draw an assistant's graph: boxes and arrows, Mermaid or JSON (headless)",
+        graph_args.graph_arguments,
+        "graph:graph_command",
+        description="Draw the graph of an assistant (or of a graph's default assistant) top "
+        "to bottom: nodes as boxes, conditional edges dashed, loops up the right side. "
+        "--xray draws the subgraphs' nodes too. Exit codes: 0 drawn, 1 the server said no "
+        "(or has no such assistant or graph), 2 bad usage.",
     ),
     Command(
         "serve",

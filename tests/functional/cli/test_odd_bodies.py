@@ -71,6 +71,12 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
     ],
     ("crons", "rm"): [["crons", "rm", CRON_ID]],
     ("run",): [["run", "chat", "--message", "hi"], ["run", "chat", "--message", "hi", "--json"]],
+    ("graph",): [
+        ["graph", "chat"],
+        ["graph", "chat", "--xray", "--ascii"],
+        ["graph", "chat", "--mermaid"],
+        ["graph", "chat", "--json"],
+    ],
     ("deployments", "list"): [["deployments", "list"], ["deployments", "list", "--json"]],
     ("deployments", "watch"): [["deployments", "watch", DEPLOYMENT_ID, "--interval", "0.01"]],
 }

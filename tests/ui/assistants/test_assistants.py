@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.settings.target import RemoteServer
@@ -184,9 +184,27 @@ async def test_v_draws_the_chat_graph_with_its_loop(
         screen = app.screen
         assert isinstance(screen, AssistantGraphScreen)
         await wait_for(pilot, lambda: screen.loaded, what="the graph")
-        drawing = screen.query_one(GraphView).plain
-        assert "agent     ╌╌▶ tools" in drawing
-        assert "tools     ──▶ agent      ↺ loop" in drawing
+        view = screen.query_one(GraphView)
+        drawing = view.plain
+        assert "│ agent │" in drawing and "│ tools │" in drawing and "(start)" in drawing
+        assert "╎" in drawing and drawing.count("▼") == 6  # conditional routes, 6 edges
+        shown = str(screen.query_one("#graph-drawing", Static).render())
+        assert "│ agent │" in shown
+        await pilot.press("z")  # zoomed out: each box just its name, narrower
+        await wait_for(
+            pilot, lambda: "│agent│" in str(screen.query_one("#graph-drawing", Static).render())
+        )
+        assert max(map(len, view.plain.splitlines())) < max(map(len, drawing.splitlines()))
+        await pilot.press("t")  # the layers and edges as a list
+        await wait_for(
+            pilot, lambda: "Layers" in str(screen.query_one("#graph-drawing", Static).render())
+        )
+        assert "agent     ╌╌▶ tools" in view.plain
+        assert "tools     ──▶ agent      ↺ loop" in view.plain
+        await pilot.press("t")
+        await wait_for(
+            pilot, lambda: "│agent│" in str(screen.query_one("#graph-drawing", Static).render())
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.assistants)
 
@@ -291,3 +309,49 @@ async def test_c_on_the_assistants_is_refused_read_only(
         await pilot.press("c")
         await toast_saying(pilot, "Read-only mode")
         assert app.screen is app.assistants
+
+
+async def test_x_draws_a_subgraphs_nodes_inside_its_parent(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app = AssistantsApp(client, graph_id="nested")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, app.assistants.graphs["nested"])
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantGraphScreen))
+        screen = app.screen
+        assert isinstance(screen, AssistantGraphScreen)
+        await wait_for(pilot, lambda: screen.loaded, what="the graph")
+        drawing = screen.query_one("#graph-drawing", Static)
+        assert "│ chat │" in str(drawing.render())
+        assert "chat:agent" not in str(drawing.render())
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "│ chat:agent │" in str(drawing.render()), what="xray")
+        assert "(chat:start)" in str(drawing.render())
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
+
+
+async def test_e_expands_one_subgraph_in_a_frame_then_collapses_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app = AssistantsApp(client, graph_id="nested")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, app.assistants.graphs["nested"])
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantGraphScreen))
+        screen = app.screen
+        assert isinstance(screen, AssistantGraphScreen)
+        await wait_for(pilot, lambda: screen.loaded, what="the graph")
+        drawing = screen.query_one("#graph-drawing", Static)
+        legend = screen.query_one("#graph-legend", Static)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: "╭┈ chat ┈" in str(drawing.render()), what="chat framed")
+        assert "│ chat:agent │" in str(drawing.render())
+        await wait_for(pilot, lambda: "expanded: chat" in str(legend.render()))
+        await pilot.press("e")  # the only subgraph: then none again
+        await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
+        assert "chat:agent" not in str(drawing.render())
+        assert "expanded" not in str(legend.render())

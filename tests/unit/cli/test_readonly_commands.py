@@ -39,6 +39,7 @@ READERS = {
     ("config", "keys"),
     ("threads", "list"),
     ("history",),
+    ("graph",),
     ("diff",),
     ("export",),
     ("store", "ls"),

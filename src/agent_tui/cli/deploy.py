@@ -1,0 +1,239 @@
+"""`agent-tui deploy`: the project in this folder to a control plane, like the official
+`langgraph deploy --remote`, with no Docker (its arguments are `control_plane_args.py`).
+
+The folder of `--config` (default `./langgraph.json`) is packed as `.gitignore` says
+(`deployments/source_archive.py`); the deployment named `--name` (default: the folder's
+name) gets a new revision, or is created first, as the official CLI does it:
+`POST /v2/deployments` with no source yet, `POST …/upload-url`, a PUT of the tarball
+to that URL, then `PATCH …` with `revision_source: internal_source` and the tarball's
+`object_path`. The new revision is followed to DEPLOYED (exit 0) or a failure (exit 1),
+its build lines printed as they come (`build_logs`, paged with `next_offset`);
+`--no-wait` ends once the revision exists. `--json` prints one object at the end. A
+secret's value is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from agent_tui.cli.common import EXIT_API_ERROR, EXIT_OK, UsageError, print_json, say
+from agent_tui.cli.deployments import (
+    control_plane_client,
+    find_deployment,
+    refuse_writes,
+    run_control_plane,
+)
+
+if TYPE_CHECKING:
+    from agent_tui.client import ControlPlaneClient
+    from agent_tui.client.models.control_plane import Revision
+
+FAILURE_LINES = 5
+"""How many of a failed build's last error lines `deploy` repeats on stderr."""
+
+
+def deploy_command(args: argparse.Namespace) -> int:
+    return run_control_plane(_deploy, args)
+
+
+def _secrets(pairs: list[str]) -> list[dict[str, str]]:
+    secrets = []
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name.strip():
+            raise UsageError(f"--secret takes NAME=VALUE, not {name.strip() or '=…'!r}")
+        secrets.append({"name": name.strip(), "value": value})
+    return secrets
+
+
+def _deployment_type(text: str | None) -> str | None:
+    from typing import get_args
+
+    from agent_tui.client.models.control_plane import CLI_DEPLOYMENT_TYPES, DeploymentType
+
+    if text is None:
+        return None
+    kind = CLI_DEPLOYMENT_TYPES.get(text, text)
+    if kind not in get_args(DeploymentType):
+        known = ", ".join([*get_args(DeploymentType), *CLI_DEPLOYMENT_TYPES])
+        raise UsageError(f"--deployment-type {text!r} is not one of {known}")
+    return kind
+
+
+def _never_packed() -> list[Path]:
+    """agent-tui's own folders, which must not go up even when they lie in the project."""
+    import os
+
+    import platformdirs
+
+    from agent_tui.settings.paths import APP_NAME
+
+    folders = [
+        Path(platformdirs.user_data_dir(APP_NAME)),
+        Path(platformdirs.user_config_dir(APP_NAME)),
+        Path(platformdirs.user_log_dir(APP_NAME)),
+    ]
+    if home := os.environ.get("AGENT_TUI_HOME"):
+        folders.append(Path(home))
+    return folders
+
+
+async def _deploy(args: argparse.Namespace) -> int:
+    from agent_tui.deployments.source_archive import pack_folder
+
+    refuse_writes(args, "deploy")
+    config = args.config if args.config.is_absolute() else Path.cwd() / args.config
+    if not config.is_file():
+        raise UsageError(f"no {args.config} here: run in the project's folder, or pass --config")
+    root = config.parent.resolve()
+    name = args.name or root.name
+    secrets = _secrets(args.secret)
+    kind = _deployment_type(args.deployment_type)
+    tarball = await asyncio.to_thread(pack_folder, root, _never_packed())
+    config_in_archive = PurePosixPath(config.name).as_posix()
+    if not args.json:
+        say(f"packed {root} ({max(1, len(tarball) >> 10)} KiB)")
+
+    async with control_plane_client(args) as client:
+        existing = await find_deployment(client, name, missing_ok=True)
+        if existing is None:
+            created = await client.deployments.create(
+                name,
+                source_config={"deployment_type": kind} if kind else {},
+                source_revision_config={},
+                secrets=secrets,
+            )
+            deployment_id = created.id
+            if not args.json:
+                say(f"created deployment {name} ({deployment_id})")
+        else:
+            deployment_id = existing.id
+            if not args.json:
+                say(f"new revision of deployment {name} ({deployment_id})")
+        granted = await client.uploads.upload_url(deployment_id)
+        await client.uploads.put(granted, tarball)
+        patched = await client.deployments.patch(
+            deployment_id,
+            revision_source="internal_source",
+            source_revision_config={
+                "source_tarball_path": granted.object_path,
+                "langgraph_config_path": config_in_archive,
+            },
+            # Sent only when given: the deployment keeps the secrets it has.
+            secrets=secrets if args.secret else None,
+        )
+        revision_id = patched.latest_revision_id
+        if revision_id is None:
+            newest = await client.revisions.list(deployment_id, limit=1)
+            revision_id = newest.resources[0].id if newest.resources else None
+        if revision_id is None:
+            raise UsageError("the control plane made no revision of the upload")
+        result: dict[str, Any] = {
+            "deployment_id": deployment_id,
+            "name": name,
+            "revision_id": revision_id,
+            "status": None,
+            "url": patched.url,
+        }
+        if args.no_wait:
+            result["status"] = (await client.revisions.get(deployment_id, revision_id)).status
+            return _finish(args, result, EXIT_OK)
+        if not args.json:
+            say(f"revision {revision_id}")
+        follower = _BuildFollower(client, deployment_id, revision_id, quiet=args.json)
+        revision = await follower.run(args.interval, args.timeout)
+        result["status"] = revision.status
+        if revision.status == "DEPLOYED":
+            result["url"] = (await client.deployments.get(deployment_id)).url
+            return _finish(args, result, EXIT_OK)
+        result["error"] = follower.error_lines[-FAILURE_LINES:]
+        return _finish(args, result, EXIT_API_ERROR)
+
+
+def _finish(args: argparse.Namespace, result: dict[str, Any], code: int) -> int:
+    if args.json:
+        print_json(result)
+        return code
+    if code == EXIT_OK and result["status"] == "DEPLOYED":
+        say(f"deployed: {result['url'] or '(no URL given)'}")
+    elif code == EXIT_OK:
+        say(f"revision {result['revision_id']} is {result['status']}")
+    else:
+        say(f"agent-tui: the revision ended {result['status']}", sys.stderr)
+        for line in result.get("error") or []:
+            say(f"  {line}", sys.stderr)
+    return code
+
+
+class _BuildFollower:
+    """Polls a revision and prints its new build lines, until a terminal status."""
+
+    def __init__(
+        self, client: ControlPlaneClient, deployment_id: str, revision_id: str, *, quiet: bool
+    ) -> None:
+        self.client = client
+        self.deployment_id = deployment_id
+        self.revision_id = revision_id
+        self.quiet = quiet
+        self.offset: str | int = 0
+        self.logs_served = True
+        self.error_lines: list[str] = []
+
+    async def _read_lines(self) -> None:
+        from agent_tui.client import NotFound
+        from agent_tui.client.control_plane_logs import MAX_LOG_PAGE, LogQuery
+
+        while self.logs_served:
+            query = LogQuery(order="asc", limit=MAX_LOG_PAGE, offset=self.offset)
+            try:
+                page = await self.client.logs.page(
+                    "build", self.deployment_id, self.revision_id, query
+                )
+            except NotFound:
+                self.logs_served = False  # a control plane without /v1 logs: statuses only
+                return
+            for entry in page.logs:
+                if entry.level in ("ERROR", "CRITICAL") or entry.message.startswith(
+                    ("build failed", "deploy failed")
+                ):
+                    self.error_lines.append(entry.message)
+                if not self.quiet:
+                    say(f"  {entry.message}")
+            if page.next_offset not in (None, ""):
+                self.offset = page.next_offset
+            else:
+                self.offset = int(self.offset or 0) + len(page.logs)
+            sys.stdout.flush()
+            if len(page.logs) < MAX_LOG_PAGE:
+                return
+
+    async def run(self, interval: float, timeout: float) -> Revision:
+        from agent_tui.client import RevisionWaitTimedOut
+
+        deadline = time.monotonic() + timeout
+        last_status = None
+        while True:
+            revision = await self.client.revisions.get(self.deployment_id, self.revision_id)
+            await self._read_lines()
+            if revision.status != last_status:
+                last_status = revision.status
+                if not self.quiet:
+                    say(f"{revision.status}")
+                    sys.stdout.flush()
+            if revision.is_terminal:
+                await self._read_lines()  # the last lines, written as it ended
+                return revision
+            if time.monotonic() >= deadline:
+                raise RevisionWaitTimedOut(
+                    f"revision {self.revision_id} is still {revision.status} after {timeout:g} s",
+                    method="GET",
+                    url=self.client.transport.url_for(
+                        f"/v2/deployments/{self.deployment_id}/revisions/{self.revision_id}"
+                    ),
+                )
+            await asyncio.sleep(interval)

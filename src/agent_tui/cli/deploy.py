@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import sys
 import time
+from collections import deque
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
     from agent_tui.client.models.control_plane import Revision
 
-FAILURE_LINES = 5
-"""How many of a failed build's last error lines `deploy` repeats on stderr."""
+FAILURE_LINES = 10
+"""How many of a failed revision's last log lines `deploy` repeats on stderr (as the
+official CLI shows the last build lines)."""
 
 
 def deploy_command(args: argparse.Namespace) -> int:
@@ -151,7 +153,7 @@ async def _deploy(args: argparse.Namespace) -> int:
         if revision.status == "DEPLOYED":
             result["url"] = (await client.deployments.get(deployment_id)).url
             return _finish(args, result, EXIT_OK)
-        result["error"] = follower.error_lines[-FAILURE_LINES:]
+        result["error"] = list(follower.last_lines)
         return _finish(args, result, EXIT_API_ERROR)
 
 
@@ -182,7 +184,7 @@ class _BuildFollower:
         self.quiet = quiet
         self.offset: str | int = 0
         self.logs_served = True
-        self.error_lines: list[str] = []
+        self.last_lines: deque[str] = deque(maxlen=FAILURE_LINES)
 
     async def _read_lines(self) -> None:
         from agent_tui.client import NotFound
@@ -198,10 +200,7 @@ class _BuildFollower:
                 self.logs_served = False  # a control plane without /v1 logs: statuses only
                 return
             for entry in page.logs:
-                if entry.level in ("ERROR", "CRITICAL") or entry.message.startswith(
-                    ("build failed", "deploy failed")
-                ):
-                    self.error_lines.append(entry.message)
+                self.last_lines.append(entry.message)
                 if not self.quiet:
                     say(f"  {entry.message}")
             if page.next_offset not in (None, ""):

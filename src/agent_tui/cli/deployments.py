@@ -167,9 +167,9 @@ async def _watch(args: argparse.Namespace) -> int:
                 say(f"agent server: {url}")
             return EXIT_OK
         try:
-            logs = await client.revisions.logs(args.deployment_id, revision_id)
+            logs = await client.logs.revision_log(args.deployment_id, revision_id)
         except ApiError:
-            return EXIT_API_ERROR  # not every control plane has the logs endpoint
+            return EXIT_API_ERROR  # not every control plane serves build logs
         for line in logs.lines[-20:]:
             say(f"  {line}")
         return EXIT_API_ERROR

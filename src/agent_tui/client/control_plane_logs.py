@@ -22,7 +22,12 @@ from typing import Any, Literal
 
 import httpx
 
-from agent_tui.client.errors import NotFound, error_from_response
+from agent_tui.client.errors import (
+    ConnectionFailed,
+    NotFound,
+    UnexpectedBody,
+    error_from_response,
+)
 from agent_tui.client.models.control_plane import (
     LogEntry,
     LogsPage,
@@ -161,19 +166,30 @@ class UploadsClient:
         """PUT the tarball to the granted URL, without the control plane's key."""
         headers: Mapping[str, str] = granted.upload_headers or {"Content-Type": "application/gzip"}
         url = granted.upload_url
-        loopback = httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
         try:
+            loopback = httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
             async with httpx.AsyncClient(trust_env=not loopback, timeout=UPLOAD_TIMEOUT) as http:
                 response = await http.put(url, content=tarball, headers=dict(headers))
+        except (httpx.InvalidURL, UnicodeEncodeError, ValueError, TypeError) as exc:
+            # The control plane's URL or headers are unusable: not the user's mistake.
+            raise UnexpectedBody(
+                f"the upload URL or its headers cannot be used ({type(exc).__name__})",
+                method="POST",
+                url=self._http.url_for("/v2/deployments/…/upload-url"),
+            ) from None
         except httpx.HTTPError as exc:
-            raise self._http.network_error("PUT", "/upload", exc) from exc
+            raise ConnectionFailed(
+                f"the upload did not get through: {exc or type(exc).__name__}",
+                method="PUT",
+                url=_where(url),
+            ) from exc
         if not response.is_success:
             raise error_from_response(
                 status_code=response.status_code,
                 reason=response.reason_phrase,
                 body=_body(response),
                 method="PUT",
-                url=url.split("?")[0],
+                url=_where(url),
                 auth_scheme="none",
             )
 
@@ -183,3 +199,12 @@ def _body(response: httpx.Response) -> Any:
         return response.json()
     except ValueError:
         return response.text or None
+
+
+def _where(url: str) -> str:
+    """The upload URL without its path and query: they carry its signature."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, UnicodeEncodeError, ValueError, TypeError):
+        return "the upload URL"
+    return f"{parsed.scheme}://{parsed.netloc.decode('ascii', 'replace')}/…"

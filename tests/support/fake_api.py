@@ -210,7 +210,11 @@ def _threads(method: str, parts: list[str]) -> Answer:
 
 def _control_plane(method: str, parts: list[str]) -> Answer:
     if parts[1:] == ["deployments"]:
+        if method == "POST":
+            return _json(DEPLOYMENT, status=201)
         return _json({"resources": [DEPLOYMENT], "offset": 0})
+    if parts[-1] == "redeploy":
+        return _json(DEPLOYMENT)
     if parts[-1] == "revisions":
         return _json({"resources": [REVISION], "offset": 0})
     if "revisions" in parts:

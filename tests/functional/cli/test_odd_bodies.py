@@ -81,14 +81,14 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
     ("deployments", "list"): [["deployments", "list"], ["deployments", "list", "--json"]],
     ("deployments", "watch"): [["deployments", "watch", DEPLOYMENT_ID, "--interval", "0.01"]],
     ("deployments", "logs"): [
-        ["deployments", "logs", "demo", "--type", "build"],
+        ["deployments", "logs", DEPLOYMENT_ID, "--type", "build"],
         ["deployments", "logs", DEPLOYMENT_ID, "--json"],
     ],
     ("deployments", "revisions"): [
-        ["deployments", "revisions", "demo"],
+        ["deployments", "revisions", DEPLOYMENT_ID],
         ["deployments", "revisions", DEPLOYMENT_ID, "--json"],
     ],
-    ("deployments", "delete"): [["deployments", "delete", "demo", "--force"]],
+    ("deployments", "delete"): [["deployments", "delete", DEPLOYMENT_ID, "--force"]],
     ("deployments", "redeploy"): [["deployments", "redeploy", DEPLOYMENT_ID, REVISION_ID]],
     ("deploy",): [
         ["deploy", "--config", "{project}", "--name", "demo", "--interval", "0.01"],

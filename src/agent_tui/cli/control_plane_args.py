@@ -18,7 +18,7 @@ from agent_tui.cli.common import add_readonly_option, url_argument
 def deployments_list_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", metavar="TEXT", help="name contains TEXT")
     parser.add_argument("--status", metavar="S", help="READY, AWAITING_DATABASE, …")
-    parser.add_argument("--type", metavar="T", help="dev_free, dev or prod")
+    parser.add_argument("--type", metavar="T", help="dev_free, dev, prod or dev_zero")
     parser.add_argument("--json", action="store_true", help="print JSON")
     _control_plane_options(parser)
 

@@ -177,6 +177,39 @@ def test_logs_show_the_build_lines_filtered_and_as_json(
     assert "Uvicorn running" in served.out  # the deployment's agent server log
 
 
+def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
+    plane: LocalControlPlane, deployed: Deployed
+) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    argv = ["deployments", "logs", NAME, "--type", "build", "--follow", "--interval", "0.2"]
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "agent_tui", *argv, *where(plane)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert follower.stdout is not None
+        seen: list[str] = []
+        for line in follower.stdout:  # as they come: the follower never ends by itself
+            seen.append(line)
+            if "agent server ready at" in line:
+                break
+        assert any("graph weather: ok" in line for line in seen), seen
+        assert follower.poll() is None  # still following
+        follower.send_signal(signal.SIGINT)
+        assert follower.wait(60) == 130
+        assert "Traceback" not in (follower.stderr.read() if follower.stderr else "")
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+
+
 @pytest.mark.timeout(DEPLOY_TIMEOUT * 2)
 def test_a_second_deploy_makes_a_revision_then_redeploy_and_delete(
     plane: LocalControlPlane, deployed: Deployed

@@ -3,10 +3,8 @@
 
 The folder of `--config` (default `./langgraph.json`) is packed as `.gitignore` says
 (`deployments/source_archive.py`); the deployment named `--name` (default: the folder's
-name) gets a new revision, or is created first, as the official CLI does it:
-`POST /v2/deployments` with no source yet, `POST …/upload-url`, a PUT of the tarball
-to that URL, then `PATCH …` with `revision_source: internal_source` and the tarball's
-`object_path`. The new revision is followed to DEPLOYED (exit 0) or a failure (exit 1),
+name) gets a new revision, or is created first, as the official CLI does it
+(`deployments/folder_deploy.py`). The new revision is followed to DEPLOYED (exit 0) or a failure (exit 1),
 its build lines printed as they come (`build_logs`, paged with `next_offset`);
 `--no-wait` ends once the revision exists. `--json` prints one object at the end. A
 secret's value is never printed.
@@ -19,16 +17,18 @@ import asyncio
 import sys
 import time
 from collections import deque
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent_tui.cli.common import EXIT_API_ERROR, EXIT_OK, UsageError, print_json, say
-from agent_tui.cli.deployments import (
-    control_plane_client,
-    find_deployment,
-    refuse_writes,
-    run_control_plane,
+from agent_tui.cli.common import (
+    EXIT_API_ERROR,
+    EXIT_OK,
+    NotThere,
+    UsageError,
+    print_json,
+    say,
 )
+from agent_tui.cli.deployments import control_plane_client, refuse_writes, run_control_plane
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
@@ -67,80 +67,38 @@ def _deployment_type(text: str | None) -> str | None:
     return kind
 
 
-def _never_packed() -> list[Path]:
-    """agent-tui's own folders, which must not go up even when they lie in the project."""
-    import os
-
-    import platformdirs
-
-    from agent_tui.settings.paths import APP_NAME
-
-    folders = [
-        Path(platformdirs.user_data_dir(APP_NAME)),
-        Path(platformdirs.user_config_dir(APP_NAME)),
-        Path(platformdirs.user_log_dir(APP_NAME)),
-    ]
-    if home := os.environ.get("AGENT_TUI_HOME"):
-        folders.append(Path(home))
-    return folders
-
-
 async def _deploy(args: argparse.Namespace) -> int:
-    from agent_tui.deployments.source_archive import pack_folder
+    from agent_tui.deployments.folder_deploy import SeveralNamed, deploy_folder
 
     refuse_writes(args, "deploy")
     config = args.config if args.config.is_absolute() else Path.cwd() / args.config
     if not config.is_file():
         raise UsageError(f"no {args.config} here: run in the project's folder, or pass --config")
-    root = config.parent.resolve()
-    name = args.name or root.name
+    name = args.name or config.parent.resolve().name
     secrets = _secrets(args.secret)
     kind = _deployment_type(args.deployment_type)
-    tarball = await asyncio.to_thread(pack_folder, root, _never_packed())
-    config_in_archive = PurePosixPath(config.name).as_posix()
-    if not args.json:
-        say(f"packed {root} ({max(1, len(tarball) >> 10)} KiB)")
 
     async with control_plane_client(args) as client:
-        existing = await find_deployment(client, name, missing_ok=True)
-        if existing is None:
-            created = await client.deployments.create(
-                name,
-                source_config={"deployment_type": kind} if kind else {},
-                source_revision_config={},
-                secrets=secrets,
+        try:
+            done = await deploy_folder(
+                client, config, name, secrets=secrets or None, deployment_type=kind
             )
-            deployment_id = created.id
-            if not args.json:
-                say(f"created deployment {name} ({deployment_id})")
-        else:
-            deployment_id = existing.id
-            if not args.json:
-                say(f"new revision of deployment {name} ({deployment_id})")
-        granted = await client.uploads.upload_url(deployment_id)
-        await client.uploads.put(granted, tarball)
-        patched = await client.deployments.patch(
-            deployment_id,
-            revision_source="internal_source",
-            source_revision_config={
-                "source_tarball_path": granted.object_path,
-                "langgraph_config_path": config_in_archive,
-            },
-            # Sent only when given: the deployment keeps the secrets it has.
-            secrets=secrets if args.secret else None,
-        )
-        revision_id = patched.latest_revision_id
+        except SeveralNamed as error:
+            raise NotThere(str(error)) from None
+        deployment_id = done.deployment.id
+        if not args.json:
+            say(f"packed {config.parent.resolve()} ({max(1, done.packed_bytes >> 10)} KiB)")
+            what = "created deployment" if done.created else "new revision of deployment"
+            say(f"{what} {name} ({deployment_id})")
+        revision_id = done.revision_id
         if revision_id is None:
-            newest = await client.revisions.list(deployment_id, limit=1)
-            revision_id = newest.resources[0].id if newest.resources else None
-        if revision_id is None:
-            raise UsageError("the control plane made no revision of the upload")
+            raise NotThere("the control plane made no revision of the upload")
         result: dict[str, Any] = {
             "deployment_id": deployment_id,
             "name": name,
             "revision_id": revision_id,
             "status": None,
-            "url": patched.url,
+            "url": done.deployment.url,
         }
         if args.no_wait:
             result["status"] = (await client.revisions.get(deployment_id, revision_id)).status

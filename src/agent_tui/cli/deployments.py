@@ -104,14 +104,15 @@ async def find_deployment(
             if missing_ok:
                 return None
             raise NotThere(f"no deployment {text}") from None
-    named = [d async for d in client.deployments.iter_all(name_contains=text) if d.name == text]
-    if len(named) > 1:
-        raise NotThere(f"{len(named)} deployments are named {text!r}: give one's id")
-    if not named:
-        if missing_ok:
-            return None
+    from agent_tui.deployments.folder_deploy import SeveralNamed, deployment_named
+
+    try:
+        named = await deployment_named(client, text)
+    except SeveralNamed as error:
+        raise NotThere(str(error)) from None
+    if named is None and not missing_ok:
         raise NotThere(f"no deployment named {text!r}")
-    return named[0]
+    return named
 
 
 async def _list(args: argparse.Namespace) -> int:

@@ -273,3 +273,42 @@ def test_deploy_outside_a_project_says_what_to_pass(
     ran = agent_tui("deploy", *where(plane), cwd=tmp_path)
     assert ran.code == 2
     assert "langgraph.json" in ran.err and "--config" in ran.err
+
+
+def test_delete_asks_on_a_terminal_and_no_keeps_the_deployment(
+    plane: LocalControlPlane, tmp_path: Path
+) -> None:
+    import pty
+    import subprocess
+    import sys
+
+    with http(plane) as client:
+        kept = client.post(
+            "/v2/deployments",
+            json={
+                "name": "cmd-kept",
+                "source": "internal_source",
+                "source_config": {},
+                "source_revision_config": {},
+                "secrets": [],
+            },
+        ).json()
+    terminal, stdin = pty.openpty()
+    try:
+        asked = subprocess.Popen(
+            [sys.executable, "-m", "agent_tui", "deployments", "delete", "cmd-kept", *where(plane)],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.write(terminal, b"n\n")
+        out, err = asked.communicate(timeout=60)
+    finally:
+        os.close(terminal)
+        os.close(stdin)
+    assert asked.returncode == 0, err
+    assert f"Delete deployment cmd-kept ({kept['id']})" in out and "[y/N]" in out
+    assert "not deleted" in out
+    with http(plane) as client:
+        assert client.get(f"/v2/deployments/{kept['id']}").status_code == 200

@@ -98,6 +98,12 @@ REVISION = {
     "created_at": "2026-11-21T09:00:00+00:00",
     "updated_at": "2026-11-21T09:00:00+00:00",
 }
+LOG_ENTRY = {
+    "id": f"{REVISION_ID}:0",
+    "timestamp": 1795770000000,
+    "level": "INFO",
+    "message": "graph agent: ok",
+}
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -127,8 +133,20 @@ NO_CONTENT = Answer(b"", status=204)
 def good_answer(request: Request) -> Answer:
     method, path = request.method, request.path
     parts = path.strip("/").split("/")
+    if path.startswith("/v2/uploads/"):
+        return Answer(b"", status=200)
     if path.startswith("/v2/"):
+        if parts[-1] == "upload-url":
+            return _json(
+                {
+                    "upload_url": f"http://{request.host}/v2/uploads/token",
+                    "object_path": f"uploads/{DEPLOYMENT_ID}/upload.tar.gz",
+                    "upload_headers": {"Content-Type": "application/gzip"},
+                }
+            )
         return _control_plane(method, parts)
+    if path.startswith("/v1/projects/"):
+        return _json({"logs": [LOG_ENTRY], "next_offset": "1"})
     if path == "/info":
         return _json({"version": "0.0.0", "flags": {}})
     if parts[0] == "assistants":
@@ -192,7 +210,11 @@ def _threads(method: str, parts: list[str]) -> Answer:
 
 def _control_plane(method: str, parts: list[str]) -> Answer:
     if parts[1:] == ["deployments"]:
+        if method == "POST":
+            return _json(DEPLOYMENT, status=201)
         return _json({"resources": [DEPLOYMENT], "offset": 0})
+    if parts[-1] == "redeploy":
+        return _json(DEPLOYMENT)
     if parts[-1] == "revisions":
         return _json({"resources": [REVISION], "offset": 0})
     if "revisions" in parts:

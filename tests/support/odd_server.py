@@ -38,6 +38,7 @@ class Request:
     path: str  # without the query
     query: str
     body: bytes
+    host: str = ""  # the Host header: where a URL in an answer must point to come back
 
 
 Answering = Answer | Callable[[Request], Answer]
@@ -50,7 +51,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         path, _, query = self.path.partition("?")
-        request = Request(self.command, path, query, body)
+        request = Request(self.command, path, query, body, self.headers.get("Host", ""))
         self.server.odd.requests.append(request)
         answering = self.server.odd.answer
         answer = answering if isinstance(answering, Answer) else answering(request)

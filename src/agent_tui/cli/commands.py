@@ -237,9 +237,20 @@ COMMANDS: tuple[Command | Group, ...] = (
         "is printed once it answers, its log (request lines included) goes to stderr, an "
         "edit to the project reloads it, and ctrl+c stops it.",
     ),
+    Command(
+        "deploy",
+        "deploy the project in this folder to a control plane, no Docker (headless)",
+        control_plane_args.deploy_arguments,
+        "deploy:deploy_command",
+        description="Pack the folder of --config (default ./langgraph.json) as .gitignore "
+        "says (never .git, .venv, __pycache__ or agent-tui's folders), upload it, and make "
+        "it a new revision of the deployment --name (created if there is none), as the "
+        "official `langgraph deploy --remote` does; then print its build lines until it is "
+        "DEPLOYED (exit 0) or fails (exit 1). --no-wait ends once the revision exists.",
+    ),
     Group(
         "deployments",
-        "deployments on a control plane: list, watch a revision (headless)",
+        "deployments on a control plane: list, watch, logs, revisions, delete (headless)",
         (
             Command(
                 "list",
@@ -253,6 +264,30 @@ COMMANDS: tuple[Command | Group, ...] = (
                 "exit 0 on DEPLOYED, 1 on a failure",
                 control_plane_args.deployments_watch_arguments,
                 "deployments:watch_command",
+            ),
+            Command(
+                "logs",
+                "a deployment's build or deploy log lines; --follow keeps printing new ones",
+                control_plane_args.deployments_logs_arguments,
+                "deployment_commands:logs_command",
+            ),
+            Command(
+                "revisions",
+                "a deployment's revisions, newest first",
+                control_plane_args.deployments_revisions_arguments,
+                "deployment_commands:revisions_command",
+            ),
+            Command(
+                "delete",
+                "delete a deployment and stop its agent server (asks unless --force)",
+                control_plane_args.deployments_delete_arguments,
+                "deployment_commands:delete_command",
+            ),
+            Command(
+                "redeploy",
+                "deploy an older revision again, as a new revision",
+                control_plane_args.deployments_redeploy_arguments,
+                "deployment_commands:redeploy_command",
             ),
         ),
     ),

@@ -1,5 +1,6 @@
 """`agent-tui deployments list|watch`: the control plane from scripts (headless; the
-arguments are `control_plane_args.py`).
+arguments are `control_plane_args.py`), and what every control plane command shares:
+finding the control plane, a deployment by id or name, the read-only refusal, running.
 
 The control plane is `--control-plane URL`, else the context's `control_plane_url`. The
 key is `--control-plane-key`, else `AGENT_TUI_CONTROL_PLANE_KEY`, else the context's key (which
@@ -34,6 +35,7 @@ from agent_tui.text.short_ids import short_random_id
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
+    from agent_tui.client.models.control_plane import Deployment
 
 NO_CONTROL_PLANE = (
     "no control plane to talk to: pass --control-plane URL (e.g. a local one from "
@@ -60,6 +62,57 @@ def control_plane_client(args: argparse.Namespace) -> ControlPlaneClient:
     if not url:
         raise UsageError(NO_CONTROL_PLANE)
     return ControlPlaneClient(url, api_key=api_key, tenant_id=tenant_id)
+
+
+def refuse_writes(args: argparse.Namespace, what: str) -> None:
+    """`ReadOnlyRefusal` when `--readonly`, `AGENT_TUI_READONLY` or (without
+    `--control-plane`) the context makes the session read-only."""
+    from agent_tui.cli.common import ReadOnlyRefusal
+    from agent_tui.settings.contexts import env_readonly_reason
+
+    reason = "--readonly is set" if getattr(args, "readonly", False) else env_readonly_reason()
+    if reason is None and not args.control_plane:
+        from agent_tui.settings.config import load_config
+        from agent_tui.settings.contexts import resolve_context
+
+        reason = resolve_context(load_config(), getattr(args, "context", None)).readonly_reason
+    if reason is not None:
+        raise ReadOnlyRefusal(f"read-only mode: cannot {what} ({reason})")
+
+
+def _is_uuid(text: str) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
+async def find_deployment(
+    client: ControlPlaneClient, text: str, *, missing_ok: bool = False
+) -> Deployment | None:
+    """The deployment ``text`` names: an id, else an exact name. `NotThere` when none
+    (None with ``missing_ok``) or when several share the name."""
+    from agent_tui.client import NotFound
+
+    if _is_uuid(text):
+        try:
+            return await client.deployments.get(text)
+        except NotFound:
+            if missing_ok:
+                return None
+            raise NotThere(f"no deployment {text}") from None
+    from agent_tui.deployments.folder_deploy import SeveralNamed, deployment_named
+
+    try:
+        named = await deployment_named(client, text)
+    except SeveralNamed as error:
+        raise NotThere(str(error)) from None
+    if named is None and not missing_ok:
+        raise NotThere(f"no deployment named {text!r}")
+    return named
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -115,28 +168,29 @@ async def _watch(args: argparse.Namespace) -> int:
                 say(f"agent server: {url}")
             return EXIT_OK
         try:
-            logs = await client.revisions.logs(args.deployment_id, revision_id)
+            logs = await client.logs.revision_log(args.deployment_id, revision_id)
         except ApiError:
-            return EXIT_API_ERROR  # not every control plane has the logs endpoint
+            return EXIT_API_ERROR  # not every control plane serves build logs
         for line in logs.lines[-20:]:
             say(f"  {line}")
         return EXIT_API_ERROR
 
 
 def list_command(args: argparse.Namespace) -> int:
-    return _run(_list, args)
+    return run_control_plane(_list, args)
 
 
 def watch_command(args: argparse.Namespace) -> int:
-    return _run(_watch, args)
+    return run_control_plane(_watch, args)
 
 
-def _run(
+def run_control_plane(
     work: Callable[[argparse.Namespace], Coroutine[Any, Any, int]], args: argparse.Namespace
 ) -> int:
     import asyncio  # here: `--version` must not pay for it
 
     from agent_tui.client import ApiError
+    from agent_tui.deployments.source_archive import ArchiveError
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
 
@@ -144,5 +198,11 @@ def _run(
         return asyncio.run(work(args))
     except (UsageError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
-    except (ApiError, NotThere) as error:
+    except (ApiError, NotThere, ArchiveError) as error:
+        return fail(error, EXIT_API_ERROR)
+    except KeyboardInterrupt:
+        return 130  # ctrl+c ends `--follow`: nothing is left to undo
+    except BrokenPipeError:
+        raise  # the reader went away: `cli.main` ends quietly
+    except OSError as error:  # a project file that cannot be read
         return fail(error, EXIT_API_ERROR)

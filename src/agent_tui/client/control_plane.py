@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from pydantic import TypeAdapter
 
+from agent_tui.client.control_plane_logs import LogsClient, UploadsClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import (
     Deployment,
@@ -195,7 +196,8 @@ class RevisionsClient:
         )
 
     async def logs(self, deployment_id: str, revision_id: str) -> RevisionLogs:
-        """Build and deploy log lines (the local control plane's `…/logs`)."""
+        """Build and deploy log lines (the local control plane's `…/logs`); prefer
+        `ControlPlaneClient.logs.revision_log`, which reads what LangSmith serves."""
         return await self._http.request_as(
             RevisionLogs, "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/logs"
         )
@@ -276,6 +278,8 @@ class ControlPlaneClient(ApiClient):
         self.deployments = DeploymentsClient(self.transport)
         self.revisions = RevisionsClient(self.transport)
         self.auth_providers = AuthProvidersClient(self.transport)
+        self.logs = LogsClient(self.transport)
+        self.uploads = UploadsClient(self.transport)
 
     async def wait_for_revision(
         self,

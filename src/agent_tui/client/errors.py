@@ -261,6 +261,9 @@ def error_from_response(
         detail = body
     fallback = f"{status_code} {reason}".strip()
     message = _detail_text(detail, fallback)
+    if isinstance(body, str):
+        # A page of text (a proxy's HTML): one line, however it was laid out.
+        message = " ".join(message.split()) or fallback
     common: dict[str, Any] = {
         "method": method,
         "url": url,

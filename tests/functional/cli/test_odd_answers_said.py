@@ -63,7 +63,11 @@ def test_an_odd_body_is_one_line_naming_the_request_and_the_problem(
 
 # Keys whose values a command acts on (times, states, ids it puts in the next URL): a
 # surrogate there is another test's business (`test_odd_bodies.py`).
-_KEPT = ("status", "type", "schedule", "namespace", "source", "format", "version")
+_KEPT = (
+    *("status", "type", "schedule", "namespace", "source", "format", "version"),
+    # The upload URL a deploy PUTs to, the path it names back and the headers it sends.
+    *("upload_url", "object_path", "Content-Type"),
+)
 
 
 def with_surrogates(value: Any, key: str = "") -> Any:

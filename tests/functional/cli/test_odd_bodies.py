@@ -34,7 +34,14 @@ from hypothesis import strategies as st
 
 from agent_tui.cli.commands import COMMANDS, Group
 from agent_tui.cli.main import main
-from tests.support.fake_api import CRON_ID, DEPLOYMENT_ID, good_answer, run_stream, sse
+from tests.support.fake_api import (
+    CRON_ID,
+    DEPLOYMENT_ID,
+    REVISION_ID,
+    good_answer,
+    run_stream,
+    sse,
+)
 from tests.support.fixed_servers import HISTORY, THREAD_ID
 from tests.support.hostile_text import terminal_controls
 from tests.support.odd_server import Answer, OddServer, Request
@@ -79,6 +86,20 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
     ],
     ("deployments", "list"): [["deployments", "list"], ["deployments", "list", "--json"]],
     ("deployments", "watch"): [["deployments", "watch", DEPLOYMENT_ID, "--interval", "0.01"]],
+    ("deployments", "logs"): [
+        ["deployments", "logs", DEPLOYMENT_ID, "--type", "build"],
+        ["deployments", "logs", DEPLOYMENT_ID, "--json"],
+    ],
+    ("deployments", "revisions"): [
+        ["deployments", "revisions", DEPLOYMENT_ID],
+        ["deployments", "revisions", DEPLOYMENT_ID, "--json"],
+    ],
+    ("deployments", "delete"): [["deployments", "delete", DEPLOYMENT_ID, "--force"]],
+    ("deployments", "redeploy"): [["deployments", "redeploy", DEPLOYMENT_ID, REVISION_ID]],
+    ("deploy",): [
+        ["deploy", "--config", "{project}", "--name", "demo", "--interval", "0.01"],
+        ["deploy", "--config", "{project}", "--name", "new", "--no-wait", "--json"],
+    ],
 }
 # Subcommands that ask no server anything, so no body can reach them.
 ASK_NO_SERVER = {
@@ -275,9 +296,17 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
 
 
 def with_server(argv: list[str], url: str, export: Path, tmp: Path) -> list[str]:
-    files = {"{file}": str(tmp / "out.json"), "{export}": str(export)}
+    project = tmp / "project"
+    if "{project}" in argv and not project.exists():
+        project.mkdir()
+        (project / "langgraph.json").write_text('{"graphs": {"agent": "./agent.py:graph"}}')
+    files = {
+        "{file}": str(tmp / "out.json"),
+        "{export}": str(export),
+        "{project}": str(project / "langgraph.json"),
+    }
     argv = [files.get(part, part) for part in argv]
-    if argv[0] == "deployments":
+    if argv[0] in ("deployments", "deploy"):
         return [*argv, "--control-plane", url, "--control-plane-key", "k", "--tenant-id", "t"]
     return [*argv, "--url", url]
 

@@ -108,7 +108,7 @@ async def test_what_the_request_refuses_is_shown_field_by_field_and_keeps_what_w
         await wait_for(pilot, lambda: form.error is not None, what="the refusal")
         await pilot.pause()
         message = problem(form, "source_config")
-        assert "UUID" in message and "'dev_free', 'dev' or 'prod'" in message
+        assert "UUID" in message and "'dev_free', 'dev', 'prod' or 'dev_zero'" in message
         text = screen_text(app)
         assert "Nothing was sent: fix the problem marked above." in text
         assert text.count("Input should be a valid UUID") == 1  # under its field only

@@ -29,7 +29,12 @@ WRITERS: dict[tuple[str, ...], tuple[list[str], str]] = {
         "create a cron job",
     ),
     ("crons", "rm"): (["crons", "rm", ID], "delete a cron job"),
+    ("deploy",): (["deploy", "--name", "x"], "deploy"),
+    ("deployments", "delete"): (["deployments", "delete", ID, "--force"], "delete a deployment"),
+    ("deployments", "redeploy"): (["deployments", "redeploy", ID, ID], "redeploy a revision"),
 }
+# The control plane commands take the control plane's URL, not an agent server's.
+CONTROL_PLANE_NOWHERE = ["--control-plane", "http://127.0.0.1:9", "--control-plane-key", "k"]
 # Commands that change no server: they read one, or change only this machine (the
 # config file, a local server of one's own, a local control plane).
 READERS = {
@@ -49,6 +54,8 @@ READERS = {
     ("serve",),
     ("deployments", "list"),
     ("deployments", "watch"),
+    ("deployments", "logs"),
+    ("deployments", "revisions"),
     ("control-plane", "serve"),
 }
 
@@ -79,13 +86,14 @@ def test_a_command_that_writes_is_refused_in_read_only_mode(
 ) -> None:
     monkeypatch.chdir(tmp_path)  # `import thread.json`: refused before the file is read
     argv, what = WRITERS[command]
+    nowhere = CONTROL_PLANE_NOWHERE if command[0].startswith("deploy") else NOWHERE
     if where == "after":
-        argv, reason = [*argv, *NOWHERE, "--readonly"], "--readonly is set"
+        argv, reason = [*argv, *nowhere, "--readonly"], "--readonly is set"
     elif where == "before":
-        argv, reason = ["--readonly", *argv, *NOWHERE], "--readonly is set"
+        argv, reason = ["--readonly", *argv, *nowhere], "--readonly is set"
     else:
         monkeypatch.setenv("AGENT_TUI_READONLY", "1")
-        argv, reason = [*argv, *NOWHERE], "AGENT_TUI_READONLY is set"
+        argv, reason = [*argv, *nowhere], "AGENT_TUI_READONLY is set"
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == ""

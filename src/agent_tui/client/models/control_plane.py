@@ -15,7 +15,11 @@ from pydantic import Field
 from agent_tui.client.models.agent_server import ApiModel
 
 DeploymentSource = Literal["github", "external_docker", "internal_docker", "internal_source"]
-DeploymentType = Literal["dev_free", "dev", "prod"]
+DeploymentType = Literal["dev_free", "dev", "prod", "dev_zero"]
+"""As the service names them today: the spec's three, and `dev_zero`, which the official
+CLI sends for its default `serverless`."""
+CLI_DEPLOYMENT_TYPES: dict[str, str] = {"serverless": "dev_zero", "dedicated": "prod"}
+"""The official CLI's `--deployment-type` words, and what it sends for them."""
 DeploymentStatus = Literal["AWAITING_DATABASE", "READY", "UNUSED", "AWAITING_DELETE", "UNKNOWN"]
 
 
@@ -177,3 +181,29 @@ class OAuthProvider(ApiModel):
     is_dynamic_client: bool = False
     created_at: datetime | None = None
     updated_at: datetime | None = None
+
+
+class LogEntry(ApiModel):
+    """One line of `…/build_logs` or `…/deploy_logs` (`/v1/projects/…`).
+
+    The timestamp is epoch milliseconds, or a string on some servers."""
+
+    id: str | None = None
+    timestamp: int | float | str | None = None
+    level: str | None = None
+    message: str = ""
+
+
+class LogsPage(ApiModel):
+    """One page of log entries; `next_offset` is passed back as `offset` for the next."""
+
+    logs: list[LogEntry] = Field(default_factory=list)
+    next_offset: str | int | None = None
+
+
+class UploadUrl(ApiModel):
+    """`POST …/upload-url`: where to PUT the source tarball, and what to name in the PATCH."""
+
+    upload_url: str
+    object_path: str
+    upload_headers: dict[str, str] | None = None

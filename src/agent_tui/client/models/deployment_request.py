@@ -173,7 +173,7 @@ class ListenerConfigIn(_Sparse):
 class SourceConfigIn(RequestModel):
     integration_id: uuid.UUID | None = None
     repo_url: str | None = None
-    deployment_type: Literal["dev_free", "dev", "prod"] | None = None
+    deployment_type: Literal["dev_free", "dev", "prod", "dev_zero"] | None = None
     build_on_push: bool | None = None
     custom_url: str | None = None
     resource_spec: ResourceSpecIn | None = None

@@ -3,7 +3,8 @@
 The control plane is the context's (`app.get_control_plane()`), or the local one the
 app starts when the context names none; the heading says which. Keys beyond the shared
 verbs (`resource_screen.py`): `enter` the deployment's revisions, `n` new deployment,
-`e` patch it, `ctrl+d` delete (after a confirmation that says its agent server
+`e` patch it, "Deploy this folder…" in the palette packs ./langgraph.json's folder and
+deploys it as `agent-tui deploy` does, `ctrl+d` delete (after a confirmation that says its agent server
 stops, and when this app is connected to that server). After a create or a patch the
 revision progress view follows the new revision. `/` filters what is loaded; enter in
 the filter also asks the server for the names containing the text (`name_contains`),
@@ -19,14 +20,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployments.secrets import mask_secrets
+from agent_tui.deployments.spec import suggested_name
 from agent_tui.text.short_ids import short_random_id
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.tui.app_contract import agent_app
@@ -136,6 +139,7 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
         self.client = client
         self.description = description
         self.name_contains = ""  # the server-side name filter (enter in the filter box)
+        self.cwd = Path.cwd()  # the folder "Deploy this folder" packs
         self._shown_once = False
 
     # -- what is listed ---------------------------------------------------------------
@@ -275,8 +279,61 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
             self.name_contains = ""
             self.reload()
 
+    def action_deploy_folder(self) -> None:
+        """Deploy ./langgraph.json's folder as `agent-tui deploy` does (after a yes)."""
+        client = self.client
+        if self.refuse_if_readonly("deploy this folder"):
+            return
+        if client is None:
+            self.notify("Still connecting to the control plane", markup=False)
+            return
+        config = self.cwd / "langgraph.json"
+        if not config.is_file():
+            self.notify(
+                f"No langgraph.json in {self.cwd}: start agent-tui in the project's folder",
+                severity="error",
+                markup=False,
+            )
+            return
+        name = suggested_name(config)
+        question = (
+            f"Deploy {self.cwd} as {name}?\nIts files are packed as its .gitignore says "
+            f"(never .venv or .git) and uploaded; if {name} exists, this is a new revision of it."
+        )
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self._deploy_folder(client, config, name)
+
+        self.app.push_screen(ConfirmScreen(question, title="Deploy this folder"), answered)
+
+    @work(exclusive=True, group="deploy-folder", exit_on_error=False)
+    async def _deploy_folder(self, client: ControlPlaneClient, config: Path, name: str) -> None:
+        from agent_tui.client.error_text import describe_error
+        from agent_tui.deployments.folder_deploy import SeveralNamed, deploy_folder
+        from agent_tui.deployments.source_archive import ArchiveError
+
+        self.notify(f"Packing and uploading {config.parent.name}…", markup=False)
+        try:
+            done = await deploy_folder(client, config, name)
+        except (ArchiveError, SeveralNamed, OSError) as error:
+            self.notify(str(error), title="Not deployed", severity="error", markup=False)
+            return
+        except ApiError as error:
+            title, message = describe_error(error, "deploy this folder")
+            self.notify(message, title=title, severity="error", markup=False)
+            return
+        self.reload()
+        follow_revision(self.app, client, done.deployment)
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield from super().palette_commands()
+
+        yield PaletteCommand(
+            "Deploy this folder…",
+            "Pack ./langgraph.json's folder and deploy it (a new revision of its deployment)",
+            self.action_deploy_folder,
+        )
 
         yield PaletteCommand(
             "Edit deployment…", "Patch the selected deployment (a new revision)", self.action_edit

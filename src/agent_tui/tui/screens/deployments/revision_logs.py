@@ -74,7 +74,7 @@ class RevisionLogsScreen(ReportsWorkerFailures, ModalScreen[None]):
     async def _load(self) -> None:
         body = self.query_one("#revision-logs", Static)
         try:
-            logs = await self.client.revisions.logs(self.deployment_id, self.revision_id)
+            logs = await self.client.logs.revision_log(self.deployment_id, self.revision_id)
         except NotFound:
             body.update(Text("This control plane does not serve revision logs.", style="dim"))
             return

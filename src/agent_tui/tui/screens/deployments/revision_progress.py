@@ -268,7 +268,7 @@ class RevisionProgressScreen(AgentScreen[None]):
         while self.logs_available:
             last_round = self.finished  # one more read after the end, for the last lines
             try:
-                logs = await self.client.revisions.logs(self.deployment_id, self.revision_id)
+                logs = await self.client.logs.revision_log(self.deployment_id, self.revision_id)
             except NotFound:
                 self.logs_available = False
                 self.query_one("#progress-log-title", Static).update(

@@ -31,7 +31,7 @@ from agent_tui.cli.common import (
     print_table,
     say,
 )
-from agent_tui.text.short_ids import short_random_id
+from agent_tui.text.short_ids import is_uuid, short_random_id
 
 if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
@@ -80,16 +80,6 @@ def refuse_writes(args: argparse.Namespace, what: str) -> None:
         raise ReadOnlyRefusal(f"read-only mode: cannot {what} ({reason})")
 
 
-def _is_uuid(text: str) -> bool:
-    import uuid
-
-    try:
-        uuid.UUID(text)
-    except ValueError:
-        return False
-    return True
-
-
 async def find_deployment(
     client: ControlPlaneClient, text: str, *, missing_ok: bool = False
 ) -> Deployment | None:
@@ -97,7 +87,7 @@ async def find_deployment(
     (None with ``missing_ok``) or when several share the name."""
     from agent_tui.client import NotFound
 
-    if _is_uuid(text):
+    if is_uuid(text):
         try:
             return await client.deployments.get(text)
         except NotFound:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
@@ -15,6 +14,7 @@ from agent_tui.client.models import (
     AssistantVersion,
 )
 from agent_tui.client.transport import Transport, compact
+from agent_tui.text.short_ids import is_uuid
 
 _ASSISTANTS = TypeAdapter(list[Assistant])
 _VERSIONS = TypeAdapter(list[AssistantVersion])
@@ -63,14 +63,14 @@ class AssistantsClient:
         also takes a graph name (its default assistant); a server that does not (Aegra:
         404) is asked again with the graph's default assistant, found by search."""
         able = self._http.capabilities
-        if not able.graph_by_name and not _is_uuid(assistant_id):
+        if not able.graph_by_name and not is_uuid(assistant_id):
             assistant_id = await self._default_of(assistant_id) or assistant_id
         try:
             return await self._http.request_as(
                 shape, "GET", f"/assistants/{assistant_id}{tail}", params=params
             )
         except NotFound:
-            if _is_uuid(assistant_id):
+            if is_uuid(assistant_id):
                 raise
             found = await self._default_of(assistant_id)
             if found is None:
@@ -184,11 +184,3 @@ class AssistantsClient:
 
     async def get_schemas(self, assistant_id: str) -> AssistantSchemas:
         return await self._read(AssistantSchemas, assistant_id, "/schemas")
-
-
-def _is_uuid(text: str) -> bool:
-    try:
-        uuid.UUID(text)
-    except ValueError:
-        return False
-    return True

@@ -9,6 +9,8 @@ so the end (the random part) is kept. Revision and assistant ids are random UUID
 
 from __future__ import annotations
 
+import uuid
+
 SHORT = 8
 MISSING = "—"
 
@@ -34,3 +36,12 @@ def short_cron_id(cron_id: str) -> str:
     """`…9dee15cc`: cron ids are time-ordered UUIDs (version 7) like thread ids, so the
     random end is what tells two crons apart."""
     return short_thread_id(cron_id)
+
+
+def is_uuid(text: str) -> bool:
+    """Whether `text` is a UUID (an id, not a name such as a graph's or a deployment's)."""
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True

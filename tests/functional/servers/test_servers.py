@@ -116,6 +116,15 @@ async def test_threads_history_diff_and_export(
         assert after - before == {out.strip()}
 
 
+async def test_graph_drawing_by_graph_name(
+    server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A graph name where an assistant id goes (Aegra: found by its default assistant)."""
+    code, out, err = await cli(capsys, "graph", "chat", "--url", server.url, "--mermaid")
+    assert code == 0, err
+    assert out.startswith("flowchart TD") and "agent" in out and "tools" in out
+
+
 async def test_store_and_crons(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
     url = server.url
     code, _, err = await cli(
@@ -128,6 +137,9 @@ async def test_store_and_crons(server: Server, capsys: pytest.CaptureFixture[str
     code, out, err = await cli(capsys, "store", "search", "notes", "--url", url, "--json")
     assert code == 0, err
     assert [item["key"] for item in json.loads(out)] == ["k1"]
+    code, out, err = await cli(capsys, "store", "ls", "--url", url)
+    assert code == 0, err
+    assert any(line.endswith("notes.both") for line in out.splitlines()), out
     code, _, err = await cli(capsys, "store", "rm", "notes.both", "k1", "--url", url)
     assert code == 0, err
 
@@ -243,3 +255,6 @@ async def test_a_thread_keeps_its_messages_across_a_restart_of_both_instances(
         async with AgentServerClient(url) as client:
             state = await client.threads.get_state(thread.thread_id)
             assert texts(state.values) == ["hello", "You said: hello"]
+            reopened = ChatSession(client, thread.thread_id)  # as the chat reopens it
+            await reopened.load()
+            assert reopened.transcript.ai_texts() == ["You said: hello"]

@@ -107,6 +107,17 @@ async def assistant_detail(pilot: Pilot[None]) -> None:
     await pilot.press("down")
 
 
+async def graph_view(pilot: Pilot[None]) -> None:
+    """`v` on the chat graph's default assistant: the graph drawn as boxes and arrows."""
+    from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
+
+    await info_screen(pilot)  # home first: a key pressed on the start-up screen is lost
+    await open_assistants(pilot, "chat")
+    await pilot.press("v")
+    await until(pilot, lambda: isinstance(pilot.app.screen, AssistantGraphScreen))
+    await until(pilot, lambda: "agent" in pilot.app.export_screenshot())
+
+
 async def threads_screen(pilot: Pilot[None]) -> None:
     await info_screen(pilot)
     await pilot.press("colon", *"threads", "enter")
@@ -284,6 +295,7 @@ SHOTS: dict[str, Shot] = {
     "server-info": info_screen,
     "assistants": assistants_screen,
     "assistant-detail": assistant_detail,
+    "graph-view": graph_view,
     "threads": threads_screen,
     "thread-view": thread_view,
     "chat": chat,

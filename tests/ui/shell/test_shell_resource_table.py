@@ -7,7 +7,7 @@ from textual.widgets import Input, Static
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.widgets.json_view import JsonView
-from agent_tui.tui.widgets.resource_table import ResourceTable, status_style
+from agent_tui.tui.widgets.resource_table import ResourceTable, one_line, status_style
 from tests.support.screen import toast_saying, toasts_shown
 from tests.support.shell import Item, ListScreen, ShellHarness, make_items
 from tests.support.waiting import WaitFor
@@ -154,3 +154,11 @@ async def test_ten_thousand_rows_go_in_by_chunks(wait_for: WaitFor) -> None:
         # Thousands of rows: the filter applies once the typing pauses.
         await wait_for(pilot, lambda: table.filter_text == "item-0999", what="the filter")
         assert table.row_count == 10  # item-09990 … item-09999
+
+
+def test_a_cell_is_cleaned_before_it_is_cut() -> None:
+    """A long value holding an escape sequence: cut after cleaning, no tail of the
+    sequence is left as text (`node-hostile52;c` was shown before)."""
+    shown = one_line("node-hostile\x1b]52;c;cGF5bG9hZA==\x07-after", 20)
+    assert shown == "node-hostile-after"
+    assert one_line("a\x1b[31m" + "b" * 30, 10) == "a" + "b" * 8 + "…"

@@ -42,6 +42,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowDoesNotExist
 
+from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.text import server_text
 
 ItemT = TypeVar("ItemT")
@@ -87,7 +88,9 @@ GRAPH_WIDTH = 24  # graph ids
 
 
 def one_line(value: str, limit: int = CELL_LIMIT) -> str:
-    """`value` on one line (a row is one line high) and at most `limit` characters."""
+    """`value` on one line (a row is one line high) and at most `limit` characters,
+    cleaned before it is cut (a cut escape sequence would leave its tail as text)."""
+    value = clean_text(value)
     if "\n" in value or "\t" in value or "\r" in value:
         value = " ".join(value.split())
     return value if len(value) <= limit else value[: limit - 1] + "…"

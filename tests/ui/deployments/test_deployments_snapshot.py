@@ -346,8 +346,16 @@ def test_revision_progress_snapshot(
 
     async def finished(pilot: Pilot[None]) -> None:
         def outcome_shown() -> bool:
+            # The outcome, and the log's last read after it (with the failure's reason).
             screen = pilot.app.screen
-            return isinstance(screen, RevisionProgressScreen) and screen.status == outcome
+            return (
+                isinstance(screen, RevisionProgressScreen)
+                and screen.status == outcome
+                and not any(
+                    w.node is screen and w.group == "revision-logs" and w.is_running
+                    for w in screen.workers
+                )
+            )
 
         await settle(pilot, wait_for, outcome_shown)
 

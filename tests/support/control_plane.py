@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -126,6 +127,19 @@ class SpecCheckingTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+def revision_reaches(
+    http: httpx.Client, deployment_id: str, revision_id: str, wanted: str, timeout: float
+) -> None:
+    """Poll the revision until its status is `wanted`; fails at once on another failure
+    status, or after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    path = f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
+    while (status := http.get(path).json()["status"]) != wanted:
+        assert not status.endswith("FAILED"), f"the revision ended {status}, not {wanted}"
+        assert time.monotonic() < deadline, f"the revision is still {status}, not {wanted}"
+        time.sleep(0.2)
 
 
 def checked_http(url: str, api_key: str) -> httpx.AsyncClient:

@@ -14,7 +14,6 @@ import contextlib
 import io
 import json
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ import pytest
 
 from agent_tui.cli.main import main
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import revision_reaches
 from tests.support.projects import copy_weather_project
 
 NAME = "cmd-weather"
@@ -72,13 +72,8 @@ def http(plane: LocalControlPlane) -> httpx.Client:
 
 
 def wait_deployed(plane: LocalControlPlane, deployment_id: str, revision_id: str) -> None:
-    deadline = time.monotonic() + DEPLOY_TIMEOUT
-    path = f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
     with http(plane) as client:
-        while (status := client.get(path).json()["status"]) != "DEPLOYED":
-            assert not status.endswith("FAILED"), status
-            assert time.monotonic() < deadline, f"revision still {status}"
-            time.sleep(0.3)
+        revision_reaches(client, deployment_id, revision_id, "DEPLOYED", DEPLOY_TIMEOUT)
 
 
 @dataclass

@@ -5,7 +5,6 @@ A control plane without the `/v1` logs (a 404 there) is asked its older `…/log
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -16,6 +15,7 @@ from agent_tui.client import ControlPlaneClient, NotFound
 from agent_tui.client import control_plane_logs as logs_module
 from agent_tui.client.control_plane_logs import LogQuery
 from agent_tui.local.control_plane import LocalControlPlane
+from tests.support.control_plane import revision_reaches
 from tests.support.fake_api import good_answer
 from tests.support.odd_server import Answer, OddServer, Request
 
@@ -41,12 +41,8 @@ def failed_build() -> Iterator[tuple[LocalControlPlane, str, str, list[str]]]:
                 },
             ).json()
             did, rid = created["id"], created["latest_revision_id"]
-            path = f"/v2/deployments/{did}/revisions/{rid}"
-            deadline = time.monotonic() + 60
-            while http.get(path).json()["status"] != "BUILD_FAILED":
-                assert time.monotonic() < deadline, "the build never failed"
-                time.sleep(0.2)
-            lines = http.get(f"{path}/logs").json()["lines"]
+            revision_reaches(http, did, rid, "BUILD_FAILED", 60)
+            lines = http.get(f"/v2/deployments/{did}/revisions/{rid}/logs").json()["lines"]
         yield plane, did, rid, lines
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import tarfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ import httpx
 import pytest
 
 from agent_tui.local.control_plane import LocalControlPlane, uploads
-from tests.support.control_plane import validate
+from tests.support.control_plane import revision_reaches, validate
 
 MISSING_CONFIG = {"langgraph_config_path": "/nonexistent/langgraph.json"}
 GOOD_CONFIG = b'{"graphs": {"agent": "./agent.py:graph"}}'
@@ -229,14 +228,6 @@ def test_an_upload_past_the_limit_is_refused_with_413_while_it_streams(
     assert leftovers(control_plane, created["id"]) == []
 
 
-def wait_build_failed(http: httpx.Client, deployment_id: str, revision_id: str) -> None:
-    deadline = time.monotonic() + 60
-    path = f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
-    while http.get(path).json()["status"] != "BUILD_FAILED":
-        assert time.monotonic() < deadline, "the revision never failed its build"
-        time.sleep(0.2)
-
-
 def test_build_logs_filter_and_page_like_the_cli_reads_them(http: httpx.Client) -> None:
     response = http.post(
         "/v2/deployments",
@@ -250,7 +241,7 @@ def test_build_logs_filter_and_page_like_the_cli_reads_them(http: httpx.Client) 
     )
     created = response.json()
     did, rid = created["id"], created["latest_revision_id"]
-    wait_build_failed(http, did, rid)
+    revision_reaches(http, did, rid, "BUILD_FAILED", 60)
     lines = http.get(f"/v2/deployments/{did}/revisions/{rid}/logs").json()["lines"]
     path = f"/v1/projects/{did}/revisions/{rid}/build_logs"
 

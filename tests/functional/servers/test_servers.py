@@ -23,6 +23,7 @@ import pytest
 from agent_tui.chat.driver_events import Finished, Received
 from agent_tui.chat.session import ChatSession
 from agent_tui.client import AgentServerClient
+from agent_tui.client.capabilities import NotOffered
 from agent_tui.client.events import MessagesEvent
 from tests.support.aegra import AegraStack
 from tests.support.cli import cli
@@ -95,6 +96,16 @@ async def test_threads_history_diff_and_export(
     code, out, err = await cli(capsys, "diff", thread_id, oldest, newest, "--url", url, "--json")
     assert code == 0, err
     assert "You said: history please" in out
+
+    # A copy: a new thread with the same history, or said plainly where not offered.
+    async with AgentServerClient(url) as client:
+        if kind == "aegra":
+            with pytest.raises(NotOffered, match="does not copy threads"):
+                await client.threads.copy(thread_id)
+        else:
+            copied = await client.threads.copy(thread_id)
+            history = await client.threads.get_history(copied.thread_id, limit=10)
+            assert len(history) == len(steps)
 
     exported = tmp_path / "thread.json"
     code, _, err = await cli(capsys, "export", thread_id, "-o", str(exported), "--url", url)

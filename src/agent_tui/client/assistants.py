@@ -14,6 +14,7 @@ from agent_tui.client.models import (
     AssistantVersion,
 )
 from agent_tui.client.transport import Transport, compact
+from agent_tui.client.url_path import segment
 from agent_tui.text.short_ids import is_uuid
 
 _ASSISTANTS = TypeAdapter(list[Assistant])
@@ -67,7 +68,7 @@ class AssistantsClient:
             assistant_id = await self._default_of(assistant_id) or assistant_id
         try:
             return await self._http.request_as(
-                shape, "GET", f"/assistants/{assistant_id}{tail}", params=params
+                shape, "GET", f"/assistants/{segment(assistant_id)}{tail}", params=params
             )
         except NotFound:
             if is_uuid(assistant_id):
@@ -77,7 +78,7 @@ class AssistantsClient:
                 raise
             able.graph_by_name = False
             return await self._http.request_as(
-                shape, "GET", f"/assistants/{found}{tail}", params=params
+                shape, "GET", f"/assistants/{segment(found)}{tail}", params=params
             )
 
     async def _default_of(self, graph_id: str) -> str | None:
@@ -126,11 +127,11 @@ class AssistantsClient:
             context=context, name=name, description=description, metadata=metadata, config=config
         )
         return await self._http.request_as(
-            Assistant, "PATCH", f"/assistants/{assistant_id}", json=body
+            Assistant, "PATCH", f"/assistants/{segment(assistant_id)}", json=body
         )
 
     async def delete(self, assistant_id: str) -> None:
-        await self._http.request("DELETE", f"/assistants/{assistant_id}")
+        await self._http.request("DELETE", f"/assistants/{segment(assistant_id)}")
 
     async def get_versions(
         self,
@@ -143,7 +144,11 @@ class AssistantsClient:
         """Every version, newest first, each with its own context."""
         body = compact(metadata=metadata, limit=limit, offset=offset)
         return await self._http.request_as(
-            _VERSIONS, "POST", f"/assistants/{assistant_id}/versions", json=body, idempotent=True
+            _VERSIONS,
+            "POST",
+            f"/assistants/{segment(assistant_id)}/versions",
+            json=body,
+            idempotent=True,
         )
 
     async def set_latest(self, assistant_id: str, version: int) -> Assistant:
@@ -153,7 +158,10 @@ class AssistantsClient:
         `context` here; compare with `get_versions` to detect it (see docs/server-quirks.md).
         """
         return await self._http.request_as(
-            Assistant, "POST", f"/assistants/{assistant_id}/latest", json={"version": version}
+            Assistant,
+            "POST",
+            f"/assistants/{segment(assistant_id)}/latest",
+            json={"version": version},
         )
 
     async def active_version(self, assistant_id: str) -> AssistantVersion:
@@ -175,7 +183,7 @@ class AssistantsClient:
         raise NotFound(
             f"version {assistant.version} of assistant {assistant_id} is not in its versions list",
             method="POST",
-            url=self._http.url_for(f"/assistants/{assistant_id}/versions"),
+            url=self._http.url_for(f"/assistants/{segment(assistant_id)}/versions"),
         )
 
     async def get_graph(self, assistant_id: str, *, xray: bool | int = False) -> AssistantGraph:

@@ -11,6 +11,7 @@ from agent_tui.client.capabilities import NotOffered, no_route
 from agent_tui.client.errors import ApiError, NotFound
 from agent_tui.client.models.memory import Cron
 from agent_tui.client.transport import Transport, compact
+from agent_tui.client.url_path import segment
 
 _CRONS = TypeAdapter(list[Cron])
 PAGE = 100  # crons a search page holds when looking one up without `GET /runs/crons/{id}`
@@ -67,7 +68,7 @@ class CronsClient:
     ) -> Cron:
         """A cron whose runs all go to one thread."""
         body = _cron_body(assistant_id, schedule, **options)
-        path = f"/threads/{thread_id}/runs/crons"
+        path = f"/threads/{segment(thread_id)}/runs/crons"
         data = await self._http.request_json("POST", path, json=body)
         return await self._created(data, body, path, thread_id=thread_id)
 
@@ -102,7 +103,7 @@ class CronsClient:
         able = self._http.capabilities
         if able.cron_get:
             try:
-                return await self._http.request_as(Cron, "GET", f"/runs/crons/{cron_id}")
+                return await self._http.request_as(Cron, "GET", f"/runs/crons/{segment(cron_id)}")
             except ApiError as error:
                 if not no_route(error) or isinstance(error, NotFound):
                     raise  # a 404 here is the cron, not the route
@@ -117,7 +118,7 @@ class CronsClient:
                 raise NotFound(
                     f"Cron {cron_id} not found",
                     method="GET",
-                    url=self._http.url_for(f"/runs/crons/{cron_id}"),
+                    url=self._http.url_for(f"/runs/crons/{segment(cron_id)}"),
                 )
             offset += PAGE
 
@@ -170,7 +171,9 @@ class CronsClient:
             metadata=metadata,
             timezone=timezone,
         )
-        return await self._http.request_as(Cron, "PATCH", f"/runs/crons/{cron_id}", json=body)
+        return await self._http.request_as(
+            Cron, "PATCH", f"/runs/crons/{segment(cron_id)}", json=body
+        )
 
     async def delete(self, cron_id: str) -> None:
-        await self._http.request("DELETE", f"/runs/crons/{cron_id}")
+        await self._http.request("DELETE", f"/runs/crons/{segment(cron_id)}")

@@ -15,6 +15,7 @@ from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
 from agent_tui.client.models import Run
 from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, SSEError, aiter_sse
 from agent_tui.client.transport import Transport, compact
+from agent_tui.client.url_path import segment
 
 _RUNS = TypeAdapter(list[Run])
 
@@ -278,7 +279,7 @@ class RunsClient:
             on_disconnect=on_disconnect,
             if_not_exists=if_not_exists,
         )
-        path = f"/threads/{thread_id}/runs/stream" if thread_id else "/runs/stream"
+        path = f"/threads/{segment(thread_id)}/runs/stream" if thread_id else "/runs/stream"
         return RunStream(
             self._http, "POST", path, json=body, thread_id=thread_id, stall_timeout=stall_timeout
         )
@@ -305,7 +306,7 @@ class RunsClient:
         return RunStream(
             self._http,
             "GET",
-            f"/threads/{thread_id}/runs/{run_id}/stream",
+            f"/threads/{segment(thread_id)}/runs/{segment(run_id)}/stream",
             headers=headers,
             params=params,
             thread_id=thread_id,
@@ -350,7 +351,9 @@ class RunsClient:
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
         )
-        return await self._http.request_as(Run, "POST", f"/threads/{thread_id}/runs", json=body)
+        return await self._http.request_as(
+            Run, "POST", f"/threads/{segment(thread_id)}/runs", json=body
+        )
 
     async def cancel(
         self,
@@ -369,7 +372,7 @@ class RunsClient:
         params = {"wait": 1 if wait else 0, "action": action}
         await self._http.request(
             "POST",
-            f"/threads/{thread_id}/runs/{run_id}/cancel",
+            f"/threads/{segment(thread_id)}/runs/{segment(run_id)}/cancel",
             params=params,
             idempotent=True,
             timeout=timeout,
@@ -380,14 +383,16 @@ class RunsClient:
     ) -> list[Run]:
         params = compact(limit=limit, offset=offset, status=status)
         return await self._http.request_as(
-            _RUNS, "GET", f"/threads/{thread_id}/runs", params=params
+            _RUNS, "GET", f"/threads/{segment(thread_id)}/runs", params=params
         )
 
     async def get(self, thread_id: str, run_id: str) -> Run:
-        return await self._http.request_as(Run, "GET", f"/threads/{thread_id}/runs/{run_id}")
+        return await self._http.request_as(
+            Run, "GET", f"/threads/{segment(thread_id)}/runs/{segment(run_id)}"
+        )
 
     async def join(self, thread_id: str, run_id: str) -> Any:
         """Wait for a run to finish and return the thread's final values."""
         return await self._http.request_json(
-            "GET", f"/threads/{thread_id}/runs/{run_id}/join", timeout=300.0
+            "GET", f"/threads/{segment(thread_id)}/runs/{segment(run_id)}/join", timeout=300.0
         )

@@ -15,6 +15,7 @@ from agent_tui.client.models import (
     ThreadStateUpdateResult,
 )
 from agent_tui.client.transport import Transport, compact
+from agent_tui.client.url_path import segment
 
 _THREADS = TypeAdapter(list[Thread])
 _STATES = TypeAdapter(list[ThreadState])
@@ -59,7 +60,7 @@ class ThreadsClient:
         return await self._http.request_as(Thread, "POST", "/threads", json=body)
 
     async def get(self, thread_id: str) -> Thread:
-        return await self._http.request_as(Thread, "GET", f"/threads/{thread_id}")
+        return await self._http.request_as(Thread, "GET", f"/threads/{segment(thread_id)}")
 
     async def search(
         self,
@@ -142,7 +143,7 @@ class ThreadsClient:
         without copies (Aegra: 404 for a thread it has) raises `NotOffered`."""
         try:
             return await self._http.request_as(
-                Thread, "POST", f"/threads/{thread_id}/copy", json={}
+                Thread, "POST", f"/threads/{segment(thread_id)}/copy", json={}
             )
         except ApiError as error:
             if not no_route(error):
@@ -151,23 +152,23 @@ class ThreadsClient:
             raise NotOffered(
                 "this server does not copy threads",
                 method="POST",
-                url=self._http.url_for(f"/threads/{thread_id}/copy"),
+                url=self._http.url_for(f"/threads/{segment(thread_id)}/copy"),
             ) from None
 
     async def update(self, thread_id: str, *, metadata: dict[str, Any]) -> Thread:
         return await self._http.request_as(
-            Thread, "PATCH", f"/threads/{thread_id}", json={"metadata": metadata}
+            Thread, "PATCH", f"/threads/{segment(thread_id)}", json={"metadata": metadata}
         )
 
     async def delete(self, thread_id: str) -> None:
-        await self._http.request("DELETE", f"/threads/{thread_id}")
+        await self._http.request("DELETE", f"/threads/{segment(thread_id)}")
 
     async def get_state(
         self, thread_id: str, checkpoint_id: str | None = None, *, subgraphs: bool = False
     ) -> ThreadState:
-        path = f"/threads/{thread_id}/state"
+        path = f"/threads/{segment(thread_id)}/state"
         if checkpoint_id:
-            path += f"/{checkpoint_id}"
+            path += f"/{segment(checkpoint_id)}"
         params = {"subgraphs": "true"} if subgraphs else None
         return await self._http.request_as(ThreadState, "GET", path, params=params)
 
@@ -193,7 +194,7 @@ class ThreadsClient:
             checkpoint={"checkpoint_ns": checkpoint_ns} if checkpoint_ns else None,
         )
         return await self._http.request_as(
-            _STATES, "POST", f"/threads/{thread_id}/history", json=body, idempotent=True
+            _STATES, "POST", f"/threads/{segment(thread_id)}/history", json=body, idempotent=True
         )
 
     async def update_state(
@@ -211,5 +212,5 @@ class ThreadsClient:
             checkpoint={"checkpoint_id": checkpoint_id} if checkpoint_id else None,
         )
         return await self._http.request_as(
-            ThreadStateUpdateResult, "POST", f"/threads/{thread_id}/state", json=body
+            ThreadStateUpdateResult, "POST", f"/threads/{segment(thread_id)}/state", json=body
         )

@@ -1,0 +1,190 @@
+"""Crossing reduction: the order of the slots in each layer (see `layers`).
+
+Every edge joins neighbouring layers (long edges through dummy slots). A loop is drawn up
+the side: below its source it runs right to a lane beside the drawing, above its target
+it comes back left; so it crosses every edge between it and the right side. Each layer
+has a `wall`, a fixed slot right of all others, and a loop counts as an edge from its
+source to the wall of the layer below and from the wall of the layer above to its target:
+the crossings counted are the ones drawn, and loops' ends are pulled to the right.
+
+The order: sweeps down and up, each layer sorted by the median of its neighbours'
+positions in the layer just placed (the barycentre breaks ties; a slot without
+neighbours keeps its place), then a transpose pass (neighbours in a layer swapped while
+that removes crossings); the order with the fewest crossings seen is kept. A subgraph's
+slots (xray) stay side by side: sorted as one block, never swapped with another's.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right, insort
+from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, TypeVar
+
+SWEEPS = 12  # down and up, alternating
+QUIET = 4  # sweeps without a better order before giving up
+TRANSPOSE_PASSES = 6
+
+T = TypeVar("T", bound=Hashable)
+
+
+class Ordering(Generic[T]):
+    """The slots of every layer as small integers, and their positions."""
+
+    def __init__(
+        self,
+        layers: Sequence[Sequence[T]],
+        links: Sequence[tuple[T, T]],
+        loops: Sequence[tuple[int, T, int, T]],
+        cluster: Callable[[T], str],
+    ) -> None:
+        """`links`: (upper, lower) slots of neighbouring layers; `loops`: (source's
+        layer, source, target's layer, target) of each loop."""
+        self.slots: list[T] = [slot for layer in layers for slot in layer]
+        ids = {slot: index for index, slot in enumerate(self.slots)}
+        count = len(self.slots)
+        self.walls = list(range(count, count + len(layers)))
+        self.layers: list[list[int]] = [[ids[slot] for slot in layer] for layer in layers]
+        total = count + len(layers)
+        self.pos = [0] * total
+        self.up: list[list[int]] = [[] for _ in range(total)]
+        self.down: list[list[int]] = [[] for _ in range(total)]
+        self.level = [0] * total
+        for level, layer in enumerate(self.layers):
+            for slot in layer:
+                self.level[slot] = level
+            self.level[self.walls[level]] = level
+        self.gaps: list[list[tuple[int, int]]] = [[] for _ in layers]
+        for upper, lower in links:
+            self._link(ids[upper], ids[lower])
+        for source_level, source, target_level, target in loops:
+            if source_level + 1 < len(layers):
+                self._link(ids[source], self.walls[source_level + 1])
+            if target_level > 0:
+                self._link(self.walls[target_level - 1], ids[target])
+        names = [cluster(slot) for slot in self.slots]
+        self.cluster = names + [""] * len(layers)
+        self.clustered = any(names)
+        for level, layer in enumerate(self.layers):
+            if self.clustered:
+                self.layers[level] = self._grouped(layer)
+            self._number(level)
+
+    def _link(self, upper: int, lower: int) -> None:
+        self.down[upper].append(lower)
+        self.up[lower].append(upper)
+        self.gaps[self.level[upper]].append((upper, lower))
+
+    def _number(self, level: int) -> None:
+        layer = self.layers[level]
+        for index, slot in enumerate(layer):
+            self.pos[slot] = index
+        self.pos[self.walls[level]] = len(layer)
+
+    def order(self) -> list[list[T]]:
+        """Sweeps and transposes from the order given; the best order found."""
+        best = [list(layer) for layer in self.layers]
+        fewest = self.crossings()
+        quiet = 0
+        for sweep in range(SWEEPS):
+            if fewest == 0 or quiet >= QUIET:
+                break
+            downwards = sweep % 2 == 0
+            levels = (
+                range(1, len(self.layers)) if downwards else range(len(self.layers) - 2, -1, -1)
+            )
+            for level in levels:
+                self._sort(level, self.up if downwards else self.down)
+            self._transpose()
+            now = self.crossings()
+            if now < fewest:
+                fewest, best, quiet = now, [list(layer) for layer in self.layers], 0
+            else:
+                quiet += 1
+        self.layers = best
+        for level in range(len(self.layers)):
+            self._number(level)
+        return [[self.slots[slot] for slot in layer] for layer in best]
+
+    # --- counting ------------------------------------------------------------------
+    def crossings(self) -> int:
+        """Crossings between every two neighbouring layers, loops' included."""
+        return sum(self._gap_crossings(links) for links in self.gaps)
+
+    def _gap_crossings(self, links: Sequence[tuple[int, int]]) -> int:
+        pos = self.pos
+        pairs = sorted((pos[upper], pos[lower]) for upper, lower in links)
+        seen: list[int] = []
+        total = 0
+        for _, lower in pairs:
+            total += len(seen) - bisect_right(seen, lower)
+            insort(seen, lower)
+        return total
+
+    # --- sweeps --------------------------------------------------------------------
+    def _sort(self, level: int, neighbours: list[list[int]]) -> None:
+        """Sort one layer by its neighbours' median position (barycentre, then the
+        current place, on a tie); slots without neighbours stay where they are."""
+        pos = self.pos
+        layer = self.layers[level]
+        keyed: list[tuple[float, float, int, int]] = []
+        free: list[int] = []
+        for index, slot in enumerate(layer):
+            linked = sorted(pos[other] for other in neighbours[slot])
+            if not linked:
+                free.append(index)
+                continue
+            middle = len(linked) // 2
+            median = (
+                linked[middle] if len(linked) % 2 else (linked[middle - 1] + linked[middle]) / 2
+            )
+            keyed.append((median, sum(linked) / len(linked), index, slot))
+        keyed.sort()
+        moved = iter(entry[3] for entry in keyed)
+        kept = set(free)
+        ordered = [layer[index] if index in kept else next(moved) for index in range(len(layer))]
+        self.layers[level] = self._grouped(ordered) if self.clustered else ordered
+        self._number(level)
+
+    def _grouped(self, layer: list[int]) -> list[int]:
+        """A subgraph's slots side by side, where the first of them is."""
+        first: dict[str, int] = {}
+        keys = []
+        for position, slot in enumerate(layer):
+            name = self.cluster[slot]
+            keys.append((first.setdefault(name, position) if name else position, position))
+        return [layer[position] for _, position in sorted(keys)]
+
+    def _transpose(self) -> None:
+        """Swap neighbours in a layer while that removes crossings with the layers above
+        and below (slots of one subgraph, or of none, only)."""
+        dirty = set(range(len(self.layers)))
+        for _ in range(TRANSPOSE_PASSES):
+            if not dirty:
+                return
+            changed: set[int] = set()
+            for level in sorted(dirty):
+                if self._transpose_layer(level):
+                    changed.update((level - 1, level, level + 1))
+            dirty = {level for level in changed if 0 <= level < len(self.layers)}
+
+    def _transpose_layer(self, level: int) -> bool:
+        layer = self.layers[level]
+        pos, up, down, cluster = self.pos, self.up, self.down, self.cluster
+        swapped = False
+        for index in range(len(layer) - 1):
+            left, right = layer[index], layer[index + 1]
+            if cluster[left] != cluster[right]:
+                continue
+            now = after = 0
+            for neighbours in (up, down):
+                for one in neighbours[left]:
+                    for two in neighbours[right]:
+                        if pos[one] > pos[two]:
+                            now += 1
+                        elif pos[one] < pos[two]:
+                            after += 1
+            if after < now:
+                layer[index], layer[index + 1] = right, left
+                pos[left], pos[right] = index + 1, index
+                swapped = True
+        return swapped

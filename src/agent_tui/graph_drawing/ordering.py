@@ -10,8 +10,10 @@ the crossings counted are the ones drawn, and loops' ends are pulled to the righ
 The order: sweeps down and up, each layer sorted by the median of its neighbours'
 positions in the layer just placed (the barycentre breaks ties; a slot without
 neighbours keeps its place), then a transpose pass (neighbours in a layer swapped while
-that removes crossings); the order with the fewest crossings seen is kept. A subgraph's
-slots (xray) stay side by side: sorted as one block, never swapped with another's.
+that removes crossings); the order with the fewest crossings seen is kept. Then sifting:
+each slot in turn moved to the place in its layer where it crosses least. A subgraph's
+slots (xray) stay side by side: sorted as one block, never swapped with another's (and
+not sifted).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from bisect import bisect_right, insort
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
-SWEEPS = 12  # down and up, alternating
-QUIET = 4  # sweeps without a better order before giving up
+SWEEPS = 8  # down and up, alternating
+QUIET = 3  # sweeps without a better order before giving up
 TRANSPOSE_PASSES = 6
+SIFT_PASSES = 1
 
 T = TypeVar("T", bound=Hashable)
 
@@ -100,10 +103,62 @@ class Ordering(Generic[T]):
                 fewest, best, quiet = now, [list(layer) for layer in self.layers], 0
             else:
                 quiet += 1
-        self.layers = best
-        for level in range(len(self.layers)):
+        self._restore(best)
+        if not self.clustered:
+            self._sift(fewest)
+        return [[self.slots[slot] for slot in layer] for layer in self.layers]
+
+    def _restore(self, layers: list[list[int]]) -> None:
+        self.layers = layers
+        for level in range(len(layers)):
             self._number(level)
-        return [[self.slots[slot] for slot in layer] for layer in best]
+
+    def _sift(self, fewest: int) -> None:
+        """Move each slot in turn to the place in its layer with the fewest crossings
+        (a pass over every layer, then a transpose), while that helps."""
+        for _ in range(SIFT_PASSES):
+            if fewest == 0:
+                return
+            kept = [list(layer) for layer in self.layers]
+            for level in range(len(self.layers)):
+                self._sift_layer(level)
+            self._transpose()
+            now = self.crossings()
+            if now >= fewest:
+                self._restore(kept)
+                return
+            fewest = now
+
+    def _sift_layer(self, level: int) -> None:
+        layer = self.layers[level]
+        for slot in list(layer):
+            at = layer.index(slot)
+            others = layer[:at] + layer[at + 1 :]
+            # costs[k]: the crossings slot has with the others when it is before others[k]
+            # (relative to it being first).
+            costs = [0]
+            for other in others:
+                left, right = self._pair(slot, other)
+                costs.append(costs[-1] + right - left)
+            best = min(range(len(costs)), key=lambda k: (costs[k], k != at))
+            if best != at:
+                others.insert(best, slot)
+                layer[:] = others
+                self._number(level)
+
+    def _pair(self, left: int, right: int) -> tuple[int, int]:
+        """The crossings between two slots' edges with `left` left of `right`, and with
+        it right of it."""
+        pos = self.pos
+        now = after = 0
+        for neighbours in (self.up, self.down):
+            for one in neighbours[left]:
+                for two in neighbours[right]:
+                    if pos[one] > pos[two]:
+                        now += 1
+                    elif pos[one] < pos[two]:
+                        after += 1
+        return now, after
 
     # --- counting ------------------------------------------------------------------
     def crossings(self) -> int:
@@ -169,20 +224,13 @@ class Ordering(Generic[T]):
 
     def _transpose_layer(self, level: int) -> bool:
         layer = self.layers[level]
-        pos, up, down, cluster = self.pos, self.up, self.down, self.cluster
+        pos, cluster = self.pos, self.cluster
         swapped = False
         for index in range(len(layer) - 1):
             left, right = layer[index], layer[index + 1]
             if cluster[left] != cluster[right]:
                 continue
-            now = after = 0
-            for neighbours in (up, down):
-                for one in neighbours[left]:
-                    for two in neighbours[right]:
-                        if pos[one] > pos[two]:
-                            now += 1
-                        elif pos[one] < pos[two]:
-                            after += 1
+            now, after = self._pair(left, right)
             if after < now:
                 layer[index], layer[index + 1] = right, left
                 pos[left], pos[right] = index + 1, index

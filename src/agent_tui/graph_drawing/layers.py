@@ -74,10 +74,8 @@ def longest_path_layers(graph: Graph, forward: Sequence[Edge]) -> dict[str, int]
         out[edge.source].append(edge.target)
     layer = dict.fromkeys(graph.nodes, 0)
     ready = [node for node in graph.nodes if incoming[node] == 0]
-    order: list[str] = []
     while ready:  # Kahn's order over the acyclic rest
         node = ready.pop()
-        order.append(node)
         for target in out[node]:
             layer[target] = max(layer[target], layer[node] + 1)
             incoming[target] -= 1
@@ -86,27 +84,7 @@ def longest_path_layers(graph: Graph, forward: Sequence[Edge]) -> dict[str, int]
     if END in layer:
         others = [layer[node] for node in graph.nodes if node != END]
         layer[END] = max(others, default=-1) + 1
-    _lower_towards_targets(layer, forward, order)
     return layer
-
-
-def _lower_towards_targets(
-    layer: dict[str, int], forward: Sequence[Edge], order: list[str]
-) -> None:
-    """Move a node with more edges down than up to the layer just above its first
-    target (bottom up): its long edges get shorter, fewer slots to order and route.
-    The longest path puts every node as high as it can go."""
-    ups: dict[str, list[str]] = {}
-    downs: dict[str, list[str]] = {}
-    for edge in forward:
-        if layer[edge.target] > layer[edge.source]:
-            downs.setdefault(edge.source, []).append(edge.target)
-            ups.setdefault(edge.target, []).append(edge.source)
-    for node in reversed(order):
-        below = downs.get(node)
-        if node in (START, END) or not below or len(below) <= len(ups.get(node, ())):
-            continue
-        layer[node] = min(layer[target] for target in below) - 1
 
 
 def rank(graph: Graph) -> Ranked:

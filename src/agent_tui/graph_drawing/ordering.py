@@ -9,8 +9,10 @@ the crossings counted are the ones drawn, and loops' ends are pulled to the righ
 
 The order: sweeps down and up, each layer sorted by the median of its neighbours'
 positions in the layer just placed (the barycentre breaks ties; a slot without
-neighbours keeps its place), then a transpose pass (neighbours in a layer swapped while
-that removes crossings); the order with the fewest crossings seen is kept. Then sifting:
+neighbours keeps its place), each sweep followed by a transpose pass (neighbours in a layer swapped while
+that removes crossings); the order with the fewest crossings seen is kept. Three starts
+(the order given sorted by median, the same by barycentre, a depth-first order by median)
+and the best of them. Then sifting:
 each slot in turn moved to the place in its layer where it crosses least. A subgraph's
 slots (xray) stay side by side: sorted as one block, never swapped with another's (and
 not sifted).
@@ -18,6 +20,7 @@ not sifted).
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_right, insort
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
@@ -84,7 +87,39 @@ class Ordering(Generic[T]):
         self.pos[self.walls[level]] = len(layer)
 
     def order(self) -> list[list[T]]:
-        """Sweeps and transposes from the order given; the best order found."""
+        """Sweeps and transposes from the order given (sorting by the median, then by
+        the barycentre) and from a depth-first order; the best order found, sifted."""
+        given = [list(layer) for layer in self.layers]
+        best, fewest = given, self.crossings()
+        starts = [(given, True), (given, False), (self._depth_first(), True)]
+        for start, by_median in starts:
+            if fewest == 0:
+                break
+            self._restore([list(layer) for layer in start])
+            found, count = self._sweeps(by_median)
+            if count < fewest:
+                best, fewest = found, count
+        self._restore(best)
+        if not self.clustered:
+            self._sift(fewest)
+        return [[self.slots[slot] for slot in layer] for layer in self.layers]
+
+    def _depth_first(self) -> list[list[int]]:
+        """Each layer in the order a depth-first walk down the edges meets its slots (the
+        edges in their order): a start where a branch's slots are side by side."""
+        met: dict[int, int] = {}
+        count = len(self.slots)
+        for root in itertools.chain.from_iterable(self.layers):
+            stack = [root]
+            while stack:
+                slot = stack.pop()
+                if slot not in met:
+                    met[slot] = len(met)
+                    stack.extend(lower for lower in reversed(self.down[slot]) if lower < count)
+        layers = [sorted(layer, key=met.__getitem__) for layer in self.layers]
+        return [self._grouped(layer) for layer in layers] if self.clustered else layers
+
+    def _sweeps(self, by_median: bool) -> tuple[list[list[int]], int]:
         best = [list(layer) for layer in self.layers]
         fewest = self.crossings()
         quiet = 0
@@ -96,17 +131,14 @@ class Ordering(Generic[T]):
                 range(1, len(self.layers)) if downwards else range(len(self.layers) - 2, -1, -1)
             )
             for level in levels:
-                self._sort(level, self.up if downwards else self.down)
+                self._sort(level, self.up if downwards else self.down, by_median)
             self._transpose()
             now = self.crossings()
             if now < fewest:
                 fewest, best, quiet = now, [list(layer) for layer in self.layers], 0
             else:
                 quiet += 1
-        self._restore(best)
-        if not self.clustered:
-            self._sift(fewest)
-        return [[self.slots[slot] for slot in layer] for layer in self.layers]
+        return best, fewest
 
     def _restore(self, layers: list[list[int]]) -> None:
         self.layers = layers
@@ -131,20 +163,38 @@ class Ordering(Generic[T]):
 
     def _sift_layer(self, level: int) -> None:
         layer = self.layers[level]
+        pos = self.pos
+        # The layers above and below stay put meanwhile: swing[one, two] is the change in
+        # crossings when `one` moves from just left of `two` to just right of it.
+        ups = [[pos[other] for other in self.up[slot]] for slot in layer]
+        downs = [[pos[other] for other in self.down[slot]] for slot in layer]
+        swing: dict[tuple[int, int], int] = {}
+        for i, one in enumerate(layer):
+            for j in range(i + 1, len(layer)):
+                change = 0
+                for mine, theirs in ((ups[i], ups[j]), (downs[i], downs[j])):
+                    for a in mine:
+                        for b in theirs:
+                            if a > b:
+                                change -= 1
+                            elif a < b:
+                                change += 1
+                if change:
+                    swing[one, layer[j]] = change
+                    swing[layer[j], one] = -change
         for slot in list(layer):
             at = layer.index(slot)
             others = layer[:at] + layer[at + 1 :]
-            # costs[k]: the crossings slot has with the others when it is before others[k]
-            # (relative to it being first).
+            # costs[k]: the crossings of slot's edges when it is just before others[k]
+            # (less those when it is first).
             costs = [0]
             for other in others:
-                left, right = self._pair(slot, other)
-                costs.append(costs[-1] + right - left)
+                costs.append(costs[-1] + swing.get((slot, other), 0))
             best = min(range(len(costs)), key=lambda k: (costs[k], k != at))
             if best != at:
                 others.insert(best, slot)
                 layer[:] = others
-                self._number(level)
+        self._number(level)
 
     def _pair(self, left: int, right: int) -> tuple[int, int]:
         """The crossings between two slots' edges with `left` left of `right`, and with
@@ -176,9 +226,10 @@ class Ordering(Generic[T]):
         return total
 
     # --- sweeps --------------------------------------------------------------------
-    def _sort(self, level: int, neighbours: list[list[int]]) -> None:
+    def _sort(self, level: int, neighbours: list[list[int]], by_median: bool) -> None:
         """Sort one layer by its neighbours' median position (barycentre, then the
-        current place, on a tie); slots without neighbours stay where they are."""
+        current place, on a tie), or by the barycentre; slots without neighbours stay
+        where they are."""
         pos = self.pos
         layer = self.layers[level]
         keyed: list[tuple[float, float, int, int]] = []
@@ -188,11 +239,15 @@ class Ordering(Generic[T]):
             if not linked:
                 free.append(index)
                 continue
+            mean = sum(linked) / len(linked)
             middle = len(linked) // 2
-            median = (
-                linked[middle] if len(linked) % 2 else (linked[middle - 1] + linked[middle]) / 2
-            )
-            keyed.append((median, sum(linked) / len(linked), index, slot))
+            if not by_median:
+                median = mean
+            elif len(linked) % 2:
+                median = linked[middle]
+            else:
+                median = (linked[middle - 1] + linked[middle]) / 2
+            keyed.append((median, mean, index, slot))
         keyed.sort()
         moved = iter(entry[3] for entry in keyed)
         kept = set(free)

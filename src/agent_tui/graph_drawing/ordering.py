@@ -9,13 +9,15 @@ the crossings counted are the ones drawn, and loops' ends are pulled to the righ
 
 The order: sweeps down and up, each layer sorted by the median of its neighbours'
 positions in the layer just placed (the barycentre breaks ties; a slot without
-neighbours keeps its place), each sweep followed by a transpose pass (neighbours in a layer swapped while
-that removes crossings); the order with the fewest crossings seen is kept. Three starts
-(the order given sorted by median, the same by barycentre, a depth-first order by median)
-and the best of them. Then sifting:
-each slot in turn moved to the place in its layer where it crosses least. A subgraph's
-slots (xray) stay side by side: sorted as one block, never swapped with another's (and
-not sifted).
+neighbours keeps its place), each sweep followed by a transpose pass (neighbours in a
+layer swapped while that removes crossings); the order with the fewest crossings seen is
+kept. Two starts (the order given, and each layer in the order a depth-first walk meets
+it), the better kept. Then sifting: each slot in turn moved to the place in its layer
+where it crosses least. A subgraph's slots (xray) stay side by side: sorted as one block,
+never swapped with another's (and not sifted).
+
+Where the slots finally go left and right (`placement`: centred on their neighbours,
+gaps kept, ports spread along the boxes) is decided after this and keeps this order.
 """
 
 from __future__ import annotations
@@ -87,16 +89,15 @@ class Ordering(Generic[T]):
         self.pos[self.walls[level]] = len(layer)
 
     def order(self) -> list[list[T]]:
-        """Sweeps and transposes from the order given (sorting by the median, then by
-        the barycentre) and from a depth-first order; the best order found, sifted."""
+        """Sweeps and transposes from the order given and from a depth-first order;
+        the best order found, sifted."""
         given = [list(layer) for layer in self.layers]
         best, fewest = given, self.crossings()
-        starts = [(given, True), (given, False), (self._depth_first(), True)]
-        for start, by_median in starts:
+        for start in (given, self._depth_first()):
             if fewest == 0:
                 break
             self._restore([list(layer) for layer in start])
-            found, count = self._sweeps(by_median)
+            found, count = self._sweeps()
             if count < fewest:
                 best, fewest = found, count
         self._restore(best)
@@ -119,7 +120,7 @@ class Ordering(Generic[T]):
         layers = [sorted(layer, key=met.__getitem__) for layer in self.layers]
         return [self._grouped(layer) for layer in layers] if self.clustered else layers
 
-    def _sweeps(self, by_median: bool) -> tuple[list[list[int]], int]:
+    def _sweeps(self) -> tuple[list[list[int]], int]:
         best = [list(layer) for layer in self.layers]
         fewest = self.crossings()
         quiet = 0
@@ -131,7 +132,7 @@ class Ordering(Generic[T]):
                 range(1, len(self.layers)) if downwards else range(len(self.layers) - 2, -1, -1)
             )
             for level in levels:
-                self._sort(level, self.up if downwards else self.down, by_median)
+                self._sort(level, self.up if downwards else self.down)
             self._transpose()
             now = self.crossings()
             if now < fewest:
@@ -216,8 +217,10 @@ class Ordering(Generic[T]):
         return sum(self._gap_crossings(links) for links in self.gaps)
 
     def _gap_crossings(self, links: Sequence[tuple[int, int]]) -> int:
+        if len(links) < 2:
+            return 0
         pos = self.pos
-        pairs = sorted((pos[upper], pos[lower]) for upper, lower in links)
+        pairs = sorted([(pos[upper], pos[lower]) for upper, lower in links])
         seen: list[int] = []
         total = 0
         for _, lower in pairs:
@@ -226,32 +229,33 @@ class Ordering(Generic[T]):
         return total
 
     # --- sweeps --------------------------------------------------------------------
-    def _sort(self, level: int, neighbours: list[list[int]], by_median: bool) -> None:
+    def _sort(self, level: int, neighbours: list[list[int]]) -> None:
         """Sort one layer by its neighbours' median position (barycentre, then the
-        current place, on a tie), or by the barycentre; slots without neighbours stay
-        where they are."""
+        current place, on a tie); slots without neighbours stay where they are."""
         pos = self.pos
         layer = self.layers[level]
+        if len(layer) < 2:
+            return
         keyed: list[tuple[float, float, int, int]] = []
         free: list[int] = []
         for index, slot in enumerate(layer):
-            linked = sorted(pos[other] for other in neighbours[slot])
-            if not linked:
+            others = neighbours[slot]
+            if len(others) == 1:  # most slots: a dummy's one neighbour
+                at = pos[others[0]]
+                keyed.append((at, at, index, slot))
+                continue
+            if not others:
                 free.append(index)
                 continue
+            linked = sorted([pos[other] for other in others])
             mean = sum(linked) / len(linked)
             middle = len(linked) // 2
-            if not by_median:
-                median = mean
-            elif len(linked) % 2:
-                median = linked[middle]
-            else:
-                median = (linked[middle - 1] + linked[middle]) / 2
+            median = (linked[middle] + linked[middle - 1 + len(linked) % 2]) / 2
             keyed.append((median, mean, index, slot))
         keyed.sort()
-        moved = iter(entry[3] for entry in keyed)
-        kept = set(free)
-        ordered = [layer[index] if index in kept else next(moved) for index in range(len(layer))]
+        ordered = [entry[3] for entry in keyed]
+        for index in free:
+            ordered.insert(index, layer[index])
         self.layers[level] = self._grouped(ordered) if self.clustered else ordered
         self._number(level)
 
@@ -279,11 +283,22 @@ class Ordering(Generic[T]):
 
     def _transpose_layer(self, level: int) -> bool:
         layer = self.layers[level]
-        pos, cluster = self.pos, self.cluster
+        pos, cluster, up, down = self.pos, self.cluster, self.up, self.down
         swapped = False
         for index in range(len(layer) - 1):
             left, right = layer[index], layer[index + 1]
             if cluster[left] != cluster[right]:
+                continue
+            if len(up[left]) == len(up[right]) == len(down[left]) == len(down[right]) == 1:
+                # two dummies (the common case), in one step
+                above, below = (
+                    pos[up[left][0]] - pos[up[right][0]],
+                    pos[down[left][0]] - pos[down[right][0]],
+                )
+                if (above > 0) + (below > 0) > (above < 0) + (below < 0):
+                    layer[index], layer[index + 1] = right, left
+                    pos[left], pos[right] = index + 1, index
+                    swapped = True
                 continue
             now, after = self._pair(left, right)
             if after < now:

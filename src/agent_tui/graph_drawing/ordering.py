@@ -5,7 +5,8 @@ the side: below its source it runs right to a lane beside the drawing, above its
 it comes back left; so it crosses every edge between it and the right side. Each layer
 has a `wall`, a fixed slot right of all others, and a loop counts as an edge from its
 source to the wall of the layer below and from the wall of the layer above to its target:
-the crossings counted are the ones drawn, and loops' ends are pulled to the right.
+the crossings counted are the ones drawn (all but those of two loops beside the drawing),
+and loops' ends are pulled to the right.
 
 The order: sweeps down and up, each layer sorted by the median of its neighbours'
 positions in the layer just placed (the barycentre breaks ties; a slot without

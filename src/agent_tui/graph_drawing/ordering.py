@@ -14,8 +14,8 @@ neighbours keeps its place), each sweep followed by a transpose pass (neighbours
 layer swapped while that removes crossings); the order with the fewest crossings seen is
 kept. Two starts (the order given, and each layer in the order a depth-first walk meets
 it), the better kept. Then sifting: each slot in turn moved to the place in its layer
-where it crosses least. A subgraph's slots (xray) stay side by side: sorted as one block,
-never swapped with another's (and not sifted).
+where it crosses least (layers of up to `SIFT_WIDEST` slots). A subgraph's slots (xray)
+stay side by side: sorted as one block, never swapped with another's (and not sifted).
 
 Where the slots finally go left and right (`placement`: centred on their neighbours,
 gaps kept, ports spread along the boxes) is decided after this and keeps this order.
@@ -32,6 +32,7 @@ SWEEPS = 8  # down and up, alternating
 QUIET = 3  # sweeps without a better order before giving up
 TRANSPOSE_PASSES = 6
 SIFT_PASSES = 1
+SIFT_WIDEST = 64  # slots: sifting a layer costs the square of its width
 
 T = TypeVar("T", bound=Hashable)
 
@@ -154,8 +155,9 @@ class Ordering(Generic[T]):
             if fewest == 0:
                 return
             kept = [list(layer) for layer in self.layers]
-            for level in range(len(self.layers)):
-                self._sift_layer(level)
+            for level, layer in enumerate(self.layers):
+                if len(layer) <= SIFT_WIDEST:
+                    self._sift_layer(level)
             self._transpose()
             now = self.crossings()
             if now >= fewest:

@@ -7,20 +7,18 @@ order in each layer.
 2. Layering: the longest path from a source over the other edges; `__end__` last.
 3. Dummy nodes: an edge over several layers gets one slot in every layer between, so
    that every edge joins neighbouring layers.
-4. Crossing reduction: barycenter sweeps, down and up, a few passes; the order with the
-   fewest crossings is kept.
+4. Crossing reduction (`ordering`): median sweeps down and up with a transpose pass,
+   loops counted as edges out to the side; the order with the fewest crossings is kept.
 """
 
 from __future__ import annotations
 
 import itertools
-from bisect import bisect_right, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agent_tui.graph_drawing.model import END, START, Edge, Graph, cluster_of
-
-SWEEPS = 4
+from agent_tui.graph_drawing.ordering import Ordering
 
 # A slot in a layer: a node's id, or a dummy `(edge index, layer)`.
 Slot = str | tuple[int, int]
@@ -35,6 +33,7 @@ class Ranked:
     layer_of: dict[str, int]
     back: list[int]  # indices into graph.edges
     chains: dict[int, list[Slot]] = field(default_factory=dict)
+    edges: tuple[Edge, ...] = ()
 
 
 def back_edges(graph: Graph) -> set[int]:
@@ -103,7 +102,7 @@ def rank(graph: Graph) -> Ranked:
     layers: list[list[Slot]] = [[] for _ in range(count)]
     for node in graph.nodes:
         layers[layer_of[node]].append(node)
-    ranked = Ranked(layers, layer_of, sorted(back))
+    ranked = Ranked(layers, layer_of, sorted(back), edges=graph.edges)
     for index, edge in enumerate(graph.edges):
         if index in back:
             continue
@@ -115,63 +114,24 @@ def rank(graph: Graph) -> Ranked:
             chain.append(dummy)
         chain.append(edge.target)
         ranked.chains[index] = chain
-    _reduce_crossings(ranked)
+    ranked.layers = _ordering(ranked).order()
     return ranked
 
 
-def _links(ranked: Ranked) -> tuple[dict[Slot, list[Slot]], dict[Slot, list[Slot]]]:
-    """Each slot's neighbours in the layer above and in the layer below."""
-    up: dict[Slot, list[Slot]] = {}
-    down: dict[Slot, list[Slot]] = {}
-    for chain in ranked.chains.values():
-        for upper, lower in itertools.pairwise(chain):
-            down.setdefault(upper, []).append(lower)
-            up.setdefault(lower, []).append(upper)
-    return up, down
+def _ordering(ranked: Ranked) -> Ordering[Slot]:
+    links = [link for chain in ranked.chains.values() for link in itertools.pairwise(chain)]
+    layer_of = ranked.layer_of
+    loops = []
+    for index in ranked.back:
+        edge = ranked.edges[index]
+        loops.append((layer_of[edge.source], edge.source, layer_of[edge.target], edge.target))
+    return Ordering(ranked.layers, links, loops, lambda slot: slot_cluster(slot, ranked))
 
 
-def crossings(layers: Sequence[Sequence[Slot]], down: dict[Slot, list[Slot]]) -> int:
-    """Edge crossings between neighbouring layers (inversions, counted by bisection)."""
-    total = 0
-    for upper, lower in itertools.pairwise(layers):
-        where = {slot: index for index, slot in enumerate(lower)}
-        pairs = sorted(
-            (position, where[target])
-            for position, slot in enumerate(upper)
-            for target in down.get(slot, ())
-        )
-        seen: list[int] = []
-        for _, target in pairs:
-            total += len(seen) - bisect_right(seen, target)
-            insort(seen, target)
-    return total
-
-
-def _sweep(layers: list[list[Slot]], neighbours: dict[Slot, list[Slot]], order: range) -> None:
-    for level in order:
-        fixed = layers[level - 1] if order.step > 0 else layers[level + 1]
-        where = {slot: index for index, slot in enumerate(fixed)}
-        keyed = []
-        for position, slot in enumerate(layers[level]):
-            linked = [where[other] for other in neighbours.get(slot, ()) if other in where]
-            keyed.append((sum(linked) / len(linked) if linked else float(position), position))
-        layers[level] = [layers[level][position] for _, position in sorted(keyed)]
-
-
-def _reduce_crossings(ranked: Ranked) -> None:
-    up, down = _links(ranked)
-    layers = ranked.layers
-    best = [list(layer) for layer in layers]
-    fewest = crossings(layers, down)
-    for _ in range(SWEEPS):
-        if fewest == 0:
-            break
-        _sweep(layers, up, range(1, len(layers)))
-        _sweep(layers, down, range(len(layers) - 2, -1, -1))
-        now = crossings(layers, down)
-        if now < fewest:
-            fewest, best = now, [list(layer) for layer in layers]
-    ranked.layers = [_clustered(layer, ranked) for layer in best]
+def crossings(ranked: Ranked) -> int:
+    """The crossings of `ranked`'s order as drawn: edges between neighbouring layers
+    (long ones through their dummy slots) and loops out to the side."""
+    return _ordering(ranked).crossings()
 
 
 def slot_cluster(slot: Slot, ranked: Ranked) -> str:
@@ -181,15 +141,3 @@ def slot_cluster(slot: Slot, ranked: Ranked) -> str:
     chain = ranked.chains[slot[0]]
     inside = cluster_of(str(chain[0]))
     return inside if inside == cluster_of(str(chain[-1])) else ""
-
-
-def _clustered(layer: list[Slot], ranked: Ranked) -> list[Slot]:
-    """The slots of one subgraph side by side, where the first of them is (a frame can
-    then go round them)."""
-    first: dict[str, int] = {}
-    keys = []
-    for position, slot in enumerate(layer):
-        cluster = slot_cluster(slot, ranked)
-        key = first.setdefault(cluster, position) if cluster else position
-        keys.append((key, position))
-    return [layer[position] for _, position in sorted(keys)]

@@ -60,10 +60,12 @@ class Placer:
         self.x: dict[Slot, int] = {}
         self.out_port: dict[int, int] = {}
         self.in_port: dict[int, int] = {}
+        self.loops: list[int] = []  # the back edges, from the innermost lane out
 
     def place(self) -> Placer:
         self._sizes()
         self._assign_x()
+        self._order_loops()
         self._ports()
         self._straighten()
         return self
@@ -147,14 +149,28 @@ class Placer:
             self.x[slot] = x
 
     # --- ports -----------------------------------------------------------------------
+    def _order_loops(self) -> None:
+        """The loops' lanes beside the drawing, from the innermost: the shortest loop
+        first, and of loops as long the one from further right (below their sources
+        they then nest: the loop from the right turns off above the one from the left
+        and never crosses its way down)."""
+        layer_of = self.ranked.layer_of
+        edges = self.graph.edges
+
+        def key(index: int) -> tuple[int, float, int]:
+            edge = edges[index]
+            span = layer_of[edge.source] - layer_of[edge.target]
+            return span, -self._center(edge.source), index
+
+        self.loops = sorted(self.ranked.back, key=key)
+
     def _ports(self) -> None:
         chains = self.ranked.chains
         outs: dict[str, list[tuple[float, int, int]]] = {}
         ins: dict[str, list[tuple[float, int, int]]] = {}
         # Loops last (they go right, to their lanes), the outermost lane first.
         far = float("inf")
-        loops = self.ranked.back
-        layer_of = self.ranked.layer_of
+        lane = {index: k for k, index in enumerate(self.loops)}
         for index, edge in enumerate(self.graph.edges):
             chain = chains.get(index)
             if chain:
@@ -162,7 +178,7 @@ class Placer:
                 key = 0
             else:
                 towards = back_from = far
-                key = -(layer_of[edge.source] - layer_of[edge.target]) * len(loops) - index
+                key = -lane[index]
             outs.setdefault(edge.source, []).append((towards, key, index))
             ins.setdefault(edge.target, []).append((back_from, key, index))
         for node, edges in outs.items():

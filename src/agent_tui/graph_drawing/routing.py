@@ -78,11 +78,7 @@ def route(placer: Placer) -> Layout:
     count = len(ranked.layers)
     right = max((placer.x[s] + placer.width[s] for s in placer.x), default=0)
     layer_of = ranked.layer_of
-    # Back edges: the shortest loop nearest the drawing.
-    backs = sorted(
-        ranked.back,
-        key=lambda i: (layer_of[graph.edges[i].source] - layer_of[graph.edges[i].target], i),
-    )
+    backs = placer.loops  # the innermost lane first
     lane = {index: right + 1 + placer.margin + 2 * k for k, index in enumerate(backs)}
 
     gaps: dict[int, list[_Item]] = {g: [] for g in range(-1, count)}

@@ -24,3 +24,24 @@ def boxes_styled(drawing: Static, wanted: Callable[[Style], bool]) -> list[str]:
 
 def reversed_style(style: Style) -> bool:
     return bool(style.reverse)
+
+
+def top_border(plain: str, name: str) -> str:
+    """The top border of the box named `name` in a drawing (where its marks are)."""
+    lines = plain.splitlines()
+    middle = f"│ {name} │"
+    for index, line in enumerate(lines):
+        at = line.find(middle)
+        if at > 0 or (at == 0 and index):
+            return lines[index - 1][at : at + len(middle)]
+    raise AssertionError(f"no box {name!r} in:\n{plain}")
+
+
+def bottom_border(plain: str, name: str) -> str:
+    lines = plain.splitlines()
+    middle = f"│ {name} │"
+    for index, line in enumerate(lines):
+        at = line.find(middle)
+        if at >= 0 and index + 1 < len(lines):
+            return lines[index + 1][at : at + len(middle)]
+    raise AssertionError(f"no box {name!r} in:\n{plain}")

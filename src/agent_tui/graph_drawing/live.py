@@ -24,7 +24,7 @@ Pause = Literal["before", "after", "asks"]
 
 @dataclass(frozen=True, slots=True)
 class NodeRun:
-    order: int  # 1 for the first node that ran in the run
+    order: int  # 1 for the first node of its graph (or subgraph) that ran in the run
     seconds: float | None  # how long it ran, when known
 
 
@@ -65,6 +65,10 @@ def _path(event: str) -> str:
     return ":".join(part.split(":", 1)[0] for part in event.split("|")[1:])
 
 
+def _cluster(node: str) -> str:
+    return node.rpartition(":")[0]
+
+
 def _node(path: str, name: object) -> str | None:
     if not isinstance(name, str) or not name or name.startswith("__"):
         return None
@@ -80,7 +84,8 @@ class LiveRun:
     ran: dict[str, NodeRun] = field(default_factory=dict)
     _started: dict[str, float] = field(default_factory=dict)  # node → when it started
     _closed: set[str] = field(default_factory=set)  # ended once; its second "ended" is due
-    _last: float = 0.0  # when the last node ended (a node with no start event began then)
+    # When the last node of each graph ended (a node with no start event began then).
+    _last: dict[str, float] = field(default_factory=dict)
     _streams_tasks: bool = False  # `tasks`/`debug` events: starts are known exactly
 
     def reset(self, run_id: str | None = None) -> None:
@@ -89,7 +94,7 @@ class LiveRun:
         self.ran.clear()
         self._started.clear()
         self._closed.clear()
-        self._last = 0.0
+        self._last.clear()
         self._streams_tasks = False
 
     def observe(self, event: str, data: Any, elapsed_s: float = 0.0) -> bool:
@@ -125,6 +130,11 @@ class LiveRun:
         if mode == "messages" and isinstance(data, list | tuple) and len(data) > 1:
             meta = data[1]
             if isinstance(meta, Mapping):
+                # A subgraph's tokens come without a namespace unless subgraphs are
+                # streamed: its checkpoint namespace (`chat:<id>|agent:<id>`) says where.
+                namespace = meta.get("langgraph_checkpoint_ns")
+                if isinstance(namespace, str) and namespace:
+                    path = _path("|" + "|".join(namespace.split("|")[:-1]))
                 node = _node(path, meta.get("langgraph_node"))
                 if node is not None and node not in self._started:
                     self._began(node, elapsed_s)
@@ -160,12 +170,14 @@ class LiveRun:
             self._closed.discard(node)
             return
         else:
-            began = self._last
+            began = self._last.get(_cluster(node), 0.0)
         seconds = max(0.0, elapsed_s - began) if elapsed_s else None
         self.ran.pop(node, None)  # ran again (a loop): its latest turn counts
-        order = max((run.order for run in self.ran.values()), default=0) + 1
-        self.ran[node] = NodeRun(order, seconds)
-        self._last = max(self._last, elapsed_s)
+        # Numbered in its own graph: a subgraph's nodes count from 1 inside it.
+        same = [run.order for name, run in self.ran.items() if _cluster(name) == _cluster(node)]
+        self.ran[node] = NodeRun(max(same, default=0) + 1, seconds)
+        cluster = _cluster(node)
+        self._last[cluster] = max(self._last.get(cluster, 0.0), elapsed_s)
 
     def running_from_state(self, next_nodes: Iterable[str]) -> bool:
         """A run this session does not stream (started elsewhere), or one whose events

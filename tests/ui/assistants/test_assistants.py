@@ -13,11 +13,11 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
-from agent_tui.tui.widgets.graph_view import GraphView
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
 from tests.support.chat import ai_texts, ended, state_line
 from tests.support.graph import boxes_styled, reversed_style

@@ -52,11 +52,10 @@ class _Shown:
         self.before = {box(node) for node in marks.before}
         self.after = {box(node) for node in marks.after}
         self.paused = {box(node): side for node, side in marks.paused.items()}
-        self.ran: dict[str, NodeRun] = {}
-        for node, run in marks.ran.items():
-            shown = self.ran.get(box(node))
-            if shown is None or run.order > shown.order:  # the box's latest turn
-                self.ran[box(node)] = run
+        # A subgraph's nodes are numbered inside it: a collapsed box shows its own turn.
+        self.ran: dict[str, NodeRun] = {
+            node: run for node, run in marks.ran.items() if box(node) == node
+        }
 
     def style(self, node: str) -> Style | None:
         if node in self.running:

@@ -182,7 +182,8 @@ class GraphView(ScrollableContainer, can_focus=True):
         boxes = self.boxes
         outer = [box.node for box in boxes if selected.startswith(f"{box.node}:")]
         inner = [box.node for box in boxes if box.node.startswith(f"{selected}:")]
-        self.selected = (outer or inner or [None])[0]
+        found = outer or inner
+        self.selected = found[0] if found else None
 
     def select(self, node: str | None) -> None:
         self.selected = node

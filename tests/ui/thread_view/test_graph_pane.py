@@ -12,7 +12,6 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Assistant
 from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen

@@ -5,6 +5,7 @@ and which nodes have a breakpoint; `b` / `B` on a node set the chat's breakpoint
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,9 @@ from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.chat import chat_app, chat_thread, ended, pane_of, state_line, type_and_send
+from tests.support.fixed_servers import THREAD_ID, agent_server
 from tests.support.graph import bottom_border, boxes_styled, top_border
+from tests.support.shell import ShellHarness
 from tests.support.thread_view import counter_thread, loaded, view_app
 from tests.support.waiting import WaitFor
 
@@ -129,7 +132,7 @@ async def test_b_and_shift_b_on_a_node_are_the_chats_breakpoints_and_the_pause_s
             workers=False,
         )
         assert top_border(view.plain, "prepare").startswith("┌✓1")
-        assert "⏸ waiting at chat" in status(screen)
+        assert "⏸ paused before chat" in status(screen)
 
 
 async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
@@ -154,3 +157,32 @@ async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
         await wait_for(pilot, lambda: screen.selected_row is not None)
         assert screen.selected_row is not None and screen.selected_row.step == 1
         await wait_for(pilot, lambda: lit() == ["│ inc │"], what="inc lit")
+
+
+def test_graph_pane_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
+    """The fixed interrupted chat thread with its graph pane: the `interrupt()` waiting in
+    approve, agent (the node that wrote the latest checkpoint) lit, under the cursor,
+    with a breakpoint before it."""
+    client = AgentServerClient("http://agent.test", http_transport=agent_server())
+    screen = ThreadViewScreen(client, THREAD_ID, status_interval=0)
+    app = ShellHarness(screen)
+    app.client = client
+    app.connection_status = "connected · http://agent.test"
+
+    def settled() -> bool:
+        view = graph_of(screen)
+        return (
+            loaded(screen)
+            and "? asks in approve" in status(screen)
+            and top_border(view.plain, "approve").startswith("┌?")
+            and all(worker.is_finished for worker in app.workers)
+        )
+
+    async def run_before(pilot: Any) -> None:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread view")
+        await pilot.press("v")
+        await wait_for(pilot, settled, what="the graph pane", workers=False)
+        await pilot.press("j", "b")
+        await wait_for(pilot, settled, what="the breakpoint", workers=False)
+
+    assert snap_compare(app, terminal_size=(160, 32), run_before=run_before)

@@ -228,7 +228,9 @@ class LiveGraph:
         text = Text("Graph", style="bold")
         parts: list[tuple[str, list[str]]] = [
             ("▶ running", sorted(marks.running)),
-            ("⏸ waiting at", sorted(marks.paused)),
+            ("⏸ paused before", sorted(n for n, p in marks.paused.items() if p == "before")),
+            ("⏸ paused after", sorted(n for n, p in marks.paused.items() if p == "after")),
+            ("? asks in", sorted(n for n, p in marks.paused.items() if p == "asks")),
             ("● before", sorted(marks.before)),
             ("● after", sorted(marks.after)),
         ]
@@ -256,11 +258,9 @@ class LiveGraph:
         chat = self.chat
         subgraph = node.rpartition(":")[0] or None
         try:
-            on = chat.breakpoints.toggle(BreakpointNode(node, subgraph), side)
+            chat.breakpoints.toggle(BreakpointNode(node, subgraph), side)
         except BreakpointRefused as refused:
             self.screen.notify(str(refused), title="Breakpoints", severity="warning", markup=False)
             return
-        chat.show_state()
+        chat.show_state()  # the chat's state line and the drawing say it: no toast
         self.redraw()
-        said = f"Pause {side} {node}: {'on' if on else 'off'}"
-        self.screen.notify(said, title="Breakpoints", markup=False)

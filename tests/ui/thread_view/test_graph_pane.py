@@ -186,3 +186,49 @@ def test_graph_pane_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFo
         await wait_for(pilot, settled, what="the breakpoint", workers=False)
 
     assert snap_compare(app, terminal_size=(160, 32), run_before=run_before)
+
+
+async def test_a_run_started_elsewhere_lights_its_node_from_the_polled_state(
+    client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    gate = tmp_path / "gate"
+    gated = await client.assistants.create(
+        "nested", context={"token_delay_ms": 0, "gate": str(gate)}
+    )
+    thread = await chat_thread(client, gated)
+    run = await client.runs.create(
+        thread.thread_id,
+        gated.assistant_id,
+        input={"messages": [{"type": "human", "content": "from elsewhere"}]},
+    )
+    try:
+        # Opened on the State tab: the chat does not follow the run, the state tells.
+        app, screen = view_app(client, thread.thread_id, status_interval=0.5)
+        async with app.run_test(size=(200, 45)) as pilot:
+            await wait_for(pilot, lambda: screen.thread is not None, what="the thread")
+            screen.pane.focus()
+            await pilot.press("v")
+            view = graph_of(screen)
+            await wait_for(
+                pilot,
+                lambda: (
+                    bool(view.drawn.boxes) and top_border(view.plain, "prepare").startswith("┌▶")
+                ),
+                what="prepare lit",
+                workers=False,
+            )
+            assert not screen.chat.running
+            gate.touch()
+            await wait_for(
+                pilot,
+                lambda: (
+                    "▶" not in view.plain
+                    and screen.thread is not None
+                    and screen.thread.status == "idle"
+                ),
+                what="nothing lit once the run is over",
+                workers=False,
+            )
+    finally:
+        gate.touch()
+        await client.runs.join(thread.thread_id, run.run_id)

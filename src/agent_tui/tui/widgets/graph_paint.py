@@ -87,12 +87,25 @@ class _Shown:
 
 def _cells(line: str) -> list[str]:
     """A drawn line as cells: a wide character is followed by an empty cell."""
+    if cell_len(line) == len(line):
+        return list(line)  # no wide character: the usual case
     cells: list[str] = []
     for char in line:
         cells.append(char)
         if cell_len(char) == 2:
             cells.append("")
     return cells
+
+
+_last: list[tuple[Layout, list[list[str]]]] = []  # the grid of the layout painted last
+
+
+def _grid(layout: Layout) -> list[list[str]]:
+    """The layout's cells, drawn once: a redraw (new marks, the cursor moved) paints on
+    a copy of them."""
+    if not _last or _last[0][0] is not layout:
+        _last[:] = [(layout, [_cells(line) for line in render_lines(layout)])]
+    return _last[0][1]
 
 
 def _write(cells: list[str], x: int, end: int, text: str) -> None:
@@ -114,7 +127,7 @@ def paint(
 ) -> Text:
     """The drawing as one `Text`: dashed lines yellow, arrowheads bold, the marks (see
     the module docstring) and the box under the cursor (`selected`)."""
-    rows = [_cells(line) for line in render_lines(layout)]
+    rows = [list(cells) for cells in _grid(layout)]
     shown = _Shown(marks or NodeMarks(), expanded)
     styled: list[tuple[Box, Style]] = []
     for box in layout.boxes.values():
@@ -128,18 +141,26 @@ def paint(
         inner = (box.x + 1, box.x + box.width - 1)
         _write(rows[box.y], *inner, shown.top(box.node))
         _write(rows[box.y + box.height - 1], *inner, shown.bottom(box.node))
-    lines = [Text("".join(cells).rstrip()) for cells in rows]
+    lines = ["".join(cells).rstrip() for cells in rows]
+    text = Text("\n".join(lines), no_wrap=True, overflow="ignore")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def stylize(style: Style, y: int, left: int, right: int) -> None:
+        """Columns `left` to `right` of line `y` (no further than its end)."""
+        cells = rows[y]
+        begin, end = _offset(cells, left), min(_offset(cells, right), len(lines[y]))
+        if begin < end:
+            text.stylize(style, starts[y] + begin, starts[y] + end)
+
     for box, style in styled:
         for y in range(box.y, box.y + box.height):
-            cells = rows[y]
-            lines[y].stylize(style, _offset(cells, box.x), _offset(cells, box.x + box.width))
+            stylize(style, y, box.x, box.x + box.width)
     for box in layout.boxes.values():
         for y, side in ((box.y, shown.before), (box.y + box.height - 1, shown.after)):
             if box.node in side and not box.small:
-                start = _offset(rows[y], box.x + 1)
-                lines[y].stylize(BREAKPOINT, start, start + 1)
-    text = Text("\n", no_wrap=True, overflow="ignore").join(lines)
-    text.no_wrap, text.overflow = True, "ignore"
+                stylize(BREAKPOINT, y, box.x + 1, box.x + 2)
     text.highlight_regex("[╎╌]+", "yellow")
     text.highlight_regex("▼", "bold")
     return text

@@ -20,6 +20,7 @@ from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.chat import chat_app, chat_thread, ended, pane_of, state_line, type_and_send
 from tests.support.fixed_servers import THREAD_ID, agent_server
 from tests.support.graph import bottom_border, boxes_styled, top_border
+from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.thread_view import counter_thread, loaded, view_app
 from tests.support.waiting import WaitFor
@@ -232,3 +233,26 @@ async def test_a_run_started_elsewhere_lights_its_node_from_the_polled_state(
     finally:
         gate.touch()
         await client.runs.join(thread.thread_id, run.run_id)
+
+
+async def test_in_the_pane_a_subgraph_expands_in_place_and_its_nodes_take_no_breakpoint(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
+    thread = await chat_thread(client, nested)
+    app, screen = chat_app(client, thread.thread_id, nested)
+    async with app.run_test(size=(200, 45), notifications=True) as pilot:
+        pane = pane_of(app)
+        view = await show_graph(pilot, screen, wait_for)
+        assert "chat:agent" not in view.plain
+        await pilot.press("j", "down", "enter")  # chat: its nodes in a frame, in place
+        assert "╭┈ chat ┈" in view.plain and "│ chat:agent │" in view.plain
+        assert view.selected == "chat:agent"
+        await pilot.press("b")
+        await toast_saying(pilot, "cannot pause here (inside subgraph chat)")
+        assert pane.breakpoints.before == []
+        assert not top_border(view.plain, "chat:agent").startswith("┌●")
+        await pilot.press("x")  # every subgraph or none: none now (chat was the only one)
+        assert "│ chat │" in view.plain and "chat:agent" not in view.plain
+        await pilot.press("x")
+        assert "│ chat:agent │" in view.plain

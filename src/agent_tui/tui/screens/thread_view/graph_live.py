@@ -59,7 +59,7 @@ class LiveGraph:
         self.paused: dict[str, Pause] = {}
         self.step: frozenset[str] = frozenset()
         self.thread_status: str | None = None
-        self.graph_of: str | None = None  # the assistant whose graph is drawn
+        self.graph_of: str | None = ""  # the assistant whose graph is drawn ("": none yet)
         self._seen = 0  # events of the inspector's folded (forgotten ones counted)
         self._breakpoints: tuple[object, ...] = ()
         self._state_read = 0.0

@@ -106,6 +106,7 @@ class GraphView(ScrollableContainer, can_focus=True):
         self.marks: NodeMarks | None = None
         self.selected: str | None = None  # the node under the cursor
         self._layout: Layout | None = None
+        self._subgraphs: list[str] | None = None
 
     @property
     def full_graph(self) -> Graph:
@@ -157,8 +158,11 @@ class GraphView(ScrollableContainer, can_focus=True):
         if as_list is not None:
             self.as_list = as_list
         self._layout = None
+        self._subgraphs = None
         self._keep_selection()
         self.redraw()
+        if self.is_mounted:
+            self.refresh_bindings()  # expanding is dimmed without subgraphs
 
     def redraw(self) -> None:
         """Paint again (the marks or the cursor changed; the layout is kept)."""
@@ -235,7 +239,15 @@ class GraphView(ScrollableContainer, can_focus=True):
 
     @property
     def subgraphs(self) -> list[str]:
-        return subgraph_names(self.full_graph)
+        if self._subgraphs is None:
+            self._subgraphs = subgraph_names(self.full_graph)
+        return self._subgraphs
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Expanding is dimmed (not passed on to the screen) on a graph with no subgraph."""
+        if action in ("toggle_subgraph", "expand_all") and not self.subgraphs:
+            return None
+        return True
 
     def set_expanded(self, expanded: frozenset[str] | None) -> None:
         self.expanded = expanded

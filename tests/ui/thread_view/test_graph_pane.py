@@ -256,3 +256,27 @@ async def test_in_the_pane_a_subgraph_expands_in_place_and_its_nodes_take_no_bre
         assert "│ chat │" in view.plain and "chat:agent" not in view.plain
         await pilot.press("x")
         assert "│ chat:agent │" in view.plain
+
+
+async def test_a_pause_after_a_node_is_marked_on_its_bottom_border(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
+    thread = await chat_thread(client, nested)
+    app, screen = chat_app(client, thread.thread_id, nested)
+    async with app.run_test(size=(150, 45)) as pilot:
+        pane = pane_of(app)
+        view = await show_graph(pilot, screen, wait_for)
+        await pilot.press("j", "B")  # pause after prepare
+        assert pane.breakpoints.after == ["prepare"]
+        await type_and_send(pilot, pane, "hello")
+        await wait_for(pilot, lambda: pane.paused_bar.paused_text == "paused after prepare")
+        await wait_for(
+            pilot,
+            lambda: bottom_border(view.plain, "prepare").startswith("└●⏸"),
+            what="paused after prepare",
+            workers=False,
+        )
+        assert "⏸ paused after prepare" in status(screen)
+        assert top_border(view.plain, "prepare").startswith("┌✓1")
+        assert "⏸" not in top_border(view.plain, "chat")

@@ -82,3 +82,10 @@ def test_hostile_node_names_stay_text_with_their_marks() -> None:
     markup = "[@click=app.quit]x[/]"
     text = paint(layout(chain(markup)), NodeMarks(running=frozenset({markup})))
     assert f"│ {markup} │" in text.plain  # shown as text, never read
+
+
+def test_a_subgraphs_tokens_without_subgraph_streaming_light_the_parents_node() -> None:
+    run = LiveRun()
+    meta = {"langgraph_node": "chat", "langgraph_checkpoint_ns": "chat:7cb0"}
+    assert run.observe("messages", [{"content": "You"}, meta], 0.1)
+    assert run.running == {"chat"}

@@ -179,6 +179,21 @@ class LiveRun:
         cluster = _cluster(node)
         self._last[cluster] = max(self._last.get(cluster, 0.0), elapsed_s)
 
+    def from_checkpoints(
+        self, run_id: str, steps: Iterable[tuple[Iterable[str], float | None]]
+    ) -> None:
+        """A run this session did not stream, from its checkpoints (oldest first: the
+        nodes that wrote each, and how long after the one before it was saved). What is
+        lit now stays (the state says it)."""
+        running = set(self.running)
+        self.reset(run_id)
+        self.running = running
+        for writers, seconds in steps:
+            for node in writers:
+                if not node.startswith("__"):
+                    self.ran.pop(node, None)
+                    self.ran[node] = NodeRun(len(self.ran) + 1, seconds)
+
     def running_from_state(self, next_nodes: Iterable[str]) -> bool:
         """A run this session does not stream (started elsewhere), or one whose events
         say no more than what ended: the state's `next` is what runs now. True when

@@ -230,6 +230,14 @@ async def test_a_run_started_elsewhere_lights_its_node_from_the_polled_state(
                 what="nothing lit once the run is over",
                 workers=False,
             )
+            # Its checkpoints say which nodes ran, in which order.
+            await wait_for(
+                pilot,
+                lambda: top_border(view.plain, "chat").startswith("┌✓2"),
+                what="the order from the history",
+                workers=False,
+            )
+            assert top_border(view.plain, "prepare").startswith("┌✓1")
     finally:
         gate.touch()
         await client.runs.join(thread.thread_id, run.run_id)

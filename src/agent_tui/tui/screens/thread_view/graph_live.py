@@ -30,6 +30,7 @@ from agent_tui.chat.waiting import waiting_of
 from agent_tui.client import ApiError
 from agent_tui.graph_drawing import is_small
 from agent_tui.graph_drawing.live import LiveRun, NodeMarks, Pause
+from agent_tui.threads.timeline import parse_time, run_id_of
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.workers import start
@@ -65,6 +66,7 @@ class LiveGraph:
         self._state_read = 0.0
         self._timer: Timer | None = None
         self._hid_history = False
+        self._newest: HistoryRow | None = None  # the newest checkpoint looked at
 
     @property
     def pane(self) -> GraphPane:
@@ -138,6 +140,10 @@ class LiveGraph:
                 if record.event == "metadata":
                     self.paused = {}  # a new run: no longer waiting
         self._seen = inspector.dropped + len(records)
+        rows = self.sync.history.rows
+        if rows and rows[0] is not self._newest:
+            self._newest = rows[0]
+            changed = self._ran_from_history(rows) or changed
         breakpoints = self.chat.breakpoints
         key = (tuple(breakpoints.before), tuple(breakpoints.after), breakpoints.stepping)
         if key != self._breakpoints:
@@ -146,6 +152,28 @@ class LiveGraph:
             self.read_state()
         if changed:
             self.redraw()
+
+    def _ran_from_history(self, rows: list[HistoryRow]) -> bool:
+        """The newest run, when its events did not stream here (a run started elsewhere,
+        or before the view opened): its nodes in order from its checkpoints, each timed
+        from the checkpoint before it. True when the marks changed."""
+        run_id = run_id_of(rows[0])
+        if run_id is None or (run_id == self.run.run_id and self.run.ran):
+            return False  # not a run's, or streamed here: the events know better
+        ours = []
+        for row in rows:
+            if run_id_of(row) != run_id:
+                break
+            ours.append(row)
+        ours.reverse()
+        steps = []
+        for before, row in zip([None, *ours], ours, strict=False):
+            start = parse_time(before.created_at) if before is not None else None
+            end = parse_time(row.created_at)
+            seconds = (end - start).total_seconds() if start and end else None
+            steps.append((row.writers, seconds))
+        self.run.from_checkpoints(run_id, steps)
+        return True
 
     @property
     def _busy(self) -> bool:

@@ -150,7 +150,10 @@ async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
         drawing = view.query_one("#graph-drawing", Static)
 
         def lit() -> list[str]:
-            return boxes_styled(drawing, lambda style: style.foreground is not None)
+            """Bold and coloured: the checkpoint's nodes (the ones that ran are not bold)."""
+            return boxes_styled(
+                drawing, lambda style: bool(style.bold) and style.foreground is not None
+            )
 
         await wait_for(pilot, lambda: lit() == ["│ dbl │"], what="dbl wrote the latest")
         screen.pane.focus()

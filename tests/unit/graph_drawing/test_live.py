@@ -89,3 +89,10 @@ def test_a_subgraphs_tokens_without_subgraph_streaming_light_the_parents_node() 
     meta = {"langgraph_node": "chat", "langgraph_checkpoint_ns": "chat:7cb0"}
     assert run.observe("messages", [{"content": "You"}, meta], 0.1)
     assert run.running == {"chat"}
+
+
+def test_a_run_not_streamed_here_is_numbered_from_its_checkpoints() -> None:
+    run = LiveRun(running={"tools"})
+    run.from_checkpoints("r9", [(("__start__",), 0.01), (("agent",), 0.5), (("tools",), 0.2)])
+    assert run.run_id == "r9" and run.running == {"tools"}  # what is lit stays
+    assert run.ran == {"agent": NodeRun(1, 0.5), "tools": NodeRun(2, 0.2)}

@@ -20,6 +20,7 @@ from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.chat import chat_app, chat_thread, ended, pane_of, state_line, type_and_send
 from tests.support.fixed_servers import THREAD_ID, agent_server
 from tests.support.graph import bottom_border, boxes_styled, top_border
+from tests.support.hostile_screens import GRAPH, drawn_inertly
 from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.thread_view import counter_thread, loaded, view_app
@@ -291,3 +292,22 @@ async def test_a_pause_after_a_node_is_marked_on_its_bottom_border(
         assert "⏸ paused after prepare" in status(screen)
         assert top_border(view.plain, "prepare").startswith("┌✓1")
         assert "⏸" not in top_border(view.plain, "chat")
+
+
+async def test_a_hostile_graph_is_drawn_inertly_with_its_marks(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await client.threads.create(metadata={"graph_id": GRAPH})
+    async with client.runs.stream(thread.thread_id, GRAPH, input={"note": "hi"}) as run:
+        async for _ in run:
+            pass
+    app, screen = view_app(client, thread.thread_id, status_interval=0)
+    async with app.run_test(size=(200, 45)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        screen.pane.focus()
+        await pilot.press("v")
+        view = graph_of(screen)
+        await wait_for(pilot, lambda: "┌✓1" in view.plain, what="the node ran", workers=False)
+        await pilot.press("j", "b")  # its name in the status line too
+        await wait_for(pilot, lambda: "● before" in status(screen), workers=False)
+        drawn_inertly(app, "node-hostile", "✓1")

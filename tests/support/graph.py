@@ -10,16 +10,20 @@ from textual.style import Style
 from textual.widgets import Static
 
 
-def boxes_styled(drawing: Static, wanted: Callable[[Style], bool]) -> list[str]:
-    """The middle lines (`│ name │`) of the boxes shown in a style `wanted` accepts."""
+def styled_pieces(drawing: Static, wanted: Callable[[Style], bool]) -> list[str]:
+    """The pieces of the drawing shown in a style `wanted` accepts."""
     shown = drawing.render()
     assert isinstance(shown, Content)
-    pieces = [
+    return [
         shown.plain[span.start : span.end]
         for span in shown.spans
         if isinstance(span.style, Style) and wanted(span.style)
     ]
-    return [piece for piece in pieces if piece.startswith("│")]
+
+
+def boxes_styled(drawing: Static, wanted: Callable[[Style], bool]) -> list[str]:
+    """The middle lines (`│ name │`) of the boxes shown in a style `wanted` accepts."""
+    return [piece for piece in styled_pieces(drawing, wanted) if piece.startswith("│")]
 
 
 def reversed_style(style: Style) -> bool:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.style import Style
 from textual.widgets import DataTable, Static
 
 from agent_tui.client import AgentServerClient
@@ -19,7 +20,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.chat import chat_app, chat_thread, ended, pane_of, state_line, type_and_send
 from tests.support.fixed_servers import THREAD_ID, agent_server
-from tests.support.graph import bottom_border, boxes_styled, top_border
+from tests.support.graph import bottom_border, boxes_styled, styled_pieces, top_border
 from tests.support.hostile_screens import GRAPH, drawn_inertly
 from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
@@ -150,11 +151,12 @@ async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
         await wait_for(pilot, lambda: bool(view.drawn.boxes), what="the graph", workers=False)
         drawing = view.query_one("#graph-drawing", Static)
 
-        def lit() -> list[str]:
+        def step_style(style: Style) -> bool:
             """Bold and coloured: the checkpoint's nodes (the ones that ran are not bold)."""
-            return boxes_styled(
-                drawing, lambda style: bool(style.bold) and style.foreground is not None
-            )
+            return bool(style.bold) and style.foreground is not None
+
+        def lit() -> list[str]:
+            return boxes_styled(drawing, step_style)
 
         await wait_for(pilot, lambda: lit() == ["│ dbl │"], what="dbl wrote the latest")
         screen.pane.focus()
@@ -162,6 +164,12 @@ async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
         await wait_for(pilot, lambda: screen.selected_row is not None)
         assert screen.selected_row is not None and screen.selected_row.step == 1
         await wait_for(pilot, lambda: lit() == ["│ inc │"], what="inc lit")
+        await pilot.press("down", "down")  # step -1, the input: what it runs next
+        await wait_for(
+            pilot,
+            lambda: "(start)" in styled_pieces(drawing, step_style) and not lit(),
+            what="start lit",
+        )
 
 
 def test_graph_pane_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:

@@ -113,7 +113,8 @@ class LiveGraph:
             self.read_state()
 
     def row_shown(self, row: HistoryRow) -> None:
-        self.step = frozenset(row.writers or row.next)
+        wrote = [node for node in row.writers if node != "__input__"]  # not a node
+        self.step = frozenset(wrote or row.next)
         if self.shown:
             self.redraw()
 

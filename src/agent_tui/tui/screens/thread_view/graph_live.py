@@ -123,8 +123,10 @@ class LiveGraph:
     def _look(self) -> None:
         """Fold the chat's new events; redraw when a mark changed; read the state when
         a run goes on and it was not read for a while."""
-        if self.graph_of != self._assistant_id():
-            start(self.screen, "graph-load", self._load_graph)
+        assistant_id = self._assistant_id()
+        if self.graph_of != assistant_id:
+            self.graph_of = assistant_id  # asked once (a failure is said, not retried)
+            start(self.screen, "graph-load", self._load_graph, assistant_id)
         inspector = self.chat.inspector
         records = inspector.records
         first = max(0, self._seen - inspector.dropped)
@@ -217,9 +219,7 @@ class LiveGraph:
         chosen = self.chat.assistant
         return chosen.assistant_id if chosen is not None else self.sync.assistant_id
 
-    async def _load_graph(self) -> None:
-        assistant_id = self._assistant_id()
-        self.graph_of = assistant_id
+    async def _load_graph(self, assistant_id: str | None) -> None:
         if assistant_id is None:
             self.pane.say(Text("No assistant yet: the graph shows once the chat has one."))
             return

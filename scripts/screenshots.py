@@ -183,6 +183,25 @@ async def paused(pilot: Pilot[None]) -> None:
     await pilot.press("ctrl+b")
 
 
+async def graph_pane(pilot: Pilot[None]) -> None:
+    """`v` in the thread view: the weather chat's graph beside the chat, paused before
+    `tools` (its breakpoint), the nodes that ran numbered."""
+    pane = await open_weather_chat(pilot)
+    pane.breakpoints.before.append("tools")
+    pane.show_state()
+    pane.prompt.insert("weather in Oslo")
+    await pilot.press("enter")
+    await until(
+        pilot, lambda: not pane.running and "paused before" in str(pane.paused_bar.render())
+    )
+    screen = pilot.app.screen
+    pane.transcript.focus()
+    await pilot.press("v")
+    view = screen.live_graph.pane.view  # type: ignore[attr-defined]
+    await until(pilot, lambda: "┌●⏸" in view.plain and "✓1" in view.plain)
+    await pilot.press("j")
+
+
 async def timeline(pilot: Pilot[None]) -> None:
     """The Timeline tab of the weather thread: its supersteps as a waterfall."""
     await open_weather_chat(pilot)
@@ -300,6 +319,7 @@ SHOTS: dict[str, Shot] = {
     "thread-view": thread_view,
     "chat": chat,
     "paused": paused,
+    "graph-pane": graph_pane,
     "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,

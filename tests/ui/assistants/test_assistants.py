@@ -13,13 +13,14 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
-from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
+from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
 from tests.support.chat import ai_texts, ended, state_line
+from tests.support.graph import boxes_styled, reversed_style
 from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
@@ -333,25 +334,49 @@ async def test_x_draws_a_subgraphs_nodes_inside_its_parent(
         await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
 
 
-async def test_e_expands_one_subgraph_in_a_frame_then_collapses_it(
+async def open_nested_graph(
+    pilot: Pilot[None], wait_for: WaitFor, app: AssistantsApp
+) -> AssistantGraphScreen:
+    await loaded(pilot, wait_for, app)
+    await select(pilot, wait_for, app, app.assistants.graphs["nested"])
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(app.screen, AssistantGraphScreen))
+    screen = app.screen
+    assert isinstance(screen, AssistantGraphScreen)
+    await wait_for(pilot, lambda: screen.loaded, what="the graph")
+    return screen
+
+
+async def test_the_cursor_picks_a_subgraph_and_e_expands_it_in_place_then_collapses_it(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
     app = AssistantsApp(client, graph_id="nested")
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, wait_for, app)
-        await select(pilot, wait_for, app, app.assistants.graphs["nested"])
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantGraphScreen))
-        screen = app.screen
-        assert isinstance(screen, AssistantGraphScreen)
-        await wait_for(pilot, lambda: screen.loaded, what="the graph")
+        screen = await open_nested_graph(pilot, wait_for, app)
+        view = screen.query_one(GraphView)
         drawing = screen.query_one("#graph-drawing", Static)
         legend = screen.query_one("#graph-legend", Static)
+        await pilot.press("j")  # the first box (start and end are skipped)
+        assert view.selected == "prepare"
+        await pilot.press("down")  # the box below it
+        assert view.selected == "chat"
+        # The box under the cursor is reversed, the others are not.
+        assert boxes_styled(drawing, reversed_style) == ["│ chat │"]
         await pilot.press("e")
         await wait_for(pilot, lambda: "╭┈ chat ┈" in str(drawing.render()), what="chat framed")
         assert "│ chat:agent │" in str(drawing.render())
         await wait_for(pilot, lambda: "expanded: chat" in str(legend.render()))
-        await pilot.press("e")  # the only subgraph: then none again
+        assert view.selected == "chat:agent"  # the cursor goes in: its first node
+        await pilot.press("k")  # back to prepare, then down into the frame
+        assert view.selected == "prepare"
+        await pilot.press("down")
+        assert view.selected == "chat:agent"
+        await pilot.press("enter")  # on a node inside: the subgraph collapses again
         await wait_for(pilot, lambda: "│ chat │" in str(drawing.render()), what="collapsed")
         assert "chat:agent" not in str(drawing.render())
         assert "expanded" not in str(legend.render())
+        assert view.selected == "chat"
+        await pilot.press("up")
+        assert view.selected == "prepare"
+        await pilot.press("e")  # not a subgraph: nothing changes
+        assert "│ chat │" in str(drawing.render())

@@ -1,8 +1,10 @@
 """An assistant's graph (`GET /assistants/{id}/graph`) drawn as boxes and arrows, scrollable.
 
-`z` zooms out to the compact drawing (each box just its name), `x` draws every
-subgraph's nodes too (xray) or none, `e` one subgraph at a time (the next one at each
-press, then none again), `t` shows the layers and edges as a list instead.
+The graph is asked for with `xray` (the nodes inside subgraphs) and drawn with every
+subgraph as one box; the cursor (`j`/`k`, the arrows) picks a box, `enter` or `e` on a
+subgraph draws its nodes in a frame in place (on a node inside: collapses it), `x`
+expands every subgraph or none (`tui/widgets/graph_view.py`). `z` zooms out to the
+compact drawing (each box just its name), `t` shows the layers and edges as a list.
 """
 
 from __future__ import annotations
@@ -10,17 +12,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from agent_tui.client import AgentServerClient, ApiError
-from agent_tui.client.models import Assistant, AssistantGraph
-from agent_tui.graph_drawing import graph_from_server, subgraphs
+from agent_tui.client.models import Assistant
 from agent_tui.tui.agent_screen import AgentScreen
-from agent_tui.tui.screens.assistants.graph_view import GraphView
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.graph_view import GraphView
 from agent_tui.tui.widgets.text import server_text
 
 LEGEND = "│ edge   ╎ conditional (decided at run time)   loops go up the right side"
@@ -36,8 +37,6 @@ class AssistantGraphScreen(AgentScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "back", "Back", id="assistant_graph.back"),
         Binding("r", "refresh", "Refresh", id="assistant_graph.refresh"),
-        Binding("x", "xray", "Subgraphs", id="assistant_graph.xray"),
-        Binding("e", "expand", "Expand next", id="assistant_graph.expand"),
         Binding("z", "zoom", "Zoom", id="assistant_graph.zoom"),
         Binding("t", "as_list", "List", id="assistant_graph.list"),
     ]
@@ -46,8 +45,6 @@ class AssistantGraphScreen(AgentScreen[None]):
         super().__init__()
         self.client = client
         self.assistant = assistant
-        self.xray = False
-        self.expand_step = 0  # `e` presses since `x`: which subgraph is expanded
         self.loaded = False
 
     def compose(self) -> ComposeResult:
@@ -78,46 +75,32 @@ class AssistantGraphScreen(AgentScreen[None]):
     def action_as_list(self) -> None:
         view = self.query_one(GraphView)
         view.show(as_list=not view.as_list)
-        self.query_one("#graph-legend", Static).update(LIST_LEGEND if view.as_list else LEGEND)
+        self._show_legend()
 
-    def action_xray(self) -> None:
-        self.xray = not self.xray
-        self.expand_step = 0
-        self._load()
+    @on(GraphView.Expanded)
+    def _expanded(self, event: GraphView.Expanded) -> None:
+        self._show_legend()
 
-    def action_expand(self) -> None:
-        self.xray = True
-        self.expand_step += 1
-        self._load()
-
-    def _expanded(self, graph: AssistantGraph) -> frozenset[str] | None:
-        """The subgraph `e` has reached (with the ones around it), none after the last."""
-        if not self.expand_step:
-            return None
-        names = subgraphs(graph_from_server(graph))
-        position = (self.expand_step - 1) % (len(names) + 1)
-        if position == len(names):
-            return frozenset()
-        parts = names[position].split(":")
-        return frozenset(":".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    def _show_legend(self) -> None:
+        view = self.query_one(GraphView)
+        legend = LIST_LEGEND if view.as_list else LEGEND
+        if view.expanded:
+            legend += "   expanded: " + ", ".join(sorted(view.expanded))
+        self.query_one("#graph-legend", Static).update(server_text(legend))
 
     @work(exclusive=True, group="assistant-graph", exit_on_error=False)
     async def _load(self) -> None:
         view = self.query_one(GraphView)
         view.loading = True
         try:
-            graph = await self.client.assistants.get_graph(
-                self.assistant.assistant_id, xray=self.xray
-            )
+            graph = await self.client.assistants.get_graph(self.assistant.assistant_id, xray=True)
         except ApiError as error:
             self.report_error(error, doing="draw the graph")
             return
         finally:
             view.loading = False
-        view.expanded = self._expanded(graph)
+        if view.expanded is None:  # the first load: every subgraph one box
+            view.expanded = frozenset()
         view.show(graph)
-        legend = LIST_LEGEND if view.as_list else LEGEND
-        if view.expanded:
-            legend += "   expanded: " + ", ".join(sorted(view.expanded))
-        self.query_one("#graph-legend", Static).update(server_text(legend))
+        self._show_legend()
         self.loaded = True

@@ -18,7 +18,8 @@ part it concerns, and tells each part what another did:
 - `Comparison` (compare.py): mark, diff, the fork tree;
 - `TimeTravel` (actions.py): fork, replay, export, import;
 - `TimelineTab` (timeline_tab.py): the waterfall of the selected branch (`T`);
-- `ChatControls` (chat.py): the chat keys that work wherever the focus is.
+- `ChatControls` (chat.py): the chat keys that work wherever the focus is;
+- `LiveGraph` (graph_live.py): the graph pane (`v`), the run lit on the graph.
 
 `enter` on a thread opens this screen on the State tab; `:thread <id>`
 (`thread_view_screen`) opens it on the Chat tab with the prompt focused.
@@ -53,6 +54,8 @@ from agent_tui.tui.screens.thread_view.chat import CHAT_BINDINGS, ChatControls
 from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
 from agent_tui.tui.screens.thread_view.compare import Comparison
 from agent_tui.tui.screens.thread_view.fork_tree import ForkTree
+from agent_tui.tui.screens.thread_view.graph_live import LiveGraph
+from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
@@ -93,6 +96,7 @@ class ThreadViewScreen(AgentScreen[None]):
         Binding("c", "copy_id", "Copy id", show=False, id="thread_view.copy_id"),
         Binding("R", "runs", "Runs", show=False, id="thread_view.runs"),
         Binding("M", "memory", "Memory (Store)", show=False, id="thread_view.memory"),
+        Binding("v", "graph", "Graph", show=False, id="thread_view.graph"),
         *CHAT_BINDINGS,
     ]
 
@@ -133,6 +137,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
         self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
         self.timeline = TimelineTab(self, client, thread_id, self.history)
+        self.live_graph = LiveGraph(self, client, self.sync)
 
     # -- layout -----------------------------------------------------------------------
 
@@ -141,6 +146,7 @@ class ThreadViewScreen(AgentScreen[None]):
         yield ThreadHeader(id="thread-header")
         with Horizontal(id="thread-body"):
             yield HistoryPane(id="history")
+            yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
             with TabbedContent(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
@@ -201,6 +207,7 @@ class ThreadViewScreen(AgentScreen[None]):
 
     def _row_shown(self, row: HistoryRow) -> None:
         self.compare.row_shown(row)
+        self.live_graph.row_shown(row)
 
     def _rows_changed(self) -> None:
         self.compare.refresh_tree()
@@ -212,6 +219,7 @@ class ThreadViewScreen(AgentScreen[None]):
 
     def _thread_shown(self, thread: Thread) -> None:
         self.chat.thread_loaded(thread)
+        self.live_graph.thread_shown(thread)
 
     # -- history (browser.py) ---------------------------------------------------------
 
@@ -253,6 +261,9 @@ class ThreadViewScreen(AgentScreen[None]):
 
     def action_timeline(self) -> None:
         self.timeline.show()
+
+    def action_graph(self) -> None:
+        self.live_graph.toggle()
 
     async def action_runs(self) -> None:
         """`R`: the thread's runs (`screens/thread_runs.py`)."""
@@ -348,6 +359,7 @@ class ThreadViewScreen(AgentScreen[None]):
     def _run_ended(self, event: ChatPane.RunEnded) -> None:
         event.stop()
         self.browser.reload(None)
+        self.live_graph.run_ended()
 
     # -- small verbs ------------------------------------------------------------------
 
@@ -374,6 +386,7 @@ class ThreadViewScreen(AgentScreen[None]):
         yield PaletteCommand(
             "Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline
         )
+        yield PaletteCommand("Graph pane", "The run lit on the graph (v)", self.action_graph)
         yield PaletteCommand(
             "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
         )

@@ -107,7 +107,15 @@ def deployments_logs_arguments(parser: argparse.ArgumentParser) -> None:
         "--limit", type=int, default=100, metavar="N", help="the newest N lines (default 100)"
     )
     parser.add_argument(
-        "--follow", action="store_true", help="keep printing new lines until ctrl+c"
+        "--follow",
+        "-f",
+        action="store_true",
+        help="after the newest lines, keep printing new ones until ctrl+c (as tail -f)",
+    )
+    parser.add_argument(
+        "--from-start",
+        action="store_true",
+        help="with --follow: print every line from the first, not only the newest --limit",
     )
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between polls")
     parser.add_argument(

@@ -2,8 +2,10 @@
 are `control_plane_args.py`). DEPLOYMENT is an id or an exact name.
 
 Logs come from `/v1/projects/{id}/…/build_logs` and `deploy_logs`, as LangSmith serves
-them: the newest `--limit` lines oldest first, or with `--follow` everything then each
-new line as it comes (paged with `next_offset`) until ctrl+c. `delete` asks on a
+them: the newest `--limit` lines oldest first; `--follow` then keeps printing each new
+line as it comes until ctrl+c (as `tail -f` and `langgraph deploy logs --follow` do), or
+with `--from-start` prints every line from the first (paged with `next_offset`) before
+waiting for new ones. `delete` asks on a
 terminal and refuses without `--force` when stdin is not one. What the control plane
 sends is cleaned before it is printed.
 """
@@ -95,7 +97,8 @@ async def _logs(args: argparse.Namespace) -> int:
             if revision_id is None:
                 raise UsageError(f"deployment {deployment.name} has no revision yet")
         if args.follow:
-            async for entry in client.logs.follow(
+            read = client.logs.follow if args.from_start else client.logs.tail
+            async for entry in read(
                 args.type, deployment.id, revision_id, query, interval=args.interval
             ):
                 _print_entry(entry, args.json)

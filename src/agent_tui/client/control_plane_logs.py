@@ -4,7 +4,10 @@ Logs: `POST /v1/projects/{id}/revisions/{rid}/build_logs` and `POST /v1/projects
 (or `…/revisions/{rid}/deploy_logs`), a body of filters (`level`, `query`, `start_time`,
 `end_time`) and paging (`limit`, `order`, `offset`); the answer's `next_offset` is passed
 back as `offset` (docs/server-quirks.md, "What the official `langgraph` CLI sends").
-`follow` polls with it in ascending order, so a line is yielded once. The local control
+`follow` polls with it in ascending order, so a line is yielded once; `tail` starts as
+`tail -f` and the official `langgraph deploy logs --follow` do (the newest `limit` lines,
+oldest first, then the new ones: asked from the newest one's time, lines already shown
+left out by id). The local control
 plane's older `GET …/revisions/{rid}/logs` is read only when a control plane has no `/v1`
 logs (`revision_log`).
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import httpx
@@ -124,6 +128,33 @@ class LogsClient:
                 return
             await asyncio.sleep(interval)
 
+    async def tail(
+        self,
+        kind: LogKind,
+        deployment_id: str,
+        revision_id: str | None = None,
+        query: LogQuery | None = None,
+        *,
+        interval: float = 2.0,
+        forever: bool = True,
+    ) -> AsyncIterator[LogEntry]:
+        """The newest `query.limit` entries (oldest first), then new ones as they come."""
+        query = query or LogQuery()
+        newest = await self.page(
+            kind, deployment_id, revision_id, replace(query, order="desc", offset=None)
+        )
+        shown = list(reversed(newest.logs))
+        for entry in shown:
+            yield entry
+        since = _iso_time(shown[-1].timestamp) if shown else None
+        seen = {_entry_key(entry) for entry in shown}
+        after = replace(query, start_time=since or query.start_time, offset=None)
+        async for entry in self.follow(
+            kind, deployment_id, revision_id, after, interval=interval, forever=forever
+        ):
+            if _entry_key(entry) not in seen:
+                yield entry
+
     async def revision_log(self, deployment_id: str, revision_id: str) -> RevisionLogs:
         """A revision's build lines and its status, as one block.
 
@@ -192,6 +223,21 @@ class UploadsClient:
                 url=_where(url),
                 auth_scheme="none",
             )
+
+
+def _iso_time(timestamp: int | float | str | None) -> str | None:
+    """An entry's time as the `start_time` filter takes it (ISO 8601)."""
+    if isinstance(timestamp, int | float) and not isinstance(timestamp, bool):
+        try:
+            return datetime.fromtimestamp(timestamp / 1000, UTC).isoformat()
+        except (OverflowError, OSError, ValueError):
+            return None
+    return timestamp or None
+
+
+def _entry_key(entry: LogEntry) -> tuple[object, ...]:
+    """What tells entries apart: the id, else the time and the text."""
+    return (entry.id,) if entry.id else (entry.timestamp, entry.level, entry.message)
 
 
 def _body(response: httpx.Response) -> Any:

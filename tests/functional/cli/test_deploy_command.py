@@ -205,6 +205,48 @@ def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
             follower.wait()
 
 
+def test_logs_follow_starts_from_the_newest_lines_then_prints_new_ones(
+    plane: LocalControlPlane, deployed: Deployed
+) -> None:
+    """As `tail -f` and `langgraph deploy logs --follow`: the newest --limit lines, not
+    the whole log, then each line the agent server writes afterwards."""
+    import signal
+    import subprocess
+    import sys
+    import uuid
+
+    newest = agent_tui("deployments", "logs", NAME, "--limit", "2", "--json", *where(plane))
+    assert newest.code == 0, newest.err
+    last_two = [entry["message"] for entry in json.loads(newest.out)]
+    assert len(last_two) == 2
+    argv = ["deployments", "logs", NAME, "--follow", "--limit", "2", "--json"]
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "agent_tui", *argv, "--interval", "0.2", *where(plane)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert follower.stdout is not None
+        first = [json.loads(follower.stdout.readline())["message"] for _ in range(2)]
+        assert first == last_two  # not the log's first line: its newest two
+        marker = f"/threads/{uuid.uuid4()}"  # a request the agent server logs
+        with httpx.Client(trust_env=False, timeout=30) as server:
+            server.get(str(deployed.deployment["source_config"]["custom_url"]) + marker)  # type: ignore[index]
+        later = [json.loads(follower.stdout.readline())["message"]]
+        while marker not in later[-1]:
+            later.append(json.loads(follower.stdout.readline())["message"])
+        assert not set(later) & set(first)  # nothing printed twice
+        assert follower.poll() is None
+        follower.send_signal(signal.SIGINT)
+        assert follower.wait(60) == 130
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+
+
 @pytest.mark.timeout(DEPLOY_TIMEOUT * 2)
 def test_a_second_deploy_makes_a_revision_then_redeploy_and_delete(
     plane: LocalControlPlane, deployed: Deployed

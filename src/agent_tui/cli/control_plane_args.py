@@ -68,7 +68,10 @@ def deploy_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         type=Path,
         default=Path("langgraph.json"),
-        help="the project's langgraph.json; its folder is what is packed (default: ./langgraph.json)",
+        help=(
+            "the project's langgraph.json; its folder and the local dependencies it names "
+            "are packed (default: ./langgraph.json)"
+        ),
     )
     parser.add_argument(
         "--secret",
@@ -81,6 +84,16 @@ def deploy_arguments(parser: argparse.ArgumentParser) -> None:
         "--deployment-type",
         metavar="T",
         help="for a new deployment: dev_free, dev, prod, dev_zero (serverless), dedicated",
+    )
+    parser.add_argument(
+        "--install-command",
+        metavar="CMD",
+        help="source_config.install_command (run from the archive's root; JS projects)",
+    )
+    parser.add_argument(
+        "--build-command",
+        metavar="CMD",
+        help="source_config.build_command (run beside langgraph.json; JS projects)",
     )
     parser.add_argument(
         "--no-wait", action="store_true", help="return once the revision is created"

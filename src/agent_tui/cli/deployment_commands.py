@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.cli.common import EXIT_OK, UsageError, print_json, print_table, say
@@ -47,23 +46,14 @@ def redeploy_command(args: argparse.Namespace) -> int:
     return run_control_plane(_redeploy, args)
 
 
-def _time(timestamp: object) -> str:
-    if isinstance(timestamp, int | float) and not isinstance(timestamp, bool):
-        try:
-            moment = datetime.fromtimestamp(timestamp / 1000, UTC)
-        except (OverflowError, OSError, ValueError):
-            return str(timestamp)
-        return moment.strftime("%Y-%m-%d %H:%M:%S")
-    return "" if timestamp is None else str(timestamp)
-
-
 def _print_entry(entry: LogEntry, as_json: bool) -> None:
     if as_json:
         # One entry a line, so a follower's output can be read as it comes.
         print(clean_json_line(entry.raw()))
     else:
-        level = entry.level or ""
-        say(f"{_time(entry.timestamp)}  {level:<7}  {entry.message}")
+        from agent_tui.deployments.log_lines import log_line
+
+        say(log_line(entry))
     sys.stdout.flush()
 
 

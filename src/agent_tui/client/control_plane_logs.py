@@ -232,7 +232,7 @@ def _iso_time(timestamp: int | float | str | None) -> str | None:
             return datetime.fromtimestamp(timestamp / 1000, UTC).isoformat()
         except (OverflowError, OSError, ValueError):
             return None
-    return timestamp or None
+    return timestamp if isinstance(timestamp, str) and timestamp else None
 
 
 def _entry_key(entry: LogEntry) -> tuple[object, ...]:

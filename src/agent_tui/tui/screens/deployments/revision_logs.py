@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Log, Static
+from textual.widgets import Footer, Log, Static
 
 from agent_tui.client.control_plane_logs import LogKind, LogQuery
 from agent_tui.client.error_text import describe_error
@@ -33,6 +33,7 @@ from agent_tui.client.models.control_plane import TERMINAL_REVISION_STATUSES
 from agent_tui.deployments.log_lines import LOG_LEVELS, log_line
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.widgets.inert import Input
 from agent_tui.tui.widgets.text import server_text
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 

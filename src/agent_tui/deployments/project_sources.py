@@ -103,3 +103,15 @@ def project_sources(config: Path) -> ProjectSources:
 def config_in_archive(config: Path, sources: ProjectSources) -> str:
     """`langgraph_config_path`: the config's path inside the archive."""
     return sources.relative(config.resolve()).as_posix()
+
+
+def outside_folder(config: Path) -> list[str]:
+    """What is packed beyond ``config``'s folder, as paths relative to that folder
+    (`../common`), for a confirmation to name."""
+    sources = project_sources(config)
+    base = config.resolve().parent
+    return [
+        os.path.relpath(path, base)
+        for path in (*sources.folders, *sources.files)
+        if path != base and base not in path.parents
+    ]

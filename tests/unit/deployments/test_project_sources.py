@@ -84,3 +84,15 @@ def test_a_missing_local_dependency_is_named(tmp_path: Path) -> None:
     path = config(tmp_path / "app", dependencies=["../gone"])
     with pytest.raises(ArchiveError, match=r"'\.\./gone', which is not a folder"):
         project_sources(path)
+
+
+def test_what_is_packed_beside_the_folder_is_named_from_it(tmp_path: Path) -> None:
+    from agent_tui.deployments.project_sources import outside_folder
+
+    tree(tmp_path, "app/agent.py", "common/w.py", "shared/graph.py")
+    path = config(
+        tmp_path / "app",
+        dependencies=[".", "../common"],
+        graphs={"g": "../shared/graph.py:graph"},
+    )
+    assert outside_folder(path) == ["../common", "../shared/graph.py"]

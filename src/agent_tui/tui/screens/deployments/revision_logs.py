@@ -9,7 +9,8 @@ empty one shows every line), `f` follows on or off, `r` reads again, `esc`/`q` c
 Following starts as `tail -f` does: the newest lines, then each new one as the control
 plane writes it (polled every `interval` seconds, as the CLI's `logs --follow`); the line
 under the title says what is shown and whether it follows (● following, ○ paused). The
-build log of a revision that has ended is read once, not followed (it will not grow). A
+build log of a revision that has ended is read once, not followed (it will not grow);
+following one stops a poll after its revision ends. A
 control plane without the `/v1` logs (an older local one) is read through its
 `…/revisions/{rid}/logs` for the build log. Lines are server text: cleaned, shown inertly.
 """
@@ -218,6 +219,15 @@ class RevisionLogsScreen(ReportsWorkerFailures, ModalScreen[None]):
         if revision.status != self.status:
             self.status = revision.status
             self._show_filters()
+            if self.kind == "build" and self.following and revision.is_terminal:
+                # Its last lines were written before the status: one more poll reads them.
+                self.set_timer(self.interval * 2, self._build_ended)
+
+    def _build_ended(self) -> None:
+        if self.kind == "build" and self.following:
+            self.workers.cancel_group(self, "revision-logs")
+            self.following = False
+            self._show_filters()
 
     def _poll_status(self) -> None:
         if self.following and self.status not in TERMINAL_REVISION_STATUSES and self.is_current:
@@ -230,6 +240,17 @@ class RevisionLogsScreen(ReportsWorkerFailures, ModalScreen[None]):
     # -- keys ---------------------------------------------------------------------------
 
     def action_follow(self) -> None:
+        if (
+            not self.following
+            and self.kind == "build"
+            and self.status in TERMINAL_REVISION_STATUSES
+        ):
+            self.notify(
+                f"The build ended ({self.status}): its log will not grow. "
+                "t shows the deploy log, which does",
+                markup=False,
+            )
+            return
         self.following = not self.following
         if self.following:
             self.action_reload()  # the newest lines again, then new ones

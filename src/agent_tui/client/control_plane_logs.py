@@ -112,17 +112,34 @@ class LogsClient:
         Pages through with `next_offset`; with `forever` it polls every `interval` seconds
         once it has caught up, else it ends there. A server that sends no `next_offset`
         is asked again from the count of entries read."""
+        async for entries, _ in self._pages(
+            kind, deployment_id, revision_id, query, interval=interval, forever=forever
+        ):
+            for entry in entries:
+                yield entry
+
+    async def _pages(
+        self,
+        kind: LogKind,
+        deployment_id: str,
+        revision_id: str | None,
+        query: LogQuery | None,
+        *,
+        interval: float,
+        forever: bool,
+    ) -> AsyncIterator[tuple[list[LogEntry], bool]]:
+        """`follow`'s pages, each with whether it caught up with the log's end."""
         query = replace(query or LogQuery(), order="asc", limit=MAX_LOG_PAGE)
         offset: str | int = query.offset or 0
         while True:
             page = await self.page(kind, deployment_id, revision_id, replace(query, offset=offset))
-            for entry in page.logs:
-                yield entry
             if page.next_offset is not None and page.next_offset != "":
                 offset = page.next_offset
             else:
                 offset = int(offset or 0) + len(page.logs)
-            if len(page.logs) >= MAX_LOG_PAGE:
+            caught_up = len(page.logs) < MAX_LOG_PAGE
+            yield page.logs, caught_up
+            if not caught_up:
                 continue
             if not forever:
                 return
@@ -138,7 +155,11 @@ class LogsClient:
         interval: float = 2.0,
         forever: bool = True,
     ) -> AsyncIterator[LogEntry]:
-        """The newest `query.limit` entries (oldest first), then new ones as they come."""
+        """The newest `query.limit` entries (oldest first), then new ones as they come.
+
+        The new ones are asked from the newest shown entry's time on; entries of that
+        same time that come before it in the log are older ones (a local build's lines
+        all carry their revision's creation time), so they are left out too."""
         query = query or LogQuery()
         newest = await self.page(
             kind, deployment_id, revision_id, replace(query, order="desc", offset=None)
@@ -148,12 +169,30 @@ class LogsClient:
             yield entry
         since = _iso_time(shown[-1].timestamp) if shown else None
         seen = {_entry_key(entry) for entry in shown}
+        anchor = _entry_key(shown[-1]) if shown else None
+        met = anchor is None  # the newest shown entry, met again: what follows it is new
+        before: list[LogEntry] = []
         after = replace(query, start_time=since or query.start_time, offset=None)
-        async for entry in self.follow(
+        async for entries, caught_up in self._pages(
             kind, deployment_id, revision_id, after, interval=interval, forever=forever
         ):
-            if _entry_key(entry) not in seen:
-                yield entry
+            for entry in entries:
+                key = _entry_key(entry)
+                if met:
+                    if key not in seen:
+                        yield entry
+                elif key == anchor:
+                    met, before = True, []
+                else:
+                    before.append(entry)
+            if caught_up and not met:
+                # The newest shown entry is gone (the log turned over): what was not
+                # shown comes now.
+                met = True
+                for entry in before:
+                    if _entry_key(entry) not in seen:
+                        yield entry
+                before = []
 
     async def revision_log(self, deployment_id: str, revision_id: str) -> RevisionLogs:
         """A revision's build lines and its status, as one block.

@@ -19,7 +19,7 @@ real service, the control plane itself locally).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -106,7 +106,7 @@ class LogsClient:
         *,
         interval: float = 2.0,
         forever: bool = True,
-    ) -> AsyncIterator[LogEntry]:
+    ) -> AsyncGenerator[LogEntry, None]:
         """Every entry from the first (oldest first), then new ones as they come.
 
         Pages through with `next_offset`; with `forever` it polls every `interval` seconds
@@ -127,7 +127,7 @@ class LogsClient:
         *,
         interval: float,
         forever: bool,
-    ) -> AsyncIterator[tuple[list[LogEntry], bool]]:
+    ) -> AsyncGenerator[tuple[list[LogEntry], bool], None]:
         """`follow`'s pages, each with whether it caught up with the log's end."""
         query = replace(query or LogQuery(), order="asc", limit=MAX_LOG_PAGE)
         offset: str | int = query.offset or 0
@@ -154,7 +154,7 @@ class LogsClient:
         *,
         interval: float = 2.0,
         forever: bool = True,
-    ) -> AsyncIterator[LogEntry]:
+    ) -> AsyncGenerator[LogEntry, None]:
         """The newest `query.limit` entries (oldest first), then new ones as they come.
 
         The new ones are asked from the newest shown entry's time on; entries of that

@@ -1,8 +1,9 @@
 """The gzipped tarball of a project folder that `agent-tui deploy` uploads.
 
 What git would leave out is left out: each folder's `.gitignore` applies to what is
-under it, with the rules most people write (`#` comments, `!` to take a file back, a
-trailing `/` for folders only, a leading or inner `/` to anchor the pattern to the
+under it (and the packed folder's `.dockerignore`, read as the official CLI reads it: the
+same rules, before its `.gitignore`), with the rules most people write (`#` comments,
+`!` to take a file back, a trailing `/` for folders only, a leading or inner `/` to anchor the pattern to the
 `.gitignore`'s folder, `*`, `?`, `[…]` and `**`); the last matching line wins, and a
 folder left out is not entered (as in git, nothing under it can be taken back). Never
 packed, whatever `.gitignore` says: `.git`, `.venv`, `venv`, `node_modules`, `.tox`,
@@ -159,7 +160,13 @@ def project_files(root: Path, never: Iterable[Path] = ()) -> Iterator[PurePosixP
             elif entry.is_file() and not _ignored(scopes, path, False):
                 yield path
 
-    yield from walk(root, PurePosixPath(), [])
+    # The official CLI reads the packed folder's `.dockerignore` too, with the same rules.
+    dockerignore = root / ".dockerignore"
+    first: list[_Scope] = []
+    if dockerignore.is_file() and not dockerignore.is_symlink():
+        text = dockerignore.read_text(encoding="utf-8", errors="replace")
+        first.append(_Scope(PurePosixPath(), parse_gitignore(text)))
+    yield from walk(root, PurePosixPath(), first)
 
 
 def pack_folder(root: Path, never: Iterable[Path] = (), limit: int = MAX_ARCHIVE) -> bytes:

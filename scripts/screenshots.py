@@ -244,6 +244,37 @@ async def deployments(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: table.row_count > 0, timeout=120)
 
 
+async def deployment_logs(pilot: Pilot[None]) -> None:
+    """The demo deployment's log: the agent server's lines (t), followed (f)."""
+    app = pilot.app
+    await until(pilot, lambda: type(app.screen).__name__ == "ServerInfoScreen")
+    control_plane = await app.get_control_plane()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 120
+    while True:  # back up after the app restarted: its server serves again
+        page = await control_plane.deployments.list(name_contains="demo")
+        if page.resources and page.resources[0].status == "READY":
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError("the demo deployment did not come back up")
+        await pilot.pause(0.5)
+    await deployments(pilot)
+    await pilot.press("enter")
+    await until(pilot, lambda: type(app.screen).__name__ == "DeploymentDetailScreen")
+    await until(pilot, lambda: app.screen.table.row_count > 0)  # type: ignore[attr-defined]
+    await pilot.press("l")
+    await until(pilot, lambda: type(app.screen).__name__ == "RevisionLogsScreen")
+    await until(pilot, lambda: "agent server ready" in app.screen.text)  # type: ignore[attr-defined]
+    await pilot.press("t")
+    await until(pilot, lambda: "Uvicorn running" in app.screen.text)  # type: ignore[attr-defined]
+    await pilot.press("f")  # following: its worker goes on, so no `until` from here
+    deadline = time.monotonic() + 30
+    while "● following" not in app.screen.text:  # type: ignore[attr-defined]
+        if time.monotonic() > deadline:
+            raise TimeoutError("the log did not follow")
+        await pilot.pause(0.1)
+    await pilot.pause(1.0)
+
+
 async def crons(pilot: Pilot[None]) -> None:
     """Two cron jobs of the demo chat graph: a weekday briefing on one thread (in Paris
     time) and a stateless weekly summary."""
@@ -323,6 +354,7 @@ SHOTS: dict[str, Shot] = {
     "timeline": timeline,
     "deploy-progress": deploy_progress,
     "deployments": deployments,
+    "deployment-logs": deployment_logs,
     "store": store_screen,
     "crons": crons,
     "cron-form": cron_form,

@@ -9,8 +9,10 @@ pytest ends. Deploys take a few seconds each: tests create as few as they can.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +23,7 @@ import pytest
 from textual.widgets import Static
 
 from agent_tui.deployments.secrets import mask_secrets
-from agent_tui.local.control_plane import LocalControlPlane
+from agent_tui.local.control_plane import LocalControlPlane, build_children, deployer
 from agent_tui.settings.contexts import Context
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
@@ -87,6 +89,20 @@ def wait_terminal(http: httpx.Client, deployment_id: str, revision_id: str) -> s
             return status
         assert time.monotonic() < deadline, f"revision still {status}"
         time.sleep(0.2)
+
+
+def hold_builds(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Builds wait (up to 60 s) until the returned event is set: a test sees a revision
+    still building however fast or slow the machine is."""
+    release = threading.Event()
+    build = build_children.build_environment
+
+    async def held_build(*args: Any, **kwargs: Any) -> str:
+        await asyncio.to_thread(release.wait, 60)
+        return await build(*args, **kwargs)
+
+    monkeypatch.setattr(deployer, "build_environment", held_build)
+    return release
 
 
 def shared_plane(request: pytest.FixtureRequest) -> SharedPlane:

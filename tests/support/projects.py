@@ -141,3 +141,49 @@ def env_echo_project(folder: Path, env: dict[str, str]) -> Path:
     config = folder / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"env_echo": "./env_echo.py:graph"}, "env": env}))
     return config
+
+
+SIBLING_GRAPH = """
+from typing import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from shared_words import greeting
+
+
+class State(TypedDict, total=False):
+    name: str
+    answer: str
+
+
+def greet(state: State) -> State:
+    return {"answer": greeting(state.get("name", ""))}
+
+
+builder = StateGraph(State)
+builder.add_node("greet", greet)
+builder.add_edge(START, "greet")
+builder.add_edge("greet", END)
+graph = builder.compile()
+"""
+
+
+def sibling_package_project(folder: Path) -> Path:
+    """A monorepo: ``folder/app/langgraph.json`` (``"dependencies": [".", "../common"]``)
+    whose graph ``greeter`` imports ``shared_words`` from the sibling folder
+    ``folder/common``; ``folder/elsewhere`` is named by nothing. Its ``langgraph.json``."""
+    app, common = folder / "app", folder / "common"
+    (common / "shared_words").mkdir(parents=True)
+    (common / "shared_words" / "__init__.py").write_text(
+        "def greeting(name: str) -> str:\n    return f'hello {name} from common'\n"
+    )
+    (common / ".gitignore").write_text("*.log\n")
+    (common / "debug.log").write_text("left out\n")
+    (folder / "elsewhere").mkdir()
+    (folder / "elsewhere" / "private.txt").write_text("not named by langgraph.json\n")
+    app.mkdir()
+    (app / "agent.py").write_text(SIBLING_GRAPH)
+    config = app / "langgraph.json"
+    config.write_text(
+        json.dumps({"dependencies": [".", "../common"], "graphs": {"greeter": "./agent.py:graph"}})
+    )
+    return config

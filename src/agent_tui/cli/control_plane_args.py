@@ -68,7 +68,10 @@ def deploy_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         type=Path,
         default=Path("langgraph.json"),
-        help="the project's langgraph.json; its folder is what is packed (default: ./langgraph.json)",
+        help=(
+            "the project's langgraph.json; its folder and the local dependencies it names "
+            "are packed (default: ./langgraph.json)"
+        ),
     )
     parser.add_argument(
         "--secret",
@@ -81,6 +84,16 @@ def deploy_arguments(parser: argparse.ArgumentParser) -> None:
         "--deployment-type",
         metavar="T",
         help="for a new deployment: dev_free, dev, prod, dev_zero (serverless), dedicated",
+    )
+    parser.add_argument(
+        "--install-command",
+        metavar="CMD",
+        help="source_config.install_command (run from the archive's root; JS projects)",
+    )
+    parser.add_argument(
+        "--build-command",
+        metavar="CMD",
+        help="source_config.build_command (run beside langgraph.json; JS projects)",
     )
     parser.add_argument(
         "--no-wait", action="store_true", help="return once the revision is created"
@@ -107,7 +120,15 @@ def deployments_logs_arguments(parser: argparse.ArgumentParser) -> None:
         "--limit", type=int, default=100, metavar="N", help="the newest N lines (default 100)"
     )
     parser.add_argument(
-        "--follow", action="store_true", help="keep printing new lines until ctrl+c"
+        "--follow",
+        "-f",
+        action="store_true",
+        help="after the newest lines, keep printing new ones until ctrl+c (as tail -f)",
+    )
+    parser.add_argument(
+        "--from-start",
+        action="store_true",
+        help="with --follow: print every line from the first, not only the newest --limit",
     )
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between polls")
     parser.add_argument(

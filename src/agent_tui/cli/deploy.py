@@ -1,8 +1,11 @@
 """`agent-tui deploy`: the project in this folder to a control plane, like the official
 `langgraph deploy --remote`, with no Docker (its arguments are `control_plane_args.py`).
 
-The folder of `--config` (default `./langgraph.json`) is packed as `.gitignore` says
-(`deployments/source_archive.py`); the deployment named `--name` (default: the folder's
+The folder of `--config` (default `./langgraph.json`) is packed as `.gitignore` says, with
+the local dependencies and graph files its `langgraph.json` names outside it
+(`deployments/project_sources.py`, `source_archive.py`); `--install-command` and
+`--build-command` go in `source_config` as the official CLI sends them (it refuses the
+same characters in them); the deployment named `--name` (default: the folder's
 name) gets a new revision, or is created first, as the official CLI does it
 (`deployments/folder_deploy.py`). The new revision is followed to DEPLOYED (exit 0) or a failure (exit 1),
 its build lines printed as they come (`build_logs`, paged with `next_offset`);
@@ -77,17 +80,32 @@ async def _deploy(args: argparse.Namespace) -> int:
     name = args.name or config.parent.resolve().name
     secrets = _secrets(args.secret)
     kind = _deployment_type(args.deployment_type)
+    from agent_tui.deployments.folder_deploy import command_problem
+
+    for option, command in (
+        ("--install-command", args.install_command),
+        ("--build-command", args.build_command),
+    ):
+        if command is not None and (problem := command_problem(option, command)):
+            raise UsageError(problem)
 
     async with control_plane_client(args) as client:
         try:
             done = await deploy_folder(
-                client, config, name, secrets=secrets or None, deployment_type=kind
+                client,
+                config,
+                name,
+                secrets=secrets or None,
+                deployment_type=kind,
+                install_command=args.install_command,
+                build_command=args.build_command,
             )
         except SeveralNamed as error:
             raise NotThere(str(error)) from None
         deployment_id = done.deployment.id
         if not args.json:
-            say(f"packed {config.parent.resolve()} ({max(1, done.packed_bytes >> 10)} KiB)")
+            packed = done.packed_root or config.parent.resolve()
+            say(f"packed {packed} ({max(1, done.packed_bytes >> 10)} KiB)")
             what = "created deployment" if done.created else "new revision of deployment"
             say(f"{what} {name} ({deployment_id})")
         revision_id = done.revision_id

@@ -2,8 +2,10 @@
 are `control_plane_args.py`). DEPLOYMENT is an id or an exact name.
 
 Logs come from `/v1/projects/{id}/…/build_logs` and `deploy_logs`, as LangSmith serves
-them: the newest `--limit` lines oldest first, or with `--follow` everything then each
-new line as it comes (paged with `next_offset`) until ctrl+c. `delete` asks on a
+them: the newest `--limit` lines oldest first; `--follow` then keeps printing each new
+line as it comes until ctrl+c (as `tail -f` and `langgraph deploy logs --follow` do), or
+with `--from-start` prints every line from the first (paged with `next_offset`) before
+waiting for new ones. `delete` asks on a
 terminal and refuses without `--force` when stdin is not one. What the control plane
 sends is cleaned before it is printed.
 """
@@ -13,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.cli.common import EXIT_OK, UsageError, print_json, print_table, say
@@ -45,23 +46,14 @@ def redeploy_command(args: argparse.Namespace) -> int:
     return run_control_plane(_redeploy, args)
 
 
-def _time(timestamp: object) -> str:
-    if isinstance(timestamp, int | float) and not isinstance(timestamp, bool):
-        try:
-            moment = datetime.fromtimestamp(timestamp / 1000, UTC)
-        except (OverflowError, OSError, ValueError):
-            return str(timestamp)
-        return moment.strftime("%Y-%m-%d %H:%M:%S")
-    return "" if timestamp is None else str(timestamp)
-
-
 def _print_entry(entry: LogEntry, as_json: bool) -> None:
     if as_json:
         # One entry a line, so a follower's output can be read as it comes.
         print(clean_json_line(entry.raw()))
     else:
-        level = entry.level or ""
-        say(f"{_time(entry.timestamp)}  {level:<7}  {entry.message}")
+        from agent_tui.deployments.log_lines import log_line
+
+        say(log_line(entry))
     sys.stdout.flush()
 
 
@@ -95,7 +87,8 @@ async def _logs(args: argparse.Namespace) -> int:
             if revision_id is None:
                 raise UsageError(f"deployment {deployment.name} has no revision yet")
         if args.follow:
-            async for entry in client.logs.follow(
+            read = client.logs.follow if args.from_start else client.logs.tail
+            async for entry in read(
                 args.type, deployment.id, revision_id, query, interval=args.interval
             ):
                 _print_entry(entry, args.json)

@@ -4,7 +4,10 @@ Logs: `POST /v1/projects/{id}/revisions/{rid}/build_logs` and `POST /v1/projects
 (or `…/revisions/{rid}/deploy_logs`), a body of filters (`level`, `query`, `start_time`,
 `end_time`) and paging (`limit`, `order`, `offset`); the answer's `next_offset` is passed
 back as `offset` (docs/server-quirks.md, "What the official `langgraph` CLI sends").
-`follow` polls with it in ascending order, so a line is yielded once. The local control
+`follow` polls with it in ascending order, so a line is yielded once; `tail` starts as
+`tail -f` and the official `langgraph deploy logs --follow` do (the newest `limit` lines,
+oldest first, then the new ones: asked from the newest one's time, lines already shown
+left out by id). The local control
 plane's older `GET …/revisions/{rid}/logs` is read only when a control plane has no `/v1`
 logs (`revision_log`).
 
@@ -16,8 +19,9 @@ real service, the control plane itself locally).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import httpx
@@ -102,27 +106,93 @@ class LogsClient:
         *,
         interval: float = 2.0,
         forever: bool = True,
-    ) -> AsyncIterator[LogEntry]:
+    ) -> AsyncGenerator[LogEntry, None]:
         """Every entry from the first (oldest first), then new ones as they come.
 
         Pages through with `next_offset`; with `forever` it polls every `interval` seconds
         once it has caught up, else it ends there. A server that sends no `next_offset`
         is asked again from the count of entries read."""
+        async for entries, _ in self._pages(
+            kind, deployment_id, revision_id, query, interval=interval, forever=forever
+        ):
+            for entry in entries:
+                yield entry
+
+    async def _pages(
+        self,
+        kind: LogKind,
+        deployment_id: str,
+        revision_id: str | None,
+        query: LogQuery | None,
+        *,
+        interval: float,
+        forever: bool,
+    ) -> AsyncGenerator[tuple[list[LogEntry], bool], None]:
+        """`follow`'s pages, each with whether it caught up with the log's end."""
         query = replace(query or LogQuery(), order="asc", limit=MAX_LOG_PAGE)
         offset: str | int = query.offset or 0
         while True:
             page = await self.page(kind, deployment_id, revision_id, replace(query, offset=offset))
-            for entry in page.logs:
-                yield entry
             if page.next_offset is not None and page.next_offset != "":
                 offset = page.next_offset
             else:
                 offset = int(offset or 0) + len(page.logs)
-            if len(page.logs) >= MAX_LOG_PAGE:
+            caught_up = len(page.logs) < MAX_LOG_PAGE
+            yield page.logs, caught_up
+            if not caught_up:
                 continue
             if not forever:
                 return
             await asyncio.sleep(interval)
+
+    async def tail(
+        self,
+        kind: LogKind,
+        deployment_id: str,
+        revision_id: str | None = None,
+        query: LogQuery | None = None,
+        *,
+        interval: float = 2.0,
+        forever: bool = True,
+    ) -> AsyncGenerator[LogEntry, None]:
+        """The newest `query.limit` entries (oldest first), then new ones as they come.
+
+        The new ones are asked from the newest shown entry's time on; entries of that
+        same time that come before it in the log are older ones (a local build's lines
+        all carry their revision's creation time), so they are left out too."""
+        query = query or LogQuery()
+        newest = await self.page(
+            kind, deployment_id, revision_id, replace(query, order="desc", offset=None)
+        )
+        shown = list(reversed(newest.logs))
+        for entry in shown:
+            yield entry
+        since = _iso_time(shown[-1].timestamp) if shown else None
+        seen = {_entry_key(entry) for entry in shown}
+        anchor = _entry_key(shown[-1]) if shown else None
+        met = anchor is None  # the newest shown entry, met again: what follows it is new
+        before: list[LogEntry] = []
+        after = replace(query, start_time=since or query.start_time, offset=None)
+        async for entries, caught_up in self._pages(
+            kind, deployment_id, revision_id, after, interval=interval, forever=forever
+        ):
+            for entry in entries:
+                key = _entry_key(entry)
+                if met:
+                    if key not in seen:
+                        yield entry
+                elif key == anchor:
+                    met, before = True, []
+                else:
+                    before.append(entry)
+            if caught_up and not met:
+                # The newest shown entry is gone (the log turned over): what was not
+                # shown comes now.
+                met = True
+                for entry in before:
+                    if _entry_key(entry) not in seen:
+                        yield entry
+                before = []
 
     async def revision_log(self, deployment_id: str, revision_id: str) -> RevisionLogs:
         """A revision's build lines and its status, as one block.
@@ -192,6 +262,21 @@ class UploadsClient:
                 url=_where(url),
                 auth_scheme="none",
             )
+
+
+def _iso_time(timestamp: int | float | str | None) -> str | None:
+    """An entry's time as the `start_time` filter takes it (ISO 8601)."""
+    if isinstance(timestamp, int | float) and not isinstance(timestamp, bool):
+        try:
+            return datetime.fromtimestamp(timestamp / 1000, UTC).isoformat()
+        except (OverflowError, OSError, ValueError):
+            return None
+    return timestamp if isinstance(timestamp, str) and timestamp else None
+
+
+def _entry_key(entry: LogEntry) -> tuple[object, ...]:
+    """What tells entries apart: the id, else the time and the text."""
+    return (entry.id,) if entry.id else (entry.timestamp, entry.level, entry.message)
 
 
 def _body(response: httpx.Response) -> Any:

@@ -1,11 +1,13 @@
 """The gzipped tarball of a project folder that `agent-tui deploy` uploads.
 
 What git would leave out is left out: each folder's `.gitignore` applies to what is
-under it, with the rules most people write (`#` comments, `!` to take a file back, a
-trailing `/` for folders only, a leading or inner `/` to anchor the pattern to the
+under it (and the packed folder's `.dockerignore`, read as the official CLI reads it: the
+same rules, before its `.gitignore`), with the rules most people write (`#` comments,
+`!` to take a file back, a trailing `/` for folders only, a leading or inner `/` to anchor the pattern to the
 `.gitignore`'s folder, `*`, `?`, `[…]` and `**`); the last matching line wins, and a
 folder left out is not entered (as in git, nothing under it can be taken back). Never
-packed, whatever `.gitignore` says: `.git`, `.venv`, `__pycache__`, the local agent
+packed, whatever `.gitignore` says: `.git`, `.venv`, `venv`, `node_modules`, `.tox`,
+`.mypy_cache`, `__pycache__` (what the official CLI always leaves out), the local agent
 server's `.langgraph_api` data folder, agent-tui's own folders when they lie inside
 the project (`never` folders), symlinks and anything that is not a plain file (the
 official CLI leaves links out too).
@@ -21,7 +23,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-ALWAYS_LEFT_OUT = frozenset({".git", ".venv", "__pycache__", ".langgraph_api"})
+ALWAYS_LEFT_OUT = frozenset(
+    {
+        ".git",
+        ".venv",
+        "venv",
+        "node_modules",
+        ".tox",
+        ".mypy_cache",
+        "__pycache__",
+        ".langgraph_api",
+    }
+)
+"""The official CLI's own list (`_ignore.py`), and the local agent server's data folder."""
 MAX_ARCHIVE = 200 << 20
 """Largest tarball the service takes (the official CLI's limit, 200 MB)."""
 
@@ -146,15 +160,39 @@ def project_files(root: Path, never: Iterable[Path] = ()) -> Iterator[PurePosixP
             elif entry.is_file() and not _ignored(scopes, path, False):
                 yield path
 
-    yield from walk(root, PurePosixPath(), [])
+    # The official CLI reads the packed folder's `.dockerignore` too, with the same rules.
+    dockerignore = root / ".dockerignore"
+    first: list[_Scope] = []
+    if dockerignore.is_file() and not dockerignore.is_symlink():
+        text = dockerignore.read_text(encoding="utf-8", errors="replace")
+        first.append(_Scope(PurePosixPath(), parse_gitignore(text)))
+    yield from walk(root, PurePosixPath(), first)
 
 
 def pack_folder(root: Path, never: Iterable[Path] = (), limit: int = MAX_ARCHIVE) -> bytes:
     """The gzipped tarball of ``root``'s files (see the module); `ArchiveError` past ``limit``."""
+    return pack_paths(root, [root], [], never, limit)
+
+
+def pack_paths(
+    root: Path,
+    folders: Iterable[Path],
+    files: Iterable[Path] = (),
+    never: Iterable[Path] = (),
+    limit: int = MAX_ARCHIVE,
+) -> bytes:
+    """The gzipped tarball of ``folders`` (their files as the module says) and ``files``
+    (taken as they are), each under its path relative to ``root``, which holds them all."""
+    root = root.resolve()
+    chosen: list[PurePosixPath] = []
+    for folder in folders:
+        prefix = PurePosixPath(folder.resolve().relative_to(root).as_posix())
+        chosen += [prefix / relative for relative in project_files(folder, never)]
+    chosen += [PurePosixPath(f.resolve().relative_to(root).as_posix()) for f in files]
     buffer = io.BytesIO()
     try:
         with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-            for relative in project_files(root, never):
+            for relative in dict.fromkeys(chosen):
                 path = root / Path(relative)
                 info = tar.gettarinfo(str(path), arcname=relative.as_posix())
                 info.uid = info.gid = 0

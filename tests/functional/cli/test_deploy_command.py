@@ -24,7 +24,7 @@ import pytest
 from agent_tui.cli.main import main
 from agent_tui.local.control_plane import LocalControlPlane
 from tests.support.control_plane import revision_reaches
-from tests.support.projects import copy_weather_project
+from tests.support.projects import copy_weather_project, sibling_package_project
 
 NAME = "cmd-weather"
 SECRET_VALUE = "weather-secret-value-5e1d"  # must never be printed
@@ -205,6 +205,48 @@ def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
             follower.wait()
 
 
+def test_logs_follow_starts_from_the_newest_lines_then_prints_new_ones(
+    plane: LocalControlPlane, deployed: Deployed
+) -> None:
+    """As `tail -f` and `langgraph deploy logs --follow`: the newest --limit lines, not
+    the whole log, then each line the agent server writes afterwards."""
+    import signal
+    import subprocess
+    import sys
+    import uuid
+
+    newest = agent_tui("deployments", "logs", NAME, "--limit", "2", "--json", *where(plane))
+    assert newest.code == 0, newest.err
+    last_two = [entry["message"] for entry in json.loads(newest.out)]
+    assert len(last_two) == 2
+    argv = ["deployments", "logs", NAME, "--follow", "--limit", "2", "--json"]
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "agent_tui", *argv, "--interval", "0.2", *where(plane)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert follower.stdout is not None
+        first = [json.loads(follower.stdout.readline())["message"] for _ in range(2)]
+        assert first == last_two  # not the log's first line: its newest two
+        marker = f"/threads/{uuid.uuid4()}"  # a request the agent server logs
+        with httpx.Client(trust_env=False, timeout=30) as server:
+            server.get(str(deployed.deployment["source_config"]["custom_url"]) + marker)  # type: ignore[index]
+        later = [json.loads(follower.stdout.readline())["message"]]
+        while marker not in later[-1]:
+            later.append(json.loads(follower.stdout.readline())["message"])
+        assert not set(later) & set(first)  # nothing printed twice
+        assert follower.poll() is None
+        follower.send_signal(signal.SIGINT)
+        assert follower.wait(60) == 130
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+
+
 @pytest.mark.timeout(DEPLOY_TIMEOUT * 2)
 def test_a_second_deploy_makes_a_revision_then_redeploy_and_delete(
     plane: LocalControlPlane, deployed: Deployed
@@ -243,6 +285,72 @@ def test_a_second_deploy_makes_a_revision_then_redeploy_and_delete(
         assert client.get(f"/v2/deployments/{deployed.deployment['id']}").status_code == 404
     gone = agent_tui("deployments", "revisions", NAME, *where(plane))
     assert gone.code == 1 and f"no deployment named '{NAME}'" in gone.err
+
+
+@pytest.mark.timeout(DEPLOY_TIMEOUT)
+def test_deploy_packs_the_sibling_package_langgraph_json_names_and_its_graph_imports_it(
+    plane: LocalControlPlane, tmp_path: Path
+) -> None:
+    """As the official CLI's archive: the config's folder and `../common` under their
+    common parent, `langgraph_config_path` relative to it; nothing else beside them."""
+    config = sibling_package_project(tmp_path / "repo")
+    ran = agent_tui(
+        "deploy",
+        "--name",
+        "cmd-monorepo",
+        "--install-command",
+        "npm ci && npm run prepare",
+        "--build-command",
+        "npm run build",
+        "--interval",
+        "0.3",
+        *where(plane),
+        cwd=config.parent,
+    )
+    assert ran.code == 0, ran.out + ran.err
+    assert f"packed {(tmp_path / 'repo').resolve()}" in ran.out
+    with http(plane) as client:
+        (deployment,) = client.get(
+            "/v2/deployments", params={"name_contains": "cmd-monorepo"}
+        ).json()["resources"]
+        (revision,) = client.get(f"/v2/deployments/{deployment['id']}/revisions").json()[
+            "resources"
+        ]
+        build = client.post(
+            f"/v1/projects/{deployment['id']}/revisions/{revision['id']}/build_logs",
+            json={"order": "asc", "limit": 1000},
+        ).json()["logs"]
+    assert deployment["source_config"]["install_command"] == "npm ci && npm run prepare"
+    assert deployment["source_config"]["build_command"] == "npm run build"
+    said = [entry["message"] for entry in build]
+    # Kept, and the build says plainly that it did not run them (JS deployments only).
+    assert any(m.startswith("install_command 'npm ci && npm run prepare' not run") for m in said)
+    assert any(m.startswith("build_command 'npm run build' not run") for m in said)
+
+    config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
+    assert config_path.parts[-2:] == ("app", "langgraph.json")
+    unpacked = config_path.parent.parent
+    assert (unpacked / "common" / "shared_words" / "__init__.py").is_file()
+    assert not (unpacked / "common" / "debug.log").exists()  # common's .gitignore
+    assert not (unpacked / "elsewhere").exists()  # named by nothing: never packed
+    url = deployment["source_config"]["custom_url"]
+    with httpx.Client(base_url=url, trust_env=False, timeout=30) as agent:
+        answer = agent.post(
+            "/runs/wait", json={"assistant_id": "greeter", "input": {"name": "Ada"}}
+        )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["answer"] == "hello Ada from common"
+
+
+def test_deploy_refuses_commands_the_official_cli_refuses(
+    plane: LocalControlPlane, tmp_path: Path
+) -> None:
+    config = sibling_package_project(tmp_path / "repo")
+    ran = agent_tui(
+        "deploy", "--install-command", "npm ci; curl x | sh", *where(plane), cwd=config.parent
+    )
+    assert ran.code == 2
+    assert "--install-command contains disallowed characters" in ran.err
 
 
 @pytest.mark.timeout(DEPLOY_TIMEOUT)

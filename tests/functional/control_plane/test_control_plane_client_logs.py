@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -81,6 +82,67 @@ async def test_build_logs_filter_by_level_and_query_newest_first(
     assert [e.message for e in found.logs] == [e.message for e in errors.logs]
     assert [e.message for e in newest.logs] == lines[::-1][:2]
     assert nothing.logs == []  # no agent server ever ran
+
+
+async def test_tail_starts_from_the_newest_lines_even_when_they_share_one_time(
+    failed_build: tuple[LocalControlPlane, str, str, list[str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A local build's lines all carry their revision's time: asking for what came after
+    the newest shown one by time alone would bring the older ones back."""
+    plane, did, rid, lines = failed_build
+    monkeypatch.setattr(logs_module, "MAX_LOG_PAGE", 2)  # the catch-up takes several pages
+    async with client_for(plane) as client:
+        newest = [
+            e.message
+            async for e in client.logs.tail("build", did, rid, LogQuery(limit=2), forever=False)
+        ]
+    assert newest == lines[-2:]
+
+
+def building_revision(plane: LocalControlPlane) -> tuple[str, str]:
+    """A deployment of the test graphs whose first revision is building (held)."""
+    from tests.support.paths import GRAPHS_CONFIG
+
+    with httpx.Client(
+        base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
+    ) as http:
+        created = http.post(
+            "/v2/deployments",
+            json={
+                "name": "tail",
+                "source": "internal_source",
+                "source_config": {},
+                "source_revision_config": {"langgraph_config_path": str(GRAPHS_CONFIG)},
+                "secrets": [],
+            },
+        ).json()
+        did, rid = created["id"], created["latest_revision_id"]
+        revision_reaches(http, did, rid, "BUILDING", 60)
+    return did, rid
+
+
+async def test_tail_follows_a_build_from_its_newest_line_each_new_line_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.deployments import hold_builds
+
+    release = hold_builds(monkeypatch)
+    with LocalControlPlane(tmp_path) as plane:
+        did, rid = building_revision(plane)
+        read: list[str] = []
+        async with client_for(plane) as client:
+            follower = client.logs.tail("build", did, rid, LogQuery(limit=1), interval=0.1)
+            async for entry in follower:
+                read.append(entry.message)
+                if len(read) == 1:
+                    release.set()  # the build goes on: its next lines come later
+                if entry.message.startswith("agent server ready at"):
+                    break
+            await follower.aclose()
+    assert read[0].startswith("building ")  # the newest line when it started, alone
+    assert not any(line.startswith("queued") for line in read)  # older: not shown
+    assert len(read) == len(set(read)) and any("graph " in line for line in read)
 
 
 async def test_a_control_plane_without_v1_logs_is_asked_its_older_logs() -> None:

@@ -178,3 +178,32 @@ def test_langgraph_deploy_remote_of_a_broken_project_fails_with_the_build_log(
     assert "Deployment failed" in _output(failed)
     # The CLI shows the last build lines it read from build_logs.
     assert "No module named 'module_nobody_has'" in _output(failed)
+
+
+def test_langgraph_deploy_remote_of_a_monorepo_packs_and_runs_the_sibling_package(
+    control_plane: LocalControlPlane, tmp_path: Path
+) -> None:
+    """The official CLI packs `../common` beside the config's folder (their common parent)
+    and names `app/langgraph.json`; the revision builds from that layout, so the graph
+    imports the sibling package (as `agent-tui deploy` of the same project does)."""
+    from tests.support.projects import sibling_package_project
+
+    config = sibling_package_project(tmp_path / "repo")
+    deployed = langgraph(
+        control_plane, config.parent, "deploy", "--remote", "--name", "cli-mono", "--no-input"
+    )
+    assert deployed.returncode == 0, _output(deployed)
+    headers = {"X-Api-Key": control_plane.api_key}
+    with httpx.Client(base_url=control_plane.url, headers=headers, trust_env=False) as http:
+        (deployment,) = http.get("/v2/deployments", params={"name_contains": "cli-mono"}).json()[
+            "resources"
+        ]
+        (revision,) = http.get(f"/v2/deployments/{deployment['id']}/revisions").json()["resources"]
+    config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
+    assert config_path.parts[-2:] == ("app", "langgraph.json")
+    with httpx.Client(
+        base_url=deployment["source_config"]["custom_url"], trust_env=False, timeout=30
+    ) as agent:
+        ran = agent.post("/runs/wait", json={"assistant_id": "greeter", "input": {"name": "Bo"}})
+    assert ran.status_code == 200, ran.text
+    assert ran.json()["answer"] == "hello Bo from common"

@@ -86,3 +86,28 @@ async def test_deploy_this_folder_asks_then_follows_the_new_revision_to_deployed
     )
     assert (source / "agent.py").is_file()
     assert not (source / ".venv").exists()
+
+
+async def test_deploy_this_folder_names_the_sibling_package_langgraph_json_packs(
+    plane: SharedPlane,
+    agent_server_url: str,
+    wait_for: WaitFor,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.support.projects import sibling_package_project
+
+    config = sibling_package_project(tmp_path / "repo")
+    monkeypatch.chdir(config.parent)
+    app = control_plane_app(agent_server_url, plane.url)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
+        await run_palette_command(app, pilot, wait_for, "Deploy this folder…")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        question = app.screen.question if isinstance(app.screen, ConfirmScreen) else ""
+        assert question.startswith(f"Deploy {config.parent} as app?")
+        assert "With what its langgraph.json names beside it: ../common." in question
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="back")

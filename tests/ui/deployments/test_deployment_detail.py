@@ -6,8 +6,6 @@ run in file order and each leaves `alpha` deployed.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 from typing import Any
 
@@ -17,7 +15,6 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from agent_tui.client.models.control_plane import Revision
-from agent_tui.local.control_plane import build_children, deployer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -38,6 +35,7 @@ from tests.support.deployments import (
     cell_texts,
     control_plane_app,
     heading,
+    hold_builds,
     shared_plane,
 )
 from tests.support.screen import toast_saying, toasts
@@ -72,20 +70,6 @@ async def open_alpha(
     assert isinstance(detail, DeploymentDetailScreen)
     await wait_for(pilot, lambda: detail.table.row_count > 0, what="revisions")
     return detail
-
-
-def hold_builds(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Builds wait (up to 60 s) until the returned event is set: a test sees a revision
-    still building however fast or slow the machine is."""
-    release = threading.Event()
-    build = build_children.build_environment
-
-    async def held_build(*args: Any, **kwargs: Any) -> str:
-        await asyncio.to_thread(release.wait, 60)
-        return await build(*args, **kwargs)
-
-    monkeypatch.setattr(deployer, "build_environment", held_build)
-    return release
 
 
 def serving_url(plane: SharedPlane) -> str:
@@ -236,9 +220,17 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
         await pilot.press("p")  # on the active revision: nothing to do
         await toast_saying(pilot, "active one already")
 
-        detail.table.move_to(before[-1])  # the oldest
+        detail.table.move_to(before[-1])  # the oldest: a rollback
+        active = detail.deployment.active_revision_id
+        assert active is not None and active != before[-1]
         await pilot.press("R")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        # The confirmation names both: the revision serving now and the one deployed again.
+        question = asked(app)
+        assert (
+            f"Roll back alpha from revision {active[:8]} (active) to revision {before[-1][:8]}?"
+            in question
+        )
         await pilot.press("y")
         await wait_for(
             pilot, lambda: detail.deployment.latest_revision_id not in before, what="new revision"

@@ -50,7 +50,12 @@ FIXED_BROKEN = "/srv/broken"
 FIRST_TIME = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
 LOCAL_URL = re.compile(r"http://127\.0\.0\.1:\d+")
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:[+-]\d\d:\d\d|Z)")
+MILLIS = re.compile(r'"timestamp":\s*(\d+)')
 SECRET_VALUES = ("demo-secret-value-3b9e", "extra-secret-value-c41d")  # never on screen
+
+
+def _millis(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp() * 1000)
 
 
 def fixed_deployment_id(n: int) -> str:
@@ -75,7 +80,13 @@ class StableView(httpx.AsyncBaseTransport):
         for real, fixed in self.swaps.items():
             text = text.replace(real, fixed)
         last = FIRST_TIME + timedelta(hours=3)  # a time the module did not see (none should)
-        return TIMESTAMP.sub(lambda m: self.times.get(m.group(0), last.isoformat()), text)
+        text = TIMESTAMP.sub(lambda m: self.times.get(m.group(0), last.isoformat()), text)
+        # The `/v1` log entries carry their time in epoch milliseconds.
+        millis = {_millis(real): _millis(fixed) for real, fixed in self.times.items()}
+        return MILLIS.sub(
+            lambda m: f'"timestamp": {millis.get(int(m.group(1)), _millis(last.isoformat()))}',
+            text,
+        )
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         path = request.url.path

@@ -110,3 +110,11 @@ def test_a_project_past_the_limit_is_refused(tmp_path: Path) -> None:
     (root / "big.bin").write_bytes(bytes(range(256)) * 4096)
     with pytest.raises(ArchiveError, match="larger than"):
         pack_folder(root, limit=1 << 10)
+
+
+def test_the_folders_dockerignore_leaves_files_out_as_the_official_cli_does(
+    tmp_path: Path,
+) -> None:
+    root = tree(tmp_path, "agent.py", "data/big.csv", "notes.md", "docs/keep.md")
+    (root / ".dockerignore").write_text("data/\n*.md\n!docs/keep.md\n")
+    assert packed(root) == [".dockerignore", "agent.py", "docs/keep.md"]

@@ -214,6 +214,7 @@ class Deployer:
         self._set_status(revision, RevisionStatus.AWAITING_BUILD)
         self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
+        self._log(rid, *commands_not_run(self.store.deployment(deployment_id)))
         secrets = self._secrets(rid)
         try:
             python = await build_environment(
@@ -359,6 +360,24 @@ class Deployer:
             return
         self._log(revision_id, f"restarted at {server.url}")
         self._mark_active(deployment_id, revision_id, server.url)
+
+
+def commands_not_run(deployment: dict[str, Any] | None) -> list[str]:
+    """What the build says of `source_config.install_command` / `build_command`: kept on
+    the deployment, not run. The spec has them for JS deployments only (LangSmith runs the
+    install from the archive's root, the build beside langgraph.json); this control plane
+    builds Python graphs, from langgraph.json's dependencies with uv."""
+    source_config = (deployment or {}).get("source_config") or {}
+    lines = []
+    for key in ("install_command", "build_command"):
+        command = source_config.get(key)
+        if isinstance(command, str) and command:
+            lines.append(
+                f"{key} {command!r} not run: it applies to JS deployments only, and this "
+                "control plane builds Python graphs (their dependencies come from "
+                "langgraph.json, installed with uv)"
+            )
+    return lines
 
 
 def _port_of(url: object) -> int | None:

@@ -1,8 +1,10 @@
 """One deployment: its header and its revisions, newest first, refreshed while they change.
 
 Keys beyond the shared ones (`resource_screen.py`): `enter` or `l` the revision's build
-and deploy log (`l` is in the footer: the table's own enter hides the shared "Open") · `p`/`R` redeploy the selected older revision (after a confirmation), then
-follow it · `m` mark a revision · `d` diff the selected revision against the marked one,
+and deploy log, with filters and follow (`revision_logs.py`; `l` is in the footer: the
+table's own enter hides the shared "Open") · `p`/`R` redeploy the selected revision: on
+an earlier one, a rollback (the confirmation names the active revision and the one
+deployed again; a new revision with its config and secrets), then follow it · `m` mark a revision · `d` diff the selected revision against the marked one,
 or against its predecessor · `o` open the deployment's agent server as the current
 context, landing on its assistants · `y` the revision's JSON · `c` copy its id.
 
@@ -185,18 +187,37 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         if item.id == self.deployment.active_revision_id:
             self.notify("This revision is the active one already", markup=False)
             return
-        question = (
-            f"Deploy revision {item.id} of {self.deployment.name} again?\n"
-            "This makes a new revision with its config and secrets."
+        active = self.deployment.active_revision_id
+        older = active is not None and self._is_older(item, active)
+        if active is None:
+            question = (
+                f"Deploy revision {short_random_id(item.id)} of {self.deployment.name} again?"
+            )
+        else:
+            verb = "Roll back" if older else "Switch"
+            question = (
+                f"{verb} {self.deployment.name} from revision {short_random_id(active)} "
+                f"(active) to revision {short_random_id(item.id)}?"
+            )
+        question += (
+            f"\nThis makes a new revision with the config and secrets of "
+            f"{short_random_id(item.id)}, built and deployed as any new one."
         )
+        title = "Roll back" if older else "Redeploy revision"
 
         def answered(confirmed: bool | None) -> None:
             if confirmed:
                 self._redeploy(item)
 
         self.app.push_screen(
-            ConfirmScreen(question, title="Redeploy revision", yes="Redeploy"), answered
+            ConfirmScreen(question, title=title, yes="Roll back" if older else "Redeploy"),
+            answered,
         )
+
+    def _is_older(self, item: Revision, active_id: str) -> bool:
+        """Whether ``item`` came before the active revision (the list is newest first)."""
+        ids = [r.id for r in self.table.items]
+        return item.id in ids and active_id in ids and ids.index(item.id) > ids.index(active_id)
 
     @work(group="deployment-redeploy", exit_on_error=False)
     async def _redeploy(self, item: Revision) -> None:
@@ -208,7 +229,10 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
             return
         assert isinstance(result, Deployment)
         self.deployment = result
-        self.notify(f"Redeploying revision {short_random_id(item.id)}", markup=False)
+        new = short_random_id(result.latest_revision_id)
+        self.notify(
+            f"Deploying revision {short_random_id(item.id)} again as revision {new}", markup=False
+        )
         self.reload()
         follow_revision(self.app, self.client, result)
 
@@ -238,7 +262,9 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         yield from super().palette_commands()
 
         yield PaletteCommand(
-            "Redeploy revision", "Deploy the selected revision again", self.action_redeploy
+            "Redeploy revision / roll back",
+            "Deploy the selected revision again (an earlier one: a rollback)",
+            self.action_redeploy,
         )
         yield PaletteCommand(
             "Diff revisions", "Against the marked revision, or the one before", self.action_diff

@@ -296,9 +296,20 @@ class DeploymentsScreen(ResourceScreen[DeploymentRow]):
             )
             return
         name = suggested_name(config)
-        question = (
-            f"Deploy {self.cwd} as {name}?\nIts files are packed as its .gitignore says "
-            f"(never .venv or .git) and uploaded; if {name} exists, this is a new revision of it."
+        from agent_tui.deployments.project_sources import outside_folder
+        from agent_tui.deployments.source_archive import ArchiveError
+
+        try:
+            also = outside_folder(config)
+        except ArchiveError as error:
+            self.notify(str(error), title="Not deployed", severity="error", markup=False)
+            return
+        question = f"Deploy {self.cwd} as {name}?"
+        if also:
+            question += f"\nWith what its langgraph.json names beside it: {', '.join(also)}."
+        question += (
+            "\nThe files are packed as their .gitignore says (never .venv or .git) and "
+            f"uploaded; if {name} exists, this is a new revision of it."
         )
 
         def answered(confirmed: bool | None) -> None:

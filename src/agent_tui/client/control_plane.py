@@ -33,6 +33,7 @@ from agent_tui.client.models.deployment_request import (
     request_body,
 )
 from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy, Transport, compact
+from agent_tui.client.url_path import segment
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -124,7 +125,9 @@ class DeploymentsClient:
         return await self._http.request_as(Deployment, "POST", "/v2/deployments", json=body)
 
     async def get(self, deployment_id: str) -> Deployment:
-        return await self._http.request_as(Deployment, "GET", f"/v2/deployments/{deployment_id}")
+        return await self._http.request_as(
+            Deployment, "GET", f"/v2/deployments/{segment(deployment_id)}"
+        )
 
     async def patch(
         self,
@@ -156,13 +159,15 @@ class DeploymentsClient:
             )
         body = request_body(request)
         return await self._http.request_as(
-            Deployment, "PATCH", f"/v2/deployments/{deployment_id}", json=body
+            Deployment, "PATCH", f"/v2/deployments/{segment(deployment_id)}", json=body
         )
 
     async def delete(self, deployment_id: str, *, delete_tracing_project: bool = False) -> None:
         """`DELETE` (204, no body)."""
         params = {"delete_tracing_project": "true"} if delete_tracing_project else None
-        await self._http.request("DELETE", f"/v2/deployments/{deployment_id}", params=params)
+        await self._http.request(
+            "DELETE", f"/v2/deployments/{segment(deployment_id)}", params=params
+        )
 
 
 class RevisionsClient:
@@ -181,25 +186,34 @@ class RevisionsClient:
             status = ",".join(status)
         params = compact(limit=limit, offset=offset, status=status)
         return await self._http.request_as(
-            RevisionsPage, "GET", f"/v2/deployments/{deployment_id}/revisions", params=params
+            RevisionsPage,
+            "GET",
+            f"/v2/deployments/{segment(deployment_id)}/revisions",
+            params=params,
         )
 
     async def get(self, deployment_id: str, revision_id: str) -> Revision:
         return await self._http.request_as(
-            Revision, "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
+            Revision,
+            "GET",
+            f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}",
         )
 
     async def redeploy(self, deployment_id: str, revision_id: str) -> Deployment:
         """Deploy an older revision again (a new revision with its config)."""
         return await self._http.request_as(
-            Deployment, "POST", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy"
+            Deployment,
+            "POST",
+            f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}/redeploy",
         )
 
     async def logs(self, deployment_id: str, revision_id: str) -> RevisionLogs:
         """Build and deploy log lines (the local control plane's `…/logs`); prefer
         `ControlPlaneClient.logs.revision_log`, which reads what LangSmith serves."""
         return await self._http.request_as(
-            RevisionLogs, "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}/logs"
+            RevisionLogs,
+            "GET",
+            f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}/logs",
         )
 
 
@@ -212,7 +226,7 @@ class AuthProvidersClient:
 
     async def get(self, provider_id: str) -> OAuthProvider:
         return await self._http.request_as(
-            OAuthProvider, "GET", f"/v2/auth/providers/{provider_id}"
+            OAuthProvider, "GET", f"/v2/auth/providers/{segment(provider_id)}"
         )
 
     async def create(
@@ -246,12 +260,15 @@ class AuthProvidersClient:
     async def patch(self, provider_id: str, **changes: Any) -> OAuthProvider:
         """`PATCH`: name, client_id, client_secret, auth_url, token_url, uses_pkce, …"""
         return await self._http.request_as(
-            OAuthProvider, "PATCH", f"/v2/auth/providers/{provider_id}", json=compact(**changes)
+            OAuthProvider,
+            "PATCH",
+            f"/v2/auth/providers/{segment(provider_id)}",
+            json=compact(**changes),
         )
 
     async def delete(self, provider_id: str) -> Any:
         """`DELETE` (200 with any JSON, usually `{"message": …}`)."""
-        return await self._http.request_json("DELETE", f"/v2/auth/providers/{provider_id}")
+        return await self._http.request_json("DELETE", f"/v2/auth/providers/{segment(provider_id)}")
 
 
 class ControlPlaneClient(ApiClient):
@@ -308,7 +325,7 @@ class ControlPlaneClient(ApiClient):
                     f"revision {revision_id} is still {revision.status} after {timeout:g} s",
                     method="GET",
                     url=self.transport.url_for(
-                        f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
+                        f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}"
                     ),
                 )
             await asyncio.sleep(max(0.0, min(interval, deadline - time.monotonic())))

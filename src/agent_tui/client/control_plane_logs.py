@@ -39,6 +39,7 @@ from agent_tui.client.models.control_plane import (
     UploadUrl,
 )
 from agent_tui.client.transport import Transport, compact
+from agent_tui.client.url_path import segment
 
 LogKind = Literal["build", "deploy"]
 MAX_LOG_PAGE = 1000
@@ -70,14 +71,14 @@ class LogQuery:
 
 
 def logs_path(kind: LogKind, deployment_id: str, revision_id: str | None) -> str:
-    base = f"/v1/projects/{deployment_id}"
+    base = f"/v1/projects/{segment(deployment_id)}"
     if kind == "build":
         if revision_id is None:
             raise ValueError("build logs belong to a revision")
-        return f"{base}/revisions/{revision_id}/build_logs"
+        return f"{base}/revisions/{segment(revision_id)}/build_logs"
     if revision_id is None:
         return f"{base}/deploy_logs"
-    return f"{base}/revisions/{revision_id}/deploy_logs"
+    return f"{base}/revisions/{segment(revision_id)}/deploy_logs"
 
 
 class LogsClient:
@@ -208,10 +209,10 @@ class LogsClient:
             return await self._http.request_as(
                 RevisionLogs,
                 "GET",
-                f"/v2/deployments/{deployment_id}/revisions/{revision_id}/logs",
+                f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}/logs",
             )
         status = await self._http.request_json(
-            "GET", f"/v2/deployments/{deployment_id}/revisions/{revision_id}"
+            "GET", f"/v2/deployments/{segment(deployment_id)}/revisions/{segment(revision_id)}"
         )
         return RevisionLogs(
             revision_id=revision_id,
@@ -228,7 +229,7 @@ class UploadsClient:
         return await self._http.request_as(
             UploadUrl,
             "POST",
-            f"/v2/deployments/{deployment_id}/upload-url",
+            f"/v2/deployments/{segment(deployment_id)}/upload-url",
             json={"supports_upload_headers": True},
         )
 

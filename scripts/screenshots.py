@@ -154,7 +154,7 @@ async def chat(pilot: Pilot[None]) -> None:
     await until(pilot, lambda: bool(pane.model.items) and pane.assistant is not None)
     pane.prompt.insert("calc 6*7")
     await pilot.press("enter")
-    await until(pilot, lambda: pane.run is None and pane.run_state == "done")
+    await until(pilot, lambda: not pane.running and pane.run_state == "done")
     await pilot.press("ctrl+b")  # the history pane hidden: the chat has the width
 
 
@@ -178,7 +178,7 @@ async def paused(pilot: Pilot[None]) -> None:
     pane.prompt.insert("weather in Oslo")
     await pilot.press("enter")
     await until(
-        pilot, lambda: pane.run is None and "paused before" in str(pane.paused_bar.render())
+        pilot, lambda: not pane.running and "paused before" in str(pane.paused_bar.render())
     )
     await pilot.press("ctrl+b")
 
@@ -198,7 +198,7 @@ async def graph_pane(pilot: Pilot[None]) -> None:
     pane.transcript.focus()
     await pilot.press("v")
     view = screen.live_graph.pane.view  # type: ignore[attr-defined]
-    await until(pilot, lambda: "┌●⏸" in view.plain and "✓1" in view.plain)
+    await until(pilot, lambda: "┌●‖" in view.plain and "✓1" in view.plain)
     await pilot.press("j")
 
 

@@ -129,7 +129,7 @@ class ThreadBreakpoints:
         return {"interrupt_before": EVERY_NODE, "interrupt_after": EVERY_NODE}
 
     def summary(self) -> str:
-        """For the chat's state line: `⏸ before: tools · after: agent`, `⏸ stepping`."""
+        """For the chat's state line: `‖ before: tools · after: agent`, `‖ stepping`."""
         parts: list[str] = []
         if self.stepping:
             parts.append("stepping")
@@ -137,7 +137,7 @@ class ThreadBreakpoints:
             parts.append(f"before: {', '.join(self.before)}")
         if self.after:
             parts.append(f"after: {', '.join(self.after)}")
-        return f"⏸ {' · '.join(parts)}" if parts else ""
+        return f"‖ {' · '.join(parts)}" if parts else ""
 
 
 def pause_text(waiting: Waiting) -> str | None:

@@ -84,7 +84,7 @@ async def test_pause_before_a_node_then_continue_to_the_end(
         assert [node.name for node in modal.nodes] == ["agent", "tools", "approve"]
         await on_node(pilot, modal, "tools")
         await pilot.press("b", "enter")
-        await wait_for(pilot, lambda: "⏸ before: tools" in state_line(pane), what="state line")
+        await wait_for(pilot, lambda: "‖ before: tools" in state_line(pane), what="state line")
 
         await type_and_send(pilot, pane, "weather in Paris")
         await paused_at(pilot, pane, wait_for, "paused before tools")
@@ -99,7 +99,7 @@ async def test_pause_before_a_node_then_continue_to_the_end(
         )
         assert ai_texts(pane)[-1].endswith(" C in Paris.")  # the tool ran, then agent
         assert not pane.paused_bar.paused
-        assert "⏸ before: tools" in state_line(pane)  # the breakpoints stay for later runs
+        assert "‖ before: tools" in state_line(pane)  # the breakpoints stay for later runs
 
 
 async def test_stepping_pauses_before_each_node_in_turn(
@@ -111,7 +111,7 @@ async def test_stepping_pauses_before_each_node_in_turn(
         pane = pane_of(app)
         await open_breakpoints(pilot, pane, wait_for)
         await pilot.press("asterisk", "enter")
-        await wait_for(pilot, lambda: "⏸ stepping" in state_line(pane), what="state line")
+        await wait_for(pilot, lambda: "‖ stepping" in state_line(pane), what="state line")
 
         await type_and_send(pilot, pane, "weather in Paris")
         for node in ("agent", "tools", "agent"):
@@ -133,7 +133,7 @@ async def test_pause_after_a_node_and_step_to_the_next(
         modal = await open_breakpoints(pilot, pane, wait_for)
         await on_node(pilot, modal, "agent")
         await pilot.press("a", "enter")
-        await wait_for(pilot, lambda: "⏸ after: agent" in state_line(pane), what="state line")
+        await wait_for(pilot, lambda: "‖ after: agent" in state_line(pane), what="state line")
 
         await type_and_send(pilot, pane, "weather in Paris")
         await paused_at(pilot, pane, wait_for, "paused after agent")
@@ -169,7 +169,7 @@ async def test_a_node_inside_a_subgraph_is_refused_with_the_reason(
         assert message == "chat:tools: cannot pause here (inside subgraph chat)"
         await on_node(pilot, modal, "chat")
         await pilot.press("b", "enter")
-        await wait_for(pilot, lambda: "⏸ before: chat" in state_line(pane), what="state line")
+        await wait_for(pilot, lambda: "‖ before: chat" in state_line(pane), what="state line")
         assert pane.breakpoints.run_kwargs() == {
             "interrupt_before": ["chat"],
             "interrupt_after": None,
@@ -348,4 +348,4 @@ async def test_a_replay_carries_the_breakpoints_and_the_chat_shows_the_pause(
         pane = pane_of(app)
         await wait_for(pilot, lambda: pane.paused_bar.paused, what="the pause in the chat")
         assert pane.paused_bar.paused_text == "paused before dbl"
-        assert "⏸ before: dbl" in state_line(pane)
+        assert "‖ before: dbl" in state_line(pane)

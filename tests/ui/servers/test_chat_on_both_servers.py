@@ -98,7 +98,7 @@ async def test_a_breakpoint_pauses_steps_and_continues(
         rows = [node.name for node in modal.nodes]
         modal.query_one(DataTable).move_cursor(row=rows.index("tools"))
         await pilot.press("b", "enter")
-        await wait_for(pilot, lambda: "⏸ before: tools" in state_line(pane), what="state line")
+        await wait_for(pilot, lambda: "‖ before: tools" in state_line(pane), what="state line")
 
         await type_and_send(pilot, pane, "weather in Paris")
         await wait_for(

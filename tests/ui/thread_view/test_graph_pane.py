@@ -104,7 +104,7 @@ async def test_b_and_shift_b_on_a_node_are_the_chats_breakpoints_and_the_pause_s
         await pilot.press("b")  # pause before chat
         assert pane.breakpoints.before == ["chat"]
         assert top_border(view.plain, "chat").startswith("┌●")
-        assert "⏸ before: chat" in state_line(pane)
+        assert "‖ before: chat" in state_line(pane)
         await pilot.press("k", "B")  # pause after prepare
         assert pane.breakpoints.after == ["prepare"]
         assert bottom_border(view.plain, "prepare").startswith("└●")
@@ -130,12 +130,12 @@ async def test_b_and_shift_b_on_a_node_are_the_chats_breakpoints_and_the_pause_s
         await wait_for(pilot, lambda: ended(pane), what="the pause")
         await wait_for(
             pilot,
-            lambda: top_border(view.plain, "chat").startswith("┌●⏸"),
+            lambda: top_border(view.plain, "chat").startswith("┌●‖"),
             what="paused before chat",
             workers=False,
         )
         assert top_border(view.plain, "prepare").startswith("┌✓1")
-        assert "⏸ paused before chat" in status(screen)
+        assert "‖ paused before chat" in status(screen)
 
 
 async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
@@ -293,13 +293,13 @@ async def test_a_pause_after_a_node_is_marked_on_its_bottom_border(
         await wait_for(pilot, lambda: pane.paused_bar.paused_text == "paused after prepare")
         await wait_for(
             pilot,
-            lambda: bottom_border(view.plain, "prepare").startswith("└●⏸"),
+            lambda: bottom_border(view.plain, "prepare").startswith("└●‖"),
             what="paused after prepare",
             workers=False,
         )
-        assert "⏸ paused after prepare" in status(screen)
+        assert "‖ paused after prepare" in status(screen)
         assert top_border(view.plain, "prepare").startswith("┌✓1")
-        assert "⏸" not in top_border(view.plain, "chat")
+        assert "‖" not in top_border(view.plain, "chat")
 
 
 async def test_a_hostile_graph_is_drawn_inertly_with_its_marks(

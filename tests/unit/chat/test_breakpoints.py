@@ -76,7 +76,7 @@ def test_toggles_set_and_clear_each_side() -> None:
     assert chosen.toggle(BreakpointNode("tools"), "before") is True
     assert chosen.toggle(BreakpointNode("agent"), "after") is True
     assert chosen.run_kwargs() == {"interrupt_before": ["tools"], "interrupt_after": ["agent"]}
-    assert chosen.summary() == "⏸ before: tools · after: agent"
+    assert chosen.summary() == "‖ before: tools · after: agent"
     assert chosen.toggle(BreakpointNode("tools"), "before") is False
     assert chosen.run_kwargs() == {"interrupt_before": None, "interrupt_after": ["agent"]}
     assert chosen.is_set("agent", "after") and not chosen.is_set("agent", "before")
@@ -86,7 +86,7 @@ def test_stepping_pauses_before_every_node_and_keeps_the_after_breakpoints() -> 
     chosen = ThreadBreakpoints(before=["tools"], after=["agent"])
     assert chosen.toggle_stepping() is True
     assert chosen.run_kwargs() == {"interrupt_before": "*", "interrupt_after": ["agent"]}
-    assert chosen.summary() == "⏸ stepping · after: agent"
+    assert chosen.summary() == "‖ stepping · after: agent"
     chosen.toggle_stepping()
     assert chosen.run_kwargs()["interrupt_before"] == ["tools"]  # kept while stepping
 

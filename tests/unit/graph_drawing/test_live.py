@@ -70,8 +70,8 @@ def test_marks_are_written_in_the_borders_and_the_drawing_keeps_its_shape() -> N
     text = paint(drawn, marks, expanded=frozenset(), selected="prepare")
     lines = text.plain.splitlines()
     assert [len(line) for line in lines] == [len(line) for line in plain.splitlines()]
-    assert "┌✓1 0.4s──┐" in lines and "└●⏸───────┘" in lines and "  ┌●▶────┐" in lines
-    assert text.plain.replace("✓1 0.4s", "───────").replace("●⏸", "──").replace("●▶", "──") == plain
+    assert "┌✓1 0.4s──┐" in lines and "└●‖───────┘" in lines and "  ┌●▶────┐" in lines
+    assert text.plain.replace("✓1 0.4s", "───────").replace("●‖", "──").replace("●▶", "──") == plain
 
 
 def test_hostile_node_names_stay_text_with_their_marks() -> None:

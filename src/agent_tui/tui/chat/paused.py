@@ -46,7 +46,7 @@ class PausedBar(Static, can_focus=True):
 
     def pause(self, text: str) -> None:
         self.paused_text = text
-        line = Text("⏸ ", style="bold")
+        line = Text("‖ ", style="bold")
         line.append(text, style="bold")
         line.append("   c continue · s step · e edit, continue · esc stay paused", style="dim")
         self.update(line)

@@ -4,8 +4,8 @@ The headless drawing stays as it is; this colours it and writes short marks into
 boxes' borders, where no edge runs (edges end above a box and leave below it):
 
 - top border: `●` a breakpoint before the node, `▶` running now, `✓2 0.4s` ran second
-  in this run (for 0.4 s), `⏸` paused before it, `?` an `interrupt()` waits in it;
-- bottom border: `●` a breakpoint after the node, `⏸` paused after it;
+  in this run (for 0.4 s), `‖` paused before it, `?` an `interrupt()` waits in it;
+- bottom border: `●` a breakpoint after the node, `‖` paused after it;
 - the whole box: coloured by the same (running green, paused yellow, ran dim green, the
   checkpoint picked in the history magenta) and reversed under the cursor.
 
@@ -72,7 +72,7 @@ class _Shown:
             text += "▶"
         pause = self.paused.get(node)
         if pause == "before":
-            text += "⏸"
+            text += "‖"
         elif pause == "asks":
             text += "?"
         run = self.ran.get(node)
@@ -82,7 +82,7 @@ class _Shown:
 
     def bottom(self, node: str) -> str:
         text = "●" if node in self.after else ""
-        return text + ("⏸" if self.paused.get(node) == "after" else "")
+        return text + ("‖" if self.paused.get(node) == "after" else "")
 
 
 def _cells(line: str) -> list[str]:

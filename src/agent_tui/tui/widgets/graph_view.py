@@ -197,6 +197,11 @@ class GraphView(ScrollableContainer, can_focus=True):
             region = Region(box.x, box.y, box.width, box.height)
             self.call_after_refresh(self.scroll_to_region, region.grow((1, 2, 1, 2)))
 
+    def on_focus(self) -> None:
+        """The cursor shows as soon as the drawing has the keys: the first box is picked."""
+        if self.selected is None and not self.as_list and self.boxes:
+            self.select(self.boxes[0].node)
+
     def _current(self) -> Box | None:
         return self.drawn.boxes.get(self.selected) if self.selected else None
 

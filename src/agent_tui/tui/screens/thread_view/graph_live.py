@@ -257,8 +257,8 @@ class LiveGraph:
         text = Text("Graph", style="bold")
         parts: list[tuple[str, list[str]]] = [
             ("▶ running", sorted(marks.running)),
-            ("⏸ paused before", sorted(n for n, p in marks.paused.items() if p == "before")),
-            ("⏸ paused after", sorted(n for n, p in marks.paused.items() if p == "after")),
+            ("‖ paused before", sorted(n for n, p in marks.paused.items() if p == "before")),
+            ("‖ paused after", sorted(n for n, p in marks.paused.items() if p == "after")),
             ("? asks in", sorted(n for n, p in marks.paused.items() if p == "asks")),
             ("● before", sorted(marks.before)),
             ("● after", sorted(marks.after)),

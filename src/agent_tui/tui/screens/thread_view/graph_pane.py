@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from agent_tui.tui.widgets.graph_view import GraphView
 
-LEGEND = "▶ running  ✓n ran n-th  ⏸ paused  ? asks  ● breakpoint (top: before, bottom: after)"
+LEGEND = "▶ running  ✓n ran n-th  ‖ paused  ? asks  ● breakpoint (top: before, bottom: after)"
 
 
 class TogglesBreakpoints(Protocol):

@@ -89,6 +89,45 @@ async def test_the_pane_lights_the_running_node_then_numbers_the_nodes_that_ran(
         assert screen.query_one("#history").display
 
 
+async def test_runs_sent_while_the_pane_shows_stream_each_nodes_start(
+    client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    """With the pane open, a run asks for `tasks` too (the state line says so): the node
+    is lit from the streamed start of its task, not from a later read of the thread."""
+    gate = tmp_path / "gate"
+    gated = await client.assistants.create(
+        "nested", context={"token_delay_ms": 0, "gate": str(gate)}
+    )
+    thread = await chat_thread(client, gated)
+    app, screen = chat_app(client, thread.thread_id, gated)
+    async with app.run_test(size=(200, 45)) as pilot:
+        pane = pane_of(app)
+        assert "tasks" not in state_line(pane)
+        view = await show_graph(pilot, screen, wait_for)
+        assert "modes updates, messages-tuple, tasks" in state_line(pane)
+        try:
+            await type_and_send(pilot, pane, "hello")
+            await wait_for(
+                pilot,
+                lambda: top_border(view.plain, "prepare").startswith("┌▶"),
+                what="prepare lit while the gate holds it",
+                workers=False,
+            )
+            started = [
+                record.data
+                for record in pane.inspector.records
+                if record.event.startswith("tasks") and '"prepare"' in record.data
+            ]
+            assert started, "no task of prepare was streamed"
+        finally:
+            gate.touch()
+        await wait_for(pilot, lambda: ended(pane), what="the run's end")
+        screen.chat.transcript.focus()  # in the prompt, `v` types
+        await pilot.press("v")
+        assert not screen.query_one(GraphPane).display
+        assert "tasks" not in state_line(pane)
+
+
 async def test_b_and_shift_b_on_a_node_are_the_chats_breakpoints_and_the_pause_shows(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:

@@ -48,7 +48,7 @@ from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.chat.queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.tui.chat.run import ChatRun
 from agent_tui.tui.chat.state_line import state_line
-from agent_tui.tui.chat.stream_modes import session_modes
+from agent_tui.tui.chat.stream_modes import run_modes
 from agent_tui.tui.chat.transcript import TranscriptView
 from agent_tui.tui.gc_tuning import streaming
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
@@ -115,6 +115,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.queue = MessageQueue(self)
         self._descriptions: dict[ChatAssistant, str | None] = {}  # for the empty hint
         self.breakpoints = ThreadBreakpoints()  # every run started here carries them
+        self.watching_graph = False  # a graph pane shows the runs (they stream `tasks`)
         self.graph_inputs = GraphInputs(client)  # a graph without messages takes JSON
 
     def compose(self) -> ComposeResult:
@@ -167,7 +168,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
 
     @property
     def stream_modes(self) -> tuple[str, ...]:
-        return session_modes(self.app)
+        return run_modes(self.app, watching_graph=self.watching_graph)
 
     def on_mount(self) -> None:
         self.show_state()

@@ -40,6 +40,16 @@ def session_modes(app: App[Any]) -> tuple[str, ...]:
     return _chosen.get(app, DEFAULT_MODES)
 
 
+def run_modes(app: App[Any], *, watching_graph: bool = False) -> tuple[str, ...]:
+    """The modes a run started now asks for: the session's, and `tasks` while a graph pane
+    watches the run (each node's start is streamed, so the running node is lit at once
+    rather than at the pane's next read of the thread; `debug` carries the same)."""
+    modes = session_modes(app)
+    if watching_graph and "tasks" not in modes and "debug" not in modes:
+        return (*modes, "tasks")
+    return modes
+
+
 def remember_modes(app: App[Any], modes: tuple[str, ...]) -> None:
     _chosen[app] = tuple(mode for mode in MODES if mode in modes)
 

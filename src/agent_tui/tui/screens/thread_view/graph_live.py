@@ -83,6 +83,8 @@ class LiveGraph:
     def toggle(self) -> None:
         pane = self.pane
         history = self.screen.query_one("#history")
+        self.chat.watching_graph = not pane.display
+        self.chat.show_state()  # the next run's modes: `tasks` while the pane shows
         if pane.display:
             pane.display = False
             if self._hid_history:

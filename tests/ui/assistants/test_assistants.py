@@ -356,7 +356,9 @@ async def test_the_cursor_picks_a_subgraph_and_e_expands_it_in_place_then_collap
         view = screen.query_one(GraphView)
         drawing = screen.query_one("#graph-drawing", Static)
         legend = screen.query_one("#graph-legend", Static)
-        await pilot.press("j")  # the first box (start and end are skipped)
+        # The first box is under the cursor from the start (start and end are skipped).
+        await wait_for(pilot, lambda: view.selected == "prepare", what="the cursor")
+        await pilot.press("j", "k")  # the next box in reading order, and back
         assert view.selected == "prepare"
         await pilot.press("down")  # the box below it
         assert view.selected == "chat"
@@ -380,3 +382,10 @@ async def test_the_cursor_picks_a_subgraph_and_e_expands_it_in_place_then_collap
         assert view.selected == "prepare"
         await pilot.press("e")  # not a subgraph: nothing changes
         assert "│ chat │" in str(drawing.render())
+        # A click on a box picks it, as on Studio's canvas; a click beside the boxes does not.
+        chat = view.drawn.boxes["chat"]
+        await pilot.click("#graph-drawing", offset=(chat.x + 1, chat.y + 1))
+        assert view.selected == "chat"
+        assert boxes_styled(drawing, reversed_style) == ["│ chat │"]
+        await pilot.click("#graph-drawing", offset=(0, 0))  # beside (start)
+        assert view.selected == "chat"

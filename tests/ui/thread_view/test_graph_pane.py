@@ -27,6 +27,8 @@ from tests.support.shell import ShellHarness
 from tests.support.thread_view import counter_thread, loaded, view_app
 from tests.support.waiting import WaitFor
 
+MAGENTA = 5  # the terminal's own magenta (ANSI colour 5)
+
 
 def graph_of(screen: ThreadViewScreen) -> GraphView:
     return screen.query_one(GraphPane).view
@@ -191,8 +193,8 @@ async def test_a_checkpoint_picked_in_the_history_lights_the_node_that_wrote_it(
         drawing = view.query_one("#graph-drawing", Static)
 
         def step_style(style: Style) -> bool:
-            """Bold and coloured: the checkpoint's nodes (the ones that ran are not bold)."""
-            return bool(style.bold) and style.foreground is not None
+            """Magenta: the checkpoint's nodes (whether under the cursor or not)."""
+            return style.foreground is not None and style.foreground.ansi == MAGENTA
 
         def lit() -> list[str]:
             return boxes_styled(drawing, step_style)
@@ -234,7 +236,7 @@ def test_graph_pane_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFo
         await wait_for(pilot, lambda: loaded(screen), what="the thread view")
         await pilot.press("v")
         await wait_for(pilot, settled, what="the graph pane", workers=False)
-        await pilot.press("j", "b")
+        await pilot.press("b")  # the cursor is on the first box (agent) from the start
         await wait_for(pilot, settled, what="the breakpoint", workers=False)
 
     assert snap_compare(app, terminal_size=(160, 32), run_before=run_before)
@@ -326,7 +328,8 @@ async def test_a_pause_after_a_node_is_marked_on_its_bottom_border(
     async with app.run_test(size=(150, 45)) as pilot:
         pane = pane_of(app)
         view = await show_graph(pilot, screen, wait_for)
-        await pilot.press("j", "B")  # pause after prepare
+        assert view.selected == "prepare"  # the first box, picked when the pane took the keys
+        await pilot.press("B")  # pause after prepare
         assert pane.breakpoints.after == ["prepare"]
         await type_and_send(pilot, pane, "hello")
         await wait_for(pilot, lambda: pane.paused_bar.paused_text == "paused after prepare")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
@@ -160,6 +161,7 @@ class GraphView(ScrollableContainer, can_focus=True):
         self._layout = None
         self._subgraphs = None
         self._keep_selection()
+        self._pick_first()
         self.redraw()
         if self.is_mounted:
             self.refresh_bindings()  # expanding is dimmed without subgraphs
@@ -199,8 +201,24 @@ class GraphView(ScrollableContainer, can_focus=True):
 
     def on_focus(self) -> None:
         """The cursor shows as soon as the drawing has the keys: the first box is picked."""
-        if self.selected is None and not self.as_list and self.boxes:
+        self._pick_first()
+
+    def _pick_first(self) -> None:
+        if self.selected is None and self.has_focus and not self.as_list and self.boxes:
             self.select(self.boxes[0].node)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a box picks it (as Studio's canvas does); elsewhere, nothing."""
+        if self.as_list:
+            return
+        offset = event.get_content_offset(self.query_one("#graph-drawing", Static))
+        if offset is None:
+            return
+        for box in self.drawn.boxes.values():
+            if box.contains(offset.x, offset.y):
+                self.focus()
+                self.select(box.node)
+                return
 
     def _current(self) -> Box | None:
         return self.drawn.boxes.get(self.selected) if self.selected else None

@@ -45,7 +45,7 @@ def test_the_newest_commit_is_restored_where_the_runtime_loads_it(in_folder: Pat
     committer.commit()
     assert not Path("ops.pckl").exists()  # only the commit files are written
 
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (2, 0)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [1, 2]}
 
@@ -57,16 +57,16 @@ def test_a_commit_cut_short_leaves_the_one_before(in_folder: Path) -> None:
     store["threads"].append(100)
     committer.commit()
     # A crash in the middle of the second write: only part of it reached the file.
-    second = Path(commit_file("ops.pckl", 2))
-    second.write_bytes(second.read_bytes()[:60])
+    log = Path(commit_file("ops.pckl", 0))
+    log.write_bytes(log.read_bytes()[:-5])
 
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 1}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (1, 0)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": list(range(100))}
-    # The next commit overwrites the spoiled file, never the good one.
-    again = Committer(lambda: [("ops.pckl", store)], {"ops.pckl": 1})
+    # The next process starts its log in the other file, never over the good one.
+    again = Committer(lambda: [("ops.pckl", store)], {"ops.pckl": (1, 0)})
     again.commit()
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (2, 1)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [*range(100), 100]}
 
@@ -89,7 +89,7 @@ def test_the_runtimes_own_newer_file_is_kept(in_folder: Path) -> None:
     # A clean stop: the runtime writes its own file after the last commit.
     with open("ops.pckl", "wb") as file:
         pickle.dump({"threads": ["saved at stop"]}, file)
-    later = os.path.getmtime(commit_file("ops.pckl", 1)) + 1
+    later = os.path.getmtime(commit_file("ops.pckl", 0)) + 1
     os.utime("ops.pckl", (later, later))
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": ["saved at stop"]}
@@ -140,17 +140,16 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     runs = [{"run_id": n, "status": "pending", "kwargs": {"n": n}} for n in range(50)]
     store = {"runs": runs, "threads": [], "crons": []}
     snapshots = Snapshotter("records")
-    first = snapshots.frames(store)
-    assert first is not None
+    first = snapshots.changes(store)
+    assert first is not None and len(first) == 1 + 50  # the head, then every record
+    snapshots.written()
     runs[7]["status"] = "success"
     runs[9].update({"status": "error", "kwargs": {"n": -9}})
     runs.append({"run_id": 50, "status": "pending", "kwargs": {}})
-    second = snapshots.frames(store)
-    assert second is not None
-    reused = sum(1 for a, b in zip(first[1:], second[1:], strict=False) if a is b)
-    assert reused == 48  # every record but the two changed
-    snapshots.written(second)
-    assert snapshots.frames(store) is None  # nothing changed since
+    second = snapshots.changes(store)
+    assert second is not None and len(second) == 1 + 3  # the two changed, the new one
+    snapshots.written()
+    assert snapshots.changes(store) is None  # nothing changed since
 
     committer = Committer(lambda: [(ops, store)])
     committer.commit()

@@ -6,18 +6,22 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agent_tui.local.durable_commits import (
     CommitError,
     Committer,
+    _Log,
     commit_file,
     newest_commits,
     restore_committed,
 )
+from agent_tui.local.durable_runtime import changed_threads
 from agent_tui.local.durable_snapshots import Snapshotter
 
 
@@ -157,3 +161,118 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     committer.commit()
     restore_committed([ops])
     assert loaded(ops) == store
+
+
+def log_bytes(filename: str) -> int:
+    return sum(
+        Path(commit_file(filename, slot)).stat().st_size
+        for slot in (0, 1)
+        if Path(commit_file(filename, slot)).exists()
+    )
+
+
+def test_a_commit_writes_only_what_changed(in_folder: Path) -> None:
+    """A run changes a record or two among thousands: the commit appends those, it does
+    not write the store again."""
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")
+    os.mkdir(".langgraph_api")
+    runs = [{"run_id": n, "status": "success", "kwargs": {"text": "x" * 200}} for n in range(2000)]
+    store = {"runs": runs, "threads": []}
+    committer = Committer(lambda: [(ops, store)])
+    committer.commit()
+    first = log_bytes(ops)
+    runs[1500]["status"] = "error"
+    runs.append({"run_id": 2000, "status": "pending", "kwargs": {}})
+    committer.commit()
+    assert log_bytes(ops) - first < 20_000  # the store is over 400 KB
+    restore_committed([ops])
+    assert loaded(ops) == store
+
+
+def test_a_grown_log_starts_again_in_the_other_file_and_a_crash_there_loses_nothing(
+    in_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_Log, "COMPACT_AT", 2_000)
+    store: dict[str, list[dict[str, int]]] = {"threads": [{"n": n} for n in range(100)]}
+    committer = Committer(lambda: [("ops.pckl", store)])
+    committer.commit()  # a snapshot in file 0
+    commits = 1
+    while newest_commits(["ops.pckl"])["ops.pckl"][1] == 0:
+        store["threads"][commits % 100] = {"n": -commits}
+        committer.commit()
+        commits += 1
+    # The log grew past its limit: the last commit was a snapshot in file 1, over
+    # nothing; the next compaction goes back to file 0, over its longer earlier log.
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store
+    while newest_commits(["ops.pckl"])["ops.pckl"][1] == 1:
+        store["threads"].append({"n": commits})
+        committer.commit()
+        commits += 1
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store
+
+    # A crash while the next snapshot is written: the file before holds every commit.
+    before = json_copy(store)
+    snapshot = Path(commit_file("ops.pckl", 1))
+    store["threads"].append({"n": -1})
+    for _ in range(200):
+        committer.commit()
+        if newest_commits(["ops.pckl"])["ops.pckl"][1] == 1:
+            break
+        before = json_copy(store)
+        store["threads"].append({"n": -1})
+    snapshot.write_bytes(snapshot.read_bytes()[:100])
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == before
+
+
+def json_copy(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value))
+
+
+async def test_a_runs_commit_looks_at_its_threads_records_and_the_rest_soon_after(
+    in_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer about thread a waits only for a's records (and any record added); a
+    change inside another thread's records is written within `EVERYTHING_WITHIN`."""
+    monkeypatch.setattr(Committer, "EVERYTHING_WITHIN", 0.05)
+    monkeypatch.setattr(Committer, "BACKGROUND_DELAY", 0.01)
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")
+    os.mkdir(".langgraph_api")
+    runs = [
+        {"run_id": n, "thread_id": "a" if n % 2 else "b", "status": "pending"} for n in range(10)
+    ]
+    store = {"runs": runs, "threads": [{"thread_id": "a"}, {"thread_id": "b"}]}
+    committer = Committer(lambda: [(ops, store)])
+    await committer.request()
+    runs[1]["status"] = "success"  # thread a
+    runs[2]["status"] = "success"  # thread b
+    runs.append({"run_id": 10, "thread_id": "c", "status": "pending"})
+    await committer.request(threads=["a"])
+    restore_committed([ops])
+    saved = loaded(ops)
+    assert isinstance(saved, dict)
+    assert [r["status"] for r in saved["runs"][1:3]] == ["success", "pending"]
+    assert saved["runs"][-1]["run_id"] == 10
+    deadline = time.monotonic() + 30
+    while True:
+        restore_committed([ops])
+        if loaded(ops) == store:
+            break
+        assert time.monotonic() < deadline, "the other thread's change was never written"
+        await asyncio.sleep(0.01)  # the sweep runs on this loop: nothing else to await
+
+
+def test_only_the_requests_a_run_is_made_of_name_their_threads() -> None:
+    thread = "0f9b9c0e-1a2b-4c3d-8e4f-5a6b7c8d9e0f"
+    assert changed_threads("POST", "/threads") == ()
+    assert changed_threads("POST", f"/threads/{thread}/runs/wait") == (thread,)
+    assert changed_threads("POST", f"/threads/{thread.upper()}/runs/stream") == (thread,)
+    assert changed_threads("POST", f"/threads/{thread}/runs") == (thread,)
+    assert changed_threads("PATCH", f"/threads/{thread}") is None
+    assert changed_threads("POST", f"/threads/{thread}/state") is None
+    assert changed_threads("POST", f"/threads/{thread}/runs/{thread}/cancel") is None
+    assert changed_threads("POST", "/threads/not-an-id/runs/wait") is None
+    assert changed_threads("POST", "/runs/wait") is None
+    assert changed_threads("PUT", "/store/items") is None

@@ -120,6 +120,13 @@ class Committer:
     most half the loop's time. A background request (a run started or ended) waits up to
     `BACKGROUND_DELAY` for an urgent one to join.
 
+    A request may name the only threads whose records its caller changed
+    (`durable_runtime.changed_threads`): a commit for such requests alone compares the
+    records of those threads (and sees every record added, dropped or moved), not the
+    thousands of others; one of everything follows within `EVERYTHING_WITHIN`, so a change
+    that reading missed is still on disk well within a second. A commit after a failed one
+    looks at everything.
+
     Every `FULL_EVERY` seconds a commit pickles every piece again (about 40 ms for 870
     threads and runs), to catch a change made inside a value in place (`durable_snapshots`);
     the runtime makes none that matters, so it is rare.

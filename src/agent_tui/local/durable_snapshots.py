@@ -22,7 +22,8 @@ bytes changed.
 
 A block of the log is frames (a 4-byte length, then a pickle): a head ``(order, parts,
 tokens)`` (the store's keys in order, or None if as before; the parts whose pieces changed
-order or number: ``{key: (kind, [token …])}``; the tokens of the pieces that follow), then
+order or number: ``{key: (kind, [token …])}``, the kind ending in ``+`` when the tokens
+only follow on the earlier ones); the tokens of the pieces that follow), then
 the pieces. A token names a piece from the log's snapshot on (a snapshot is a block with
 everything). `replay` puts the mapping back together (it must import what the pickles
 name).
@@ -46,6 +47,7 @@ counter), a piece per entry; ``whole``: one piece, pickled at each commit."""
 BY_THREAD = frozenset({"threads", "runs"})
 """The ops store's lists whose records name their thread (``thread_id``)."""
 
+_APPENDED = "+"  # a part's kind in a head, when the tokens given follow its earlier ones
 _LENGTH = struct.Struct(">I")
 _PROTOCOL = 5  # `pickle.load` reads it; 20% faster than the runtime's own protocol 2
 
@@ -101,7 +103,11 @@ class Snapshotter:
             part = self._diff(old, kind, targets, labels, emitted, full=full, threads=only)
             parts[key] = part
             if old is None or part.tokens != old.tokens:
-                changed[key] = (kind, part.tokens)
+                count = len(old.tokens) if old is not None else 0
+                if old is not None and part.tokens[:count] == old.tokens:
+                    changed[key] = (kind + _APPENDED, part.tokens[count:])
+                else:
+                    changed[key] = (kind, part.tokens)
         order = list(parts)
         self._proposed = (parts, order)
         if not emitted and not changed and order == self._order:
@@ -251,7 +257,14 @@ def _kept(old: _Part, new: _Part) -> bool:
     """Whether ``new`` holds the very pieces of ``old`` in the same order (some may be
     appended)."""
     count = len(old.targets)
-    return len(new.targets) >= count and all(map(operator.is_, new.targets[:count], old.targets))
+    if len(new.targets) < count:
+        return False
+    try:
+        # The identity of each is compared first; records replaced by equal ones are
+        # as good (their thread's records are compared with their copies all the same).
+        return bool(new.targets[:count] == old.targets)
+    except Exception:  # an `==` that raises, or answers no truth
+        return all(map(operator.is_, new.targets[:count], old.targets))
 
 
 def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
@@ -316,7 +329,11 @@ def replay(blocks: Iterable[bytes]) -> dict[Any, Any]:
         new_order, changed, tokens = pickle.loads(frames[0])
         if new_order is not None:
             order = new_order
-        layout.update(changed)
+        for key, (kind, listed) in changed.items():
+            if kind.endswith(_APPENDED):
+                kind = kind.removesuffix(_APPENDED)
+                listed = layout[key][1] + listed
+            layout[key] = (kind, listed)
         pieces.update(zip(tokens, frames[1:], strict=True))
     result: dict[Any, Any] = {}
     for key in order:

@@ -134,7 +134,9 @@ class Snapshotter:
         if self.shape == "whole":
             yield None, "whole", [dict(mapping)], None
         elif self.shape in ("namespaces", "items"):
-            yield None, "entries", list(mapping.values()), list(mapping.keys())
+            # Items hold unchangeable values: a value equal to the last is unchanged.
+            kind = "items" if self.shape == "items" else "entries"
+            yield None, kind, list(mapping.values()), list(mapping.keys())
         else:
             for key, value in list(mapping.items()):
                 if isinstance(value, list):
@@ -191,16 +193,24 @@ class Snapshotter:
                 self._piece(new, index, index, emitted)
             self._appended(new, count, emitted)
             return new
-        # Pieces dropped or moved: matched by identity, one by one.
-        known = {id(t): i for i, t in enumerate(old.targets)} if old is not None else {}
+        # Pieces dropped or moved: matched one by one, an entry by its key (two entries may
+        # hold the very same value), a record by its identity.
+        known: dict[Any, int] = {}
+        if old is not None:
+            known = dict(
+                zip(
+                    old.labels if old.labels is not None else map(id, old.targets),
+                    range(len(old.targets)),
+                    strict=True,
+                )
+            )
         for index, target in enumerate(targets):
-            at = known.get(id(target))
+            at = known.get(labels[index] if labels is not None else id(target))
             if old is not None and at is not None:
                 new.copies.append(old.copies[at])
                 new.tokens.append(old.tokens[at])
                 new.frames.append(old.frames[at])
-                label_kept = labels is None or old.labels is None or labels[index] is old.labels[at]
-                if full or not label_kept or not _same(target, old.copies[at]):
+                if full or not _same(target, old.copies[at]):
                     self._piece(new, index, index, emitted)
             else:
                 new.copies.append(None)
@@ -276,6 +286,8 @@ def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
             return None
         if old.labels is not None and (new.labels is None or new.labels[:count] != old.labels):
             return None
+        if old.kind == "items":  # compared above: values, not containers of values
+            return [True] * count
         return list(map(bool, map(operator.eq, new.targets[:count], old.copies)))
     except Exception:  # an `==` that raises, or answers no truth: by identity, one by one
         if list(map(id, new.targets[:count])) != list(map(id, old.targets)):
@@ -345,7 +357,7 @@ def replay(blocks: Iterable[bytes]) -> dict[Any, Any]:
             result[key] = loaded[0]
         elif kind == "list":
             result[key] = loaded
-        else:  # entries
+        else:  # entries, items
             result.update(loaded)
     return result
 

@@ -276,3 +276,21 @@ def test_only_the_requests_a_run_is_made_of_name_their_threads() -> None:
     assert changed_threads("POST", "/threads/not-an-id/runs/wait") is None
     assert changed_threads("POST", "/runs/wait") is None
     assert changed_threads("PUT", "/store/items") is None
+
+
+def test_retry_counts_come_back_as_counted(in_folder: Path) -> None:
+    """The retry counter holds the same small numbers for many runs: an entry is known by
+    its run, not by its value."""
+    counts = os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl")
+    os.mkdir(".langgraph_api")
+    counter = {f"run-{n}": 1 for n in range(10)}
+    committer = Committer(lambda: [(counts, counter)])
+    committer.commit()
+    counter["run-3"] += 1  # a retried run
+    del counter["run-0"]
+    counter["run-10"] = 1
+    committer.commit()
+    counter["run-3"] += 1
+    committer.commit()
+    restore_committed([counts])
+    assert loaded(counts) == counter

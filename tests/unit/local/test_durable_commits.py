@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import struct
 import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -294,3 +296,25 @@ def test_retry_counts_come_back_as_counted(in_folder: Path) -> None:
     committer.commit()
     restore_committed([counts])
     assert loaded(counts) == counter
+
+
+def test_a_commit_file_of_the_earlier_format_is_still_restored(in_folder: Path) -> None:
+    """Data folders written before the log (one whole snapshot a file) keep their data."""
+    frames = [
+        pickle.dumps([("threads", "list", 2), ("crons", "whole", 1)]),
+        pickle.dumps({"thread_id": "a"}),
+        pickle.dumps({"thread_id": "b"}),
+        pickle.dumps([]),
+    ]
+    body = b"".join(struct.pack(">I", len(frame)) + frame for frame in frames)
+    header = struct.pack(">16sQQI", b"agent-tui commit", 7, len(body), zlib.crc32(body))
+    Path(commit_file("ops.pckl", 1)).write_bytes(header + body + b"left from a longer one")
+
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (7, 1)}
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == {"threads": [{"thread_id": "a"}, {"thread_id": "b"}], "crons": []}
+    # The next process starts its log in the other file, and goes on from there.
+    store = {"threads": [{"thread_id": "c"}]}
+    Committer(lambda: [("ops.pckl", store)], newest_commits(["ops.pckl"])).commit()
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store

@@ -12,16 +12,18 @@ as the app starts them (``python -m agent_tui.local.server_process``):
 - **volatile**: ``--volatile``, the runtime as langgraph-api ships it (stores pickled every
   10 s from a thread, checkpoints kept in memory until a clean stop).
 
+The two take turns batch by batch (whose batch goes first alternates), so a machine busy
+with something else for a while slows both alike.
+
 Both are first filled with ``--threads`` threads of one ``counter`` run each, so the stores
-written at each commit are not empty. Then, per round and alternating which goes first,
-each of a new thread (``POST /threads``) and a run on it, one at a time and eight at a
+written at each commit are not empty. Then, per round, each of a new thread (``POST /threads``) and a run on it, one at a time and eight at a
 time: ``--chat-runs`` chat turns streamed as the app's chat streams them (``runs/stream``:
 a tool call, a store item, the reply at the demo model's 20 ms a token) and ``--runs``
 ``counter`` runs answered by ``runs/wait`` (two nodes, no model: milliseconds, the worst
 case). It prints the time a caller waits per run, what durable writes add, and the
-durable / volatile ratio (medians of the rounds). The budget, 1.10, is for the chat turns:
-durable writes may not slow a run by more than 10%; the counter rows show the cost as
-milliseconds added to runs that do nearly nothing.
+durable / volatile ratio (medians of the rounds). The budget, 1.10, holds for every row:
+durable writes may not slow a run by more than 10%, not even a ``counter`` run that does
+nearly nothing.
 
 Checked (exit status 1 if not): every run ends with its graph's expected state, on both
 servers, and every thread is counted; without ``--quick`` also the budget.
@@ -131,6 +133,24 @@ async def timed(client: httpx.AsyncClient, graph: str, runs: int, concurrency: i
     return (time.perf_counter() - began) / runs * concurrency
 
 
+async def timed_side_by_side(
+    clients: dict[str, httpx.AsyncClient], graph: str, runs: int, concurrency: int, turn: int
+) -> dict[str, float]:
+    """`timed` on each server, batch by batch in turn (whose batch goes first alternates),
+    so a machine busy with something else for a while slows both alike."""
+    spent = dict.fromkeys(clients, 0.0)
+    for start in range(0, runs, concurrency):
+        batch = range(start, min(runs, start + concurrency))
+        names = list(clients)
+        if (turn + start // concurrency) % 2:
+            names.reverse()
+        for name in names:
+            began = time.perf_counter()
+            await asyncio.gather(*(one_run(clients[name], graph, n) for n in batch))
+            spent[name] += time.perf_counter() - began
+    return {name: seconds / runs * concurrency for name, seconds in spent.items()}
+
+
 Results = dict[str, dict[tuple[str, int], list[float]]]
 
 
@@ -149,13 +169,11 @@ async def measure(urls: dict[str, str], args: argparse.Namespace) -> Results:
             await timed(client, "counter", args.threads, CONCURRENCY)  # the stores' contents
         results: Results = {name: {mode: [] for mode in modes} for name in clients}
         for round_ in range(args.rounds):
-            order = list(clients) if round_ % 2 == 0 else list(reversed(clients))
             for graph, concurrency in modes:
                 runs = args.runs if graph == "counter" else args.chat_runs
-                for name in order:
-                    results[name][graph, concurrency].append(
-                        await timed(clients[name], graph, runs, concurrency)
-                    )
+                times = await timed_side_by_side(clients, graph, runs, concurrency, round_)
+                for name, seconds in times.items():
+                    results[name][graph, concurrency].append(seconds)
         for name, client in clients.items():
             counted = (await client.post("/threads/count", json={})).json()
             expected = args.threads + 2 * args.rounds * (args.runs + args.chat_runs)
@@ -216,9 +234,9 @@ def main() -> int:
             f"{statistics.median(volatile) * 1000:>10.1f}{added * 1000:>+10.1f}"
             f"{ratios[mode]:>7.2f}x"
         )
-    print(f"(ratio: durable / volatile, median of the rounds; budget {BUDGET:.2f}x for chat runs)")
+    print(f"(ratio: durable / volatile, median of the rounds; budget {BUDGET:.2f}x)")
     if not args.quick:
-        worst = max(ratio for (graph, _), ratio in ratios.items() if graph == "chat")
+        worst = max(ratios.values())
         check(worst <= BUDGET, f"durable writes slow a run {worst:.2f}x (budget {BUDGET:.2f}x)")
     print("checked: every run succeeded with the counter's state, every thread counted")
     return 0

@@ -11,6 +11,12 @@ transaction, committed before the run goes on, in WAL mode with ``synchronous=NO
 a commit survives a crash of the process (it is in the operating system's hands), the
 file stays consistent after a power cut (the last commits may be lost then).
 
+A commit appends to the write-ahead log; copying the log into the database (a WAL
+checkpoint, with an fsync) is done by a thread of its own (`WalCheckpoints`) four times a
+second, not by the commit that happens to fill 1,000 pages (SQLite's default): that
+commit took 5 to 40 ms on a busy disk, inside a run, on the event loop (a put and its
+writes: 0.085 ms on average that way, 0.060 ms this way).
+
 Only the server process imports this module (it needs langgraph-api).
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -58,6 +65,7 @@ class DurableSqliteSaver(SqliteSaver):
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA busy_timeout=10000")
+            self.conn.execute("PRAGMA wal_autocheckpoint=0")  # `WalCheckpoints` does it
         super().setup()
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -172,6 +180,45 @@ def copy_pickled_checkpoints(saver: DurableSqliteSaver) -> int:
     return copied
 
 
+class WalCheckpoints:
+    """A thread that copies the write-ahead log into the database now and then, on a
+    connection of its own (a ``PASSIVE`` checkpoint: it never waits for the writers)."""
+
+    EVERY = 0.25
+
+    def __init__(self, database: Path) -> None:
+        self._database = database
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wal-checkpoints", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ends the thread after its current checkpoint (not waited for: the event loop
+        may not block; the log keeps every commit either way)."""
+        self._stop.set()
+
+    def _run(self) -> None:
+        try:
+            conn = sqlite3.connect(self._database, check_same_thread=False)
+        except sqlite3.Error:
+            return
+        try:
+            conn.execute("PRAGMA busy_timeout=1000")
+            while not self._stop.wait(self.EVERY):
+                self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def checkpoint(conn: sqlite3.Connection) -> None:
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as exc:  # busy, or a full disk: the log keeps the commits
+            logger.debug("agent-tui: WAL checkpoint not done: %s", exc)
+
+
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """The saver langgraph-api enters once per event loop, on the data folder's database."""
@@ -186,6 +233,11 @@ async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
         saver.setup()
         if new and PICKLED_CHECKPOINTS.exists():
             copy_pickled_checkpoints(saver)
-        yield saver
+        checkpoints = WalCheckpoints(DATABASE_FILE)
+        checkpoints.start()
+        try:
+            yield saver
+        finally:
+            checkpoints.stop()
     finally:
         conn.close()

@@ -16,6 +16,10 @@ start. Here:
 - changes made without a request (a run's status, its thread's state, the runs the cron
   scheduler makes) are committed when each run starts and ends, within
   `Committer.BACKGROUND_DELAY` (sooner when an answer's commit takes them along);
+- the requests a run is made of (creating a thread, creating a run on one) and a run's
+  start and end change only their thread's records and records they add (`changed_threads`),
+  so their commits compare only those (`Committer.request(threads=…)`): a counter run's
+  commits cost microseconds, not a pass over every thread and run kept;
 - the runtime's own flush thread is stopped, so two writers never race on a file, and the
   runtime's final save at a clean stop is kept (our commits stop first).
 
@@ -31,6 +35,7 @@ import contextlib
 import functools
 import json
 import logging
+import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -51,9 +56,9 @@ DURABLE_CHECKPOINTER = "agent_tui.local.durable_checkpointer.checkpointer"
 ALLOWED_BLOCKING = (
     # The commit's in-place writes (`durable_commits`).
     (
-        ("io.BufferedRandom.write", "io.BufferedWriter.write", "os.write"),
+        ("os.pwrite", "os.write", "os.open"),
         "agent_tui/local/durable_commits.py",
-        ("_write_in_place",),
+        ("_write_at", "_descriptor"),
     ),
     # The checkpointer's SQLite calls, made on the loop as the runtime's own in-memory
     # checkpointer works on it (`durable_checkpointer`).
@@ -102,7 +107,7 @@ def runtime_sources() -> list[Source]:
     ]
 
 
-def make_runtime_durable(generations: dict[str, int]) -> Committer | None:
+def make_runtime_durable(generations: dict[str, tuple[int, int]]) -> Committer | None:
     """Patch the in-memory runtime (imported here) and uvicorn; return the committer.
     ``generations``: what `restore_committed` found, before the runtime was imported.
     None (and a warning) if the runtime keeps its files elsewhere than expected."""
@@ -187,11 +192,14 @@ def _commit_after_each_run(committer: Committer, loops: list[asyncio.AbstractEve
     original_worker = worker.worker
 
     async def run_worker(*args: Any, **kwargs: Any) -> Any:
-        _commit_soon(committer, loops)  # the run is now running
+        run = args[0] if args else kwargs.get("run")
+        thread = run.get("thread_id") if isinstance(run, dict) else None
+        threads = None if thread is None else (str(thread),)
+        _commit_soon(committer, loops, threads)  # the run is now running
         try:
             return await original_worker(*args, **kwargs)
         finally:
-            _commit_soon(committer, loops)  # its status, its thread's state
+            _commit_soon(committer, loops, threads)  # its status, its thread's state
 
     worker.worker = run_worker
 
@@ -208,6 +216,7 @@ class DurableCommits:
         if scope["type"] != "http" or not changes(scope["method"], scope["path"]):
             await self.app(scope, receive, send)
             return
+        threads = changed_threads(scope["method"], scope["path"])
         refused = False
 
         async def send_after_commit(message: Message) -> None:
@@ -219,7 +228,7 @@ class DurableCommits:
                 return
             if message["type"] == "http.response.start":
                 try:
-                    await self.committer.request()
+                    await self.committer.request(threads=threads)
                 except CommitError as exc:
                     refused = True
                     await _refuse(send, str(exc.strerror))
@@ -234,6 +243,25 @@ def changes(method: str, path: str) -> bool:
     if method in READ_METHODS:
         return False
     return not (method == "POST" and path.rstrip("/").endswith(READ_SUFFIXES))
+
+
+def changed_threads(method: str, path: str) -> tuple[str, ...] | None:
+    """The only threads whose records a changing request may change, where the
+    runtime's code shows it (the requests a run is made of): creating a thread changes
+    none (it adds one), creating a run on a thread changes that thread's (it adds the
+    run; ``multitask_strategy`` may interrupt or drop the thread's other runs). None: any
+    (a record added or dropped is seen whatever this says)."""
+    parts = path.strip("/").split("/")
+    if method != "POST" or not parts or parts[0] != "threads":
+        return None
+    if len(parts) == 1:
+        return ()
+    if len(parts) in (3, 4) and parts[2] == "runs" and parts[3:] in ([], ["wait"], ["stream"]):
+        try:
+            return (str(uuid.UUID(parts[1])),)  # as the records' ids print
+        except ValueError:
+            return None
+    return None
 
 
 async def _refuse(send: Send, reason: str) -> None:
@@ -251,13 +279,16 @@ async def _refuse(send: Send, reason: str) -> None:
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-def _commit_soon(committer: Committer, loops: list[asyncio.AbstractEventLoop]) -> None:
+def _commit_soon(
+    committer: Committer,
+    loops: list[asyncio.AbstractEventLoop],
+    threads: tuple[str, ...] | None,
+) -> None:
     """Commit on the server's loop (a run may end on another one)."""
     if not loops:
         return
     loop = loops[0]
-
-    loop.call_soon_threadsafe(functools.partial(committer.request, urgent=False))
+    loop.call_soon_threadsafe(functools.partial(committer.request, urgent=False, threads=threads))
 
 
 def _import_app(target: str) -> ASGIApp:

@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
 
-from agent_tui.local.durable_checkpointer import DurableSqliteSaver
+from agent_tui.local.durable_checkpointer import DurableSqliteSaver, WalCheckpoints
 
 
 def saver(tmp_path: Path) -> DurableSqliteSaver:
@@ -67,3 +69,28 @@ async def test_writes_are_committed_as_they_are_made(tmp_path: Path) -> None:
     # Another connection (as after a crash and a restart) sees it at once.
     again = saver(tmp_path)
     assert await ids(again, "a") == [first]
+
+
+async def test_a_commit_never_copies_the_log_into_the_database(tmp_path: Path) -> None:
+    """SQLite's own checkpoint of the write-ahead log (an fsync, milliseconds) is left to
+    `WalCheckpoints`, a thread of its own, which does copy it."""
+    made = saver(tmp_path)
+    database = tmp_path / "c.sqlite"
+    empty = database.stat().st_size
+    parent = None
+    for number in range(1500):  # SQLite's default checkpoints every 1,000 pages
+        parent = await put(made, f"thread-{number}", "run", parent)
+    assert database.stat().st_size == empty
+    assert (tmp_path / "c.sqlite-wal").stat().st_size > 4_000_000
+
+    checkpoints = WalCheckpoints(database)
+    checkpoints.EVERY = 0.01
+    checkpoints.start()
+    try:
+        deadline = time.monotonic() + 30
+        while database.stat().st_size == empty:
+            assert time.monotonic() < deadline, "the log was never copied into the database"
+            await asyncio.sleep(0.01)  # the thread works on its own: nothing to await
+    finally:
+        checkpoints.stop()
+    assert len(await ids(made, "thread-1499")) == 1

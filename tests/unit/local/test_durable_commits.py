@@ -6,18 +6,24 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import struct
+import time
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agent_tui.local.durable_commits import (
     CommitError,
     Committer,
+    _Log,
     commit_file,
     newest_commits,
     restore_committed,
 )
+from agent_tui.local.durable_runtime import changed_threads
 from agent_tui.local.durable_snapshots import Snapshotter
 
 
@@ -45,7 +51,7 @@ def test_the_newest_commit_is_restored_where_the_runtime_loads_it(in_folder: Pat
     committer.commit()
     assert not Path("ops.pckl").exists()  # only the commit files are written
 
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (2, 0)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [1, 2]}
 
@@ -57,16 +63,16 @@ def test_a_commit_cut_short_leaves_the_one_before(in_folder: Path) -> None:
     store["threads"].append(100)
     committer.commit()
     # A crash in the middle of the second write: only part of it reached the file.
-    second = Path(commit_file("ops.pckl", 2))
-    second.write_bytes(second.read_bytes()[:60])
+    log = Path(commit_file("ops.pckl", 0))
+    log.write_bytes(log.read_bytes()[:-5])
 
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 1}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (1, 0)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": list(range(100))}
-    # The next commit overwrites the spoiled file, never the good one.
-    again = Committer(lambda: [("ops.pckl", store)], {"ops.pckl": 1})
+    # The next process starts its log in the other file, never over the good one.
+    again = Committer(lambda: [("ops.pckl", store)], {"ops.pckl": (1, 0)})
     again.commit()
-    assert newest_commits(["ops.pckl"]) == {"ops.pckl": 2}
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (2, 1)}
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": [*range(100), 100]}
 
@@ -89,7 +95,7 @@ def test_the_runtimes_own_newer_file_is_kept(in_folder: Path) -> None:
     # A clean stop: the runtime writes its own file after the last commit.
     with open("ops.pckl", "wb") as file:
         pickle.dump({"threads": ["saved at stop"]}, file)
-    later = os.path.getmtime(commit_file("ops.pckl", 1)) + 1
+    later = os.path.getmtime(commit_file("ops.pckl", 0)) + 1
     os.utime("ops.pckl", (later, later))
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == {"threads": ["saved at stop"]}
@@ -140,17 +146,16 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     runs = [{"run_id": n, "status": "pending", "kwargs": {"n": n}} for n in range(50)]
     store = {"runs": runs, "threads": [], "crons": []}
     snapshots = Snapshotter("records")
-    first = snapshots.frames(store)
-    assert first is not None
+    first = snapshots.changes(store)
+    assert first is not None and len(first) == 1 + 50  # the head, then every record
+    snapshots.written()
     runs[7]["status"] = "success"
     runs[9].update({"status": "error", "kwargs": {"n": -9}})
     runs.append({"run_id": 50, "status": "pending", "kwargs": {}})
-    second = snapshots.frames(store)
-    assert second is not None
-    reused = sum(1 for a, b in zip(first[1:], second[1:], strict=False) if a is b)
-    assert reused == 48  # every record but the two changed
-    snapshots.written(second)
-    assert snapshots.frames(store) is None  # nothing changed since
+    second = snapshots.changes(store)
+    assert second is not None and len(second) == 1 + 3  # the two changed, the new one
+    snapshots.written()
+    assert snapshots.changes(store) is None  # nothing changed since
 
     committer = Committer(lambda: [(ops, store)])
     committer.commit()
@@ -158,3 +163,158 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     committer.commit()
     restore_committed([ops])
     assert loaded(ops) == store
+
+
+def log_bytes(filename: str) -> int:
+    return sum(
+        Path(commit_file(filename, slot)).stat().st_size
+        for slot in (0, 1)
+        if Path(commit_file(filename, slot)).exists()
+    )
+
+
+def test_a_commit_writes_only_what_changed(in_folder: Path) -> None:
+    """A run changes a record or two among thousands: the commit appends those, it does
+    not write the store again."""
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")
+    os.mkdir(".langgraph_api")
+    runs = [{"run_id": n, "status": "success", "kwargs": {"text": "x" * 200}} for n in range(2000)]
+    store = {"runs": runs, "threads": []}
+    committer = Committer(lambda: [(ops, store)])
+    committer.commit()
+    first = log_bytes(ops)
+    runs[1500]["status"] = "error"
+    runs.append({"run_id": 2000, "status": "pending", "kwargs": {}})
+    committer.commit()
+    assert log_bytes(ops) - first < 20_000  # the store is over 400 KB
+    restore_committed([ops])
+    assert loaded(ops) == store
+
+
+def test_a_grown_log_starts_again_in_the_other_file_and_a_crash_there_loses_nothing(
+    in_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_Log, "COMPACT_AT", 2_000)
+    store: dict[str, list[dict[str, int]]] = {"threads": [{"n": n} for n in range(100)]}
+    committer = Committer(lambda: [("ops.pckl", store)])
+    committer.commit()  # a snapshot in file 0
+    commits = 1
+    while newest_commits(["ops.pckl"])["ops.pckl"][1] == 0:
+        store["threads"][commits % 100] = {"n": -commits}
+        committer.commit()
+        commits += 1
+    # The log grew past its limit: the last commit was a snapshot in file 1, over
+    # nothing; the next compaction goes back to file 0, over its longer earlier log.
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store
+    while newest_commits(["ops.pckl"])["ops.pckl"][1] == 1:
+        store["threads"].append({"n": commits})
+        committer.commit()
+        commits += 1
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store
+
+    # A crash while the next snapshot is written: the file before holds every commit.
+    before = json_copy(store)
+    snapshot = Path(commit_file("ops.pckl", 1))
+    store["threads"].append({"n": -1})
+    for _ in range(200):
+        committer.commit()
+        if newest_commits(["ops.pckl"])["ops.pckl"][1] == 1:
+            break
+        before = json_copy(store)
+        store["threads"].append({"n": -1})
+    snapshot.write_bytes(snapshot.read_bytes()[:100])
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == before
+
+
+def json_copy(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value))
+
+
+async def test_a_runs_commit_looks_at_its_threads_records_and_the_rest_soon_after(
+    in_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer about thread a waits only for a's records (and any record added); a
+    change inside another thread's records is written within `EVERYTHING_WITHIN`."""
+    monkeypatch.setattr(Committer, "EVERYTHING_WITHIN", 0.05)
+    monkeypatch.setattr(Committer, "BACKGROUND_DELAY", 0.01)
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")
+    os.mkdir(".langgraph_api")
+    runs = [
+        {"run_id": n, "thread_id": "a" if n % 2 else "b", "status": "pending"} for n in range(10)
+    ]
+    store = {"runs": runs, "threads": [{"thread_id": "a"}, {"thread_id": "b"}]}
+    committer = Committer(lambda: [(ops, store)])
+    await committer.request()
+    runs[1]["status"] = "success"  # thread a
+    runs[2]["status"] = "success"  # thread b
+    runs.append({"run_id": 10, "thread_id": "c", "status": "pending"})
+    await committer.request(threads=["a"])
+    restore_committed([ops])
+    saved = loaded(ops)
+    assert isinstance(saved, dict)
+    assert [r["status"] for r in saved["runs"][1:3]] == ["success", "pending"]
+    assert saved["runs"][-1]["run_id"] == 10
+    deadline = time.monotonic() + 30
+    while True:
+        restore_committed([ops])
+        if loaded(ops) == store:
+            break
+        assert time.monotonic() < deadline, "the other thread's change was never written"
+        await asyncio.sleep(0.01)  # the sweep runs on this loop: nothing else to await
+
+
+def test_only_the_requests_a_run_is_made_of_name_their_threads() -> None:
+    thread = "0f9b9c0e-1a2b-4c3d-8e4f-5a6b7c8d9e0f"
+    assert changed_threads("POST", "/threads") == ()
+    assert changed_threads("POST", f"/threads/{thread}/runs/wait") == (thread,)
+    assert changed_threads("POST", f"/threads/{thread.upper()}/runs/stream") == (thread,)
+    assert changed_threads("POST", f"/threads/{thread}/runs") == (thread,)
+    assert changed_threads("PATCH", f"/threads/{thread}") is None
+    assert changed_threads("POST", f"/threads/{thread}/state") is None
+    assert changed_threads("POST", f"/threads/{thread}/runs/{thread}/cancel") is None
+    assert changed_threads("POST", "/threads/not-an-id/runs/wait") is None
+    assert changed_threads("POST", "/runs/wait") is None
+    assert changed_threads("PUT", "/store/items") is None
+
+
+def test_retry_counts_come_back_as_counted(in_folder: Path) -> None:
+    """The retry counter holds the same small numbers for many runs: an entry is known by
+    its run, not by its value."""
+    counts = os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl")
+    os.mkdir(".langgraph_api")
+    counter = {f"run-{n}": 1 for n in range(10)}
+    committer = Committer(lambda: [(counts, counter)])
+    committer.commit()
+    counter["run-3"] += 1  # a retried run
+    del counter["run-0"]
+    counter["run-10"] = 1
+    committer.commit()
+    counter["run-3"] += 1
+    committer.commit()
+    restore_committed([counts])
+    assert loaded(counts) == counter
+
+
+def test_a_commit_file_of_the_earlier_format_is_still_restored(in_folder: Path) -> None:
+    """Data folders written before the log (one whole snapshot a file) keep their data."""
+    frames = [
+        pickle.dumps([("threads", "list", 2), ("crons", "whole", 1)]),
+        pickle.dumps({"thread_id": "a"}),
+        pickle.dumps({"thread_id": "b"}),
+        pickle.dumps([]),
+    ]
+    body = b"".join(struct.pack(">I", len(frame)) + frame for frame in frames)
+    header = struct.pack(">16sQQI", b"agent-tui commit", 7, len(body), zlib.crc32(body))
+    Path(commit_file("ops.pckl", 1)).write_bytes(header + body + b"left from a longer one")
+
+    assert newest_commits(["ops.pckl"]) == {"ops.pckl": (7, 1)}
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == {"threads": [{"thread_id": "a"}, {"thread_id": "b"}], "crons": []}
+    # The next process starts its log in the other file, and goes on from there.
+    store = {"threads": [{"thread_id": "c"}]}
+    Committer(lambda: [("ops.pckl", store)], newest_commits(["ops.pckl"])).commit()
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == store

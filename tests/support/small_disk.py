@@ -67,7 +67,7 @@ def can_mount_a_tmpfs() -> bool:
 
 @contextmanager
 def small_disk_server(
-    tmp_path: Path, *, size_mb: int = 6, ballast_kb: int = 1500
+    tmp_path: Path, *, size_mb: int = 8, ballast_kb: int = 3000
 ) -> Iterator[SmallDiskServer]:
     if not can_mount_a_tmpfs():  # a kernel without unprivileged user namespaces
         pytest.skip("this machine cannot mount a tmpfs in a user namespace (unshare)")

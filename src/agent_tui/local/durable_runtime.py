@@ -13,6 +13,9 @@ start. Here:
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
   response's first message until the commit is done. A commit that fails (a full disk)
   turns the answer into ``507 Insufficient Storage``: the change is not acknowledged;
+  while saving fails, changing requests are refused (507) before they reach the runtime,
+  so they are not made; only the change whose commit failed first stays in memory
+  (refused, and saved with the next commit that succeeds);
 - changes made without a request (a run's status, its thread's state, the runs the cron
   scheduler makes) are committed when each run starts and ends, within
   `Committer.BACKGROUND_DELAY` (sooner when an answer's commit takes them along);
@@ -217,6 +220,15 @@ class DurableCommits:
             await self.app(scope, receive, send)
             return
         threads = changed_threads(scope["method"], scope["path"])
+        if self.committer.problem is not None:
+            # Saving failed last time: a change is let in only once what is waiting can
+            # be saved, so a refused change is never made (a 507, and the item the user
+            # tried to delete still there).
+            try:
+                await self.committer.request()
+            except CommitError as exc:
+                await _refuse(send, str(exc.strerror))
+                return
         refused = False
 
         async def send_after_commit(message: Message) -> None:

@@ -36,7 +36,7 @@ def test_a_full_disk_refuses_changes_and_keeps_what_was_answered(tmp_path: Path)
         assert thread.status_code == 200
         saved: list[str] = []
         refused = None
-        for number in range(60):  # 18 MB of items for a 6 MB disk
+        for number in range(60):  # 18 MB of items for an 8 MB disk
             key = f"k{number}"
             answer = client.put(
                 "/store/items", json={"namespace": ["big"], "key": key, "value": {"b": BLOB}}
@@ -51,16 +51,22 @@ def test_a_full_disk_refuses_changes_and_keeps_what_was_answered(tmp_path: Path)
         assert saved, "the disk was full before the first write"
         wait_for_log(server, DISK_PROBLEM)
 
-        # Every change is refused while the disk is full, reads go on.
+        # Every change is refused while the disk is full, and not made; reads go on.
         assert client.post("/threads", json={}).status_code == 507
+        threads = client.post("/threads/search", json={"limit": 100}).json()
+        assert len(threads) == 1
+        gone = client.request("DELETE", "/store/items", json={"namespace": ["big"], "key": "k0"})
+        assert gone.status_code == 507
         thread_id = thread.json()["thread_id"]
         assert client.get(f"/threads/{thread_id}").json()["metadata"] == {"before": True}
         for key in saved:
             item = client.get("/store/items", params={"namespace": "big", "key": key})
             assert item.status_code == 200, key
 
+        # Room again: more than the store takes (a new snapshot is written whole beside
+        # the last one before that one is given up).
         server.free_the_ballast()
         after = client.put("/store/items", json={"namespace": ["big"], "key": "s", "value": {}})
-        assert after.status_code == 204
+        assert after.status_code == 204, (after.text, server.log_text()[-3000:])
         assert client.post("/threads", json={}).status_code == 200
         wait_for_log(server, DISK_RECOVERED)

@@ -14,7 +14,7 @@ folder, the app connects to it, shows its reloads (`tui.local_status`) and leave
 running on exit; once that server is gone, a retry (or `:ctx local`) starts the app's own.
 
 Contexts (`agent_tui.settings.contexts`): the app runs on one context at a time. `switch_context`
-(`:ctx NAME`, the context picker) re-reads the config file, and connects again through
+(`:ctx NAME`, the context picker; `tui/context_switching.py`) re-reads the config file, and connects again through
 the same start-up screen and worker; the embedded server keeps running for a switch
 back to `local`. `readonly_reason` says whether --readonly or the context forbids changes.
 
@@ -35,12 +35,12 @@ from textual.binding import Binding, BindingType
 
 from agent_tui.assistants.versions import ContextOverrides
 from agent_tui.local.session import LocalSession
-from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
+from agent_tui.settings.target import LocalServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import local_status, stop_signals
+from agent_tui.tui.context_switching import ContextSwitching
 from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title
 from agent_tui.tui.server_connections import ServerConnections
-from agent_tui.tui.shell import ShellApp
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -70,7 +70,7 @@ def _import_connection_modules() -> None:
     import agent_tui.tui.screens.server_info  # noqa: F401
 
 
-class AgentTuiApp(ShellApp):
+class AgentTuiApp(ContextSwitching):
     TITLE = "agent-tui"
     # Start-up time: the start-up screen's stylesheet, read with the app's. Read when the
     # screen is pushed, it made Textual parse every stylesheet again (all widgets' CSS,
@@ -266,67 +266,6 @@ class AgentTuiApp(ShellApp):
         self.readonly_reason = reason or ""
         self.selection.update(context=context.name, deployment=None, assistant=None, thread=None)
 
-    def switch_context(self, name: str) -> bool:
-        """Connect to the config file's context `name` (`:ctx NAME`, the context picker).
-
-        The file is read again, so a context added with `agent-tui config set-context`
-        while the app runs is there. False (after saying why) if it cannot be used.
-        """
-        from agent_tui.settings.config import ConfigError, load_config
-        from agent_tui.settings.contexts import ContextError, resolve_context
-        from agent_tui.settings.logs import add_secret
-
-        try:
-            config = load_config()
-            context = resolve_context(config, name)
-        except (ConfigError, ContextError) as error:
-            self.notify(
-                str(error),
-                title="Cannot switch context",
-                severity="error",
-                markup=False,
-                timeout=10,
-            )
-            return False
-        self.config = config
-        add_secret(context.target.api_key)
-        self._switch_to(context)
-        return True
-
-    def open_server_context(
-        self,
-        name: str,
-        url: str,
-        api_key: str | None = None,
-        *,
-        workspace_id: str | None = None,
-        deployment: str | None = None,
-        then: str = "assistants",
-    ) -> None:
-        """Make the agent server at `url` the current context and open `then` (a route)
-        once connected: a deployment's server, from the deployment screens.
-
-        The context is ad hoc (not saved): named `name`, with the current context's
-        control plane and read-only reason. The breadcrumb keeps the current context's
-        name and adds `deployment`.
-        """
-        from agent_tui.settings.contexts import Context
-        from agent_tui.settings.logs import add_secret
-
-        previous = self.context
-        shown = {"context": self.selection.context or previous.name, "deployment": deployment}
-        context = Context(
-            name,
-            RemoteServer(url, api_key, workspace_id),
-            key_source="the control plane's key" if api_key else "none",
-            control_plane_url=previous.control_plane_url,
-            readonly_reason=previous.readonly_reason,
-        )
-        add_secret(api_key)
-        self._switch_to(context)
-        self.selection.update(**shown)
-        self._after_connect = (then, shown)
-
     async def _check_owner(self) -> None:
         """While this app uses another process's local server: show its reloads as the
         owner does; when that server stops (its app quit, `serve` was stopped), start
@@ -367,26 +306,6 @@ class AgentTuiApp(ShellApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(self._startup)
-
-    def action_pick_context(self) -> None:
-        """Open the context picker (palette: "Contexts")."""
-        from agent_tui.settings.config import ConfigError, config_path, load_config
-        from agent_tui.settings.contexts import summarize_contexts
-        from agent_tui.tui.screens.context_picker import ContextPickerScreen
-
-        try:
-            config = load_config()
-        except ConfigError as error:
-            self.notify(str(error), title="Bad config file", severity="error", markup=False)
-            return
-        self.config = config
-        rows = summarize_contexts(config, current=self.context.name)
-
-        def picked(name: str | None) -> None:
-            if name is not None:
-                self.switch_context(name)
-
-        self.push_screen(ContextPickerScreen(rows, config_path()), picked)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         from textual.app import SystemCommand

@@ -7,6 +7,7 @@ holds, or fails after a timeout naming `what` it waited for. UI tests get it fro
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -51,3 +52,16 @@ async def wait_for(
         if workers:
             await app.workers.wait_for_complete()
         await pilot.pause(0.02)
+
+
+async def wait_in_flood(
+    condition: Callable[[], bool], *, what: str, timeout: float = 60.0, every: float = 0.05
+) -> None:
+    """Poll `condition` in the running loop until it holds, or fail after `timeout`: for
+    an app that a stream never ends keeps busy (`wait_for`'s pauses wait for an idle
+    screen, which it never becomes)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(every)

@@ -28,8 +28,8 @@ held back that way the app grew by 100 MB every 5 s (`benchmarks/endless_stream.
 So while a run streams the process's memory is watched too: once it grew by
 `STREAMING_GROWTH_MB` since the last full collection, one runs at once. And memory a
 collection frees stays with the process unless handed back (glibc keeps freed heap
-pages): `release_memory_soon()` collects and hands it back after a run ends and when a
-chat is left.
+pages): `release_memory_soon()` collects and hands it back after a run ends; when a chat
+is left, `tui/memory_release.py` does, the frozen objects included.
 """
 
 from __future__ import annotations

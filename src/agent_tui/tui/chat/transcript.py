@@ -57,7 +57,7 @@ from agent_tui.tui.chat.blocks import (
     ToolResultBlock,
 )
 from agent_tui.tui.chat.interrupt import InterruptBlock
-from agent_tui.tui.gc_tuning import release_memory_soon
+from agent_tui.tui.memory_release import release_when_gone
 
 FLUSHES_PER_SECOND = 20
 OPENABLE_SCHEMES = frozenset({"http", "https"})
@@ -150,8 +150,9 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self.anchor()
 
     def on_unmount(self) -> None:
-        # A long chat's widgets are many megabytes: hand them back once they are gone.
-        release_memory_soon()
+        # A long chat's widgets are many megabytes: hand them back once they are gone
+        # (even if the app froze them, see tui/memory_release.py).
+        release_when_gone(self)
 
     # -- feeding ------------------------------------------------------------------
 

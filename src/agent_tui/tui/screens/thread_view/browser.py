@@ -63,6 +63,11 @@ class HistoryBrowser:
     def pane(self) -> HistoryPane:
         return self.screen.query_one(HistoryPane)
 
+    def _left(self) -> bool:
+        """The view was left while a worker of it waited: its widgets go before its
+        workers are cancelled (and a failed worker's traceback would hold the view)."""
+        return not self.screen.query(HistoryPane)
+
     @property
     def checkpoint_view(self) -> CheckpointView:
         return self.screen.query_one(CheckpointView)
@@ -128,6 +133,8 @@ class HistoryBrowser:
         except ApiError as error:
             self.screen.report_error(error, doing="load the new checkpoints")
             return
+        if self._left():
+            return
         self.show_header()
         if fresh:
             self.pane.set_rows(history.rows, has_more=not history.exhausted)
@@ -164,6 +171,8 @@ class HistoryBrowser:
             changed = await self.sync.changed_on_server()
         except ApiError:
             return  # the header keeps the last status; actions report their own errors
+        if self._left():
+            return
         self.show_header()
         if changed:
             selected = self.selected_row

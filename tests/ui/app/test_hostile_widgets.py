@@ -277,3 +277,29 @@ async def test_an_untouched_edit_saves_what_the_server_had_and_its_toast_is_iner
     assert saved.version == 2
     kept = ("name", "description", "metadata", "context")
     assert saved.model_dump(include=set(kept)) == assistant.model_dump(include=set(kept))
+
+
+async def test_revision_log_view_draws_log_lines_and_status_inertly(wait_for: WaitFor) -> None:
+    """A control plane's build log lines, level and revision status, hostile in each."""
+    from agent_tui.tui.screens.deployments.revision_logs import RevisionLogsScreen
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/build_logs"):
+            entries = [
+                {"timestamp": 1_700_000_000_000 + n, "level": EVERYTHING, "message": EVERYTHING}
+                for n in range(3)
+            ]
+            return httpx.Response(200, json={"logs": entries, "next_offset": None})
+        return httpx.Response(
+            200, json={"id": "r1", "status": EVERYTHING, "source": "internal_source"}
+        )
+
+    transport = httpx.MockTransport(answer)
+    async with ControlPlaneClient("http://cp.test", http_transport=transport) as control_plane:
+        view = RevisionLogsScreen(control_plane, "d1", "r1", follow=False)
+        app = ShellHarness(view)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: len(view.lines) == 3, what="the log's lines")
+            await pilot.pause()
+            painted = drawn_inertly(app, MARKUP)
+            assert painted.count(MARKER) >= 3  # every line

@@ -199,7 +199,7 @@ async def graph_pane(pilot: Pilot[None]) -> None:
     await pilot.press("v")
     view = screen.live_graph.pane.view  # type: ignore[attr-defined]
     await until(pilot, lambda: "┌●‖" in view.plain and "✓1" in view.plain)
-    await pilot.press("j")
+    await until(pilot, lambda: view.selected == "agent")  # the cursor on the first box
 
 
 async def timeline(pilot: Pilot[None]) -> None:

@@ -74,6 +74,14 @@ def test_marks_are_written_in_the_borders_and_the_drawing_keeps_its_shape() -> N
     assert text.plain.replace("✓1 0.4s", "───────").replace("●‖", "──").replace("●▶", "──") == plain
 
 
+def test_a_time_that_does_not_fit_a_small_box_is_left_out_not_cut() -> None:
+    drawn = layout(chain("say", "shout"))
+    marks = NodeMarks(ran={"say": NodeRun(1, 0.04), "shout": NodeRun(2, 0.04)})
+    lines = paint(drawn, marks).plain.splitlines()
+    assert any(line.strip() == "┌✓1───┐" for line in lines), lines  # `say`: 5 cells inside
+    assert any(line.strip() == "┌✓2 0.0s┐" for line in lines), lines  # `shout`: 7 inside
+
+
 def test_hostile_node_names_stay_text_with_their_marks() -> None:
     drawn = layout(chain(EVERYTHING))
     text = paint(drawn, NodeMarks(running=frozenset({EVERYTHING}), before=frozenset({EVERYTHING})))

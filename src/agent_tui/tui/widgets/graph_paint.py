@@ -66,7 +66,9 @@ class _Shown:
             return STEP
         return RAN if node in self.ran else None
 
-    def top(self, node: str) -> str:
+    def top(self, node: str, room: int | None = None) -> str:
+        """The marks on the node's top border; the run's time is left out when it does
+        not fit in `room` cells (`✓1`, never a cut `✓1 0.`)."""
         text = "●" if node in self.before else ""
         if node in self.running:
             text += "▶"
@@ -77,7 +79,9 @@ class _Shown:
             text += "?"
         run = self.ran.get(node)
         if run is not None and node not in self.running:
-            text += f"✓{run.order} {seconds_text(run.seconds)}".rstrip()
+            timed = f"✓{run.order} {seconds_text(run.seconds)}".rstrip()
+            fits = room is None or len(text) + len(timed) <= room
+            text += timed if fits else f"✓{run.order}"
         return text
 
     def bottom(self, node: str) -> str:
@@ -139,7 +143,7 @@ def paint(
         if box.small:
             continue
         inner = (box.x + 1, box.x + box.width - 1)
-        _write(rows[box.y], *inner, shown.top(box.node))
+        _write(rows[box.y], *inner, shown.top(box.node, inner[1] - inner[0]))
         _write(rows[box.y + box.height - 1], *inner, shown.bottom(box.node))
     lines = ["".join(cells).rstrip() for cells in rows]
     text = Text("\n".join(lines), no_wrap=True, overflow="ignore")

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
-NARROW_FOR_GRAPH = 160  # columns: below, the graph pane takes the history's place
+NARROW_FOR_GRAPH = 200  # columns: below, the graph pane takes the history's place
+# (at 160, three panes left the chat 36 columns)
 LOOK_EVERY = 0.2  # seconds between looks at the chat's new events
 STATE_EVERY = 1.0  # seconds between reads of the thread's state while a run goes on
 FOLDED = ("metadata", "updates", "tasks", "debug", "messages", "end", "error")

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
     from agent_tui.client import ControlPlaneClient
     from agent_tui.client.models.control_plane import Deployment
 
+NO_KEY = (
+    "no control plane key was sent: pass --control-plane-key KEY or set "
+    "AGENT_TUI_CONTROL_PLANE_KEY (a local control plane's key is the api-key file in its data "
+    "folder, named by `agent-tui control-plane serve`), or use a context that has one"
+)
 NO_CONTROL_PLANE = (
     "no control plane to talk to: pass --control-plane URL (e.g. a local one from "
     "`agent-tui control-plane serve`), or set control_plane_url in a context"
@@ -179,7 +184,7 @@ def run_control_plane(
 ) -> int:
     import asyncio  # here: `--version` must not pay for it
 
-    from agent_tui.client import ApiError
+    from agent_tui.client import ApiError, Unauthorized
     from agent_tui.deployments.source_archive import ArchiveError
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
@@ -188,6 +193,9 @@ def run_control_plane(
         return asyncio.run(work(args))
     except (UsageError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
+    except Unauthorized as error:
+        sent_none = error.auth_scheme.startswith("none")
+        return fail(f"{error}\n{NO_KEY}" if sent_none else error, EXIT_API_ERROR)
     except (ApiError, NotThere, ArchiveError) as error:
         return fail(error, EXIT_API_ERROR)
     except KeyboardInterrupt:

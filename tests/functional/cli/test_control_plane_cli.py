@@ -50,6 +50,18 @@ def test_without_a_control_plane_it_says_what_to_pass(capsys: pytest.CaptureFixt
     assert "--control-plane" in capsys.readouterr().err
 
 
+def test_without_a_key_it_says_how_to_pass_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)
+    with LocalControlPlane(tmp_path / "cp") as plane:
+        assert main(["deployments", "list", "--control-plane", plane.url]) == 1
+    err = capsys.readouterr().err
+    assert "Missing credentials" in err  # the control plane's own words
+    assert "pass --control-plane-key KEY" in err and "api-key file" in err
+    assert plane.api_key not in err
+
+
 def test_serve_on_any_free_port_says_the_url_that_answers(tmp_path: Path) -> None:
     import os
     import re

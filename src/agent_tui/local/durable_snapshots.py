@@ -188,7 +188,12 @@ class Snapshotter:
                 list(old.frames),
             )
             new.by_thread = old.by_thread
-            again = range(count) if full else compress(range(count), map(operator.not_, same))
+            if full:
+                again: Iterable[int] = range(count)
+            elif same is _ALL_SAME or all(same):  # in C: no call per piece
+                again = ()
+            else:
+                again = compress(range(count), map(operator.not_, same))
             for index in again:
                 self._piece(new, index, index, emitted)
             self._appended(new, count, emitted)
@@ -277,6 +282,10 @@ def _kept(old: _Part, new: _Part) -> bool:
         return all(map(operator.is_, new.targets[:count], old.targets))
 
 
+_ALL_SAME: list[bool] = []
+"""`_unchanged`'s answer when every old piece is known unchanged (whatever their number)."""
+
+
 def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
     """Per old piece, whether it is unchanged, when the new part holds the old pieces in
     the same order (some may be appended); None otherwise."""
@@ -287,7 +296,7 @@ def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
         if old.labels is not None and (new.labels is None or new.labels[:count] != old.labels):
             return None
         if old.kind == "items":  # compared above: values, not containers of values
-            return [True] * count
+            return _ALL_SAME
         return list(map(bool, map(operator.eq, new.targets[:count], old.copies)))
     except Exception:  # an `==` that raises, or answers no truth: by identity, one by one
         if list(map(id, new.targets[:count])) != list(map(id, old.targets)):

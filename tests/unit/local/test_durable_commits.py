@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from agent_tui.local.durable_commits import (
+    FLUSHES,
     CommitError,
     Committer,
     _Log,
@@ -117,6 +118,30 @@ def test_a_failed_write_is_refused_and_told_once(
     committer.commit()
     assert committer.problem is None
     assert any("saved again" in r.getMessage() for r in caplog.records)
+
+
+def test_a_commit_flushes_the_checkpoints_first_and_fails_with_them(in_folder: Path) -> None:
+    done: list[str] = []
+    full = True
+
+    def flush() -> None:
+        if full:
+            raise OSError(28, "database or disk is full")
+        done.append("flushed")
+
+    committer = Committer(lambda: [("ops.pckl", {"n": len(done)})])
+    FLUSHES.append(flush)
+    try:
+        with pytest.raises(CommitError) as refused:
+            committer.commit()
+        assert "disk is full" in str(refused.value.strerror)
+        full = False
+        committer.commit()
+    finally:
+        FLUSHES.remove(flush)
+    assert done == ["flushed"]
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == {"n": 1}  # read after the flush
 
 
 async def test_requests_made_together_share_one_commit(in_folder: Path) -> None:

@@ -25,7 +25,7 @@ from agent_tui.local.durable_commits import (
     restore_committed,
 )
 from agent_tui.local.durable_runtime import changed_threads
-from agent_tui.local.durable_snapshots import Snapshotter
+from agent_tui.local.durable_snapshots import Snapshotter, encode, replay
 
 
 @pytest.fixture
@@ -188,6 +188,27 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     committer.commit()
     restore_committed([ops])
     assert loaded(ops) == store
+
+
+@pytest.mark.parametrize("threads", [None, {"a"}])
+def test_changes_whose_write_failed_are_found_again(threads: set[str] | None) -> None:
+    """A commit shares its lists with the one before: a write that failed (or a store
+    read again) leaves them as they were, so the next commit still holds the change."""
+    record = {"thread_id": "a", "status": "idle"}
+    store: dict[str, Any] = {"threads": [record, {"thread_id": "b"}], "runs": []}
+    snapshots = Snapshotter("records")
+    snapshot = snapshots.changes(store)
+    assert snapshot is not None
+    snapshots.written()
+    record["status"] = "busy"
+    store["runs"].append({"thread_id": "a", "run_id": 1})
+    failed = snapshots.changes(store, threads=threads)  # its write failed: not `written`
+    assert failed is not None
+    again = snapshots.changes(store, threads=threads)
+    assert again is not None
+    snapshots.written()
+    assert replay([encode(snapshot), encode(again)]) == store
+    assert snapshots.changes(store, threads=threads) is None
 
 
 def log_bytes(filename: str) -> int:

@@ -300,9 +300,9 @@ def _kept(old: _Part, new: _Part) -> bool:
     try:
         # The identity of each is compared first; records replaced by equal ones are
         # as good (their thread's records are compared with their copies all the same).
-        return bool(new.targets[:count] == old.targets)
+        return bool(_head(new.targets, count) == old.targets)
     except Exception:  # an `==` that raises, or answers no truth
-        return all(map(operator.is_, new.targets[:count], old.targets))
+        return all(map(operator.is_, _head(new.targets, count), old.targets))
 
 
 _ALL_SAME: list[bool] = []
@@ -314,17 +314,24 @@ def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
     the same order (some may be appended); None otherwise."""
     count = len(old.targets)
     try:
-        if new.targets[:count] != old.targets:
+        if _head(new.targets, count) != old.targets:
             return None
-        if old.labels is not None and (new.labels is None or new.labels[:count] != old.labels):
+        if old.labels is not None and (
+            new.labels is None or _head(new.labels, count) != old.labels
+        ):
             return None
         if old.kind == "items":  # compared above: values, not containers of values
             return _ALL_SAME
-        return list(map(bool, map(operator.eq, new.targets[:count], old.copies)))
+        return list(map(bool, map(operator.eq, _head(new.targets, count), old.copies)))
     except Exception:  # an `==` that raises, or answers no truth: by identity, one by one
-        if list(map(id, new.targets[:count])) != list(map(id, old.targets)):
+        if list(map(id, _head(new.targets, count))) != list(map(id, old.targets)):
             return None
         return [_same(target, copy) for target, copy in zip(new.targets, old.copies, strict=False)]
+
+
+def _head(values: list[Any], count: int) -> list[Any]:
+    """The first ``count`` values (the list itself when that is all: no copy)."""
+    return values if len(values) == count else values[:count]
 
 
 def _same(target: Any, copy: Any) -> bool:

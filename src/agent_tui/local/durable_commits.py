@@ -53,6 +53,11 @@ from agent_tui.local.durable_snapshots import Shape, Snapshotter, decode_whole, 
 T = TypeVar("T")
 FULL_NEVER = 1e9
 
+FLUSHES: list[Callable[[], None]] = []
+"""Called first by every commit: the checkpointer's `durable_checkpointer` flush (its
+writes wait in an open transaction until an answer needs them); each raises `OSError`
+if it cannot save."""
+
 logger = logging.getLogger("agent_tui.local.durable")
 
 DISK_PROBLEM = "agent-tui: cannot save the server's data"
@@ -113,7 +118,7 @@ class Committer:
     """Writes ``sources()`` (read anew at each commit: the runtime may replace a
     dictionary) to their commit files.
 
-    `commit` writes at once. `request` shares commits between callers on the event loop:
+    `commit` flushes `FLUSHES` (the checkpoints) and writes at once. `request` shares commits between callers on the event loop:
     every caller that asked before a commit started is answered by it. An urgent request
     (an answer waits for it) starts one on the loop's next turn, or, if the last one ended
     less than its own length ago, once that time has passed: under load commits take at
@@ -173,6 +178,8 @@ class Committer:
         if self._everything_due:
             threads = None
         try:
+            for flush in list(FLUSHES):
+                flush()
             for filename, mapping in self._sources():
                 self._write(filename, mapping, full=full, threads=threads)
             if full:

@@ -7,7 +7,8 @@ a background thread, and its checkpoints only at a clean stop: a ``kill -9`` los
 start. Here:
 
 - checkpoints go to SQLite (`durable_checkpointer`, through langgraph-api's public
-  ``checkpointer`` setting), one transaction per checkpoint;
+  ``checkpointer`` setting), committed by the commit before each answer (below) and
+  within 0.1 s of their write otherwise;
 - the runtime's stores are written by a `Committer` (`durable_commits`), and a request
   that may change them (any method but GET/HEAD/OPTIONS, except the searches and counts
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
@@ -77,6 +78,7 @@ ALLOWED_BLOCKING = (
             "aget_delta_channel_history",
             "adelete_for_runs",
             "aprune",
+            "flush",
         ),
     ),
 )

@@ -55,7 +55,7 @@ _PROTOCOL = 5  # `pickle.load` reads it; 20% faster than the runtime's own proto
 class _Part:
     """A list of pieces (or a whole value) as last written, and what it was made of."""
 
-    __slots__ = ("by_thread", "copies", "frames", "kind", "labels", "targets", "tokens")
+    __slots__ = ("by_thread", "copies", "frames", "kept", "kind", "labels", "targets", "tokens")
 
     def __init__(self, kind: str, targets: list[Any], labels: list[Any] | None) -> None:
         self.kind = kind
@@ -65,6 +65,7 @@ class _Part:
         self.tokens: list[int] = []
         self.frames: list[bytes] = []
         self.by_thread: dict[str, list[int]] | None = None  # `_by_thread`
+        self.kept: int | None = None  # `Snapshotter._share`: how many were the old part's
 
 
 Block = list[bytes]
@@ -80,6 +81,10 @@ class Snapshotter:
         self._order: list[Any] = []
         self._proposed: tuple[dict[Any, _Part], list[Any]] | None = None
         self._next_token = 0
+        # What `changes` did to lists shared with the parts last written, undone if they
+        # are not written after all (`_undo`).
+        self._grown: list[tuple[list[Any], int]] = []
+        self._replaced: list[tuple[list[Any], int, Any]] = []
 
     def changes(
         self,
@@ -92,6 +97,7 @@ class Snapshotter:
         ``full`` look pickles every piece again and compares the bytes. With
         ``threads``, the records of `BY_THREAD` lists are compared only if they belong to
         those threads (pieces added, dropped or moved are always seen)."""
+        self._undo()
         emitted: list[tuple[int, bytes]] = []
         changed: dict[Any, tuple[str, list[int]]] = {}
         parts: dict[Any, _Part] = {}
@@ -102,7 +108,10 @@ class Snapshotter:
             only = threads if key in BY_THREAD and not full else None
             part = self._diff(old, kind, targets, labels, emitted, full=full, threads=only)
             parts[key] = part
-            if old is None or part.tokens != old.tokens:
+            if part.kept is not None:  # the old tokens, maybe some appended
+                if len(part.tokens) > part.kept:
+                    changed[key] = (kind + _APPENDED, part.tokens[part.kept :])
+            elif old is None or part.tokens != old.tokens:
                 count = len(old.tokens) if old is not None else 0
                 if old is not None and part.tokens[:count] == old.tokens:
                     changed[key] = (kind + _APPENDED, part.tokens[count:])
@@ -128,6 +137,28 @@ class Snapshotter:
         if self._proposed is not None:
             self._parts, self._order = self._proposed
             self._proposed = None
+        self._grown.clear()
+        self._replaced.clear()
+
+    def _undo(self) -> None:
+        """Put the lists shared with the parts last written back as they were (the last
+        `changes` were not written: a failed write, or a dictionary changed while read)."""
+        for values, index, value in reversed(self._replaced):
+            values[index] = value
+        for values, length in self._grown:
+            del values[length:]
+        self._grown.clear()
+        self._replaced.clear()
+        self._proposed = None
+
+    def _share(self, old: _Part, new: _Part) -> int:
+        """Give ``new`` the lists of ``old`` (whose pieces it holds in the same order, some
+        maybe appended): no copy of a list per commit; `_undo` puts them back if need be."""
+        count = len(old.targets)
+        new.copies, new.tokens, new.frames = old.copies, old.tokens, old.frames
+        new.kept = count
+        self._grown += ((old.copies, count), (old.tokens, count), (old.frames, count))
+        return count
 
     def _cut(self, mapping: Mapping[Any, Any]) -> Iterable[tuple[Any, str, list[Any], Any]]:
         """(key, kind, pieces, their labels) per part."""
@@ -165,12 +196,7 @@ class Snapshotter:
             return new
         if old is not None and threads is not None and _kept(old, new):
             # Only the given threads' records, found by `_Part.by_thread`.
-            count = len(old.targets)
-            new.copies, new.tokens, new.frames = (
-                list(old.copies),
-                list(old.tokens),
-                list(old.frames),
-            )
+            count = self._share(old, new)
             new.by_thread = old.by_thread if old.by_thread is not None else _by_thread(old)
             for thread in threads:
                 for index in new.by_thread.get(thread, ()):
@@ -181,14 +207,14 @@ class Snapshotter:
         same = _unchanged(old, new) if old is not None else None
         if old is not None and same is not None:
             # The common case: the same pieces in the same order, maybe some appended.
-            count = len(old.targets)
-            new.copies, new.tokens, new.frames = (
-                list(old.copies),
-                list(old.tokens),
-                list(old.frames),
-            )
+            count = self._share(old, new)
             new.by_thread = old.by_thread
-            again = range(count) if full else compress(range(count), map(operator.not_, same))
+            if full:
+                again: Iterable[int] = range(count)
+            elif same is _ALL_SAME or all(same):  # in C: no call per piece
+                again = ()
+            else:
+                again = compress(range(count), map(operator.not_, same))
             for index in again:
                 self._piece(new, index, index, emitted)
             self._appended(new, count, emitted)
@@ -232,9 +258,11 @@ class Snapshotter:
     def _piece(self, part: _Part, index: int, at: int, emitted: list[tuple[int, bytes]]) -> None:
         """Pickle piece ``index`` again (its copy taken now), emitted if its bytes differ."""
         target = part.targets[index]
+        self._replaced.append((part.copies, at, part.copies[at]))
         part.copies[at] = _copy(target)
         frame = _frame(target if part.labels is None else (part.labels[index], target))
         if frame != part.frames[at]:
+            self._replaced.append((part.frames, at, part.frames[at]))
             part.frames[at] = frame
             emitted.append((part.tokens[at], frame))
 
@@ -272,9 +300,13 @@ def _kept(old: _Part, new: _Part) -> bool:
     try:
         # The identity of each is compared first; records replaced by equal ones are
         # as good (their thread's records are compared with their copies all the same).
-        return bool(new.targets[:count] == old.targets)
+        return bool(_head(new.targets, count) == old.targets)
     except Exception:  # an `==` that raises, or answers no truth
-        return all(map(operator.is_, new.targets[:count], old.targets))
+        return all(map(operator.is_, _head(new.targets, count), old.targets))
+
+
+_ALL_SAME: list[bool] = []
+"""`_unchanged`'s answer when every old piece is known unchanged (whatever their number)."""
 
 
 def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
@@ -282,17 +314,24 @@ def _unchanged(old: _Part, new: _Part) -> list[bool] | None:
     the same order (some may be appended); None otherwise."""
     count = len(old.targets)
     try:
-        if new.targets[:count] != old.targets:
+        if _head(new.targets, count) != old.targets:
             return None
-        if old.labels is not None and (new.labels is None or new.labels[:count] != old.labels):
+        if old.labels is not None and (
+            new.labels is None or _head(new.labels, count) != old.labels
+        ):
             return None
         if old.kind == "items":  # compared above: values, not containers of values
-            return [True] * count
-        return list(map(bool, map(operator.eq, new.targets[:count], old.copies)))
+            return _ALL_SAME
+        return list(map(bool, map(operator.eq, _head(new.targets, count), old.copies)))
     except Exception:  # an `==` that raises, or answers no truth: by identity, one by one
-        if list(map(id, new.targets[:count])) != list(map(id, old.targets)):
+        if list(map(id, _head(new.targets, count))) != list(map(id, old.targets)):
             return None
         return [_same(target, copy) for target, copy in zip(new.targets, old.copies, strict=False)]
+
+
+def _head(values: list[Any], count: int) -> list[Any]:
+    """The first ``count`` values (the list itself when that is all: no copy)."""
+    return values if len(values) == count else values[:count]
 
 
 def _same(target: Any, copy: Any) -> bool:

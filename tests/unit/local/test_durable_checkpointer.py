@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import empty_checkpoint
 
@@ -63,12 +64,61 @@ async def test_pruning_keeps_each_threads_latest_checkpoint(tmp_path: Path) -> N
     assert await ids(made, "a") == [] and await ids(made, "b") == []
 
 
-async def test_writes_are_committed_as_they_are_made(tmp_path: Path) -> None:
+async def test_writes_wait_for_the_flush_an_answer_makes(tmp_path: Path) -> None:
+    """One COMMIT per answer, not per write: another connection (as after a crash and a
+    restart) sees the writes once flushed; the saver's own connection at once."""
     made = saver(tmp_path)
+    made.FLUSH_WITHIN = 60.0  # no timer's flush during the test
     first = await put(made, "a", "run-1", None)
-    # Another connection (as after a crash and a restart) sees it at once.
+    second = await put(made, "a", "run-1", first)
     again = saver(tmp_path)
-    assert await ids(again, "a") == [first]
+    assert await ids(again, "a") == []
+    assert await ids(made, "a") == [second, first]
+    made.flush()
+    assert await ids(again, "a") == [second, first]
+
+
+async def test_writes_nobody_answers_about_are_committed_soon(tmp_path: Path) -> None:
+    made = saver(tmp_path)
+    made.FLUSH_WITHIN = 0.05
+    first = await put(made, "a", "run-1", None)
+    again = saver(tmp_path)
+    deadline = time.monotonic() + 30
+    while await ids(again, "a") != [first]:
+        assert time.monotonic() < deadline, "the write was never committed"
+        await asyncio.sleep(0.01)
+
+
+def test_writes_without_an_event_loop_are_committed_at_once(tmp_path: Path) -> None:
+    made = saver(tmp_path)
+    config: RunnableConfig = {"configurable": {"thread_id": "a", "checkpoint_ns": ""}}
+    stored = made.put(config, empty_checkpoint(), {"run_id": "run-1", "step": 0}, {})
+    again = saver(tmp_path)
+    assert again.get_tuple(stored) is not None
+
+
+async def test_a_flush_that_cannot_save_raises_and_keeps_the_writes(tmp_path: Path) -> None:
+    made = saver(tmp_path)
+    made.FLUSH_WITHIN = 60.0
+    first = await put(made, "a", "run-1", None)
+    real = made.conn
+    made.conn = FailingCommit(real)  # type: ignore[assignment]
+    with pytest.raises(OSError, match="checkpoints"):
+        made.flush()
+    made.conn = real
+    made.flush()  # the next flush saves them
+    assert await ids(saver(tmp_path), "a") == [first]
+
+
+class FailingCommit:
+    """A connection whose COMMIT fails (what a full disk does to it)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.in_transaction = conn.in_transaction
+
+    def commit(self) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
 
 
 async def test_a_commit_never_copies_the_log_into_the_database(tmp_path: Path) -> None:
@@ -80,6 +130,7 @@ async def test_a_commit_never_copies_the_log_into_the_database(tmp_path: Path) -
     parent = None
     for number in range(1500):  # SQLite's default checkpoints every 1,000 pages
         parent = await put(made, f"thread-{number}", "run", parent)
+        made.flush()  # a commit, as before each answer
     assert database.stat().st_size == empty
     assert (tmp_path / "c.sqlite-wal").stat().st_size > 4_000_000
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from agent_tui.local.durable_commits import (
+    FLUSHES,
     CommitError,
     Committer,
     _Log,
@@ -24,7 +25,7 @@ from agent_tui.local.durable_commits import (
     restore_committed,
 )
 from agent_tui.local.durable_runtime import changed_threads
-from agent_tui.local.durable_snapshots import Snapshotter
+from agent_tui.local.durable_snapshots import Snapshotter, encode, replay
 
 
 @pytest.fixture
@@ -119,6 +120,30 @@ def test_a_failed_write_is_refused_and_told_once(
     assert any("saved again" in r.getMessage() for r in caplog.records)
 
 
+def test_a_commit_flushes_the_checkpoints_first_and_fails_with_them(in_folder: Path) -> None:
+    done: list[str] = []
+    full = True
+
+    def flush() -> None:
+        if full:
+            raise OSError(28, "database or disk is full")
+        done.append("flushed")
+
+    committer = Committer(lambda: [("ops.pckl", {"n": len(done)})])
+    FLUSHES.append(flush)
+    try:
+        with pytest.raises(CommitError) as refused:
+            committer.commit()
+        assert "disk is full" in str(refused.value.strerror)
+        full = False
+        committer.commit()
+    finally:
+        FLUSHES.remove(flush)
+    assert done == ["flushed"]
+    restore_committed(["ops.pckl"])
+    assert loaded("ops.pckl") == {"n": 1}  # read after the flush
+
+
 async def test_requests_made_together_share_one_commit(in_folder: Path) -> None:
     writes: list[int] = []
     store = {"n": 0}
@@ -163,6 +188,27 @@ def test_records_changed_by_setting_a_key_are_saved_and_the_rest_reused(
     committer.commit()
     restore_committed([ops])
     assert loaded(ops) == store
+
+
+@pytest.mark.parametrize("threads", [None, {"a"}])
+def test_changes_whose_write_failed_are_found_again(threads: set[str] | None) -> None:
+    """A commit shares its lists with the one before: a write that failed (or a store
+    read again) leaves them as they were, so the next commit still holds the change."""
+    record = {"thread_id": "a", "status": "idle"}
+    store: dict[str, Any] = {"threads": [record, {"thread_id": "b"}], "runs": []}
+    snapshots = Snapshotter("records")
+    snapshot = snapshots.changes(store)
+    assert snapshot is not None
+    snapshots.written()
+    record["status"] = "busy"
+    store["runs"].append({"thread_id": "a", "run_id": 1})
+    failed = snapshots.changes(store, threads=threads)  # its write failed: not `written`
+    assert failed is not None
+    again = snapshots.changes(store, threads=threads)
+    assert again is not None
+    snapshots.written()
+    assert replay([encode(snapshot), encode(again)]) == store
+    assert snapshots.changes(store, threads=threads) is None
 
 
 def log_bytes(filename: str) -> int:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from textual.app import App
 from textual.pilot import Pilot
 
 
@@ -65,3 +66,11 @@ async def wait_in_flood(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(every)
+
+
+async def press_in_flood(app: App[Any], *keys: str) -> None:
+    """Press `keys` as the terminal would, without waiting for an idle screen (which an
+    app flooded by a stream may not become for longer than Pilot waits)."""
+    for key in keys:
+        app.simulate_key(key)
+        await asyncio.sleep(0)

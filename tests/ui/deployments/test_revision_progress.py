@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agent_tui.client import ControlPlaneClient, RetryPolicy
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
@@ -17,6 +19,7 @@ from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from tests.support import deployment_forms as support
 from tests.support.deployment_forms import POLL, SIZE, FormsApp, screen_of, type_into
+from tests.support.deployments import hold_builds
 from tests.support.paths import GRAPHS_CONFIG
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
@@ -29,7 +32,11 @@ async def test_a_new_deployment_is_followed_to_deployed_and_opens_its_assistants
     cp_client: ControlPlaneClient,
     control_plane: LocalControlPlane,
     wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Held in its build until the screen was left: the first screen is seen following a
+    # revision that is not finished, however fast or slow the machine.
+    release = hold_builds(monkeypatch)
     app = FormsApp(cp_client, control_plane)
     async with app.run_test(size=SIZE) as pilot:
         app.open_form(cwd=GRAPHS_CONFIG.parent)  # the default ./langgraph.json is there
@@ -58,6 +65,7 @@ async def test_a_new_deployment_is_followed_to_deployed_and_opens_its_assistants
         await pilot.pause()
         assert first not in app.screen_stack
         assert not any(w.node is first and w.is_running for w in app.workers)
+        release.set()
 
         # …but not the deploy: following it again sees it through to DEPLOYED.
         progress = RevisionProgressScreen(

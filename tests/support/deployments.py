@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from agent_tui.deployments.secrets import mask_secrets
@@ -27,8 +28,11 @@ from agent_tui.local.control_plane import LocalControlPlane, build_children, dep
 from agent_tui.settings.contexts import Context
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.paths import GRAPHS_CONFIG
+from tests.support.waiting import WaitFor
 
 SIZE = (150, 40)
 SECRET_NAME = "ALPHA_TOKEN"
@@ -150,3 +154,30 @@ def cell_texts(screen: Any) -> list[list[str]]:
 
 def heading(screen: Any) -> str:
     return str(screen.query_one("#resource-heading", Static).render())
+
+
+@pytest.fixture
+def keyed_plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
+    """The shared plane, its key in the environment (where the app finds it)."""
+    shared = shared_plane(request)
+    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", shared.api_key)
+    return shared
+
+
+async def open_alpha(
+    app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
+) -> DeploymentDetailScreen:
+    """From home: `d`, then `alpha`'s detail once its revisions are listed."""
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
+    listing = app.screen
+    assert isinstance(listing, DeploymentsScreen)
+    await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
+    listing.table.move_to(plane.alpha["id"])
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen), what="detail")
+    detail = app.screen
+    assert isinstance(detail, DeploymentDetailScreen)
+    await wait_for(pilot, lambda: detail.table.row_count > 0, what="revisions")
+    return detail

@@ -13,7 +13,8 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from tests.support.deployments import SIZE, SharedPlane, control_plane_app, shared_plane
+from tests.support import deployments as deployments_support
+from tests.support.deployments import SIZE, SharedPlane, control_plane_app
 from tests.support.projects import copy_weather_project
 from tests.support.screen import screen_text, toast_saying
 from tests.support.waiting import WaitFor
@@ -21,11 +22,7 @@ from tests.support.waiting import WaitFor
 pytestmark = pytest.mark.timeout(240)
 
 
-@pytest.fixture
-def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
-    shared = shared_plane(request)
-    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", shared.api_key)
-    return shared
+plane = deployments_support.keyed_plane  # the fixture
 
 
 async def run_palette_command(app: object, pilot: object, wait_for: WaitFor, title: str) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.pilot import Pilot
 from textual.screen import Screen
 
 from agent_tui.client.models.control_plane import Revision
@@ -24,9 +23,9 @@ from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.deployments.revision_diff import RevisionDiffScreen
 from agent_tui.tui.screens.deployments.revision_logs import RevisionLogsScreen
 from agent_tui.tui.screens.deployments.revision_progress import RevisionProgressScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR as SEP
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from tests.support import deployments as deployments_support
 from tests.support.deployments import (
     SECRET_NAME,
     SECRET_VALUE,
@@ -36,7 +35,7 @@ from tests.support.deployments import (
     control_plane_app,
     heading,
     hold_builds,
-    shared_plane,
+    open_alpha,
 )
 from tests.support.screen import toast_saying, toasts
 from tests.support.waiting import WaitFor
@@ -47,29 +46,7 @@ EXTRA_VALUE = "extra-secret-value-51ab"
 NOT_TERMINAL = {"CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING"}
 
 
-@pytest.fixture
-def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
-    shared = shared_plane(request)
-    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", shared.api_key)
-    return shared
-
-
-async def open_alpha(
-    app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
-) -> DeploymentDetailScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-    await pilot.press("d")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
-    listing = app.screen
-    assert isinstance(listing, DeploymentsScreen)
-    await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
-    listing.table.move_to(plane.alpha["id"])
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen), what="detail")
-    detail = app.screen
-    assert isinstance(detail, DeploymentDetailScreen)
-    await wait_for(pilot, lambda: detail.table.row_count > 0, what="revisions")
-    return detail
+plane = deployments_support.keyed_plane  # the fixture
 
 
 def serving_url(plane: SharedPlane) -> str:

@@ -10,10 +10,8 @@ import pytest
 from textual.pilot import Pilot
 
 from agent_tui.tui.app import AgentTuiApp
-from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
-from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.deployments.revision_logs import RevisionLogsScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
+from tests.support import deployments as deployments_support
 from tests.support.deployments import (
     SECRET_NAME,
     SECRET_VALUE,
@@ -21,7 +19,7 @@ from tests.support.deployments import (
     SharedPlane,
     control_plane_app,
     hold_builds,
-    shared_plane,
+    open_alpha,
     wait_terminal,
 )
 from tests.support.waiting import WaitFor
@@ -29,28 +27,13 @@ from tests.support.waiting import WaitFor
 pytestmark = pytest.mark.timeout(180)
 
 
-@pytest.fixture
-def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
-    shared = shared_plane(request)
-    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", shared.api_key)
-    return shared
+plane = deployments_support.keyed_plane  # the fixture
 
 
 async def open_newest_log(
     app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
 ) -> RevisionLogsScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-    await pilot.press("d")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
-    listing = app.screen
-    assert isinstance(listing, DeploymentsScreen)
-    await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
-    listing.table.move_to(plane.alpha["id"])
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen), what="detail")
-    detail = app.screen
-    assert isinstance(detail, DeploymentDetailScreen)
-    await wait_for(pilot, lambda: detail.table.row_count > 0, what="revisions")
+    await open_alpha(app, pilot, plane, wait_for)
     await pilot.press("l")  # the newest revision's log (it follows: a worker that goes on)
     await wait_for(
         pilot, lambda: isinstance(app.screen, RevisionLogsScreen), what="log", workers=False

@@ -3,9 +3,6 @@ server's run): what the chat shows of it stays bounded, and says what it leaves 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
 from textual import events
 
 from agent_tui.client import AgentServerClient
@@ -23,17 +20,6 @@ from tests.support.stream_faults import Fault, FaultyStreams
 from tests.support.waiting import WaitFor
 
 NOTE = "characters not shown while the message streams"
-
-
-@pytest.fixture
-def faults() -> FaultyStreams:
-    return FaultyStreams()
-
-
-@pytest.fixture
-async def faulty(agent_server_url: str, faults: FaultyStreams) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url, http_transport=faults) as client:
-        yield client
 
 
 async def test_an_endless_message_shows_its_head_and_latest_text_and_the_inspector_its_latest(

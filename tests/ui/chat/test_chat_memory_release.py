@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from textual import events
@@ -26,17 +26,6 @@ from tests.support.chat import (
 from tests.support.shell import ShellHarness
 from tests.support.stream_faults import Fault, FaultyStreams
 from tests.support.waiting import WaitFor, wait_in_flood
-
-
-@pytest.fixture
-def faults() -> FaultyStreams:
-    return FaultyStreams()
-
-
-@pytest.fixture
-async def faulty(agent_server_url: str, faults: FaultyStreams) -> AsyncIterator[AgentServerClient]:
-    async with AgentServerClient(agent_server_url, http_transport=faults) as client:
-        yield client
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ heartbeats, one that sends `event: error` and stays open, one cut mid-event
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Literal
 
 import pytest
@@ -33,18 +32,6 @@ from tests.support.drop_proxy import DropProxy
 from tests.support.screen import screen_text, toasts
 from tests.support.stream_faults import Fault, FaultyStreams
 from tests.support.waiting import WaitFor, press_in_flood, wait_in_flood
-
-
-@pytest.fixture
-def faults() -> FaultyStreams:
-    return FaultyStreams()
-
-
-@pytest.fixture
-async def faulty(agent_server_url: str, faults: FaultyStreams) -> AsyncIterator[AgentServerClient]:
-    """A client of the real server whose next run stream breaks as `faults` is armed."""
-    async with AgentServerClient(agent_server_url, http_transport=faults) as client:
-        yield client
 
 
 def counting(n: int) -> str:

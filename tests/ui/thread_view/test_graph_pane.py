@@ -38,6 +38,19 @@ def status(screen: ThreadViewScreen) -> str:
     return str(screen.query_one("#graph-status", Static).render())
 
 
+async def nested_chat(
+    client: AgentServerClient, *, gate: Path | None = None
+) -> tuple[ShellHarness, ThreadViewScreen]:
+    """A thread view with its chat on a new thread of the `nested` graph (tokens at once;
+    `prepare` held until `gate` exists, when given)."""
+    context: dict[str, Any] = {"token_delay_ms": 0}
+    if gate is not None:
+        context["gate"] = str(gate)
+    assistant = await client.assistants.create("nested", context=context)
+    thread = await chat_thread(client, assistant)
+    return chat_app(client, thread.thread_id, assistant)
+
+
 async def show_graph(pilot: Pilot[Any], screen: ThreadViewScreen, wait_for: WaitFor) -> GraphView:
     """`v` from the transcript (in the prompt, `v` types), once the graph is drawn."""
     screen.chat.transcript.focus()
@@ -52,11 +65,7 @@ async def test_the_pane_lights_the_running_node_then_numbers_the_nodes_that_ran(
     client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
 ) -> None:
     gate = tmp_path / "gate"
-    gated = await client.assistants.create(
-        "nested", context={"token_delay_ms": 0, "gate": str(gate)}
-    )
-    thread = await chat_thread(client, gated)
-    app, screen = chat_app(client, thread.thread_id, gated)
+    app, screen = await nested_chat(client, gate=gate)
     async with app.run_test(size=(150, 45)) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "hello")
@@ -97,11 +106,7 @@ async def test_runs_sent_while_the_pane_shows_stream_each_nodes_start(
     """With the pane open, a run asks for `tasks` too (the state line says so): the node
     is lit from the streamed start of its task, not from a later read of the thread."""
     gate = tmp_path / "gate"
-    gated = await client.assistants.create(
-        "nested", context={"token_delay_ms": 0, "gate": str(gate)}
-    )
-    thread = await chat_thread(client, gated)
-    app, screen = chat_app(client, thread.thread_id, gated)
+    app, screen = await nested_chat(client, gate=gate)
     async with app.run_test(size=(200, 45)) as pilot:
         pane = pane_of(app)
         assert "tasks" not in state_line(pane)
@@ -133,9 +138,7 @@ async def test_runs_sent_while_the_pane_shows_stream_each_nodes_start(
 async def test_b_and_shift_b_on_a_node_are_the_chats_breakpoints_and_the_pause_shows(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
-    thread = await chat_thread(client, nested)
-    app, screen = chat_app(client, thread.thread_id, nested)
+    app, screen = await nested_chat(client)
     async with app.run_test(size=(200, 45)) as pilot:
         pane = pane_of(app)
         view = await show_graph(pilot, screen, wait_for)
@@ -299,9 +302,7 @@ async def test_a_run_started_elsewhere_lights_its_node_from_the_polled_state(
 async def test_in_the_pane_a_subgraph_expands_in_place_and_its_nodes_take_no_breakpoint(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
-    thread = await chat_thread(client, nested)
-    app, screen = chat_app(client, thread.thread_id, nested)
+    app, screen = await nested_chat(client)
     async with app.run_test(size=(200, 45), notifications=True) as pilot:
         pane = pane_of(app)
         view = await show_graph(pilot, screen, wait_for)
@@ -322,9 +323,7 @@ async def test_in_the_pane_a_subgraph_expands_in_place_and_its_nodes_take_no_bre
 async def test_a_pause_after_a_node_is_marked_on_its_bottom_border(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
-    nested = await client.assistants.create("nested", context={"token_delay_ms": 0})
-    thread = await chat_thread(client, nested)
-    app, screen = chat_app(client, thread.thread_id, nested)
+    app, screen = await nested_chat(client)
     async with app.run_test(size=(150, 45)) as pilot:
         pane = pane_of(app)
         view = await show_graph(pilot, screen, wait_for)

@@ -48,6 +48,7 @@ import zlib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
+from agent_tui.local import unguarded
 from agent_tui.local.durable_snapshots import Shape, Snapshotter, decode_whole, encode, replay
 
 T = TypeVar("T")
@@ -322,7 +323,9 @@ class _Log:
         descriptor = self._descriptors.get(slot)
         if descriptor is None:
             path = commit_file(self.filename, slot)
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            descriptor = unguarded.open_descriptor(
+                path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644
+            )
             self._descriptors[slot] = descriptor
         return descriptor
 
@@ -332,7 +335,7 @@ def _write_at(descriptor: int, data: bytes, at: int) -> None:
     log are ignored: their generations do not follow on)."""
     view = memoryview(data)
     while view:
-        written = os.pwrite(descriptor, view, at)
+        written = unguarded.pwrite(descriptor, view, at)
         view, at = view[written:], at + written
 
 

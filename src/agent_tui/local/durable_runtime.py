@@ -64,23 +64,10 @@ ALLOWED_BLOCKING = (
         "agent_tui/local/durable_commits.py",
         ("_write_at", "_descriptor"),
     ),
-    # The checkpointer's SQLite calls, made on the loop as the runtime's own in-memory
-    # checkpointer works on it (`durable_checkpointer`).
-    (
-        ("sqlite3.",),
-        "agent_tui/local/durable_checkpointer.py",
-        (
-            "aget_tuple",
-            "alist",
-            "aput",
-            "aput_writes",
-            "adelete_thread",
-            "aget_delta_channel_history",
-            "adelete_for_runs",
-            "aprune",
-            "flush",
-        ),
-    ),
+    # The checkpointer's start: its tables read, what its log holds beyond them applied
+    # (`durable_checkpointer.open_saver`). Its writes after that are a `pwrite` of the log
+    # (`unguarded`), and the tables are written by a thread of their own.
+    (("sqlite3.", "os.", "io."), "agent_tui/local/durable_checkpointer.py", ("open_saver",)),
 )
 """Calls (names, or a prefix ending in a dot) langgraph-api's blocking-call guard lets
 through when made in the named functions of a file: small writes to the operating

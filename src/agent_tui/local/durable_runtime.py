@@ -12,7 +12,8 @@ start. Here:
 - the runtime's stores are written by a `Committer` (`durable_commits`), and a request
   that may change them (any method but GET/HEAD/OPTIONS, except the searches and counts
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
-  response's first message until the commit is done. A commit that fails (a full disk)
+  response's first message until the commit is done, and the last one of an answer sent as
+  it is made (``runs/wait``'s result, the end of a run's stream) until the next one. A commit that fails (a full disk)
   turns the answer into ``507 Insufficient Storage``: the change is not acknowledged;
   while saving fails, changing requests are refused (507) before they reach the runtime,
   so they are not made; only the change whose commit failed first stays in memory
@@ -198,7 +199,9 @@ def _commit_after_each_run(committer: Committer, loops: list[asyncio.AbstractEve
 
 class DurableCommits:
     """ASGI wrapper: a changing request's answer waits for a commit (`Committer.request`), and
-    becomes ``507`` if that fails."""
+    becomes ``507`` if that fails. An answer sent as it is made (no length: ``runs/wait``,
+    a run's stream) also waits for one before its end: the run's result is saved before the
+    client has read it all."""
 
     def __init__(self, app: ASGIApp, committer: Committer) -> None:
         self.app = app
@@ -219,9 +222,10 @@ class DurableCommits:
                 await _refuse(send, str(exc.strerror))
                 return
         refused = False
+        streamed = False
 
         async def send_after_commit(message: Message) -> None:
-            nonlocal refused
+            nonlocal refused, streamed
             if refused:
                 # The client has its 507: the rest of the answer goes nowhere. (Raising
                 # here would make uvicorn drop the connection under a client that may
@@ -234,6 +238,14 @@ class DurableCommits:
                     refused = True
                     await _refuse(send, str(exc.strerror))
                     return
+                headers = message.get("headers", ())
+                streamed = not any(name.lower() == b"content-length" for name, _ in headers)
+            elif streamed and not message.get("more_body", False):
+                # The end of an answer sent as it was made (`runs/wait`'s result, a run's
+                # stream): what the run changed is saved before the client has it all. If
+                # it cannot be, the answer is cut short (the client sees an error, not
+                # the result).
+                await self.committer.request(threads=threads)
             await send(message)
 
         await self.app(scope, receive, send_after_commit)

@@ -114,6 +114,30 @@ def test_acknowledged_writes_survive_a_kill_one_second_later(tmp_path: Path) -> 
         assert item.json()["value"] == {"v": 1}
 
 
+def test_a_runs_result_is_kept_once_its_answer_has_ended(tmp_path: Path) -> None:
+    """The result `runs/wait` answers with, and the end of a run's stream, are
+    acknowledgements too: killed at once after them, the thread's state holds them."""
+    data, log = tmp_path / "data", tmp_path / "server.log"
+    with own_server(data, log) as server, http(server.url) as client:
+        waited = client.post("/threads", json={}).json()["thread_id"]
+        answer = client.post(
+            f"/threads/{waited}/runs/wait", json={"assistant_id": "counter", "input": {"by": 4}}
+        )
+        assert answer.json()["count"] == 4
+        crash(server)  # at once: no background commit has had its 0.1 s
+    with own_server(data, log) as server, http(server.url) as client:
+        assert client.get(f"/threads/{waited}/state").json()["values"]["count"] == 4
+        streamed = client.post("/threads", json={}).json()["thread_id"]
+        body = {"assistant_id": "chat", "input": CHAT_INPUT, "stream_mode": ["values"]}
+        with client.stream("POST", f"/threads/{streamed}/runs/stream", json=body) as stream:
+            last = [line for line in stream.iter_lines() if line.startswith("data:")][-1]
+        assert "Paris" in last
+        crash(server)
+    with own_server(data, log) as server, http(server.url) as client:
+        messages = client.get(f"/threads/{streamed}/state").json()["values"]["messages"]
+        assert "Paris" in str(messages[-1]["content"]) and len(messages) >= 4
+
+
 def test_a_write_that_cannot_be_saved_is_refused(tmp_path: Path) -> None:
     """The closest fault to a full disk that needs no root: a file-size limit on the
     server process (RLIMIT_FSIZE), so its writes fail with EFBIG ("File too large")."""

@@ -17,7 +17,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.widget import Widget
 
 from agent_tui.threads.timeline import TimelineStep, format_duration, slowest, waited
 from agent_tui.tui.widgets.text import server_text
@@ -105,12 +106,52 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     return text
 
 
+class TimelineBody(Widget):
+    """The waterfall, drawn at the width the layout gives the view: its width inside
+    whatever scrollbars it really keeps. Drawn when the view is laid out, never from a
+    size read before (a tab opening, a resize, a scrollbar coming or going), so it always
+    fits the width the user sees. A line longer than that (a long node name in `slowest:`)
+    makes it wider: the view scrolls sideways to it."""
+
+    DEFAULT_CSS = """
+    TimelineBody { width: auto; height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.steps: list[TimelineStep] = []
+        self._width = 0  # the view's width at the last layout
+        self._drawn: tuple[int, Text] | None = None
+
+    def show(self, steps: Sequence[TimelineStep]) -> None:
+        self.steps = list(steps)
+        self._drawn = None
+        self.refresh(layout=True)
+
+    def _drawing(self) -> Text:
+        if self._drawn is None or self._drawn[0] != self._width:
+            self._drawn = (self._width, timeline_renderable(self.steps, self._width))
+        return self._drawn[1]
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        self._width = container.width
+        return max(container.width, *(cell_len(line) for line in self._lines()))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines())
+
+    def _lines(self) -> list[str]:
+        return self._drawing().plain.split("\n")
+
+    def render(self) -> Text:
+        return self._drawing()
+
+
 class TimelineView(ScrollableContainer, can_focus=True):
     """Scrolls both ways; `show(steps)` replaces what it shows."""
 
     DEFAULT_CSS = """
     TimelineView { height: 1fr; }
-    TimelineView > Static { width: auto; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -118,13 +159,8 @@ class TimelineView(ScrollableContainer, can_focus=True):
         self.steps: list[TimelineStep] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(timeline_renderable([], 80), id="timeline-body")
+        yield TimelineBody(id="timeline-body")
 
     def show(self, steps: Sequence[TimelineStep]) -> None:
         self.steps = list(steps)
-        width = self.scrollable_content_region.width or 100
-        self.query_one("#timeline-body", Static).update(timeline_renderable(self.steps, width))
-
-    def on_resize(self) -> None:
-        if self.steps:
-            self.show(self.steps)
+        self.query_one(TimelineBody).show(self.steps)

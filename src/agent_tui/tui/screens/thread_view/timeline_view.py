@@ -6,7 +6,8 @@ red, so the slow node is found at a glance. Time that was no node's (paused at a
 breakpoint, editing a fork, between runs) is a dim line of its own, off the axis; a
 checkpoint a person wrote shows `—`. Under a superstep whose run streamed in this session,
 one line per node with its own span (parallel nodes side by side). Node names are
-server text: cleaned, never markup.
+server text: cleaned, never markup. The bars span the width the view has when painted
+(`TimelineBody`), so it fits as the tab opens, after a resize and beside a scrollbar.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
 from textual.geometry import Size
+from textual.visual import visualize
 from textual.widget import Widget
 
 from agent_tui.threads.timeline import TimelineStep, format_duration, slowest, waited
@@ -29,6 +31,8 @@ STEP_WIDTH = 5
 DURATION_WIDTH = 10
 BAR_MIN_WIDTH = 20
 MIN_WAIT_SHOWN = 0.5  # seconds: shorter gaps between runs are not worth a line
+# The narrowest waterfall: every row fits it; a narrower view scrolls sideways to it.
+MIN_WIDTH = STEP_WIDTH + LABEL_MIN_WIDTH + DURATION_WIDTH + 4 + BAR_MIN_WIDTH // 2
 
 
 def _fit(text: Text, width: int) -> Text:
@@ -59,7 +63,8 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     ]
     total = max(ends) or 1.0
     worst = slowest(steps)
-    text = Text(no_wrap=True, overflow="ignore")
+    # Each row fits `width`; the lines under them wrap (a long node name folds).
+    text = Text(overflow="fold")
     header = f"{'step':>{STEP_WIDTH}} {'nodes':<{label_width}} {'took':>{DURATION_WIDTH}}  "
     text.append(header + f"0 … {format_duration(total)}", style="bold")
     for step in steps:
@@ -107,20 +112,19 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
 
 
 class TimelineBody(Widget):
-    """The waterfall, drawn at the width the layout gives the view: its width inside
-    whatever scrollbars it really keeps. Drawn when the view is laid out, never from a
-    size read before (a tab opening, a resize, a scrollbar coming or going), so it always
-    fits the width the user sees. A line longer than that (a long node name in `slowest:`)
-    makes it wider: the view scrolls sideways to it."""
+    """The waterfall, drawn at the width it is laid out at: the view's width inside the
+    scrollbars it keeps (at least `MIN_WIDTH`, then the view scrolls sideways). Drawn when
+    painted, never from a size read before, so a tab opening, a resize or a scrollbar
+    coming or going always ends with bars that span the width the user sees. The lines
+    under the bars (`slowest:`, `not counted:`) wrap rather than widen it."""
 
-    DEFAULT_CSS = """
-    TimelineBody { width: auto; height: auto; }
+    DEFAULT_CSS = f"""
+    TimelineBody {{ width: 1fr; min-width: {MIN_WIDTH}; height: auto; }}
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.steps: list[TimelineStep] = []
-        self._width = 0  # the view's width at the last layout
         self._drawn: tuple[int, Text] | None = None
 
     def show(self, steps: Sequence[TimelineStep]) -> None:
@@ -128,27 +132,24 @@ class TimelineBody(Widget):
         self._drawn = None
         self.refresh(layout=True)
 
-    def _drawing(self) -> Text:
-        if self._drawn is None or self._drawn[0] != self._width:
-            self._drawn = (self._width, timeline_renderable(self.steps, self._width))
+    def _drawing(self, width: int) -> Text:
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, timeline_renderable(self.steps, width))
         return self._drawn[1]
 
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        self._width = container.width
-        return max(container.width, *(cell_len(line) for line in self._lines()))
-
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._lines())
-
-    def _lines(self) -> list[str]:
-        return self._drawing().plain.split("\n")
+        # Measured at the width it is being laid out at, not the one it was last painted
+        # at. (Textual passes a widget's styles as the rules, as here; typed otherwise.)
+        visual = visualize(self, self._drawing(width))
+        return visual.get_height(self.styles, width)  # type: ignore[arg-type]
 
     def render(self) -> Text:
-        return self._drawing()
+        return self._drawing(self.content_size.width)
 
 
 class TimelineView(ScrollableContainer, can_focus=True):
-    """Scrolls both ways; `show(steps)` replaces what it shows."""
+    """Scrolls down a long branch (sideways only when narrower than `MIN_WIDTH`);
+    `show(steps)` replaces what it shows."""
 
     DEFAULT_CSS = """
     TimelineView { height: 1fr; }

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.help import HelpScreen
-from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineBody, TimelineView
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
 from tests.support.waiting import WaitFor
@@ -53,7 +53,7 @@ async def test_the_timeline_tab_shows_each_superstep_and_the_slowest(
         timeline = screen.query_one(TimelineView)
         await wait_for(pilot, lambda: len(timeline.steps) == 4, what="four supersteps")
         assert [step.label for step in timeline.steps] == ["__input__", "__start__", "inc", "dbl"]
-        text = str(timeline.query_one("#timeline-body", Static).render())
+        text = str(timeline.query_one(TimelineBody).render())
         assert "slowest: step" in text
         lines = text.splitlines()
         assert any(line.strip().startswith("1 inc") for line in lines), lines
@@ -76,7 +76,7 @@ async def test_t_shows_the_timeline_and_a_pause_at_a_breakpoint_is_no_nodes_time
         await wait_for(pilot, lambda: loaded(screen), what="the thread")
         await pilot.press("T")
         assert screen.tabs.active == "tab-timeline"
-        body = screen.query_one(TimelineView).query_one("#timeline-body", Static)
+        body = screen.query_one(TimelineBody)
 
         def line_of(prefix: str) -> str:
             lines = str(body.render()).splitlines()

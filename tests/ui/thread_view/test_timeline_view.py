@@ -1,13 +1,22 @@
 """The Timeline tab's waterfall: the slow node stands out, each node of a superstep has its
 own span, every bar fits the view, pauses are no node's time, and node names from the
-server are inert text."""
+server are inert text; the tab draws it at the width it has, as it opens and after a
+resize."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.app import App, ComposeResult
+
+from agent_tui.client import AgentServerClient
 from agent_tui.threads.timeline import TaskClock, build_timeline, runs_to_ask, slowest
-from agent_tui.tui.screens.thread_view.timeline_view import timeline_renderable
+from agent_tui.tui.screens.thread_view.timeline_view import TimelineView, timeline_renderable
 from tests.support.hostile_text import EVERYTHING, terminal_controls
+from tests.support.screen import screen_text
+from tests.support.thread_view import counter_thread, loaded, view_app
 from tests.support.timelines import BRANCH, PAUSED, at, checkpoint_payload, debug, row
+from tests.support.waiting import WaitFor
 
 
 def test_the_waterfall_shows_the_slow_node_at_a_glance() -> None:
@@ -110,3 +119,79 @@ def test_editing_a_fork_is_no_nodes_time() -> None:
     assert timeline_renderable(steps, width=100).plain.splitlines()[-1] == (
         "slowest: step 1 slow_model (2.00 s of 2.51 s running)"
     )
+
+
+def _bars_end(app: App[Any]) -> int:
+    """The screen column where the waterfall's bars end (-1: no bar painted)."""
+    return max(line.rfind("█") for line in screen_text(app).splitlines())
+
+
+async def test_the_waterfall_spans_the_tab_as_it_opens_and_after_each_resize(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    # The tab is at the right of the screen: the bars end at its last column (or just
+    # before a scrollbar the view keeps), whatever size the tab had or opened at. Their
+    # lengths are rounded to a cell: the real run's times may end them one cell short.
+    thread = await counter_thread(client)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=(140, 32)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        # Opened before the tab was ever laid out (as the snapshot opens it).
+        screen.tabs.active = "tab-timeline"
+        view = screen.query_one(TimelineView)
+        await wait_for(
+            pilot,
+            lambda: len(view.steps) == 4 and not screen.timeline.runs_pending,
+            what="the waterfall",
+        )
+        for width, height, scrollbar in [
+            (140, 32, False),
+            (120, 32, False),
+            (200, 40, False),
+            (100, 12, True),  # too short for it: a vertical scrollbar
+            (140, 32, False),
+        ]:
+            if (width, height) != app.size:
+                await pilot.resize_terminal(width, height)
+            end = width - 1 - (2 if scrollbar else 0)
+
+            def fits(end: int = end, scrollbar: bool = scrollbar) -> bool:
+                return (
+                    view.show_vertical_scrollbar == scrollbar
+                    and not view.show_horizontal_scrollbar
+                    and end - 1 <= _bars_end(app) <= end
+                )
+
+            await wait_for(pilot, fits, what=f"bars ending at column {end} of {width}")
+            await pilot.pause()
+            assert fits(), (width, height, _bars_end(app), view.scrollbars_enabled)
+
+
+class _TimelineApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TimelineView()
+
+
+async def test_a_long_node_name_wraps_under_the_bars(wait_for: WaitFor) -> None:
+    # `slowest:` with a long node name is wider than the view: it wraps, whole, rather
+    # than widening the waterfall past the view (the bars still end at its edge, or at
+    # its vertical scrollbar when it has one).
+    steps = build_timeline([*BRANCH[:2], row("c1", 1, 2.01, "slow_model_" * 8), BRANCH[3]])
+    app = _TimelineApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(TimelineView)
+        view.show(steps)
+        for height, scrollbar in [(20, False), (5, True), (20, False)]:
+            if height != app.size.height:
+                await pilot.resize_terminal(60, height)
+            end = 59 - (2 if scrollbar else 0)
+
+            def fits(end: int = end, scrollbar: bool = scrollbar) -> bool:
+                return view.scrollbars_enabled == (scrollbar, False) and _bars_end(app) == end
+
+            await wait_for(pilot, fits, what=f"bars ending at column {end}")
+            await pilot.pause()
+            assert fits(), (height, _bars_end(app), view.scrollbars_enabled)
+        shown = " ".join(screen_text(app).split())
+        assert "slowest: step 1 slow_model_slow_model_" in shown
+        assert shown.endswith("(2.00 s of 2.11 s running)"), shown

@@ -6,7 +6,8 @@ red, so the slow node is found at a glance. Time that was no node's (paused at a
 breakpoint, editing a fork, between runs) is a dim line of its own, off the axis; a
 checkpoint a person wrote shows `—`. Under a superstep whose run streamed in this session,
 one line per node with its own span (parallel nodes side by side). Node names are
-server text: cleaned, never markup.
+server text: cleaned, never markup. The bars span the width the view has when painted
+(`TimelineBody`), so it fits as the tab opens, after a resize and beside a scrollbar.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.visual import visualize
+from textual.widget import Widget
 
 from agent_tui.threads.timeline import TimelineStep, format_duration, slowest, waited
 from agent_tui.tui.widgets.text import server_text
@@ -28,6 +31,8 @@ STEP_WIDTH = 5
 DURATION_WIDTH = 10
 BAR_MIN_WIDTH = 20
 MIN_WAIT_SHOWN = 0.5  # seconds: shorter gaps between runs are not worth a line
+# The narrowest waterfall: every row fits it; a narrower view scrolls sideways to it.
+MIN_WIDTH = STEP_WIDTH + LABEL_MIN_WIDTH + DURATION_WIDTH + 4 + BAR_MIN_WIDTH // 2
 
 
 def _fit(text: Text, width: int) -> Text:
@@ -58,7 +63,8 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     ]
     total = max(ends) or 1.0
     worst = slowest(steps)
-    text = Text(no_wrap=True, overflow="ignore")
+    # Each row fits `width`; the lines under them wrap (a long node name folds).
+    text = Text(overflow="fold")
     header = f"{'step':>{STEP_WIDTH}} {'nodes':<{label_width}} {'took':>{DURATION_WIDTH}}  "
     text.append(header + f"0 … {format_duration(total)}", style="bold")
     for step in steps:
@@ -105,12 +111,48 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
     return text
 
 
+class TimelineBody(Widget):
+    """The waterfall, drawn at the width it is laid out at: the view's width inside the
+    scrollbars it keeps (at least `MIN_WIDTH`, then the view scrolls sideways). Drawn when
+    painted, never from a size read before, so a tab opening, a resize or a scrollbar
+    coming or going always ends with bars that span the width the user sees. The lines
+    under the bars (`slowest:`, `not counted:`) wrap rather than widen it."""
+
+    DEFAULT_CSS = f"""
+    TimelineBody {{ width: 1fr; min-width: {MIN_WIDTH}; height: auto; }}
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.steps: list[TimelineStep] = []
+        self._drawn: tuple[int, Text] | None = None
+
+    def show(self, steps: Sequence[TimelineStep]) -> None:
+        self.steps = list(steps)
+        self._drawn = None
+        self.refresh(layout=True)
+
+    def _drawing(self, width: int) -> Text:
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, timeline_renderable(self.steps, width))
+        return self._drawn[1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Measured at the width it is being laid out at, not the one it was last painted
+        # at. (Textual passes a widget's styles as the rules, as here; typed otherwise.)
+        visual = visualize(self, self._drawing(width))
+        return visual.get_height(self.styles, width)  # type: ignore[arg-type]
+
+    def render(self) -> Text:
+        return self._drawing(self.content_size.width)
+
+
 class TimelineView(ScrollableContainer, can_focus=True):
-    """Scrolls both ways; `show(steps)` replaces what it shows."""
+    """Scrolls down a long branch (sideways only when narrower than `MIN_WIDTH`);
+    `show(steps)` replaces what it shows."""
 
     DEFAULT_CSS = """
     TimelineView { height: 1fr; }
-    TimelineView > Static { width: auto; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -118,13 +160,8 @@ class TimelineView(ScrollableContainer, can_focus=True):
         self.steps: list[TimelineStep] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(timeline_renderable([], 80), id="timeline-body")
+        yield TimelineBody(id="timeline-body")
 
     def show(self, steps: Sequence[TimelineStep]) -> None:
         self.steps = list(steps)
-        width = self.scrollable_content_region.width or 100
-        self.query_one("#timeline-body", Static).update(timeline_renderable(self.steps, width))
-
-    def on_resize(self) -> None:
-        if self.steps:
-            self.show(self.steps)
+        self.query_one(TimelineBody).show(self.steps)

@@ -166,8 +166,7 @@ def apply(conn: sqlite3.Connection, journal: Journal, sequence: int) -> None:
     """Apply ``journal`` to the tables and record ``sequence`` as applied, in one
     transaction (rolled back if it fails)."""
     try:
-        for sql, rows in tables.grouped(journal):
-            conn.executemany(sql, rows)
+        tables.execute(conn, journal)
         conn.execute("UPDATE checkpoint_log_applied SET sequence = ?", (sequence,))
         conn.commit()
     except sqlite3.Error:

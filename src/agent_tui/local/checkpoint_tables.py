@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +100,9 @@ DELETE_BLOB = (
     "WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?"
 )
 
-PUTS = frozenset({PUT_CHECKPOINT, PUT_BLOB, PUT_WRITE})
+PUTS = {PUT_CHECKPOINT: 9, PUT_BLOB: 6, PUT_WRITE: 9}
+"""Each put and the number of its columns."""
+ROWS_A_STATEMENT = 200
 
 PICKLED_CHECKPOINTS = ".langgraph_checkpoint.1.pckl"
 """The first of the runtime's own checkpoint files (from before durable writes), in the
@@ -138,9 +141,26 @@ def grouped(journal: Journal) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
 
 def write(conn: sqlite3.Connection, journal: Journal) -> None:
     """Apply ``journal`` to the tables and commit (at start, before the log runs)."""
-    for sql, rows in grouped(journal):
-        conn.executemany(sql, rows)
+    execute(conn, journal)
     conn.commit()
+
+
+def execute(conn: sqlite3.Connection, journal: Journal) -> None:
+    """Apply ``journal`` in the open transaction: the rows of a put go in statements of
+    up to `ROWS_A_STATEMENT` rows each (``VALUES (…), (…)``), not one statement a row.
+    Each statement's step releases the GIL; taking it back from a busy event loop waits
+    for the loop's switch interval (5 ms), so a thread running a statement a row took
+    longer to apply the rows than the loop took to make them, and kept taking the GIL."""
+    for sql, rows in grouped(journal):
+        columns = PUTS.get(sql)
+        if columns is None:
+            conn.executemany(sql, rows)
+            continue
+        head = sql[: sql.index(" VALUES ") + len(" VALUES ")]
+        one = "(" + ", ".join("?" * columns) + ")"
+        for start in range(0, len(rows), ROWS_A_STATEMENT):
+            chunk = rows[start : start + ROWS_A_STATEMENT]
+            conn.execute(head + ", ".join([one] * len(chunk)), list(chain.from_iterable(chunk)))
 
 
 def applied(conn: sqlite3.Connection) -> int:

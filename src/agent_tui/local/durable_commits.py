@@ -49,7 +49,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from agent_tui.local import unguarded
-from agent_tui.local.durable_snapshots import Shape, Snapshotter, decode_whole, encode, replay
+from agent_tui.local.durable_replay import decode_whole, replay
+from agent_tui.local.durable_snapshots import Shape, Snapshotter, encode
 
 T = TypeVar("T")
 FULL_NEVER = 1e9

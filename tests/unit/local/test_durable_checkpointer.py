@@ -131,12 +131,17 @@ async def test_the_applier_copies_flushed_changes_into_the_tables(
     tmp_path: Path, opened: Opener
 ) -> None:
     made = opened(tmp_path / "data")
-    await put(made, "a", "run-1", None)
+    parent = None
+    for count in range(250):  # more rows than one statement takes
+        parent = await put(made, "a", "run-1", parent, count)
     made.flush()
     deadline = time.monotonic() + 30
-    while in_tables(tmp_path / "data", "a") != 1:
-        assert time.monotonic() < deadline, "the tables never got the checkpoint"
+    while in_tables(tmp_path / "data", "a") != 250:
+        assert time.monotonic() < deadline, "the tables never got the checkpoints"
         await asyncio.sleep(0.02)  # the thread works on its own: nothing to await
+    with sqlite3.connect(tmp_path / "data" / "checkpoints.sqlite") as conn:
+        (writes,) = conn.execute("SELECT COUNT(*) FROM checkpoint_writes").fetchone()
+    assert writes == 500
 
 
 async def test_a_torn_last_block_loses_only_itself(

@@ -24,8 +24,9 @@ from agent_tui.local.durable_commits import (
     newest_commits,
     restore_committed,
 )
+from agent_tui.local.durable_replay import replay
 from agent_tui.local.durable_runtime import changed_threads
-from agent_tui.local.durable_snapshots import Snapshotter, encode, replay
+from agent_tui.local.durable_snapshots import Snapshotter, encode
 
 
 @pytest.fixture
@@ -364,3 +365,35 @@ def test_a_commit_file_of_the_earlier_format_is_still_restored(in_folder: Path) 
     Committer(lambda: [("ops.pckl", store)], newest_commits(["ops.pckl"])).commit()
     restore_committed(["ops.pckl"])
     assert loaded("ops.pckl") == store
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["append", "drop and append", "drop the last and append two", "drop the first"],
+)
+def test_a_scoped_commit_sees_records_dropped_from_the_list_it_does_not_copy(
+    in_folder: Path, change: str
+) -> None:
+    """A run's commit does not copy or compare a list only appended to (its first and last
+    old records still in place); a record dropped is seen all the same."""
+    ops = os.path.join(".langgraph_api", ".langgraph_ops.pckl")
+    os.mkdir(".langgraph_api")
+    runs = [{"run_id": n, "thread_id": f"t{n % 5}", "status": "success"} for n in range(50)]
+    store = {"runs": runs, "threads": [{"thread_id": "a", "status": "idle"}]}
+    committer = Committer(lambda: [(ops, store)])
+    committer.commit()  # everything, the first time
+    for step in range(3):
+        runs[2]["status"] = f"busy {step}"  # thread t2's run, changed in place
+        if change == "append":
+            runs.append({"run_id": 100 + step, "thread_id": "t2", "status": "pending"})
+        elif change == "drop and append":
+            del runs[10 + step]
+            runs.append({"run_id": 100 + step, "thread_id": "t2", "status": "pending"})
+        elif change == "drop the last and append two":
+            runs.pop()
+            runs.extend({"run_id": 200 + step * 2 + k, "thread_id": "t2"} for k in range(2))
+        else:
+            runs.pop(0)
+        committer.commit(threads=("t2",))
+        restore_committed([ops])
+        assert loaded(ops) == store, f"after step {step}"

@@ -12,8 +12,9 @@ start. Here:
 - the runtime's stores are written by a `Committer` (`durable_commits`), and a request
   that may change them (any method but GET/HEAD/OPTIONS, except the searches and counts
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
-  response's first message until the commit is done, and the last one of an answer sent as
-  it is made (``runs/wait``'s result, the end of a run's stream) until the next one. A commit that fails (a full disk)
+  response's first message until the commit is done; for an answer sent as it is made
+  (``runs/wait``'s result, a run's stream: no length), it holds the last one instead (a
+  client has the answer only at its end; a commit that fails cuts it short). A commit that fails (a full disk)
   turns the answer into ``507 Insufficient Storage``: the change is not acknowledged;
   while saving fails, changing requests are refused (507) before they reach the runtime,
   so they are not made; only the change whose commit failed first stays in memory
@@ -200,8 +201,9 @@ def _commit_after_each_run(committer: Committer, loops: list[asyncio.AbstractEve
 class DurableCommits:
     """ASGI wrapper: a changing request's answer waits for a commit (`Committer.request`), and
     becomes ``507`` if that fails. An answer sent as it is made (no length: ``runs/wait``,
-    a run's stream) also waits for one before its end: the run's result is saved before the
-    client has read it all."""
+    a run's stream) is acknowledged only by its end, which waits for the commit instead:
+    the run's result is saved before the client has read it all, and a commit that fails
+    cuts the answer short."""
 
     def __init__(self, app: ASGIApp, committer: Committer) -> None:
         self.app = app
@@ -232,23 +234,32 @@ class DurableCommits:
                 # send its next request on it.)
                 return
             if message["type"] == "http.response.start":
-                try:
-                    await self.committer.request(threads=threads)
-                except CommitError as exc:
-                    refused = True
-                    await _refuse(send, str(exc.strerror))
-                    return
-                headers = message.get("headers", ())
-                streamed = not any(name.lower() == b"content-length" for name, _ in headers)
+                streamed = _streamed(message)
+                if not streamed:
+                    try:
+                        await self.committer.request(threads=threads)
+                    except CommitError as exc:
+                        refused = True
+                        await _refuse(send, str(exc.strerror))
+                        return
             elif streamed and not message.get("more_body", False):
-                # The end of an answer sent as it was made (`runs/wait`'s result, a run's
-                # stream): what the run changed is saved before the client has it all. If
-                # it cannot be, the answer is cut short (the client sees an error, not
-                # the result).
+                # The end of an answer sent as it is made (`runs/wait`'s result, a run's
+                # stream): the client has not had it until then, so its commit comes
+                # here, before it has it all (the run made, run and ended, its thread,
+                # its checkpoints: one commit). If it cannot be saved, the answer is cut
+                # short (the client sees an error, not the result).
                 await self.committer.request(threads=threads)
             await send(message)
 
         await self.app(scope, receive, send_after_commit)
+
+
+def _streamed(start: Message) -> bool:
+    """Whether an answer is sent as it is made: a body and no length (a 204 or 304 has
+    no body, and so no length either)."""
+    if start.get("status") in (204, 304):
+        return False
+    return not any(name.lower() == b"content-length" for name, _ in start.get("headers", ()))
 
 
 def changes(method: str, path: str) -> bool:

@@ -164,6 +164,26 @@ def test_a_write_that_cannot_be_saved_is_refused(tmp_path: Path) -> None:
         assert client.get(f"/threads/{kept}").status_code == 200
 
 
+def test_a_run_whose_result_cannot_be_saved_is_not_answered(tmp_path: Path) -> None:
+    """`runs/wait` sends its 200 before the run; if the run's changes cannot be saved
+    when it ends, the answer is cut short (or refused): the client never reads a result
+    that a crash would lose."""
+    data, log = tmp_path / "data", tmp_path / "server.log"
+    with own_server(data, log) as server, http(server.url) as client:
+        thread_id = client.post("/threads", json={}).json()["thread_id"]
+        assert server.pid is not None
+        resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (1, 1))
+        try:
+            answer = client.post(
+                f"/threads/{thread_id}/runs/wait",
+                json={"assistant_id": "counter", "input": {"by": 6}},
+            )
+        except httpx.HTTPError as exc:  # cut short: the connection closed mid-answer
+            assert not isinstance(exc, httpx.TimeoutException), exc
+        else:  # or refused whole
+            assert answer.status_code == 507, f"answered: {answer.status_code} {answer.text}"
+
+
 def test_checkpoints_kept_by_an_earlier_version_are_still_there(tmp_path: Path) -> None:
     """A data folder from before durable writes (the runtime's own files, as
     ``--volatile`` still writes them at a clean stop) keeps its threads' history."""

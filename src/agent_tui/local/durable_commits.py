@@ -159,6 +159,8 @@ class Committer:
         self._timer: asyncio.TimerHandle | asyncio.Handle | None = None
         self._urgent = False
         self._next_allowed = 0.0
+        self._telling: set[str] = set()  # `tells`
+        self._untouched: set[str] = set()  # of those, written and unchanged since
         self._threads: set[str] | None = set()  # what the pending requests name (None: all)
         self._everything_due = True  # the next commit looks at every record
         self._sweep: asyncio.TimerHandle | None = None
@@ -183,7 +185,12 @@ class Committer:
             for flush in list(FLUSHES):
                 flush()
             for filename, mapping in self._sources():
+                if threads is not None and not full and filename in self._untouched:
+                    continue  # it says it has not changed (`told`)
                 self._write(filename, mapping, full=full, threads=threads)
+                self._untouched.discard(filename)
+                if filename in self._telling:
+                    self._untouched.add(filename)
             if full:
                 self._last_full = now
         except OSError as exc:
@@ -194,6 +201,15 @@ class Committer:
         if self.problem is not None:
             self.problem = None
             logger.warning(DISK_RECOVERED)
+
+    def tells(self, filename: str) -> None:
+        """The store in ``filename`` calls `changed` whenever it changes: a run's commit
+        leaves it alone until then (its commits look at every piece of the store; the
+        retry counter has one a run ever made). A commit of everything still writes it."""
+        self._telling.add(filename)
+
+    def changed(self, filename: str) -> None:
+        self._untouched.discard(filename)
 
     def close(self) -> None:
         """Make later commits no-ops."""

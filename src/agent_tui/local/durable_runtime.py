@@ -112,6 +112,7 @@ def make_runtime_durable(generations: dict[str, tuple[int, int]]) -> Committer |
         logger.warning("langgraph-runtime-inmem changed: its stores are saved every 10 s")
         return None
     committer = Committer(runtime_sources, generations)
+    _tell_retry_counts(committer, database)
     # The runtime's flush thread started when its store was imported: stop it, and keep
     # it from starting again (it would write the same files from another thread).
     _persistence.stop_flush_loop()
@@ -159,6 +160,21 @@ def make_runtime_durable(generations: dict[str, tuple[int, int]]) -> Committer |
 
     uvicorn.run = run
     return committer
+
+
+def _tell_retry_counts(committer: Committer, database: Any) -> None:
+    """The retry counter changes only in `InMemoryRetryCounter.increment` (a run's
+    attempt, when it starts): it tells the committer so (`Committer.tells`)."""
+    filename = database.RETRY_COUNTER_FILENAME
+    original = database.InMemoryRetryCounter.increment
+
+    async def increment(self: Any, run_id: Any) -> int:
+        count: int = await original(self, run_id)
+        committer.changed(filename)  # after the change: no commit comes in between
+        return count
+
+    database.InMemoryRetryCounter.increment = increment
+    committer.tells(filename)
 
 
 def _allow_our_writes() -> None:

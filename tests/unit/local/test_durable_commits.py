@@ -345,6 +345,33 @@ def test_retry_counts_come_back_as_counted(in_folder: Path) -> None:
     assert loaded(counts) == counter
 
 
+def test_a_store_that_tells_its_changes_is_written_by_a_runs_commit_only_after_one(
+    in_folder: Path,
+) -> None:
+    """The retry counter (one entry a run ever made) is left alone by a run's commits
+    until it says it changed; a commit of everything writes it all the same."""
+    counts = os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl")
+    os.mkdir(".langgraph_api")
+    counter = {f"run-{n}": 1 for n in range(10)}
+    committer = Committer(lambda: [(counts, counter)])
+    committer.tells(counts)
+    committer.commit()
+    written = log_bytes(counts)
+    counter["run-10"] = 1
+    committer.changed(counts)
+    committer.commit(threads=("t",))
+    restore_committed([counts])
+    assert loaded(counts) == counter
+    assert log_bytes(counts) > written
+    written = log_bytes(counts)
+    counter["run-11"] = 1  # changed without a word
+    committer.commit(threads=("t",))
+    assert log_bytes(counts) == written  # not looked at
+    committer.commit()  # everything
+    restore_committed([counts])
+    assert loaded(counts) == counter
+
+
 def test_a_commit_file_of_the_earlier_format_is_still_restored(in_folder: Path) -> None:
     """Data folders written before the log (one whole snapshot a file) keep their data."""
     frames = [

@@ -71,13 +71,13 @@ Key = tuple[str, str, str]
 
 
 class DurableMemorySaver(tables.Saver):
-    """`InMemorySaver` whose changes are journaled and written to SQLite by `flush`, and
-    what langgraph-api asks of a custom checkpointer beyond it: deleting a run's
-    checkpoints (``multitask_strategy="rollback"``) and pruning.
+    """`InMemorySaver` whose changes are journaled and made durable by `flush` (`write_to`:
+    the log), and what langgraph-api asks of a custom checkpointer beyond it: deleting a
+    run's checkpoints (``multitask_strategy="rollback"``) and pruning.
 
     A change arms a timer that flushes within `FLUSH_WITHIN` unless an answer's commit
     does it first. Without a running event loop (a caller of the sync methods) each change
-    is committed at once."""
+    is flushed at once."""
 
     FLUSH_WITHIN = 0.1
     """Seconds a write may wait for its commit when no answer asks for one first (as the

@@ -49,6 +49,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from agent_tui.local import unguarded
+from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
 from agent_tui.local.durable_replay import decode_whole, replay
 from agent_tui.local.durable_snapshots import Shape, Snapshotter, encode
 
@@ -57,15 +58,10 @@ FULL_NEVER = 1e9
 
 FLUSHES: list[Callable[[], None]] = []
 """Called first by every commit: the checkpointer's `durable_checkpointer` flush (its
-writes wait in an open transaction until an answer needs them); each raises `OSError`
-if it cannot save."""
+changes wait in memory until an answer needs them, then go to its log); each raises
+`OSError` if it cannot save."""
 
 logger = logging.getLogger("agent_tui.local.durable")
-
-DISK_PROBLEM = "agent-tui: cannot save the server's data"
-"""The start of the log line that tells a user writes are being refused."""
-DISK_RECOVERED = "agent-tui: the server's data is saved again"
-_PROBLEM_END = "changes are refused until it can"
 
 RUNTIME_FILES = (
     os.path.join(".langgraph_api", ".langgraph_retry_counter.pckl"),
@@ -89,18 +85,6 @@ SHAPES: dict[str, Shape] = {
 _MAGIC = b"agent-tui log v2"  # a block of a log
 _WHOLE_MAGIC = b"agent-tui commit"  # a file of the earlier format: one snapshot
 _HEADER = struct.Struct(">16sQQI")  # magic, generation, length, CRC-32 of the data
-
-
-def disk_news(line: str) -> str | None:
-    """From a server log line: the problem's words if it says the data cannot be saved,
-    ``""`` if it says it is saved again, None otherwise."""
-    if DISK_RECOVERED in line:
-        return ""
-    start = line.find(DISK_PROBLEM)
-    if start < 0:
-        return None
-    end = line.find(_PROBLEM_END, start)
-    return line[start : end + len(_PROBLEM_END)] if end >= 0 else line[start:]
 
 
 class CommitError(OSError):
@@ -291,7 +275,7 @@ class Committer:
 
     def _failed(self, exc: OSError) -> None:
         reason = exc.strerror or str(exc)
-        problem = f"{DISK_PROBLEM} in {self._folder}: {reason}; {_PROBLEM_END}"
+        problem = f"{DISK_PROBLEM} in {self._folder}: {reason}; {PROBLEM_END}"
         if problem != self.problem:
             logger.error(problem)
         self.problem = problem

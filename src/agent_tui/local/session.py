@@ -201,7 +201,7 @@ class LocalSession:
     def _watch_disk(self, line: str) -> None:
         """A server log line (from the reader thread) that says its data cannot be saved
         (its words), or can be again (None), goes to ``on_disk`` on the loop."""
-        from agent_tui.local.durable_commits import disk_news
+        from agent_tui.local.disk_problem import disk_news
 
         news = disk_news(line)
         if news is None:

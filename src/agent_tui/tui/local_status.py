@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def show_disk_problem(app: ShellApp, problem: str | None, session: LocalSession) -> None:
     """The app's local server cannot save its data (``problem``: the server's words,
-    `local.durable_commits.disk_news`), or can again (None)."""
+    `local.disk_problem.disk_news`), or can again (None)."""
     server = session.server
     url = server.url if server is not None and server.port is not None else ""
     app.connection_status = connected_status(session, url)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from agent_tui.local.durable_commits import DISK_PROBLEM, DISK_RECOVERED
+from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED
 from tests.support.small_disk import SmallDiskServer, small_disk_server
 
 BLOB = "x" * 300_000

@@ -52,6 +52,7 @@ async def test_providers_are_listed_created_and_deleted_with_a_confirmation(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await opened(app, pilot, wait_for)
         await wait_for(pilot, lambda: screen.table.get_item(existing) is not None, what="the row")
+        await shows(pilot, wait_for, existing)  # the row may be painted a frame later
         text = screen_text(app)
         assert existing in text and "GitHub" in text and "gh-client" in text
 

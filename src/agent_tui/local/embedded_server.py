@@ -23,6 +23,7 @@ import asyncio
 import atexit
 import contextlib
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -136,6 +137,28 @@ class EmbeddedAgentServer:
     @property
     def is_running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    def crashed(self) -> str | None:
+        """How the server process ended, if it ended on its own (a crash, ``kill -9``)
+        rather than by `stop` or `restart`: "killed by SIGKILL", "exited with code 1";
+        None while it runs, or while a stop or restart is under way."""
+        if not self._lock.acquire(blocking=False):
+            return None  # a restart or stop is under way: it ends the process itself
+        try:
+            process = self._process
+            if self._stopped or process is None or self._restarting:
+                return None
+            code = process.poll()
+        finally:
+            self._lock.release()
+        if code is None:
+            return None
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exited with code {code}"
 
     def log_lines(self, last: int | None = None) -> list[str]:
         """The server's recent output lines (plain text, escape sequences removed)."""

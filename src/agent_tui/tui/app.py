@@ -144,6 +144,7 @@ class AgentTuiApp(ContextSwitching):
         self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
         self._owner_watch: Timer | None = None
+        self._restarting_own = False  # `_check_own_server` is starting it again
         self._remove_stop_signals: Callable[[], None] = lambda: None
 
     def on_load(self) -> None:
@@ -220,6 +221,8 @@ class AgentTuiApp(ContextSwitching):
         if self.local.attached is not None:
             self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
             self.call_later(self._check_owner)  # a reload of its that failed shows at once
+        elif self.local.server is not None:
+            self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_own_server)
         if self._after_connect is not None:
             route, selection = self._after_connect
             self._after_connect = None
@@ -287,6 +290,38 @@ class AgentTuiApp(ContextSwitching):
             markup=False,
         )
         self._switch_to(self.context)
+
+    async def _check_own_server(self) -> None:
+        """The local server this app started ended on its own (a crash, ``kill -9``):
+        say so, and start it again on the same port and data (every answered write is
+        kept: `local.durable_runtime`); the screens carry on once it answers."""
+        server = self.local.server
+        if server is None or self._restarting_own:
+            return
+        how = server.crashed()
+        if how is None:
+            return
+        self._restarting_own = True
+        try:
+            logger.warning("the local agent server %s: starting it again", how)
+            self.connection_status = f"restarting · {server.url}"
+            self.notify(
+                f"The local agent server {how}. Starting it again on the same port and "
+                "data (answered writes are kept).",
+                title="Local server",
+                severity="warning",
+                markup=False,
+            )
+            try:
+                await asyncio.to_thread(server.restart)
+            except Exception as exc:  # its log says why: shown as any failure is
+                self.connection_status = f"offline · {server.url}"
+                self.report_error(exc)
+                return
+            self.connection_status = local_status.connected_status(self.local, server.url)
+            self.notify("The local agent server is running again.", title="Local server")
+        finally:
+            self._restarting_own = False
 
     def _switch_to(self, context: Context) -> None:
         logger.info("switching to context %r: %r", context.name, context.target)

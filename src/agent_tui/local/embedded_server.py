@@ -23,7 +23,6 @@ import asyncio
 import atexit
 import contextlib
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -31,7 +30,6 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self
 
 from agent_tui.local import server_launch
@@ -138,27 +136,17 @@ class EmbeddedAgentServer:
     def is_running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
-    def crashed(self) -> str | None:
-        """How the server process ended, if it ended on its own (a crash, ``kill -9``)
-        rather than by `stop` or `restart`: "killed by SIGKILL", "exited with code 1";
-        None while it runs, or while a stop or restart is under way."""
+    def crash_code(self) -> int | None:
+        """The exit status of a server process that ended on its own (a crash, ``kill -9``:
+        `server_errors.ended_how` says it); None while it runs, or a `stop` or `restart`
+        ends it."""
         if not self._lock.acquire(blocking=False):
             return None  # a restart or stop is under way: it ends the process itself
         try:
-            process = self._process
-            if self._stopped or process is None or self._restarting:
-                return None
-            code = process.poll()
+            process, busy = self._process, self._stopped or self._restarting
+            return process.poll() if process is not None and not busy else None
         finally:
             self._lock.release()
-        if code is None:
-            return None
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exited with code {code}"
 
     def log_lines(self, last: int | None = None) -> list[str]:
         """The server's recent output lines (plain text, escape sequences removed)."""
@@ -439,12 +427,7 @@ class EmbeddedAgentServer:
             raise
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
     async def __aenter__(self) -> Self:
@@ -456,12 +439,7 @@ class EmbeddedAgentServer:
             raise
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.stop_async()
 
     def __repr__(self) -> str:

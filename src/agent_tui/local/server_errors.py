@@ -3,6 +3,7 @@ server owns its data folder (`server_lock`)."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,3 +39,13 @@ class ServerAlreadyRunning(EmbeddedServerError):
         super().__init__(
             f"a local agent server for {config_path} already {where} (pid {running.pid})"
         )
+
+
+def ended_how(code: int) -> str:
+    """A process's end from its exit status: "exited with code 1", "was killed by SIGKILL"."""
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"

@@ -34,6 +34,7 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 
 from agent_tui.assistants.versions import ContextOverrides
+from agent_tui.local.server_errors import ended_how
 from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
@@ -298,9 +299,10 @@ class AgentTuiApp(ContextSwitching):
         server = self.local.server
         if server is None or self._restarting_own:
             return
-        how = server.crashed()
-        if how is None:
+        code = server.crash_code()
+        if code is None:
             return
+        how = ended_how(code)
         self._restarting_own = True
         try:
             logger.warning("the local agent server %s: starting it again", how)

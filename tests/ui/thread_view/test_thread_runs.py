@@ -156,7 +156,7 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
             workers=False,
         )
         await toast_saying(pilot, "Cancelled run")
-    async with httpx.AsyncClient(base_url=agent_server_url) as http:
+    async with httpx.AsyncClient(base_url=agent_server_url, trust_env=False, timeout=60) as http:
         assert (await http.get(f"/threads/{thread_id}/runs/{run_id}")).json()[
             "status"
         ] == "interrupted"

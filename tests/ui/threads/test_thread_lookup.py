@@ -22,7 +22,8 @@ from tests.support.waiting import WaitFor
 
 
 async def new_thread(url: str) -> str:
-    async with httpx.AsyncClient(base_url=url) as http:
+    # A generous timeout: the shared server answers slowly on a loaded machine.
+    async with httpx.AsyncClient(base_url=url, trust_env=False, timeout=60) as http:
         thread_id: str = (await http.post("/threads", json={})).json()["thread_id"]
     return thread_id
 

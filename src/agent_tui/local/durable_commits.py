@@ -240,6 +240,10 @@ class Committer:
             self.commit(threads)
         except CommitError as exc:
             pending.set_exception(exc)
+        except Exception as exc:  # a bug: the answers waiting on it must not wait forever
+            logger.exception("agent-tui: a commit failed")
+            self._everything_due = True
+            pending.set_exception(CommitError(0, f"the commit failed: {exc!r}"))
         else:
             pending.set_result(None)
         ended = loop.time()

@@ -424,3 +424,17 @@ def test_a_scoped_commit_sees_records_dropped_from_the_list_it_does_not_copy(
         committer.commit(threads=("t2",))
         restore_committed([ops])
         assert loaded(ops) == store, f"after step {step}"
+
+
+async def test_a_commit_that_breaks_fails_its_answers_rather_than_holding_them(
+    in_folder: Path,
+) -> None:
+    """An error no commit expects (not a full disk: a bug) still ends the wait of every
+    answer held for it: they fail, they do not hang."""
+
+    def broken() -> list[tuple[str, object]]:
+        raise RuntimeError("dictionary changed size during iteration")
+
+    committer = Committer(broken)
+    with pytest.raises(CommitError, match="the commit failed"):
+        await asyncio.wait_for(committer.request(), timeout=10)

@@ -164,17 +164,38 @@ def keyed_plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     return shared
 
 
-async def open_alpha(
-    app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
-) -> DeploymentDetailScreen:
-    """From home: `d`, then `alpha`'s detail once its revisions are listed."""
+async def open_deployments(
+    app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor, *, rows: bool = True
+) -> DeploymentsScreen:
+    """From home: `d`, the deployments list (once it has rows, unless ``rows`` is False)."""
     await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
     await pilot.press("d")
+    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="deployments")
+    screen = app.screen
+    assert isinstance(screen, DeploymentsScreen)
+    if rows:
+        await wait_for(pilot, lambda: screen.table.row_count > 0, what="deployment rows")
+    return screen
+
+
+async def select_alpha(
+    app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
+) -> DeploymentsScreen:
+    """The deployments list now shown, with `alpha`'s row selected once it is listed."""
     await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
     listing = app.screen
     assert isinstance(listing, DeploymentsScreen)
     await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
     listing.table.move_to(plane.alpha["id"])
+    return listing
+
+
+async def open_alpha(
+    app: AgentTuiApp, pilot: Pilot[None], plane: SharedPlane, wait_for: WaitFor
+) -> DeploymentDetailScreen:
+    """From home: `d`, then `alpha`'s detail once its revisions are listed."""
+    await open_deployments(app, pilot, wait_for, rows=False)
+    await select_alpha(app, pilot, plane, wait_for)
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen), what="detail")
     detail = app.screen

@@ -36,6 +36,7 @@ from tests.support.deployments import (
     heading,
     hold_builds,
     open_alpha,
+    select_alpha,
 )
 from tests.support.screen import toast_saying, toasts
 from tests.support.waiting import WaitFor
@@ -171,11 +172,7 @@ async def test_o_opens_the_deployments_agent_server_on_its_assistants(
 
         # Deleting it now would cut this app off: the confirmation says so.
         assert await app.run_command(":deployments")
-        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
-        listing = app.screen
-        assert isinstance(listing, DeploymentsScreen)
-        await wait_for(pilot, lambda: listing.table.get_item(plane.alpha["id"]) is not None)
-        listing.table.move_to(plane.alpha["id"])
+        await select_alpha(app, pilot, plane, wait_for)
         await pilot.press("ctrl+d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
         assert "connected to that server now" in asked(app)

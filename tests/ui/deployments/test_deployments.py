@@ -7,15 +7,12 @@ from typing import Any
 
 import httpx
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.deployments import (
     SECRET_NAME,
     SECRET_VALUE,
@@ -26,6 +23,7 @@ from tests.support.deployments import (
     create_deployment,
     heading,
     names_shown,
+    open_deployments,
     shared_plane,
     wait_terminal,
 )
@@ -52,19 +50,6 @@ def failed_deployment(plane: SharedPlane, name: str, tmp_path: Path) -> dict[str
         created = create_deployment(http, name, str(tmp_path / "missing" / "langgraph.json"))
         assert wait_terminal(http, created["id"], created["latest_revision_id"]) == "BUILD_FAILED"
     return created
-
-
-async def open_deployments(
-    app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor, *, rows: bool = True
-) -> DeploymentsScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-    await pilot.press("d")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="deployments")
-    screen = app.screen
-    assert isinstance(screen, DeploymentsScreen)
-    if rows:
-        await wait_for(pilot, lambda: screen.table.row_count > 0, what="deployment rows")
-    return screen
 
 
 @pytest.mark.usefixtures("plane_key")

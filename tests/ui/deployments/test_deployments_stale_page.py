@@ -11,18 +11,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from textual.pilot import Pilot
 
-from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
-from agent_tui.tui.screens.deployments.list import DeploymentsScreen
-from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.deployments import (
     SIZE,
     SharedPlane,
     control_plane_app,
     create_deployment,
     names_shown,
+    open_deployments,
     shared_plane,
     wait_terminal,
 )
@@ -97,18 +94,6 @@ class ListGate:
 @pytest.fixture
 def plane(request: pytest.FixtureRequest) -> SharedPlane:
     return shared_plane(request)
-
-
-async def open_deployments(
-    app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor
-) -> DeploymentsScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-    await pilot.press("d")
-    await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="deployments")
-    screen = app.screen
-    assert isinstance(screen, DeploymentsScreen)
-    await wait_for(pilot, lambda: screen.table.row_count > 0, what="deployment rows")
-    return screen
 
 
 async def test_a_page_answered_before_the_delete_does_not_bring_the_row_back(

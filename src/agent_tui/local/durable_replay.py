@@ -43,15 +43,7 @@ def replay(blocks: Iterable[bytes]) -> dict[Any, Any]:
     result: dict[Any, Any] = {}
     for key in order:
         kind, tokens = layout[key]
-        loaded = [pickle.loads(pieces[token]) for token in tokens]
-        if kind == "whole" and key is None:
-            result.update(loaded[0])
-        elif kind == "whole":
-            result[key] = loaded[0]
-        elif kind == "list":
-            result[key] = loaded
-        else:  # entries, items
-            result.update(loaded)
+        _put_back(result, key, kind, [pickle.loads(pieces[token]) for token in tokens])
     return result
 
 
@@ -63,13 +55,17 @@ def decode_whole(body: bytes) -> dict[Any, Any]:
     pieces = iter(frames[1:])
     result: dict[Any, Any] = {}
     for key, kind, count in layout:
-        loaded = [pickle.loads(next(pieces)) for _ in range(count)]
-        if kind == "whole" and key is None:
-            result.update(loaded[0])
-        elif kind == "whole":
-            result[key] = loaded[0]
-        elif kind == "list":
-            result[key] = loaded
-        else:  # entries
-            result.update(loaded)
+        _put_back(result, key, kind, [pickle.loads(next(pieces)) for _ in range(count)])
     return result
+
+
+def _put_back(result: dict[Any, Any], key: Any, kind: str, loaded: list[Any]) -> None:
+    """A part's pieces into the mapping, as `durable_snapshots` cut them."""
+    if kind == "whole" and key is None:
+        result.update(loaded[0])
+    elif kind == "whole":
+        result[key] = loaded[0]
+    elif kind == "list":
+        result[key] = loaded
+    else:  # entries, items: (key, value) pairs
+        result.update(loaded)

@@ -17,7 +17,8 @@ from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
-from tests.support.deployments import SharedPlane, control_plane_app, shared_plane
+from tests.support import deployments as deployments_support
+from tests.support.deployments import SharedPlane, control_plane_app
 from tests.support.screen import footer_keys_in_view
 from tests.support.waiting import WaitFor
 
@@ -32,12 +33,7 @@ THREAD_VIEW = {"esc", "a", "f", "p", "n", "?", ":"}
 CHAT = {"⏎", "esc", "^n"}  # the prompt focused: letters type
 DEPLOYMENTS = {"/", "n", "e", "^d", "?", ":"}
 
-
-@pytest.fixture
-def plane(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SharedPlane:
-    plane = shared_plane(request)
-    monkeypatch.setenv("AGENT_TUI_CONTROL_PLANE_KEY", plane.api_key)
-    return plane
+plane = deployments_support.keyed_plane  # the fixture
 
 
 async def test_the_main_keys_fit_the_footer_at_80_columns(

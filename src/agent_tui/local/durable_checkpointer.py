@@ -238,9 +238,6 @@ class DurableMemorySaver(tables.Saver):
             self.writes.pop((thread_id, ns, checkpoint_id), None)
         self._record(*((sql, list(keys)) for sql in tables.DELETE_CHECKPOINT))
 
-    async def adelete_thread(self, thread_id: str) -> None:
-        self.delete_thread(thread_id)
-
 
 def _run_of(config: RunnableConfig, metadata: CheckpointMetadata) -> str | None:
     """The run that made a checkpoint (in its metadata, as langgraph-api enriches it)."""
@@ -255,7 +252,7 @@ _SHARED: list[DurableMemorySaver] = []
 
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableMemorySaver]:
-    """The saver langgraph-api enters once per event loop: one for the whole process (its
+    """The saver langgraph-api enters once per thread: one for the whole process (its
     memory is the checkpoints), on the data folder's database and log."""
     if _SHARED:
         yield _SHARED[0]

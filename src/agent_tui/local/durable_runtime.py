@@ -6,19 +6,19 @@ a background thread, and its checkpoints only at a clean stop: a ``kill -9`` los
 10 s of threads, runs, assistants and store items, and every checkpoint since the last
 start. Here:
 
-- checkpoints go to SQLite (`durable_checkpointer`, through langgraph-api's public
-  ``checkpointer`` setting), committed by the commit before each answer (below) and
-  within 0.1 s of their write otherwise;
+- checkpoints stay in the runtime's in-memory saver and go to a log (`durable_checkpointer`,
+  through langgraph-api's public ``checkpointer`` setting), flushed by the commit before
+  each answer (below) and within 0.1 s of their write otherwise;
 - the runtime's stores are written by a `Committer` (`durable_commits`), and a request
   that may change them (any method but GET/HEAD/OPTIONS, except the searches and counts
   sent as POST) is answered only once they are on disk: an ASGI wrapper holds the
   response's first message until the commit is done; for an answer sent as it is made
   (``runs/wait``'s result, a run's stream: no length), it holds the last one instead (a
-  client has the answer only at its end; a commit that fails cuts it short). A commit that fails (a full disk)
-  turns the answer into ``507 Insufficient Storage``: the change is not acknowledged;
-  while saving fails, changing requests are refused (507) before they reach the runtime,
-  so they are not made; only the change whose commit failed first stays in memory
-  (refused, and saved with the next commit that succeeds);
+  client has the answer only at its end; a commit that fails cuts it short). A commit
+  that fails (a full disk) turns the answer into ``507 Insufficient Storage``: the change
+  is not acknowledged; while saving fails, changing requests are refused (507) before they
+  reach the runtime, so they are not made; only the change whose commit failed first stays
+  in memory (refused, and saved with the next commit that succeeds);
 - changes made without a request (a run's status, its thread's state, the runs the cron
   scheduler makes) are committed when each run starts and ends, within
   `Committer.BACKGROUND_DELAY` (sooner when an answer's commit takes them along);
@@ -30,7 +30,8 @@ start. Here:
   runtime's final save at a clean stop is kept (our commits stop first).
 
 Only the stores' registration, flush loop, ``start_pool``/``stop_pool``, the worker entry
-point and the blocking-call guard's allowances of the pinned runtime are touched, and
+point, the retry counter's ``increment`` and the blocking-call guard's allowances of the
+pinned runtime are touched, and
 ``uvicorn.run`` (to wrap the app), only in the server process.
 """
 
@@ -60,12 +61,7 @@ DURABLE_CHECKPOINTER = "agent_tui.local.durable_checkpointer.checkpointer"
 (``module.attribute``: a ``module:attribute`` without a slash is not understood)."""
 
 ALLOWED_BLOCKING = (
-    # The commit's in-place writes (`durable_commits`).
-    (
-        ("os.pwrite", "os.write", "os.open"),
-        "agent_tui/local/durable_commits.py",
-        ("_write_at", "_descriptor"),
-    ),
+    # (The commits' own writes go around the guard: `unguarded`.)
     # The checkpointer's start: its tables read, what its log holds beyond them applied
     # (`durable_checkpointer.open_saver`). Its writes after that are a `pwrite` of the log
     # (`unguarded`), and the tables are written by a thread of their own.

@@ -334,9 +334,8 @@ class Transport:
             raise self.unexpected_body(
                 method, path, "JSON nested deeper than can be read"
             ) from None
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            kind = response.headers.get("content-type", "no content type")
-            raise self.unexpected_body(method, path, f"expected JSON, got {kind}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise self.unexpected_body(method, path, _not_json(response, error)) from None
         if isinstance(body, dict) and set(body) == {"detail"}:
             raise PartialFailure(
                 str(body["detail"]),
@@ -414,3 +413,14 @@ class ApiClient:
 
     async def aclose(self) -> None:
         await self.transport.aclose()
+
+
+def _not_json(response: httpx.Response, error: ValueError) -> str:
+    """Why a body could not be read as JSON: what it is instead, or, when it says it is
+    JSON, where it stops being so ("expected JSON, got application/json" says nothing)."""
+    kind = response.headers.get("content-type", "no content type")
+    if "json" not in kind.split(";")[0].lower():
+        return f"expected JSON, got {kind}"
+    if isinstance(error, json.JSONDecodeError):
+        return f"{kind} that is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    return f"{kind} that is not valid UTF-8 text"

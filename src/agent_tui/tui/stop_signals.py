@@ -1,13 +1,16 @@
-"""SIGTERM and SIGHUP end the app as `q` does.
+"""SIGTERM, SIGHUP and SIGINT end the app as `q` does.
 
-Python's default for both is to die at once: the terminal stays in the alternate screen
-with mouse tracking on and the cursor hidden, and the embedded server, its standby and
-the live-reload watcher are left to notice on their own that their parent is gone.
-Textual handles neither. Handlers on the running event loop (`install`, from the app's
-``on_load``, before the terminal is switched over) call `App.exit` instead, so the
-normal shutdown runs: the screens close, the app stops what it started (``on_unmount``)
-and Textual's driver restores the terminal. The return code is the shell's for a death
-by that signal (128 + its number), so a script still sees why the app ended.
+Python's default for SIGTERM and SIGHUP is to die at once: the terminal stays in the
+alternate screen with mouse tracking on and the cursor hidden, and the embedded server,
+its standby and the live-reload watcher are left to notice on their own that their
+parent is gone. Textual handles neither. SIGINT (`kill -INT`: the `ctrl+c` key is a key
+to the app, the terminal being in raw mode) ended it with code 0, as if the user had
+quit, so a script could not tell it was stopped. Handlers on the running event loop
+(`install`, from the app's ``on_load``, before the terminal is switched over) call
+`App.exit` instead, so the normal shutdown runs: the screens close, the app stops what
+it started (``on_unmount``) and Textual's driver restores the terminal. The return code
+is the shell's for a death by that signal (128 + its number), so a script still sees
+why the app ended.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 from textual.app import App
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, name)
 )
 
 

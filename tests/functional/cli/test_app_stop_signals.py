@@ -1,4 +1,4 @@
-"""SIGTERM and SIGHUP to the app: the terminal is given back as it was, and nothing the
+"""SIGTERM, SIGHUP and SIGINT to the app: the terminal is given back as it was, and nothing the
 app started runs on.
 
 The app runs in a real pseudo-terminal on a project (so it starts its embedded server,
@@ -29,7 +29,11 @@ def _left_on(output: bytes, on: bytes, off: bytes) -> bool:
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize(
+    "stop_signal",
+    [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
+    ids=["SIGTERM", "SIGHUP", "SIGINT"],
+)
 def test_a_stop_signal_restores_the_terminal_and_stops_the_local_server(
     tmp_path: Path, stop_signal: signal.Signals
 ) -> None:

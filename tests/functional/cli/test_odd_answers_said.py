@@ -46,6 +46,12 @@ def spoiling(path: str, answer: Answer) -> Any:
         (Answer(b""), "the body is empty"),
         (Answer(b"[" * 10_000 + b"]" * 10_000), "JSON nested deeper than can be read"),
         (Answer(b"<html>sign in</html>", content_type="text/html"), "expected JSON, got text/html"),
+        # Said to be JSON and not: where it stops being JSON, not "expected JSON, got JSON".
+        (
+            Answer(b'[{"thread_id": "a"},'),
+            "application/json that is not valid JSON: Expecting value at line 1 column 21",
+        ),
+        (Answer(b'["\xff"]'), "application/json that is not valid UTF-8 text"),
         (Answer(b'[{"thread_id": 7}]'), "0.thread_id: expected a string, got a number"),
     ],
 )

@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 if TYPE_CHECKING:
+    from textual.signal import Signal
+
     from agent_tui.assistants.versions import ContextOverrides
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
@@ -49,6 +51,10 @@ class AgentApp(Protocol):
     @property
     def context_overrides(self) -> ContextOverrides:
         """Run-level contexts for assistants whose server record kept the wrong one."""
+
+    @property
+    def graphs_changed(self) -> Signal[None]:
+        """Published when the server's graphs may have changed (a live reload)."""
 
     # -- read-only mode and errors ----------------------------------------------------
 

@@ -66,6 +66,7 @@ def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "")
         for screen in app.screen_stack:
             if isinstance(screen, ServerInfoScreen):
                 screen.load()
+        app.graphs_changed.publish(None)
         return
     problems = [str(problem) for problem in event.problems] or [event.message]
     details = event.details[-5:] if not event.problems else []

@@ -31,6 +31,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
+from textual.signal import Signal
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
@@ -79,6 +80,9 @@ class ShellApp(App[None]):
         self.context_overrides = ContextOverrides()
         self._offline = False
         self._online_status = ""
+        # The server's graphs may have changed (a live reload): what was learnt of them
+        # (a graph's input schema, say) is asked again by whoever subscribed.
+        self.graphs_changed: Signal[None] = Signal(self, "graphs_changed")
         self._command_history: list[str] = []  # this session's `:` lines, oldest first
         self._startup_theme = saved_theme()
         self._keymap = dict(keymap or {})

@@ -6,11 +6,16 @@ messages channel the prompt's placeholder says so, with an example of its keys; 
 is checked against the schema first, and what is wrong shows in `InputError`, the line
 under the prompt, while the text stays in the prompt to be fixed. Its transcript has no
 messages to show: a thread reopened says what its state holds in the empty chat's hint.
+
+What a graph takes is asked again after a live reload (the app's `graphs_changed`), so the
+placeholder shows the new schema's keys; and before a send is refused for not matching
+the schema learnt earlier (a server reloaded by someone else, `langgraph dev` say).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -19,10 +24,14 @@ from agent_tui.assistants.graph_input import GraphInput, graph_input
 from agent_tui.chat.item_text import update_values
 from agent_tui.client import ApiError
 from agent_tui.text.sanitize import clean_text
+from agent_tui.text.user_json import JsonTextError
+from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.prompt import PLACEHOLDER
 from agent_tui.tui.widgets.text import server_text
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from agent_tui.chat.assistant import ChatAssistant
     from agent_tui.client import AgentServerClient
     from agent_tui.tui.chat.prompt import PromptArea
@@ -58,6 +67,13 @@ class GraphInputs:
         self._known: dict[str, GraphInput] = {}
         self._state = ""  # the thread's state values, for a graph without messages
 
+    def forget(self, assistant: ChatAssistant | None = None) -> None:
+        """Ask again next time: for `assistant`, or for every assistant."""
+        if assistant is None:
+            self._known.clear()
+        else:
+            self._known.pop(assistant.assistant_id, None)
+
     async def of(self, assistant: ChatAssistant) -> GraphInput:
         """What `assistant`'s graph takes; on a failed ask, messages (as before)."""
         key = assistant.assistant_id
@@ -82,6 +98,47 @@ class GraphInputs:
                 values = None
             self._state = update_values(values, STATE_VALUE_LIMIT) if values else ""
         return takes
+
+    async def input_for(
+        self, assistant: ChatAssistant, prompt: PromptArea, text: str
+    ) -> dict[str, Any] | None:
+        """`text` as `assistant`'s graph input; None when the graph takes messages (the
+        text is one). `JsonTextError` when it does not fit the schema asked again (the
+        graph may have changed since it was learnt)."""
+        takes = await self.show(assistant, prompt)
+        if takes.takes_messages:
+            return None
+        try:
+            return takes.check(text)
+        except JsonTextError:
+            self.forget(assistant)
+            again = await self.show(assistant, prompt)
+            if again == takes:
+                raise
+            return None if again.takes_messages else again.check(text)
+
+    def follow_reloads(
+        self,
+        pane: Widget,
+        prompt: PromptArea,
+        assistant: Callable[[], ChatAssistant | None],
+        then: Callable[[], None],
+    ) -> None:
+        """After each live reload, ask again what the graph of the pane's `assistant()`
+        takes, show it in `prompt`'s placeholder, and call `then` (the empty chat's hint
+        says it too)."""
+
+        async def show_again(current: ChatAssistant) -> None:
+            await self.show(current, prompt)
+            then()
+
+        def reloaded(_: None) -> None:
+            self.forget()
+            current = assistant()
+            if current is not None:
+                pane.run_worker(show_again(current), exit_on_error=False)
+
+        agent_app(pane.app).graphs_changed.subscribe(pane, reloaded)
 
     def hint(self, assistant: ChatAssistant | None) -> Text:
         """For the empty chat of a graph without messages: what to type, and what the

@@ -17,7 +17,6 @@ import contextlib
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agent_tui.assistants.graph_input import GraphInput
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
 from agent_tui.chat.driver_events import (
     Finished,
@@ -135,14 +134,14 @@ async def hand_to_server(pane: RunHost, text: str, how: ServerStrategy) -> Run:
     if assistant is None:
         raise RunNotHandedOver("no assistant picked")
     request = run_request(pane, assistant, pane.breakpoints.run_kwargs())
-    takes = await pane.graph_inputs.show(assistant, pane.prompt)
-    if not takes.takes_messages:
-        try:
-            request = request.with_(input=takes.check(text))
-        except JsonTextError as error:
-            pane.input_error.say(str(error))
-            raise InputRefused(str(error)) from None
-        pane.input_error.say("")
+    try:
+        value = await pane.graph_inputs.input_for(assistant, pane.prompt, text)
+    except JsonTextError as error:
+        pane.input_error.say(str(error))
+        raise InputRefused(str(error)) from None
+    pane.input_error.say("")
+    if value is not None:
+        request = request.with_(input=value)
     return await pane.session.hand_over(request, text, how)
 
 
@@ -217,11 +216,15 @@ class ChatRun:
             return
         request = run_request(pane, assistant, self.breakpoints)
         if isinstance(intent, Send):
-            takes = await pane.graph_inputs.show(assistant, pane.prompt)
-            if not takes.takes_messages:
-                value = self._checked(takes, intent.text)
-                if value is None:
-                    return
+            try:
+                value = await pane.graph_inputs.input_for(assistant, pane.prompt, intent.text)
+            except JsonTextError as error:
+                pane.session.abandon()
+                pane.input_error.say(str(error))
+                self._give_back()
+                return
+            pane.input_error.say("")
+            if value is not None:
                 request = request.with_(input=value)
         try:
             await self._follow(session.follow(request))
@@ -231,20 +234,6 @@ class ChatRun:
         except ApiError as error:
             pane.screen_report(error, self._doing)
             self._give_back()
-
-    def _checked(self, takes: GraphInput, text: str) -> dict[str, Any] | None:
-        """`text` as the graph's input; None (nothing sent, the text kept, what is wrong
-        shown under the prompt) when it is not."""
-        pane = self.pane
-        try:
-            value = takes.check(text)
-        except JsonTextError as error:
-            pane.session.abandon()
-            pane.input_error.say(str(error))
-            self._give_back()
-            return None
-        pane.input_error.say("")
-        return value
 
     @property
     def _doing(self) -> str:

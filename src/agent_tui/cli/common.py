@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent_tui.text.escaping import escape_json_controls
+from agent_tui.text.fit import cut_end
 from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
@@ -236,16 +237,24 @@ def print_json(data: Any, out: TextIO | None = None) -> None:
     out.write("\n")
 
 
+CELL_LIMIT = 120  # characters of one table cell; --json gives every value whole
+
+
 def print_table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO | None = None
 ) -> None:
     """Columns padded to their widest cell; the last column is not padded.
 
     Cells are cleaned here, so every table is safe whatever its caller passed, and a
-    line break in a cell cannot break the table into more rows.
+    line break in a cell cannot break the table into more rows. A cell longer than
+    `CELL_LIMIT` is cut with `…` (a megabyte in one value made a table of megabytes), and
+    stderr says so, and how to see it whole.
     """
     out = out or sys.stdout
     rows = [[" ".join(clean_text(cell).split()) for cell in row] for row in rows]
+    long_cells = sum(len(cell) > CELL_LIMIT for row in rows for cell in row)
+    if long_cells:
+        rows = [[cut_end(cell, CELL_LIMIT) for cell in row] for row in rows]
     widths = [len(header) for header in headers]
     for row in rows:
         for index, cell in enumerate(row):
@@ -253,3 +262,10 @@ def print_table(
     for row in [headers, *rows]:
         cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
         out.write("  ".join([*cells, row[-1]]).rstrip() + "\n")
+    if long_cells:
+        several = "values were" if long_cells > 1 else "value was"
+        print(
+            f"agent-tui: {long_cells} {several} cut to {CELL_LIMIT} characters (…);"
+            " --json prints every value whole",
+            file=sys.stderr,
+        )

@@ -342,3 +342,22 @@ async def test_server_text_in_text_output_is_inert(
     )
     assert "\x1b" not in out
     assert json.loads(out)[1]["last_message"]["content"] == f"You said: {hostile}"
+
+
+async def test_a_megabyte_value_is_cut_in_a_table_and_whole_in_json(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tag = uuid.uuid4().hex
+    graph = "g" * 1_000_000
+    await client.threads.create(metadata={"graph_id": graph, "tag": tag})
+    flags = ("--url", agent_server_url, "--metadata", f"tag={tag}")
+    code, out, err = await cli(capsys, "threads", "list", *flags)
+    assert code == 0, err
+    [header, row] = out.splitlines()
+    assert "GRAPH" in header and len(row) < 300 and "ggg…" in row
+    assert err == (
+        "agent-tui: 1 value was cut to 120 characters (…); --json prints every value whole\n"
+    )
+    code, out, err = await cli(capsys, "threads", "list", *flags, "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)[0]["graph_id"] == graph

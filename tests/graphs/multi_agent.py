@@ -115,7 +115,7 @@ class AgentModel(ScriptedChatModel):
     def _reply(self, messages: list[BaseMessage]) -> AIMessage:
         return RULES[self.agent](messages)
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> AgentModel:  # type: ignore[override]
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> AgentModel:
         return self
 
 

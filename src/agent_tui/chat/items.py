@@ -69,6 +69,7 @@ class ToolResultItem:
     content: str
     status: str = "success"  # "success" | "error"
     namespace: tuple[str, ...] = ()
+    handoff: str | None = None  # the agent a multi-agent handoff moved to (`tool_results`)
 
 
 @dataclass(eq=False)

@@ -47,6 +47,7 @@ from agent_tui.chat.messages import (
     text_field,
     tool_calls_of,
 )
+from agent_tui.chat.tool_results import handoff_destination, tool_result_item
 from agent_tui.client.events import (
     CustomEvent,
     ErrorEvent,
@@ -90,6 +91,7 @@ class ChatTranscript:
         self._interrupt_ids: set[str] = set()
         self._unnamed_ai: dict[tuple[str | None, Namespace], str] = {}
         self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
+        self._unnamed: list[TranscriptItem] = []  # AI and tool messages that came with no id
         self.live.reset()
 
     # -- local changes ---------------------------------------------------------------
@@ -271,6 +273,8 @@ class ChatTranscript:
         kind = message_kind(message)
         key = message_id(message)
         known = self._by_message_id.get(key) if key else None
+        if key and known is None:
+            known = self._name_unnamed(key, message)
         if kind == "ai":
             if isinstance(known, AIItem):
                 return self._finalise(known, message)
@@ -286,21 +290,20 @@ class ChatTranscript:
         if kind == "tool":
             if known is not None:
                 return self._refresh_tool_result(known, message)
-            return self._add(
-                ToolResultItem(
-                    key=key or self._key("tool"),
-                    tool_call_id=text_field(message, "tool_call_id"),
-                    name=text_field(message, "name"),
-                    content=message_text(message),
-                    status=text_field(message, "status", "success"),
-                    namespace=namespace,
-                )
-            )
+            return self._add(tool_result_item(key or self._key("tool"), message, namespace))
         if kind == "human":
             if known is not None:
                 return self._refresh_text(known, message_text(message))
             return self._absorb_human(key, message_text(message))
         return []  # system prompts and unknown types are not part of the chat
+
+    def _name_unnamed(self, key: str, message: dict[str, Any]) -> TranscriptItem | None:
+        """The item that showed `message` when it came with no id (`transcript_sync`)."""
+        item = sync.same_message(message, self._unnamed)
+        if item is not None:
+            self._unnamed.remove(item)
+            self._by_message_id[key] = item
+        return item
 
     def _absorb_human(self, key: str | None, text: str) -> list[TranscriptChange]:
         for pending in self._unnamed_humans:
@@ -334,9 +337,10 @@ class ChatTranscript:
             return []
         content = message_text(message)
         status = text_field(message, "status", item.status)
-        if (item.content, item.status) == (content, status):
+        handoff = handoff_destination(message)
+        if (item.content, item.status, item.handoff) == (content, status, handoff):
             return []
-        item.content, item.status = content, status
+        item.content, item.status, item.handoff = content, status, handoff
         return [Updated(item)]
 
     def _refresh_text(self, item: TranscriptItem, text: str) -> list[TranscriptChange]:
@@ -392,6 +396,7 @@ class ChatTranscript:
         if not isinstance(raw, list):
             return self._finish_streaming()  # no messages channel: nothing to compare
         messages, by_id = sync.shown_messages(raw), self._by_message_id
+        self._unnamed = []  # named from the state, if at all: later runs bring their ids
         sync.name_unnamed(messages, self.items, by_id, self._local_keys)
         changes = self._absorb_messages(messages, None, ())
         if sync.in_step(messages, self.items, by_id, keep_unsaved=keep_unsaved):
@@ -430,6 +435,8 @@ class ChatTranscript:
         self.items.append(item)
         if isinstance(item, (AIItem, ToolResultItem)):
             self._by_message_id[item.key] = item
+            if item.key in self._local_keys:
+                self._unnamed.append(item)
         return [Added(item)]
 
     def _key(self, prefix: str) -> str:

@@ -5,6 +5,10 @@ thread's state, and whether the transcript's messages are the state's, in order,
 once. An item streamed without the id the state gives its message (a node that returns its
 tool messages as plain dicts, as the memory agent does: the server names them only when it
 writes the state) is matched by what it shows, so it is not shown a second time.
+`same_message` also names such an item while the run streams: a message a node writes to
+its parent graph (`Command(graph=Command.PARENT)`, a swarm's or supervisor's handoff)
+comes in the parent's update as written, with no id; the parent's state names it, and the
+updates after bring it with that id (docs/server-quirks.md).
 
 Only the root graph's messages are compared: a subgraph's messages are shown while it
 runs but are not in the thread's state.
@@ -63,27 +67,29 @@ def name_unnamed(
     (`local_keys`: the keys the transcript made up)."""
     state_ids = {key for m in messages if (key := message_id(m))}
     named = {id(by_id[key]) for key in state_ids if key in by_id}
-    unnamed = [item for item in items if item.key in local_keys]
+    unnamed = [
+        item
+        for item in items
+        if item.key in local_keys
+        and item.key not in state_ids
+        and id(item) not in named
+        and root_message(item)
+    ]
     for message in messages:
         key = message_id(message)
         if key is None or key in by_id:
             continue
-        item = _same_message(message, unnamed, state_ids, named)
+        item = same_message(message, unnamed)
         if item is not None:
             by_id[key] = item
-            named.add(id(item))
+            unnamed.remove(item)
 
 
-def _same_message(
-    message: dict[str, Any],
-    items: list[TranscriptItem],
-    state_ids: set[str],
-    named: set[int],
-) -> TranscriptItem | None:
+def same_message(message: dict[str, Any], items: list[TranscriptItem]) -> TranscriptItem | None:
+    """The item among `items` that shows `message`: the result of the same tool call, or
+    an answer with the same text and calls."""
     kind = message_kind(message)
     for item in items:
-        if id(item) in named or item.key in state_ids or not root_message(item):
-            continue
         if kind == "tool" and isinstance(item, ToolResultItem):
             call = text_field(message, "tool_call_id")
             if call and item.tool_call_id == call:

@@ -166,6 +166,8 @@ class HumanOutput(RunOutput):
             return  # an answered interrupt, a tool result's final text: shown already
         elif isinstance(item, HumanItem):
             self.line(f"human: {item.text}")
+        elif isinstance(item, ToolResultItem) and item.handoff:
+            self.line(f"{_where(item.namespace)}→ {item.handoff}")  # a multi-agent handoff
         elif isinstance(item, ToolResultItem):
             verb = "failed" if item.status == "error" else "result"
             self.line(f"{_where(item.namespace)}tool {verb} ({item.name}): {item.content}")

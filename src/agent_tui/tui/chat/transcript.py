@@ -56,6 +56,7 @@ from agent_tui.tui.chat.blocks import (
     QueuedBlock,
     ToolResultBlock,
 )
+from agent_tui.tui.chat.handoff_block import HandoffBlock
 from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.memory_release import release_when_gone
 
@@ -70,7 +71,7 @@ def block_for(item: TranscriptItem) -> ChatBlock:
     if isinstance(item, HumanItem):
         return HumanBlock(item)
     if isinstance(item, ToolResultItem):
-        return ToolResultBlock(item)
+        return HandoffBlock(item) if item.handoff else ToolResultBlock(item)
     if isinstance(item, NodeUpdateItem):
         return NodeUpdateBlock(item)
     if isinstance(item, CustomItem):

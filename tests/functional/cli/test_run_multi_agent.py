@@ -1,0 +1,86 @@
+"""`agent-tui run` on multi-agent graphs (a real langgraph-swarm swarm, a real
+langgraph-supervisor supervisor, a hand-built graph with two levels of subgraphs; real
+server): each message and tool result is printed once, a handoff reads as `→ agent`, and
+no "another branch" warning follows a straight run (issue 30)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.cli import cli
+
+PRINTED = {
+    "swarm": [
+        "[flight_assistant] tool call: transfer_to_hotel_assistant({})",
+        "[flight_assistant] model ▸ messages",
+        "→ hotel_assistant",
+        'flight_assistant ▸ messages, active_agent="hotel_assistant"',
+        '[hotel_assistant] tool call: book_hotel({"city":"Paris"})',
+        "[hotel_assistant] model ▸ messages",
+        "[hotel_assistant] tool result (book_hotel): Booked a room in Paris.",
+        "[hotel_assistant] tools ▸ messages",
+        "[hotel_assistant] ai (model): Your room in Paris is booked.",
+        "[hotel_assistant] model ▸ messages",
+        "hotel_assistant ▸ messages",
+    ],
+    "supervisor": [
+        "[supervisor] tool call: transfer_to_researcher({})",
+        "[supervisor] agent ▸ messages",
+        "→ researcher",
+        "supervisor ▸ messages",
+        '[researcher] tool call: search({"query":"hotel in paris"})',
+        "[researcher] model ▸ messages",
+        "[researcher] tool result (search): Found 3 results for hotel in paris.",
+        "[researcher] tools ▸ messages",
+        "[researcher] ai (model): The research is done: found 3 results.",
+        "[researcher] model ▸ messages",
+        "ai (researcher): Transferring back to supervisor",
+        "→ supervisor",
+        "tool call: transfer_back_to_supervisor({})",
+        "researcher ▸ messages",
+        "[supervisor] ai (agent): Here is what the researcher found.",
+        "[supervisor] agent ▸ messages",
+        "supervisor ▸ messages",
+    ],
+    "deep": [
+        "[lead] tool call: transfer_to_team({})",
+        "[lead] model ▸ messages",
+        "→ team",
+        "lead ▸ messages",
+        "[team] plan ▸ nothing",
+        '[team:worker] tool call: lookup({"topic":"hotel in paris"})',
+        "[team:worker] agent ▸ messages",
+        "[team:worker] tool result (lookup): hotel in paris is well known.",
+        "[team:worker] tools ▸ messages",
+        "[team:worker] ai (agent): Looked it up: hotel in paris is well known.",
+        "[team:worker] agent ▸ messages",
+        "[team] worker ▸ messages",
+        "team ▸ messages",
+    ],
+}
+
+
+@pytest.mark.parametrize("graph", list(PRINTED))
+async def test_a_straight_run_prints_each_message_once_and_handoffs_as_arrows(
+    graph: str, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = await cli(
+        capsys, "run", graph, "--message", "hotel in paris", "--url", agent_server_url
+    )
+    assert (code, err) == (0, "")  # no "the thread is on another branch" warning
+    assert out.splitlines()[2:] == PRINTED[graph]
+
+
+@pytest.mark.parametrize("graph", list(PRINTED))
+async def test_json_output_of_a_straight_run_warns_of_no_other_branch(
+    graph: str, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = await cli(
+        capsys, "run", graph, "--message", "hotel in paris", "--json", "--url", agent_server_url
+    )
+    assert (code, err) == (0, "")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[-1]["event"] == "outcome"
+    assert records[-1]["data"]["state"] == "done"

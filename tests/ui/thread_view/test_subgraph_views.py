@@ -71,3 +71,35 @@ async def test_a_thread_asking_two_subgraphs_deep_says_where(
         await show_step(pilot, screen, wait_for, "hotel_assistant")
         where = "Inside     hotel_assistant > final_report_generation > review"
         assert where in screen_text(app)
+
+
+def history_lines(pilot: Pilot[Any]) -> dict[str, str]:
+    """The history rows as painted (the pane's part of each line), by step."""
+    rows: dict[str, str] = {}
+    for line in screen_text(pilot.app).splitlines():
+        pane = line.split("│", 1)[0].split()
+        if len(pane) > 2 and pane[1] in ("loop", "input"):
+            rows[pane[0]] = line.split("│", 1)[0]
+    return rows
+
+
+async def test_the_history_cuts_long_node_names_with_a_mark_and_widens_with_the_terminal(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    thread_id = await deep_nested_thread(agent_server_url)
+    shown: dict[int, dict[str, str]] = {}
+    for width in (160, 230):
+        app, screen = view_app(client, thread_id)
+        async with app.run_test(size=(width, 30)) as pilot:
+            await wait_for(pilot, lambda: loaded(screen), what="the thread")
+            await wait_for(pilot, lambda: len(history_lines(pilot)) == 5, what="every row")
+            shown[width] = history_lines(pilot)
+    narrow, wide = shown[160], shown[230]
+    # 160 columns: names too long for their column end in `…`; `⤷` (the node that ran
+    # a subgraph) stays in view.
+    assert "research_supervis…" in narrow["3"]
+    assert "⤷hotel_assi…" in narrow["1"] and "⤷flight_ass…" in narrow["0"]
+    # 230 columns: the node columns are wider, and these names whole.
+    assert "research_supervisor_summary " in wide["3"]
+    assert "⤷hotel_assistant " in wide["1"] and "⤷flight_assistant " in wide["0"]
+    assert "research_superviso…" in wide["2"]  # Next still too narrow for it: cut, marked

@@ -87,14 +87,14 @@ async def test_the_history_cuts_long_node_names_with_a_mark_and_widens_with_the_
     client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
 ) -> None:
     thread_id = await deep_nested_thread(agent_server_url)
-    shown: dict[int, dict[str, str]] = {}
-    for width in (160, 230):
-        app, screen = view_app(client, thread_id)
+
+    async def painted(width: int) -> dict[str, str]:
+        app, _ = view_app(client, thread_id)
         async with app.run_test(size=(width, 30)) as pilot:
-            await wait_for(pilot, lambda: loaded(screen), what="the thread")
             await wait_for(pilot, lambda: len(history_lines(pilot)) == 5, what="every row")
-            shown[width] = history_lines(pilot)
-    narrow, wide = shown[160], shown[230]
+            return history_lines(pilot)
+
+    narrow, wide = await painted(160), await painted(230)
     # 160 columns: names too long for their column end in `…`; `⤷` (the node that ran
     # a subgraph) stays in view.
     assert "research_supervis…" in narrow["3"]

@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from agent_tui.client import AgentServerClient
+from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.chat import chat_app, chat_thread, ended, pane_of, type_and_send
+from tests.support.graph import top_border
 from tests.support.screen import screen_text
 from tests.support.thread_view import SIZE, deep_nested_thread, loaded, view_app
 from tests.support.waiting import WaitFor
@@ -103,3 +108,52 @@ async def test_the_history_cuts_long_node_names_with_a_mark_and_widens_with_the_
     assert "research_supervisor_summary " in wide["3"]
     assert "⤷hotel_assistant " in wide["1"] and "⤷flight_assistant " in wide["0"]
     assert "research_superviso…" in wide["2"]  # Next still too narrow for it: cut, marked
+
+
+async def test_the_graph_pane_numbers_and_times_its_boxes_as_its_count_and_the_timeline(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await client.assistants.create("deep_nested")
+    thread = await chat_thread(client, assistant)
+    app, screen = chat_app(client, thread.thread_id, assistant)
+    async with app.run_test(size=(230, 60)) as pilot:
+        pane = pane_of(app)
+        screen.chat.transcript.focus()
+        await pilot.press("v")
+        view = screen.query_one(GraphPane).view
+        await wait_for(pilot, lambda: bool(view.drawn.boxes), what="the graph", workers=False)
+        await type_and_send(pilot, pane, "plain")
+        await wait_for(pilot, lambda: ended(pane), what="the run's end")
+        await wait_for(
+            pilot,
+            lambda: top_border(view.plain, "research_supervisor_summary").startswith("┌✓"),
+            what="the last node numbered",
+        )
+
+        def status() -> str:
+            return str(screen.query_one("#graph-status", Static).render())
+
+        # Each subgraph one box: the three top-level nodes, numbered as the count says.
+        assert [top_border(view.plain, n)[1:3] for n in TOP] == ["✓1", "✓2", "✓3"]
+        assert status().endswith("✓ 3 ran")
+        # Their times are the Timeline's.
+        screen.query_one("#history").focus()
+        await pilot.press("T")
+        await wait_for(pilot, lambda: "slowest" in screen_text(app), what="the timeline")
+        took = {}
+        for line in screen_text(app).splitlines():
+            words = line.rpartition("│")[2].split()
+            for node in TOP:  # a long name is cut (`research_supervisor_sum…`)
+                if len(words) > 3 and node.startswith(words[1].removesuffix("…")):
+                    took[node] = " ".join(words[2:4])
+        for node in TOP:
+            assert top_border(view.plain, node).startswith(f"┌✓{TOP.index(node) + 1} {took[node]}─")
+        # Every subgraph open: each box its own number, the highest the count.
+        view.focus()
+        await pilot.press("x")
+        numbers = sorted(int(n) for n in re.findall(r"✓(\d+)", view.plain))
+        assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 3
+        assert status().endswith(f"✓ {len(numbers)} ran")
+
+
+TOP = ["flight_assistant", "hotel_assistant", "research_supervisor_summary"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
+
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
@@ -48,3 +50,18 @@ def loaded(screen: ThreadViewScreen) -> bool:
 
 def steps_shown(screen: ThreadViewScreen) -> list[int | None]:
     return [row.step for row in screen.pane.visible_items]
+
+
+async def deep_nested_thread(url: str, content: str = "plain", **run: Any) -> str:
+    """A run of the `deep_nested` graph (tests/graphs/deep_nested.py), waited for: `confirm`
+    in `content` makes it ask inside two subgraphs; `run` adds to the run's body."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        thread_id: str = (await http.post("/threads", json={})).json()["thread_id"]
+        body = {
+            "assistant_id": "deep_nested",
+            "input": {"messages": [{"role": "user", "content": content}]},
+            **run,
+        }
+        answer = await http.post(f"/threads/{thread_id}/runs/wait", json=body)
+        assert answer.status_code == 200, answer.text
+    return thread_id

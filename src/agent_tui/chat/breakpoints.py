@@ -4,9 +4,12 @@ The chat keeps one `ThreadBreakpoints` per thread; every run it starts there pas
 `run_kwargs()` as the run's `interrupt_before` / `interrupt_after`. The nodes to choose
 from come from the assistant's graph (`graph_nodes`): the top-level nodes can be paused
 at; with `xray` the server also lists the nodes inside subgraphs (`chat:agent`), and a
-run cannot take those (the server passes a run's breakpoints to the top-level graph only,
-and ignores names it lacks), so they are listed but refused with a reason, never
-silently kept. `pause_of` says where a run that stopped early waits.
+run cannot take those: langgraph gives a run's `interrupt_before`/`interrupt_after` (`*`
+too) to the top graph only and ignores names it lacks, while a subgraph pauses at the
+breakpoints it was compiled with (`compile(interrupt_before=[…])`) or at `interrupt()`.
+So they are listed but refused with that reason and what to do instead (pause at the
+subgraph's node in the top graph), never silently kept. `pause_of` says where a run that
+stopped early waits.
 """
 
 from __future__ import annotations
@@ -44,11 +47,19 @@ class BreakpointNode:
         return self.subgraph is None
 
     @property
+    def top(self) -> str:
+        """The node of the top graph it runs under (itself for a top-level node)."""
+        return self.name if self.subgraph is None else self.subgraph.split(SUBGRAPH_SEPARATOR)[0]
+
+    @property
     def refusal(self) -> str | None:
-        """Why a breakpoint here cannot be set (None: it can)."""
+        """Why a run cannot pause here and what to do instead (None: it can)."""
         if self.subgraph is None:
             return None
-        return f"cannot pause here (inside subgraph {self.subgraph})"
+        return (
+            f"a run pauses only at top-level nodes: pause at {self.top} instead,"
+            " or compile its subgraph with interrupt_before/after"
+        )
 
     @property
     def depth(self) -> int:

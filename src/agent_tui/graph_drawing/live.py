@@ -24,7 +24,7 @@ Pause = Literal["before", "after", "asks"]
 
 @dataclass(frozen=True, slots=True)
 class NodeRun:
-    order: int  # 1 for the first node of its graph (or subgraph) that ran in the run
+    order: int  # when its latest turn ended in the run, counted over every node (1: first)
     seconds: float | None  # how long it ran, when known
 
 
@@ -58,6 +58,23 @@ def shown_as(node: str, expanded: Iterable[str] | None) -> str:
         if name not in opened:
             return name
     return node
+
+
+def ran_as_drawn(
+    ran: Mapping[str, NodeRun], expanded: Iterable[str] | None, boxes: Iterable[str]
+) -> dict[str, NodeRun]:
+    """The turns a drawing shows, numbered 1, 2… in the order they ran: only the nodes
+    drawn as a box of their own (`boxes`: a collapsed subgraph's box carries its own
+    turn, an expanded one is a frame, its nodes boxes). The pane's boxes and its count
+    both come from here, so the highest number is the count."""
+    opened = None if expanded is None else frozenset(expanded)
+    drawn = frozenset(boxes)
+    shown = sorted(
+        (run.order, node)
+        for node, run in ran.items()
+        if node in drawn and shown_as(node, opened) == node
+    )
+    return {node: NodeRun(i, ran[node].seconds) for i, (_, node) in enumerate(shown, 1)}
 
 
 def _path(event: str) -> str:
@@ -173,9 +190,9 @@ class LiveRun:
             began = self._last.get(_cluster(node), 0.0)
         seconds = max(0.0, elapsed_s - began) if elapsed_s else None
         self.ran.pop(node, None)  # ran again (a loop): its latest turn counts
-        # Numbered in its own graph: a subgraph's nodes count from 1 inside it.
-        same = [run.order for name, run in self.ran.items() if _cluster(name) == _cluster(node)]
-        self.ran[node] = NodeRun(max(same, default=0) + 1, seconds)
+        self.ran[node] = NodeRun(
+            max((run.order for run in self.ran.values()), default=0) + 1, seconds
+        )
         cluster = _cluster(node)
         self._last[cluster] = max(self._last.get(cluster, 0.0), elapsed_s)
 
@@ -192,7 +209,18 @@ class LiveRun:
             for node in writers:
                 if not node.startswith("__"):
                     self.ran.pop(node, None)
-                    self.ran[node] = NodeRun(len(self.ran) + 1, seconds)
+                    order = max((run.order for run in self.ran.values()), default=0) + 1
+                    self.ran[node] = NodeRun(order, seconds)
+
+    def timed(self, seconds: Mapping[str, float | None]) -> bool:
+        """Each node's time as the Timeline gives it (the same checkpoints, the same
+        task events), for the nodes it has; True when a time changed."""
+        changed = False
+        for node, run in list(self.ran.items()):
+            if node in seconds and seconds[node] != run.seconds:
+                self.ran[node] = NodeRun(run.order, seconds[node])
+                changed = True
+        return changed
 
     def running_from_state(self, next_nodes: Iterable[str]) -> bool:
         """A run this session does not stream (started elsewhere), or one whose events

@@ -6,6 +6,15 @@ with `checkpoint_ns` like `chat:<task id>`), to any depth. `subgraph_frames` wal
 depth first; `paused_at` names the innermost place the thread waits ("chat > approve"),
 which the top-level state alone cannot tell (its `next` says only "chat").
 
+The server nests a state under every pending task that runs a subgraph, whether the
+checkpoint is in it or not (langgraph reads the subgraph's newest checkpoint in the
+task's namespace): a task not begun (paused before its node) gets an empty state with
+no checkpoint, and a task that already ran (any older checkpoint) gets the state the
+subgraph ended in — `next: ["tools"]` even, when it left by a handoff to the parent
+(`Command(graph=PARENT)`, a swarm's). Such a task has its `result`. So a frame is
+`begun` only with a checkpoint of its own, and the thread is inside it only while its
+task and every task above it have no result yet (`open`).
+
 A subgraph's own checkpoints are kept apart from the thread's, in the namespace its task
 names (`task.checkpoint.checkpoint_ns`): `SubgraphHistory` holds those of one task, read
 with `threads.get_history(checkpoint_ns=…)`, for the State tab to list under it.
@@ -29,6 +38,7 @@ class SubgraphFrame:
     namespace: str  # the subgraph checkpoint's namespace, e.g. "chat:45fa39c4-…"
     task_id: str
     state: ThreadState
+    open: bool = True  # its task (and each task above it) has no result: the thread is in it
 
     @property
     def depth(self) -> int:
@@ -47,27 +57,35 @@ def _nested_state(value: Any) -> ThreadState | None:
     return None  # null, or a bare checkpoint config (the server's `subgraphs=false` form)
 
 
-def subgraph_frames(state: ThreadState, path: tuple[str, ...] = ()) -> list[SubgraphFrame]:
-    """Every subgraph state nested in `state`'s tasks, parents before children."""
+def subgraph_frames(
+    state: ThreadState, path: tuple[str, ...] = (), *, open: bool = True
+) -> list[SubgraphFrame]:
+    """Every subgraph state nested in `state`'s tasks that has begun (has a checkpoint of
+    its own), parents before children."""
     frames: list[SubgraphFrame] = []
     for task in state.tasks:
         inner = _nested_state(task.state)
-        if inner is None:
-            continue
+        if inner is None or inner.checkpoint_id is None:
+            continue  # not begun: the checkpoint is before the task's node
         here = (*path, task.name)
-        frames.append(SubgraphFrame(here, inner.checkpoint.checkpoint_ns, task.id, inner))
-        frames.extend(subgraph_frames(inner, here))
+        still = open and task.result is None
+        frames.append(
+            SubgraphFrame(here, inner.checkpoint.checkpoint_ns, task.id, inner, open=still)
+        )
+        frames.extend(subgraph_frames(inner, here, open=still))
     return frames
 
 
 def paused_at(state: ThreadState) -> str | None:
-    """The innermost pending node, with the subgraphs it is in ("chat > approve"); None
-    when nothing is pending."""
-    frames = subgraph_frames(state)
-    for frame in reversed(frames):  # deepest last in depth-first order
-        if frame.state.next:
-            return " > ".join((*frame.path, ", ".join(frame.state.next)))
-    return ", ".join(state.next) if state.next else None
+    """Where in its subgraphs the checkpoint stands: the innermost subgraph its pending
+    tasks are in, with what that subgraph runs next ("chat > approve"); None when it is
+    in none (nothing begun, or every subgraph's task has finished)."""
+    inside = [frame for frame in subgraph_frames(state) if frame.open]
+    if not inside:
+        return None
+    deepest = max(inside, key=lambda frame: frame.depth)
+    upcoming = (", ".join(deepest.state.next),) if deepest.state.next else ()
+    return " > ".join((*deepest.path, *upcoming))
 
 
 def frames_as_json(frames: list[SubgraphFrame]) -> dict[str, Any]:
@@ -81,6 +99,8 @@ def frames_as_json(frames: list[SubgraphFrame]) -> dict[str, Any]:
             "next": list(inner.next),
             "values": inner.values,
         }
+        if not frame.open:  # its newest checkpoint, not a place the thread waits
+            entry["finished"] = True
         interrupts = [i for task in inner.tasks for i in task.interrupts] or inner.interrupts
         if interrupts:
             entry["interrupts"] = [i.get("value") for i in interrupts]

@@ -173,6 +173,22 @@ def build_timeline(
     return steps
 
 
+def node_seconds(
+    steps: Sequence[TimelineStep], checkpoint_ids: set[str]
+) -> dict[str, float | None]:
+    """How long each node ran in the steps that made `checkpoint_ids`, as the Timeline
+    says it: its own span when the run streamed its tasks here, else its superstep's
+    time (None when not known); a node's latest turn counts."""
+    seconds: dict[str, float | None] = {}
+    for step in steps:
+        if step.checkpoint_id not in checkpoint_ids:
+            continue
+        spans = {task.name: task.duration for task in step.tasks}
+        for node in step.nodes:
+            seconds[node] = spans.get(node, step.duration if step.timed else None)
+    return seconds
+
+
 def slowest(steps: Sequence[TimelineStep]) -> TimelineStep | None:
     """The superstep that took longest (None when nothing took any time)."""
     candidates = [s for s in steps if s.duration > 0]

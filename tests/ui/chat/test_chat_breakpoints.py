@@ -31,6 +31,7 @@ from tests.support.chat import (
     state_line,
     type_and_send,
 )
+from tests.support.screen import screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import steady_cursors
 from tests.support.thread_view import counter_thread, loaded, view_app
@@ -166,7 +167,10 @@ async def test_a_node_inside_a_subgraph_is_refused_with_the_reason(
         await on_node(pilot, modal, "chat:tools")
         await pilot.press("b")
         message = str(modal.query_one("#breakpoint-message", Static).render())
-        assert message == "chat:tools: cannot pause here (inside subgraph chat)"
+        assert message == (
+            "chat:tools: a run pauses only at top-level nodes: pause at chat instead,"
+            " or compile its subgraph with interrupt_before/after"
+        )
         await on_node(pilot, modal, "chat")
         await pilot.press("b", "enter")
         await wait_for(pilot, lambda: "‖ before: chat" in state_line(pane), what="state line")
@@ -174,6 +178,39 @@ async def test_a_node_inside_a_subgraph_is_refused_with_the_reason(
             "interrupt_before": ["chat"],
             "interrupt_after": None,
         }
+
+
+async def test_every_node_has_before_and_after_and_subgraph_nodes_say_why_not(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    deep = await client.assistants.create("deep_nested")
+    thread = await chat_thread(client, deep)
+    app, _ = chat_app(client, thread.thread_id, deep)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await open_breakpoints(pilot, pane_of(app), wait_for)
+        lines = [" ".join(line.strip("█ ").split()) for line in screen_text(app).splitlines()]
+        assert "Node Before After" in lines
+        assert "hotel_assistant · ·" in lines  # a top-level node: both sides to choose
+        assert "hotel_assistant:model — —" in lines  # inside a subgraph: neither
+        assert "hotel_assistant:final_report_generation:review — —" in lines  # two deep
+        assert "—: inside a subgraph, where a run cannot pause (see why on one)" in lines
+        await on_node(pilot, modal, "hotel_assistant:final_report_generation:review")
+        why = (
+            "A run pauses only at top-level nodes: pause at hotel_assistant instead,"
+            " or compile its subgraph with interrupt_before/after."
+        )
+        assert why in [" ".join(line.strip("█ ").split()) for line in screen_text(app).splitlines()]
+        # What it says is so: the server ignores a run's breakpoint on a subgraph's node.
+        async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
+            body = {
+                "assistant_id": "deep_nested",
+                "input": {"messages": [{"role": "user", "content": "plain"}]},
+                "interrupt_before": ["hotel_assistant:model", "model"],
+            }
+            ran = await http.post(f"/threads/{thread.thread_id}/runs/wait", json=body)
+            assert ran.status_code == 200
+            state = (await http.get(f"/threads/{thread.thread_id}/state")).json()
+        assert state["next"] == []  # ran to its end
 
 
 async def test_an_interrupt_question_is_still_a_question_and_its_answer_pauses_too(

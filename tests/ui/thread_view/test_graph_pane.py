@@ -311,7 +311,7 @@ async def test_in_the_pane_a_subgraph_expands_in_place_and_its_nodes_take_no_bre
         assert "╭┈ chat ┈" in view.plain and "│ chat:agent │" in view.plain
         assert view.selected == "chat:agent"
         await pilot.press("b")
-        await toast_saying(pilot, "cannot pause here (inside subgraph chat)")
+        await toast_saying(pilot, "a run pauses only at top-level nodes: pause at chat instead")
         assert pane.breakpoints.before == []
         assert not top_border(view.plain, "chat:agent").startswith("┌●")
         await pilot.press("x")  # every subgraph or none: none now (chat was the only one)

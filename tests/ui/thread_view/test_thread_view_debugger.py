@@ -114,7 +114,7 @@ async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoi
         assert namespace.startswith("chat:")
         table = screen.pane
         cells = [cell.plain for cell in table.get_row(row.checkpoint_id)]
-        assert "chat⤷" in cells
+        assert "⤷chat" in cells
         table.move_cursor(row=table.get_row_index(row.checkpoint_id))
         view = screen.checkpoint_view
         await wait_for(pilot, lambda: bool(view.subgraph_history_text), what="its checkpoints")

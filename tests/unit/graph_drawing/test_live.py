@@ -44,7 +44,8 @@ def test_a_subgraphs_events_name_its_nodes_and_are_numbered_inside_it() -> None:
     run.observe("updates", {"prepare": None}, 0.1)
     run.observe("updates|chat:1", {"agent": {}}, 0.3)
     run.observe("updates", {"chat": {}}, 0.4)
-    assert run.ran["chat:agent"].order == 1 and run.ran["chat"].order == 2
+    # One order over every node, subgraphs' too: prepare, then chat:agent, then chat.
+    assert [run.ran[n].order for n in ("prepare", "chat:agent", "chat")] == [1, 2, 3]
     run.observe("end", None)
     assert not run.running
     assert shown_as("chat:agent", frozenset()) == "chat"
@@ -70,16 +71,20 @@ def test_marks_are_written_in_the_borders_and_the_drawing_keeps_its_shape() -> N
     text = paint(drawn, marks, expanded=frozenset(), selected="prepare")
     lines = text.plain.splitlines()
     assert [len(line) for line in lines] == [len(line) for line in plain.splitlines()]
-    assert "┌✓1 0.4s──┐" in lines and "└●‖───────┘" in lines and "  ┌●▶────┐" in lines
-    assert text.plain.replace("✓1 0.4s", "───────").replace("●‖", "──").replace("●▶", "──") == plain
+    # The time as the Timeline says it (`format_duration`).
+    assert "┌✓1 420 ms┐" in lines and "└●‖───────┘" in lines and "  ┌●▶────┐" in lines
+    assert (
+        text.plain.replace("✓1 420 ms", "─────────").replace("●‖", "──").replace("●▶", "──")
+        == plain
+    )
 
 
 def test_a_time_that_does_not_fit_a_small_box_is_left_out_not_cut() -> None:
-    drawn = layout(chain("say", "shout"))
-    marks = NodeMarks(ran={"say": NodeRun(1, 0.04), "shout": NodeRun(2, 0.04)})
+    drawn = layout(chain("say", "shouting"))
+    marks = NodeMarks(ran={"say": NodeRun(1, 0.04), "shouting": NodeRun(2, 0.04)})
     lines = paint(drawn, marks).plain.splitlines()
     assert any(line.strip() == "┌✓1───┐" for line in lines), lines  # `say`: 5 cells inside
-    assert any(line.strip() == "┌✓2 0.0s┐" for line in lines), lines  # `shout`: 7 inside
+    assert any(line.strip() == "┌✓2 40 ms──┐" for line in lines), lines  # `shouting`: 10
 
 
 def test_hostile_node_names_stay_text_with_their_marks() -> None:

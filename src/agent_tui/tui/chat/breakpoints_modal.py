@@ -2,8 +2,9 @@
 for stepping (pause before every node) — the breakpoints of a thread's runs.
 
 The nodes come from the assistant's graph (`chat.breakpoints.load_graph_nodes`), the
-nodes inside subgraphs indented under theirs. Those cannot be paused at from a run, so
-toggling one says why instead. Works on a copy: `enter` answers it, `esc` answers None.
+nodes inside subgraphs indented under theirs. Those cannot be paused at from a run: their
+Before and After say `—`, and a line under the table says why and what to do instead
+(for the node under the cursor). Works on a copy: `enter` answers it, `esc` answers None.
 """
 
 from __future__ import annotations
@@ -32,18 +33,22 @@ from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 ON = "● pause"
 OFF = "·"
+CANNOT = "—"
+SIDE_WIDTH = len("● stepping")
+MODAL_WIDTH = 84
 
 
 class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | None]):
     DEFAULT_CSS = """
     BreakpointsScreen { align: center middle; }
     BreakpointsScreen > Vertical {
-        width: 84; height: auto; max-height: 90%;
+        width: 84; max-width: 95%; height: auto; max-height: 90%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
     BreakpointsScreen .modal-title { text-style: bold; margin-bottom: 1; }
     BreakpointsScreen #breakpoint-nodes { height: auto; max-height: 20; }
     BreakpointsScreen #breakpoint-stepping { margin-top: 1; }
+    BreakpointsScreen #breakpoint-why { color: $text-muted; }
     BreakpointsScreen #breakpoint-message { color: $text-warning; }
     BreakpointsScreen .modal-hint { color: $text-muted; margin-top: 1; }
     """
@@ -72,8 +77,11 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
                 classes="modal-title",
             )
             table: DataTable[str | Text] = DataTable(id="breakpoint-nodes", cursor_type="row")
-            table.add_columns("Node", "Before", "After")
+            table.add_column("Node")
+            for side in ("Before", "After"):
+                table.add_column(side, width=SIDE_WIDTH)
             yield table
+            yield Static(id="breakpoint-why")
             yield Static(id="breakpoint-stepping")
             yield Static(id="breakpoint-message")
             yield Static(
@@ -96,6 +104,10 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
             self.say(f"Cannot read the graph: {error}")
             return
         self.say("" if self.nodes else "The graph has no nodes.")
+        # Wide enough that why a node cannot pause fits one line (the screen allowing).
+        reasons = [len(node.refusal) for node in self.nodes if node.refusal is not None]
+        if reasons:
+            self.query_one(Vertical).styles.width = max(MODAL_WIDTH, max(reasons) + 6)
         self._fill()
 
     def _fill(self) -> None:
@@ -106,14 +118,31 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
             table.add_row(*self._cells(node), key=node.name)
         if self.nodes:
             table.move_cursor(row=min(max(row, 0), len(self.nodes) - 1))
+        self._show_why()
 
     def _cells(self, node: BreakpointNode) -> tuple[Text, Text, Text]:
         name = server_text("  " * node.depth + node.name)
         if not node.pausable:
             name.stylize("dim")
-            refusal = server_text(node.refusal, style="dim italic")
-            return name, refusal, Text("")
+            return name, Text(CANNOT, style="dim"), Text(CANNOT, style="dim")
         return name, self._mark(node, "before"), self._mark(node, "after")
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_why()
+
+    def _show_why(self) -> None:
+        """Why the node under the cursor cannot pause (a node inside a subgraph), else
+        what `—` means when the graph has such nodes; nothing otherwise."""
+        node = self.node
+        if node is not None and node.refusal is not None:
+            why = server_text(node.refusal[:1].upper() + node.refusal[1:] + ".")
+        elif any(not n.pausable for n in self.nodes):
+            why = Text(f"{CANNOT}: inside a subgraph, where a run cannot pause (see why on one)")
+        else:
+            why = Text("")
+        line = self.query_one("#breakpoint-why", Static)
+        line.update(why)
+        line.display = bool(why.plain)
 
     def _mark(self, node: BreakpointNode, side: Side) -> Text:
         if side == "before" and self.chosen.stepping:

@@ -3,8 +3,8 @@
 The headless drawing stays as it is; this colours it and writes short marks into the
 boxes' borders, where no edge runs (edges end above a box and leave below it):
 
-- top border: `●` a breakpoint before the node, `▶` running now, `✓2 0.4s` ran second
-  in this run (for 0.4 s), `‖` paused before it, `?` an `interrupt()` waits in it;
+- top border: `●` a breakpoint before the node, `▶` running now, `✓2 268 ms` ran second
+  in this run (for 268 ms), `‖` paused before it, `?` an `interrupt()` waits in it;
 - bottom border: `●` a breakpoint after the node, `‖` paused after it;
 - the whole box: coloured by the same (running green, paused yellow, ran dim green, the
   checkpoint picked in the history magenta) and reversed under the cursor.
@@ -22,7 +22,8 @@ from rich.style import Style
 from rich.text import Text
 
 from agent_tui.graph_drawing import Box, Layout, render_lines
-from agent_tui.graph_drawing.live import NodeMarks, NodeRun, shown_as
+from agent_tui.graph_drawing.live import NodeMarks, NodeRun, ran_as_drawn, shown_as
+from agent_tui.threads.timeline import format_duration
 
 RUNNING = Style(bold=True, color="black", bgcolor="green")
 PAUSED = Style(bold=True, color="black", bgcolor="yellow")
@@ -32,16 +33,12 @@ BREAKPOINT = Style(bold=True, color="red")
 SELECTED = Style(reverse=True, bold=True)
 
 
-def seconds_text(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    return f"{seconds:.1f}s" if seconds < 60 else f"{int(seconds // 60)}m{int(seconds % 60)}s"
-
-
 class _Shown:
     """The marks as the boxes drawn: a collapsed subgraph's box carries its nodes'."""
 
-    def __init__(self, marks: NodeMarks, expanded: Iterable[str] | None) -> None:
+    def __init__(
+        self, marks: NodeMarks, expanded: Iterable[str] | None, boxes: Iterable[str]
+    ) -> None:
         opened = None if expanded is None else frozenset(expanded)
 
         def box(node: str) -> str:
@@ -52,10 +49,8 @@ class _Shown:
         self.before = {box(node) for node in marks.before}
         self.after = {box(node) for node in marks.after}
         self.paused = {box(node): side for node, side in marks.paused.items()}
-        # A subgraph's nodes are numbered inside it: a collapsed box shows its own turn.
-        self.ran: dict[str, NodeRun] = {
-            node: run for node, run in marks.ran.items() if box(node) == node
-        }
+        # The boxes drawn, numbered as the pane's status line counts them.
+        self.ran: dict[str, NodeRun] = ran_as_drawn(marks.ran, opened, boxes)
 
     def style(self, node: str) -> Style | None:
         if node in self.running:
@@ -79,7 +74,8 @@ class _Shown:
             text += "?"
         run = self.ran.get(node)
         if run is not None and node not in self.running:
-            timed = f"✓{run.order} {seconds_text(run.seconds)}".rstrip()
+            took = "" if run.seconds is None else format_duration(run.seconds)
+            timed = f"✓{run.order} {took}".rstrip()  # as the Timeline says it
             fits = room is None or len(text) + len(timed) <= room
             text += timed if fits else f"✓{run.order}"
         return text
@@ -132,7 +128,7 @@ def paint(
     """The drawing as one `Text`: dashed lines yellow, arrowheads bold, the marks (see
     the module docstring) and the box under the cursor (`selected`)."""
     rows = [list(cells) for cells in _grid(layout)]
-    shown = _Shown(marks or NodeMarks(), expanded)
+    shown = _Shown(marks or NodeMarks(), expanded, (box.node for box in layout.boxes.values()))
     styled: list[tuple[Box, Style]] = []
     for box in layout.boxes.values():
         style = shown.style(box.node)

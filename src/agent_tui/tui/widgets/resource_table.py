@@ -18,7 +18,11 @@ Usage (a resource screen does this for you; see `tui/resource_screen.py`):
   markup). A `render` that returns `Text` must build it from `server_text`/`status_text`
   itself. Either way the cell is put on one line and cut with `…` at the column's
   `max_width` cells (`COLUMN_LIMIT` unless set), so one long server string cannot push
-  the other columns off screen; the filter still searches the whole text.
+  the other columns off screen; the filter still searches the whole text. A cell wider
+  than its column as drawn (a fixed `width`) ends in `…` too, never in a silent cut.
+- A column with `flex` (a weight) takes its share of the room the other columns leave,
+  `width` at least and `max_width` at most, again on every resize: a wider terminal
+  shows more of a long name.
 - Rows are added in chunks of `CHUNK` per message-loop turn: DataTable measures every cell
   on insert, so 10,000 rows at once would freeze the UI for a while.
 - `set_filter(text)` shows only the loaded items whose rendered cells contain `text`
@@ -40,7 +44,7 @@ from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowDoesNotExist
+from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.text import server_text
@@ -97,25 +101,27 @@ def one_line(value: str, limit: int = CELL_LIMIT) -> str:
 
 
 def _fit(cell: Text, max_width: int) -> Text:
-    """`cell` on one line (a row is one line high) and at most `max_width` cells wide."""
-    if "\n" in cell.plain:
-        cell = Text(" ").join(cell.split("\n", allow_blank=True))
+    """`cell` on one line (a row is one line high) and at most `max_width` cells wide;
+    drawn in a narrower column it ends in `…` (Rich cuts it so when it paints)."""
+    cell = Text(" ").join(cell.split("\n", allow_blank=True)) if "\n" in cell.plain else cell.copy()
     if cell.cell_len > max_width:
-        cell = cell.copy()
         cell.truncate(max_width, overflow="ellipsis")
+    cell.no_wrap, cell.overflow = True, "ellipsis"
     return cell
 
 
 @dataclass(frozen=True, slots=True)
 class Column(Generic[ItemT]):
     """One column: its key, header label, how to render an item, an optional fixed
-    width, and the most cells a cell may take before it is cut with `…`."""
+    width, and the most cells a cell may take before it is cut with `…`. With `flex`
+    (a weight), `width` is its least and it grows into the room the table has."""
 
     key: str
     label: str
     render: Callable[[ItemT], Text | str]
     width: int | None = None
     max_width: int = COLUMN_LIMIT
+    flex: int = 0
 
 
 class ResourceTable(DataTable[Text], Generic[ItemT]):
@@ -180,6 +186,36 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
     def on_mount(self) -> None:
         for column in self._columns:
             self.add_column(column.label, key=column.key, width=column.width)
+
+    def on_resize(self) -> None:
+        self._share_room()
+
+    def _share_room(self) -> None:
+        """Give the `flex` columns the room the others leave, by weight."""
+        flexible = [c for c in self._columns if c.flex and c.key in self.columns]
+        if not flexible:
+            return
+        others = sum(
+            self.columns[ColumnKey(c.key)].get_render_width(self)
+            for c in self._columns
+            if not c.flex and c.key in self.columns
+        )
+        room = self.scrollable_content_region.width - others
+        room -= len(flexible) * 2 * self.cell_padding
+        weights = sum(c.flex for c in flexible)
+        changed = False
+        for column in flexible:
+            least = column.width or 1
+            width = max(least, min(column.max_width, room * column.flex // weights))
+            shown = self.columns[ColumnKey(column.key)]
+            if shown.width != width:
+                shown.width, changed = width, True
+        if changed:
+            # DataTable has no call to resize a column: its widths are read when it
+            # measures (after this flag) and its cached lines are of the old widths.
+            self._require_update_dimensions = True
+            self._clear_caches()
+            self.refresh()
 
     def watch_loading(self, loading: bool) -> None:
         # Textual leaves a focused widget that is loading out of the key bindings (the
@@ -338,6 +374,7 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
             # The rest on a later turn of the message loop, so keys stay responsive.
             self.call_later(self._add_pending_chunk)
         else:
+            self._share_room()  # the rows may have widened an auto column, or a scrollbar
             self._check_need_more()
 
     def _check_need_more(self) -> None:

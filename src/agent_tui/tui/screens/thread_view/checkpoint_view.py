@@ -88,8 +88,9 @@ def checkpoint_summary(state: ThreadState) -> Text:
         ("Time", Text(utc_seconds_of_text(state.created_at))),
         ("Next", server_text(", ".join(state.next) or "— (nothing pending)")),
     ]
-    if subgraph_frames(state):
-        rows.append(("Inside", server_text(paused_at(state) or "—", style="bold")))
+    inside = paused_at(state)
+    if inside is not None:
+        rows.append(("Inside", server_text(inside, style="bold")))
     if interrupts:
         values = [json.dumps(i.get("value"), ensure_ascii=False, default=str) for i in interrupts]
         rows.append(("Interrupts", server_text("; ".join(values), style="magenta")))

@@ -29,8 +29,8 @@ from agent_tui.chat.breakpoints import BreakpointNode, BreakpointRefused
 from agent_tui.chat.waiting import waiting_of
 from agent_tui.client import ApiError
 from agent_tui.graph_drawing import is_small
-from agent_tui.graph_drawing.live import LiveRun, NodeMarks, Pause
-from agent_tui.threads.timeline import parse_time, run_id_of
+from agent_tui.graph_drawing.live import LiveRun, NodeMarks, Pause, ran_as_drawn
+from agent_tui.threads.timeline import node_seconds, run_id_of
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.workers import start
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from agent_tui.threads.history import HistoryRow
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
+    from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 
 NARROW_FOR_GRAPH = 200  # columns: below, the graph pane takes the history's place
 # (at 160, three panes left the chat 36 columns)
@@ -52,11 +53,16 @@ FOLDED = ("metadata", "updates", "tasks", "debug", "messages", "end", "error")
 
 class LiveGraph:
     def __init__(
-        self, screen: AgentScreen[None], client: AgentServerClient, sync: ThreadSync
+        self,
+        screen: AgentScreen[None],
+        client: AgentServerClient,
+        sync: ThreadSync,
+        timeline: TimelineTab,
     ) -> None:
         self.screen = screen
         self.client = client
         self.sync = sync
+        self.timeline = timeline  # the nodes' times: the Timeline tab's
         self.run = LiveRun()
         self.paused: dict[str, Pause] = {}
         self.step: frozenset[str] = frozenset()
@@ -160,25 +166,22 @@ class LiveGraph:
             self.redraw()
 
     def _ran_from_history(self, rows: list[HistoryRow]) -> bool:
-        """The newest run, when its events did not stream here (a run started elsewhere,
-        or before the view opened): its nodes in order from its checkpoints, each timed
-        from the checkpoint before it. True when the marks changed."""
+        """The newest run's nodes timed as the Timeline times them (one computation:
+        `TimelineTab.steps`), once its checkpoints are in the history; when its events
+        did not stream here (a run started elsewhere, or before the view opened), its
+        nodes in order from its checkpoints too. A subgraph's nodes keep their times
+        from the events (the Timeline has the top graph's steps only). True when the
+        marks changed."""
         run_id = run_id_of(rows[0])
-        if run_id is None or (run_id == self.run.run_id and self.run.ran):
-            return False  # not a run's, or streamed here: the events know better
-        ours = []
-        for row in rows:
-            if run_id_of(row) != run_id:
-                break
-            ours.append(row)
-        ours.reverse()
-        steps = []
-        for before, row in zip([None, *ours], ours, strict=False):
-            start = parse_time(before.created_at) if before is not None else None
-            end = parse_time(row.created_at)
-            seconds = (end - start).total_seconds() if start and end else None
-            steps.append((row.writers, seconds))
+        if run_id is None:
+            return False
+        ours = {row.checkpoint_id for row in rows if run_id_of(row) == run_id}
+        seconds = node_seconds(self.timeline.steps(), ours)
+        if run_id == self.run.run_id and self.run.ran:
+            return self.run.timed(seconds)  # streamed here: the events say the order
+        steps = [(row.writers, None) for row in reversed(rows) if row.checkpoint_id in ours]
         self.run.from_checkpoints(run_id, steps)
+        self.run.timed(seconds)
         return True
 
     @property
@@ -272,8 +275,10 @@ class LiveGraph:
             if names:
                 text.append(f"  {label} ")
                 text.append_text(server_text(", ".join(names), style="bold"))
-        if marks.ran:
-            text.append(f"  ✓ {len(marks.ran)} ran")
+        view = self.pane.view
+        ran = ran_as_drawn(marks.ran, view.expanded, view.drawn.boxes) if marks.ran else {}
+        if ran:  # the boxes' own numbers: the highest is this count
+            text.append(f"  ✓ {len(ran)} ran")
         return text
 
     # -- b / B ---------------------------------------------------------------------------

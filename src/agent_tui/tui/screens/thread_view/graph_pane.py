@@ -24,6 +24,8 @@ LEGEND = "▶ running  ✓n ran n-th  ‖ paused  ? asks  ● breakpoint (top: b
 class TogglesBreakpoints(Protocol):
     def toggle_breakpoint(self, side: Literal["before", "after"]) -> None: ...
 
+    def redraw(self) -> None: ...
+
 
 class GraphPane(Vertical):
     DEFAULT_CSS = """
@@ -55,3 +57,6 @@ class GraphPane(Vertical):
 
     def action_breakpoint(self, side: Literal["before", "after"]) -> None:
         self.live.toggle_breakpoint(side)
+
+    def on_graph_view_expanded(self) -> None:
+        self.live.redraw()  # the status line counts the boxes drawn

@@ -3,7 +3,9 @@
 A `ResourceTable` of `history.HistoryRow`s keyed by checkpoint id, so it pages like every
 other list: rows go in by chunks, and `NeedMore` is posted when the cursor nears the end.
 Columns: a mark (`m` in the thread view), step, source, the nodes that wrote, what runs
-next (`⤷`: a node that runs a subgraph), how many interrupts wait (Int), time and the short checkpoint id. Every cell is inert text.
+next (`⤷`: a node that runs a subgraph), how many interrupts wait (Int), time and the short
+checkpoint id. The node columns grow with the terminal; a name that does not fit ends in
+`…`. Every cell is inert text.
 """
 
 from __future__ import annotations
@@ -32,15 +34,15 @@ def _interrupts(row: HistoryRow) -> Text:
 
 def _next(row: HistoryRow) -> Text:
     """What runs next; `⤷` marks a node that runs a subgraph (its checkpoints are in the
-    State tab)."""
+    State tab), before its name so that a name cut to fit keeps it."""
     inside = row.subgraph_namespaces
     text = Text()
     for i, name in enumerate(row.next):
         if i:
             text.append(", ")
-        text.append_text(server_text(one_line(name, 30)))
         if name in inside:
             text.append("⤷", style="bold cyan")
+        text.append_text(server_text(one_line(name)))
     return text
 
 
@@ -62,8 +64,9 @@ def history_columns(
         ),
         Column("step", "Step", lambda r: Text("—" if r.step is None else str(r.step)), width=5),
         Column("source", "Source", _source, width=6),
-        Column("wrote", "Wrote", lambda r: one_line(r.wrote, 40), width=16),
-        Column("next", "Next", _next, width=12),
+        # The node names share what the terminal leaves (at least 16 and 12 cells).
+        Column("wrote", "Wrote", lambda r: one_line(r.wrote), width=16, flex=3),
+        Column("next", "Next", _next, width=12, flex=2),
         Column("interrupts", "Int", _interrupts, width=3),
         Column("time", "Time (UTC)", time_of, width=14),
         Column("id", "ID", lambda r: r.short_id, width=8),

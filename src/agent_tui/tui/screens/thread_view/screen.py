@@ -137,7 +137,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
         self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
         self.timeline = TimelineTab(self, client, thread_id, self.history)
-        self.live_graph = LiveGraph(self, client, self.sync)
+        self.live_graph = LiveGraph(self, client, self.sync, self.timeline)
 
     # -- layout -----------------------------------------------------------------------
 

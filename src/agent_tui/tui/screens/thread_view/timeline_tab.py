@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 from textual.widgets import TabbedContent
 
 from agent_tui.client import ApiError, NotFound
-from agent_tui.threads.timeline import TaskClock, build_timeline, parse_time, runs_to_ask
+from agent_tui.threads.timeline import (
+    TaskClock,
+    TimelineStep,
+    build_timeline,
+    parse_time,
+    runs_to_ask,
+)
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -82,7 +88,12 @@ class TimelineTab:
         rows = {row.checkpoint_id: row for row in self.history.rows}
         return [rows[i] for i in ids if i in rows]
 
-    def _draw(self, branch: list[HistoryRow]) -> None:
+    def steps(self, selected: HistoryRow | None = None) -> list[TimelineStep]:
+        """The supersteps of `selected`'s branch (else the newest) with their times, as
+        the tab shows them (the graph pane times its nodes from the same)."""
+        return self._steps(self._branch(selected))
+
+    def _steps(self, branch: list[HistoryRow]) -> list[TimelineStep]:
         clock = TaskClock()
         for record in list(self.screen.query_one(ChatPane).inspector.records):
             try:
@@ -90,8 +101,10 @@ class TimelineTab:
             except ValueError:
                 continue
             clock.observe(record.event, data)
-        steps = build_timeline(branch, clock.by_checkpoint, self.run_starts)
-        self.screen.query_one(TimelineView).show(steps)
+        return build_timeline(branch, clock.by_checkpoint, self.run_starts)
+
+    def _draw(self, branch: list[HistoryRow]) -> None:
+        self.screen.query_one(TimelineView).show(self._steps(branch))
 
     async def _load_runs(self, branch: list[HistoryRow], run_ids: list[str]) -> None:
         found = await asyncio.gather(

@@ -53,14 +53,20 @@ def test_subgraph_nodes_follow_their_parent_and_cannot_be_paused_at() -> None:
         "chat:approve",
     ]
     assert [n.pausable for n in nodes] == [True, True, False, False, False]
-    assert nodes[2].refusal == "cannot pause here (inside subgraph chat)"
+    assert nodes[2].refusal == (
+        "a run pauses only at top-level nodes: pause at chat instead,"
+        " or compile its subgraph with interrupt_before/after"
+    )
     assert nodes[2].depth == 1
 
 
 def test_a_node_two_subgraphs_deep_names_its_whole_path() -> None:
     nodes = graph_nodes(graph("outer"), graph("outer:inner:leaf"))
     assert nodes[1] == BreakpointNode("outer:inner:leaf", "outer:inner")
-    assert nodes[1].refusal == "cannot pause here (inside subgraph outer:inner)"
+    assert nodes[1].refusal == (
+        "a run pauses only at top-level nodes: pause at outer instead,"
+        " or compile its subgraph with interrupt_before/after"
+    )
     assert nodes[1].depth == 2
 
 
@@ -99,7 +105,7 @@ def test_one_step_pauses_before_the_next_node_without_changing_the_choice() -> N
 
 def test_a_node_inside_a_subgraph_is_refused_with_the_reason() -> None:
     chosen = ThreadBreakpoints()
-    with pytest.raises(BreakpointRefused, match=r"inside subgraph chat"):
+    with pytest.raises(BreakpointRefused, match=r"only at top-level nodes: pause at chat instead"):
         chosen.toggle(BreakpointNode("chat:tools", "chat"), "before")
     assert chosen.run_kwargs() == {"interrupt_before": None, "interrupt_after": None}
 

@@ -2,7 +2,7 @@
 a node, the graph or agent-tui itself said during a run.
 
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
-for JSON, markup-escaped labels for titles, and Markdown only with links disabled
+for JSON, plain text for titles (never markup), and Markdown only with links disabled
 (`TranscriptView` decides which links may open). The AI block and the interrupt block
 live in their own modules; `chat_transcript.block_for` picks the block of an item.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
 from agent_tui.chat.item_text import namespace_label, update_values
@@ -132,15 +131,19 @@ class NodeUpdateBlock(ChatBlock):
 
     @property
     def title(self) -> str:
+        """The update's one line, as painted (plain text, not markup)."""
         item = self.item
         path = f"{namespace_label(item.namespace)} ▸ " if item.namespace else ""
         text = clean_text(f"{path}{item.node} ▸ {update_values(item.update, TITLE_VALUE_LIMIT)}")
         if len(text) > TITLE_LIMIT:
             text = text[: TITLE_LIMIT - 1] + "…"
-        return escape(text)  # Collapsible parses its title as markup
+        return text
 
     def compose(self) -> ComposeResult:
-        with Collapsible(title=self.title, collapsed=True):
+        # Collapsible parses a str title as markup (escaping is no defence: `[link=…]`
+        # inside a list breaks it, a backslash before `[` is doubled); Text it keeps.
+        title = server_text(self.title)
+        with Collapsible(title=title, collapsed=True):  # type: ignore[arg-type]
             yield Static(json_syntax(self.item.update), classes="node-update")
 
 

@@ -120,16 +120,18 @@ class ShellApp(App[None]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
         """Every notification, inert: one often quotes a server's name or words, and a
-        toast draws its text as it is (escape sequences and bidi overrides included)."""
+        toast draws its text as it is (escape sequences and bidi overrides included).
+        Never markup, whatever `markup` says (a widget's `notify` passes True by default):
+        a quoted `[link=file:…]` would break the toast, `[@click=…]` act."""
         super().notify(
             clean_text(message),
             title=clean_text(title),
             severity=severity,
             timeout=timeout,
-            markup=markup,
+            markup=False,
         )
 
     @on(WorkerFailed)

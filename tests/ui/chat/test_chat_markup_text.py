@@ -39,9 +39,7 @@ async def test_a_node_update_holding_markup_is_painted_as_it_is(
 
         # Opened, the whole update: every shape as the graph wrote it (JSON-quoted).
         await pilot.click(block.query_one("CollapsibleTitle"))
-        await wait_for(
-            pilot, lambda: not block.query_one(Collapsible).collapsed, what="the update"
-        )
+        await wait_for(pilot, lambda: not block.query_one(Collapsible).collapsed, what="the update")
         await pilot.pause()
         shown = screen_text(app)
         for shape in MARKUP_SHAPES:

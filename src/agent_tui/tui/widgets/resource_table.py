@@ -179,7 +179,7 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
 
     def on_mount(self) -> None:
         for column in self._columns:
-            self.add_column(column.label, key=column.key, width=column.width)
+            self.add_column(Text(column.label), key=column.key, width=column.width)
 
     def watch_loading(self, loading: bool) -> None:
         # Textual leaves a focused widget that is loading out of the key bindings (the

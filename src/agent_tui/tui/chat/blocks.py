@@ -5,12 +5,20 @@ Every block renders server text inertly: `server_text` for plain text, `json_syn
 for JSON, plain text for titles (never markup), and Markdown only with links disabled
 (`TranscriptView` decides which links may open). The AI block and the interrupt block
 live in their own modules; `chat_transcript.block_for` picks the block of an item.
+
+A block that cannot be drawn (its `compose_item` or an update raises) is the last line
+of defence against what a run can hold: it shows, in its place, that this one item
+could not be drawn, and logs the traceback; the app and the other blocks go on.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.compose import compose
 from textual.containers import Vertical
 from textual.widgets import Collapsible, Static
 
@@ -28,6 +36,8 @@ from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.json_view import json_syntax
 from agent_tui.tui.widgets.text import server_text
 
+logger = logging.getLogger(__name__)
+
 
 def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()) -> Text:
     """The dim header line of a block: kind, then details, then the subgraph path."""
@@ -44,17 +54,57 @@ def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()
 
 class ChatBlock(Vertical):
     """Base of the transcript blocks: knows its item; `refresh_item` re-renders it after
-    an `Updated` change."""
+    an `Updated` change. Subclasses draw the item in `compose_item`."""
 
     DEFAULT_CSS = """
     ChatBlock { height: auto; margin: 0 0 1 0; padding: 0 1; }
     ChatBlock > .block-label { color: $text-muted; }
     ChatBlock > Static { height: auto; }
+    ChatBlock.-broken { border-left: thick $error; }
+    ChatBlock > .draw-error { color: $text-error; }
     """
+
+    KIND: ClassVar[str] = "item"
+    """What the user calls the item, in "This … could not be drawn"."""
 
     def __init__(self, item: TranscriptItem) -> None:
         super().__init__(classes="chat-block")
         self.item = item
+
+    @property
+    def broken(self) -> bool:
+        """Whether the block shows that its item could not be drawn (it has none of
+        the widgets `compose_item` makes: nothing may query them)."""
+        return self.has_class("-broken")
+
+    def compose(self) -> ComposeResult:
+        # Textual exits the app on an exception in `compose`: composed here, it costs
+        # this block only. (`compose` with a result composes `with` blocks too.)
+        try:
+            widgets = compose(self, self.compose_item())
+        except Exception as error:
+            widgets = [self._failed(error)]
+        else:
+            self.remove_class("-broken")
+        yield from widgets
+
+    def compose_item(self) -> ComposeResult:
+        yield from ()
+
+    def _failed(self, error: Exception) -> Static:
+        logger.error(
+            "Could not draw this %s (%s)", self.KIND, type(self.item).__name__, exc_info=error
+        )
+        self.add_class("-broken")
+        text = Text(f"⚠ This {self.KIND} could not be drawn (", style="bold")
+        text.append_text(server_text(f"{type(error).__name__}: {error}"))
+        text.append("). The details are in the log.")
+        return Static(text, classes="draw-error")
+
+    async def show_failure(self, error: Exception) -> None:
+        """In place of the item: that it could not be drawn (an update raised)."""
+        await self.remove_children()
+        await self.mount(self._failed(error))
 
     def refresh_item(self) -> None:
         """Show the item's current content (it was changed in place)."""
@@ -66,9 +116,11 @@ class HumanBlock(ChatBlock):
     HumanBlock { border-left: thick $primary; background: $boost; }
     """
 
+    KIND = "message from you"
+
     item: HumanItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         yield Static(block_label("you"), classes="block-label")
         yield Static(server_text(self.item.text), classes="human-text")
 
@@ -82,11 +134,13 @@ class QueuedBlock(HumanBlock):
     QueuedBlock > Static { color: $text-muted; }
     """
 
+    KIND = "queued message"
+
     def __init__(self, text: str, how: str) -> None:
         super().__init__(HumanItem(key="queued", text=text))
         self.how = how  # what happens to it, e.g. "queued: sent when this run ends"
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         label = block_label("you")
         label.append(f" · {self.how}", style="italic")
         yield Static(label, classes="block-label")
@@ -100,9 +154,11 @@ class ToolResultBlock(ChatBlock):
     ToolResultBlock.error > .tool-content { color: $text-error; }
     """
 
+    KIND = "tool result"
+
     item: ToolResultItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         item = self.item
         failed = item.status == "error"
         self.set_class(failed, "error")
@@ -127,6 +183,8 @@ class NodeUpdateBlock(ChatBlock):
     NodeUpdateBlock .node-update { height: auto; }
     """
 
+    KIND = "node update"
+
     item: NodeUpdateItem
 
     @property
@@ -139,7 +197,7 @@ class NodeUpdateBlock(ChatBlock):
             text = text[: TITLE_LIMIT - 1] + "…"
         return text
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         # Collapsible parses a str title as markup (escaping is no defence: `[link=…]`
         # inside a list breaks it, a backslash before `[` is doubled); Text it keeps.
         title = server_text(self.title)
@@ -152,9 +210,11 @@ class CustomBlock(ChatBlock):
     CustomBlock { border-left: thick $accent; }
     """
 
+    KIND = "custom event"
+
     item: CustomItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         yield Static(block_label("custom", namespace=self.item.namespace), classes="block-label")
         data = self.item.data
         body = server_text(data) if isinstance(data, str) else json_syntax(data)
@@ -166,9 +226,11 @@ class ErrorBlock(ChatBlock):
     ErrorBlock { border-left: thick $error; }
     """
 
+    KIND = "error"
+
     item: ErrorItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         # `Failure.line()`'s words, each part styled on its own: "ConnectError in
         # call_model: [Errno 111] Connection refused".
         failure = self.item.failure()
@@ -191,8 +253,10 @@ class NoticeBlock(ChatBlock):
     NoticeBlock { margin: 0; }
     """
 
+    KIND = "notice"
+
     item: NoticeItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         style = _NOTICE_STYLES.get(self.item.severity, "dim")
         yield Static(server_text(f"— {self.item.text}", style=style), classes="notice-text")

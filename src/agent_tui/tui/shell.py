@@ -134,6 +134,14 @@ class ShellApp(App[None]):
             markup=False,
         )
 
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's one way in for an exception nobody handled (it has no public hook):
+        # it ends the app and prints the traceback on the terminal it gives back, which
+        # is gone with a closed window or a cleared screen. The exit message points to
+        # the log ("details in …"), so the traceback must be there too (redacted).
+        logger.critical("agent-tui stopped on an unexpected error", exc_info=error)
+        super()._handle_exception(error)
+
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:
         self.report_worker_failure(message.worker.group, message.worker.error)

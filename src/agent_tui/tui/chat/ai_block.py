@@ -89,7 +89,7 @@ class AIBlock(ChatBlock):
 
     async def flush(self) -> None:
         """Write the text that arrived since the last flush, in one stream write."""
-        if self.broken:
+        if self.broken or not self.drawn:
             return
         try:
             async with self._lock:
@@ -100,7 +100,7 @@ class AIBlock(ChatBlock):
 
     async def _flush_locked(self) -> None:
         text = self.item.text
-        if len(text) <= len(self._written) or not self.is_mounted:
+        if len(text) <= len(self._written) or not self.drawn:
             return
         fresh = text[len(self._written) :]
         self._written = text
@@ -115,8 +115,9 @@ class AIBlock(ChatBlock):
 
     async def sync_item(self) -> None:
         """Show an `Updated` item: label and tool calls; once the message is complete,
-        stop the stream and replace the text once if the final text differs."""
-        if self.broken:
+        stop the stream and replace the text once if the final text differs.
+        Does nothing on a block not drawn yet or being removed (see `drawn`)."""
+        if self.broken or not self.drawn:
             return
         try:
             await self._sync()
@@ -131,6 +132,8 @@ class AIBlock(ChatBlock):
         tool_calls.update(self._tool_calls())
         tool_calls.display = bool(item.tool_calls)
         async with self._lock:
+            if not self.drawn:  # removed while a flush held the lock
+                return
             replaced = not item.text.startswith(self._written)
             if not replaced:
                 await self._flush_locked()

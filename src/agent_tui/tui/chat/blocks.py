@@ -77,6 +77,14 @@ class ChatBlock(Vertical):
         the widgets `compose_item` makes: nothing may query them)."""
         return self.has_class("-broken")
 
+    @property
+    def drawn(self) -> bool:
+        """Composed, and neither being removed nor removed: its widgets are there to
+        update. (A transcript is cleared while updates are on their way: a thread
+        reloaded after `esc`. Textual has no public flag for a widget being removed;
+        its own `recompose` reads `_pruning` too.)"""
+        return self.is_mounted and self.is_attached and not self._pruning
+
     def compose(self) -> ComposeResult:
         # Textual exits the app on an exception in `compose`: composed here, it costs
         # this block only. (`compose` with a result composes `with` blocks too.)
@@ -103,6 +111,8 @@ class ChatBlock(Vertical):
 
     async def show_failure(self, error: Exception) -> None:
         """In place of the item: that it could not be drawn (an update raised)."""
+        if not self.drawn:
+            return  # removed meanwhile: nothing is left to show it in
         await self.remove_children()
         await self.mount(self._failed(error))
 

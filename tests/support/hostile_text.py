@@ -38,6 +38,19 @@ HOSTILE: dict[str, str] = {
     "rich-markup": "[bold]b[/bold]",
 }
 
+# Text shaped like markup, as tools and people write it: a parser that reads it as
+# markup fails on it (`[link=file:…]`, `[/]` with nothing open), applies it, or eats
+# the backslash before `[`. Each must be painted as it is.
+MARKUP_SHAPES = (
+    "[link=file:///etc/passwd]x",
+    "[Errno -2] x",
+    "[bold]x[/]",
+    "[/]",
+    "[@click=app.quit]x",
+    "[ unbalanced",
+    "a\\[bold]b",
+)
+
 MARKER = "hostile"
 EVERYTHING = MARKER + "".join(HOSTILE.values()) + MARKER
 

@@ -17,7 +17,10 @@ from pathlib import Path
 
 
 class PtyApp:
-    """``python -m agent_tui ARGV`` on a pseudo-terminal of ``columns`` x ``rows``."""
+    """``python -m agent_tui ARGV`` on a pseudo-terminal of ``columns`` x ``rows``.
+
+    ``prelude``: Python run first in the app's process, for a fault no real input makes
+    (e.g. a screen made to raise)."""
 
     def __init__(
         self,
@@ -26,12 +29,16 @@ class PtyApp:
         env: Mapping[str, str],
         columns: int = 120,
         rows: int = 40,
+        prelude: str = "",
     ) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self._master = master
+        run = f"import runpy, sys\nsys.argv[1:] = {list(argv)!r}\n"
+        run += "runpy.run_module('agent_tui', run_name='__main__', alter_sys=True)"
+        command = ["-c", f"{prelude}\n{run}"] if prelude else ["-m", "agent_tui", *argv]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "agent_tui", *argv],
+            [sys.executable, *command],
             cwd=cwd,
             env={**env, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": str(rows)},
             stdin=slave,

@@ -8,12 +8,11 @@ terminal as escape sequences. JSON output is escaped by `print_json`.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_tui.text.escaping import escape_json_controls
+from agent_tui.text.escaping import exact_json
 from agent_tui.text.fit import cut_end
 from agent_tui.text.sanitize import clean_text
 
@@ -233,7 +232,7 @@ def say(text: object, out: TextIO | None = None) -> None:
 
 def print_json(data: Any, out: TextIO | None = None) -> None:
     out = out or sys.stdout
-    out.write(escape_json_controls(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
+    out.write(exact_json(data))
     out.write("\n")
 
 

@@ -16,7 +16,10 @@ as `\\u200b`, so two names that differ only by it never look the same.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from agent_tui.text.sanitize import INVISIBLE, SURROGATES
 
@@ -50,3 +53,15 @@ def escape_json_controls(text: str) -> str:
     gets the same value.
     """
     return _CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def exact_json(
+    value: Any, *, indent: int | None = 2, default: Callable[[Any], Any] | None = str
+) -> str:
+    """`value` as JSON that gives every value back exactly (non-JSON values through
+    `default`), readable (non-ASCII letters as they are), with nothing in it a terminal
+    or a clipboard cannot take: controls, bidi overrides, invisible characters and lone
+    surrogates as `\\uXXXX` escapes."""
+    return escape_json_controls(
+        json.dumps(value, indent=indent, ensure_ascii=False, default=default)
+    )

@@ -35,7 +35,7 @@ def show_disk_problem(app: ShellApp, problem: str | None, session: LocalSession)
     url = server.url if server is not None and server.port is not None else ""
     app.connection_status = connected_status(session, url)
     if problem is not None:
-        app.notify(clean_text(problem), severity="error", timeout=30)
+        app.notify(clean_text(problem), severity="error", timeout=30, markup=False)
     else:
         app.notify("The local server saves its data again.", timeout=8)
 

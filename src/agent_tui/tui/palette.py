@@ -1,7 +1,7 @@
 """`ctrl+p`: the shell's commands in Textual's command palette, aware of where you are.
 
-Textual renders a plain-str prompt or help as markup, so prompts here are `Content`
-and help is escaped. Besides Textual's own (theme, keys, quit…), it offers: open each registered screen,
+Textual renders a plain-str prompt or help as markup, so prompts and help here are
+`Content`. Besides Textual's own (theme, keys, quit…), it offers: open each registered screen,
 open a thread by id (type `thread <id>` or paste an id), switch to each context, and
 the commands the active screen offers through `palette_commands()`:
 
@@ -19,7 +19,6 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
-from textual.markup import escape
 
 from agent_tui.tui import routes
 from agent_tui.tui.app_contract import agent_app
@@ -66,7 +65,8 @@ class ShellCommands(Provider):
                 Content(command.name),
                 command.callback,
                 text=command.name,
-                help=escape(command.help),
+                # Typed str, but read with `Content.from_markup`, which keeps a Content.
+                help=Content(command.help),  # type: ignore[arg-type]
             )
 
     async def search(self, query: str) -> Hits:
@@ -76,7 +76,10 @@ class ShellCommands(Provider):
             score = matcher.match(command.name)
             if score > 0:
                 yield Hit(
-                    score, matcher.highlight(command.name), command.callback, help=command.help
+                    score,
+                    matcher.highlight(command.name),
+                    command.callback,
+                    help=Content(command.help),  # type: ignore[arg-type]
                 )
         thread_id = _thread_id_in(query)
         if thread_id:

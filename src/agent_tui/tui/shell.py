@@ -124,17 +124,27 @@ class ShellApp(App[None]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
         """Every notification, inert: one often quotes a server's name or words, and a
-        toast draws its text as it is (escape sequences and bidi overrides included)."""
+        toast draws its text as it is (escape sequences and bidi overrides included).
+        Never markup, whatever `markup` says (a widget's `notify` passes True by default):
+        a quoted `[link=file:…]` would break the toast, `[@click=…]` act."""
         super().notify(
             clean_text(message),
             title=clean_text(title),
             severity=severity,
             timeout=timeout,
-            markup=markup,
+            markup=False,
         )
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's one way in for an exception nobody handled (it has no public hook):
+        # it ends the app and prints the traceback on the terminal it gives back, which
+        # is gone with a closed window or a cleared screen. The exit message points to
+        # the log ("details in …"), so the traceback must be there too (redacted).
+        logger.critical("agent-tui stopped on an unexpected error", exc_info=error)
+        super()._handle_exception(error)
 
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:

@@ -76,10 +76,17 @@ _KEPT = (
 )
 
 
+# Objects whose keys are a graph's or a user's own: one more key, holding a surrogate
+# (pydantic could not write such a key as JSON).
+_FREE_FORM = ("metadata", "values", "value", "context", "configurable")
+
+
 def with_surrogates(value: Any, key: str = "") -> Any:
-    """`value` with a lone surrogate after every string a command only shows."""
+    """`value` with a lone surrogate after every string a command only shows, and in a
+    key of each free-form object."""
     if isinstance(value, dict):
-        return {k: with_surrogates(v, k) for k, v in value.items()}
+        odd = {"odd\udfff": "x"} if key in _FREE_FORM else {}
+        return {**{k: with_surrogates(v, k) for k, v in value.items()}, **odd}
     if isinstance(value, list):
         return [with_surrogates(item, key) for item in value]
     kept = key in _KEPT or key.endswith(("id", "_at", "_date", "_time"))

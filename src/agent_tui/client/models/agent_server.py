@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import to_jsonable_python
 
 ThreadStatus = Literal["idle", "busy", "interrupted", "error"]
 THREAD_STATUSES: tuple[ThreadStatus, ...] = ("idle", "busy", "interrupted", "error")
@@ -22,8 +23,29 @@ class ApiModel(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     def raw(self) -> dict[str, Any]:
-        """The JSON as the server sent it, extra fields included."""
-        return self.model_dump(mode="json", by_alias=True)
+        """The JSON as the server sent it, extra fields included.
+
+        Strings are kept exactly, a lone surrogate too (what a `"\\ud800"` escape in the
+        answer decodes to): JSON output writes it out as that escape again, a screen
+        shows U+FFFD. `model_dump(mode="json")` cannot: it raised UnicodeEncodeError.
+        """
+        raw: dict[str, Any] = _jsonable(self.model_dump(by_alias=True))
+        return raw
+
+
+def _jsonable(value: Any) -> Any:
+    """`value` as `model_dump(mode="json")` makes it, but strings left as they are."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {_jsonable_key(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(item) for item in value]
+    return to_jsonable_python(value)  # times, enums, numbers: as pydantic writes them
+
+
+def _jsonable_key(key: Any) -> str:
+    return key if isinstance(key, str) else str(to_jsonable_python(key))
 
 
 class ServerInfo(ApiModel):

@@ -40,6 +40,8 @@ class AIBlock(ChatBlock):
     AIBlock.empty > Markdown { display: none; }
     """
 
+    KIND = "AI message"
+
     item: AIItem
 
     def __init__(self, item: AIItem) -> None:
@@ -60,7 +62,7 @@ class AIBlock(ChatBlock):
     def has_unwritten_text(self) -> bool:
         return len(self.item.text) > len(self._written)
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         self.set_class(not self._written, "empty")
         yield Static(self._label(), classes="block-label")
         yield StreamingMarkdown(clean_text(self._written), open_links=False, classes="ai-text")
@@ -87,12 +89,18 @@ class AIBlock(ChatBlock):
 
     async def flush(self) -> None:
         """Write the text that arrived since the last flush, in one stream write."""
-        async with self._lock:
-            await self._flush_locked()
+        if self.broken or not self.drawn:
+            return
+        try:
+            async with self._lock:
+                await self._flush_locked()
+        except Exception as error:
+            await self._stop_stream_quietly()
+            await self.show_failure(error)
 
     async def _flush_locked(self) -> None:
         text = self.item.text
-        if len(text) <= len(self._written) or not self.is_mounted:
+        if len(text) <= len(self._written) or not self.drawn:
             return
         fresh = text[len(self._written) :]
         self._written = text
@@ -107,13 +115,25 @@ class AIBlock(ChatBlock):
 
     async def sync_item(self) -> None:
         """Show an `Updated` item: label and tool calls; once the message is complete,
-        stop the stream and replace the text once if the final text differs."""
+        stop the stream and replace the text once if the final text differs.
+        Does nothing on a block not drawn yet or being removed (see `drawn`)."""
+        if self.broken or not self.drawn:
+            return
+        try:
+            await self._sync()
+        except Exception as error:
+            await self._stop_stream_quietly()
+            await self.show_failure(error)
+
+    async def _sync(self) -> None:
         item = self.item
         self.query_one(".block-label", Static).update(self._label())
         tool_calls = self.query_one(".tool-calls", Static)
         tool_calls.update(self._tool_calls())
         tool_calls.display = bool(item.tool_calls)
         async with self._lock:
+            if not self.drawn:  # removed while a flush held the lock
+                return
             replaced = not item.text.startswith(self._written)
             if not replaced:
                 await self._flush_locked()
@@ -131,10 +151,14 @@ class AIBlock(ChatBlock):
             stream, self._stream = self._stream, None
             await stream.stop()
 
-    async def on_unmount(self) -> None:
-        # A cleared transcript removes blocks mid-stream: end the stream's task. Text
-        # it still holds may fail to land in the Markdown being removed; nobody sees it.
+    async def _stop_stream_quietly(self) -> None:
+        # Text the stream still holds may fail to land in a Markdown being removed (or
+        # one that failed); nobody sees it.
         if self._stream is not None:
             stream, self._stream = self._stream, None
             with contextlib.suppress(Exception):
                 await stream.stop()
+
+    async def on_unmount(self) -> None:
+        # A cleared transcript removes blocks mid-stream: end the stream's task.
+        await self._stop_stream_quietly()

@@ -2,17 +2,24 @@
 a node, the graph or agent-tui itself said during a run.
 
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
-for JSON, markup-escaped labels for titles, and Markdown only with links disabled
+for JSON, plain text for titles (never markup), and Markdown only with links disabled
 (`TranscriptView` decides which links may open). The AI block and the interrupt block
 live in their own modules; `chat_transcript.block_for` picks the block of an item.
+
+A block that cannot be drawn (its `compose_item` or an update raises) is the last line
+of defence against what a run can hold: it shows, in its place, that this one item
+could not be drawn, and logs the traceback; the app and the other blocks go on.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.compose import compose
 from textual.containers import Vertical
-from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
 from agent_tui.chat.item_text import namespace_label, update_values
@@ -28,6 +35,8 @@ from agent_tui.chat.items import (
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.json_view import json_syntax
 from agent_tui.tui.widgets.text import server_text
+
+logger = logging.getLogger(__name__)
 
 
 def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()) -> Text:
@@ -45,17 +54,67 @@ def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()
 
 class ChatBlock(Vertical):
     """Base of the transcript blocks: knows its item; `refresh_item` re-renders it after
-    an `Updated` change."""
+    an `Updated` change. Subclasses draw the item in `compose_item`."""
 
     DEFAULT_CSS = """
     ChatBlock { height: auto; margin: 0 0 1 0; padding: 0 1; }
     ChatBlock > .block-label { color: $text-muted; }
     ChatBlock > Static { height: auto; }
+    ChatBlock.-broken { border-left: thick $error; }
+    ChatBlock > .draw-error { color: $text-error; }
     """
+
+    KIND: ClassVar[str] = "item"
+    """What the user calls the item, in "This … could not be drawn"."""
 
     def __init__(self, item: TranscriptItem) -> None:
         super().__init__(classes="chat-block")
         self.item = item
+
+    @property
+    def broken(self) -> bool:
+        """Whether the block shows that its item could not be drawn (it has none of
+        the widgets `compose_item` makes: nothing may query them)."""
+        return self.has_class("-broken")
+
+    @property
+    def drawn(self) -> bool:
+        """Composed, and neither being removed nor removed: its widgets are there to
+        update. (A transcript is cleared while updates are on their way: a thread
+        reloaded after `esc`. Textual has no public flag for a widget being removed;
+        its own `recompose` reads `_pruning` too.)"""
+        return self.is_mounted and self.is_attached and not self._pruning
+
+    def compose(self) -> ComposeResult:
+        # Textual exits the app on an exception in `compose`: composed here, it costs
+        # this block only. (`compose` with a result composes `with` blocks too.)
+        try:
+            widgets = compose(self, self.compose_item())
+        except Exception as error:
+            widgets = [self._failed(error)]
+        else:
+            self.remove_class("-broken")
+        yield from widgets
+
+    def compose_item(self) -> ComposeResult:
+        yield from ()
+
+    def _failed(self, error: Exception) -> Static:
+        logger.error(
+            "Could not draw this %s (%s)", self.KIND, type(self.item).__name__, exc_info=error
+        )
+        self.add_class("-broken")
+        text = Text(f"⚠ This {self.KIND} could not be drawn (", style="bold")
+        text.append_text(server_text(f"{type(error).__name__}: {error}"))
+        text.append("). The details are in the log.")
+        return Static(text, classes="draw-error")
+
+    async def show_failure(self, error: Exception) -> None:
+        """In place of the item: that it could not be drawn (an update raised)."""
+        if not self.drawn:
+            return  # removed meanwhile: nothing is left to show it in
+        await self.remove_children()
+        await self.mount(self._failed(error))
 
     def refresh_item(self) -> None:
         """Show the item's current content (it was changed in place)."""
@@ -67,9 +126,11 @@ class HumanBlock(ChatBlock):
     HumanBlock { border-left: thick $primary; background: $boost; }
     """
 
+    KIND = "message from you"
+
     item: HumanItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         yield Static(block_label("you"), classes="block-label")
         yield Static(server_text(self.item.text), classes="human-text")
 
@@ -83,11 +144,13 @@ class QueuedBlock(HumanBlock):
     QueuedBlock > Static { color: $text-muted; }
     """
 
+    KIND = "queued message"
+
     def __init__(self, text: str, how: str) -> None:
         super().__init__(HumanItem(key="queued", text=text))
         self.how = how  # what happens to it, e.g. "queued: sent when this run ends"
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         label = block_label("you")
         label.append(f" · {self.how}", style="italic")
         yield Static(label, classes="block-label")
@@ -101,9 +164,11 @@ class ToolResultBlock(ChatBlock):
     ToolResultBlock.error > .tool-content { color: $text-error; }
     """
 
+    KIND = "tool result"
+
     item: ToolResultItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         item = self.item
         failed = item.status == "error"
         self.set_class(failed, "error")
@@ -128,19 +193,25 @@ class NodeUpdateBlock(ChatBlock):
     NodeUpdateBlock .node-update { height: auto; }
     """
 
+    KIND = "node update"
+
     item: NodeUpdateItem
 
     @property
     def title(self) -> str:
+        """The update's one line, as painted (plain text, not markup)."""
         item = self.item
         path = f"{namespace_label(item.namespace)} ▸ " if item.namespace else ""
         text = clean_text(f"{path}{item.node} ▸ {update_values(item.update, TITLE_VALUE_LIMIT)}")
         if len(text) > TITLE_LIMIT:
             text = text[: TITLE_LIMIT - 1] + "…"
-        return escape(text)  # Collapsible parses its title as markup
+        return text
 
-    def compose(self) -> ComposeResult:
-        with Collapsible(title=self.title, collapsed=True):
+    def compose_item(self) -> ComposeResult:
+        # Collapsible parses a str title as markup (escaping is no defence: `[link=…]`
+        # inside a list breaks it, a backslash before `[` is doubled); Text it keeps.
+        title = server_text(self.title)
+        with Collapsible(title=title, collapsed=True):  # type: ignore[arg-type]
             yield Static(json_syntax(self.item.update), classes="node-update")
 
 
@@ -149,9 +220,11 @@ class CustomBlock(ChatBlock):
     CustomBlock { border-left: thick $accent; }
     """
 
+    KIND = "custom event"
+
     item: CustomItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         yield Static(block_label("custom", namespace=self.item.namespace), classes="block-label")
         data = self.item.data
         body = server_text(data) if isinstance(data, str) else json_syntax(data)
@@ -163,9 +236,11 @@ class ErrorBlock(ChatBlock):
     ErrorBlock { border-left: thick $error; }
     """
 
+    KIND = "error"
+
     item: ErrorItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         # `Failure.line()`'s words, each part styled on its own: "ConnectError in
         # call_model: [Errno 111] Connection refused".
         failure = self.item.failure()
@@ -188,8 +263,10 @@ class NoticeBlock(ChatBlock):
     NoticeBlock { margin: 0; }
     """
 
+    KIND = "notice"
+
     item: NoticeItem
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         style = _NOTICE_STYLES.get(self.item.severity, "dim")
         yield Static(server_text(f"— {self.item.text}", style=style), classes="notice-text")

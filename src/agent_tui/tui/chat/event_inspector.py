@@ -30,6 +30,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -168,7 +169,7 @@ class EventInspector(ScrollView, can_focus=True):
         del records[:count]
         self._data_chars = chars
         self.dropped += count
-        self.border_title = f"{self.dropped:,} earlier events not kept"
+        self.border_title = Content(f"{self.dropped:,} earlier events not kept")
         # The view's lines are indexes into `records`: move them with it.
         self._strips.clear()
         self._shown = max(0, self._shown - count)

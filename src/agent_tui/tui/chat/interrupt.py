@@ -49,6 +49,8 @@ class InterruptBlock(ChatBlock):
             self.item = item
             self.value = value
 
+    KIND = "interrupt"
+
     item: InterruptItem
 
     @property
@@ -58,7 +60,7 @@ class InterruptBlock(ChatBlock):
             return str(value["question"])
         return None
 
-    def compose(self) -> ComposeResult:
+    def compose_item(self) -> ComposeResult:
         item = self.item
         answered = item.answered
         self.set_class(answered, "answered")
@@ -91,7 +93,11 @@ class InterruptBlock(ChatBlock):
         # The run waits for this answer: take the focus from the chat prompt (not from
         # whatever else the user went to meanwhile).
         focused = self.screen.focused
-        if not self.item.answered and (focused is None or isinstance(focused, PromptArea)):
+        if (
+            not self.broken
+            and not self.item.answered
+            and (focused is None or isinstance(focused, PromptArea))
+        ):
             self.answer_input.focus()
 
     @property

@@ -221,9 +221,11 @@ class TranscriptView(VerticalScroll, can_focus=True):
         dirty, self._dirty = self._dirty, {}
         resync, self._resync = self._resync, set()
         for key, block in dirty.items():
+            if self._blocks.get(key) is not block:
+                continue  # cleared while an earlier block was written (a thread reload)
             if block.is_mounted:
                 await (block.sync_item() if key in resync else block.flush())
-            elif self._blocks.get(key) is block:
+            else:
                 self._dirty[key] = block  # not mounted yet: next time
                 if key in resync:
                     self._resync.add(key)

@@ -53,7 +53,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(server_text(self.question), id="confirm-question")
             with Horizontal():
                 yield Button("No", id="no")
-                yield Button(self.yes_label, id="yes", variant="error")
+                yield Button(server_text(self.yes_label), id="yes", variant="error")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -1,6 +1,8 @@
 """The raw JSON of one resource, as the server sent it: highlighted, cleaned, scrollable.
 
-`y` on any resource screen opens it with the item's `.raw()`. `c` copies the JSON.
+`y` on any resource screen opens it with the item's `.raw()`. `c` copies the JSON, every
+value exact (what the screen cannot show, controls and lone surrogates, written out as
+`\\u` escapes rather than dropped).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from agent_tui.text.escaping import exact_json
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.text import server_text
@@ -49,5 +52,5 @@ class RawJsonScreen(ModalScreen[None]):
         self.query_one(JsonView).focus()
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.query_one(JsonView).text)
+        self.app.copy_to_clipboard(exact_json(self.data))
         self.notify("Copied the JSON to the clipboard", markup=False)

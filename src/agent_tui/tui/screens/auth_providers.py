@@ -17,6 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Label, Static
 
@@ -159,7 +160,7 @@ class ProviderFormScreen(SavingForm[dict[str, Any], OAuthProvider]):
             yield Static("New OAuth provider", id="provider-title")
             with VerticalScroll(id="provider-body"):
                 for field, label in self._LABELS.items():
-                    yield Label(label)
+                    yield Label(Content(label))
                     yield Input(
                         "S256" if field == "code_challenge_method" else "",
                         password=field == "client_secret",

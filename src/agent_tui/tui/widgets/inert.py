@@ -22,7 +22,6 @@ str prompt as a live action), and a `Text` prompt holding controls is cleaned to
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -31,7 +30,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual import widgets
 
-from agent_tui.text.escaping import escape_json_controls
+from agent_tui.text.escaping import exact_json
 from agent_tui.text.sanitize import INVISIBLE, clean_text
 
 SelectType = TypeVar("SelectType")
@@ -66,9 +65,7 @@ def editable_json(
 ) -> str:
     """`value` as JSON for a person to edit: readable (non-ASCII letters as they are),
     with controls, bidi overrides and invisible characters as `\\uXXXX` escapes."""
-    return escape_json_controls(
-        json.dumps(value, indent=indent, ensure_ascii=False, default=default)
-    )
+    return exact_json(value, indent=indent, default=default)
 
 
 class Input(widgets.Input):

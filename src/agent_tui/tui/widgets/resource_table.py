@@ -185,7 +185,7 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
 
     def on_mount(self) -> None:
         for column in self._columns:
-            self.add_column(column.label, key=column.key, width=column.width)
+            self.add_column(Text(column.label), key=column.key, width=column.width)
 
     def on_resize(self) -> None:
         self._share_room()

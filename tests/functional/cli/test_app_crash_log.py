@@ -1,0 +1,46 @@
+"""An error nobody handled ends the app: the terminal says "details in <log>", and the
+log holds the traceback (with the API key redacted), not only the terminal it was
+printed on (gone with its window)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.terminal import PtyApp
+
+SECRET = "sk-test-crash-7f3a9c1e5b"
+# No real answer makes a screen raise: the server's info screen is made to.
+PRELUDE = f"""
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+
+def compose(self):
+    raise RuntimeError("forced failure with the key {SECRET} in its words")
+    yield
+
+ServerInfoScreen.compose = compose
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_crash_writes_its_traceback_to_the_log_the_terminal_points_to(
+    tmp_path: Path, agent_server_url: str
+) -> None:
+    env = {**os.environ, "AGENT_TUI_HOME": str(tmp_path / "home")}
+    app = PtyApp(tmp_path, "--url", agent_server_url, "--api-key", SECRET, env=env, prelude=PRELUDE)
+    try:
+        assert app.process.wait(90) == 1
+        app.close()
+        output = app.output.decode(errors="replace")
+    finally:
+        app.close()
+    found = re.search(r"agent-tui: details in (\S+)", output)
+    assert found, output[-2000:]
+    log = Path(found.group(1)).read_text(encoding="utf-8")
+    assert "agent-tui stopped on an unexpected error" in log
+    assert "Traceback (most recent call last)" in log
+    assert "RuntimeError: forced failure with the key" in log
+    assert SECRET not in log

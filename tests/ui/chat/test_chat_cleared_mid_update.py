@@ -1,0 +1,61 @@
+"""A transcript cleared while an update of an AI message is on its way (issue 30: `esc`
+on a run flooding tokens, then the thread reloaded): the block being removed, or not
+drawn yet, is not updated, and the app keeps running. Before, the scheduled update ran
+on the block whose widgets were gone: `NoMatches: '.block-label'`, and the app exited."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+from textual.app import App, ComposeResult
+
+from agent_tui.chat.items import Added, AIItem, Appended, Cleared, HumanItem, Updated
+from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.transcript import TranscriptView
+from tests.support.screen import screen_text
+from tests.support.waiting import WaitFor
+
+
+class TranscriptApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TranscriptView()
+
+    @property
+    def transcript(self) -> TranscriptView:
+        return self.query_one(TranscriptView)
+
+
+async def test_a_transcript_cleared_while_it_writes_out_tokens_does_not_end_the_app(
+    wait_for: WaitFor, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        transcript = app.transcript
+        first, second = AIItem("m1", text="first"), AIItem("m2", text="second")
+        transcript.apply([Added(first), Added(second)])
+        await wait_for(pilot, lambda: "second" in screen_text(app), what="both messages")
+        [first_block, second_block] = app.query(AIBlock)
+        write_tokens = first_block.flush
+
+        async def write_while_the_thread_reloads() -> None:
+            # While tokens of the first message are written out, the run is cancelled
+            # and the thread reloaded: the transcript is cleared, the blocks removed.
+            await write_tokens()
+            transcript.apply([Cleared()])
+            while second_block.children:  # noqa: ASYNC110 (removal runs in the blocks' tasks)
+                await asyncio.sleep(0)
+
+        first_block.flush = write_while_the_thread_reloads  # type: ignore[method-assign]
+        # Tokens of the first message; the second re-shown whole (written in the same batch).
+        first.text += " flood"
+        second.text = "second, re-shown"
+        transcript.apply([Appended(first, " flood"), Updated(second)])
+        transcript.apply([Added(HumanItem("h1", "after the reload"))])
+        await wait_for(pilot, lambda: "after the reload" in screen_text(app), what="the reload")
+        await wait_for(pilot, lambda: len(app.query(AIBlock)) == 0, what="the blocks gone")
+        assert app.is_running and app.return_code is None
+        assert "first" not in screen_text(app)
+    # Not even a block that "could not be drawn": a removed block has nothing to draw.
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

@@ -14,8 +14,8 @@ the schema learnt earlier (a server reloaded by someone else, `langgraph dev` sa
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import weakref
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rich.text import Text
 from textual.widgets import Static
@@ -38,6 +38,18 @@ if TYPE_CHECKING:
 
 
 STATE_VALUE_LIMIT = 200  # characters of one state value in the empty chat's hint
+
+
+class _InputHost(Protocol):
+    """The chat pane, as what a graph takes is shown in it."""
+
+    @property
+    def assistant(self) -> ChatAssistant | None: ...
+
+    @property
+    def prompt(self) -> PromptArea: ...
+
+    def show_empty_hint(self) -> None: ...
 
 
 class InputError(Static):
@@ -117,28 +129,30 @@ class GraphInputs:
                 raise
             return None if again.takes_messages else again.check(text)
 
-    def follow_reloads(
-        self,
-        pane: Widget,
-        prompt: PromptArea,
-        assistant: Callable[[], ChatAssistant | None],
-        then: Callable[[], None],
-    ) -> None:
-        """After each live reload, ask again what the graph of the pane's `assistant()`
-        takes, show it in `prompt`'s placeholder, and call `then` (the empty chat's hint
-        says it too)."""
+    def follow_reloads(self, pane: Widget) -> None:
+        """After each live reload, ask again what the graph of `pane`'s assistant takes,
+        show it in its prompt's placeholder and its empty chat's hint.
 
-        async def show_again(current: ChatAssistant) -> None:
-            await self.show(current, prompt)
-            then()
+        The subscription holds the pane weakly: the signal keeps its callbacks in a dict
+        keyed weakly by the pane, and a callback holding the pane would keep a thread view
+        left long ago alive until the next reload.
+        """
+        shown = weakref.ref(pane)
 
         def reloaded(_: None) -> None:
             self.forget()
-            current = assistant()
-            if current is not None:
-                pane.run_worker(show_again(current), exit_on_error=False)
+            node = shown()
+            if node is not None and node.is_attached:
+                host = cast("_InputHost", node)
+                node.run_worker(self._show_again(host), exit_on_error=False)
 
-        agent_app(pane.app).graphs_changed.subscribe(pane, reloaded)
+        agent_app(pane.app).graphs_changed.subscribe(pane, reloaded, immediate=True)
+
+    async def _show_again(self, host: _InputHost) -> None:
+        assistant = host.assistant
+        if assistant is not None:
+            await self.show(assistant, host.prompt)
+            host.show_empty_hint()
 
     def hint(self, assistant: ChatAssistant | None) -> Text:
         """For the empty chat of a graph without messages: what to type, and what the

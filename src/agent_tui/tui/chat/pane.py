@@ -171,9 +171,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         return run_modes(self.app, watching_graph=self.watching_graph)
 
     def on_mount(self) -> None:
-        self.graph_inputs.follow_reloads(
-            self, self.prompt, lambda: self.assistant, then=self.show_empty_hint
-        )
+        self.graph_inputs.follow_reloads(self)
         self.show_state()
         if self.load_at_mount:
             self.show()

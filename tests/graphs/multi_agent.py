@@ -9,6 +9,11 @@
   ``lead`` → ``team`` (``plan`` → ``worker`` (``agent`` ⇄ ``tools``)); ``lead`` (a
   ``create_agent`` agent) hands over to ``team`` with a tool of its own that writes to
   the parent graph with ``Command(graph=Command.PARENT)``, as hand-built projects do.
+- ``brief``: shaped as open_deep_research is: a root node asks the model for a research
+  brief and keeps it out of ``messages`` (in ``brief``), writing a human message for its
+  researchers to another key (``supervisor_messages``); the last node's report goes to
+  ``messages``. The model's tokens and that human message still stream (``messages``
+  mode streams every message a node returns, whatever its key).
 
 What a message asks (the last human message, case-insensitive):
 
@@ -18,6 +23,7 @@ What a message asks (the last human message, case-insensitive):
 - the supervisor: anything: ``search(query)`` by the researcher (``Found 3 results for
   <text>.``), its answer ``The research is done: found 3 results.``, then the supervisor's
   ``Here is what the researcher found.``
+- ``brief``: the brief ``Brief: <text>``, the report ``Report on <text>.``
 - ``deep``: the lead's ``transfer_to_team``, then the worker's ``lookup(topic)`` (``<topic> is well known.``) and the answer ``Looked it up:
   <topic> is well known.``
 
@@ -35,6 +41,7 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.tools import InjectedToolCallId, tool
 from langgraph.graph import START, MessagesState, StateGraph
+from langgraph.graph.message import add_messages
 from langgraph.prebuilt import InjectedState, ToolNode, tools_condition
 from langgraph.types import Command
 from langgraph_supervisor import create_supervisor
@@ -96,7 +103,17 @@ def worker_rules(messages: Sequence[BaseMessage]) -> AIMessage:
     return _ask("lookup", {"topic": _last_human(messages)}, messages)
 
 
+def briefer_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return AIMessage(content=f"Brief: {_last_human(messages)}")
+
+
+def reporter_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return AIMessage(content=f"Report on {_last_human(messages)}.")
+
+
 RULES: dict[str, Rules] = {
+    "briefer": briefer_rules,
+    "reporter": reporter_rules,
     "flight_assistant": flight_rules,
     "hotel_assistant": hotel_rules,
     "supervisor": supervisor_rules,
@@ -200,3 +217,25 @@ deep_builder.add_node("lead", lead, destinations=("team",))
 deep_builder.add_node("team", team.compile(name="team"))
 deep_builder.add_edge(START, "lead")
 deep = deep_builder.compile(name="deep")
+
+
+class BriefState(MessagesState):
+    brief: str
+    supervisor_messages: Annotated[list[BaseMessage], add_messages]
+
+
+async def write_brief(state: BriefState) -> dict[str, Any]:
+    reply = await AgentModel(agent="briefer").ainvoke(state["messages"])
+    return {"brief": reply.text, "supervisor_messages": [HumanMessage(content=reply.text)]}
+
+
+async def write_report(state: BriefState) -> dict[str, Any]:
+    return {"messages": [await AgentModel(agent="reporter").ainvoke(state["messages"])]}
+
+
+brief_builder = StateGraph(BriefState)
+brief_builder.add_node("write_brief", write_brief)
+brief_builder.add_node("write_report", write_report)
+brief_builder.add_edge(START, "write_brief")
+brief_builder.add_edge("write_brief", "write_report")
+brief = brief_builder.compile(name="brief")

@@ -7,7 +7,10 @@ item: streamed tokens grow it, the update finalises it with the exact text.
 
 Events replayed by a rejoin never come here (`RunDriver` flags them, `ChatSession` drops
 them). The run's state is not kept here: `run_machine.RunMachine` owns it. After a run,
-`reconcile` makes the transcript show the thread's messages (`transcript_sync`).
+`reconcile` makes the transcript show the thread's messages (`transcript_sync`), comparing
+what a `messages` channel held: `messages` mode streams what a node returns under any key
+(a brief kept apart, a human message for a subgraph's agents), so what only it showed is
+no sign of another branch; its human messages are nobody's in this chat: not shown.
 
 What a run's stream can add is bounded, so a run that never ends cannot grow the app
 without bound: `live_text.LiveText` keeps the head and the latest text of a streaming
@@ -92,6 +95,7 @@ class ChatTranscript:
         self._unnamed_ai: dict[tuple[str | None, Namespace], str] = {}
         self._unnamed_humans: list[HumanItem] = []  # sent here, not yet seen from the server
         self._unnamed: list[TranscriptItem] = []  # AI and tool messages that came with no id
+        self._stream_only: set[str] = set()  # keys of items no `messages` channel held yet
         self.live.reset()
 
     # -- local changes ---------------------------------------------------------------
@@ -118,7 +122,7 @@ class ChatTranscript:
 
     def end_run(self) -> list[TranscriptChange]:
         """The run stopped (whatever its outcome): so do its streaming messages."""
-        return self._finish_streaming()
+        return sync.finish_streaming(self.items)
 
     def waiting_interrupts(self) -> list[InterruptItem]:
         """The interrupts not answered yet, in order."""
@@ -164,14 +168,18 @@ class ChatTranscript:
             return self._add(item)
         if isinstance(event, ErrorEvent):
             error = ErrorItem(key=self._key("error"), error=event.error, message=event.message)
-            return self._add(error) + self._finish_streaming()
+            return self._add(error) + sync.finish_streaming(self.items)
         return []
 
     def _apply_chunk(self, event: MessagesEvent) -> list[TranscriptChange]:
         chunk = event.chunk
         kind = message_kind(chunk)
         if kind != "ai":
-            return self._absorb_message(chunk, event.node, event.namespace)
+            added = (
+                [] if kind == "human" else self._absorb_message(chunk, event.node, event.namespace)
+            )
+            self._stream_only.update(c.item.key for c in added if isinstance(c, Added))
+            return added
         key = message_id(chunk) or self._unnamed_message_key(event)
         changes: list[TranscriptChange] = []
         item = self._by_message_id.get(key)
@@ -180,6 +188,7 @@ class ChatTranscript:
             changes += sync.end_unfinished(self._unfinished, item) + self._add(item)
             if not changes:
                 return []  # withheld (see `max_run_items`)
+            self._stream_only.add(key)
         if not isinstance(item, AIItem) or not item.streaming:
             return changes  # already final: a late chunk must not grow the exact text
         delta = event.text
@@ -264,6 +273,8 @@ class ChatTranscript:
         changes: list[TranscriptChange] = []
         for message in sync.shown_messages(messages):
             changes += self._absorb_message(message, node, namespace)
+            known = self._by_message_id.get(message_id(message) or "")
+            self._stream_only.discard(known.key if known else "")
         return changes
 
     def _absorb_message(
@@ -394,26 +405,20 @@ class ChatTranscript:
         state does not hold stays; `rejoined`: the stream was rejoined during the run."""
         raw = values.get("messages") if isinstance(values, dict) else None
         if not isinstance(raw, list):
-            return self._finish_streaming()  # no messages channel: nothing to compare
+            return sync.finish_streaming(self.items)  # no messages channel: nothing to compare
         messages, by_id = sync.shown_messages(raw), self._by_message_id
         self._unnamed = []  # named from the state, if at all: later runs bring their ids
         sync.name_unnamed(messages, self.items, by_id, self._local_keys)
         changes = self._absorb_messages(messages, None, ())
-        if sync.in_step(messages, self.items, by_id, keep_unsaved=keep_unsaved):
-            return changes + self._finish_streaming()
-        dropped = sync.unsaved(messages, self.items, by_id)
+        # After a rejoin an answer only streamed is one its node gave again: compared.
+        held = [i for i in self.items if rejoined or i.key not in self._stream_only]
+        if sync.in_step(messages, held, by_id, keep_unsaved=keep_unsaved):
+            return changes + sync.finish_streaming(self.items)
+        dropped = sync.unsaved(messages, held, by_id)
         changes = self.load_state(values, interrupts)  # what is shown, in the state's order
         if dropped:
             changes += self.notice(sync.why_redrawn(dropped, rejoined), "warning")
         return changes
-
-    def _finish_streaming(self) -> list[TranscriptChange]:
-        streaming = [item for item in self.items if isinstance(item, AIItem) and item.streaming]
-        for item in streaming:
-            item.streaming = False
-        return [Updated(item) for item in streaming]
-
-    # -- helpers -----------------------------------------------------------------------
 
     def ai_texts(self) -> list[str]:  # what tests and benchmarks compare
         return [item.text for item in self.items if isinstance(item, AIItem)]

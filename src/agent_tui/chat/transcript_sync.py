@@ -192,3 +192,11 @@ def end_unfinished(unfinished: list[AIItem], new: AIItem) -> list[TranscriptChan
             )
             changes.append(Updated(item))
     return changes
+
+
+def finish_streaming(items: list[TranscriptItem]) -> list[TranscriptChange]:
+    """The streaming answers among `items` are final (the run stopped)."""
+    streaming = [item for item in items if isinstance(item, AIItem) and item.streaming]
+    for item in streaming:
+        item.streaming = False
+    return [Updated(item) for item in streaming]

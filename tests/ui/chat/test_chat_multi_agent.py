@@ -60,6 +60,9 @@ LIVE = {
         ("tool", "hotel in paris is well known."),
         ("ai", "Looked it up: hotel in paris is well known."),
     ],
+    # The brief streams (the model said it) though it is kept out of `messages`; the
+    # human message written for the researchers is nobody's message in this chat.
+    "brief": [("human", ASK), ("ai", f"Brief: {ASK}"), ("ai", f"Report on {ASK}.")],
 }
 # What the thread keeps, and so what the chat shows when the thread is opened again.
 SAVED = {
@@ -73,16 +76,19 @@ SAVED = {
         ("tool", "Successfully transferred back to supervisor"),
         ("ai", "Here is what the researcher found."),
     ],
+    "brief": [("human", ASK), ("ai", f"Report on {ASK}.")],
 }
 HANDOFFS = {
     "swarm": ["→ hotel_assistant"],
     "supervisor": ["→ researcher", "→ supervisor"],
     "deep": ["→ team"],
+    "brief": [],
 }
 TOOLS = {
     "swarm": ["tool · book_hotel · ⤷ hotel_assistant success"],
     "supervisor": ["tool · search · ⤷ researcher success"],
     "deep": ["tool · lookup · ⤷ team:worker success"],
+    "brief": [],
 }
 
 

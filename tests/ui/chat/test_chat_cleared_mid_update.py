@@ -43,7 +43,8 @@ async def test_a_transcript_cleared_while_it_writes_out_tokens_does_not_end_the_
             # While tokens of the first message are written out, the run is cancelled
             # and the thread reloaded: the transcript is cleared, the blocks removed.
             await write_tokens()
-            transcript.apply([Cleared()])
+            # The reload: cleared, then the thread's messages (after the clear, always).
+            transcript.apply([Cleared(), Added(HumanItem("h1", "after the reload"))])
             while second_block.children:  # noqa: ASYNC110 (removal runs in the blocks' tasks)
                 await asyncio.sleep(0)
 
@@ -52,7 +53,6 @@ async def test_a_transcript_cleared_while_it_writes_out_tokens_does_not_end_the_
         first.text += " flood"
         second.text = "second, re-shown"
         transcript.apply([Appended(first, " flood"), Updated(second)])
-        transcript.apply([Added(HumanItem("h1", "after the reload"))])
         await wait_for(pilot, lambda: "after the reload" in screen_text(app), what="the reload")
         await wait_for(pilot, lambda: len(app.query(AIBlock)) == 0, what="the blocks gone")
         assert app.is_running and app.return_code is None

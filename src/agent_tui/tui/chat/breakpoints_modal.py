@@ -78,8 +78,8 @@ class BreakpointsScreen(ReportsWorkerFailures, ModalScreen[ThreadBreakpoints | N
             )
             table: DataTable[str | Text] = DataTable(id="breakpoint-nodes", cursor_type="row")
             table.add_column("Node")
-            for side in ("Before", "After"):
-                table.add_column(side, width=SIDE_WIDTH)
+            table.add_column("Before", width=SIDE_WIDTH)
+            table.add_column("After", width=SIDE_WIDTH)
             yield table
             yield Static(id="breakpoint-why")
             yield Static(id="breakpoint-stepping")

@@ -42,7 +42,7 @@ async def test_a_node_update_holding_markup_is_painted_as_it_is(
         await wait_for(pilot, lambda: not block.query_one(Collapsible).collapsed, what="the update")
         await pilot.pause()
         shown = screen_text(app)
-        for shape in MARKUP_SHAPES:
+        for shape in MARKUP_SHAPES.values():
             quoted = shape.replace("\\", "\\\\")
             assert f'"{quoted}"' in shown, f"{quoted!r} not painted:\n{shown}"
         assert app.is_running

@@ -29,6 +29,10 @@ MARKUP = "[@click=app.quit]click[/][bold]b[/bold]"  # the end of `EVERYTHING`, a
 # screen shows of a name cut at its width. A node's name has no ':' (langgraph's own).
 SHAPES = "[link=file:///etc/passwd]x[Errno -2] x[bold]x[/][/]"
 NODE_SHAPES = SHAPES.replace(":", "")
+# A name holding `EVERYTHING` as a wide pane wraps it (at the space in `[ unbalanced`):
+# its markup shapes on one line, the rest as typed on the next.
+WRAPPED_HEAD = "[link=file:///etc/passwd]x[Errno -2] x[bold]x[/][/][@click=app.quit]x["
+WRAPPED_TAIL = "unbalanceda\\[bold]b[@click=app.quit]click[/][bold]b[/bold]hostile"
 
 
 async def hostile_assistant(client: AgentServerClient) -> Assistant:

@@ -14,7 +14,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.tui.chat.blocks import NodeUpdateBlock
 from tests.support.chat import chat_app, ended, pane_of, state_line, tool_results, type_and_send
 from tests.support.hostile_screens import GRAPH as HOSTILE_GRAPH
-from tests.support.hostile_screens import drawn_inertly
+from tests.support.hostile_screens import WRAPPED_HEAD, WRAPPED_TAIL, drawn_inertly
 from tests.support.hostile_text import MARKER, MARKUP_SHAPES
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
@@ -62,12 +62,6 @@ async def test_a_node_update_holding_markup_is_painted_as_it_is(
         assert app.is_running
 
 
-# The hostile graph's names as the chat wraps them at this width: the markup shapes'
-# start on a name's first line, the rest of `EVERYTHING` (as typed) on its second.
-FIRST = "[link=file:///etc/passwd]x[Errno -2] x[bold]x[/][/][@click=app.quit]x["
-REST = "unbalanceda\\[bold]b[@click=app.quit]click[/][bold]b[/bold]hostile"
-
-
 async def test_the_hostile_graph_s_run_is_painted_inertly_live_and_reopened(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
@@ -81,9 +75,11 @@ async def test_the_hostile_graph_s_run_is_painted_inertly_live_and_reopened(
         await wait_for(pilot, lambda: ended(pane), what="the run to end")
         assert state_line(pane).startswith("done"), state_line(pane)
         await pilot.pause()
-        painted = drawn_inertly(app, f"→ tool-{MARKER}", f"tool · tool-{MARKER}", FIRST, REST)
+        painted = drawn_inertly(
+            app, f"→ tool-{MARKER}", f"tool · tool-{MARKER}", WRAPPED_HEAD, WRAPPED_TAIL
+        )
         assert f"ai · node-{MARKER}" in painted  # the node, without ':' (langgraph's)
-        assert painted.count(REST) >= 3  # the tool's name, its call, its result
+        assert painted.count(WRAPPED_TAIL) >= 3  # the tool's name, its call, its result
         [update] = [item for item in pane.model.items if isinstance(item, NodeUpdateItem)]
         block = pane.transcript.block(update.key)
         assert isinstance(block, NodeUpdateBlock)
@@ -100,6 +96,8 @@ async def test_the_hostile_graph_s_run_is_painted_inertly_live_and_reopened(
         pane = pane_of(app)
         await wait_for(pilot, lambda: len(tool_results(pane)) == 1, what="the thread's messages")
         await pilot.pause()
-        painted = drawn_inertly(app, f"→ tool-{MARKER}", f"tool · tool-{MARKER}", FIRST, REST)
-        assert painted.count(REST) >= 3
+        painted = drawn_inertly(
+            app, f"→ tool-{MARKER}", f"tool · tool-{MARKER}", WRAPPED_HEAD, WRAPPED_TAIL
+        )
+        assert painted.count(WRAPPED_TAIL) >= 3
         assert app.is_running

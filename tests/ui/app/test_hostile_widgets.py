@@ -31,7 +31,9 @@ from agent_tui.tui.editor import TextEditorScreen
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
+from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.store.item_form import ItemFormScreen
 from tests.support.assistants import AssistantsApp, loaded, select
 from tests.support.hostile_screens import (
@@ -42,7 +44,7 @@ from tests.support.hostile_screens import (
     drawn_inertly,
     hostile_assistant,
 )
-from tests.support.hostile_text import EVERYTHING, MARKER
+from tests.support.hostile_text import EVERYTHING, MARKER, MARKUP_SHAPES
 from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.store import unique_root
@@ -123,20 +125,61 @@ async def test_store_item_editor_draws_namespace_key_and_value_inertly(
         assert json.loads(form.query_one("#item-value", TextArea).text) == item.value
 
 
+PATH = f"{MARKER}\x1b]0;pwned\x07\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2J\u202e\x9b\x00.json"
+SHAPED = MARKER + "".join(MARKUP_SHAPES.values()) + EVERYTHING  # in view in a narrow column
+DEPLOYMENT = {  # as a control plane's body: the local one refuses such a path
+    "id": "00000000-0000-4000-8000-0000000000d1",
+    "name": SHAPED,
+    "source": "internal_source",
+    "source_config": {"install_command": EVERYTHING},
+    "source_revision_config": {"langgraph_config_path": PATH, "repo_ref": EVERYTHING},
+    "secrets": [{"name": EVERYTHING, "value": ""}],
+    "status": "READY",
+    "active_revision_id": "r1",
+    "latest_revision_id": "r1",
+}
+REVISION = {"id": "r1", "status": SHAPED, "source": "internal_source"}
+
+
+def deployments_answer(request: httpx.Request) -> httpx.Response:
+    """The control plane's answers: one hostile deployment and its one revision."""
+    path = request.url.path
+    if path == "/v2/deployments":
+        return httpx.Response(200, json={"resources": [DEPLOYMENT], "offset": 0})
+    if path.endswith("/revisions"):
+        return httpx.Response(200, json={"resources": [REVISION], "offset": 0})
+    if path.endswith("/r1"):
+        return httpx.Response(200, json=REVISION)
+    if path == f"/v2/deployments/{DEPLOYMENT['id']}":
+        return httpx.Response(200, json=DEPLOYMENT)
+    return httpx.Response(404, json={"detail": "no such thing"})
+
+
+async def test_deployments_list_and_revisions_draw_inertly(wait_for: WaitFor) -> None:
+    transport = httpx.MockTransport(deployments_answer)
+    async with ControlPlaneClient("http://cp.test", http_transport=transport) as control_plane:
+        listing = DeploymentsScreen(control_plane)
+        app = ShellHarness(listing)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: listing.table.row_count == 1, what="the deployment")
+            await pilot.pause()
+            # Its name, and its latest revision's status, cut at their columns' widths.
+            drawn_inertly(app, f"{MARKER}[link=file:///etc/passwd…", f"{MARKER}[link=fi…")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen))
+            detail = app.screen
+            assert isinstance(detail, DeploymentDetailScreen)
+            await wait_for(pilot, lambda: detail.table.row_count == 1, what="the revision")
+            await pilot.pause()
+            drawn_inertly(app, f"{MARKER}{LINK}")
+            assert app.is_running
+
+
 async def test_deployment_edit_form_draws_the_path_and_secrets_inertly(
     wait_for: WaitFor,
 ) -> None:
-    path = f"{MARKER}\x1b]0;pwned\x07\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2J\u202e\x9b\x00.json"
-    body = {
-        "id": "00000000-0000-4000-8000-0000000000d1",
-        "name": EVERYTHING,
-        "source": "internal_source",
-        "source_config": {"install_command": EVERYTHING},
-        "source_revision_config": {"langgraph_config_path": path, "repo_ref": EVERYTHING},
-        "secrets": [{"name": EVERYTHING, "value": ""}],
-        "status": "READY",
-    }
-    deployment = Deployment.model_validate(body)
+    path = PATH
+    deployment = Deployment.model_validate(DEPLOYMENT)
     nowhere = httpx.MockTransport(lambda request: httpx.Response(500))
     async with ControlPlaneClient("http://cp.test", http_transport=nowhere) as control_plane:
         form = DeploymentFormScreen(control_plane, deployment)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
@@ -15,6 +17,7 @@ from tests.support.hostile_screens import (
 )
 from tests.support.hostile_text import EVERYTHING, MARKER
 from tests.support.screen import painted_control_codes, screen_text
+from tests.support.shell import ShellHarness
 from tests.support.thread_view import (
     SIZE,
     TICKS,
@@ -140,6 +143,10 @@ async def test_hostile_text_in_a_state_is_inert(
         assert app.is_running
 
 
+def _shows(app: ShellHarness, text: str) -> Callable[[], bool]:
+    return lambda: text in screen_text(app)
+
+
 async def test_the_hostile_graph_s_thread_is_painted_inertly_in_every_tab(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:
@@ -172,8 +179,7 @@ async def test_the_hostile_graph_s_thread_is_painted_inertly_in_every_tab(
             await pilot.press(key)
             await app.workers.wait_for_complete()
             await pilot.pause()
-            shown = literal[0]
-            await wait_for(pilot, lambda s=shown: s in screen_text(app), what=f"{key}'s tab")
+            await wait_for(pilot, _shows(app, literal[0]), what=f"{key}'s tab")
             drawn_inertly(app, *literal)
         await pilot.press("R")  # the thread's runs, by the assistant's name
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadRunsScreen), what="runs")

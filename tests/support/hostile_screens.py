@@ -2,7 +2,7 @@
 
 The `hostile` test graph (`tests/graphs/hostile.py`) names its node and its context
 schema's property (title, description, a choice) with escape sequences, C1 controls,
-NUL, bidi overrides and markup. `hostile_assistant` adds an assistant of it whose name,
+NUL, bidi overrides, markup and markup-shaped text. `hostile_assistant` adds an assistant of it whose name,
 description, metadata and context hold `EVERYTHING` (`hostile_text.py`).
 
 `drawn_inertly(app, ...)` reads what the screen paints (`screen.screen_text`, the
@@ -25,6 +25,14 @@ from tests.support.screen import screen_text
 
 GRAPH = "hostile"
 MARKUP = "[@click=app.quit]click[/][bold]b[/bold]"  # the end of `EVERYTHING`, as typed
+# The markup shapes first in `EVERYTHING` and in the graph's names, as typed: what a
+# screen shows of a name cut at its width. A node's name has no ':' (langgraph's own).
+SHAPES = "[link=file:///etc/passwd]x[Errno -2] x[bold]x[/][/]"
+NODE_SHAPES = SHAPES.replace(":", "")
+# A name holding `EVERYTHING` as a wide pane wraps it (at the space in `[ unbalanced`):
+# its markup shapes on one line, the rest as typed on the next.
+WRAPPED_HEAD = "[link=file:///etc/passwd]x[Errno -2] x[bold]x[/][/][@click=app.quit]x["
+WRAPPED_TAIL = "unbalanceda\\[bold]b[@click=app.quit]click[/][bold]b[/bold]hostile"
 
 
 async def hostile_assistant(client: AgentServerClient) -> Assistant:

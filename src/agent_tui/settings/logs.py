@@ -95,6 +95,16 @@ def setup_logging(secrets: Iterable[str] = (), *, level: int | None = None) -> P
     return path
 
 
+def known_secrets() -> set[str]:
+    """The key strings the log redacts (`setup_logging`'s and `add_secret`'s), for
+    other output that must redact them too."""
+    found: set[str] = set()
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler.formatter, RedactingFormatter):
+            found |= handler.formatter.secrets
+    return found
+
+
 def add_secret(secret: str | None) -> None:
     """Redact `secret` from now on (e.g. a key the user enters while the app runs)."""
     if not secret:

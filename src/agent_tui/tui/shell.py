@@ -23,9 +23,11 @@ picked in the app persists (`settings/ui_state.py`); `keymap` remaps bindings by
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.segment import Segments
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -40,6 +42,7 @@ from agent_tui.settings.ui_state import save_ui_state, saved_theme
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import routes
 from agent_tui.tui.commands import SHELL_COMMANDS, parse_command
+from agent_tui.tui.crash_output import crash_traceback
 from agent_tui.tui.palette import ShellCommands
 from agent_tui.tui.selection import Selection
 from agent_tui.tui.widgets.worker_failures import WorkerFailed
@@ -145,6 +148,17 @@ class ShellApp(App[None]):
         # the log ("details in …"), so the traceback must be there too (redacted).
         logger.critical("agent-tui stopped on an unexpected error", exc_info=error)
         super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        # Textual's own (called by `_handle_exception` for an error without `__rich__`)
+        # prints each frame's locals on the terminal: a key held in one would be shown.
+        # The same exit, with a traceback that shows none and redacts the keys.
+        error = sys.exc_info()[1] or self._exception
+        self.bell()
+        if error is not None:
+            rendered = self.console.render(crash_traceback(error), self.console.options)
+            self._exit_renderables.append(Segments(rendered))
+        self._close_messages_no_wait()
 
     @on(WorkerFailed)
     def _report_worker_failure(self, message: WorkerFailed) -> None:

@@ -31,11 +31,20 @@ from agent_tui.tui.editor import TextEditorScreen
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.crons.form import CronFormScreen
+from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
+from agent_tui.tui.screens.deployments.list import DeploymentsScreen
 from agent_tui.tui.screens.store.item_form import ItemFormScreen
 from tests.support.assistants import AssistantsApp, loaded, select
-from tests.support.hostile_screens import GRAPH, MARKUP, drawn_inertly, hostile_assistant
-from tests.support.hostile_text import EVERYTHING, MARKER
+from tests.support.hostile_screens import (
+    GRAPH,
+    MARKUP,
+    NODE_SHAPES,
+    SHAPES,
+    drawn_inertly,
+    hostile_assistant,
+)
+from tests.support.hostile_text import EVERYTHING, MARKER, MARKUP_SHAPES
 from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.store import unique_root
@@ -43,6 +52,7 @@ from tests.support.thread_view import loaded as history_loaded
 from tests.support.thread_view import view_app
 from tests.support.waiting import WaitFor
 
+LINK = "[link=file:///etc/passwd]x"  # the first markup shape, as typed
 SIZE = (240, 60)  # wide: the hostile names are long, and the checks want them whole
 
 
@@ -63,12 +73,12 @@ async def test_new_assistant_form_draws_the_schema_inertly(
         await pilot.pause()
         # The property's title and name (its label), its description (the hint), markup
         # and all, cleaned; the choice in the select.
-        drawn_inertly(app, f"title-{MARKER}", f"about-{MARKER}", f"({MARKER}", MARKUP)
+        drawn_inertly(app, f"title-{MARKER}", f"about-{MARKER}", f"({MARKER}", SHAPES, MARKUP)
         choice = form.query(Select).last()
         choice.focus()
         await pilot.press("enter")  # the choices open
         await wait_for(pilot, lambda: choice.expanded, what="the choices")
-        drawn_inertly(app, f"one-{MARKER}", MARKUP)
+        drawn_inertly(app, f"one-{MARKER}", SHAPES, MARKUP)
 
 
 async def test_assistant_edit_form_draws_inertly_and_keeps_the_values(
@@ -92,7 +102,7 @@ async def test_assistant_edit_form_draws_inertly_and_keeps_the_values(
         [field] = [i for i in form.schema_form.query(Input) if i.value in held.values()]
         field.focus()
         await pilot.press("end")  # the cursor at the end: the value's far side in view
-        drawn_inertly(app, MARKUP)
+        drawn_inertly(app, SHAPES, MARKUP)
 
 
 async def test_store_item_editor_draws_namespace_key_and_value_inertly(
@@ -115,20 +125,61 @@ async def test_store_item_editor_draws_namespace_key_and_value_inertly(
         assert json.loads(form.query_one("#item-value", TextArea).text) == item.value
 
 
+PATH = f"{MARKER}\x1b]0;pwned\x07\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2J\u202e\x9b\x00.json"
+SHAPED = MARKER + "".join(MARKUP_SHAPES.values()) + EVERYTHING  # in view in a narrow column
+DEPLOYMENT = {  # as a control plane's body: the local one refuses such a path
+    "id": "00000000-0000-4000-8000-0000000000d1",
+    "name": SHAPED,
+    "source": "internal_source",
+    "source_config": {"install_command": EVERYTHING},
+    "source_revision_config": {"langgraph_config_path": PATH, "repo_ref": EVERYTHING},
+    "secrets": [{"name": EVERYTHING, "value": ""}],
+    "status": "READY",
+    "active_revision_id": "r1",
+    "latest_revision_id": "r1",
+}
+REVISION = {"id": "r1", "status": SHAPED, "source": "internal_source"}
+
+
+def deployments_answer(request: httpx.Request) -> httpx.Response:
+    """The control plane's answers: one hostile deployment and its one revision."""
+    path = request.url.path
+    if path == "/v2/deployments":
+        return httpx.Response(200, json={"resources": [DEPLOYMENT], "offset": 0})
+    if path.endswith("/revisions"):
+        return httpx.Response(200, json={"resources": [REVISION], "offset": 0})
+    if path.endswith("/r1"):
+        return httpx.Response(200, json=REVISION)
+    if path == f"/v2/deployments/{DEPLOYMENT['id']}":
+        return httpx.Response(200, json=DEPLOYMENT)
+    return httpx.Response(404, json={"detail": "no such thing"})
+
+
+async def test_deployments_list_and_revisions_draw_inertly(wait_for: WaitFor) -> None:
+    transport = httpx.MockTransport(deployments_answer)
+    async with ControlPlaneClient("http://cp.test", http_transport=transport) as control_plane:
+        listing = DeploymentsScreen(control_plane)
+        app = ShellHarness(listing)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: listing.table.row_count == 1, what="the deployment")
+            await pilot.pause()
+            # Its name, and its latest revision's status, cut at their columns' widths.
+            drawn_inertly(app, f"{MARKER}[link=file:///etc/passwd…", f"{MARKER}[link=fi…")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, DeploymentDetailScreen))
+            detail = app.screen
+            assert isinstance(detail, DeploymentDetailScreen)
+            await wait_for(pilot, lambda: detail.table.row_count == 1, what="the revision")
+            await pilot.pause()
+            drawn_inertly(app, f"{MARKER}{LINK}")
+            assert app.is_running
+
+
 async def test_deployment_edit_form_draws_the_path_and_secrets_inertly(
     wait_for: WaitFor,
 ) -> None:
-    path = f"{MARKER}\x1b]0;pwned\x07\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2J\u202e\x9b\x00.json"
-    body = {
-        "id": "00000000-0000-4000-8000-0000000000d1",
-        "name": EVERYTHING,
-        "source": "internal_source",
-        "source_config": {"install_command": EVERYTHING},
-        "source_revision_config": {"langgraph_config_path": path, "repo_ref": EVERYTHING},
-        "secrets": [{"name": EVERYTHING, "value": ""}],
-        "status": "READY",
-    }
-    deployment = Deployment.model_validate(body)
+    path = PATH
+    deployment = Deployment.model_validate(DEPLOYMENT)
     nowhere = httpx.MockTransport(lambda request: httpx.Response(500))
     async with ControlPlaneClient("http://cp.test", http_transport=nowhere) as control_plane:
         form = DeploymentFormScreen(control_plane, deployment)
@@ -142,7 +193,7 @@ async def _show_deployment_form(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: form.is_current, what="the deployment form")
         await pilot.pause()
-        painted = drawn_inertly(app, f"Edit deployment {MARKER}", MARKUP)
+        painted = drawn_inertly(app, f"Edit deployment {MARKER}", SHAPES, MARKUP)
         assert painted.count(MARKER) >= 6  # title, name, path, hint, both JSON, the secret
         assert form.query_one(f"#{FIELD_CONFIG_PATH}", Input).value == path
         assert form.draft().config_path == path  # saved as the server has it
@@ -158,7 +209,7 @@ async def test_cron_form_draws_the_assistant_choice_inertly(
         select: Select[str] = form.query_one("#assistant", Select)
         await wait_for(pilot, lambda: select.value == assistant.assistant_id, what="the choice")
         await pilot.pause()
-        drawn_inertly(app, f"{assistant.name[:6]} {MARKER}", MARKUP)
+        drawn_inertly(app, f"{assistant.name[:6]} {MARKER}", SHAPES, MARKUP)
 
 
 async def test_f4_assistant_picker_versions_and_question_draw_inertly(
@@ -183,7 +234,7 @@ async def test_f4_assistant_picker_versions_and_question_draw_inertly(
         await pilot.press("enter")  # another graph than the thread's: asks first
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
         await pilot.pause()
-        drawn_inertly(app, MARKUP)
+        drawn_inertly(app, LINK, MARKUP)  # wrapped: the shapes' start and the end
 
 
 async def test_breakpoints_modal_draws_node_names_inertly(
@@ -195,7 +246,7 @@ async def test_breakpoints_modal_draws_node_names_inertly(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(modal.nodes), what="the graph's nodes")
         await pilot.pause()
-        drawn_inertly(app, f"node-{MARKER}", MARKUP)
+        drawn_inertly(app, f"node-{MARKER}", NODE_SHAPES)
         await pilot.press("b")  # says which node now pauses, by its name
         await pilot.pause()
         drawn_inertly(app, "pause before", f"node-{MARKER}")
@@ -218,19 +269,21 @@ async def test_fork_editor_and_node_choice_draw_inertly(
         await pilot.press("f")  # fork at the newest step: its state in the editor
         await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="editor")
         await pilot.pause()
-        drawn_inertly(app, "\\u001b]0;pwned", "\\u202e", "[@click=app.quit]click[/]")
+        # Lines wrap at the editor's width: the shapes' start on one line, the end on another.
+        drawn_inertly(app, "\\u001b]0;pwned", "\\u202e", LINK, "[@click=app.quit]click[/]")
         area = app.screen.query_one(TextArea)
         assert json.loads(area.text) == state.values  # reads back as the server has it
         area.text = json.dumps({**state.values, "note": "changed"})
         await pilot.press("ctrl+s")  # a change: asks which node the fork writes as
         await wait_for(pilot, lambda: isinstance(app.screen, AsNodeScreen), what="the nodes")
         await pilot.pause()
-        drawn_inertly(app, f"node-{MARKER}", "[@click=app.quit]click[/]")
+        node_link = LINK.replace(":", "")  # the node's name, cut at the choice's width
+        drawn_inertly(app, f"node-{MARKER}", node_link)
         nodes = app.screen.query_one(Select)
         nodes.focus()
         await pilot.press("enter")  # the nodes open
         await wait_for(pilot, lambda: nodes.expanded, what="the nodes' list")
-        drawn_inertly(app, f"node-{MARKER}", "[@click=app.quit]click[/]")
+        drawn_inertly(app, f"node-{MARKER}", node_link)
 
 
 # One line (a paste into an Input keeps its first line only), every kind of control.
@@ -301,5 +354,5 @@ async def test_revision_log_view_draws_log_lines_and_status_inertly(wait_for: Wa
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: len(view.lines) == 3, what="the log's lines")
             await pilot.pause()
-            painted = drawn_inertly(app, MARKUP)
+            painted = drawn_inertly(app, SHAPES, MARKUP)
             assert painted.count(MARKER) >= 3  # every line

@@ -15,6 +15,8 @@ from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from agent_tui.tui.widgets.json_view import JsonView
 from agent_tui.tui.widgets.resource_table import NAME_WIDTH
 from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
+from tests.support.hostile_screens import GRAPH, MARKUP, SHAPES, drawn_inertly, hostile_assistant
+from tests.support.hostile_text import MARKER
 from tests.support.screen import screen_text, toast_saying
 from tests.support.waiting import WaitFor
 
@@ -191,3 +193,26 @@ async def test_a_422_lists_each_field_and_keeps_the_form(wait_for: WaitFor) -> N
         assert fields.query_one("#input-0", Input).value == "1000"
         assert form.query_one("#name", Input).value == "mine"
     await client.aclose()
+
+
+async def test_the_hostile_corpus_in_an_assistant_is_painted_inertly(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    """Name, description, metadata and context holding `EVERYTHING` (escapes, controls,
+    markup and markup shapes), of the graph whose node and schema are named so: the
+    list and the detail paint them as typed, nothing a terminal acts on."""
+    assistant = await hostile_assistant(client)
+    app = AssistantsApp(client, graph_id=GRAPH)
+    async with app.run_test(size=(240, 60)) as pilot:
+        await loaded(pilot, wait_for, app)
+        await select(pilot, wait_for, app, assistant.assistant_id)
+        await pilot.pause()
+        drawn_inertly(app, f"{assistant.name[:6]} {MARKER}")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
+        detail = app.screen
+        assert isinstance(detail, AssistantDetailScreen)
+        await wait_for(pilot, lambda: detail.active is not None)
+        await pilot.pause()
+        drawn_inertly(app, f"{assistant.name[:6]} {MARKER}", SHAPES, MARKUP)
+        assert app.is_running

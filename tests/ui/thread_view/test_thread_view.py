@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
+from tests.support.hostile_screens import GRAPH as HOSTILE_GRAPH
+from tests.support.hostile_screens import (
+    NODE_SHAPES,
+    WRAPPED_HEAD,
+    WRAPPED_TAIL,
+    drawn_inertly,
+    hostile_assistant,
+)
+from tests.support.hostile_text import EVERYTHING, MARKER
 from tests.support.screen import painted_control_codes, screen_text
+from tests.support.shell import ShellHarness
 from tests.support.thread_view import (
     SIZE,
     TICKS,
@@ -127,6 +140,51 @@ async def test_hostile_text_in_a_state_is_inert(
         await pilot.press("t")
         await pilot.pause()
         assert painted_control_codes(app) == []
+        assert app.is_running
+
+
+def _shows(app: ShellHarness, text: str) -> Callable[[], bool]:
+    return lambda: text in screen_text(app)
+
+
+async def test_the_hostile_graph_s_thread_is_painted_inertly_in_every_tab(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    """Node names, a state (strings, lists of dicts and their keys, a tool's name,
+    arguments and result) and an assistant's name holding escapes, controls and markup
+    shapes: each tab paints them as typed and nothing a terminal acts on."""
+    assistant = await hostile_assistant(client)
+    thread = await client.threads.create(metadata={"graph_id": HOSTILE_GRAPH})
+    for text in ("first", EVERYTHING):
+        message = {"role": "user", "content": text}
+        async with client.runs.stream(
+            thread.thread_id, assistant.assistant_id, input={"messages": [message]}
+        ) as run:
+            async for _ in run:
+                pass
+    node = f"node-{MARKER}"
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=(240, 60)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.click("#history")  # the history has the keys
+        drawn_inertly(app, node)  # the history table's Wrote and Next
+        tabs = {
+            "s": (f"→ tool-{MARKER}", WRAPPED_HEAD, WRAPPED_TAIL),  # State
+            "d": ("written to make a:", WRAPPED_HEAD, WRAPPED_TAIL, "\\u001b]0;pwned"),  # Diff
+            "t": (f"→ {node}", NODE_SHAPES),  # Fork tree
+            "T": ("slowest: step", node),  # Timeline
+            "v": ("Graph", node),  # the graph pane
+        }
+        for key, literal in tabs.items():
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await wait_for(pilot, _shows(app, literal[0]), what=f"{key}'s tab")
+            drawn_inertly(app, *literal)
+        await pilot.press("R")  # the thread's runs, by the assistant's name
+        await wait_for(pilot, lambda: isinstance(app.screen, ThreadRunsScreen), what="runs")
+        await wait_for(pilot, lambda: "2 runs" in screen_text(app), what="the runs")
+        drawn_inertly(app, f"{assistant.name[:6]} {MARKER}")
         assert app.is_running
 
 

@@ -14,10 +14,13 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.screens.threads.attention import AttentionScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.widgets.json_view import JsonView
+from tests.support.hostile_screens import drawn_inertly
+from tests.support.hostile_text import EVERYTHING, MARKER, MARKUP_SHAPES
 from tests.support.screen import painted_control_codes, screen_text, toast_saying
 from tests.support.threads import (
     HOSTILE,
     SHOWN,
+    chat_steps,
     counter_steps,
     create_many,
     hostile_thread,
@@ -233,4 +236,33 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         assert f"answer {SHOWN}" in screen_text(app)
         assert painted_control_codes(app) == []
         await pilot.click(offset=(60, 20))
+        assert app.is_running
+
+
+async def test_markup_shaped_text_in_the_table_is_painted_as_typed(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    """A graph id made of the markup shapes, and a thread whose metadata and messages
+    hold them and `EVERYTHING`: the table paints them as typed (cut with … at a column's
+    width), nothing a terminal acts on."""
+    label = tag()
+    shapes = "".join(MARKUP_SHAPES.values())
+    await client.threads.create(
+        metadata={"graph_id": "chat", "suite": label, EVERYTHING: EVERYTHING},
+        supersteps=chat_steps(EVERYTHING, MARKER + shapes + EVERYTHING),
+    )
+    await client.threads.create(metadata={"graph_id": shapes, "suite": label})
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=(240, 30)) as pilot:
+        await connected(app, pilot, wait_for)
+        assert await app.run_command(f"threads suite={label}")
+        screen = app.screen
+        assert isinstance(screen, ThreadsScreen)
+        await wait_for(pilot, lambda: screen.table.row_count == 2)
+        await pilot.pause()
+        drawn_inertly(
+            app,
+            "[link=file:///etc/passw…",
+            f"ai: {MARKER}[link=file:///etc/passwd]x[Errno -2] x[bold]x[/]…",
+        )
         assert app.is_running

@@ -14,6 +14,10 @@
   researchers to another key (``supervisor_messages``); the last node's report goes to
   ``messages``. The model's tokens and that human message still stream (``messages``
   mode streams every message a node returns, whatever its key).
+- ``parallel``: shaped as open_deep_research's supervisor is: ``plan`` sends two topics to
+  ``researcher`` (a subgraph) at once, with two ``Send``s; each branch's ``summarize``
+  streams its model's notes (kept in ``notes``, out of ``messages``) word by word, with a
+  short wait before each word, so the two streams interleave; ``report`` ends the run.
 
 What a message asks (the last human message, case-insensitive):
 
@@ -24,6 +28,8 @@ What a message asks (the last human message, case-insensitive):
   <text>.``), its answer ``The research is done: found 3 results.``, then the supervisor's
   ``Here is what the researcher found.``
 - ``brief``: the brief ``Brief: <text>``, the report ``Report on <text>.``
+- ``parallel``: the notes ``Notes on rust: it is fast, and it is safe.`` and ``Notes on go:
+  …``, then the report ``Report on <text>.``
 - ``deep``: the lead's ``transfer_to_team``, then the worker's ``lookup(topic)`` (``<topic> is well known.``) and the answer ``Looked it up:
   <topic> is well known.``
 
@@ -35,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -43,7 +49,7 @@ from langchain_core.tools import InjectedToolCallId, tool
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import InjectedState, ToolNode, tools_condition
-from langgraph.types import Command
+from langgraph.types import Command, Send
 from langgraph_supervisor import create_supervisor
 from langgraph_swarm import create_handoff_tool, create_swarm
 
@@ -111,7 +117,12 @@ def reporter_rules(messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content=f"Report on {_last_human(messages)}.")
 
 
+def summarizer_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return AIMessage(content=f"Notes on {_last_human(messages)}: it is fast, and it is safe.")
+
+
 RULES: dict[str, Rules] = {
+    "summarizer": summarizer_rules,
     "briefer": briefer_rules,
     "reporter": reporter_rules,
     "flight_assistant": flight_rules,
@@ -239,3 +250,43 @@ brief_builder.add_node("write_report", write_report)
 brief_builder.add_edge(START, "write_brief")
 brief_builder.add_edge("write_brief", "write_report")
 brief = brief_builder.compile(name="brief")
+
+
+PARALLEL_TOPICS = ("rust", "go")
+WORD_DELAY = 0.05  # seconds before each word of the notes: the two branches take turns
+
+
+class ResearchState(TypedDict):
+    topic: str
+    notes: Annotated[list[BaseMessage], add_messages]
+
+
+class ParallelState(MessagesState):
+    notes: Annotated[list[BaseMessage], add_messages]
+
+
+async def summarize(state: ResearchState) -> dict[str, Any]:
+    model = AgentModel(agent="summarizer", token_delay=WORD_DELAY)
+    return {"notes": [await model.ainvoke([HumanMessage(content=state["topic"])])]}
+
+
+def plan_topics(state: ParallelState) -> dict[str, Any]:
+    return {}
+
+
+def send_topics(state: ParallelState) -> list[Send]:
+    return [Send("researcher", {"topic": topic}) for topic in PARALLEL_TOPICS]
+
+
+research = StateGraph(ResearchState)
+research.add_node("summarize", summarize)
+research.add_edge(START, "summarize")
+
+parallel_builder = StateGraph(ParallelState)
+parallel_builder.add_node("plan", plan_topics)
+parallel_builder.add_node("researcher", research.compile(name="researcher"))
+parallel_builder.add_node("report", write_report)
+parallel_builder.add_edge(START, "plan")
+parallel_builder.add_conditional_edges("plan", send_topics, ["researcher"])
+parallel_builder.add_edge("researcher", "report")
+parallel = parallel_builder.compile(name="parallel")

@@ -18,6 +18,8 @@
   ``researcher`` (a subgraph) at once, with two ``Send``s; each branch's ``summarize``
   streams its model's notes (kept in ``notes``, out of ``messages``) word by word, with a
   short wait before each word, so the two streams interleave; ``report`` ends the run.
+  Its context's ``gate`` (a file path), when set, holds ``summarize`` until that file
+  exists (two minutes at most), so a test sees the branches running.
 
 What a message asks (the last human message, case-insensitive):
 
@@ -39,8 +41,11 @@ conversation only (tool call ids on its length), so a run done again is the same
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from langchain.agents import create_agent
@@ -49,6 +54,7 @@ from langchain_core.tools import InjectedToolCallId, tool
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import InjectedState, ToolNode, tools_condition
+from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 from langgraph_supervisor import create_supervisor
 from langgraph_swarm import create_handoff_tool, create_swarm
@@ -265,7 +271,17 @@ class ParallelState(MessagesState):
     notes: Annotated[list[BaseMessage], add_messages]
 
 
-async def summarize(state: ResearchState) -> dict[str, Any]:
+@dataclass
+class GateContext:
+    gate: str = ""
+
+
+async def summarize(state: ResearchState, runtime: Runtime[GateContext]) -> dict[str, Any]:
+    gate = runtime.context.gate if runtime.context else ""
+    for _ in range(2400 if gate else 0):  # a test that failed early leaves no endless run
+        if await asyncio.to_thread(Path(gate).exists):
+            break
+        await asyncio.sleep(0.05)
     model = AgentModel(agent="summarizer", token_delay=WORD_DELAY)
     return {"notes": [await model.ainvoke([HumanMessage(content=state["topic"])])]}
 
@@ -278,11 +294,11 @@ def send_topics(state: ParallelState) -> list[Send]:
     return [Send("researcher", {"topic": topic}) for topic in PARALLEL_TOPICS]
 
 
-research = StateGraph(ResearchState)
+research = StateGraph(ResearchState, context_schema=GateContext)
 research.add_node("summarize", summarize)
 research.add_edge(START, "summarize")
 
-parallel_builder = StateGraph(ParallelState)
+parallel_builder = StateGraph(ParallelState, context_schema=GateContext)
 parallel_builder.add_node("plan", plan_topics)
 parallel_builder.add_node("researcher", research.compile(name="researcher"))
 parallel_builder.add_node("report", write_report)

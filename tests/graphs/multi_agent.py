@@ -14,7 +14,8 @@
   researchers to another key (``supervisor_messages``); the last node's report goes to
   ``messages``. The model's tokens and that human message still stream (``messages``
   mode streams every message a node returns, whatever its key).
-- ``parallel``: shaped as open_deep_research's supervisor is: ``plan`` sends two topics to
+- ``parallel``: shaped as open_deep_research's supervisor is: ``plan`` (its model's tool call
+  kept in ``notes``) sends two topics to
   ``researcher`` (a subgraph) at once, with two ``Send``s; each branch's ``summarize``
   streams its model's notes (kept in ``notes``, out of ``messages``) word by word, with a
   short wait before each word, so the two streams interleave; ``report`` ends the run.
@@ -30,7 +31,7 @@ What a message asks (the last human message, case-insensitive):
   <text>.``), its answer ``The research is done: found 3 results.``, then the supervisor's
   ``Here is what the researcher found.``
 - ``brief``: the brief ``Brief: <text>``, the report ``Report on <text>.``
-- ``parallel``: the notes ``Notes on rust: it is fast, and it is safe.`` and ``Notes on go:
+- ``parallel``: the plan's call ``research(topics)``, the notes ``Notes on rust: it is fast, and it is safe.`` and ``Notes on go:
   …``, then the report ``Report on <text>.``
 - ``deep``: the lead's ``transfer_to_team``, then the worker's ``lookup(topic)`` (``<topic> is well known.``) and the answer ``Looked it up:
   <topic> is well known.``
@@ -71,7 +72,7 @@ def _last_human(messages: Sequence[BaseMessage]) -> str:
     return humans[-1].text.strip() if humans else ""
 
 
-def _ask(name: str, args: dict[str, str], messages: Sequence[BaseMessage]) -> AIMessage:
+def _ask(name: str, args: dict[str, Any], messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content="", tool_calls=[tool_call(name, args, turn=len(messages))])
 
 
@@ -123,11 +124,16 @@ def reporter_rules(messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content=f"Report on {_last_human(messages)}.")
 
 
+def planner_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return _ask("research", {"topics": list(PARALLEL_TOPICS)}, messages)
+
+
 def summarizer_rules(messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content=f"Notes on {_last_human(messages)}: it is fast, and it is safe.")
 
 
 RULES: dict[str, Rules] = {
+    "planner": planner_rules,
     "summarizer": summarizer_rules,
     "briefer": briefer_rules,
     "reporter": reporter_rules,
@@ -286,8 +292,9 @@ async def summarize(state: ResearchState, runtime: Runtime[GateContext]) -> dict
     return {"notes": [await model.ainvoke([HumanMessage(content=state["topic"])])]}
 
 
-def plan_topics(state: ParallelState) -> dict[str, Any]:
-    return {}
+async def plan_topics(state: ParallelState) -> dict[str, Any]:
+    # Its tool call is kept out of `messages` too, as open_deep_research's supervisor's.
+    return {"notes": [await AgentModel(agent="planner").ainvoke(state["messages"])]}
 
 
 def send_topics(state: ParallelState) -> list[Send]:

@@ -113,6 +113,7 @@ class HumanOutput(RunOutput):
         self._live: AIItem | None = None  # the message that has the floor (its line is open)
         self._waiting: list[str | AIItem] = []  # lines and messages waiting for the floor
         self._streamed: dict[str, str] = {}  # AI text written so far, by message
+        self._streaming: dict[str, AIItem] = {}  # messages seen, not written to their end
         self._complete: set[str] = set()  # messages whose stream said it ended
         self._ended: set[str] = set()  # AI messages written to their end
 
@@ -199,6 +200,7 @@ class HumanOutput(RunOutput):
         the item now", never as its own delta: one batch can add a message and grow it."""
         if item.key in self._ended:
             return  # the thread's final state confirming it: written already
+        self._streaming[item.key] = item
         live = self._live
         if live is not None and live.key != item.key:
             if not any(isinstance(w, AIItem) and w.key == item.key for w in self._waiting):
@@ -216,17 +218,20 @@ class HumanOutput(RunOutput):
         if key is None or event.chunk.get("chunk_position") != "last":
             return
         self._complete.add(key)
-        if self._live is not None and self._live.key == key:
-            self._finish(self._live)
+        item = self._streaming.get(key)
+        if item is not None:
+            self._ai(item)  # its line ends, or it prints whole (its tool calls with it)
 
     def _finish(self, item: AIItem) -> None:
-        """`item`'s stream is over: its line ends; once it is final, its tool calls print,
-        then what waited for the floor."""
+        """`item`'s stream is over: its line ends; once it is final or its stream said it
+        ended (its tool calls are whole then), its tool calls print; then what waited for
+        the floor."""
         self._live = None
         self._end_open_line()
-        if not item.streaming:
+        if not item.streaming or item.key in self._complete:
             self._ended.add(item.key)
             self._streamed.pop(item.key, None)
+            self._streaming.pop(item.key, None)
             for call in item.tool_calls:
                 args = compact_json(call.args, VALUE_LIMIT)
                 self.line(f"{_where(item.namespace)}tool call: {call.name}({args})")

@@ -115,6 +115,9 @@ async def test_two_researchers_streaming_at_once_print_each_message_whole_once(
         "[researcher] ai (summarize): Notes on go: it is fast, and it is safe.",
         "[researcher] ai (summarize): Notes on rust: it is fast, and it is safe.",
     ]
-    assert printed[0] == "plan ▸ nothing"
+    # The plan's tool call, kept out of `messages`, prints as its stream ends (not when
+    # the run ends, with the thread's final state).
+    assert printed[0] == 'tool call: research({"topics":["rust","go"]})'
+    assert printed[1].startswith('plan ▸ notes=[{"content":""')
     assert printed[-2:] == ["ai (report): Report on rust or go.", "report ▸ messages"]
-    assert len(printed) == 9  # the notes, each branch's two updates, plan's and report's
+    assert len(printed) == 10  # the notes, each branch's two updates, plan's and report's

@@ -14,6 +14,13 @@
   researchers to another key (``supervisor_messages``); the last node's report goes to
   ``messages``. The model's tokens and that human message still stream (``messages``
   mode streams every message a node returns, whatever its key).
+- ``parallel``: shaped as open_deep_research's supervisor is: ``plan`` (its model's tool call
+  kept in ``notes``) sends two topics to
+  ``researcher`` (a subgraph) at once, with two ``Send``s; each branch's ``summarize``
+  streams its model's notes (kept in ``notes``, out of ``messages``) word by word, with a
+  short wait before each word, so the two streams interleave; ``report`` ends the run.
+  Its context's ``gate`` (a file path), when set, holds ``summarize`` until that file
+  exists (two minutes at most), so a test sees the branches running.
 
 What a message asks (the last human message, case-insensitive):
 
@@ -24,6 +31,8 @@ What a message asks (the last human message, case-insensitive):
   <text>.``), its answer ``The research is done: found 3 results.``, then the supervisor's
   ``Here is what the researcher found.``
 - ``brief``: the brief ``Brief: <text>``, the report ``Report on <text>.``
+- ``parallel``: the plan's call ``research(topics)``, the notes ``Notes on rust: it is fast, and it is safe.`` and ``Notes on go:
+  …``, then the report ``Report on <text>.``
 - ``deep``: the lead's ``transfer_to_team``, then the worker's ``lookup(topic)`` (``<topic> is well known.``) and the answer ``Looked it up:
   <topic> is well known.``
 
@@ -33,9 +42,12 @@ conversation only (tool call ids on its length), so a run done again is the same
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
 
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -43,7 +55,8 @@ from langchain_core.tools import InjectedToolCallId, tool
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import InjectedState, ToolNode, tools_condition
-from langgraph.types import Command
+from langgraph.runtime import Runtime
+from langgraph.types import Command, Send
 from langgraph_supervisor import create_supervisor
 from langgraph_swarm import create_handoff_tool, create_swarm
 
@@ -59,7 +72,7 @@ def _last_human(messages: Sequence[BaseMessage]) -> str:
     return humans[-1].text.strip() if humans else ""
 
 
-def _ask(name: str, args: dict[str, str], messages: Sequence[BaseMessage]) -> AIMessage:
+def _ask(name: str, args: dict[str, Any], messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content="", tool_calls=[tool_call(name, args, turn=len(messages))])
 
 
@@ -111,7 +124,17 @@ def reporter_rules(messages: Sequence[BaseMessage]) -> AIMessage:
     return AIMessage(content=f"Report on {_last_human(messages)}.")
 
 
+def planner_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return _ask("research", {"topics": list(PARALLEL_TOPICS)}, messages)
+
+
+def summarizer_rules(messages: Sequence[BaseMessage]) -> AIMessage:
+    return AIMessage(content=f"Notes on {_last_human(messages)}: it is fast, and it is safe.")
+
+
 RULES: dict[str, Rules] = {
+    "planner": planner_rules,
+    "summarizer": summarizer_rules,
     "briefer": briefer_rules,
     "reporter": reporter_rules,
     "flight_assistant": flight_rules,
@@ -239,3 +262,54 @@ brief_builder.add_node("write_report", write_report)
 brief_builder.add_edge(START, "write_brief")
 brief_builder.add_edge("write_brief", "write_report")
 brief = brief_builder.compile(name="brief")
+
+
+PARALLEL_TOPICS = ("rust", "go")
+WORD_DELAY = 0.05  # seconds before each word of the notes: the two branches take turns
+
+
+class ResearchState(TypedDict):
+    topic: str
+    notes: Annotated[list[BaseMessage], add_messages]
+
+
+class ParallelState(MessagesState):
+    notes: Annotated[list[BaseMessage], add_messages]
+
+
+@dataclass
+class GateContext:
+    gate: str = ""
+
+
+async def summarize(state: ResearchState, runtime: Runtime[GateContext]) -> dict[str, Any]:
+    gate = runtime.context.gate if runtime.context else ""
+    for _ in range(2400 if gate else 0):  # a test that failed early leaves no endless run
+        if await asyncio.to_thread(Path(gate).exists):
+            break
+        await asyncio.sleep(0.05)
+    model = AgentModel(agent="summarizer", token_delay=WORD_DELAY)
+    return {"notes": [await model.ainvoke([HumanMessage(content=state["topic"])])]}
+
+
+async def plan_topics(state: ParallelState) -> dict[str, Any]:
+    # Its tool call is kept out of `messages` too, as open_deep_research's supervisor's.
+    return {"notes": [await AgentModel(agent="planner").ainvoke(state["messages"])]}
+
+
+def send_topics(state: ParallelState) -> list[Send]:
+    return [Send("researcher", {"topic": topic}) for topic in PARALLEL_TOPICS]
+
+
+research = StateGraph(ResearchState, context_schema=GateContext)
+research.add_node("summarize", summarize)
+research.add_edge(START, "summarize")
+
+parallel_builder = StateGraph(ParallelState, context_schema=GateContext)
+parallel_builder.add_node("plan", plan_topics)
+parallel_builder.add_node("researcher", research.compile(name="researcher"))
+parallel_builder.add_node("report", write_report)
+parallel_builder.add_edge(START, "plan")
+parallel_builder.add_conditional_edges("plan", send_topics, ["researcher"])
+parallel_builder.add_edge("researcher", "report")
+parallel = parallel_builder.compile(name="parallel")

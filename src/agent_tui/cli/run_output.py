@@ -2,7 +2,8 @@
 
 `HumanOutput` writes lines for a reader from the chat's own transcript changes (so text
 is assembled exactly as in the TUI): AI text as it streams, tool calls and results, node
-updates, custom events, interrupts. `JsonOutput` writes one JSON object per server event
+updates, custom events, interrupts. When two messages stream at once (parallel branches),
+the first is written as it streams and the other prints whole once its stream ended. `JsonOutput` writes one JSON object per server event
 (JSON Lines, stable keys `event`, `data`, `run_id`, `thread_id`), then one `outcome`
 object (with `failure`: the exception's type, message and node, from the thread's state
 where the error event has only the server's generic words). Both say on stderr what goes
@@ -34,10 +35,12 @@ from agent_tui.chat.items import (
     TranscriptChange,
     Updated,
 )
+from agent_tui.chat.messages import message_id
 from agent_tui.client.events import (
     CheckpointsEvent,
     DebugEvent,
     EventsEvent,
+    MessagesEvent,
     MetadataEvent,
     TasksEvent,
     UnknownEvent,
@@ -99,11 +102,19 @@ class RunOutput:
 
 
 class HumanOutput(RunOutput):
+    """Lines for a reader. One message at a time has the floor: its line is written word
+    by word as it streams, and what comes meanwhile from elsewhere (another branch's
+    message streaming at the same time, its tool results and updates) waits, in order,
+    until that message's stream ends; a message that waited prints whole, once."""
+
     def __init__(self, thread_id: str, out: TextIO | None = None, err: TextIO | None = None):
         super().__init__(thread_id, out, err)
         self._open: str | None = None  # the AI message whose line is still being written
-        self._streamed: dict[str, list[str]] = {}  # AI text written so far, by message
-        self._written: dict[str, int] = {}  # its length
+        self._live: AIItem | None = None  # the message that has the floor (its line is open)
+        self._waiting: list[str | AIItem] = []  # lines and messages waiting for the floor
+        self._streamed: dict[str, str] = {}  # AI text written so far, by message
+        self._streaming: dict[str, AIItem] = {}  # messages seen, not written to their end
+        self._complete: set[str] = set()  # messages whose stream said it ended
         self._ended: set[str] = set()  # AI messages written to their end
 
     def started(self, *, new: bool, assistant: str) -> None:
@@ -118,11 +129,13 @@ class HumanOutput(RunOutput):
         if isinstance(event, Received) and not event.duplicate:
             run_event = event.event
             if isinstance(run_event, MetadataEvent) and run_event.run_id:
-                self.line(f"run {run_event.run_id}")
+                self._say(f"run {run_event.run_id}")
             elif isinstance(run_event, _RAW_KINDS):
-                self.line(f"{run_event.raw_event}: {compact_json(run_event.data, VALUE_LIMIT)}")
+                self._say(f"{run_event.raw_event}: {compact_json(run_event.data, VALUE_LIMIT)}")
         for change in changes:
             self._change(change)
+        if isinstance(event, Received) and isinstance(event.event, MessagesEvent):
+            self._stream_ended(event.event)
         if isinstance(event, Finished):
             self._end_line()
         super().step(event, changes, run_id)
@@ -165,63 +178,116 @@ class HumanOutput(RunOutput):
         elif isinstance(change, Updated):
             return  # an answered interrupt, a tool result's final text: shown already
         elif isinstance(item, HumanItem):
-            self.line(f"human: {item.text}")
+            self._say(f"human: {item.text}")
         elif isinstance(item, ToolResultItem) and item.handoff:
-            self.line(f"{_where(item.namespace)}→ {item.handoff}")  # a multi-agent handoff
+            # A multi-agent handoff.
+            self._say(f"{_where(item.namespace)}→ {item.handoff}", item.namespace)
         elif isinstance(item, ToolResultItem):
             verb = "failed" if item.status == "error" else "result"
-            self.line(f"{_where(item.namespace)}tool {verb} ({item.name}): {item.content}")
+            line = f"{_where(item.namespace)}tool {verb} ({item.name}): {item.content}"
+            self._say(line, item.namespace)
         elif isinstance(item, NodeUpdateItem):
-            self.line(f"{_where(item.namespace)}{item.node} ▸ {_update(item.update)}")
+            line = f"{_where(item.namespace)}{item.node} ▸ {_update(item.update)}"
+            self._say(line, item.namespace)
         elif isinstance(item, CustomItem):
-            self.line(f"{_where(item.namespace)}custom: {_shown(item.data)}")
+            self._say(f"{_where(item.namespace)}custom: {_shown(item.data)}", item.namespace)
         elif isinstance(item, InterruptItem):
-            self.line(f"{_where(item.namespace)}interrupt: {_shown(item.value)}")
+            self._say(f"{_where(item.namespace)}interrupt: {_shown(item.value)}", item.namespace)
 
     def _ai(self, item: AIItem) -> None:
-        """Write what the message has that was not written yet. Items change in place,
-        so a change is read as "look at the item now", never as its own delta: one batch
-        can add a message and grow it."""
+        """Write what the message has that was not written yet, when it has the floor (it
+        waits for it otherwise). Items change in place, so a change is read as "look at
+        the item now", never as its own delta: one batch can add a message and grow it."""
         if item.key in self._ended:
             return  # the thread's final state confirming it: written already
-        pieces = self._streamed.setdefault(item.key, [])
-        written = self._written.get(item.key, 0)
-        if item.streaming:
-            if len(item.text) > written:
-                self._write_ai(item, item.text[written:])
+        self._streaming[item.key] = item
+        live = self._live
+        if live is not None and live.key != item.key:
+            if not any(isinstance(w, AIItem) and w.key == item.key for w in self._waiting):
+                self._waiting.append(item)
             return
-        # Final: the rest of its text (the whole of it, when it did not stream), its calls.
-        so_far = "".join(pieces)
-        if len(item.text) > len(so_far) and item.text.startswith(so_far):
-            self._write_ai(item, item.text[len(so_far) :])
-        if self._open == item.key:
-            self._end_line()
-        self._ended.add(item.key)
-        self._streamed.pop(item.key, None)
-        self._written.pop(item.key, None)
-        for call in item.tool_calls:
-            args = compact_json(call.args, VALUE_LIMIT)
-            self.line(f"{_where(item.namespace)}tool call: {call.name}({args})")
+        self._write_ai(item)
+        if item.streaming and item.key not in self._complete:
+            self._live = item if self._open == item.key else None
+            return
+        self._finish(item)
 
-    def _write_ai(self, item: AIItem, text: str) -> None:
+    def _stream_ended(self, event: MessagesEvent) -> None:
+        """The stream's last chunk of a message (`chunk_position`): the floor is free."""
+        key = message_id(event.chunk)
+        if key is None or event.chunk.get("chunk_position") != "last":
+            return
+        self._complete.add(key)
+        item = self._streaming.get(key)
+        if item is not None:
+            self._ai(item)  # its line ends, or it prints whole (its tool calls with it)
+
+    def _finish(self, item: AIItem) -> None:
+        """`item`'s stream is over: its line ends; once it is final or its stream said it
+        ended (its tool calls are whole then), its tool calls print; then what waited for
+        the floor."""
+        self._live = None
+        self._end_open_line()
+        if not item.streaming or item.key in self._complete:
+            self._ended.add(item.key)
+            self._streamed.pop(item.key, None)
+            self._streaming.pop(item.key, None)
+            for call in item.tool_calls:
+                args = compact_json(call.args, VALUE_LIMIT)
+                self.line(f"{_where(item.namespace)}tool call: {call.name}({args})")
+        self._give_floor()
+
+    def _give_floor(self) -> None:
+        """What waited, in order, until a message that streams on takes the floor."""
+        while self._waiting and self._live is None:
+            waited = self._waiting.pop(0)
+            if isinstance(waited, str):
+                self.line(waited)
+            else:
+                self._ai(waited)
+
+    def _write_ai(self, item: AIItem) -> None:
+        so_far = self._streamed.get(item.key, "")
+        if len(item.text) <= len(so_far) or not item.text.startswith(so_far):
+            return
+        text = item.text[len(so_far) :]
         if self._open != item.key:
-            self._end_line()
+            self._end_open_line()
             node = f" ({item.node})" if item.node else ""
             self.out.write(clean_text(f"{_where(item.namespace)}ai{node}: "))
             self._open = item.key
         # Cleaned piece by piece: a sequence split across two tokens loses its ESC in the
         # first, so what follows is inert text.
         self.out.write(clean_text(text))
-        self._streamed.setdefault(item.key, []).append(text)
-        self._written[item.key] = self._written.get(item.key, 0) + len(text)
+        self._streamed[item.key] = so_far + text
+
+    def _say(self, text: str, namespace: tuple[str, ...] | None = None) -> None:
+        """A line, once the floor is free. A line from the namespace of the message that
+        has the floor says its node moved on: that message's stream is over."""
+        live = self._live
+        if live is not None and namespace is not None and namespace == live.namespace:
+            self._finish(live)
+        if self._live is not None:
+            self._waiting.append(text)
+        else:
+            self.line(text)
 
     def _end_line(self) -> None:
+        """Everything waiting is written (the run ended)."""
+        while self._live is not None or self._waiting:
+            if self._live is not None:
+                self._finish(self._live)
+            else:
+                self._give_floor()
+        self._end_open_line()
+
+    def _end_open_line(self) -> None:
         if self._open is not None:
             self.out.write("\n")
             self._open = None
 
     def line(self, text: str) -> None:
-        self._end_line()
+        self._end_open_line()
         self.out.write(clean_text(text) + "\n")
 
 

@@ -15,7 +15,7 @@ is collapsed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +58,27 @@ def shown_as(node: str, expanded: Iterable[str] | None) -> str:
         if name not in opened:
             return name
     return node
+
+
+def drawn_box(node: str, expanded: Iterable[str] | None, boxes: Collection[str]) -> str | None:
+    """The box `node`'s marks go on: the box of its outermost collapsed subgraph, or its
+    own; for a node the drawing does not show (of a subgraph a node calls from its code,
+    whose namespace may end in a call count: `tools:1:summarize`), the innermost drawn
+    box around it. None when no box holds it."""
+    parts = shown_as(node, expanded).split(":")
+    for depth in range(len(parts), 0, -1):
+        name = ":".join(parts[:depth])
+        if name in boxes:
+            return name
+    return None
+
+
+def running_as_drawn(
+    running: Iterable[str], expanded: Iterable[str] | None, boxes: Collection[str]
+) -> list[str]:
+    """The boxes lit as running, once each, in order (what the pane's status names)."""
+    opened = None if expanded is None else frozenset(expanded)
+    return sorted({box for node in running if (box := drawn_box(node, opened, boxes))})
 
 
 def ran_as_drawn(

@@ -341,6 +341,19 @@ class ThreadHistory:
         """The loaded checkpoints made on top of `checkpoint_id`: more than one is a fork."""
         return [row for row in self.rows if row.parent_checkpoint_id == checkpoint_id]
 
+    def branch_end(self, checkpoint_id: str) -> str:
+        """The newest loaded checkpoint of the branch `checkpoint_id` is on (at a fork,
+        the newest branch): `checkpoint_id` itself when nothing was made on top of it."""
+        newest_child: dict[str, str] = {}
+        for row in reversed(self.rows):  # oldest first: a newer child replaces an older one
+            if row.parent_checkpoint_id:
+                newest_child[row.parent_checkpoint_id] = row.checkpoint_id
+        cursor, seen = checkpoint_id, set()
+        while cursor in newest_child and cursor not in seen:
+            seen.add(cursor)
+            cursor = newest_child[cursor]
+        return cursor
+
     def lineage(self, checkpoint_id: str | None = None) -> list[ThreadState]:
         """`checkpoint_id` (default: the latest) and its loaded ancestors, oldest first:
         one branch of a forked thread."""

@@ -24,6 +24,8 @@ class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
     """Base screen: bindings with ids, worker failures forwarded to the app, and the
     read-only guard and error reporting of the shell (`shell.ShellApp`)."""
 
+    # What the key help (`?`) calls a screen whose breadcrumb names no title of its own.
+    HELP_TITLE: ClassVar[str] = ""
     # Textual's Screen bindings, redeclared with ids so a keymap can remap them.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "app.focus_next", "Focus Next", show=False, id="screen.focus_next"),

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from textual.notifications import Notification, Notify
 
 from agent_tui.text.sanitize import clean_text
 
@@ -48,6 +51,10 @@ def connected_status(session: LocalSession, url: str) -> str:
     return f"connected · {url}" if url else "connected"
 
 
+# The toast of each app's latest failed reload: the next reload that works removes it.
+_failure_toasts: WeakKeyDictionary[ShellApp, Notification] = WeakKeyDictionary()
+
+
 def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "") -> None:
     """A live reload of the local server at ``url``, as it happens; ``owner`` names the
     process that reloads it when it is not this app's own server."""
@@ -60,6 +67,11 @@ def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "")
         return
     if event.kind == "reloaded":
         app.connection_status = f"connected · {url}"
+        failure = _failure_toasts.pop(app, None)
+        if failure is not None and not failure.has_expired:
+            # Its words are wrong now, and it would cover the screen (the chat's input)
+            # for long. Textual removes no single toast publicly: the ones shown go.
+            app.clear_notifications()
         app.notify(
             clean_text(f"{event.message}; graphs refreshed"), title=title, timeout=4, markup=False
         )
@@ -74,7 +86,7 @@ def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "")
     where = f"{first.file.name}:{first.line}" if first and first.file and first.line else ""
     # Stays in the header, on every screen, until a reload works again.
     app.connection_status = f"reload failed{f' ({where})' if where else ''} · {url}"
-    app.notify(
+    failure = Notification(
         clean_text("\n".join([*problems[:5], *details])),
         title="Reload failed: the server keeps running the previous code"
         + (f" ({owner})" if owner else ""),
@@ -82,6 +94,8 @@ def show_reload(app: ShellApp, event: ReloadEvent, url: str, *, owner: str = "")
         timeout=30,
         markup=False,
     )
+    _failure_toasts[app] = failure
+    app.post_message(Notify(failure))  # as `App.notify` does, keeping the toast to remove
 
 
 def watching_line(project: Path, *, graphs: bool) -> str:

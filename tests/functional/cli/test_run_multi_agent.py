@@ -98,3 +98,26 @@ async def test_json_output_of_a_straight_run_warns_of_no_other_branch(
     records = [json.loads(line) for line in out.splitlines()]
     assert records[-1]["event"] == "outcome"
     assert records[-1]["data"]["state"] == "done"
+
+
+async def test_two_researchers_streaming_at_once_print_each_message_whole_once(
+    agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two branches of one step (two `Send`s to a subgraph) stream their notes at once:
+    each message prints whole on one line with its prefix, not word by word in turns."""
+    code, out, err = await cli(
+        capsys, "run", "parallel", "--message", "rust or go", "--url", agent_server_url
+    )
+    assert (code, err) == (0, "")
+    printed = out.splitlines()[2:]
+    notes = [line for line in printed if "ai (summarize)" in line]
+    assert sorted(notes) == [
+        "[researcher] ai (summarize): Notes on go: it is fast, and it is safe.",
+        "[researcher] ai (summarize): Notes on rust: it is fast, and it is safe.",
+    ]
+    # The plan's tool call, kept out of `messages`, prints as its stream ends (not when
+    # the run ends, with the thread's final state).
+    assert printed[0] == 'tool call: research({"topics":["rust","go"]})'
+    assert printed[1].startswith('plan ▸ notes=[{"content":""')
+    assert printed[-2:] == ["ai (report): Report on rust or go.", "report ▸ messages"]
+    assert len(printed) == 10  # the notes, each branch's two updates, plan's and report's

@@ -360,3 +360,40 @@ async def test_a_hostile_graph_is_drawn_inertly_with_its_marks(
         await pilot.press("j", "b")  # its name in the status line too
         await wait_for(pilot, lambda: "● before" in status(screen), workers=False)
         drawn_inertly(app, "node-hostile", "✓1")
+
+
+async def test_the_running_line_names_the_boxes_drawn_once_each(
+    client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    """Two branches of a subgraph run at once (the `parallel` graph's two `Send`s): the
+    status line names the subgraph's box while it is collapsed, its inner node once it
+    is expanded, each once; never a node the drawing does not show."""
+    gate = tmp_path / "gate"
+    assistant = await client.assistants.create("parallel", context={"gate": str(gate)})
+    app, screen = chat_app(client, (await chat_thread(client, assistant)).thread_id, assistant)
+    async with app.run_test(size=(200, 45)) as pilot:
+        pane = pane_of(app)
+        view = await show_graph(pilot, screen, wait_for)
+        try:
+            await type_and_send(pilot, pane, "rust or go")
+            await wait_for(
+                pilot,
+                lambda: top_border(view.plain, "researcher").startswith("┌▶"),
+                what="the researchers lit while the gate holds them",
+                workers=False,
+            )
+            assert status(screen).startswith("Graph  ▶ running researcher  ")
+            view.focus()  # sending focused the prompt
+            view.select("researcher")
+            await pilot.press("enter")  # the subgraph's nodes in a frame, in place
+            assert "│ researcher:summarize │" in view.plain
+            await wait_for(
+                pilot,
+                lambda: "running researcher:summarize  " in status(screen),
+                what="the inner node named",
+                workers=False,
+            )
+            assert status(screen).startswith("Graph  ▶ running researcher:summarize  ")
+        finally:
+            gate.touch()
+        await wait_for(pilot, lambda: ended(pane), what="the run's end")

@@ -195,3 +195,27 @@ async def test_a_long_node_name_wraps_under_the_bars(wait_for: WaitFor) -> None:
         shown = " ".join(screen_text(app).split())
         assert "slowest: step 1 slow_model_slow_model_" in shown
         assert shown.endswith("(2.00 s of 2.11 s running)"), shown
+
+
+async def test_the_waterfall_follows_a_run_made_while_the_view_is_open(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    """A run made while the Timeline shows (here from elsewhere, seen by the status poll)
+    adds its supersteps to the waterfall once its checkpoints load: the tab shows the
+    whole branch, not the steps up to the checkpoint the history's cursor was on."""
+    thread = await counter_thread(client)
+    app, screen = view_app(client, thread.thread_id, status_interval=0.2)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        screen.tabs.active = "tab-timeline"
+        view = screen.query_one(TimelineView)
+        await wait_for(pilot, lambda: len(view.steps) == 4, what="the first run's steps")
+        async with client.runs.stream(thread.thread_id, "counter", input={"n": 1}) as run:
+            async for _ in run:
+                pass
+        await wait_for(pilot, lambda: len(screen.history.rows) == 8, what="the new checkpoints")
+        await wait_for(pilot, lambda: len(view.steps) == 8, what="the second run's steps")
+        await pilot.pause()
+        # The tab is right of the history pane: the part of each line after its border.
+        painted = [line.split("│")[-1].split()[:2] for line in screen_text(app).splitlines()]
+        assert ["6", "dbl"] in painted  # the second run's last superstep has its row

@@ -6,6 +6,7 @@ verb the screen does not offer is not listed).
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from rich.table import Table
@@ -61,6 +62,17 @@ def keys_of(screen: Screen[object]) -> tuple[list[KeyRow], list[KeyRow], list[Ke
     return own, widget, global_
 
 
+def screen_title(screen: Screen[object]) -> str:
+    """What the help calls `screen`: the title its breadcrumb shows (`threads`), else its
+    class's `HELP_TITLE`, else its class's name in words (`PathScreen` → `path`), so a
+    screen without a title still reads as words."""
+    title = getattr(screen, "breadcrumb_title", None) or getattr(screen, "HELP_TITLE", None)
+    if isinstance(title, str) and title:
+        return title
+    name = type(screen).__name__.removesuffix("Screen") or "screen"
+    return " ".join(word.lower() for word in re.findall(r"[A-Z]+[a-z0-9]*|[a-z0-9]+", name))
+
+
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -93,8 +105,7 @@ class HelpScreen(ModalScreen[None]):
     @classmethod
     def for_screen(cls, screen: Screen[object]) -> HelpScreen:
         own, widget, global_ = keys_of(screen)
-        title = getattr(screen, "breadcrumb_title", None) or type(screen).__name__
-        return cls(f"Keys: {title}", own, widget, global_)
+        return cls(f"Keys: {screen_title(screen)}", own, widget, global_)
 
     @property
     def local_keys(self) -> list[KeyRow]:

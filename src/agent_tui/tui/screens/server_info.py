@@ -116,6 +116,7 @@ class Summary(Static):
 
 class ServerInfoScreen(AgentScreen[None]):
     CSS_PATH = "server_info.tcss"
+    HELP_TITLE = "home (server and graphs)"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Off the footer (80 columns) like Attention below: `?` lists them.
         Binding("r", "refresh", "Refresh", show=False, id="server_info.refresh"),

@@ -89,6 +89,7 @@ def connect_failure_title(target: ServerTarget, context_name: str, error: BaseEx
 
 
 class StartupScreen(AgentScreen[None]):
+    HELP_TITLE = "start-up"
     # Absolute, so the app can read the same file before the first paint (see `AgentTuiApp`).
     CSS_PATH = Path(__file__).with_name("startup.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [

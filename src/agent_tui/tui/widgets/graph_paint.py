@@ -22,7 +22,13 @@ from rich.style import Style
 from rich.text import Text
 
 from agent_tui.graph_drawing import Box, Layout, render_lines
-from agent_tui.graph_drawing.live import NodeMarks, NodeRun, ran_as_drawn, shown_as
+from agent_tui.graph_drawing.live import (
+    NodeMarks,
+    NodeRun,
+    ran_as_drawn,
+    running_as_drawn,
+    shown_as,
+)
 from agent_tui.threads.timeline import format_duration
 
 RUNNING = Style(bold=True, color="black", bgcolor="green")
@@ -40,17 +46,18 @@ class _Shown:
         self, marks: NodeMarks, expanded: Iterable[str] | None, boxes: Iterable[str]
     ) -> None:
         opened = None if expanded is None else frozenset(expanded)
+        drawn = frozenset(boxes)
 
         def box(node: str) -> str:
             return shown_as(node, opened)
 
-        self.running = {box(node) for node in marks.running}
+        self.running = set(running_as_drawn(marks.running, opened, drawn))
         self.step = {box(node) for node in marks.step}
         self.before = {box(node) for node in marks.before}
         self.after = {box(node) for node in marks.after}
         self.paused = {box(node): side for node, side in marks.paused.items()}
         # The boxes drawn, numbered as the pane's status line counts them.
-        self.ran: dict[str, NodeRun] = ran_as_drawn(marks.ran, opened, boxes)
+        self.ran: dict[str, NodeRun] = ran_as_drawn(marks.ran, opened, drawn)
 
     def style(self, node: str) -> Style | None:
         if node in self.running:

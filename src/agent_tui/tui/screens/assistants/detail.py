@@ -65,6 +65,7 @@ def diff_text(active: AssistantVersion, other: AssistantVersion) -> Text:
 
 
 class AssistantDetailScreen(AgentScreen[bool]):
+    HELP_TITLE = "assistant"
     AUTO_FOCUS = "#versions"
     DEFAULT_CSS = """
     AssistantDetailScreen #detail-summary { height: auto; padding: 0 1; }

@@ -29,6 +29,7 @@ LIST_LEGEND = "──▶ edge   ╌╌▶ conditional (decided at run time)   �
 
 
 class AssistantGraphScreen(AgentScreen[None]):
+    HELP_TITLE = "assistant graph"
     DEFAULT_CSS = """
     AssistantGraphScreen #graph-title { padding: 0 1; height: auto; }
     AssistantGraphScreen #graph-legend { padding: 0 1; color: $text-muted; }

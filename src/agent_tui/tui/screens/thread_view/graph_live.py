@@ -29,7 +29,13 @@ from agent_tui.chat.breakpoints import BreakpointNode, BreakpointRefused
 from agent_tui.chat.waiting import waiting_of
 from agent_tui.client import ApiError
 from agent_tui.graph_drawing import is_small
-from agent_tui.graph_drawing.live import LiveRun, NodeMarks, Pause, ran_as_drawn
+from agent_tui.graph_drawing.live import (
+    LiveRun,
+    NodeMarks,
+    Pause,
+    ran_as_drawn,
+    running_as_drawn,
+)
 from agent_tui.threads.timeline import node_seconds, run_id_of
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
@@ -261,8 +267,10 @@ class LiveGraph:
 
     def _status(self, marks: NodeMarks) -> Text:
         text = Text("Graph", style="bold")
+        view = self.pane.view
+        boxes = view.drawn.boxes
         parts: list[tuple[str, list[str]]] = [
-            ("▶ running", sorted(marks.running)),
+            ("▶ running", running_as_drawn(marks.running, view.expanded, boxes)),
             ("‖ paused before", sorted(n for n, p in marks.paused.items() if p == "before")),
             ("‖ paused after", sorted(n for n, p in marks.paused.items() if p == "after")),
             ("? asks in", sorted(n for n, p in marks.paused.items() if p == "asks")),
@@ -275,8 +283,7 @@ class LiveGraph:
             if names:
                 text.append(f"  {label} ")
                 text.append_text(server_text(", ".join(names), style="bold"))
-        view = self.pane.view
-        ran = ran_as_drawn(marks.ran, view.expanded, view.drawn.boxes) if marks.ran else {}
+        ran = ran_as_drawn(marks.ran, view.expanded, boxes) if marks.ran else {}
         if ran:  # the boxes' own numbers: the highest is this count
             text.append(f"  ✓ {len(ran)} ran")
         return text

@@ -79,6 +79,7 @@ NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the 
 
 class ThreadViewScreen(AgentScreen[None]):
     CSS_PATH = "screen.tcss"
+    HELP_TITLE = "thread"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread_view.back"),
         Binding("f", "fork", "Fork", id="thread_view.fork"),

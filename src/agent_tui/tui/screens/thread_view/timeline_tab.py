@@ -1,7 +1,7 @@
 """The thread view's Timeline tab (`T`): a branch's supersteps as a waterfall.
 
 A part the screen (screen.py) owns. It shows the branch of the selected checkpoint (else
-the newest) with `threads/timeline.build_timeline`: node spans from the runs streamed in
+the newest), from the thread's first checkpoint to the branch's newest, with `threads/timeline.build_timeline`: node spans from the runs streamed in
 this session (the chat's event records), and the start of each run that resumed after a
 pause or ran from an older checkpoint — read from the run records (`GET
 /threads/{id}/runs/{run_id}`), once per run, so a pause is never counted as a node's time.
@@ -81,10 +81,10 @@ class TimelineTab:
         return bool(runs_to_ask(self._shown) - self._asked)
 
     def _branch(self, selected: HistoryRow | None) -> list[HistoryRow]:
-        ids = [
-            state.checkpoint_id
-            for state in self.history.lineage(selected.checkpoint_id if selected else None)
-        ]
+        # The whole branch the cursor is on, to its newest checkpoint: a run made while
+        # the view is open, or older pages loaded, add to it wherever the cursor rests.
+        end = self.history.branch_end(selected.checkpoint_id) if selected else None
+        ids = [state.checkpoint_id for state in self.history.lineage(end)]
         rows = {row.checkpoint_id: row for row in self.history.rows}
         return [rows[i] for i in ids if i in rows]
 

@@ -174,7 +174,9 @@ class LiveRun:
                 if isinstance(namespace, str) and namespace:
                     path = _path("|" + "|".join(namespace.split("|")[:-1]))
                 node = _node(path, meta.get("langgraph_node"))
-                if node is not None and node not in self._started:
+                # With `tasks` streamed, starts are known exactly: a token of a node that
+                # already ended (a subgraph's may come after its update) starts nothing.
+                if node is not None and node not in self._started and not self._streams_tasks:
                     self._began(node, elapsed_s)
                     return True
         return False

@@ -63,7 +63,7 @@ def free_port() -> int:
 
 
 def start_server(
-    data: Path, *, volatile: bool, name: str = ""
+    data: Path, *, volatile: bool, name: str = "", module: str = "agent_tui.local.server_process"
 ) -> tuple[subprocess.Popen[bytes], str]:
     from agent_tui.local import DEMO_CONFIG
     from agent_tui.local.server_environment import server_environment
@@ -74,7 +74,7 @@ def start_server(
         sys.executable,
         "-P",
         "-m",
-        "agent_tui.local.server_process",
+        module,
         "--config",
         str(DEMO_CONFIG),
         "--port",
@@ -204,6 +204,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=80, help="counter runs per round and mode")
     parser.add_argument("--chat-runs", type=int, default=16, help="chat runs per round and mode")
     parser.add_argument("--threads", type=int, default=300, help="threads made beforehand")
+    parser.add_argument(
+        "--durable-module",
+        default="agent_tui.local.server_process",
+        help="the durable server's module (agent_tui.server.main: the issue 31 prototype)",
+    )
     add_options(parser, quick=180, full=3600)
     args = parser.parse_args()
     arm(args)
@@ -211,7 +216,12 @@ def main() -> int:
         args.rounds, args.runs, args.chat_runs, args.threads = 2, 16, 8, 30
     home = Path(tempfile.mkdtemp(prefix="agent-tui-bench-"))
     servers = {
-        name: start_server(home / name, volatile=name == "volatile", name=name)
+        name: start_server(
+            home / name,
+            volatile=name == "volatile",
+            name=name,
+            module="agent_tui.local.server_process" if name == "volatile" else args.durable_module,
+        )
         for name in ("durable", "volatile")
     }
     try:

@@ -1,0 +1,289 @@
+"""PROTOTYPE. The runtime's own records (threads, runs, assistants, crons, retry counts)
+are saved before any answer acknowledges a change to them.
+
+langgraph-api has no setting for where the in-memory runtime keeps them: it pickles each
+dictionary whole (``PersistentDict``) from a thread every 10 s. Here, through the public
+``http.app`` setting (a Starlette app whose middleware langgraph-api puts outside its own
+routes, and whose lifespan it runs after its own start), an ASGI middleware holds the
+first message of the answer to any changing request until those dictionaries are written
+(each pickled whole, written to a temporary file and renamed over the runtime's own file,
+as the runtime does; skipped when its bytes are the same as last time). An answer sent as
+it is made (``runs/wait``, a run's stream) is acknowledged by its end, so the save comes
+before its last message. A write that fails becomes ``507`` before any ``200``; while
+saving fails, changing requests are refused before they reach the runtime.
+
+Saves are shared: every request that asks before a save starts is answered by it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import os
+import pickle
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from typing import Any
+
+from agent_tui.server import upstream
+
+# Taken before langgraph-api's blocking-call guard wraps them (it starts with the queue,
+# after this module is imported): these writes are on purpose, on the event loop.
+_open, _write, _close, _replace = os.open, os.write, os.close, os.replace
+
+logger = logging.getLogger("agent_tui.server.records")
+
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+READ_SUFFIXES = ("/search", "/count", "/namespaces", "/versions", "/history")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class SaveError(OSError):
+    pass
+
+
+class Saver:
+    """Writes the runtime's dictionaries; `saved` shares one write between callers."""
+
+    BACKGROUND_DELAY = 0.1
+    FULL_EVERY = 200
+
+    def __init__(self) -> None:
+        self.problem: str | None = None
+        self._last: dict[str, bytes] = {}
+        self._pending: asyncio.Future[None] | None = None
+        self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._urgent = False
+        self._count = 0
+        self._cache: dict[str, dict[int, tuple[Any, Any, bytes]]] = {}
+        self.saves = 0
+        self.seconds = 0.0
+
+    def save(self) -> None:
+        if os.environ.get("AGENT_TUI_PROTOTYPE_NOSAVE"):  # measuring only
+            return
+        began = time.perf_counter()
+        try:
+            for kept in upstream.runtime_stores():
+                if kept.default_factory is int:
+                    continue  # the retry counts: the runtime never loads them (0.34-0.36)
+                data = self._encode(kept)
+                if self._last.get(kept.filename) == data:
+                    continue
+                _write_file(ours(kept.filename), data)
+                self._last[kept.filename] = data
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            if self.problem is None:
+                logger.error("agent-tui: cannot save the server's data: %s", reason)
+            self.problem = reason
+            raise SaveError(exc.errno, reason) from exc
+        finally:
+            self.saves += 1
+            self.seconds += time.perf_counter() - began
+            if self.saves % 200 == 0:  # measuring only
+                logger.warning(
+                    "agent-tui: %d saves, %.2f ms each",
+                    self.saves,
+                    self.seconds / self.saves * 1000,
+                )
+        if self.problem is not None:
+            self.problem = None
+            logger.warning("agent-tui: the server's data is saved again")
+
+    def _encode(self, kept: Any) -> bytes:
+        """The dictionary as ``{key: [record pickle, ...]}`` for a key holding a list of
+        records (the threads, runs, assistants …: a record is pickled again only when it
+        is another object or one of its values is), else ``{key: value pickle}``. A
+        value changed in place inside a record is not seen here: every `FULL_EVERY`
+        saves, everything is pickled again."""
+        self._count += 1
+        full = self._count % self.FULL_EVERY == 0
+        cache = self._cache.setdefault(kept.filename, {})
+        fresh: dict[int, tuple[Any, Any, bytes]] = {}
+        parts: dict[Any, Any] = {}
+        for key, value in list(kept.items()):
+            if isinstance(value, list) and all(type(r) is dict for r in value):
+                pickles = []
+                for record in value:
+                    seen = cache.get(id(record))
+                    if seen is None or full or seen[0] is not record or seen[1] != record:
+                        seen = (record, dict(record), pickle.dumps(record, 5))
+                    fresh[id(record)] = seen
+                    pickles.append(seen[2])
+                parts[key] = pickles
+            else:
+                parts[key] = pickle.dumps(value, 5)
+        self._cache[kept.filename] = fresh
+        return pickle.dumps(parts, 5)
+
+    def saved(self, *, urgent: bool = True) -> asyncio.Future[None]:
+        """Done when a save that started after this call has ended."""
+        loop = self._loop = asyncio.get_running_loop()
+        if self._pending is None:
+            self._pending = loop.create_future()
+            self._pending.add_done_callback(_read_outcome)
+        if self._handle is not None and urgent and not self._urgent:
+            self._handle.cancel()  # a background save, not due yet: now instead
+            self._handle = None
+        if self._handle is None:
+            self._urgent = urgent
+            self._handle = (
+                loop.call_soon(self._save_now)
+                if urgent
+                else loop.call_later(self.BACKGROUND_DELAY, self._save_now)
+            )
+        return self._pending
+
+    def soon_from_any_thread(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(functools.partial(self.saved, urgent=False))
+
+    def _save_now(self) -> None:
+        pending, self._pending, self._handle = self._pending, None, None
+        assert pending is not None
+        try:
+            self.save()
+        except SaveError as exc:
+            pending.set_exception(exc)
+        except Exception as exc:  # never leave an answer waiting
+            logger.exception("agent-tui: saving failed")
+            pending.set_exception(SaveError(0, repr(exc)))
+        else:
+            pending.set_result(None)
+
+
+def _read_outcome(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+def ours(filename: str) -> str:
+    """Where a dictionary of the runtime is saved (`restore` puts it back)."""
+    return filename + ".saved"
+
+
+def restore(filenames: list[str]) -> None:
+    """Before the runtime loads its files (from the ``http.app`` module's import: the
+    records name classes of langgraph-api, importable only then): each of ours newer than
+    the runtime's own (written at a clean stop) becomes the runtime's file."""
+    for filename in filenames:
+        try:
+            if os.path.getmtime(ours(filename)) < os.path.getmtime(filename):
+                continue
+        except FileNotFoundError:
+            if not os.path.exists(ours(filename)):
+                continue
+        with open(ours(filename), "rb") as file:
+            parts = pickle.load(file)
+        mapping = {
+            key: [pickle.loads(r) for r in value]
+            if isinstance(value, list)
+            else pickle.loads(value)
+            for key, value in parts.items()
+        }
+        with open(filename + ".restoring", "wb") as file:
+            pickle.dump(mapping, file, 5)
+        os.replace(filename + ".restoring", filename)
+
+
+def _write_file(filename: str, data: bytes) -> None:
+    temporary = filename + ".saving"
+    descriptor = _open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[_write(descriptor, view) :]
+    finally:
+        _close(descriptor)
+    _replace(temporary, filename)
+
+
+SAVER = Saver()
+WAKEUP = upstream.Wakeup()
+
+
+def changes(method: str, path: str) -> bool:
+    if method in READ_METHODS:
+        return False
+    return not (method == "POST" and path.rstrip("/").endswith(READ_SUFFIXES))
+
+
+def creates_run(method: str, path: str) -> bool:
+    parts = path.strip("/").split("/")
+    return method == "POST" and "runs" in parts and parts[-1] != "crons"
+
+
+class SaveBeforeAnswer:
+    """ASGI middleware: a changing request's answer waits for `SAVER`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not changes(scope["method"], scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        if SAVER.problem is not None:
+            try:
+                await SAVER.saved()
+            except SaveError as exc:
+                await _refuse(send, str(exc.strerror))
+                return
+        wakes = creates_run(scope["method"], scope["path"])
+        refused = streamed = False
+
+        async def send_after_save(message: Message) -> None:
+            nonlocal refused, streamed
+            if refused:
+                return
+            if message["type"] == "http.response.start":
+                if wakes:
+                    WAKEUP.set()
+                streamed = _streamed(message)
+                if not streamed:
+                    try:
+                        await SAVER.saved()
+                    except SaveError as exc:
+                        refused = True
+                        await _refuse(send, str(exc.strerror))
+                        return
+            elif streamed and not message.get("more_body", False):
+                await SAVER.saved()  # a failure cuts the answer short
+            await send(message)
+
+        await self.app(scope, receive, send_after_save)
+
+
+def _streamed(start: Message) -> bool:
+    if start.get("status") in (204, 304):
+        return False
+    return not any(name.lower() == b"content-length" for name, _ in start.get("headers", ()))
+
+
+async def _refuse(send: Send, reason: str) -> None:
+    body = json.dumps({"detail": reason}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": 507, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+@contextlib.asynccontextmanager
+async def lifespan(_: Any) -> AsyncIterator[None]:
+    """Run by langgraph-api after its own start (``combine_lifespans(lifespan, custom)``):
+    the runtime has loaded and registered its dictionaries and started its writer."""
+    upstream.stop_runtime_writer()
+    with contextlib.suppress(SaveError):
+        SAVER.save()  # an unwritable folder is told before any request
+    yield
+    logger.info(
+        "agent-tui: %d saves, %.1f ms each", SAVER.saves, SAVER.seconds / max(1, SAVER.saves) * 1000
+    )

@@ -1,0 +1,133 @@
+"""PROTOTYPE. Every private name of langgraph-api or langgraph-runtime-inmem this package
+touches, each with its reason. Nothing else in `agent_tui.server` reaches past the public
+settings (``checkpointer``, ``store``, ``http.app``) and ``langgraph_api.cli.run_server``.
+
+`missing()` names what is gone or changed upstream; the server refuses to start durable
+without it, and a test runs it against each supported version.
+
+1. ``langgraph_runtime_inmem._persistence._stores``: the runtime's registry of the
+   dictionaries it saves (threads, runs, assistants, crons; retry counts; its store's
+   items). We save them ourselves before an answer acknowledges a change.
+2. ``langgraph_runtime_inmem._persistence.stop_flush_loop``: the runtime's own writer (a
+   thread saving the same dictionaries to the same files every 10 s) is stopped, so two
+   writers never race on one file (they share the temporary file name).
+3. ``langgraph_runtime_inmem.ops.Runs.next``: the queue polls for new runs every 0.5 s;
+   replaced by a wait on an event set when a request that creates a run is answered
+   (runs start at once rather than 0.5-1 s later). Latency only, not durability.
+4. ``langgraph_api.worker.worker``: wrapped to save soon after a run starts and ends, when
+   no request is being answered (a background run's status; a cron's run). Without it a
+   run that ended in the background is re-run after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+Saveable = Any
+"""A ``langgraph.checkpoint.memory.PersistentDict`` (public langgraph-checkpoint class):
+``filename``, and a plain ``dict`` of its contents."""
+
+
+def missing() -> list[str]:
+    """What this module needs and the installed versions lack (empty: all there)."""
+    gone = []
+    try:
+        from langgraph_runtime_inmem import _persistence
+    except ImportError:
+        return ["langgraph_runtime_inmem._persistence"]
+    if not isinstance(getattr(_persistence, "_stores", None), dict):
+        gone.append("_persistence._stores")
+    if not callable(getattr(_persistence, "stop_flush_loop", None)):
+        gone.append("_persistence.stop_flush_loop")
+    from langgraph_runtime_inmem.ops import Runs
+
+    if list(inspect.signature(Runs.next).parameters) != ["wait", "limit"]:
+        gone.append("ops.Runs.next(wait, limit)")
+    return gone
+
+
+def missing_after_start() -> list[str]:
+    """As `missing`, for the names importable only once ``run_server`` has set the
+    environment langgraph-api's config reads at import."""
+    from langgraph_api import worker
+
+    if not inspect.iscoroutinefunction(getattr(worker, "worker", None)):
+        return ["langgraph_api.worker.worker"]
+    return []
+
+
+def runtime_stores() -> list[Saveable]:
+    """(1) The dictionaries the runtime would save, in its registry's order."""
+    from langgraph_runtime_inmem import _persistence
+
+    found = []
+    for ref in list(_persistence._stores.values()):
+        if (kept := ref()) is not None:
+            found.append(kept)
+    return found
+
+
+def runtime_files() -> list[str]:
+    """(1) The files of the dictionaries registered so far (before ``start_pool``: the
+    store's; the threads and runs are registered by name below, as the runtime loads them
+    in ``start_pool``). ``OPS_FILENAME`` is the runtime's public-looking constant."""
+    from langgraph_runtime_inmem import database
+
+    return [database.OPS_FILENAME]
+
+
+def stop_runtime_writer() -> None:
+    """(2) Stop the runtime's 10 s writer thread (joined: no write of its own follows)."""
+    from langgraph_runtime_inmem import _persistence
+
+    _persistence.stop_flush_loop()
+
+
+class Wakeup:
+    """An event the queue's idle wait ends on (set from the server's loop)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), timeout)
+        self.event.clear()
+
+    def set(self) -> None:
+        self.event.set()
+
+
+def wake_queue_on(wakeup: Wakeup) -> None:
+    """(3) The queue's idle poll (0.5 s) ends as soon as ``wakeup`` is set."""
+    from langgraph_runtime_inmem.ops import Runs
+
+    original = Runs.next
+
+    async def next_run(wait: bool, limit: int = 1) -> AsyncIterator[Any]:
+        if wait:
+            await wakeup.wait(0.5)
+        async for item in original(False, limit):
+            yield item
+
+    Runs.next = staticmethod(next_run)
+
+
+def around_each_run(hook: Callable[[], None]) -> None:
+    """(4) ``hook()`` when a run starts and when it ends."""
+    from langgraph_api import worker
+
+    original = worker.worker
+
+    async def run_worker(*args: Any, **kwargs: Any) -> Any:
+        hook()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            hook()
+
+    worker.worker = run_worker

@@ -30,9 +30,19 @@ def _is_ui(name: str) -> bool:
     return name in UI_ENTRY_POINTS or name == UI_PACKAGE or name.startswith(UI_PACKAGE + ".")
 
 
+# Code that runs only inside the agent-server process (started with `python -m`, where
+# langgraph-api's settings are in the environment: importing it elsewhere fails on them).
+# import-linter checks it statically: no Textual, and nothing else imports it.
+SERVER_PACKAGE = "agent_tui.server"
+
+
 def headless_modules() -> list[str]:
     found = pkgutil.walk_packages(agent_tui.__path__, "agent_tui.")
-    return sorted(module.name for module in found if not _is_ui(module.name))
+    return sorted(
+        module.name
+        for module in found
+        if not _is_ui(module.name) and not module.name.startswith(SERVER_PACKAGE)
+    )
 
 
 def _group(name: str) -> str:

@@ -215,4 +215,11 @@ async def test_the_hostile_corpus_in_an_assistant_is_painted_inertly(
         await wait_for(pilot, lambda: detail.active is not None)
         await pilot.pause()
         drawn_inertly(app, f"{assistant.name[:6]} {MARKER}", SHAPES, MARKUP)
+        # A line break in the name (`shown\rhidden`) keeps the breadcrumb and the
+        # summary's name line one line each, the rest of the name after it in view.
+        painted = screen_text(app).splitlines()
+        assert "shown hidden" in painted[0], painted[0]
+        assert any(
+            f"{assistant.name[:6]} {MARKER}" in row and "shown hidden" in row for row in painted[1:]
+        )
         assert app.is_running

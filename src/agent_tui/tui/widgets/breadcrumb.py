@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from agent_tui.tui.app_contract import agent_app
-from agent_tui.tui.widgets.text import server_text
+from agent_tui.tui.widgets.text import server_line, server_text
 
 SEPARATOR = " \u203a "  # a single right-pointing angle quote
 _KIND_LABEL = {
@@ -62,11 +62,11 @@ class Breadcrumb(Static):
         for kind, value in app.selection.trail:
             text.append(SEPARATOR, style="dim")
             text.append(f"{_KIND_LABEL.get(kind, kind)} ", style="dim")
-            text.append_text(server_text(value, style="bold"))
+            text.append_text(server_line(value, style="bold"))
         screen_title = getattr(self.screen, "breadcrumb_title", None)
         if isinstance(screen_title, str) and screen_title:
             text.append(SEPARATOR, style="dim")
-            text.append_text(server_text(screen_title))
+            text.append_text(server_line(screen_title))
         status = app.connection_status
         if status:
             state = server_text(f"● {status}", style=_connection_style(status))

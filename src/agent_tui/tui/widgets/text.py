@@ -15,3 +15,9 @@ from agent_tui.text.sanitize import clean_text
 def server_text(value: object, style: str = "") -> Text:
     """`value` (anything a server sent) as inert, cleaned text."""
     return Text(clean_text("" if value is None else str(value)), style=style)
+
+
+def server_line(value: object, style: str = "") -> Text:
+    """`value` as `server_text` on one line: its line breaks (a `\r` too) and runs of
+    blanks as one space, for a name in a line that must stay one (a breadcrumb, a title)."""
+    return Text(" ".join(clean_text("" if value is None else str(value)).split()), style=style)

@@ -41,7 +41,7 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.json_view import JsonView
-from agent_tui.tui.widgets.text import server_text
+from agent_tui.tui.widgets.text import server_line, server_text
 
 _VERSION_PAGE = 100
 _VERSION_PAGES = 10
@@ -196,7 +196,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
 
     def _show_summary(self) -> None:
         a = self.assistant
-        text = server_text(a.name or "(no name)", style="bold")
+        text = server_line(a.name or "(no name)", style="bold")
         text.append("  ")
         text.append_text(server_text(a.assistant_id, style="dim"))
         if a.is_default:

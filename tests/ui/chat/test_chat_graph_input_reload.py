@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +22,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.chat import ended, humans, pane_of, type_and_send
 from tests.support.screen import screen_text, toast_saying
+from tests.support.serve import Serve
 from tests.support.waiting import WaitFor
 
 GRAPH = """
@@ -101,24 +99,11 @@ async def test_the_placeholder_follows_a_reload_and_a_send_fits_the_new_schema(
 def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """`agent-tui serve` on a keyed project (its live reload on): the config and URL."""
     config = keyed_project(tmp_path / "served", "topic")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agent_tui", "serve"],
-        cwd=config.parent,
-        env=dict(os.environ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert process.stdout is not None
+    serve = Serve(tmp_path / "home", config.parent)
     try:
-        yield config, process.stdout.readline().strip()
+        yield config, serve.url()
     finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        serve.stop()
 
 
 async def input_keys(client: AgentServerClient) -> set[str]:

@@ -200,8 +200,14 @@ class LiveRun:
     def _ended(self, node: str, elapsed_s: float) -> None:
         """`node` ended. Its result and its update both say so, in either order: the
         first closes its turn, the second is the same turn. A node with no start event
-        (`updates` alone) began when the one before it ended."""
+        (`updates` alone) began when the one before it ended. Nothing inside it runs any
+        more: a subgraph's node that handed off to the parent graph (`Command.PARENT`)
+        never sends an end of its own."""
         self.running.discard(node)
+        inside = node + ":"
+        for inner in [n for n in self.running if n.startswith(inside)]:
+            self.running.discard(inner)
+            self._started.pop(inner, None)
         if node in self._started:
             began = self._started.pop(node)
             if self._streams_tasks:  # its result and its update: both to come

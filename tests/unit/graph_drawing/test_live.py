@@ -52,6 +52,21 @@ def test_a_subgraphs_events_name_its_nodes_and_are_numbered_inside_it() -> None:
     assert shown_as("chat:agent", {"chat"}) == "chat:agent"
 
 
+def test_a_subgraph_node_that_handed_off_is_not_lit_once_its_subgraph_ended() -> None:
+    # `flight:tools` hands over to the parent graph (Command.PARENT): it never ends on its
+    # own; `flight` ends, and `hotel` runs. Only `hotel` may show as running.
+    run = LiveRun()
+    run.observe("tasks", {"id": "1", "name": "flight", "input": {}}, 0.1)
+    run.observe("tasks|flight:1", {"id": "2", "name": "tools", "input": {}}, 0.2)
+    run.observe("tasks", {"id": "1", "name": "flight", "result": []}, 0.3)
+    run.observe("tasks", {"id": "3", "name": "hotel", "input": {}}, 0.4)
+    assert run.running == {"hotel"}
+    # A late token of the finished node starts nothing: `tasks` say when nodes start.
+    meta = {"langgraph_node": "tools", "langgraph_checkpoint_ns": "flight:1|tools:2"}
+    run.observe("messages", [{"content": "late"}, meta], 0.5)
+    assert run.running == {"hotel"}
+
+
 def test_a_run_elsewhere_is_lit_from_the_states_next() -> None:
     run = LiveRun()
     assert run.running_from_state(["prepare", "__start__"])

@@ -18,6 +18,7 @@ before it, and the next process starts its file over.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
 import os
@@ -63,12 +64,21 @@ class RecordLog:
         if not changes and not full:
             return
         data = pickle.dumps((full, changes), 5)
-        if full:
-            self._start_over(data)
-        else:
-            assert self._descriptor is not None
-            _write_all(self._descriptor, data)
-            self._size += len(data)
+        try:
+            if full:
+                self._start_over(data)
+            else:
+                assert self._descriptor is not None
+                _write_all(self._descriptor, data)
+                self._size += len(data)
+        except OSError:
+            # Part of it may be written: what follows would not be read. The next save
+            # starts the file over (`_start_over`: a new file, renamed once whole).
+            if self._descriptor is not None:
+                with contextlib.suppress(OSError):
+                    _close(self._descriptor)
+                self._descriptor = None
+            raise
 
     def _changes(self, mapping: Mapping[Any, Any]) -> dict[Any, Change]:
         changes: dict[Any, Change] = {}
@@ -94,7 +104,12 @@ class RecordLog:
         known = key in self._lists
         old_records, copies, pickles = self._lists.get(key, ([], [], []))
         kept = min(len(records), len(copies))
-        changed = list(itertools.compress(range(kept), map(operator.ne, copies[:kept], records)))
+        try:
+            changed = list(
+                itertools.compress(range(kept), map(operator.ne, copies[:kept], records))
+            )
+        except (TypeError, ValueError):  # a value that cannot tell whether it is equal
+            changed = list(range(kept))
         changed.extend(range(kept, len(records)))
         if known and not changed and len(records) == len(copies):
             self._lists[key] = (list(records), copies, pickles)
@@ -112,7 +127,7 @@ class RecordLog:
         for position in changed:
             record = records[position]
             earlier = where.get(id(record))
-            if earlier is not None and old_copies[earlier] == record:
+            if earlier is not None and _equal(old_copies[earlier], record):
                 data = old_pickles[earlier]
             else:
                 data = pickle.dumps(record, 5)
@@ -135,6 +150,13 @@ class RecordLog:
             _close(self._descriptor)
         self._descriptor = descriptor
         self._size = self._started_size = len(data)
+
+
+def _equal(copy: dict[Any, Any], record: dict[Any, Any]) -> bool:
+    try:
+        return bool(copy == record)
+    except (TypeError, ValueError):  # a value that cannot tell whether it is equal
+        return False
 
 
 def _write_all(descriptor: int, data: bytes) -> None:

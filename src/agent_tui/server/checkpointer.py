@@ -7,7 +7,8 @@ transaction before it returns, so a checkpoint survives a crash of the process (
 necessarily a power cut: no fsync per commit).
 
 Each async method runs the saver's synchronous one, whole, on a thread of its own (one per
-connection): one hop off the event loop and back per call. langgraph's `AsyncSqliteSaver`
+connection, `OneThread`): one hop off the event loop and back per call, or for all the
+calls made while the thread was busy. langgraph's `AsyncSqliteSaver`
 makes a hop per statement, fetch and commit (two or three per write, behind an
 ``asyncio.Lock``), which cost a short run more than its graph. langgraph-api's
 blocking-call guard never sees the statements (they are not on the event loop).
@@ -22,11 +23,9 @@ adapter puts the config's ``run_id`` there (``_enrich_metadata``).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -40,6 +39,8 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agent_tui.server.one_thread import OneThread
+
 DATA_FOLDER = ".langgraph_api"
 DATABASE = os.path.join(DATA_FOLDER, "checkpoints.db")
 PATH = "agent_tui.server.checkpointer.checkpointer"
@@ -52,13 +53,12 @@ T = TypeVar("T")
 
 
 class DurableSqliteSaver(SqliteSaver):
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: sqlite3.Connection, thread: OneThread) -> None:
         super().__init__(conn, serde=JsonPlusSerializer(pickle_fallback=True))
-        self._executor = executor
+        self._thread = thread
 
     async def _off_loop(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: call(*args, **kwargs))
+        return await self._thread.run(lambda: call(*args, **kwargs))
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         return await self._off_loop(self.get_tuple, config)
@@ -178,15 +178,14 @@ def _connect() -> sqlite3.Connection:
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """Entered by langgraph-api once per thread that asks (a saver is tied to its event
     loop): each gets its own connection to the one database, used from one thread."""
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agent-tui-checkpoints")
-    loop = asyncio.get_running_loop()
+    thread = OneThread("agent-tui-checkpoints")
     try:
-        conn = await loop.run_in_executor(executor, _connect)
-        saver = DurableSqliteSaver(conn, executor)
+        conn = await thread.run(_connect)
+        saver = DurableSqliteSaver(conn, thread)
         try:
-            await loop.run_in_executor(executor, saver.setup)
+            await thread.run(saver.setup)
             yield saver
         finally:
-            await loop.run_in_executor(executor, conn.close)
+            await thread.run(conn.close)
     finally:
-        executor.shutdown(wait=False)
+        thread.shutdown()

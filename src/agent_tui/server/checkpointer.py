@@ -1,29 +1,45 @@
 """PROTOTYPE. The server's checkpointer, named by langgraph-api's ``checkpointer`` setting
 (``{"backend": "custom", "path": "agent_tui.server.checkpointer.checkpointer"}``).
 
-langgraph's `AsyncSqliteSaver` (langgraph-checkpoint-sqlite) on ``.langgraph_api/checkpoints.db``
+langgraph's `SqliteSaver` (langgraph-checkpoint-sqlite) on ``.langgraph_api/checkpoints.db``
 in WAL mode with ``synchronous=NORMAL``: every ``aput``/``aput_writes`` is a committed
 transaction before it returns, so a checkpoint survives a crash of the process (not
-necessarily a power cut: no fsync per commit). Its statements run on aiosqlite's thread,
-not on the event loop, so langgraph-api's blocking-call guard never sees them.
+necessarily a power cut: no fsync per commit).
+
+Each async method runs the saver's synchronous one, whole, on a thread of its own (one per
+connection, `OneThread`): one hop off the event loop and back per call, or for all the
+calls made while the thread was busy. langgraph's `AsyncSqliteSaver`
+makes a hop per statement, fetch and commit (two or three per write, behind an
+``asyncio.Lock``), which cost a short run more than its graph. langgraph-api's
+blocking-call guard never sees the statements (they are not on the event loop).
 
 langgraph-api calls four methods beyond the required ones when they are overridden
-(``_checkpointer/_adapter.py``, `CheckpointerCapabilities`): `AsyncSqliteSaver` has only
-``adelete_thread``; ``adelete_for_runs`` (``multitask_strategy="rollback"``), ``acopy_thread``
-(``POST /threads/{id}/copy``, else a slow generic copy) and ``aprune`` (thread pruning) are
-added here as a few SQL statements each. A checkpoint's run is in its metadata: the adapter
-puts the config's ``run_id`` there (``_enrich_metadata``).
+(``_checkpointer/_adapter.py``, `CheckpointerCapabilities`): ``adelete_thread``,
+``adelete_for_runs`` (``multitask_strategy="rollback"``), ``acopy_thread``
+(``POST /threads/{id}/copy``, else a slow generic copy) and ``aprune`` (thread pruning); the
+last three are a few SQL statements each here. A checkpoint's run is in its metadata: the
+adapter puts the config's ``run_id`` there (``_enrich_metadata``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterable, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
-import aiosqlite
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+)
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from agent_tui.server.one_thread import OneThread
 
 DATA_FOLDER = ".langgraph_api"
 DATABASE = os.path.join(DATA_FOLDER, "checkpoints.db")
@@ -33,41 +49,95 @@ without a slash is split at the last dot)."""
 
 _RUN = "json_extract(CAST(metadata AS TEXT), '$.run_id')"
 
+T = TypeVar("T")
 
-class DurableSqliteSaver(AsyncSqliteSaver):
+
+class DurableSqliteSaver(SqliteSaver):
+    def __init__(self, conn: sqlite3.Connection, thread: OneThread) -> None:
+        super().__init__(conn, serde=JsonPlusSerializer(pickle_fallback=True))
+        self._thread = thread
+
+    async def _off_loop(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self._thread.run(lambda: call(*args, **kwargs))
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return await self._off_loop(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        found = await self._off_loop(
+            lambda: list(self.list(config, filter=filter, before=before, limit=limit))
+        )
+        for item in found:
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        return await self._off_loop(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        await self._off_loop(self.put_writes, config, writes, task_id, task_path)
+
+    async def aget_delta_channel_history(
+        self, *, config: RunnableConfig, channels: Sequence[str]
+    ) -> Mapping[str, Any]:
+        return await self._off_loop(
+            self.get_delta_channel_history, config=config, channels=channels
+        )
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await self._off_loop(self.delete_thread, thread_id)
+
     async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
-        runs = [str(run_id) for run_id in run_ids]
+        await self._off_loop(self._delete_for_runs, [str(run_id) for run_id in run_ids])
+
+    def _delete_for_runs(self, runs: list[str]) -> None:
         if not runs:
             return
-        await self.setup()
         marks = ",".join("?" * len(runs))
-        async with self.lock, self.conn.cursor() as cur:
-            await cur.execute(
+        with self.cursor() as cur:
+            cur.execute(
                 "DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) IN "
                 f"(SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints "
                 f"WHERE {_RUN} IN ({marks}))",
                 runs,
             )
-            await cur.execute(f"DELETE FROM checkpoints WHERE {_RUN} IN ({marks})", runs)
-            await self.conn.commit()
+            cur.execute(f"DELETE FROM checkpoints WHERE {_RUN} IN ({marks})", runs)
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
-        await self.setup()
-        source, target = str(source_thread_id), str(target_thread_id)
-        async with self.lock, self.conn.cursor() as cur:
-            await cur.execute(
+        await self._off_loop(self._copy_thread, str(source_thread_id), str(target_thread_id))
+
+    def _copy_thread(self, source: str, target: str) -> None:
+        with self.cursor() as cur:
+            cur.execute(
                 "INSERT OR REPLACE INTO checkpoints SELECT ?, checkpoint_ns, checkpoint_id, "
                 "parent_checkpoint_id, type, checkpoint, CASE WHEN json_type(CAST(metadata AS "
                 "TEXT), '$.thread_id') IS NULL THEN metadata ELSE CAST(json_set(CAST(metadata "
                 "AS TEXT), '$.thread_id', ?) AS BLOB) END FROM checkpoints WHERE thread_id = ?",
                 (target, target, source),
             )
-            await cur.execute(
+            cur.execute(
                 "INSERT OR REPLACE INTO writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, "
                 "task_path, idx, channel, type, value FROM writes WHERE thread_id = ?",
                 (target, source),
             )
-            await self.conn.commit()
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         threads = [str(thread_id) for thread_id in thread_ids]
@@ -75,33 +145,47 @@ class DurableSqliteSaver(AsyncSqliteSaver):
             for thread_id in threads:
                 await self.adelete_thread(thread_id)
             return
-        await self.setup()
-        async with self.lock, self.conn.cursor() as cur:
+        await self._off_loop(self._keep_latest, threads)
+
+    def _keep_latest(self, threads: list[str]) -> None:
+        with self.cursor() as cur:
             for thread_id in threads:
                 # Checkpoint ids are time-ordered: the newest of a namespace is its max.
-                await cur.execute(
+                cur.execute(
                     "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id NOT IN "
                     "(SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? "
                     "GROUP BY checkpoint_ns)",
                     (thread_id, thread_id),
                 )
-                await cur.execute(
+                cur.execute(
                     "DELETE FROM writes WHERE thread_id = ? AND (checkpoint_ns, checkpoint_id) "
                     "NOT IN (SELECT checkpoint_ns, checkpoint_id FROM checkpoints "
                     "WHERE thread_id = ?)",
                     (thread_id, thread_id),
                 )
-            await self.conn.commit()
+
+
+def _connect() -> sqlite3.Connection:
+    os.makedirs(DATA_FOLDER, exist_ok=True)
+    # Used only from the saver's own thread (check_same_thread: it is opened on another).
+    conn = sqlite3.connect(DATABASE, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
 
 
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """Entered by langgraph-api once per thread that asks (a saver is tied to its event
-    loop): each gets its own connection to the one database."""
-    os.makedirs(DATA_FOLDER, exist_ok=True)
-    async with aiosqlite.connect(DATABASE) as conn:
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        saver = DurableSqliteSaver(conn, serde=JsonPlusSerializer(pickle_fallback=True))
-        await saver.setup()
-        yield saver
+    loop): each gets its own connection to the one database, used from one thread."""
+    thread = OneThread("agent-tui-checkpoints")
+    try:
+        conn = await thread.run(_connect)
+        saver = DurableSqliteSaver(conn, thread)
+        try:
+            await thread.run(saver.setup)
+            yield saver
+        finally:
+            await thread.run(conn.close)
+    finally:
+        thread.shutdown()

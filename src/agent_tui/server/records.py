@@ -5,12 +5,12 @@ langgraph-api has no setting for where the in-memory runtime keeps them: it pick
 dictionary whole (``PersistentDict``) from a thread every 10 s. Here, through the public
 ``http.app`` setting (a Starlette app whose middleware langgraph-api puts outside its own
 routes, and whose lifespan it runs after its own start), an ASGI middleware holds the
-first message of the answer to any changing request until those dictionaries are written
-(each pickled whole, written to a temporary file and renamed over the runtime's own file,
-as the runtime does; skipped when its bytes are the same as last time). An answer sent as
-it is made (``runs/wait``, a run's stream) is acknowledged by its end, so the save comes
-before its last message. A write that fails becomes ``507`` before any ``200``; while
-saving fails, changing requests are refused before they reach the runtime.
+first message of the answer to any changing request until what changed in those
+dictionaries is appended to a file of ours (`record_log`: a save costs what changed; a save
+that finds nothing changed writes nothing). An answer sent as it is made (``runs/wait``, a
+run's stream) is acknowledged by its end, so the save comes before its last message. A
+write that fails becomes ``507`` before any ``200``; while saving fails, changing requests
+are refused before they reach the runtime.
 
 Saves are shared: every request that asks before a save starts is answered by it.
 """
@@ -29,10 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
 from agent_tui.server import upstream
-
-# Taken before langgraph-api's blocking-call guard wraps them (it starts with the queue,
-# after this module is imported): these writes are on purpose, on the event loop.
-_open, _write, _close, _replace = os.open, os.write, os.close, os.replace
+from agent_tui.server.record_log import RecordLog, read
 
 logger = logging.getLogger("agent_tui.server.records")
 
@@ -53,17 +50,14 @@ class Saver:
     """Writes the runtime's dictionaries; `saved` shares one write between callers."""
 
     BACKGROUND_DELAY = 0.1
-    FULL_EVERY = 200
 
     def __init__(self) -> None:
         self.problem: str | None = None
-        self._last: dict[str, bytes] = {}
+        self._logs: dict[str, RecordLog] = {}
         self._pending: asyncio.Future[None] | None = None
         self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._urgent = False
-        self._count = 0
-        self._cache: dict[str, dict[int, tuple[Any, Any, bytes]]] = {}
         self.saves = 0
         self.seconds = 0.0
 
@@ -75,11 +69,10 @@ class Saver:
             for kept in upstream.runtime_stores():
                 if kept.default_factory is int:
                     continue  # the retry counts: the runtime never loads them (0.34-0.36)
-                data = self._encode(kept)
-                if self._last.get(kept.filename) == data:
-                    continue
-                _write_file(ours(kept.filename), data)
-                self._last[kept.filename] = data
+                log = self._logs.get(kept.filename)
+                if log is None:
+                    log = self._logs[kept.filename] = RecordLog(ours(kept.filename))
+                log.save(kept)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             if self.problem is None:
@@ -89,41 +82,9 @@ class Saver:
         finally:
             self.saves += 1
             self.seconds += time.perf_counter() - began
-            if self.saves % 200 == 0:  # measuring only
-                logger.warning(
-                    "agent-tui: %d saves, %.2f ms each",
-                    self.saves,
-                    self.seconds / self.saves * 1000,
-                )
         if self.problem is not None:
             self.problem = None
             logger.warning("agent-tui: the server's data is saved again")
-
-    def _encode(self, kept: Any) -> bytes:
-        """The dictionary as ``{key: [record pickle, ...]}`` for a key holding a list of
-        records (the threads, runs, assistants …: a record is pickled again only when it
-        is another object or one of its values is), else ``{key: value pickle}``. A
-        value changed in place inside a record is not seen here: every `FULL_EVERY`
-        saves, everything is pickled again."""
-        self._count += 1
-        full = self._count % self.FULL_EVERY == 0
-        cache = self._cache.setdefault(kept.filename, {})
-        fresh: dict[int, tuple[Any, Any, bytes]] = {}
-        parts: dict[Any, Any] = {}
-        for key, value in list(kept.items()):
-            if isinstance(value, list) and all(type(r) is dict for r in value):
-                pickles = []
-                for record in value:
-                    seen = cache.get(id(record))
-                    if seen is None or full or seen[0] is not record or seen[1] != record:
-                        seen = (record, dict(record), pickle.dumps(record, 5))
-                    fresh[id(record)] = seen
-                    pickles.append(seen[2])
-                parts[key] = pickles
-            else:
-                parts[key] = pickle.dumps(value, 5)
-        self._cache[kept.filename] = fresh
-        return pickle.dumps(parts, 5)
 
     def saved(self, *, urgent: bool = True) -> asyncio.Future[None]:
         """Done when a save that started after this call has ended."""
@@ -182,29 +143,10 @@ def restore(filenames: list[str]) -> None:
         except FileNotFoundError:
             if not os.path.exists(ours(filename)):
                 continue
-        with open(ours(filename), "rb") as file:
-            parts = pickle.load(file)
-        mapping = {
-            key: [pickle.loads(r) for r in value]
-            if isinstance(value, list)
-            else pickle.loads(value)
-            for key, value in parts.items()
-        }
+        mapping = read(ours(filename))
         with open(filename + ".restoring", "wb") as file:
             pickle.dump(mapping, file, 5)
         os.replace(filename + ".restoring", filename)
-
-
-def _write_file(filename: str, data: bytes) -> None:
-    temporary = filename + ".saving"
-    descriptor = _open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[_write(descriptor, view) :]
-    finally:
-        _close(descriptor)
-    _replace(temporary, filename)
 
 
 SAVER = Saver()

@@ -5,10 +5,10 @@ saving, side by side.
     uv run python benchmarks/durable_runs.py --quick   # 2 rounds on 30 threads, checked
 
 Two servers of the bundled demo graphs run at once, each in its own data folder, started
-as the app starts them (``python -m agent_tui.local.server_process``):
+as the app starts them (``python -m agent_tui.server.main``):
 
-- **durable**: what agent-tui runs, SQLite checkpoints and the runtime's stores written
-  before each changing request is answered (`durable_runtime`);
+- **durable**: what agent-tui runs, langgraph's SQLite checkpointer and store, and the
+  runtime's records saved before each changing request is answered (`agent_tui.server`);
 - **volatile**: ``--volatile``, the runtime as langgraph-api ships it (stores pickled every
   10 s from a thread, checkpoints kept in memory until a clean stop).
 
@@ -26,9 +26,9 @@ It prints the time a caller waits for a run (the median of its batches), what du
 writes add and the durable / volatile ratio: the median over the pairs of batches, each
 pair run one right after the other. Medians of pairs, not of rounds' totals: a server's
 full garbage collection (about 0.1 s with a few hundred threads, in both servers alike)
-lands in one batch of a few dozen and made a round's total swing by 10%. The budget,
-1.10, holds for every row: durable writes may not slow a run by more than 10%, not even
-a ``counter`` run that does nearly nothing.
+lands in one batch of a few dozen and made a round's total swing by 10%. The budget: a
+streamed chat turn (what a user waits for) within 5% of volatile, a ``counter`` run that
+does nearly nothing within 1.5x.
 
 Checked (exit status 1 if not): every run ends with its graph's expected state, on both
 servers, and every thread is counted; without ``--quick`` also the budget.
@@ -53,7 +53,7 @@ import httpx
 from benchkit import add_options, arm, check
 
 CONCURRENCY = 8
-BUDGET = 1.10
+BUDGET = {"chat": 1.05, "counter": 1.50}
 
 
 def free_port() -> int:
@@ -63,7 +63,7 @@ def free_port() -> int:
 
 
 def start_server(
-    data: Path, *, volatile: bool, name: str = "", module: str = "agent_tui.local.server_process"
+    data: Path, *, volatile: bool, name: str = ""
 ) -> tuple[subprocess.Popen[bytes], str]:
     from agent_tui.local import DEMO_CONFIG
     from agent_tui.local.server_environment import server_environment
@@ -74,7 +74,7 @@ def start_server(
         sys.executable,
         "-P",
         "-m",
-        module,
+        "agent_tui.server.main",
         "--config",
         str(DEMO_CONFIG),
         "--port",
@@ -204,11 +204,6 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=80, help="counter runs per round and mode")
     parser.add_argument("--chat-runs", type=int, default=16, help="chat runs per round and mode")
     parser.add_argument("--threads", type=int, default=300, help="threads made beforehand")
-    parser.add_argument(
-        "--durable-module",
-        default="agent_tui.local.server_process",
-        help="the durable server's module (agent_tui.server.main: the issue 31 prototype)",
-    )
     add_options(parser, quick=180, full=3600)
     args = parser.parse_args()
     arm(args)
@@ -220,7 +215,6 @@ def main() -> int:
             home / name,
             volatile=name == "volatile",
             name=name,
-            module="agent_tui.local.server_process" if name == "volatile" else args.durable_module,
         )
         for name in ("durable", "volatile")
     }
@@ -254,11 +248,16 @@ def main() -> int:
         )
     print(
         f"(a run's wait, median of its batches; ratio: durable / volatile, median of the "
-        f"pairs of batches run one after the other; budget {BUDGET:.2f}x)"
+        f"pairs of batches run one after the other; budget chat {BUDGET['chat']:.2f}x, "
+        f"counter {BUDGET['counter']:.2f}x)"
     )
     if not args.quick:
-        worst = max(ratios.values())
-        check(worst <= BUDGET, f"durable writes slow a run {worst:.2f}x (budget {BUDGET:.2f}x)")
+        for (graph, concurrency), ratio in ratios.items():
+            check(
+                ratio <= BUDGET[graph],
+                f"durable writes slow a {graph} run {concurrency} at a time {ratio:.2f}x "
+                f"(budget {BUDGET[graph]:.2f}x)",
+            )
     print("checked: every run succeeded with the counter's state, every thread counted")
     return 0
 

@@ -83,8 +83,12 @@ class Service:
         cwd: Path | None = None,
         user: str | None = None,
         stop_signal: signal.Signals = signal.SIGTERM,
+        lifeline: bool = False,
     ) -> None:
+        """``lifeline``: stdin is a pipe held open while the process runs (agent-tui's
+        server exits when its stdin ends, as when agent-tui is gone)."""
         self.name = name
+        self._lifeline = lifeline
         self.command = list(command)
         self.log = log
         self._watchdog = watchdog
@@ -102,7 +106,7 @@ class Service:
         with self.log.open("ab") as output:
             self._process = subprocess.Popen(
                 self.command,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE if self._lifeline else subprocess.DEVNULL,
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 env=self._env,
@@ -143,6 +147,8 @@ class Service:
         process, self._process = self._process, None
         if process is None:
             return
+        if process.stdin is not None:
+            process.stdin.close()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, self._stop_signal)
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -29,7 +29,7 @@ from tests.support.processes import gone_within
 _MOUNT_AND_SERVE = (
     'mount -t tmpfs -o size="$1" tmpfs "$2" && cd "$2"'
     ' && dd if=/dev/zero of=ballast bs=1k count="$3" 2>/dev/null'
-    ' && exec "$4" -P -m agent_tui.local.server_process --config "$5" --port "$6"'
+    ' && exec "$4" -P -m agent_tui.server.main --config "$5" --port "$6"'
 )
 
 

@@ -1,12 +1,12 @@
 """Supervisor of the embedded agent server: the real langgraph-api in-memory runtime.
 
-`EmbeddedAgentServer` runs ``python -m agent_tui.local.server_process`` as a child process
+`EmbeddedAgentServer` runs ``python -m agent_tui.server.main`` as a child process
 for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stops:
 
 - ``stop()`` sends SIGTERM to the child's process group (a graceful shutdown, in which the
   runtime saves its data), then SIGKILL after the timeout. ``atexit`` calls it too.
 - If agent-tui dies without stopping it, the child notices that its stdin pipe closed
-  (and on Linux gets a parent-death signal) and exits; see `server_process`.
+  (and on Linux gets a parent-death signal) and exits; see `agent_tui.server.main`.
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
 Each config gets its own working folder (`server_paths`), where data survives restarts.

@@ -75,7 +75,7 @@ def launch_command(
         python,
         "-P",  # the working folder holds data, not modules: keep it off sys.path
         "-m",
-        "agent_tui.local.server_process",
+        "agent_tui.server.main",
         "--config",
         str(config_path),
         "--host",

@@ -1,11 +1,14 @@
-"""PROTOTYPE (issue 31, not wired into the app): the agent-server process on langgraph-api's
-public hooks. Everything here runs inside the server child only; see docs/durability-plan.md.
+"""The agent-server process: langgraph-api's in-memory runtime, made durable through its
+public settings. Everything here runs inside the server child only (``python -m
+agent_tui.server.main``); nothing else in agent-tui imports it (an import contract checks).
+See docs/architecture.md.
 
-- `checkpointer`: the ``checkpointer`` setting, langgraph's `AsyncSqliteSaver` plus the
-  methods langgraph-api recommends beyond it;
+- `main`: the entry point (arguments, the parent's lifeline, ``run_server``);
+- `checkpointer`: the ``checkpointer`` setting, langgraph's SQLite saver plus the methods
+  langgraph-api recommends beyond it (`one_thread` keeps it off the event loop);
 - `store`: the ``store`` setting, langgraph's `AsyncSqliteStore`;
-- `records`: the runtime's own records (threads, runs, assistants, crons) saved before an
-  answer acknowledges them, through the ``http.app`` setting (an ASGI middleware);
+- `records`, `record_log`, `app`: the runtime's own records (threads, runs, assistants,
+  crons) saved before an answer acknowledges them, through the ``http.app`` setting;
 - `upstream`: every private name of langgraph-api or its runtime this package touches;
-- `main`: ``python -m agent_tui.server.main``, what `local/server_process.py` does today.
+- `supported`: the langgraph-api releases it runs on.
 """

@@ -1,4 +1,4 @@
-"""PROTOTYPE. The server's checkpointer, named by langgraph-api's ``checkpointer`` setting
+"""The server's checkpointer, named by langgraph-api's ``checkpointer`` setting
 (``{"backend": "custom", "path": "agent_tui.server.checkpointer.checkpointer"}``).
 
 langgraph's `SqliteSaver` (langgraph-checkpoint-sqlite) on ``.langgraph_api/checkpoints.db``
@@ -39,13 +39,11 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from agent_tui.server.names import DATA_FOLDER
 from agent_tui.server.one_thread import OneThread
+from agent_tui.server.records import NO_ROOM, SAVER, full_disk
 
-DATA_FOLDER = ".langgraph_api"
 DATABASE = os.path.join(DATA_FOLDER, "checkpoints.db")
-PATH = "agent_tui.server.checkpointer.checkpointer"
-"""As langgraph-api's ``checkpointer.path`` names it (a dotted path: ``module:name``
-without a slash is split at the last dot)."""
 
 _RUN = "json_extract(CAST(metadata AS TEXT), '$.run_id')"
 
@@ -58,7 +56,12 @@ class DurableSqliteSaver(SqliteSaver):
         self._thread = thread
 
     async def _off_loop(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await self._thread.run(lambda: call(*args, **kwargs))
+        try:
+            return await self._thread.run(lambda: call(*args, **kwargs))
+        except sqlite3.OperationalError as exc:
+            if full_disk(exc):  # changes are refused until there is room again
+                SAVER.report(NO_ROOM)
+            raise
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         return await self._off_loop(self.get_tuple, config)

@@ -1,4 +1,4 @@
-"""PROTOTYPE. Calls run in order on one thread of their own, off the event loop; the calls
+"""Calls run in order on one thread of their own, off the event loop; the calls
 made while that thread is busy go there together, in one hop.
 
 A hop to another thread and back costs a few tens of microseconds on a quiet machine and

@@ -1,4 +1,4 @@
-"""PROTOTYPE. One dictionary of the runtime's records (threads, runs, assistants, crons …)
+"""One dictionary of the runtime's records (threads, runs, assistants, crons …)
 kept in a file as a log: a save appends what changed since the last one, so it costs what
 changed, not what is kept.
 

@@ -1,4 +1,4 @@
-"""PROTOTYPE. The runtime's own records (threads, runs, assistants, crons, retry counts)
+"""The runtime's own records (threads, runs, assistants, crons, retry counts)
 are saved before any answer acknowledges a change to them.
 
 langgraph-api has no setting for where the in-memory runtime keeps them: it pickles each
@@ -8,9 +8,11 @@ routes, and whose lifespan it runs after its own start), an ASGI middleware hold
 first message of the answer to any changing request until what changed in those
 dictionaries is appended to a file of ours (`record_log`: a save costs what changed; a save
 that finds nothing changed writes nothing). An answer sent as it is made (``runs/wait``, a
-run's stream) is acknowledged by its end, so the save comes before its last message. A
-write that fails becomes ``507`` before any ``200``; while saving fails, changing requests
-are refused before they reach the runtime.
+run's stream) is saved before its first message too (a write that fails is ``507``, never a
+``200`` cut short) and is acknowledged by its end, so a save comes before its last message.
+While writes fail (here, or in the checkpointer or store: `Saver.report`), changing
+requests are refused with ``507`` before they reach the runtime, until a 64 KiB file can be
+written again; the log says so once, and once more when writes work again.
 
 Saves are shared: every request that asks before a save starts is answered by it.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import functools
 import json
 import logging
@@ -28,11 +31,16 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
+from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
 from agent_tui.server import upstream
 from agent_tui.server.record_log import RecordLog, read
 
 logger = logging.getLogger("agent_tui.server.records")
 
+FOLDER = os.getcwd()
+# Before the blocking-call guard wraps them (the room check runs on the event loop).
+_open, _write, _close, _unlink = os.open, os.write, os.close, os.unlink
+"""The data folder (the server's working folder), read before the blocking-call guard."""
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 READ_SUFFIXES = ("/search", "/count", "/namespaces", "/versions", "/history")
 
@@ -62,10 +70,10 @@ class Saver:
         self.seconds = 0.0
 
     def save(self) -> None:
-        if os.environ.get("AGENT_TUI_PROTOTYPE_NOSAVE"):  # measuring only
-            return
         began = time.perf_counter()
         try:
+            if self.problem is not None:
+                room_check()  # a save that writes nothing proves nothing
             for kept in upstream.runtime_stores():
                 if kept.default_factory is int:
                     continue  # the retry counts: the runtime never loads them (0.34-0.36)
@@ -75,16 +83,21 @@ class Saver:
                 log.save(kept)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            if self.problem is None:
-                logger.error("agent-tui: cannot save the server's data: %s", reason)
-            self.problem = reason
+            self.report(reason)
             raise SaveError(exc.errno, reason) from exc
         finally:
             self.saves += 1
             self.seconds += time.perf_counter() - began
         if self.problem is not None:
             self.problem = None
-            logger.warning("agent-tui: the server's data is saved again")
+            logger.warning(DISK_RECOVERED)
+
+    def report(self, reason: str) -> None:
+        """Writes fail (here, or in the checkpointer or store): changes are refused until
+        a save succeeds again. Logged once, not at every refused request."""
+        if self.problem is None:
+            logger.error("%s in %s: %s; %s", DISK_PROBLEM, FOLDER, reason, PROBLEM_END)
+        self.problem = reason
 
     def saved(self, *, urgent: bool = True) -> asyncio.Future[None]:
         """Done when a save that started after this call has ended."""
@@ -120,6 +133,29 @@ class Saver:
             pending.set_exception(SaveError(0, repr(exc)))
         else:
             pending.set_result(None)
+
+
+ROOM_CHECK = os.path.join(FOLDER, ".langgraph_api", "room-check")
+ROOM_CHECK_BYTES = 64 * 1024
+
+
+def room_check() -> None:
+    """Raises OSError unless a 64 KiB file can be written in the data folder (while writes
+    fail: the disk may have room again)."""
+    descriptor = _open(ROOM_CHECK, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        _write(descriptor, bytes(ROOM_CHECK_BYTES))
+    finally:
+        _close(descriptor)
+        _unlink(ROOM_CHECK)
+
+
+def full_disk(exc: BaseException) -> bool:
+    """SQLite's word for a failed write for want of room (SQLITE_FULL)."""
+    return "disk is full" in str(exc) or getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
+
+
+NO_ROOM = os.strerror(errno.ENOSPC)
 
 
 def _read_outcome(future: asyncio.Future[None]) -> None:
@@ -191,13 +227,14 @@ class SaveBeforeAnswer:
                 if wakes:
                     WAKEUP.set()
                 streamed = _streamed(message)
-                if not streamed:
-                    try:
-                        await SAVER.saved()
-                    except SaveError as exc:
-                        refused = True
-                        await _refuse(send, str(exc.strerror))
-                        return
+                # Before any 200, streams included: a write that cannot be kept is
+                # answered 507, never a 200 cut short.
+                try:
+                    await SAVER.saved()
+                except SaveError as exc:
+                    refused = True
+                    await _refuse(send, str(exc.strerror))
+                    return
             elif streamed and not message.get("more_body", False):
                 await SAVER.saved()  # a failure cuts the answer short
             await send(message)

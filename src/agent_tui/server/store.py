@@ -1,4 +1,4 @@
-"""PROTOTYPE. The server's store, named by langgraph-api's ``store`` setting
+"""The server's store, named by langgraph-api's ``store`` setting
 (``{"path": "agent_tui.server.store.store", "index": …}``).
 
 langgraph's `AsyncSqliteStore` on ``.langgraph_api/store.db`` (WAL, ``synchronous=NORMAL``):
@@ -11,17 +11,33 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
+from langgraph.store.base import Op, Result
 from langgraph.store.sqlite.aio import AsyncSqliteStore
+from starlette.exceptions import HTTPException
 
-from agent_tui.server.checkpointer import DATA_FOLDER
+from agent_tui.server.names import DATA_FOLDER
+from agent_tui.server.records import NO_ROOM, SAVER, full_disk
 
 DATABASE = os.path.join(DATA_FOLDER, "store.db")
-PATH = "agent_tui.server.store.store"
+
+
+class DurableSqliteStore(AsyncSqliteStore):
+    """`AsyncSqliteStore` whose writes that find the disk full answer ``507``."""
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        try:
+            return await super().abatch(ops)
+        except sqlite3.OperationalError as exc:
+            if not full_disk(exc):
+                raise
+            SAVER.report(NO_ROOM)  # changes are refused until there is room again
+            raise HTTPException(507, NO_ROOM) from exc
 
 
 @asynccontextmanager
@@ -31,6 +47,6 @@ async def store() -> AsyncIterator[AsyncSqliteStore]:
     async with aiosqlite.connect(DATABASE, isolation_level=None) as conn:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
-        kept = AsyncSqliteStore(conn, index=settings.get("index"), ttl=settings.get("ttl"))
+        kept = DurableSqliteStore(conn, index=settings.get("index"), ttl=settings.get("ttl"))
         await kept.setup()
         yield kept

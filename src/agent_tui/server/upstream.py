@@ -1,4 +1,4 @@
-"""PROTOTYPE. Every private name of langgraph-api or langgraph-runtime-inmem this package
+"""Every private name of langgraph-api or langgraph-runtime-inmem this package
 touches, each with its reason. Nothing else in `agent_tui.server` reaches past the public
 settings (``checkpointer``, ``store``, ``http.app``) and ``langgraph_api.cli.run_server``.
 

@@ -40,7 +40,7 @@ def test_a_stop_signal_restores_the_terminal_and_stops_the_local_server(
     config = tiny_config(tmp_path)
     app = PtyApp(tmp_path, env={**os.environ, "AGENT_TUI_HOME": str(tmp_path / "home")})
     try:
-        server = app.wait_for_descendant("agent_tui.local.server_process", timeout=90)
+        server = app.wait_for_descendant("agent_tui.server.main", timeout=90)
         app.wait_for_output(
             lambda out: ALTERNATE_SCREEN_ON in out and MOUSE_ON in out and b"tiny" in out,
             timeout=90,
@@ -73,7 +73,7 @@ def test_a_closed_terminal_stops_the_app_and_the_local_server(tmp_path: Path) ->
     tiny_config(tmp_path)
     app = PtyApp(tmp_path, env={**os.environ, "AGENT_TUI_HOME": str(tmp_path / "home")})
     try:
-        app.wait_for_descendant("agent_tui.local.server_process", timeout=90)
+        app.wait_for_descendant("agent_tui.server.main", timeout=90)
         app.wait_for_output(lambda out: b"tiny" in out, timeout=90, what="the project's graph")
         app.wait_for_descendant("--standby", timeout=90)
         started = app.descendants()

@@ -344,7 +344,7 @@ def test_the_prewarmed_processes_never_outlive_a_killed_serve(
     serve.url()
     # With live reload, a graph check and a server wait, prewarmed, for the next edit.
     check = running("build_check", "--standby", config)
-    standby = running("server_process", "--standby", config)
+    standby = running("agent_tui.server.main", "--standby", config)
     [server_pid] = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
     serve.stop(signal.SIGKILL)
     pids = [check, standby, server_pid]

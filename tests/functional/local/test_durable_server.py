@@ -12,16 +12,13 @@ import asyncio
 import os
 import resource
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer, server_launch
-from agent_tui.local.server_environment import server_environment
+from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer
 from tests.support.processes import gone_within
@@ -182,54 +179,6 @@ def test_a_run_whose_result_cannot_be_saved_is_not_answered(tmp_path: Path) -> N
             assert not isinstance(exc, httpx.TimeoutException), exc
         else:  # or refused whole
             assert answer.status_code == 507, f"answered: {answer.status_code} {answer.text}"
-
-
-def test_checkpoints_kept_by_an_earlier_version_are_still_there(tmp_path: Path) -> None:
-    """A data folder from before durable writes (the runtime's own files, as
-    ``--volatile`` still writes them at a clean stop) keeps its threads' history."""
-    data, log = tmp_path / "data", tmp_path / "server.log"
-    data.mkdir()
-    port = server_launch.free_port("127.0.0.1")
-    command = [
-        sys.executable,
-        "-P",
-        "-m",
-        "agent_tui.local.server_process",
-        "--config",
-        str(DEMO_CONFIG),
-        "--port",
-        str(port),
-        "--volatile",
-    ]
-    before = subprocess.Popen(
-        command,
-        cwd=data,
-        env=server_environment(os.environ),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        with http(f"http://127.0.0.1:{port}") as client:
-            deadline = time.monotonic() + 60
-            while not ready(client):
-                assert time.monotonic() < deadline, "the earlier server did not start"
-                time.sleep(0.1)  # a starting process: nothing to wait on
-            thread_id = client.post("/threads", json={}).json()["thread_id"]
-            client.post(
-                f"/threads/{thread_id}/runs/wait",
-                json={"assistant_id": "counter", "input": {"by": 3}},
-            ).raise_for_status()
-    finally:
-        before.terminate()  # a clean stop: the runtime saves its checkpoints
-        before.wait(30)
-    assert not (data / ".langgraph_api" / "checkpoints.sqlite").exists()
-
-    with own_server(data, log) as server, http(server.url) as client:
-        state = client.get(f"/threads/{thread_id}/state").json()
-        history = client.post(f"/threads/{thread_id}/history", json={"limit": 20}).json()
-    assert state["values"]["count"] == 3
-    assert len(history) >= 3
 
 
 def ready(client: httpx.Client) -> bool:

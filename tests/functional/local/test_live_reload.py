@@ -169,7 +169,9 @@ def prewarmed_pids(server: EmbeddedAgentServer, timeout: float = 30) -> list[int
         checks = pids_running("build_check", "--standby", config)
         # The one serving may have been a standby: its command line still says so.
         servers = [
-            pid for pid in pids_running("server_process", "--standby", config) if pid != server.pid
+            pid
+            for pid in pids_running("agent_tui.server.main", "--standby", config)
+            if pid != server.pid
         ]
         if len(checks) == 1 and len(servers) == 1:
             return [*checks, *servers]

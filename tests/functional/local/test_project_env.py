@@ -38,7 +38,7 @@ def test_the_environment_has_the_project_dependency_and_is_reused(tmp_path: Path
     assert not imports(sys.executable, "tinyweather")  # agent-tui's own has not got it
     # The server stack comes from agent-tui's environment, underneath the project's.
     assert imports(python, "langgraph_api")
-    assert imports(python, "agent_tui.local.server_process")
+    assert imports(python, "agent_tui.server.main")
     # What the start-up screen shows: uv's lines and a count of packages.
     assert any("tinyweather" in step.line for step in steps)
     # Built beside it and renamed: uv's lines name the folder the user will find.

@@ -1,5 +1,5 @@
-"""The durable server of `agent_tui.server` (issue 31; a prototype, not yet what the app
-starts) keeps every write it acknowledged through ``kill -9``.
+"""The local agent server (`agent_tui.server`) keeps every write it acknowledged through
+``kill -9``.
 
 The server runs as its own process (``python -m agent_tui.server.main``) on the demo
 graphs, on a free port. Each round writes over HTTP (threads, a streamed chat run, a
@@ -55,6 +55,7 @@ def start_server(data: Path, log: Path, watchdog: Watchdog) -> tuple[Service, ht
         env=server_environment(os.environ),
         cwd=data,
         stop_signal=signal.SIGKILL,
+        lifeline=True,
     )
     service.start()
     # trust_env=False: a proxy from the environment must not see local traffic.

@@ -1,0 +1,16 @@
+"""What langgraph-api's settings name to reach this package's parts. Kept apart from the
+parts: importing `app` starts langgraph-api's config, which must wait for ``run_server``."""
+
+from __future__ import annotations
+
+CHECKPOINTER = "agent_tui.server.checkpointer.checkpointer"
+"""``checkpointer.path`` (a dotted path: ``module:name`` without a slash is split at the
+last dot by langgraph-api)."""
+STORE = "agent_tui.server.store.store"
+"""``store.path``."""
+APP = "agent_tui.server.app:app"
+"""``http.app``."""
+PROJECT_APP = "AGENT_TUI_PROJECT_APP"
+"""The environment variable holding the project's own ``http.app``, when it names one."""
+DATA_FOLDER = ".langgraph_api"
+"""The runtime's data folder, in the server's working folder."""

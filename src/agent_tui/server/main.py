@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     # A slow import (about a second), so after the cheap checks. It also sets up logging.
     from langgraph_api import cli
 
-    from agent_tui.server import upstream
+    from agent_tui.server import damage, upstream
 
     for warning in config.warnings:
         logger.warning(warning)
@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             return EXIT_UNSUPPORTED
         options = durable_options(options)
+        damage.check_databases(after_crash=damage.mark_running())
 
     # With agent-tui's socket (``--fd``), ``port=0`` keeps `run_server`'s port probe (which
     # would find that socket busy and silently pick another port) from mattering.

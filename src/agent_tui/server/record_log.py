@@ -2,18 +2,21 @@
 kept in a file as a log: a save appends what changed since the last one, so it costs what
 changed, not what is kept.
 
-The file is a run of pickles, each ``(full, {key: change})``: ``full`` starts over (the
-first save of a process, then every `FULL_EVERY` saves or when the file has doubled: a new
-file written whole and renamed over the old one). A change is ``("list", length,
-{position: record pickle})`` for a list of records (the runtime appends to its lists and
-rebuilds them to delete), ``("value", pickle)`` for anything else, ``("gone",)`` for a key
-removed. A record is changed when one of its values is another object or unequal: the
+The file is a run of frames (`frame`: a marker, the length and CRC-32 of a pickle, the
+pickle), one per record changed, so damage costs only what it hit. A save is ``("begin",
+full)``, its changes, ``("end",)``: ``full`` starts over (the first save of a process, then
+every `FULL_EVERY` saves or when the file has doubled: a new file written whole and renamed
+over the old one). A change is ``("list", key, length)`` and ``("record", key, position,
+record pickle)`` for each changed record of a list of records (the runtime appends to its
+lists and rebuilds them to delete), ``("value", key, pickle)`` for anything else,
+``("gone", key)`` for a key removed. A record is changed when one of its values is another object or unequal: the
 lists are compared with a shallow copy kept from the last save, in C (``map(ne, …)``),
 so an unchanged list costs no Python loop. A value changed in place inside a record is
 seen at the next full save only.
 
-A process killed during an append leaves a truncated pickle at the end: `read` stops
-before it, and the next process starts its file over.
+A process killed during an append leaves a save without its end: `read` leaves it out,
+and the next process starts its file over. A damaged frame (its CRC does not match) is
+skipped up to the next marker; the rest is read, and `Recovered` says what was lost.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ import itertools
 import operator
 import os
 import pickle
-from collections.abc import Mapping
+import struct
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 # Taken before langgraph-api's blocking-call guard wraps them (it starts with the queue,
@@ -31,6 +37,13 @@ from typing import Any
 _open, _write, _close, _replace = os.open, os.write, os.close, os.replace
 
 Change = tuple[Any, ...]
+MARKER = b"\xa7RL1"
+HEADER = struct.Struct("<II")  # the pickle's length, its CRC-32
+
+
+def frame(item: tuple[Any, ...]) -> bytes:
+    data = pickle.dumps(item, 5)
+    return MARKER + HEADER.pack(len(data), zlib.crc32(data)) + data
 
 
 class RecordLog:
@@ -63,7 +76,7 @@ class RecordLog:
         changes = self._changes(mapping)
         if not changes and not full:
             return
-        data = pickle.dumps((full, changes), 5)
+        data = _frames(full, changes)
         try:
             if full:
                 self._start_over(data)
@@ -165,31 +178,111 @@ def _write_all(descriptor: int, data: bytes) -> None:
         view = view[_write(descriptor, view) :]
 
 
+def _frames(full: bool, changes: dict[Any, Change]) -> bytes:
+    parts = [frame(("begin", full))]
+    for key, change in changes.items():
+        if change[0] == "list":
+            parts.append(frame(("list", key, change[1])))
+            parts.extend(frame(("record", key, p, data)) for p, data in change[2].items())
+        elif change[0] == "value":
+            parts.append(frame(("value", key, change[1])))
+        else:
+            parts.append(frame(("gone", key)))
+    parts.append(frame(("end",)))
+    return b"".join(parts)
+
+
+@dataclass
+class Recovered:
+    """What `recover` read back from a file, and what it could not."""
+
+    mapping: dict[Any, Any]
+    damaged: list[tuple[int, int]] = field(default_factory=list)
+    """The byte ranges (start, end) that could not be read."""
+    missing: int = 0
+    """Records in a list whose every saved copy was in a damaged range (left out)."""
+
+
 def read(path: str) -> dict[Any, Any]:
     """The dictionary as last saved to ``path`` (to its last whole save)."""
-    kept: dict[Any, Any] = {}
+    return recover(path).mapping
+
+
+def recover(path: str) -> Recovered:
+    """As `read`, with what damage cost."""
     with open(path, "rb") as file:
-        while True:
-            try:
-                full, changes = pickle.load(file)
-            except (EOFError, pickle.UnpicklingError):
-                break  # the end, or a save cut short by a kill
-            if full:
-                kept = {}
-            for key, change in changes.items():
-                if change[0] == "gone":
-                    kept.pop(key, None)
-                elif change[0] == "value":
-                    kept[key] = change[1]
-                else:
-                    length, parts = change[1], change[2]
-                    records = kept[key] if isinstance(kept.get(key), list) else []
-                    del records[length:]
-                    records.extend([b""] * (length - len(records)))
-                    for position, data in parts.items():
-                        records[position] = data
-                    kept[key] = records
-    return {
-        key: [pickle.loads(r) for r in value] if isinstance(value, list) else pickle.loads(value)
-        for key, value in kept.items()
-    }
+        data = file.read()
+    kept: dict[Any, Any] = {}
+    recovered = Recovered({})
+    save: list[tuple[Any, ...]] | None = None
+    damage_before = 0  # damaged ranges found before the save being read
+    for item in _items(data, recovered.damaged):
+        kind = item[0]
+        if kind == "begin":
+            if save is not None:  # its end was damaged: what was read of it counts
+                _apply(kept, save)
+            save, damage_before = [item], len(recovered.damaged)
+        elif kind == "end":
+            if save is not None:
+                _apply(kept, save)
+            save = None
+        else:
+            if save is None:  # its beginning was damaged
+                save, damage_before = [("begin", False)], len(recovered.damaged) - 1
+            save.append(item)
+    # A save without its end was cut short by a kill (it was never acknowledged), unless
+    # damage inside it took its end.
+    if save is not None and len(recovered.damaged) > damage_before:
+        _apply(kept, save)
+    for key, value in kept.items():
+        if isinstance(value, list):
+            whole = [pickle.loads(r) for r in value if r]
+            recovered.missing += len(value) - len(whole)
+            recovered.mapping[key] = whole
+        else:
+            recovered.mapping[key] = pickle.loads(value)
+    return recovered
+
+
+def _items(data: bytes, damaged: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:
+    """The frames of ``data`` whose CRC matches; each stretch that cannot be read is put
+    in ``damaged``, except a frame cut short at the very end (a kill during a write)."""
+    position = 0
+    while position < len(data):
+        if data.startswith(MARKER, position) and position + 12 <= len(data):
+            length, crc = HEADER.unpack_from(data, position + 4)
+            start, end = position + 12, position + 12 + length
+            if end > len(data) and data.find(MARKER, position + 1) < 0:
+                return  # cut short at the end
+            if end <= len(data) and zlib.crc32(data[start:end]) == crc:
+                yield pickle.loads(data[start:end])
+                position = end
+                continue
+        following = data.find(MARKER, position + 1)
+        if following < 0 and position + 12 > len(data):
+            return  # a header cut short at the end
+        damaged.append((position, following if following >= 0 else len(data)))
+        if following < 0:
+            return
+        position = following
+
+
+def _apply(kept: dict[Any, Any], save: list[tuple[Any, ...]]) -> None:
+    if save[0][1]:  # a full save
+        kept.clear()
+    for item in save[1:]:
+        kind, key = item[0], item[1]
+        if kind == "gone":
+            kept.pop(key, None)
+        elif kind == "value":
+            kept[key] = item[2]
+        else:
+            records = kept[key] if isinstance(kept.get(key), list) else []
+            if kind == "list":
+                del records[item[2] :]
+                records.extend([b""] * (item[2] - len(records)))
+            else:
+                position = item[2]
+                records.extend([b""] * (position + 1 - len(records)))
+                records[position] = item[3]
+            kept[key] = records

@@ -33,7 +33,8 @@ from typing import Any
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
 from agent_tui.server import upstream
-from agent_tui.server.record_log import RecordLog, read
+from agent_tui.server.damage import mark_stopped, set_aside
+from agent_tui.server.record_log import RecordLog, recover
 
 logger = logging.getLogger("agent_tui.server.records")
 
@@ -171,7 +172,8 @@ def ours(filename: str) -> str:
 def restore(filenames: list[str]) -> None:
     """Before the runtime loads its files (from the ``http.app`` module's import: the
     records name classes of langgraph-api, importable only then): each of ours newer than
-    the runtime's own (written at a clean stop) becomes the runtime's file."""
+    the runtime's own (written at a clean stop) becomes the runtime's file. A damaged one
+    gives what it can; the log says what was lost, and the file is kept aside."""
     for filename in filenames:
         try:
             if os.path.getmtime(ours(filename)) < os.path.getmtime(filename):
@@ -179,9 +181,20 @@ def restore(filenames: list[str]) -> None:
         except FileNotFoundError:
             if not os.path.exists(ours(filename)):
                 continue
-        mapping = read(ours(filename))
+        recovered = recover(ours(filename))
+        if recovered.damaged:
+            kept = set_aside(ours(filename))
+            logger.error(
+                "agent-tui: %s was damaged: %s could not be read, %d record(s) lost with "
+                "them (others may be older); the rest is restored; the damaged file is "
+                "kept at %s",
+                os.path.basename(ours(filename)),
+                ", ".join(f"bytes {start}-{end}" for start, end in recovered.damaged),
+                recovered.missing,
+                kept,
+            )
         with open(filename + ".restoring", "wb") as file:
-            pickle.dump(mapping, file, 5)
+            pickle.dump(recovered.mapping, file, 5)
         os.replace(filename + ".restoring", filename)
 
 
@@ -263,6 +276,7 @@ async def lifespan(_: Any) -> AsyncIterator[None]:
     with contextlib.suppress(SaveError):
         SAVER.save()  # an unwritable folder is told before any request
     yield
+    mark_stopped()
     logger.info(
         "agent-tui: %d saves, %.1f ms each", SAVER.saves, SAVER.seconds / max(1, SAVER.saves) * 1000
     )

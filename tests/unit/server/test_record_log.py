@@ -83,3 +83,41 @@ def test_after_a_failed_write_the_next_save_starts_the_file_over(
     kept["threads"].append(record(2))
     log.save(kept)
     assert read(path) == {"threads": [record(0), record(1), record(2)]}
+
+
+def flip(path: str, offset: int) -> None:
+    with open(path, "r+b") as file:
+        file.seek(offset)
+        byte = file.read(1)
+        file.seek(offset)
+        file.write(bytes([byte[0] ^ 0xFF]))
+
+
+def test_a_damaged_byte_costs_the_record_it_hit_and_says_so(tmp_path: Path) -> None:
+    path = str(tmp_path / "ops.saved")
+    log = RecordLog(path)
+    kept: dict[str, Any] = {"threads": [record(n) for n in range(40)], "counts": {"n": 1}}
+    log.save(kept)  # the first save: every record
+    first = os.path.getsize(path)
+    kept["threads"].append(record(40))
+    log.save(kept)
+    flip(path, first // 2)  # inside one record of the first save
+    recovered = record_log.recover(path)
+    assert len(recovered.damaged) == 1
+    assert recovered.missing == 1
+    threads = recovered.mapping["threads"]
+    assert len(threads) == 40 and record(40) in threads
+    assert recovered.mapping["counts"] == {"n": 1}
+
+
+def test_a_damaged_end_of_the_last_save_keeps_that_save(tmp_path: Path) -> None:
+    path = str(tmp_path / "ops.saved")
+    log = RecordLog(path)
+    kept: dict[str, Any] = {"threads": [record(0)]}
+    log.save(kept)
+    kept["threads"].append(record(1))
+    log.save(kept)
+    flip(path, os.path.getsize(path) - 2)  # the last save's end marker
+    recovered = record_log.recover(path)
+    assert recovered.damaged
+    assert recovered.mapping == kept

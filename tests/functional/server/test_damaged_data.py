@@ -1,0 +1,163 @@
+"""Damaged data costs at most what was damaged, the server says what it dropped, and the
+damaged file is kept (never deleted).
+
+Each test writes through the real server, kills it with SIGKILL (so its records are read
+back from agent-tui's log of them, not from the runtime's clean-stop file), damages a
+file as a failing disk would, and starts a new server on the folder.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.server_process import kill_nine, start_server
+from tests.support.service_processes import Watchdog
+
+THREADS = 40
+
+
+@pytest.fixture
+def watchdog() -> Iterator[Watchdog]:
+    watchdog = Watchdog()
+    yield watchdog
+    watchdog.close()
+
+
+def thread_ids(client: httpx.Client) -> set[str]:
+    found = client.post("/threads/search", json={"limit": 1000}).json()
+    return {thread["thread_id"] for thread in found}
+
+
+def fill(data: Path, log: Path, watchdog: Watchdog) -> set[str]:
+    """``THREADS`` threads with a counter run each, the server then killed."""
+    service, client = start_server(data, log, watchdog)
+    try:
+        made = set()
+        for _ in range(THREADS):
+            thread_id = client.post("/threads", json={}).json()["thread_id"]
+            answer = client.post(
+                f"/threads/{thread_id}/runs/wait",
+                json={"assistant_id": "counter", "input": {"by": 2}},
+            )
+            assert answer.status_code == 200, answer.text
+            made.add(thread_id)
+        return made
+    finally:
+        client.close()
+        kill_nine(service)
+
+
+def flip(path: Path, offset: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def kept_aside(data: Path) -> list[Path]:
+    return sorted((data / ".langgraph_api" / "damaged").glob("*"))
+
+
+def test_a_damaged_byte_in_the_records_log_loses_only_what_it_hit(
+    tmp_path: Path, watchdog: Watchdog
+) -> None:
+    data, log = tmp_path / "data", tmp_path / "server.log"
+    data.mkdir()
+    made = fill(data, log, watchdog)
+    records = data / ".langgraph_api" / ".langgraph_ops.pckl.saved"
+    size = records.stat().st_size
+    for offset in (200, size // 2):  # inside the first save (whole), then a later one
+        flip(records, offset)
+        log.write_text("")
+        service, client = start_server(data, log, watchdog)
+        try:
+            found = thread_ids(client)
+            assert made - found == set() or len(made - found) <= 1, len(made - found)
+            assert len(found) >= THREADS - 1
+            said = log.read_text()
+            assert ".langgraph_ops.pckl.saved was damaged" in said, said[-3000:]
+            assert kept_aside(data), "the damaged file was not kept"
+            made = found
+            # The next write does not make the intact rest unreadable.
+            made.add(client.post("/threads", json={}).json()["thread_id"])
+        finally:
+            client.close()
+            kill_nine(service)
+    log.write_text("")
+    service, client = start_server(data, log, watchdog)
+    try:
+        assert thread_ids(client) == made
+        assert "was damaged" not in log.read_text()
+    finally:
+        client.close()
+        kill_nine(service)
+
+
+def test_a_damaged_page_of_the_checkpoints_loses_only_its_rows(
+    tmp_path: Path, watchdog: Watchdog
+) -> None:
+    data, log = tmp_path / "data", tmp_path / "server.log"
+    data.mkdir()
+    made = fill(data, log, watchdog)
+    database = data / ".langgraph_api" / "checkpoints.db"
+    # Fold the write-ahead log in, as a clean stop would, so the pages are in the file.
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = database.stat().st_size // 4096
+    assert pages > 4
+    damaged = bytearray(database.read_bytes())
+    page = pages // 2
+    noise = random.Random(31).randbytes(4096)
+    damaged[page * 4096 : (page + 1) * 4096] = noise
+    database.write_bytes(bytes(damaged))
+
+    service, client = start_server(data, log, watchdog)
+    try:
+        states = {
+            thread_id: client.get(f"/threads/{thread_id}/state").json()["values"]
+            for thread_id in made
+        }
+        intact = [t for t, values in states.items() if values.get("count") == 2]
+        assert len(intact) >= THREADS * 3 // 4, f"{len(intact)} of {THREADS} kept"
+        said = log.read_text()
+        assert "checkpoints.db was damaged" in said, said[-3000:]
+        assert any(p.name.endswith("checkpoints.db") for p in kept_aside(data))
+        # It goes on working.
+        thread_id = client.post("/threads", json={}).json()["thread_id"]
+        answer = client.post(
+            f"/threads/{thread_id}/runs/wait", json={"assistant_id": "counter", "input": {}}
+        )
+        assert answer.status_code == 200
+    finally:
+        client.close()
+        kill_nine(service)
+
+
+def test_a_checkpoints_file_sqlite_cannot_open_is_moved_aside(
+    tmp_path: Path, watchdog: Watchdog
+) -> None:
+    data, log = tmp_path / "data", tmp_path / "server.log"
+    data.mkdir()
+    made = fill(data, log, watchdog)
+    database = data / ".langgraph_api" / "checkpoints.db"
+    for suffix in ("-wal", "-shm"):
+        Path(str(database) + suffix).unlink(missing_ok=True)
+    header = bytearray(database.read_bytes())
+    header[:16] = b"not a database!!"
+    database.write_bytes(bytes(header))
+
+    service, client = start_server(data, log, watchdog)
+    try:
+        assert thread_ids(client) == made  # the threads are kept; their checkpoints not
+        said = log.read_text()
+        assert "checkpoints.db could not be read" in said, said[-3000:]
+        moved = [p for p in kept_aside(data) if p.name.endswith("checkpoints.db")]
+        assert moved and moved[0].read_bytes()[:16] == b"not a database!!"
+    finally:
+        client.close()
+        kill_nine(service)

@@ -7,7 +7,8 @@ of starting its own. The project's environment is built first when its dependenc
 changed (uv's lines on stderr). Once ``/ok`` answers, the URL is the one line on stdout,
 for scripts; the server's log (with its request lines) goes to stderr, and so do live
 reloads (`live_reload`; off with ``--no-reload``). Ctrl+C or SIGTERM stops it gracefully,
-so the runtime saves its data, and leaves no process behind.
+and leaves no process behind. A server that ends on its own (a crash, ``kill -9``) is
+started again on the same port and data, as the app does; every write it answered is kept.
 
 A project broken at start (its graphs do not import, its environment does not build) is
 handled as a broken reload is: where it broke is said (``agent.py:17: SyntaxError …``),
@@ -47,6 +48,7 @@ from agent_tui.local import (
 from agent_tui.local.broken_start import FixEvent, FixWatch, find_graph_problems
 from agent_tui.local.live_reload import LiveReload, ReloadEvent
 from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
+from agent_tui.local.server_errors import ended_how
 from agent_tui.local.server_lock import running_server
 from agent_tui.local.server_log import LineListener
 from agent_tui.text.sanitize import clean_text
@@ -59,6 +61,9 @@ _BROKEN = -1  # the project did not start; with reload, it is watched for a fix
 _PROG = "agent-tui serve"
 _STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 _CRASH_CHECK_SECONDS = 0.5
+_QUICK_ENDS = 3
+"""Restarts in a row of a server that ended within `_QUICK_END_SECONDS` of its start."""
+_QUICK_END_SECONDS = 10.0
 
 T = TypeVar("T")
 
@@ -162,16 +167,9 @@ async def _serve_started(
                 await asyncio.to_thread(_watch, watcher, launched)
             # Once the URL is out, the server answers and (with reload) edits are seen.
             print(server.url, flush=True)
-            if watcher is not None:
-                # A server that a broken edit took down comes back with the next edit.
-                await stop.wait()
-                return EXIT_OK
-            await _until_stopped(server, stop)
-            if not stop.is_set():
-                return _fail(
-                    f"the agent server stopped unexpectedly (full log in {server.log_file})",
-                    EXIT_FAILED,
-                )
+            # With reload, a server that a broken edit took down comes back with the next
+            # edit; one that ended on its own (a crash, kill -9) is started again at once.
+            return await _keep_running(server, stop, reloading=watcher is not None)
         return EXIT_OK
     finally:
         if watcher is not None:
@@ -290,14 +288,42 @@ async def _until_ready(server: EmbeddedAgentServer, stop: asyncio.Event) -> bool
     return True
 
 
-async def _until_stopped(server: EmbeddedAgentServer, stop: asyncio.Event) -> None:
-    """Return on a stop request, or when the server exits by itself."""
-    while server.is_running:
-        try:
+async def _keep_running(
+    server: EmbeddedAgentServer, stop: asyncio.Event, *, reloading: bool
+) -> int:
+    """Until a stop is asked for (`EXIT_OK`): a server that ended on its own (a crash,
+    ``kill -9``) is started again on the same port and data, as the app does. One that
+    keeps ending within seconds of its start is given up (`EXIT_FAILED`), unless live
+    reload is on, which brings it back with the next edit."""
+    quick_ends = 0
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), _CRASH_CHECK_SECONDS)
-            return
-        except TimeoutError:
-            continue  # still running, nobody asked to stop: look again
+        code = server.crash_code()
+        if code is None or stop.is_set():
+            continue
+        how = ended_how(code)
+        if quick_ends >= _QUICK_ENDS:
+            if reloading:
+                continue  # the next edit restarts it (the watcher says so)
+            return _fail(
+                f"the agent server {how} again within seconds of its start; given up "
+                f"(full log in {server.log_file})",
+                EXIT_FAILED,
+            )
+        _copy_to_stderr(
+            f"{_PROG}: the agent server {how}; starting it again on the same port and data "
+            "(answered writes are kept)"
+        )
+        began = time.monotonic()
+        try:
+            await asyncio.to_thread(server.restart)
+        except EmbeddedServerError as error:
+            _copy_to_stderr(f"{_PROG}: {error.reason}")
+        else:
+            _copy_to_stderr(f"{_PROG}: the agent server is running again at {server.url}")
+        quick_ends = quick_ends + 1 if time.monotonic() - began < _QUICK_END_SECONDS else 0
+    return EXIT_OK
 
 
 async def _unless_stopped(

@@ -118,3 +118,33 @@ def _wait_until_ready(server: SmallDiskServer) -> None:
                 pass
             assert time.monotonic() < deadline, "the server on the small disk did not start"
             time.sleep(0.1)  # a starting process: nothing to wait on
+
+
+def start_on_a_full_disk(tmp_path: Path, *, size_mb: int = 4) -> tuple[int, str]:
+    """The server started on a disk with no room at all: its exit status, what it said."""
+    if not can_mount_a_tmpfs():
+        pytest.skip("this machine cannot mount a tmpfs in a user namespace (unshare)")
+    data = tmp_path / "full-disk"
+    data.mkdir()
+    port = server_launch.free_port("127.0.0.1")
+    argv = [f"{size_mb}m", str(data), str(size_mb * 1024), sys.executable, str(DEMO_CONFIG)]
+    unshare = ["unshare", "--user", "--map-root-user", "--mount"]
+    process = subprocess.Popen(
+        [*unshare, "sh", "-c", _MOUNT_AND_SERVE, "sh", *argv, str(port)],
+        env=server_environment(os.environ),
+        stdin=subprocess.PIPE,  # held open: the server's lifeline to its parent
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        code = process.wait(120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(30)
+    assert process.stdout is not None and process.stdin is not None
+    said = process.stdout.read().decode(errors="replace")
+    process.stdout.close()
+    process.stdin.close()
+    return code, said

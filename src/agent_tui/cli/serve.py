@@ -267,7 +267,10 @@ async def _start(
             if ready is not None:
                 return _fail(str(ServerAlreadyRunning(ready, config)), EXIT_FAILED)
         except EmbeddedServerError as error:
-            hint = " (pass another --port, or none for a free one)" if port else ""
+            busy = "address already in use" in error.reason.lower() or any(
+                "address already in use" in line.lower() for line in error.log_lines
+            )
+            hint = " (pass another --port, or none for a free one)" if port and busy else ""
             return _fail(f"{error.reason}{hint}", EXIT_FAILED)
     return _fail(
         f"the local agent server for {config} keeps changing hands; try again", EXIT_FAILED

@@ -3,18 +3,17 @@
 `EmbeddedAgentServer` runs ``python -m agent_tui.server.main`` as a child process
 for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stops:
 
-- ``stop()`` sends SIGTERM to the child's process group (a graceful shutdown, in which the
-  runtime saves its data), then SIGKILL after the timeout. ``atexit`` calls it too.
+- ``stop()`` sends SIGTERM to the child's process group (a graceful shutdown), then
+  SIGKILL after the timeout. ``atexit`` calls it too.
 - If agent-tui dies without stopping it, the child notices that its stdin pipe closed
   (and on Linux gets a parent-death signal) and exits; see `agent_tui.server.main`.
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
-Each config gets its own working folder (`server_paths`), where data survives restarts.
-Only one server at a time may use a folder (`server_lock`): ``start()`` raises
+Each config gets its own working folder (`server_paths`), where data survives restarts;
+only one server at a time may use a folder (`server_lock`): ``start()`` raises
 `ServerAlreadyRunning` when another process's server owns it, and the lock is shared with
-the child, so it is only free once the server has exited and saved its data.
-
-How the process is launched (its socket, command line, signals): `server_launch`.
+the child, so it is only free once the server has exited. How the process is launched
+(its socket, command line, signals): `server_launch`.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from agent_tui.local import server_launch
+from agent_tui.local import server_errors, server_launch
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_errors import EmbeddedServerError, ServerAlreadyRunning, ServerExited
 from agent_tui.local.server_lock import ServerLock, ServerLockError, ServerLockHeld
@@ -321,7 +320,7 @@ class EmbeddedAgentServer:
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
         raise ServerExited(
-            f"the agent server exited with code {code} before it was ready "
+            f"the agent server {server_errors.why_it_exited(code, lines)} before it was ready "
             f"(config {self.config_path}; full log in {self.log_file})",
             lines[-_ERROR_LOG_LINES:],
         )

@@ -7,6 +7,8 @@ import signal
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent_tui.local.disk_problem import DISK_PROBLEM
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -49,3 +51,13 @@ def ended_how(code: int) -> str:
         return f"was killed by {signal.Signals(-code).name}"
     except ValueError:
         return f"was killed by signal {-code}"
+
+
+def why_it_exited(code: int, lines: Sequence[str]) -> str:
+    """ "exited with code 1", or what the server said on its way out when it could not
+    write its data ("cannot save the server's data in …: No space left on device; free
+    some space, then start it again"): the advice a user needs, not an exit code."""
+    said = next((line for line in reversed(lines) if DISK_PROBLEM in line), None)
+    if said is None:
+        return ended_how(code)
+    return said[said.index(DISK_PROBLEM) + len("agent-tui: ") :]

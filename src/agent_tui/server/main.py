@@ -37,12 +37,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from agent_tui.local.disk_problem import DISK_PROBLEM
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.standby import wait_for_go
 
 # `records` before langgraph-api: it takes the plain os functions that langgraph-api's
 # blocking-call guard wraps later.
-from agent_tui.server import names, records  # noqa: F401
+from agent_tui.server import names, records
 from agent_tui.server.lifeline import exit_when_parent_goes, set_parent_death_signal
 from agent_tui.server.supported import unsupported_versions
 
@@ -51,6 +52,7 @@ logger = logging.getLogger("agent_tui.server.main")
 EXIT_BAD_CONFIG = 2
 EXIT_PORT_BUSY = 3
 EXIT_UNSUPPORTED = 4
+EXIT_NO_ROOM = 5
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,6 +107,18 @@ def main(argv: list[str] | None = None) -> int:
             )
             return EXIT_UNSUPPORTED
         options = durable_options(options)
+        try:
+            os.makedirs(names.DATA_FOLDER, exist_ok=True)
+            records.room_check()
+        except OSError as exc:
+            # The runtime would fail later, with a traceback: say what to do instead.
+            print(
+                f"{DISK_PROBLEM} in {os.getcwd()}: {exc.strerror or exc}; free some space, "
+                "then start it again",
+                file=sys.stderr,
+                flush=True,
+            )
+            return EXIT_NO_ROOM
         damage.check_databases(after_crash=damage.mark_running())
 
     # With agent-tui's socket (``--fd``), ``port=0`` keeps `run_server`'s port probe (which

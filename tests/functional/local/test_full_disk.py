@@ -15,7 +15,8 @@ from pathlib import Path
 import httpx
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED
-from tests.support.small_disk import SmallDiskServer, small_disk_server
+from agent_tui.local.server_errors import why_it_exited
+from tests.support.small_disk import SmallDiskServer, small_disk_server, start_on_a_full_disk
 
 BLOB = "x" * 300_000
 
@@ -70,3 +71,14 @@ def test_a_full_disk_refuses_changes_and_keeps_what_was_answered(tmp_path: Path)
         assert after.status_code == 204, (after.text, server.log_text()[-3000:])
         assert client.post("/threads", json={}).status_code == 200
         wait_for_log(server, DISK_RECOVERED)
+
+
+def test_a_server_started_on_a_full_disk_says_to_free_space(tmp_path: Path) -> None:
+    """Not a traceback, not "pass another --port": what is wrong and what to do, in the
+    words the app's start-up screen and `agent-tui serve` show (`why_it_exited`)."""
+    code, said = start_on_a_full_disk(tmp_path)
+    assert code == 5, said[-3000:]
+    assert "Traceback" not in said
+    advice = why_it_exited(code, said.splitlines())
+    assert advice.startswith("cannot save the server's data in "), advice
+    assert advice.endswith("No space left on device; free some space, then start it again")

@@ -32,6 +32,7 @@ import errno
 import logging
 import os
 import socket
+import sqlite3
 import sys
 import threading
 from pathlib import Path
@@ -88,16 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         if str(folder) not in sys.path:
             sys.path.append(str(folder))
 
+    durable = not config.disable_persistence and not args.volatile
+    # Before langgraph-api is imported: its runtime loads some of its files at import.
+    if durable and (code := _prepare_data_folder()) is not None:
+        return code
+
     # A slow import (about a second), so after the cheap checks. It also sets up logging.
     from langgraph_api import cli
 
-    from agent_tui.server import damage, upstream
+    from agent_tui.server import upstream
 
     for warning in config.warnings:
         logger.warning(warning)
 
     options = dict(config.options)
-    if not config.disable_persistence and not args.volatile:
+    if durable:
         if gone := upstream.missing():
             print(
                 f"agent-tui: this langgraph-api lacks what the local server needs: "
@@ -107,19 +113,6 @@ def main(argv: list[str] | None = None) -> int:
             )
             return EXIT_UNSUPPORTED
         options = durable_options(options)
-        try:
-            os.makedirs(names.DATA_FOLDER, exist_ok=True)
-            records.room_check()
-        except OSError as exc:
-            # The runtime would fail later, with a traceback: say what to do instead.
-            print(
-                f"{DISK_PROBLEM} in {os.getcwd()}: {exc.strerror or exc}; free some space, "
-                "then start it again",
-                file=sys.stderr,
-                flush=True,
-            )
-            return EXIT_NO_ROOM
-        damage.check_databases(after_crash=damage.mark_running())
 
     # With agent-tui's socket (``--fd``), ``port=0`` keeps `run_server`'s port probe (which
     # would find that socket busy and silently pick another port) from mattering.
@@ -149,13 +142,36 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _prepare_data_folder() -> int | None:
+    """Room to write, damage dealt with (`damage`), the store's saved files put back; an
+    exit code when the server cannot start."""
+    from agent_tui.server import damage
+
+    try:
+        os.makedirs(names.DATA_FOLDER, exist_ok=True)
+        records.room_check()
+    except OSError as exc:
+        # The runtime would fail later, with a traceback: say what to do instead.
+        print(
+            f"{DISK_PROBLEM} in {os.getcwd()}: {exc.strerror or exc}; free some space, "
+            "then start it again",
+            file=sys.stderr,
+            flush=True,
+        )
+        return EXIT_NO_ROOM
+    damage.check_databases(after_crash=damage.mark_running())
+    records.restore(records.early_files())
+    return None
+
+
 def durable_options(options: dict[str, Any]) -> dict[str, Any]:
     """langgraph.json's server settings, with agent-tui's durable parts added:
 
     - ``checkpointer``: langgraph's SQLite saver (`checkpointer`), unless the project
       names its own;
     - ``store.path``: langgraph's SQLite store (`store`), with the project's ``index`` and
-      ``ttl``, unless the project names its own;
+      ``ttl``, unless the project names its own (or asks for semantic search where
+      sqlite3 cannot load sqlite-vec: then the runtime's own store, saved with its records);
     - ``http.app``: `app`, whose middleware saves the runtime's records before an answer
       acknowledges them; a project's own app is loaded by it and keeps its routes,
       middleware and lifespan.
@@ -163,7 +179,12 @@ def durable_options(options: dict[str, Any]) -> dict[str, Any]:
     durable = dict(options)
     durable.setdefault("checkpointer", {"backend": "custom", "path": names.CHECKPOINTER})
     kept_store = dict(durable.get("store") or {})
-    kept_store.setdefault("path", names.STORE)
+    if kept_store.get("index") and not hasattr(sqlite3.Connection, "enable_load_extension"):
+        # Vectors in SQLite need sqlite-vec, an extension this Python's sqlite3 cannot
+        # load: the runtime's own store keeps them (saved with its records, by `records`).
+        logger.info("agent-tui: semantic search in the runtime's own store (no sqlite-vec)")
+    else:
+        kept_store.setdefault("path", names.STORE)
     durable["store"] = kept_store
     http = dict(durable.get("http") or {})
     if "app" in http:

@@ -14,3 +14,7 @@ PROJECT_APP = "AGENT_TUI_PROJECT_APP"
 """The environment variable holding the project's own ``http.app``, when it names one."""
 DATA_FOLDER = ".langgraph_api"
 """The runtime's data folder, in the server's working folder."""
+OPS_FILE = ".langgraph_ops.pckl"
+"""The runtime's file of threads, runs, assistants and crons, in `DATA_FOLDER` (its records
+name classes of langgraph-api: restored once its config is set, by `app`; a test checks
+the name against the runtime's ``database.OPS_FILENAME``)."""

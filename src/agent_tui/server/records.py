@@ -34,14 +34,15 @@ from typing import Any
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
 from agent_tui.server import upstream
 from agent_tui.server.damage import mark_stopped, set_aside
+from agent_tui.server.names import DATA_FOLDER, OPS_FILE
 from agent_tui.server.record_log import RecordLog, recover
 
 logger = logging.getLogger("agent_tui.server.records")
 
 FOLDER = os.getcwd()
+"""The data folder (the server's working folder), read before the blocking-call guard."""
 # Before the blocking-call guard wraps them (the room check runs on the event loop).
 _open, _write, _close, _unlink = os.open, os.write, os.close, os.unlink
-"""The data folder (the server's working folder), read before the blocking-call guard."""
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 READ_SUFFIXES = ("/search", "/count", "/namespaces", "/versions", "/history")
 
@@ -196,6 +197,22 @@ def restore(filenames: list[str]) -> None:
         with open(filename + ".restoring", "wb") as file:
             pickle.dump(recovered.mapping, file, 5)
         os.replace(filename + ".restoring", filename)
+
+
+def early_files() -> list[str]:
+    """The runtime's files saved by us that can be restored before langgraph-api is
+    imported (the store's items and vectors: it loads them at import), that is all but
+    `names.OPS_FILE`."""
+    folder = os.path.join(FOLDER, DATA_FOLDER)
+    try:
+        found = os.listdir(folder)
+    except FileNotFoundError:
+        return []
+    return [
+        os.path.join(DATA_FOLDER, name.removesuffix(".saved"))
+        for name in sorted(found)
+        if name.endswith(".saved") and name != OPS_FILE + ".saved"
+    ]
 
 
 SAVER = Saver()

@@ -3,8 +3,9 @@
 
 langgraph's `AsyncSqliteStore` on ``.langgraph_api/store.db`` (WAL, ``synchronous=NORMAL``):
 each put is committed before it returns. langgraph-api hands a custom store no settings,
-so the project's ``store.index`` (semantic search) is read here from ``LANGGRAPH_STORE``,
-the setting's JSON as ``run_server`` exports it.
+so the project's ``store.index`` (semantic search: ``embed``, ``dims``, ``fields``) and
+``ttl`` are read here from ``LANGGRAPH_STORE``, the setting's JSON as ``run_server`` exports
+it; vectors are kept by sqlite-vec in the same database.
 """
 
 from __future__ import annotations
@@ -47,6 +48,13 @@ async def store() -> AsyncIterator[AsyncSqliteStore]:
     async with aiosqlite.connect(DATABASE, isolation_level=None) as conn:
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")
-        kept = DurableSqliteStore(conn, index=settings.get("index"), ttl=settings.get("ttl"))
+        index = settings.get("index")
+        if index and isinstance(index.get("embed"), str):
+            # ``./embed.py:fn`` or ``openai:text-embedding-3-small``, as langgraph-api's
+            # own store reads it (its public `resolve_embeddings`).
+            from langgraph_api.graph import resolve_embeddings
+
+            index = {**index, "embed": resolve_embeddings(index)}
+        kept = DurableSqliteStore(conn, index=index, ttl=settings.get("ttl"))
         await kept.setup()
         yield kept

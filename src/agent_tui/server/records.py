@@ -171,7 +171,9 @@ def ours(filename: str) -> str:
 def restore(filenames: list[str]) -> None:
     """Before the runtime loads its files (from the ``http.app`` module's import: the
     records name classes of langgraph-api, importable only then): each of ours newer than
-    the runtime's own (written at a clean stop) becomes the runtime's file."""
+    the runtime's own (written at a clean stop) becomes the runtime's file, with the runs a
+    crash cut off back in the queue (`upstream.requeue_cut_off_runs`; a clean stop leaves
+    none: it puts the runs it stops back itself)."""
     for filename in filenames:
         try:
             if os.path.getmtime(ours(filename)) < os.path.getmtime(filename):
@@ -180,6 +182,11 @@ def restore(filenames: list[str]) -> None:
             if not os.path.exists(ours(filename)):
                 continue
         mapping = read(ours(filename))
+        if requeued := upstream.requeue_cut_off_runs(mapping):
+            logger.warning(
+                "agent-tui: runs cut off when the server last stopped run again: %s",
+                ", ".join(requeued),
+            )
         with open(filename + ".restoring", "wb") as file:
             pickle.dump(mapping, file, 5)
         os.replace(filename + ".restoring", filename)

@@ -35,7 +35,13 @@ import pytest
 
 import agent_tui
 from agent_tui.local.server_environment import server_environment
-from tests.support.cached_venvs import cache_folder, cached_venv, new_venv, uv_steps
+from tests.support.cached_venvs import (
+    cache_folder,
+    cached_venv,
+    forget_unused,
+    new_venv,
+    uv_steps,
+)
 
 SRC = Path(agent_tui.__file__).resolve().parents[1]
 PYPROJECT = SRC.parent / "pyproject.toml"
@@ -119,6 +125,7 @@ def build_api_env(release: ApiRelease) -> ApiEnv:
     folder = cached_venv(
         cache_folder() / name, build, usable=lambda folder: (folder / "bin" / "python").exists()
     )
+    forget_unused("langgraph-api-*")
     return ApiEnv(release, folder)
 
 

@@ -6,6 +6,7 @@ that says everything it was built from, so a change makes a new one rather than 
 stale one. It is built in a temporary folder beside its final place and renamed into it when
 complete (a half-built one is never used), under an exclusive lock on a file beside it, so
 parallel test workers (or two test runs) build it once and the others wait and reuse it.
+`forget_unused` removes those no test has used for two weeks.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -41,6 +43,7 @@ def cached_venv(
     folder.parent.mkdir(parents=True, exist_ok=True)
     with _locked(folder.with_name(folder.name + ".lock")):
         if (folder / COMPLETE).is_file() and usable(folder):
+            (folder / COMPLETE).touch()  # in use: not `forget_unused`
             return folder
         shutil.rmtree(folder, ignore_errors=True)  # an incomplete one, or an older layout
         building = Path(tempfile.mkdtemp(prefix=folder.name + ".building-", dir=folder.parent))
@@ -51,6 +54,22 @@ def cached_venv(
         finally:
             shutil.rmtree(building, ignore_errors=True)
     return folder
+
+
+def forget_unused(pattern: str, days: float = 14) -> None:
+    """Remove the environments named like ``pattern`` (a glob) that no test has used for
+    ``days`` days (their dependencies or checkout changed since): one that is being built
+    or used now keeps its lock, and stays."""
+    too_old = time.time() - days * 86400
+    for folder in cache_folder().glob(pattern):
+        marker = folder / COMPLETE
+        if folder.suffix == ".lock" or not marker.is_file() or marker.stat().st_mtime > too_old:
+            continue
+        with (
+            contextlib.suppress(BlockingIOError),
+            _locked(folder.with_name(folder.name + ".lock"), wait=False),
+        ):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def uv_steps(steps: Sequence[Sequence[str]], what: str) -> None:
@@ -75,9 +94,9 @@ def new_venv(python: Path | str, folder: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path, *, wait: bool = True) -> Iterator[None]:
     with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         try:
             yield
         finally:

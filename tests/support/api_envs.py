@@ -26,7 +26,6 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -80,14 +79,14 @@ class ApiEnv:
     def python(self) -> Path:
         return self.folder / "bin" / "python"
 
-    def run(self, code: str, env: Mapping[str, str] | None = None) -> str:
+    def run(self, code: str) -> str:
         """Run ``code`` on this environment's Python; its output (a failure raises)."""
         done = subprocess.run(
             [str(self.python), "-c", code],
             capture_output=True,
             text=True,
             timeout=120,
-            env={**server_environment(os.environ), **(env or {})},
+            env=server_environment(os.environ),  # as a server of agent-tui's gets it
             check=False,
         )
         assert done.returncode == 0, f"{code}\n--- failed on {self.release}:\n{done.stderr}"

@@ -9,33 +9,35 @@ then tries ``python3.13``/``python3.12`` on PATH, and checks each by running it 
 shim that exists but does not run is no interpreter). No interpreter is a failure that
 says what to install, never a skip.
 
-The environment is built in a temporary folder beside its final place and renamed into
-it when complete (a half-built one is never used), under an exclusive lock on a file
-beside it, so parallel test workers build it once and the others wait and reuse it.
+It is built and reused as every cached test environment is (`cached_venvs`: renamed
+into place once complete, under a lock, so parallel workers build it once).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import glob
 import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import platformdirs
+from tests.support.cached_venvs import (
+    VenvBuildError,
+    cache_folder,
+    cached_venv,
+    new_venv,
+    uv_steps,
+)
 
 AEGRA_VERSION = "0.11.0"
 REQUIREMENTS = (f"aegra-api=={AEGRA_VERSION}", f"aegra-cli=={AEGRA_VERSION}")
 MIN_PYTHON = (3, 12)
-_COMPLETE = "agent-tui-complete"
 
 
-class AegraSetupError(RuntimeError):
+class AegraSetupError(VenvBuildError):
     """The Aegra test stack cannot be built on this machine (the message says why)."""
 
 
@@ -91,9 +93,7 @@ def _runs_as_new_python(candidate: str) -> Path | None:
 
 def venv_folder(python: Path) -> Path:
     """Where the environment for ``python``'s version lives (it may not exist yet)."""
-    version = _runs_version(python)
-    cache = Path(platformdirs.user_cache_dir("agent-tui-tests"))
-    return cache / f"aegra-{AEGRA_VERSION}-py{version}"
+    return cache_folder() / f"aegra-{AEGRA_VERSION}-py{_runs_version(python)}"
 
 
 def _runs_version(python: Path) -> str:
@@ -110,53 +110,11 @@ def _runs_version(python: Path) -> str:
 def aegra_venv() -> Path:
     """The cached virtual environment with Aegra installed, built first if missing."""
     python = find_python()
-    folder = venv_folder(python)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(folder.with_name(folder.name + ".lock")):
-        if (folder / _COMPLETE).is_file() and (folder / "bin" / "aegra").is_file():
-            return folder
-        shutil.rmtree(folder, ignore_errors=True)  # an incomplete one from an older layout
-        building = Path(tempfile.mkdtemp(prefix=folder.name + ".building-", dir=folder.parent))
-        try:
-            _build(python, building)
-            (building / _COMPLETE).write_text(" ".join(REQUIREMENTS) + "\n")
-            building.rename(folder)
-        finally:
-            shutil.rmtree(building, ignore_errors=True)
-    return folder
 
+    def build(folder: Path) -> None:
+        install = ["uv", "pip", "install", "--quiet", "--python", str(folder / "bin" / "python")]
+        uv_steps([new_venv(python, folder), [*install, *REQUIREMENTS]], "Aegra's environment")
 
-def _build(python: Path, folder: Path) -> None:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
-    }
-    steps = [
-        # Relocatable: the scripts find their interpreter relative to themselves, so the
-        # folder still works once renamed to its final place.
-        ["uv", "venv", "--quiet", "--relocatable", "--python", str(python), str(folder)],
-        [
-            "uv",
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(folder / "bin" / "python"),
-            *REQUIREMENTS,
-        ],
-    ]
-    for step in steps:
-        done = subprocess.run(step, capture_output=True, text=True, env=env, check=False)
-        if done.returncode != 0:
-            raise AegraSetupError(
-                f"building Aegra's environment failed: {' '.join(step)}\n{done.stderr[-3000:]}"
-            )
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    return cached_venv(
+        venv_folder(python), build, usable=lambda folder: (folder / "bin" / "aegra").is_file()
+    )

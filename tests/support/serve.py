@@ -18,11 +18,18 @@ class Serve:
     """A running `agent-tui serve`: its stdout lines in a queue, its stderr collected."""
 
     def __init__(
-        self, home: Path, cwd: Path, *argv: str, env: Mapping[str, str] | None = None
+        self,
+        home: Path,
+        cwd: Path,
+        *argv: str,
+        env: Mapping[str, str] | None = None,
+        python: Path | str = sys.executable,
     ) -> None:
-        """``env``: the environment (default: this one), with ``AGENT_TUI_HOME`` ``home``."""
+        """``env``: the environment (default: this one), with ``AGENT_TUI_HOME`` ``home``;
+        ``python``: the interpreter agent-tui runs on (another environment's:
+        `tests.support.api_envs`)."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "agent_tui", "serve", *argv],
+            [str(python), "-m", "agent_tui", "serve", *argv],
             cwd=cwd,
             env={**(os.environ if env is None else env), "AGENT_TUI_HOME": str(home)},
             stdout=subprocess.PIPE,

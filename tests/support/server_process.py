@@ -1,5 +1,6 @@
-"""The local agent server as its own process (``python -m agent_tui.server.main``) on a
-data folder of the test's, on a free port, for tests that kill it and look at its files."""
+"""agent-tui's agent server as its own process (``python -m agent_tui.server.main``), on a
+free port and a data folder of the test's, for the tests that kill it with SIGKILL and
+start it again on the same folder."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ import os
 import signal
 import socket
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -28,13 +32,13 @@ def start_server(
     log: Path,
     watchdog: Watchdog,
     *,
-    python: str = sys.executable,
+    python: Path | str = sys.executable,
     config: Path = DEMO_CONFIG,
 ) -> tuple[Service, httpx.Client]:
-    """A started server (its ``/ok`` answers) and a client of it."""
+    """The server of ``config`` on ``python``, once it answers ``GET /ok``, and a client of it."""
     port = free_port()
-    command = [python, "-m", "agent_tui.server.main", "--config", str(config)]
-    command += ["--port", str(port)]
+    command = [str(python), "-m", "agent_tui.server.main"]
+    command += ["--config", str(config), "--port", str(port)]
     service = Service(
         "agent_tui.server",
         command,
@@ -60,7 +64,19 @@ def start_server(
 
 
 def kill_nine(service: Service) -> None:
+    """SIGKILL to the server's whole process group, and wait until it is gone."""
     pid = service.pid
     assert pid is not None
     service.stop()  # SIGKILL to the whole group, at once
     assert gone_within([pid], 30, groups=True), "the killed server is still running"
+
+
+def poll(read: Callable[[], Any], done: Callable[[Any], bool], timeout: float, what: str) -> Any:
+    """``read()`` again until ``done`` holds for what it returned; fail after ``timeout``
+    seconds saying what was waited for and what was last read."""
+    deadline = time.monotonic() + timeout
+    while not done(seen := read()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {what} after {timeout:.0f} s; last: {seen!r}")
+        time.sleep(0.2)  # another process's progress: nothing to wait on but the clock
+    return seen

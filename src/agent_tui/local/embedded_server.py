@@ -31,9 +31,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from agent_tui.local import server_errors, server_launch
+from agent_tui.local import server_launch
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.server_errors import EmbeddedServerError, ServerAlreadyRunning, ServerExited
+from agent_tui.local.server_errors import (
+    EmbeddedServerError,
+    ServerAlreadyRunning,
+    exited_before_ready,
+)
 from agent_tui.local.server_lock import ServerLock, ServerLockError, ServerLockHeld
 from agent_tui.local.server_log import LineListener, ServerLog
 from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
@@ -319,11 +323,7 @@ class EmbeddedAgentServer:
         self._close_listener()  # requests must be refused, not left waiting on nobody
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
-        raise ServerExited(
-            f"the agent server {server_errors.why_it_exited(code, lines)} before it was ready "
-            f"(config {self.config_path}; full log in {self.log_file})",
-            lines[-_ERROR_LOG_LINES:],
-        )
+        raise exited_before_ready(code, self.config_path, self.log_file, lines[-_ERROR_LOG_LINES:])
 
     def _mark_ready(self) -> None:
         if self.startup_seconds is None:

@@ -7,8 +7,6 @@ import signal
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from agent_tui.local.disk_problem import DISK_PROBLEM
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -31,6 +29,39 @@ class ServerExited(EmbeddedServerError):
     """The server process exited before it answered (a graph that does not import, a bad
     option): the project, not the machine, is usually at fault."""
 
+    def __init__(
+        self, reason: str, log_lines: Sequence[str] = (), *, said: str | None = None
+    ) -> None:
+        super().__init__(reason, log_lines)
+        self.said = said
+        """Why, in the server's own words (`server_said`), when it said."""
+
+
+OWN_WORDS = "agent-tui: "
+"""How the server process starts a line that says why it stops before serving (a
+langgraph-api release it does not run on, a bad ``langgraph.json``, a busy port)."""
+
+
+def exited_before_ready(
+    code: int, config: Path, log_file: Path, log_lines: Sequence[str]
+) -> ServerExited:
+    """The server exited with ``code`` before it answered: its own words first when it
+    said why (an unsupported langgraph-api release), then how it ended."""
+    exited = (
+        f"the agent server exited with code {code} before it was ready "
+        f"(config {config}; full log in {log_file})"
+    )
+    said = server_said(log_lines)
+    return ServerExited(f"{said}\n{exited}" if said else exited, log_lines, said=said)
+
+
+def server_said(lines: Sequence[str]) -> str | None:
+    """The last of ``lines`` in which the server said why it stops, without `OWN_WORDS`."""
+    for line in reversed(lines):
+        if line.startswith(OWN_WORDS):
+            return line.removeprefix(OWN_WORDS).strip() or None
+    return None
+
 
 class ServerAlreadyRunning(EmbeddedServerError):
     """Another process's server owns the data folder; connect to ``running`` instead."""
@@ -51,13 +82,3 @@ def ended_how(code: int) -> str:
         return f"was killed by {signal.Signals(-code).name}"
     except ValueError:
         return f"was killed by signal {-code}"
-
-
-def why_it_exited(code: int, lines: Sequence[str]) -> str:
-    """ "exited with code 1", or what the server said on its way out when it could not
-    write its data ("cannot save the server's data in …: No space left on device; free
-    some space, then start it again"): the advice a user needs, not an exit code."""
-    said = next((line for line in reversed(lines) if DISK_PROBLEM in line), None)
-    if said is None:
-        return ended_how(code)
-    return said[said.index(DISK_PROBLEM) + len("agent-tui: ") :]

@@ -214,9 +214,13 @@ class LocalSession:
         self, exited: ServerExited, config: Path, python: str, startup: StartupProgress
     ) -> ServerExited:
         """Why the server exited, as live reload would say it: where the graphs break
-        (`broken_start.GraphsDidNotLoad`), else as it was."""
+        (`broken_start.GraphsDidNotLoad`), else as it was (as it was at once when the
+        server said why: an unsupported langgraph-api release is no graph's fault)."""
         from agent_tui.local import load_langgraph_config
         from agent_tui.local.broken_start import GraphsDidNotLoad, find_graph_problems
+
+        if exited.said:
+            return exited
 
         # The same heading: a failure is shown under it.
         checking = ["the server stopped: looking for where the graphs break"]

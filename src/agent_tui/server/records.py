@@ -173,8 +173,10 @@ def ours(filename: str) -> str:
 def restore(filenames: list[str]) -> None:
     """Before the runtime loads its files (from the ``http.app`` module's import: the
     records name classes of langgraph-api, importable only then): each of ours newer than
-    the runtime's own (written at a clean stop) becomes the runtime's file. A damaged one
-    gives what it can; the log says what was lost, and the file is kept aside."""
+    the runtime's own (written at a clean stop) becomes the runtime's file, with the runs a
+    crash cut off back in the queue (`upstream.requeue_cut_off_runs`; a clean stop leaves
+    none: it puts the runs it stops back itself). A damaged one gives what it can; the log
+    says what was lost, and the file is kept aside."""
     for filename in filenames:
         try:
             if os.path.getmtime(ours(filename)) < os.path.getmtime(filename):
@@ -193,6 +195,11 @@ def restore(filenames: list[str]) -> None:
                 ", ".join(f"bytes {start}-{end}" for start, end in recovered.damaged),
                 recovered.missing,
                 kept,
+            )
+        if requeued := upstream.requeue_cut_off_runs(recovered.mapping):
+            logger.warning(
+                "agent-tui: runs cut off when the server last stopped run again: %s",
+                ", ".join(requeued),
             )
         with open(filename + ".restoring", "wb") as file:
             pickle.dump(recovered.mapping, file, 5)

@@ -17,6 +17,12 @@ without it, and a test runs it against each supported version.
 4. ``langgraph_api.worker.worker``: wrapped to save soon after a run starts and ends, when
    no request is being answered (a background run's status; a cron's run). Without it a
    run that ended in the background is re-run after a crash.
+5. The runtime's record layout: its ``runs`` are a list of dictionaries with ``status``
+   and ``updated_at`` (the file `records.restore` writes for it to load). A run saved as
+   ``running`` was cut off by a crash (no worker runs before the runtime loads its
+   files). langgraph-runtime-inmem 0.36 puts such runs back in the queue itself
+   (``database.start_pool``); 0.34 and 0.35 leave them running for ever, and their
+   threads take no other run. `requeue_cut_off_runs` does it for those.
 """
 
 from __future__ import annotations
@@ -25,7 +31,11 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from importlib import metadata
 from typing import Any
+
+from agent_tui.server.supported import series
 
 Saveable = Any
 """A ``langgraph.checkpoint.memory.PersistentDict`` (public langgraph-checkpoint class):
@@ -85,6 +95,32 @@ def stop_runtime_writer() -> None:
     from langgraph_runtime_inmem import _persistence
 
     _persistence.stop_flush_loop()
+
+
+RUNTIME_REQUEUES_FROM = (0, 36)
+"""The first langgraph-runtime-inmem series that requeues cut-off runs itself (5)."""
+
+
+def runtime_requeues_cut_off_runs() -> bool:
+    major, minor = series(metadata.version("langgraph-runtime-inmem")).split(".")
+    return (int(major), int(minor)) >= RUNTIME_REQUEUES_FROM
+
+
+def requeue_cut_off_runs(records: dict[Any, Any]) -> list[str]:
+    """(5) The runs of ``records`` (the runtime's saved dictionary, before it loads it)
+    left ``running`` become ``pending`` again, as 0.36 does at start, unless the installed
+    runtime does it itself. Returns their ids."""
+    runs = records.get("runs")
+    if not isinstance(runs, list) or runtime_requeues_cut_off_runs():
+        return []
+    now = datetime.now(UTC)
+    requeued = []
+    for run in runs:
+        if isinstance(run, dict) and run.get("status") == "running":
+            run["status"] = "pending"
+            run["updated_at"] = now
+            requeued.append(str(run.get("run_id")))
+    return requeued
 
 
 class Wakeup:

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED
-from agent_tui.local.server_errors import why_it_exited
+from agent_tui.local.server_errors import server_said
 from tests.support.small_disk import SmallDiskServer, small_disk_server, start_on_a_full_disk
 
 BLOB = "x" * 300_000
@@ -75,10 +75,11 @@ def test_a_full_disk_refuses_changes_and_keeps_what_was_answered(tmp_path: Path)
 
 def test_a_server_started_on_a_full_disk_says_to_free_space(tmp_path: Path) -> None:
     """Not a traceback, not "pass another --port": what is wrong and what to do, in the
-    words the app's start-up screen and `agent-tui serve` show (`why_it_exited`)."""
+    words the app's start-up screen and `agent-tui serve` show first (`server_said`)."""
     code, said = start_on_a_full_disk(tmp_path)
     assert code == 5, said[-3000:]
     assert "Traceback" not in said
-    advice = why_it_exited(code, said.splitlines())
+    advice = server_said(said.splitlines())
+    assert advice is not None
     assert advice.startswith("cannot save the server's data in "), advice
     assert advice.endswith("No space left on device; free some space, then start it again")

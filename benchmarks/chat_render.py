@@ -214,6 +214,13 @@ class ChatBench(ShellApp):
         else:
             yield Static("streaming without a transcript widget")
 
+    async def on_event(self, event: events.Event) -> None:
+        # A key that arrives while the app closes (no screen left) is not for anyone:
+        # Textual would raise ScreenStackError looking for the screen to give it to.
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return
+        await super().on_event(event)
+
     def action_ping(self) -> None:
         if self.pressed:
             self.key_ms.append((time.perf_counter() - self.pressed.popleft()) * 1000)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.local.session import LocalSession
@@ -161,24 +162,27 @@ def test_a_write_that_cannot_be_saved_is_refused(tmp_path: Path) -> None:
         assert client.get(f"/threads/{kept}").status_code == 200
 
 
-def test_a_run_whose_result_cannot_be_saved_is_not_answered(tmp_path: Path) -> None:
-    """`runs/wait` sends its 200 before the run; if the run's changes cannot be saved
-    when it ends, the answer is cut short (or refused): the client never reads a result
-    that a crash would lose."""
+@pytest.mark.parametrize("route", ["runs/wait", "runs/stream"])
+def test_a_run_that_cannot_be_saved_is_refused_before_any_200(tmp_path: Path, route: str) -> None:
+    """`runs/wait` and a run's stream send their answer as the run goes: on a disk that
+    takes no more writes they are answered 507 whole, never a 200 cut short (a client
+    would read a result, or half a stream, that a crash would lose)."""
     data, log = tmp_path / "data", tmp_path / "server.log"
     with own_server(data, log) as server, http(server.url) as client:
         thread_id = client.post("/threads", json={}).json()["thread_id"]
         assert server.pid is not None
         resource.prlimit(server.pid, resource.RLIMIT_FSIZE, (1, 1))
-        try:
-            answer = client.post(
-                f"/threads/{thread_id}/runs/wait",
-                json={"assistant_id": "counter", "input": {"by": 6}},
-            )
-        except httpx.HTTPError as exc:  # cut short: the connection closed mid-answer
-            assert not isinstance(exc, httpx.TimeoutException), exc
-        else:  # or refused whole
-            assert answer.status_code == 507, f"answered: {answer.status_code} {answer.text}"
+        answer = client.post(
+            f"/threads/{thread_id}/{route}",
+            json={"assistant_id": "counter", "input": {"by": 6}},
+        )
+        assert answer.status_code == 507, f"answered: {answer.status_code} {answer.text}"
+        assert "File too large" in answer.json()["detail"]
+        again = client.post("/threads", json={})
+        assert again.status_code == 507
+    # The whole log, once the server has stopped: said once, not at every refused request.
+    said = log.read_text(errors="replace").count("cannot save the server's data")
+    assert said == 1, log.read_text(errors="replace")[-3000:]
 
 
 def ready(client: httpx.Client) -> bool:

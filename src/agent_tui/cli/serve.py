@@ -45,12 +45,16 @@ from agent_tui.local import (
     local_server_data_dir,
     wait_for_running_server,
 )
-from agent_tui.local.broken_start import FixEvent, FixWatch, find_graph_problems
-from agent_tui.local.live_reload import LiveReload, ReloadEvent
-from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
-from agent_tui.local.server_errors import ended_how
-from agent_tui.local.server_lock import running_server
-from agent_tui.local.server_log import LineListener
+from agent_tui.local.live_reload.broken_start import FixEvent, FixWatch, find_graph_problems
+from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
+from agent_tui.local.project_env.environment import (
+    BuildProgress,
+    EnvironmentBuildError,
+    ensure_environment,
+)
+from agent_tui.local.supervisor.errors import ended_how
+from agent_tui.local.supervisor.lock import running_server
+from agent_tui.local.supervisor.log import LineListener
 from agent_tui.text.sanitize import clean_text
 
 EXIT_OK = 0

@@ -4,7 +4,7 @@
 
 - when another process (a second `agent-tui`, `agent-tui serve`) runs the project's server,
   it waits for that server to answer and uses it, and never stops it; that process's
-  live reloads are read from the data folder (`reload_record`, `reload_news`);
+  live reloads are read from the data folder (`live_reload.record`, `reload_news`);
 - else it builds the project's environment (`project_env`, progress to the start-up
   screen), starts the embedded server on it, and stops it when the app exits;
 - with live reload on (the default from the command line), it watches the project and
@@ -30,10 +30,10 @@ from agent_tui.settings.target import LocalServer
 
 if TYPE_CHECKING:
     from agent_tui.local import EmbeddedAgentServer, RunningServer
-    from agent_tui.local.broken_start import FixEvent, FixWatch
-    from agent_tui.local.live_reload import LiveReload, ReloadEvent
-    from agent_tui.local.reload_record import ReloadRecord
-    from agent_tui.local.server_errors import ServerExited
+    from agent_tui.local.live_reload.broken_start import FixEvent, FixWatch
+    from agent_tui.local.live_reload.record import ReloadRecord
+    from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
+    from agent_tui.local.supervisor.errors import ServerExited
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ class LocalSession:
             local_server_data_dir,
             running_server,
         )
-        from agent_tui.local.project_env import EnvironmentBuildError
+        from agent_tui.local.project_env.environment import EnvironmentBuildError
 
         config = target.config_path or default_langgraph_config(Path.cwd())
         data_dir = target.data_dir or local_server_data_dir(config)
@@ -164,7 +164,7 @@ class LocalSession:
 
     async def _start(self, config: Path, data_dir: Path, startup: StartupProgress) -> str:
         from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
-        from agent_tui.local.server_errors import ServerExited
+        from agent_tui.local.supervisor.errors import ServerExited
 
         python = await self._project_python(config, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
@@ -217,7 +217,7 @@ class LocalSession:
         (`broken_start.GraphsDidNotLoad`), else as it was (as it was at once when the
         server said why: an unsupported langgraph-api release is no graph's fault)."""
         from agent_tui.local import load_langgraph_config
-        from agent_tui.local.broken_start import GraphsDidNotLoad, find_graph_problems
+        from agent_tui.local.live_reload.broken_start import GraphsDidNotLoad, find_graph_problems
 
         if exited.said:
             return exited
@@ -236,7 +236,7 @@ class LocalSession:
         """The interpreter for `config`'s server: the project's environment, built first
         (uv's progress on the start-up screen) when what it declares changed."""
         from agent_tui.local import EmbeddedServerError, LangGraphConfigError, load_langgraph_config
-        from agent_tui.local.project_env import BuildProgress, ensure_environment
+        from agent_tui.local.project_env.environment import BuildProgress, ensure_environment
 
         try:
             loaded = load_langgraph_config(config)
@@ -265,7 +265,7 @@ class LocalSession:
         """The latest reload of the other process's server this app uses, if it is new
         since the last look; at the first look, only one that still matters (under way,
         or failed: the server runs older code). Blocking: a file read."""
-        from agent_tui.local.live_reload import ReloadEvent
+        from agent_tui.local.live_reload.reloader import ReloadEvent
 
         attached = self.attached
         record = self._owner_record(attached) if attached is not None else None
@@ -280,7 +280,7 @@ class LocalSession:
 
     @staticmethod
     def _owner_record(attached: RunningServer) -> ReloadRecord | None:
-        from agent_tui.local.reload_record import read_reload_record
+        from agent_tui.local.live_reload.record import read_reload_record
 
         record = read_reload_record(attached.data_dir)
         return record if record is not None and record.owner_pid == attached.pid else None
@@ -290,7 +290,7 @@ class LocalSession:
     def _watch(self, server: EmbeddedAgentServer, launched: float) -> None:
         """Live reload of ``server``; an edit made since it was ``launched`` (before the
         project could be watched) reloads it too."""
-        from agent_tui.local.live_reload import LiveReload
+        from agent_tui.local.live_reload.reloader import LiveReload
 
         def report(event: ReloadEvent) -> None:
             self._on_loop(self._on_reload, event)
@@ -309,7 +309,7 @@ class LocalSession:
         """After a failed start: watch the project (with reload on) so that a save that
         fixes it starts the server again (`broken_start.FixWatch`)."""
         from agent_tui.local import DEMO_CONFIG
-        from agent_tui.local.broken_start import FixWatch, GraphsDidNotLoad
+        from agent_tui.local.live_reload.broken_start import FixWatch, GraphsDidNotLoad
 
         listener = self._on_fix
         if not self.reload or listener is None or config == DEMO_CONFIG:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.live_reload import _env_file
+from agent_tui.local.live_reload.reloader import _env_file
 from agent_tui.local.project_files import ProjectFileError, read_project_file
 
 pytestmark = [

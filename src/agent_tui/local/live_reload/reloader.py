@@ -19,7 +19,7 @@ them, and they end by themselves when agent-tui dies.
 
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
 them into a notification or a log line. The latest one is also recorded in the server's
-data folder (`reload_record`), where copies of agent-tui attached to the server see it.
+data folder (`record`), where copies of agent-tui attached to the server see it.
 """
 
 from __future__ import annotations
@@ -32,22 +32,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from agent_tui.local.embedded_server import EmbeddedAgentServer
-from agent_tui.local.graph_check import CheckStandby
 from agent_tui.local.langgraph_config import (
     LangGraphConfig,
     LangGraphConfigError,
     load_langgraph_config,
 )
-from agent_tui.local.project_env import (
+from agent_tui.local.live_reload.graph_check import CheckStandby, GraphProblem, check_graphs
+from agent_tui.local.live_reload.record import remove_reload_record, write_reload_record
+from agent_tui.local.live_reload.watcher import ProjectWatcher
+from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
     ensure_environment,
     is_current,
     plan_environment,
 )
-from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
-from agent_tui.local.reload_record import remove_reload_record, write_reload_record
-from agent_tui.local.server_errors import EmbeddedServerError
+from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
+from agent_tui.local.supervisor.errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class ReloadEvent:
     """For ``reloaded``: how long the reload took."""
 
     def to_json(self) -> dict[str, Any]:
-        """The event as JSON (`reload_record`); `from_json` reads it back."""
+        """The event as JSON (`record`); `from_json` reads it back."""
         problems = [
             {
                 "graph": problem.graph,
@@ -150,7 +150,7 @@ class LiveReload:
         """Set by `stop`: a build or check under way is killed, and nothing restarts."""
         self.last_event: ReloadEvent | None = None
         self._count = 0
-        """Events so far, for the record (`reload_record`)."""
+        """Events so far, for the record (`record`)."""
 
     def start(self, *, changed_since: float | None = None) -> None:
         """Watch the project. ``changed_since``: when the server started reading the

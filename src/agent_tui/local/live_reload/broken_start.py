@@ -26,21 +26,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from agent_tui.local.graph_check import GraphProblem, check_graphs
 from agent_tui.local.langgraph_config import (
     LangGraphConfig,
     LangGraphConfigError,
     load_langgraph_config,
 )
-from agent_tui.local.live_reload import project_paths
-from agent_tui.local.project_env import (
+from agent_tui.local.live_reload.graph_check import GraphProblem, check_graphs
+from agent_tui.local.live_reload.reloader import project_paths
+from agent_tui.local.live_reload.watcher import ProjectWatcher
+from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
     ensure_environment,
     is_current,
     plan_environment,
 )
-from agent_tui.local.reload import ProjectWatcher
-from agent_tui.local.server_errors import ServerExited
+from agent_tui.local.supervisor.errors import ServerExited
 
 logger = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stop
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
 Each config gets its own working folder (`server_paths`), where data survives restarts;
-only one server at a time may use a folder (`server_lock`): ``start()`` raises
+only one server at a time may use a folder (`lock`): ``start()`` raises
 `ServerAlreadyRunning` when another process's server owns it, and the lock is shared with
 the child, so it is only free once the server has exited. How the process is launched
-(its socket, command line, signals): `server_launch`.
+(its socket, command line, signals): `launch`.
 """
 
 from __future__ import annotations
@@ -31,18 +31,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from agent_tui.local import server_launch
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.server_errors import (
+from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
+from agent_tui.local.standby import Standby
+from agent_tui.local.supervisor import launch
+from agent_tui.local.supervisor.errors import (
     EmbeddedServerError,
     ServerAlreadyRunning,
     exited_before_ready,
 )
-from agent_tui.local.server_lock import ServerLock, ServerLockError, ServerLockHeld
-from agent_tui.local.server_log import LineListener, ServerLog
-from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
-from agent_tui.local.server_readiness import wait_for_ok, wait_for_ok_async
-from agent_tui.local.standby import Standby
+from agent_tui.local.supervisor.lock import ServerLock, ServerLockError, ServerLockHeld
+from agent_tui.local.supervisor.log import LineListener, ServerLog
+from agent_tui.local.supervisor.readiness import wait_for_ok, wait_for_ok_async
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -86,7 +86,7 @@ class EmbeddedAgentServer:
         overrides the (offline) environment, and ``allow_blocking`` turns off
         langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
         --allow-blocking``. ``python`` is the interpreter to run the server with (the
-        project's environment, `project_env.ensure_environment`; default: agent-tui's).
+        project's environment, `project_env.environment.ensure_environment`; default: agent-tui's).
         ``on_line`` gets each output line (control characters removed) as it arrives, from
         a reader thread. ``hold_listener`` keeps this process's copy of the listening
         socket open while the server runs, so that a `restart()` (live reload) serves on
@@ -105,7 +105,7 @@ class EmbeddedAgentServer:
         self.python = python or sys.executable
         self._log = ServerLog(self.log_file, on_line=on_line)
         self._server_lock: ServerLock | None = None
-        self._hold_listener = hold_listener and server_launch.SOCKET_INHERITANCE
+        self._hold_listener = hold_listener and launch.SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
         self._restarting = False
         self._stopped = False
@@ -141,7 +141,7 @@ class EmbeddedAgentServer:
 
     def crash_code(self) -> int | None:
         """The exit status of a server process that ended on its own (a crash, ``kill -9``:
-        `server_errors.ended_how` says it); None while it runs, or a `stop` or `restart`
+        `errors.ended_how` says it); None while it runs, or a `stop` or `restart`
         ends it."""
         if not self._lock.acquire(blocking=False):
             return None  # a restart or stop is under way: it ends the process itself
@@ -160,7 +160,7 @@ class EmbeddedAgentServer:
     def start(self, *, lock: bool = True) -> None:
         """Launch the server process; returns at once. A no-op while it is running.
 
-        ``lock``: take the data folder's lock first (`server_lock`). Raises
+        ``lock``: take the data folder's lock first (`lock`). Raises
         `ServerAlreadyRunning` when another process's server holds it, and
         `EmbeddedServerError` when the config is unusable or the process can't start.
         """
@@ -200,23 +200,21 @@ class EmbeddedAgentServer:
 
     def _launch(self) -> None:
         listener = self._listener
-        if listener is None and server_launch.SOCKET_INHERITANCE:
-            listener = server_launch.listen(self.host, self._requested_port)
+        if listener is None and launch.SOCKET_INHERITANCE:
+            listener = launch.listen(self.host, self._requested_port)
         if listener is not None:
             port = int(listener.getsockname()[1])
         else:
-            port = self._requested_port or server_launch.free_port(self.host)
+            port = self._requested_port or launch.free_port(self.host)
         command, options = self._launch_command(port, listener)
         standby, self._standby = self._standby, None
         process = None
         if standby is not None:
-            process = standby.go(
-                server_launch.standby_launch(self.config_path, command, options)[0]
-            )
+            process = standby.go(launch.standby_launch(self.config_path, command, options)[0])
         try:
             if process is None:
                 process = subprocess.Popen(
-                    command + server_launch.thread_flags(), stdin=subprocess.PIPE, **options
+                    command + launch.thread_flags(), stdin=subprocess.PIPE, **options
                 )
         except OSError as exc:
             raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
@@ -234,7 +232,7 @@ class EmbeddedAgentServer:
         self, port: int, listener: socket.socket | None
     ) -> tuple[list[str], dict[str, Any]]:
         lock = self._server_lock
-        return server_launch.launch_command(
+        return launch.launch_command(
             python=self.python,
             config_path=self.config_path,
             data_dir=self.data_dir,
@@ -256,14 +254,14 @@ class EmbeddedAgentServer:
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._launch_command(int(listener.getsockname()[1]), listener)
-            key, env = server_launch.standby_launch(self.config_path, command, options)
+            key, env = launch.standby_launch(self.config_path, command, options)
             if self._standby is not None:
                 if self._standby.key == key and self._standby.process.poll() is None:
                     return
                 self._discard_standby()
             if key is None:
                 return  # the config does not load: the restart will say why
-            command += server_launch.thread_flags()
+            command += launch.thread_flags()
             self._standby = Standby.spawn(key, command, **{**options, "env": env})
 
     @property
@@ -358,7 +356,7 @@ class EmbeddedAgentServer:
             process = self._process
             if process is None:
                 return
-            server_launch.end_server(process, timeout)
+            launch.end_server(process, timeout)
             self._forget_process()
 
     def restart(self, *, python: str | None = None, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
@@ -378,7 +376,7 @@ class EmbeddedAgentServer:
                 self.python = python
             process = self._process
             if process is not None:
-                server_launch.end_server(process, 10.0)
+                launch.end_server(process, 10.0)
                 self._forget_process(release_lock=False)
             if self._listener is None and self._port is not None:
                 self._requested_port = self._port  # bind the same port again: the URL stays

@@ -22,7 +22,7 @@ from typing import Any
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.server_environment import server_environment
-from agent_tui.local.server_errors import EmbeddedServerError
+from agent_tui.local.supervisor.errors import EmbeddedServerError
 
 SOCKET_INHERITANCE = os.name == "posix"
 """The child gets its listening socket (and the data folder's lock) from us by fd."""

@@ -28,8 +28,8 @@ kept in the environment, and compared at each start (a few file reads). A projec
 nothing to install (the bundled demo graphs) runs on agent-tui's interpreter directly.
 
 Here is the plan (`plan_environment`, its key, `is_current`) and `ensure_environment`,
-which builds when the plan says so. The plan's record is `env_plan`'s and running uv is
-`env_builder`'s; their public names (the plan, the error, the progress record, `find_uv`)
+which builds when the plan says so. The plan's record is `plan`'s and running uv is
+`builder`'s; their public names (the plan, the error, the progress record, `find_uv`)
 are importable from here too.
 """
 
@@ -46,7 +46,8 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from agent_tui.local.env_builder import (
+from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
+from agent_tui.local.project_env.builder import (
     BASE_PTH_FILE,
     BUILD_TIMEOUT,
     MARKER_FILE,
@@ -57,8 +58,7 @@ from agent_tui.local.env_builder import (
     build_lock,
     find_uv,
 )
-from agent_tui.local.env_plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
-from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
+from agent_tui.local.project_env.plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
 from agent_tui.local.project_files import read_project_text
 
 __all__ = [

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from agent_tui.settings.target import LocalServer
 
 if TYPE_CHECKING:
-    from agent_tui.local import EmbeddedAgentServer, RunningServer
+    from agent_tui.local import EmbeddedAgentServer, LangGraphConfig, RunningServer
     from agent_tui.local.live_reload.broken_start import FixEvent, FixWatch
     from agent_tui.local.live_reload.record import ReloadRecord
     from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
@@ -87,6 +87,8 @@ class LocalSession:
         """After a failed start (with reload on): watches the project until a save fixes it."""
         self._cancel_build = threading.Event()
         """Set by `stop`: a build under way ends (uv killed), so quitting does not wait."""
+        self._config: LangGraphConfig | None = None
+        """The project's ``langgraph.json`` as the last start read it (once, for all)."""
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -104,6 +106,7 @@ class LocalSession:
         await asyncio.to_thread(self.stop)
         self._cancel_build = threading.Event()
         self.attached = None
+        self._config = None
         from agent_tui.local import (
             EmbeddedServerError,
             ServerAlreadyRunning,
@@ -165,12 +168,16 @@ class LocalSession:
     async def _start(self, config: Path, data_dir: Path, startup: StartupProgress) -> str:
         from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
         from agent_tui.local.supervisor.errors import ServerExited
+        from agent_tui.local.supervisor.launch import read_config
 
-        python = await self._project_python(config, startup)
+        # Read once, here: the environment, the server, its standbys and live reload are
+        # handed this (only a reload after a save, and the children, read it again).
+        loaded = self._config = read_config(config)
+        python = await self._project_python(config, loaded, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
         server = EmbeddedAgentServer(
-            config,
+            loaded,
             data_dir=data_dir,
             python=python,
             hold_listener=reload,
@@ -187,7 +194,7 @@ class LocalSession:
             else:
                 await server.wait_until_ready_async(self.start_timeout)
         except ServerExited as exited:
-            raise await self._explain(exited, config, python, startup) from None
+            raise await self._explain(exited, config, loaded, python, startup) from None
         logger.info(
             "local agent server ready at %s after %.1fs (its log: %s)",
             server.url,
@@ -211,12 +218,16 @@ class LocalSession:
             self._on_loop(self._on_disk, news or None)
 
     async def _explain(
-        self, exited: ServerExited, config: Path, python: str, startup: StartupProgress
+        self,
+        exited: ServerExited,
+        config: Path,
+        loaded: LangGraphConfig,
+        python: str,
+        startup: StartupProgress,
     ) -> ServerExited:
         """Why the server exited, as live reload would say it: where the graphs break
         (`broken_start.GraphsDidNotLoad`), else as it was (as it was at once when the
         server said why: an unsupported langgraph-api release is no graph's fault)."""
-        from agent_tui.local import load_langgraph_config
         from agent_tui.local.live_reload.broken_start import GraphsDidNotLoad, find_graph_problems
 
         if exited.said:
@@ -225,23 +236,18 @@ class LocalSession:
         # The same heading: a failure is shown under it.
         checking = ["the server stopped: looking for where the graphs break"]
         startup.follow(f"Starting a local agent server for {config}", lambda: checking)
-        loaded = load_langgraph_config(config)  # it loaded a moment ago: it still does
         problems = await asyncio.to_thread(find_graph_problems, loaded, python, self._cancel_build)
         if not problems:
             return exited
         log_file = self.server.log_file if self.server is not None else config
         return GraphsDidNotLoad(exited, problems, log_file)
 
-    async def _project_python(self, config: Path, startup: StartupProgress) -> str:
+    async def _project_python(
+        self, config: Path, loaded: LangGraphConfig, startup: StartupProgress
+    ) -> str:
         """The interpreter for `config`'s server: the project's environment, built first
         (uv's progress on the start-up screen) when what it declares changed."""
-        from agent_tui.local import EmbeddedServerError, LangGraphConfigError, load_langgraph_config
         from agent_tui.local.project_env.environment import BuildProgress, ensure_environment
-
-        try:
-            loaded = load_langgraph_config(config)
-        except LangGraphConfigError as exc:
-            raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
 
         def report(progress: BuildProgress) -> None:
             self._on_loop(startup.show_build, progress.shown, progress.done, progress.total)
@@ -321,7 +327,7 @@ class LocalSession:
             self._on_loop(listener, event)
 
         check_first = isinstance(error, GraphsDidNotLoad)
-        watcher = FixWatch(config, report, check_graphs_first=check_first)
+        watcher = FixWatch(config, report, check_graphs_first=check_first, loaded=self._config)
         try:
             watcher.start()
         except Exception:  # the user can still retry with `r`

@@ -31,9 +31,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.langgraph_config import LangGraphConfig
 from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
-from agent_tui.local.standby import Standby
 from agent_tui.local.supervisor import launch
 from agent_tui.local.supervisor.errors import (
     EmbeddedServerError,
@@ -65,7 +64,7 @@ class EmbeddedAgentServer:
 
     def __init__(
         self,
-        config_path: Path,
+        config: LangGraphConfig | Path,
         *,
         data_dir: Path | None = None,
         host: str = "127.0.0.1",
@@ -80,18 +79,21 @@ class EmbeddedAgentServer:
     ) -> None:
         """Describe the server; nothing starts until ``start()``.
 
-        ``data_dir`` is the server's working folder (default
+        ``config`` is the project's ``langgraph.json`` as the caller read it, or its path
+        (read by ``start()``). ``data_dir`` is the server's working folder (default
         ``<user data>/servers/<server_key>``), ``log_file`` gets every output line (default
         ``<user log>/server-<server_key>.log``), ``port`` None picks a free one, ``env``
         overrides the (offline) environment, and ``allow_blocking`` turns off
         langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
         --allow-blocking``. ``python`` is the interpreter to run the server with (the
-        project's environment, `project_env.environment.ensure_environment`; default: agent-tui's).
-        ``on_line`` gets each output line (control characters removed) as it arrives, from
+        project's environment, `project_env.environment.ensure_environment`; default:
+        agent-tui's). ``on_line`` gets each output line (control characters removed) as it arrives, from
         a reader thread. ``hold_listener`` keeps this process's copy of the listening
         socket open while the server runs, so that a `restart()` (live reload) serves on
         the same socket and requests made meanwhile wait instead of being refused.
         """
+        self._config = config if isinstance(config, LangGraphConfig) else None
+        config_path = config.path if isinstance(config, LangGraphConfig) else config
         self.config_path = config_path.expanduser().resolve()
         self.data_dir = data_dir if data_dir is not None else local_server_data_dir(config_path)
         self.log_file = log_file if log_file is not None else local_server_log_file(config_path)
@@ -111,7 +113,7 @@ class EmbeddedAgentServer:
         self._stopped = False
         """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
         self._process: subprocess.Popen[bytes] | None = None
-        self._standby: Standby | None = None
+        self._standby = launch.ServerStandby()
         self._port: int | None = None
         self._started_at = 0.0
         self._bind_retries_left = 0
@@ -125,6 +127,14 @@ class EmbeddedAgentServer:
             raise EmbeddedServerError("the embedded agent server was not started")
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self._port}"
+
+    @property
+    def config(self) -> LangGraphConfig:
+        """The ``langgraph.json`` the server runs, read once: given, or by ``start()``; a
+        reload hands `restart` the one it read after the save."""
+        if self._config is None:
+            raise EmbeddedServerError("the embedded agent server was not started")
+        return self._config
 
     @property
     def port(self) -> int | None:
@@ -168,10 +178,8 @@ class EmbeddedAgentServer:
             if self.is_running:
                 return
             self._stopped = False
-            try:
-                load_langgraph_config(self.config_path)  # fail fast, with a clear reason
-            except LangGraphConfigError as exc:
-                raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+            if self._config is None:  # given its path: read it now, to fail fast
+                self._config = launch.read_config(self.config_path)
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             if lock and self._server_lock is None:
                 self._server_lock = self._acquire_lock()
@@ -207,10 +215,7 @@ class EmbeddedAgentServer:
         else:
             port = self._requested_port or launch.free_port(self.host)
         command, options = self._launch_command(port, listener)
-        standby, self._standby = self._standby, None
-        process = None
-        if standby is not None:
-            process = standby.go(launch.standby_launch(self.config_path, command, options)[0])
+        process = self._standby.take(command, options, self.config.env)
         try:
             if process is None:
                 process = subprocess.Popen(
@@ -245,40 +250,27 @@ class EmbeddedAgentServer:
             lock_fd=lock.fileno() if lock is not None else None,
         )
 
-    def prepare_standby(self) -> None:
-        """Start a prewarmed server process (`standby`) for the next `restart`, unless
-        one waits already: a live reload then skips the slow imports. Only while the
-        server runs on a held listening socket (``hold_listener``); `stop` kills it."""
+    def prepare_standby(self, config: LangGraphConfig | None = None) -> None:
+        """Start a prewarmed server process (`standby`) for the next `restart` (on
+        ``config``, as live reload last read it; default: the one it runs), unless one
+        waits already: a live reload then skips the slow imports. Only while the server
+        runs on a held listening socket (``hold_listener``); `stop` kills it."""
         with self._lock:
             listener = self._listener
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._launch_command(int(listener.getsockname()[1]), listener)
-            key, env = launch.standby_launch(self.config_path, command, options)
-            if self._standby is not None:
-                if self._standby.key == key and self._standby.process.poll() is None:
-                    return
-                self._discard_standby()
-            if key is None:
-                return  # the config does not load: the restart will say why
-            command += launch.thread_flags()
-            self._standby = Standby.spawn(key, command, **{**options, "env": env})
+            self._standby.prepare(command, options, (config or self.config).env)
 
     @property
     def standby_pid(self) -> int | None:
         """The waiting standby's process id, if one waits (for tests)."""
-        standby = self._standby
-        return standby.pid if standby is not None else None
+        return self._standby.pid
 
     def discard_standby(self) -> None:
         """Kill the waiting standby, if any (the environment it imported from changed)."""
         with self._lock:
-            self._discard_standby()
-
-    def _discard_standby(self) -> None:
-        standby, self._standby = self._standby, None
-        if standby is not None:
-            standby.discard()
+            self._standby.discard()
 
     # -- readiness -----------------------------------------------------------------------
 
@@ -317,7 +309,7 @@ class EmbeddedAgentServer:
             self._launch()
             return
         with self._lock:
-            self._discard_standby()  # it holds the socket (and the lock) too
+            self._standby.discard()  # it holds the socket (and the lock) too
         self._close_listener()  # requests must be refused, not left waiting on nobody
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
@@ -351,7 +343,7 @@ class EmbeddedAgentServer:
         with self._lock:
             self._stopped = True
             # First: it holds the data folder's lock too.
-            self._discard_standby()
+            self._standby.discard()
             self._close_listener()
             process = self._process
             if process is None:
@@ -359,9 +351,15 @@ class EmbeddedAgentServer:
             launch.end_server(process, timeout)
             self._forget_process()
 
-    def restart(self, *, python: str | None = None, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
-        """Stop the server process and start a new one, on ``python`` if given; blocks
-        until it answers (live reload).
+    def restart(
+        self,
+        *,
+        python: str | None = None,
+        config: LangGraphConfig | None = None,
+        timeout: float = DEFAULT_READY_TIMEOUT,
+    ) -> None:
+        """Stop the server process and start a new one, on ``python`` and ``config`` (as
+        live reload read it after a save) if given; blocks until it answers.
 
         The old process shuts down gracefully, so the runtime saves its data and the new
         one loads it: threads, runs and assistants survive. The data folder stays locked
@@ -374,6 +372,8 @@ class EmbeddedAgentServer:
                 raise EmbeddedServerError("the agent server was stopped")
             if python is not None:
                 self.python = python
+            if config is not None:
+                self._config = config
             process = self._process
             if process is not None:
                 launch.end_server(process, 10.0)

@@ -295,7 +295,7 @@ class AgentTuiApp(ContextSwitching):
     async def _check_own_server(self) -> None:
         """The local server this app started ended on its own (a crash, ``kill -9``):
         say so, and start it again on the same port and data (every answered write is
-        kept: `local.durable_runtime`); the screens carry on once it answers."""
+        kept: `agent_tui.server`); the screens carry on once it answers."""
         server = self.local.server
         if server is None or self._restarting_own:
             return

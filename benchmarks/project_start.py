@@ -60,7 +60,7 @@ def main() -> int:
     import httpx
 
     from agent_tui.local import DEMO_CONFIG, env_plan, load_langgraph_config
-    from agent_tui.local.project_env import ensure_environment
+    from agent_tui.local.project_env.environment import ensure_environment
     from agent_tui.local.session import LocalSession
     from agent_tui.settings.target import LocalServer
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.local.live_reload.reloader import ReloadEvent
 
 from benchkit import add_options, arm, check
 
@@ -91,7 +91,7 @@ def reloads(project: Path, mode: str, edits: int, pause: float) -> Iterator[floa
     import httpx
 
     from agent_tui.local import EmbeddedAgentServer
-    from agent_tui.local.live_reload import LiveReload
+    from agent_tui.local.live_reload.reloader import LiveReload
 
     changed = threading.Condition()
     seen: list[ReloadEvent] = []

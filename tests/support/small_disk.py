@@ -22,8 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agent_tui.local import DEMO_CONFIG, server_launch
+from agent_tui.local import DEMO_CONFIG
 from agent_tui.local.server_environment import server_environment
+from agent_tui.local.supervisor import launch
 from tests.support.processes import gone_within
 
 _MOUNT_AND_SERVE = (
@@ -73,7 +74,7 @@ def small_disk_server(
         pytest.skip("this machine cannot mount a tmpfs in a user namespace (unshare)")
     data, log = tmp_path / "small-disk", tmp_path / "server.log"
     data.mkdir()
-    port = server_launch.free_port("127.0.0.1")
+    port = launch.free_port("127.0.0.1")
     argv = [f"{size_mb}m", str(data), str(ballast_kb), sys.executable, str(DEMO_CONFIG), str(port)]
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -126,7 +127,7 @@ def start_on_a_full_disk(tmp_path: Path, *, size_mb: int = 4) -> tuple[int, str]
         pytest.skip("this machine cannot mount a tmpfs in a user namespace (unshare)")
     data = tmp_path / "full-disk"
     data.mkdir()
-    port = server_launch.free_port("127.0.0.1")
+    port = launch.free_port("127.0.0.1")
     argv = [f"{size_mb}m", str(data), str(size_mb * 1024), sys.executable, str(DEMO_CONFIG)]
     unshare = ["unshare", "--user", "--map-root-user", "--mount"]
     process = subprocess.Popen(

@@ -38,6 +38,7 @@ from agent_tui.local import (
     DEMO_CONFIG,
     EmbeddedAgentServer,
     EmbeddedServerError,
+    LangGraphConfig,
     LangGraphConfigError,
     ServerAlreadyRunning,
     default_langgraph_config,
@@ -45,12 +46,16 @@ from agent_tui.local import (
     local_server_data_dir,
     wait_for_running_server,
 )
-from agent_tui.local.broken_start import FixEvent, FixWatch, find_graph_problems
-from agent_tui.local.live_reload import LiveReload, ReloadEvent
-from agent_tui.local.project_env import BuildProgress, EnvironmentBuildError, ensure_environment
-from agent_tui.local.server_errors import ended_how
-from agent_tui.local.server_lock import running_server
-from agent_tui.local.server_log import LineListener
+from agent_tui.local.live_reload.broken_start import FixEvent, FixWatch, find_graph_problems
+from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
+from agent_tui.local.project_env.environment import (
+    BuildProgress,
+    EnvironmentBuildError,
+    ensure_environment,
+)
+from agent_tui.local.supervisor.errors import ended_how
+from agent_tui.local.supervisor.lock import running_server
+from agent_tui.local.supervisor.log import LineListener
 from agent_tui.text.sanitize import clean_text
 
 EXIT_OK = 0
@@ -69,7 +74,7 @@ T = TypeVar("T")
 
 
 def start_project_server(
-    config: Path,
+    config: LangGraphConfig,
     *,
     host: str,
     port: int | None,
@@ -77,8 +82,8 @@ def start_project_server(
     on_line: LineListener,
     python: str | None = None,
 ) -> EmbeddedAgentServer:
-    """Create and start (not wait for) the server of the project ``config``, on
-    ``python`` (the project's environment).
+    """Create and start (not wait for) the server of the project ``config`` (its
+    ``langgraph.json`` as read for this start), on ``python`` (the project's environment).
 
     Raises `ServerAlreadyRunning` when another process runs it, `EmbeddedServerError`
     when it cannot start. ``reload``: it will be restarted when the project changes, so
@@ -86,7 +91,7 @@ def start_project_server(
     """
     server = EmbeddedAgentServer(
         config,
-        data_dir=local_server_data_dir(config),
+        data_dir=local_server_data_dir(config.path),
         host=host,
         port=port,
         on_line=on_line,
@@ -140,7 +145,7 @@ async def _serve(config: Path, host: str, port: int | None, reload: bool) -> int
         if served != _BROKEN:
             return served
         problems = await asyncio.to_thread(
-            find_graph_problems, load_langgraph_config(config), server.python, cancel_build
+            find_graph_problems, server.config, server.python, cancel_build
         )
         for problem in problems:
             _copy_to_stderr(f"{_PROG}: {problem}")
@@ -225,9 +230,10 @@ async def _start(
         return _fail(str(ServerAlreadyRunning(other, config)), EXIT_FAILED)
     echo = _BuildEcho()
     try:
-        python = await asyncio.to_thread(
-            ensure_environment, load_langgraph_config(config), echo, cancel=cancel_build
-        )
+        # Read once for this start (again at the next, after a save): the environment and
+        # the server are given it.
+        loaded = load_langgraph_config(config)
+        python = await asyncio.to_thread(ensure_environment, loaded, echo, cancel=cancel_build)
     except (LangGraphConfigError, EnvironmentBuildError) as error:
         if stop.is_set():
             return EXIT_OK  # stopped while building: uv was stopped with it
@@ -242,7 +248,7 @@ async def _start(
         launched = time.time()
         try:
             server = start_project_server(
-                config,
+                loaded,
                 host=host,
                 port=port,
                 reload=reload,

@@ -1,4 +1,20 @@
-"""Local, headless pieces of agent-tui: the embedded agent server and the demo graphs.
+"""Local, headless pieces of agent-tui that run in the app's process (and ``agent-tui serve``).
+
+One package per subsystem, each named for what it does:
+
+- `project_env`: the project's environment, built with uv from what its
+  ``langgraph.json`` declares;
+- `supervisor`: the agent-server child process (``python -m agent_tui.server.main``):
+  start, stop, restart, the data folder's lock, prewarmed standbys, its log;
+- `live_reload`: an edit restarts the server (and a broken start waits for a fix);
+- `control_plane`: the local deployments API (``agent-tui control-plane``);
+- `session`: the app's side, which puts them together for the ``local`` context.
+
+Beside them, what several of them share: the config reader (`langgraph_config`), safe
+reads of project files (`project_files`), the children's environment
+(`server_environment`), process groups and output (`child_processes`), standbys
+(`standby`), the data folder's name (`server_paths`), the disk problem's words
+(`disk_problem`), and the bundled `demo` graphs.
 
 Nothing here imports Textual (a test checks), and importing this package does not import
 langgraph-api or LangGraph: only the server process does. The names below load their
@@ -10,11 +26,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agent_tui.local.embedded_server import (
-        DEFAULT_JOBS_PER_WORKER,
-        DEFAULT_READY_TIMEOUT,
-        EmbeddedAgentServer,
-    )
     from agent_tui.local.langgraph_config import (
         DEMO_CONFIG,
         LangGraphConfig,
@@ -22,8 +33,14 @@ if TYPE_CHECKING:
         default_langgraph_config,
         load_langgraph_config,
     )
-    from agent_tui.local.server_errors import EmbeddedServerError, ServerAlreadyRunning
-    from agent_tui.local.server_lock import (
+    from agent_tui.local.server_paths import local_server_data_dir, server_key
+    from agent_tui.local.supervisor.embedded_server import (
+        DEFAULT_JOBS_PER_WORKER,
+        DEFAULT_READY_TIMEOUT,
+        EmbeddedAgentServer,
+    )
+    from agent_tui.local.supervisor.errors import EmbeddedServerError, ServerAlreadyRunning
+    from agent_tui.local.supervisor.lock import (
         RunningServer,
         ServerLock,
         ServerLockError,
@@ -32,14 +49,13 @@ if TYPE_CHECKING:
         wait_for_running_server,
         wait_for_running_url,
     )
-    from agent_tui.local.server_paths import local_server_data_dir, server_key
 
 _HOMES = {
-    "DEFAULT_JOBS_PER_WORKER": "agent_tui.local.embedded_server",
-    "DEFAULT_READY_TIMEOUT": "agent_tui.local.embedded_server",
-    "EmbeddedAgentServer": "agent_tui.local.embedded_server",
-    "EmbeddedServerError": "agent_tui.local.server_errors",
-    "ServerAlreadyRunning": "agent_tui.local.server_errors",
+    "DEFAULT_JOBS_PER_WORKER": "agent_tui.local.supervisor.embedded_server",
+    "DEFAULT_READY_TIMEOUT": "agent_tui.local.supervisor.embedded_server",
+    "EmbeddedAgentServer": "agent_tui.local.supervisor.embedded_server",
+    "EmbeddedServerError": "agent_tui.local.supervisor.errors",
+    "ServerAlreadyRunning": "agent_tui.local.supervisor.errors",
     "local_server_data_dir": "agent_tui.local.server_paths",
     "server_key": "agent_tui.local.server_paths",
     "DEMO_CONFIG": "agent_tui.local.langgraph_config",
@@ -47,13 +63,13 @@ _HOMES = {
     "LangGraphConfigError": "agent_tui.local.langgraph_config",
     "default_langgraph_config": "agent_tui.local.langgraph_config",
     "load_langgraph_config": "agent_tui.local.langgraph_config",
-    "RunningServer": "agent_tui.local.server_lock",
-    "ServerLock": "agent_tui.local.server_lock",
-    "ServerLockError": "agent_tui.local.server_lock",
-    "ServerLockHeld": "agent_tui.local.server_lock",
-    "running_server": "agent_tui.local.server_lock",
-    "wait_for_running_server": "agent_tui.local.server_lock",
-    "wait_for_running_url": "agent_tui.local.server_lock",
+    "RunningServer": "agent_tui.local.supervisor.lock",
+    "ServerLock": "agent_tui.local.supervisor.lock",
+    "ServerLockError": "agent_tui.local.supervisor.lock",
+    "ServerLockHeld": "agent_tui.local.supervisor.lock",
+    "running_server": "agent_tui.local.supervisor.lock",
+    "wait_for_running_server": "agent_tui.local.supervisor.lock",
+    "wait_for_running_url": "agent_tui.local.supervisor.lock",
 }
 
 

@@ -1,5 +1,6 @@
 """The words the local server's log uses when it cannot save its data, and again when it
-can (`durable_commits` writes them; the app's session and `agent-tui serve` read them)."""
+can: the server child writes them (`agent_tui.server.records`), the app's session and
+``agent-tui serve`` read them in its output."""
 
 from __future__ import annotations
 

@@ -5,6 +5,11 @@ the in-memory runtime keeps its files), not in the project. So every relative pa
 config is made absolute here, against the config file's folder: graph files, dependency
 folders, the ``.env`` file and the code references in ``auth``, ``http``, ``store`` and
 ``checkpointer``.
+
+The app reads it once for a local start (`session`) and hands the `LangGraphConfig` on:
+to the project's environment, the supervisor and live reload. It is read again only
+where it may have changed since (a reload after a save, a fix watched after a failed
+start) and in the children, which run in another interpreter and are given its path.
 """
 
 from __future__ import annotations
@@ -48,6 +53,13 @@ class LangGraphConfig:
     disable_persistence: bool = False
     warnings: list[str] = field(default_factory=list)
     """Problems that do not stop the server (as with ``langgraph dev``), e.g. no ``.env``."""
+    declared_dependencies: list[str] = field(default_factory=list)
+    """The ``dependencies`` entries as written (requirement strings and local paths): what
+    the project's environment is planned from (`project_env`)."""
+    python_version: str | None = None
+    """``python_version`` as written, if any."""
+    env_file: Path | None = None
+    """The file ``env`` names, absolute, when it names one (live reload watches it)."""
 
     @property
     def folder(self) -> Path:
@@ -97,6 +109,9 @@ def load_langgraph_config(path: Path) -> LangGraphConfig:
         options={key: _resolve_refs(raw[key], base) for key in PASSTHROUGH_KEYS if key in raw},
         disable_persistence=bool(raw.get("disable_persistence", False)),
         warnings=warnings,
+        declared_dependencies=_declared(raw.get("dependencies")),
+        python_version=str(raw["python_version"]) if raw.get("python_version") else None,
+        env_file=_env_file(raw.get("env"), base),
     )
 
 
@@ -155,6 +170,21 @@ def _dependency_folders(dependencies: Any, base: Path) -> list[Path]:
         return []
     folders = [(base / dep).resolve() for dep in dependencies if isinstance(dep, str)]
     return [folder for folder in folders if folder.is_dir()]
+
+
+def _declared(dependencies: Any) -> list[str]:
+    if not isinstance(dependencies, list):
+        return []
+    return [dependency for dependency in dependencies if isinstance(dependency, str)]
+
+
+def _env_file(env: Any, base: Path) -> Path | None:
+    if not isinstance(env, str):
+        return None
+    try:
+        return (base / env).resolve()
+    except (OSError, ValueError):  # a NUL byte in the name: `_environment` warns about it
+        return None
 
 
 def _environment(path: Path, env: Any, base: Path, warnings: list[str]) -> dict[str, str]:

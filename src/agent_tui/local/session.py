@@ -4,7 +4,7 @@
 
 - when another process (a second `agent-tui`, `agent-tui serve`) runs the project's server,
   it waits for that server to answer and uses it, and never stops it; that process's
-  live reloads are read from the data folder (`reload_record`, `reload_news`);
+  live reloads are read from the data folder (`live_reload.record`, `reload_news`);
 - else it builds the project's environment (`project_env`, progress to the start-up
   screen), starts the embedded server on it, and stops it when the app exits;
 - with live reload on (the default from the command line), it watches the project and
@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from agent_tui.settings.target import LocalServer
 
 if TYPE_CHECKING:
-    from agent_tui.local import EmbeddedAgentServer, RunningServer
-    from agent_tui.local.broken_start import FixEvent, FixWatch
-    from agent_tui.local.live_reload import LiveReload, ReloadEvent
-    from agent_tui.local.reload_record import ReloadRecord
-    from agent_tui.local.server_errors import ServerExited
+    from agent_tui.local import EmbeddedAgentServer, LangGraphConfig, RunningServer
+    from agent_tui.local.live_reload.broken_start import FixEvent, FixWatch
+    from agent_tui.local.live_reload.record import ReloadRecord
+    from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
+    from agent_tui.local.supervisor.errors import ServerExited
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +87,8 @@ class LocalSession:
         """After a failed start (with reload on): watches the project until a save fixes it."""
         self._cancel_build = threading.Event()
         """Set by `stop`: a build under way ends (uv killed), so quitting does not wait."""
+        self._config: LangGraphConfig | None = None
+        """The project's ``langgraph.json`` as the last start read it (once, for all)."""
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -104,6 +106,7 @@ class LocalSession:
         await asyncio.to_thread(self.stop)
         self._cancel_build = threading.Event()
         self.attached = None
+        self._config = None
         from agent_tui.local import (
             EmbeddedServerError,
             ServerAlreadyRunning,
@@ -111,7 +114,7 @@ class LocalSession:
             local_server_data_dir,
             running_server,
         )
-        from agent_tui.local.project_env import EnvironmentBuildError
+        from agent_tui.local.project_env.environment import EnvironmentBuildError
 
         config = target.config_path or default_langgraph_config(Path.cwd())
         data_dir = target.data_dir or local_server_data_dir(config)
@@ -164,13 +167,17 @@ class LocalSession:
 
     async def _start(self, config: Path, data_dir: Path, startup: StartupProgress) -> str:
         from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
-        from agent_tui.local.server_errors import ServerExited
+        from agent_tui.local.supervisor.errors import ServerExited
+        from agent_tui.local.supervisor.launch import read_config
 
-        python = await self._project_python(config, startup)
+        # Read once, here: the environment, the server, its standbys and live reload are
+        # handed this (only a reload after a save, and the children, read it again).
+        loaded = self._config = read_config(config)
+        python = await self._project_python(config, loaded, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
         server = EmbeddedAgentServer(
-            config,
+            loaded,
             data_dir=data_dir,
             python=python,
             hold_listener=reload,
@@ -187,7 +194,7 @@ class LocalSession:
             else:
                 await server.wait_until_ready_async(self.start_timeout)
         except ServerExited as exited:
-            raise await self._explain(exited, config, python, startup) from None
+            raise await self._explain(exited, config, loaded, python, startup) from None
         logger.info(
             "local agent server ready at %s after %.1fs (its log: %s)",
             server.url,
@@ -211,13 +218,17 @@ class LocalSession:
             self._on_loop(self._on_disk, news or None)
 
     async def _explain(
-        self, exited: ServerExited, config: Path, python: str, startup: StartupProgress
+        self,
+        exited: ServerExited,
+        config: Path,
+        loaded: LangGraphConfig,
+        python: str,
+        startup: StartupProgress,
     ) -> ServerExited:
         """Why the server exited, as live reload would say it: where the graphs break
         (`broken_start.GraphsDidNotLoad`), else as it was (as it was at once when the
         server said why: an unsupported langgraph-api release is no graph's fault)."""
-        from agent_tui.local import load_langgraph_config
-        from agent_tui.local.broken_start import GraphsDidNotLoad, find_graph_problems
+        from agent_tui.local.live_reload.broken_start import GraphsDidNotLoad, find_graph_problems
 
         if exited.said:
             return exited
@@ -225,23 +236,18 @@ class LocalSession:
         # The same heading: a failure is shown under it.
         checking = ["the server stopped: looking for where the graphs break"]
         startup.follow(f"Starting a local agent server for {config}", lambda: checking)
-        loaded = load_langgraph_config(config)  # it loaded a moment ago: it still does
         problems = await asyncio.to_thread(find_graph_problems, loaded, python, self._cancel_build)
         if not problems:
             return exited
         log_file = self.server.log_file if self.server is not None else config
         return GraphsDidNotLoad(exited, problems, log_file)
 
-    async def _project_python(self, config: Path, startup: StartupProgress) -> str:
+    async def _project_python(
+        self, config: Path, loaded: LangGraphConfig, startup: StartupProgress
+    ) -> str:
         """The interpreter for `config`'s server: the project's environment, built first
         (uv's progress on the start-up screen) when what it declares changed."""
-        from agent_tui.local import EmbeddedServerError, LangGraphConfigError, load_langgraph_config
-        from agent_tui.local.project_env import BuildProgress, ensure_environment
-
-        try:
-            loaded = load_langgraph_config(config)
-        except LangGraphConfigError as exc:
-            raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+        from agent_tui.local.project_env.environment import BuildProgress, ensure_environment
 
         def report(progress: BuildProgress) -> None:
             self._on_loop(startup.show_build, progress.shown, progress.done, progress.total)
@@ -265,7 +271,7 @@ class LocalSession:
         """The latest reload of the other process's server this app uses, if it is new
         since the last look; at the first look, only one that still matters (under way,
         or failed: the server runs older code). Blocking: a file read."""
-        from agent_tui.local.live_reload import ReloadEvent
+        from agent_tui.local.live_reload.reloader import ReloadEvent
 
         attached = self.attached
         record = self._owner_record(attached) if attached is not None else None
@@ -280,7 +286,7 @@ class LocalSession:
 
     @staticmethod
     def _owner_record(attached: RunningServer) -> ReloadRecord | None:
-        from agent_tui.local.reload_record import read_reload_record
+        from agent_tui.local.live_reload.record import read_reload_record
 
         record = read_reload_record(attached.data_dir)
         return record if record is not None and record.owner_pid == attached.pid else None
@@ -290,7 +296,7 @@ class LocalSession:
     def _watch(self, server: EmbeddedAgentServer, launched: float) -> None:
         """Live reload of ``server``; an edit made since it was ``launched`` (before the
         project could be watched) reloads it too."""
-        from agent_tui.local.live_reload import LiveReload
+        from agent_tui.local.live_reload.reloader import LiveReload
 
         def report(event: ReloadEvent) -> None:
             self._on_loop(self._on_reload, event)
@@ -309,7 +315,7 @@ class LocalSession:
         """After a failed start: watch the project (with reload on) so that a save that
         fixes it starts the server again (`broken_start.FixWatch`)."""
         from agent_tui.local import DEMO_CONFIG
-        from agent_tui.local.broken_start import FixWatch, GraphsDidNotLoad
+        from agent_tui.local.live_reload.broken_start import FixWatch, GraphsDidNotLoad
 
         listener = self._on_fix
         if not self.reload or listener is None or config == DEMO_CONFIG:
@@ -321,7 +327,7 @@ class LocalSession:
             self._on_loop(listener, event)
 
         check_first = isinstance(error, GraphsDidNotLoad)
-        watcher = FixWatch(config, report, check_graphs_first=check_first)
+        watcher = FixWatch(config, report, check_graphs_first=check_first, loaded=self._config)
         try:
             watcher.start()
         except Exception:  # the user can still retry with `r`

@@ -1,6 +1,6 @@
 """Entry point of the local agent server process: ``python -m agent_tui.server.main``.
 
-The app's supervisor (`local.embedded_server`) starts this in a new session with the
+The app's supervisor (`local.supervisor.embedded_server`) starts this in a new session with the
 per-config data folder as its working folder (the in-memory runtime writes
 ``./.langgraph_api/``). It runs the real langgraph-api server through
 ``langgraph_api.cli.run_server``, like ``langgraph dev`` but with no reload, browser, tunnel
@@ -16,7 +16,7 @@ It must never outlive agent-tui, even when agent-tui is killed with SIGKILL:
   parent started us from its main thread: the kernel ties the signal to the thread that
   forked, and a worker thread that ends would stop a healthy server.
 
-The data folder's lock (`local.server_lock`) is inherited from the supervisor and held
+The data folder's lock (`local.supervisor.lock`) is inherited from the supervisor and held
 until this process exits, so a server started after its parent was killed waits for this
 one to be gone before it reads the folder.
 

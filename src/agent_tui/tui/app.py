@@ -8,7 +8,7 @@ local server (or reaches the remote one) while the screen shows its progress. Wh
 shows why, and `r` tries again; a local project that did not start is watched, and a save
 that fixes it starts it again (`tui.local_status`).
 
-One local server per project (`agent_tui.local.server_lock`): when another process
+One local server per project (`agent_tui.local.supervisor.lock`): when another process
 (a second agent-tui, `agent-tui serve`) already runs the server of the project's data
 folder, the app connects to it, shows its reloads (`tui.local_status`) and leaves it
 running on exit; once that server is gone, a retry (or `:ctx local`) starts the app's own.
@@ -34,8 +34,8 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 
 from agent_tui.assistants.versions import ContextOverrides
-from agent_tui.local.server_errors import ended_how
 from agent_tui.local.session import LocalSession
+from agent_tui.local.supervisor.errors import ended_how
 from agent_tui.settings.target import LocalServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import local_status, stop_signals
@@ -53,9 +53,9 @@ if TYPE_CHECKING:
 
     from agent_tui.client import ControlPlaneClient
     from agent_tui.local import EmbeddedAgentServer, RunningServer
-    from agent_tui.local.broken_start import FixEvent
     from agent_tui.local.control_plane import LocalControlPlane
-    from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.local.live_reload.broken_start import FixEvent
+    from agent_tui.local.live_reload.reloader import ReloadEvent
     from agent_tui.settings.config import AgentTuiConfig
     from agent_tui.settings.contexts import Context
 
@@ -186,7 +186,7 @@ class AgentTuiApp(ContextSwitching):
         await asyncio.to_thread(_import_connection_modules)
         from agent_tui.client import ApiError
         from agent_tui.local import EmbeddedServerError
-        from agent_tui.local.project_env import EnvironmentBuildError
+        from agent_tui.local.project_env.environment import EnvironmentBuildError
         from agent_tui.tui.screens.server_info import ServerInfoScreen
 
         try:
@@ -295,7 +295,7 @@ class AgentTuiApp(ContextSwitching):
     async def _check_own_server(self) -> None:
         """The local server this app started ended on its own (a crash, ``kill -9``):
         say so, and start it again on the same port and data (every answered write is
-        kept: `local.durable_runtime`); the screens carry on once it answers."""
+        kept: `agent_tui.server`); the screens carry on once it answers."""
         server = self.local.server
         if server is None or self._restarting_own:
             return

@@ -24,8 +24,8 @@ from textual.notifications import Notification, Notify
 from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
-    from agent_tui.local.broken_start import FixEvent
-    from agent_tui.local.live_reload import ReloadEvent
+    from agent_tui.local.live_reload.broken_start import FixEvent
+    from agent_tui.local.live_reload.reloader import ReloadEvent
     from agent_tui.local.session import LocalSession
     from agent_tui.tui.screens.startup import StartupScreen
     from agent_tui.tui.shell import ShellApp

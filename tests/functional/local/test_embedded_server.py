@@ -28,9 +28,9 @@ from agent_tui.local import (
     default_langgraph_config,
     load_langgraph_config,
     server_key,
-    server_launch,
 )
 from agent_tui.local.server_environment import server_environment
+from agent_tui.local.supervisor import launch
 from tests.support.paths import GRAPHS_CONFIG
 from tests.support.processes import port_closed, process_gone
 
@@ -273,10 +273,10 @@ def test_without_socket_inheritance_a_lost_port_race_is_retried(
         thief.listen()
         taken = thief.getsockname()[1]
         choices = iter([taken])
-        real_free_port = server_launch.free_port
-        monkeypatch.setattr(server_launch, "SOCKET_INHERITANCE", False)
+        real_free_port = launch.free_port
+        monkeypatch.setattr(launch, "SOCKET_INHERITANCE", False)
         monkeypatch.setattr(
-            server_launch,
+            launch,
             "free_port",
             lambda host: next(choices, None) or real_free_port(host),
         )

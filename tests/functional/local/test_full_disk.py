@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED
-from agent_tui.local.server_errors import server_said
+from agent_tui.local.supervisor.errors import server_said
 from tests.support.small_disk import SmallDiskServer, small_disk_server, start_on_a_full_disk
 
 BLOB = "x" * 300_000

@@ -16,7 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.local.reload import GraphCheck, GraphProblem, check_graphs, check_graphs_async
+from agent_tui.local.live_reload.graph_check import (
+    GraphCheck,
+    GraphProblem,
+    check_graphs,
+    check_graphs_async,
+)
 
 GOOD_GRAPH = '''\
 """A trivial graph: one node that adds one."""
@@ -320,7 +325,7 @@ async def test_cancelling_the_async_check_kills_its_child(tmp_path: Path) -> Non
 
 
 def test_a_prewarmed_check_runs_the_project_as_it_is_when_told_to_go(tmp_path: Path) -> None:
-    from agent_tui.local.graph_check import CheckStandby
+    from agent_tui.local.live_reload.graph_check import CheckStandby
     from tests.support.processes import gone_within
 
     pid_file = tmp_path / "checked-by"

@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
-from agent_tui.local.live_reload import LiveReload, ReloadEvent
-from agent_tui.local.project_env import ensure_environment
+from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
+from agent_tui.local.project_env.environment import ensure_environment
 from tests.support.paths import GRAPHS
 from tests.support.processes import gone_within, pids_running, process_gone
 from tests.support.projects import copy_weather_project

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
-from agent_tui.local.project_env import (
+from agent_tui.local.project_env.environment import (
     BuildProgress,
     EnvironmentBuildError,
     ensure_environment,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from agent_tui.local.reload import ProjectWatcher
+from agent_tui.local.live_reload.watcher import ProjectWatcher
 
 WAIT = 15.0
 """Generous deadline for a call to arrive (a loaded machine can be slow to notify)."""
@@ -278,7 +278,7 @@ def test_stop_from_inside_the_callback(project: Path) -> None:
 def test_importing_the_watcher_loads_neither_langgraph_nor_textual() -> None:
     # A fresh interpreter: in this one, other tests have imported both.
     code = (
-        "import sys, agent_tui.local.reload; "
+        "import sys, agent_tui.local.live_reload.watcher; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'langgraph', 'textual'}))"
     )
     result = subprocess.run(

@@ -129,7 +129,7 @@ def test_the_graph_check_imports_the_graphs_without_agent_tui_keys(
     tmp_path: Path, caller_env: dict[str, str]
 ) -> None:
     # The check before a start or a reload runs the project's modules too.
-    from agent_tui.local.reload import check_graphs
+    from agent_tui.local.live_reload.graph_check import check_graphs
 
     config = env_echo_project(tmp_path / "project", PROJECT_ENV)
     (config.parent / "env_echo.py").write_text(

@@ -24,9 +24,9 @@ HEAVY = {
     "importlib.metadata",
     "agent_tui.client",
     # The local server's supervisor (the app's side of it, local_session, is light).
-    "agent_tui.local.embedded_server",
-    "agent_tui.local.server_lock",
-    "agent_tui.local.project_env",
+    "agent_tui.local.supervisor.embedded_server",
+    "agent_tui.local.supervisor.lock",
+    "agent_tui.local.project_env.environment",
 }
 
 def is_heavy(module):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_tui.local.env_builder import BuildProgress
+from agent_tui.local.project_env.builder import BuildProgress
 
 
 def test_a_stage_read_from_uvs_line_shows_uvs_words_alone() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, load_langgraph_config
-from agent_tui.local.project_env import plan_environment, server_stack_pins
+from agent_tui.local.project_env.environment import plan_environment, server_stack_pins
 from tests.support.paths import GRAPHS_CONFIG
 
 
@@ -104,13 +104,13 @@ def test_without_uv_the_message_says_how_to_get_it(
 ) -> None:
     import sys
 
-    from agent_tui.local import project_env
+    from agent_tui.local.project_env.builder import EnvironmentBuildError, find_uv
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no uv on it
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))  # none beside it
     monkeypatch.setitem(sys.modules, "uv", None)  # nor the uv package
-    with pytest.raises(project_env.EnvironmentBuildError) as failure:
-        project_env.find_uv()
+    with pytest.raises(EnvironmentBuildError) as failure:
+        find_uv()
     assert "needs uv, which was not found" in failure.value.reason
     assert "pip install uv" in failure.value.reason
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.live_reload import _env_file
 from agent_tui.local.project_files import ProjectFileError, read_project_file
 
 pytestmark = [
@@ -46,13 +45,13 @@ def test_a_config_that_is_a_fifo_or_names_one_as_env_does_not_block(tmp_path: Pa
     os.mkfifo(fifo)
     with pytest.raises(LangGraphConfigError, match="not read: it is a named pipe"):
         load_langgraph_config(fifo)
-    assert _env_file(fifo) is None  # live reload's look at the config
 
     config = tmp_path / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"g": "./g.py:graph"}, "env": "/dev/zero"}))
     loaded = load_langgraph_config(config)
     assert loaded.env == {}
     assert any("/dev/zero was not read: it is a character device" in w for w in loaded.warnings)
+    assert loaded.env_file == Path("/dev/zero")  # live reload watches it, reads nothing
 
 
 def test_an_env_file_that_is_not_utf8_is_a_warning(tmp_path: Path) -> None:

@@ -6,14 +6,14 @@ import json
 import os
 from pathlib import Path
 
-from agent_tui.local.graph_check import GraphProblem
-from agent_tui.local.live_reload import ReloadEvent
-from agent_tui.local.reload_record import (
+from agent_tui.local.live_reload.graph_check import GraphProblem
+from agent_tui.local.live_reload.record import (
     RELOAD_FILE,
     read_reload_record,
     remove_reload_record,
     write_reload_record,
 )
+from agent_tui.local.live_reload.reloader import ReloadEvent
 
 
 def test_a_failed_reload_reads_back_as_the_owner_reported_it(tmp_path: Path) -> None:

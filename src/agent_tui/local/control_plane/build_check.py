@@ -2,7 +2,8 @@
 
 ``python -m agent_tui.local.control_plane.build_check CONFIG`` prints one line per graph
 and exits 0, or prints the reason and exits 1. A child process keeps a graph's import
-side effects (and crashes) out of the control plane.
+side effects (and crashes) out of the control plane. It reads CONFIG itself: it runs in
+the project's interpreter, which the parent's `LangGraphConfig` cannot reach.
 
 With ``--json`` it prints one JSON object per graph instead, for live reload to show
 where a graph broke::

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent_tui.local.control_plane.environment_build import ready_python
-from agent_tui.local.project_env import EnvironmentBuildError
+from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.server_environment import server_environment, without_own_keys
 
 BUILD_TIMEOUT = 120.0

@@ -48,9 +48,9 @@ from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, Rev
 from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.store import Store, now
 from agent_tui.local.control_plane.validation import reserved_secret_name
-from agent_tui.local.embedded_server import EmbeddedAgentServer
-from agent_tui.local.project_env import EnvironmentBuildError
-from agent_tui.local.server_errors import EmbeddedServerError
+from agent_tui.local.project_env.environment import EnvironmentBuildError
+from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
+from agent_tui.local.supervisor.errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 

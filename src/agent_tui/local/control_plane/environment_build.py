@@ -1,7 +1,7 @@
 """The BUILDING step's install, run in a child process: the project's environment, with uv.
 
 ``python -m agent_tui.local.control_plane.environment_build CONFIG`` builds (or reuses)
-the environment of CONFIG's project with `project_env.ensure_environment` and prints one
+the environment of CONFIG's project with `project_env.environment.ensure_environment` and prints one
 JSON object a line, as things happen: ``{"line": …}`` for each progress line (uv's own
 words), then ``{"python": …}`` (the interpreter to run the project with) and exits 0, or
 ``{"failed": reason}`` and exits 1.
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.project_env import (
+from agent_tui.local.project_env.environment import (
     BuildProgress,
     EnvironmentBuildError,
     ensure_environment,

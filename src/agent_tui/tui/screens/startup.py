@@ -209,8 +209,8 @@ class StartupScreen(AgentScreen[None]):
         with the server's last log lines, or uv's when the project's environment could
         not be built (under a title of its own); returns the title shown."""
         from agent_tui.local import EmbeddedServerError
-        from agent_tui.local.broken_start import GraphsDidNotLoad
-        from agent_tui.local.project_env import EnvironmentBuildError
+        from agent_tui.local.live_reload.broken_start import GraphsDidNotLoad
+        from agent_tui.local.project_env.environment import EnvironmentBuildError
 
         if isinstance(error, GraphsDidNotLoad):
             # Where it broke, as a reload says it; not the server's log, whose advice

@@ -28,8 +28,8 @@ kept in the environment, and compared at each start (a few file reads). A projec
 nothing to install (the bundled demo graphs) runs on agent-tui's interpreter directly.
 
 Here is the plan (`plan_environment`, its key, `is_current`) and `ensure_environment`,
-which builds when the plan says so. The plan's record is `env_plan`'s and running uv is
-`env_builder`'s; their public names (the plan, the error, the progress record, `find_uv`)
+which builds when the plan says so. The plan's record is `plan`'s and running uv is
+`builder`'s; their public names (the plan, the error, the progress record, `find_uv`)
 are importable from here too.
 """
 
@@ -42,11 +42,12 @@ import sys
 import threading
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import platformdirs
 
-from agent_tui.local.env_builder import (
+from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
+from agent_tui.local.project_env.builder import (
     BASE_PTH_FILE,
     BUILD_TIMEOUT,
     MARKER_FILE,
@@ -57,8 +58,7 @@ from agent_tui.local.env_builder import (
     build_lock,
     find_uv,
 )
-from agent_tui.local.env_plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
-from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
+from agent_tui.local.project_env.plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
 from agent_tui.local.project_files import read_project_text
 
 __all__ = [
@@ -98,7 +98,6 @@ def plan_environment(config: LangGraphConfig, env_dir: Path | None = None) -> En
     """What ``config``'s project needs installed (``is_empty`` when nothing)."""
     from agent_tui.local.server_paths import server_key
 
-    raw = _raw_config(config.path)
     requirements: list[str] = []
     editables: list[Path] = []
     requirement_files: list[Path] = []
@@ -107,9 +106,8 @@ def plan_environment(config: LangGraphConfig, env_dir: Path | None = None) -> En
     # rebuild the environment.
     sources: list[Path] = []
     folders: list[Path] = []
-    dependencies = raw.get("dependencies", [])
-    for dependency in dependencies if isinstance(dependencies, list) else []:
-        if not isinstance(dependency, str) or not dependency.strip():
+    for dependency in config.declared_dependencies:
+        if not dependency.strip():
             continue
         dependency = dependency.strip()
         if _is_local_path(dependency):
@@ -131,9 +129,8 @@ def plan_environment(config: LangGraphConfig, env_dir: Path | None = None) -> En
         elif kind == "requirements":
             requirement_files.append(folder / "requirements.txt")
         requirements.extend(extra)
-    python_version = raw.get("python_version")
     own = f"{sys.version_info.major}.{sys.version_info.minor}"
-    wanted = str(python_version) if python_version else None
+    wanted = config.python_version
     return EnvironmentPlan(
         config_path=config.path,
         env_dir=env_dir or environments_dir() / server_key(config.path),
@@ -179,14 +176,6 @@ def ensure_environment(
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def _raw_config(path: Path) -> dict[str, Any]:
-    try:
-        raw = json.loads(read_project_text(path))
-    except (OSError, ValueError, RecursionError):
-        return {}
-    return raw if isinstance(raw, dict) else {}
 
 
 def _is_local_path(dependency: str) -> bool:

@@ -10,10 +10,10 @@ for one ``langgraph.json``, on 127.0.0.1 and a free port, and guarantees it stop
 - The child leads its own session, so Ctrl-C in the terminal reaches only agent-tui.
 
 Each config gets its own working folder (`server_paths`), where data survives restarts;
-only one server at a time may use a folder (`server_lock`): ``start()`` raises
+only one server at a time may use a folder (`lock`): ``start()`` raises
 `ServerAlreadyRunning` when another process's server owns it, and the lock is shared with
 the child, so it is only free once the server has exited. How the process is launched
-(its socket, command line, signals): `server_launch`.
+(its socket, command line, signals): `launch`.
 """
 
 from __future__ import annotations
@@ -31,18 +31,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from agent_tui.local import server_launch
-from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
-from agent_tui.local.server_errors import (
+from agent_tui.local.langgraph_config import LangGraphConfig
+from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
+from agent_tui.local.supervisor import launch
+from agent_tui.local.supervisor.errors import (
     EmbeddedServerError,
     ServerAlreadyRunning,
     exited_before_ready,
 )
-from agent_tui.local.server_lock import ServerLock, ServerLockError, ServerLockHeld
-from agent_tui.local.server_log import LineListener, ServerLog
-from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
-from agent_tui.local.server_readiness import wait_for_ok, wait_for_ok_async
-from agent_tui.local.standby import Standby
+from agent_tui.local.supervisor.lock import ServerLock, ServerLockError, ServerLockHeld
+from agent_tui.local.supervisor.log import LineListener, ServerLog
+from agent_tui.local.supervisor.readiness import wait_for_ok, wait_for_ok_async
 
 DEFAULT_JOBS_PER_WORKER = 10
 """Runs the server executes at once (``run_server`` defaults to 1, which would make one
@@ -65,7 +64,7 @@ class EmbeddedAgentServer:
 
     def __init__(
         self,
-        config_path: Path,
+        config: LangGraphConfig | Path,
         *,
         data_dir: Path | None = None,
         host: str = "127.0.0.1",
@@ -80,18 +79,21 @@ class EmbeddedAgentServer:
     ) -> None:
         """Describe the server; nothing starts until ``start()``.
 
-        ``data_dir`` is the server's working folder (default
+        ``config`` is the project's ``langgraph.json`` as the caller read it, or its path
+        (read by ``start()``). ``data_dir`` is the server's working folder (default
         ``<user data>/servers/<server_key>``), ``log_file`` gets every output line (default
         ``<user log>/server-<server_key>.log``), ``port`` None picks a free one, ``env``
         overrides the (offline) environment, and ``allow_blocking`` turns off
         langgraph-api's detection of blocking calls in graphs, like ``langgraph dev
         --allow-blocking``. ``python`` is the interpreter to run the server with (the
-        project's environment, `project_env.ensure_environment`; default: agent-tui's).
-        ``on_line`` gets each output line (control characters removed) as it arrives, from
+        project's environment, `project_env.environment.ensure_environment`; default:
+        agent-tui's). ``on_line`` gets each output line (control characters removed) as it arrives, from
         a reader thread. ``hold_listener`` keeps this process's copy of the listening
         socket open while the server runs, so that a `restart()` (live reload) serves on
         the same socket and requests made meanwhile wait instead of being refused.
         """
+        self._config = config if isinstance(config, LangGraphConfig) else None
+        config_path = config.path if isinstance(config, LangGraphConfig) else config
         self.config_path = config_path.expanduser().resolve()
         self.data_dir = data_dir if data_dir is not None else local_server_data_dir(config_path)
         self.log_file = log_file if log_file is not None else local_server_log_file(config_path)
@@ -105,13 +107,13 @@ class EmbeddedAgentServer:
         self.python = python or sys.executable
         self._log = ServerLog(self.log_file, on_line=on_line)
         self._server_lock: ServerLock | None = None
-        self._hold_listener = hold_listener and server_launch.SOCKET_INHERITANCE
+        self._hold_listener = hold_listener and launch.SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
         self._restarting = False
         self._stopped = False
         """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
         self._process: subprocess.Popen[bytes] | None = None
-        self._standby: Standby | None = None
+        self._standby = launch.ServerStandby()
         self._port: int | None = None
         self._started_at = 0.0
         self._bind_retries_left = 0
@@ -125,6 +127,14 @@ class EmbeddedAgentServer:
             raise EmbeddedServerError("the embedded agent server was not started")
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self._port}"
+
+    @property
+    def config(self) -> LangGraphConfig:
+        """The ``langgraph.json`` the server runs, read once: given, or by ``start()``; a
+        reload hands `restart` the one it read after the save."""
+        if self._config is None:
+            raise EmbeddedServerError("the embedded agent server was not started")
+        return self._config
 
     @property
     def port(self) -> int | None:
@@ -141,7 +151,7 @@ class EmbeddedAgentServer:
 
     def crash_code(self) -> int | None:
         """The exit status of a server process that ended on its own (a crash, ``kill -9``:
-        `server_errors.ended_how` says it); None while it runs, or a `stop` or `restart`
+        `errors.ended_how` says it); None while it runs, or a `stop` or `restart`
         ends it."""
         if not self._lock.acquire(blocking=False):
             return None  # a restart or stop is under way: it ends the process itself
@@ -160,7 +170,7 @@ class EmbeddedAgentServer:
     def start(self, *, lock: bool = True) -> None:
         """Launch the server process; returns at once. A no-op while it is running.
 
-        ``lock``: take the data folder's lock first (`server_lock`). Raises
+        ``lock``: take the data folder's lock first (`lock`). Raises
         `ServerAlreadyRunning` when another process's server holds it, and
         `EmbeddedServerError` when the config is unusable or the process can't start.
         """
@@ -168,10 +178,8 @@ class EmbeddedAgentServer:
             if self.is_running:
                 return
             self._stopped = False
-            try:
-                load_langgraph_config(self.config_path)  # fail fast, with a clear reason
-            except LangGraphConfigError as exc:
-                raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
+            if self._config is None:  # given its path: read it now, to fail fast
+                self._config = launch.read_config(self.config_path)
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             if lock and self._server_lock is None:
                 self._server_lock = self._acquire_lock()
@@ -200,23 +208,18 @@ class EmbeddedAgentServer:
 
     def _launch(self) -> None:
         listener = self._listener
-        if listener is None and server_launch.SOCKET_INHERITANCE:
-            listener = server_launch.listen(self.host, self._requested_port)
+        if listener is None and launch.SOCKET_INHERITANCE:
+            listener = launch.listen(self.host, self._requested_port)
         if listener is not None:
             port = int(listener.getsockname()[1])
         else:
-            port = self._requested_port or server_launch.free_port(self.host)
+            port = self._requested_port or launch.free_port(self.host)
         command, options = self._launch_command(port, listener)
-        standby, self._standby = self._standby, None
-        process = None
-        if standby is not None:
-            process = standby.go(
-                server_launch.standby_launch(self.config_path, command, options)[0]
-            )
+        process = self._standby.take(command, options, self.config.env)
         try:
             if process is None:
                 process = subprocess.Popen(
-                    command + server_launch.thread_flags(), stdin=subprocess.PIPE, **options
+                    command + launch.thread_flags(), stdin=subprocess.PIPE, **options
                 )
         except OSError as exc:
             raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
@@ -234,7 +237,7 @@ class EmbeddedAgentServer:
         self, port: int, listener: socket.socket | None
     ) -> tuple[list[str], dict[str, Any]]:
         lock = self._server_lock
-        return server_launch.launch_command(
+        return launch.launch_command(
             python=self.python,
             config_path=self.config_path,
             data_dir=self.data_dir,
@@ -247,40 +250,27 @@ class EmbeddedAgentServer:
             lock_fd=lock.fileno() if lock is not None else None,
         )
 
-    def prepare_standby(self) -> None:
-        """Start a prewarmed server process (`standby`) for the next `restart`, unless
-        one waits already: a live reload then skips the slow imports. Only while the
-        server runs on a held listening socket (``hold_listener``); `stop` kills it."""
+    def prepare_standby(self, config: LangGraphConfig | None = None) -> None:
+        """Start a prewarmed server process (`standby`) for the next `restart` (on
+        ``config``, as live reload last read it; default: the one it runs), unless one
+        waits already: a live reload then skips the slow imports. Only while the server
+        runs on a held listening socket (``hold_listener``); `stop` kills it."""
         with self._lock:
             listener = self._listener
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._launch_command(int(listener.getsockname()[1]), listener)
-            key, env = server_launch.standby_launch(self.config_path, command, options)
-            if self._standby is not None:
-                if self._standby.key == key and self._standby.process.poll() is None:
-                    return
-                self._discard_standby()
-            if key is None:
-                return  # the config does not load: the restart will say why
-            command += server_launch.thread_flags()
-            self._standby = Standby.spawn(key, command, **{**options, "env": env})
+            self._standby.prepare(command, options, (config or self.config).env)
 
     @property
     def standby_pid(self) -> int | None:
         """The waiting standby's process id, if one waits (for tests)."""
-        standby = self._standby
-        return standby.pid if standby is not None else None
+        return self._standby.pid
 
     def discard_standby(self) -> None:
         """Kill the waiting standby, if any (the environment it imported from changed)."""
         with self._lock:
-            self._discard_standby()
-
-    def _discard_standby(self) -> None:
-        standby, self._standby = self._standby, None
-        if standby is not None:
-            standby.discard()
+            self._standby.discard()
 
     # -- readiness -----------------------------------------------------------------------
 
@@ -319,7 +309,7 @@ class EmbeddedAgentServer:
             self._launch()
             return
         with self._lock:
-            self._discard_standby()  # it holds the socket (and the lock) too
+            self._standby.discard()  # it holds the socket (and the lock) too
         self._close_listener()  # requests must be refused, not left waiting on nobody
         # A restart that failed keeps the folder: the next edit brings the server back.
         self._forget_process(release_lock=not self._restarting)
@@ -353,17 +343,23 @@ class EmbeddedAgentServer:
         with self._lock:
             self._stopped = True
             # First: it holds the data folder's lock too.
-            self._discard_standby()
+            self._standby.discard()
             self._close_listener()
             process = self._process
             if process is None:
                 return
-            server_launch.end_server(process, timeout)
+            launch.end_server(process, timeout)
             self._forget_process()
 
-    def restart(self, *, python: str | None = None, timeout: float = DEFAULT_READY_TIMEOUT) -> None:
-        """Stop the server process and start a new one, on ``python`` if given; blocks
-        until it answers (live reload).
+    def restart(
+        self,
+        *,
+        python: str | None = None,
+        config: LangGraphConfig | None = None,
+        timeout: float = DEFAULT_READY_TIMEOUT,
+    ) -> None:
+        """Stop the server process and start a new one, on ``python`` and ``config`` (as
+        live reload read it after a save) if given; blocks until it answers.
 
         The old process shuts down gracefully, so the runtime saves its data and the new
         one loads it: threads, runs and assistants survive. The data folder stays locked
@@ -376,9 +372,11 @@ class EmbeddedAgentServer:
                 raise EmbeddedServerError("the agent server was stopped")
             if python is not None:
                 self.python = python
+            if config is not None:
+                self._config = config
             process = self._process
             if process is not None:
-                server_launch.end_server(process, 10.0)
+                launch.end_server(process, 10.0)
                 self._forget_process(release_lock=False)
             if self._listener is None and self._port is not None:
                 self._requested_port = self._port  # bind the same port again: the URL stays

@@ -1,6 +1,6 @@
 """How an embedded agent server process is launched and ended: its listening socket,
-command line and ``Popen`` options, and the signals that stop it (`embedded_server`
-decides when).
+command line and ``Popen`` options, the prewarmed process a restart may use instead
+(`ServerStandby`), and the signals that stop it (`embedded_server` decides when).
 
 On POSIX the listening socket is bound here, on a free port, and handed to the child, so
 no other process can take the port between choosing it and listening on it. Elsewhere
@@ -20,12 +20,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.langgraph_config import (
+    LangGraphConfig,
+    LangGraphConfigError,
+    load_langgraph_config,
+)
 from agent_tui.local.server_environment import server_environment
-from agent_tui.local.server_errors import EmbeddedServerError
+from agent_tui.local.standby import Standby
+from agent_tui.local.supervisor.errors import EmbeddedServerError
 
 SOCKET_INHERITANCE = os.name == "posix"
 """The child gets its listening socket (and the data folder's lock) from us by fd."""
+
+
+def read_config(config_path: Path) -> LangGraphConfig:
+    """The project's ``langgraph.json``, read for a start; `EmbeddedServerError` with the
+    reason when it is not usable."""
+    try:
+        return load_langgraph_config(config_path)
+    except LangGraphConfigError as exc:
+        raise EmbeddedServerError(f"cannot start the agent server: {exc}") from None
 
 
 def listen(host: str, port: int | None) -> socket.socket:
@@ -114,22 +128,61 @@ def thread_flags() -> list[str]:
 
 
 def standby_launch(
-    config_path: Path, command: list[str], options: dict[str, Any]
-) -> tuple[tuple[Any, ...] | None, dict[str, str]]:
-    """What a standby must have been started with to serve as this launch (None if
-    the config does not load), and its environment.
+    config_env: Mapping[str, str], command: list[str], options: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, str]]:
+    """What a standby must have been started with to serve as this launch, and its
+    environment; ``config_env`` is the ``env`` of the ``langgraph.json`` it will run.
 
     The config's ``env`` is in the standby's environment from the start, where
     ``run_server`` puts it before it imports LangGraph: some of it is read at import
     (``LANGGRAPH_DEFAULT_RECURSION_LIMIT``), so a standby only serves the same values.
     """
-    try:
-        config_env = load_langgraph_config(config_path).env
-    except LangGraphConfigError:
-        return None, {}
     env = {**options["env"], **config_env}
     key = (tuple(command), tuple(sorted(env.items())), tuple(options["pass_fds"]))
     return key, env
+
+
+class ServerStandby:
+    """At most one prewarmed server process (`standby`) waiting for the next launch. Its
+    owner (`embedded_server.EmbeddedAgentServer`) calls it under its own lock."""
+
+    def __init__(self) -> None:
+        self._waiting: Standby | None = None
+
+    @property
+    def pid(self) -> int | None:
+        waiting = self._waiting
+        return waiting.pid if waiting is not None else None
+
+    def prepare(
+        self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]
+    ) -> None:
+        """Start one for this launch (`launch_command`'s, for a config with this
+        ``env``), unless one waits for it already."""
+        key, env = standby_launch(config_env, command, options)
+        waiting = self._waiting
+        if waiting is not None:
+            if waiting.key == key and waiting.process.poll() is None:
+                return
+            self.discard()
+        command = command + thread_flags()
+        self._waiting = Standby.spawn(key, command, **{**options, "env": env})
+
+    def take(
+        self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]
+    ) -> subprocess.Popen[bytes] | None:
+        """The waiting one, told to go, if it was started for this launch; else None
+        (and it is discarded): launch a cold one."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is None:
+            return None
+        return waiting.go(standby_launch(config_env, command, options)[0])
+
+    def discard(self) -> None:
+        """Kill the waiting one, if any."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.discard()
 
 
 def end_server(process: subprocess.Popen[bytes], timeout: float) -> None:

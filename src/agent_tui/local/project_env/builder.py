@@ -1,16 +1,16 @@
-"""Building a project's environment with uv, as `project_env` plans it.
+"""Building a project's environment with uv, as `environment` plans it.
 
 `EnvironmentBuilder` creates the virtual environment (``uv venv``, beside the current one,
 which it replaces only once the build succeeded), makes agent-tui
 importable in it (a ``.pth`` file: agent-tui's whole site-packages when layered over its
 environment, only the ``agent_tui`` package in a standalone one), installs the project's
 requirements under the server stack's constraints (``uv pip install``), and writes the
-marker that `project_env.is_current` reads. uv's output is followed line by line and
+marker that `environment.is_current` reads. uv's output is followed line by line and
 turned into progress (a count of packages once uv has resolved them); when uv fails, its
 last lines are in the `EnvironmentBuildError`.
 
 This module also holds what both sides share (the error, the progress record, the marker
-file's name), so that `project_env` imports from here and never the other way round.
+file's name), so that `environment` imports from here and never the other way round.
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from agent_tui.local.child_processes import NEW_SESSION, kill_group
-from agent_tui.local.env_plan import EnvironmentPlan, base_site_packages
+from agent_tui.local.child_processes import NEW_SESSION, clean_line, kill_group
+from agent_tui.local.project_env.plan import EnvironmentPlan, base_site_packages
 from agent_tui.local.server_environment import without_own_keys
-from agent_tui.local.server_log import clean_line
 from agent_tui.settings.atomic_file import write_text_atomically
 
 MARKER_FILE = "agent-tui-env.json"

@@ -335,6 +335,8 @@ def _parse(line: str) -> dict[str, Any] | None:
 
 def _first_unreported(config_path: Path, reported: set[str]) -> str | None:
     """The graph the child was on when it died: the first one it did not report."""
+    # Read again, only after a crash or a hang: the child read the file at its start (it
+    # is given the path), and the graphs' order is the file's as it read it.
     try:
         graph_ids = load_langgraph_config(config_path).graph_ids
     except LangGraphConfigError:

@@ -1,5 +1,5 @@
 """Why the embedded agent server is not there: it could not start, or another process's
-server owns its data folder (`server_lock`)."""
+server owns its data folder (`lock`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from agent_tui.local.server_lock import RunningServer
+    from agent_tui.local.supervisor.lock import RunningServer
 
 
 class EmbeddedServerError(RuntimeError):

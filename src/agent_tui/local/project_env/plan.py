@@ -1,6 +1,6 @@
 """What a project's environment is built from (`EnvironmentPlan`) and the server stack it pins.
 
-`project_env` makes the plan and decides when to build; `env_builder` builds it. Both read the
+`environment` makes the plan and decides when to build; `builder` builds it. Both read the
 plan from here, so neither imports the other's module for it.
 """
 

@@ -19,7 +19,7 @@ them, and they end by themselves when agent-tui dies.
 
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
 them into a notification or a log line. The latest one is also recorded in the server's
-data folder (`reload_record`), where copies of agent-tui attached to the server see it.
+data folder (`record`), where copies of agent-tui attached to the server see it.
 """
 
 from __future__ import annotations
@@ -32,22 +32,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
 
-from agent_tui.local.embedded_server import EmbeddedAgentServer
-from agent_tui.local.graph_check import CheckStandby
 from agent_tui.local.langgraph_config import (
     LangGraphConfig,
     LangGraphConfigError,
     load_langgraph_config,
 )
-from agent_tui.local.project_env import (
+from agent_tui.local.live_reload.graph_check import CheckStandby, GraphProblem, check_graphs
+from agent_tui.local.live_reload.record import remove_reload_record, write_reload_record
+from agent_tui.local.live_reload.watcher import ProjectWatcher
+from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
     ensure_environment,
     is_current,
     plan_environment,
 )
-from agent_tui.local.reload import GraphProblem, ProjectWatcher, check_graphs
-from agent_tui.local.reload_record import remove_reload_record, write_reload_record
-from agent_tui.local.server_errors import EmbeddedServerError
+from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
+from agent_tui.local.supervisor.errors import EmbeddedServerError
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class ReloadEvent:
     """For ``reloaded``: how long the reload took."""
 
     def to_json(self) -> dict[str, Any]:
-        """The event as JSON (`reload_record`); `from_json` reads it back."""
+        """The event as JSON (`record`); `from_json` reads it back."""
         problems = [
             {
                 "graph": problem.graph,
@@ -149,14 +149,18 @@ class LiveReload:
         self._stopping = threading.Event()
         """Set by `stop`: a build or check under way is killed, and nothing restarts."""
         self.last_event: ReloadEvent | None = None
+        self._config: LangGraphConfig | None = None
+        """``langgraph.json`` as last read: the server's at `start`, then each reload's
+        (None when it could not be read); the standbys are prepared for it."""
         self._count = 0
-        """Events so far, for the record (`reload_record`)."""
+        """Events so far, for the record (`record`)."""
 
     def start(self, *, changed_since: float | None = None) -> None:
         """Watch the project. ``changed_since``: when the server started reading the
         project (a `time.time()`); an edit made after it, before the watches were in
         place, reloads the server once they are (`ProjectWatcher.start`)."""
-        folders, extra = project_paths(load_langgraph_config(self.server.config_path))
+        self._config = self.server.config  # as the start read it: not read again here
+        folders, extra = project_paths(self._config)
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
         self._watcher.start(changed_since=changed_since)
         self._record(None)
@@ -222,22 +226,21 @@ class LiveReload:
 
     def _prepare(self) -> None:
         """Start the standbys of the next reload's graph check and server."""
-        if not self._prewarm or self._stopping.is_set():
-            return
-        try:
-            config = load_langgraph_config(self.server.config_path)
-        except LangGraphConfigError:
-            return  # the next reload says why
+        config = self._config
+        if not self._prewarm or self._stopping.is_set() or config is None:
+            return  # (no config: the last reload could not read it, the next one says why)
         self._checks.prepare(config.path, python=self.server.python, env=config.env)
-        self.server.prepare_standby()
+        self.server.prepare_standby(config)
 
     def reload(self, files: list[Path]) -> ReloadEvent:
         """Check the project and restart the server on it; what happened, as reported."""
         started = time.monotonic()
         shown = [_relative(path, self.server.config_path.parent) for path in files]
         names = ", ".join(str(path) for path in shown[:3]) + (" …" if len(shown) > 3 else "")
+        self._config = None
         try:
-            config = load_langgraph_config(self.server.config_path)
+            # Read again: the change may be a save of langgraph.json itself.
+            config = self._config = load_langgraph_config(self.server.config_path)
             plan = plan_environment(config)
             if not plan.is_empty and not is_current(plan):
                 message = f"{names} changed: rebuilding the project's environment"
@@ -261,7 +264,7 @@ class LiveReload:
             return self._failed(shown, message, problems=check.problems)
         self._emit(ReloadEvent("reloading", shown, f"{names} changed: reloading"))
         try:
-            self.server.restart(python=python)
+            self.server.restart(python=python, config=config)
         except EmbeddedServerError as exc:
             return self._failed(shown, exc.reason, details=exc.log_lines)
         seconds = time.monotonic() - started
@@ -294,9 +297,8 @@ def project_paths(config: LangGraphConfig) -> tuple[list[Path], list[Path]]:
     and the files outside them that count (``langgraph.json``, ``.env``, dependency files)."""
     folders = [config.folder, *config.dependencies]
     extra = [config.path, *plan_environment(config).sources]
-    env_file = _env_file(config.path)
-    if env_file is not None:
-        extra.append(env_file)
+    if config.env_file is not None:
+        extra.append(config.env_file)
     return folders, extra
 
 
@@ -317,15 +319,3 @@ def _relative(path: Path, folder: Path) -> Path:
         return path.resolve().relative_to(folder)
     except ValueError:
         return path
-
-
-def _env_file(config_path: Path) -> Path | None:
-    import json
-
-    from agent_tui.local.project_files import read_project_text
-
-    try:
-        env = json.loads(read_project_text(config_path)).get("env")
-    except (OSError, ValueError, AttributeError, RecursionError):
-        return None
-    return (config_path.parent / env).resolve() if isinstance(env, str) else None

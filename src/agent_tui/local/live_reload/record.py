@@ -1,6 +1,6 @@
 """A project server's live reloads, for the other copies that use it: ``reload.json``.
 
-The process that owns a project's server (`server_lock`: an agent-tui, or ``agent-tui
+The process that owns a project's server (`supervisor.lock`: an agent-tui, or ``agent-tui
 serve``) and reloads it on change (`live_reload`) writes its latest reload event to
 ``<data_dir>/reload.json``, beside the server's note (``server.json``), with its own pid
 and a count that grows with each event; it writes the file as soon as it watches (no
@@ -10,7 +10,7 @@ the owner does.
 
 The file is replaced atomically (a reader never sees half of it). A note whose pid is not
 the server's owner's now is someone else's leftover and is not read. Headless; what an
-event holds is `live_reload.ReloadEvent`'s business (its ``to_json``/``from_json``).
+event holds is `reloader.ReloadEvent`'s business (its ``to_json``/``from_json``).
 """
 
 from __future__ import annotations

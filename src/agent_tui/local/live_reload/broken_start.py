@@ -26,21 +26,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from agent_tui.local.graph_check import GraphProblem, check_graphs
 from agent_tui.local.langgraph_config import (
     LangGraphConfig,
     LangGraphConfigError,
     load_langgraph_config,
 )
-from agent_tui.local.live_reload import project_paths
-from agent_tui.local.project_env import (
+from agent_tui.local.live_reload.graph_check import GraphProblem, check_graphs
+from agent_tui.local.live_reload.reloader import project_paths
+from agent_tui.local.live_reload.watcher import ProjectWatcher
+from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
     ensure_environment,
     is_current,
     plan_environment,
 )
-from agent_tui.local.reload import ProjectWatcher
-from agent_tui.local.server_errors import ServerExited
+from agent_tui.local.supervisor.errors import ServerExited
 
 logger = logging.getLogger(__name__)
 
@@ -90,12 +90,19 @@ class FixWatch:
     """Watches a project whose server did not start, until a save may have fixed it."""
 
     def __init__(
-        self, config_path: Path, on_event: FixListener, *, check_graphs_first: bool
+        self,
+        config_path: Path,
+        on_event: FixListener,
+        *,
+        check_graphs_first: bool,
+        loaded: LangGraphConfig | None = None,
     ) -> None:
         """``check_graphs_first``: the start failed because the graphs do not import; a
         save is checked first, and only one after which they import asks for a retry.
-        Otherwise every save does."""
+        Otherwise every save does. ``loaded``: the config as the failed start read it,
+        if it could (what to watch comes from it; else it is read at `start`)."""
         self.config_path = config_path.expanduser().resolve()
+        self._loaded = loaded
         self._on_event = on_event
         self.check_graphs_first = check_graphs_first
         self._watcher: ProjectWatcher | None = None
@@ -105,7 +112,7 @@ class FixWatch:
 
     def start(self) -> None:
         try:
-            folders, extra = project_paths(load_langgraph_config(self.config_path))
+            folders, extra = project_paths(self._loaded or load_langgraph_config(self.config_path))
         except LangGraphConfigError:  # a broken langgraph.json: its folder is the project
             folders, extra = [self.config_path.parent], [self.config_path]
         self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
@@ -149,6 +156,7 @@ class FixWatch:
 
     def _check(self, shown: list[Path], names: str) -> FixEvent:
         try:
+            # Read again: the save may be of langgraph.json itself.
             config = load_langgraph_config(self.config_path)
         except LangGraphConfigError as exc:
             problem = GraphProblem(None, None, None, str(exc))

@@ -1,4 +1,4 @@
-"""Headless pieces of live reload: a project watcher and the graph import check.
+"""Live reload's eyes: a watcher that calls back once per burst of changes to a project.
 
 `ProjectWatcher` watches a project's folders (the ``langgraph.json`` folder and its local
 dependency folders) with watchfiles, in background threads, and calls back once per
@@ -8,8 +8,6 @@ caches, version control and editor temp files are ignored; those right in a watc
 folder are not even watched, so a big ``.venv`` costs no OS file watches. A burst (an
 editor's write-then-rename, a ``git checkout``, a formatter run on save) ends after
 ``debounce_ms`` without a relevant change, and gives one call with every path in it.
-
-`check_graphs` (from `graph_check`) says whether the graphs import, and where not.
 
 Nothing here imports LangGraph or Textual.
 """
@@ -26,23 +24,7 @@ from pathlib import Path
 
 import watchfiles
 
-from agent_tui.local.graph_check import (
-    GraphCheck,
-    GraphProblem,
-    check_graphs,
-    check_graphs_async,
-)
-
-__all__ = [
-    "DEFAULT_DEBOUNCE_MS",
-    "IGNORED_DIRS",
-    "GraphCheck",
-    "GraphProblem",
-    "ProjectWatcher",
-    "check_graphs",
-    "check_graphs_async",
-    "is_ignored",
-]
+__all__ = ["DEFAULT_DEBOUNCE_MS", "IGNORED_DIRS", "ProjectWatcher", "is_ignored"]
 
 logger = logging.getLogger(__name__)
 

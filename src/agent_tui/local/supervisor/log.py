@@ -7,32 +7,17 @@ Nothing goes to our own stdout or stderr, which belong to the TUI; a headless ca
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-# ESC sequences (CSI, OSC, other two-byte escapes) and C0/C1 controls other than tab:
-# server output is shown on screen, and must not act on the terminal.
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final byte
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST
-    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC ... ST
-    r"|\x1b[@-Z\\-_]?"  # other escapes, or a lone ESC
-    r"|[\x00-\x08\x0a-\x1f\x7f-\x9f]"
-    r"|[\u202a-\u202e\u2066-\u2069]"  # bidi overrides: they reorder what follows
-)
+from agent_tui.local.child_processes import clean_line
 
 MAX_LOG_FILE_BYTES = 5_000_000
 
 LineListener = Callable[[str], None]
-
-
-def clean_line(raw: bytes) -> str:
-    """One output line as plain, printable text."""
-    return _CONTROL.sub("", raw.decode("utf-8", errors="replace").rstrip("\r\n"))
 
 
 class ServerLog:

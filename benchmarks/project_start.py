@@ -59,7 +59,8 @@ def main() -> int:
         os.environ["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
     import httpx
 
-    from agent_tui.local import DEMO_CONFIG, env_plan, load_langgraph_config
+    from agent_tui.local import DEMO_CONFIG, load_langgraph_config
+    from agent_tui.local.project_env import plan as env_plan
     from agent_tui.local.project_env.environment import ensure_environment
     from agent_tui.local.session import LocalSession
     from agent_tui.settings.target import LocalServer

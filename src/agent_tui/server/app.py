@@ -24,8 +24,15 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from agent_tui.server import upstream
-from agent_tui.server.names import PROJECT_APP
-from agent_tui.server.records import SAVER, WAKEUP, SaveBeforeAnswer, lifespan, restore
+from agent_tui.server.names import PROJECT_APP, VOLATILE
+from agent_tui.server.records import (
+    SAVER,
+    WAKEUP,
+    SaveBeforeAnswer,
+    creates_run,
+    lifespan,
+    restore,
+)
 
 
 def load_project_app(ref: str) -> Starlette:
@@ -59,12 +66,34 @@ def durable(served: Starlette) -> Starlette:
     return served
 
 
+class WakeOnRun:
+    """ASGI middleware of ``--volatile`` (benchmarks): nothing saved, runs started at once as
+    on the durable server, so the two compare the saving alone."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not creates_run(scope["method"], scope["path"]):
+            await self.app(scope, receive, send)
+            return
+
+        async def wake_on_answer(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                WAKEUP.set()  # the run is in the queue by the time its answer starts
+            await send(message)
+
+        await self.app(scope, receive, wake_on_answer)
+
+
 _gone = upstream.missing_after_start()
 if _gone:
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
-restore(upstream.runtime_files())
-upstream.around_each_run(SAVER.soon_from_any_thread)
 upstream.wake_queue_on(WAKEUP)
-
-_project = os.environ.get(PROJECT_APP)
-app = durable(load_project_app(_project) if _project else Starlette())
+if os.environ.get(VOLATILE) == "1":
+    app = Starlette(middleware=[Middleware(WakeOnRun)])
+else:
+    restore(upstream.runtime_files())
+    upstream.around_each_run(SAVER.soon_from_any_thread)
+    _project = os.environ.get(PROJECT_APP)
+    app = durable(load_project_app(_project) if _project else Starlette())

@@ -113,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             return EXIT_UNSUPPORTED
         options = durable_options(options)
+    elif args.volatile and "app" not in dict(options.get("http") or {}):
+        # The runtime as shipped, but runs start at once as on the durable server.
+        os.environ[names.VOLATILE] = "1"
+        options["http"] = {**dict(options.get("http") or {}), "app": names.APP}
 
     # With agent-tui's socket (``--fd``), ``port=0`` keeps `run_server`'s port probe (which
     # would find that socket busy and silently pick another port) from mattering.

@@ -18,3 +18,5 @@ OPS_FILE = ".langgraph_ops.pckl"
 """The runtime's file of threads, runs, assistants and crons, in `DATA_FOLDER` (its records
 name classes of langgraph-api: restored once its config is set, by `app`; a test checks
 the name against the runtime's ``database.OPS_FILENAME``)."""
+VOLATILE = "AGENT_TUI_VOLATILE"
+"""Set by ``--volatile`` (benchmarks): `app` only starts runs at once, nothing is saved."""

@@ -4,12 +4,13 @@ start it again on the same folder."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,20 @@ def start_server(
 
     service.wait_until(answers, 60, "an answer to GET /ok")
     return service, client
+
+
+@contextlib.contextmanager
+def killed_after(
+    data: Path, log: Path, watchdog: Watchdog, **options: Any
+) -> Iterator[httpx.Client]:
+    """A client of a server started on ``data`` (`start_server`), the server killed with
+    SIGKILL when the block ends."""
+    service, client = start_server(data, log, watchdog, **options)
+    try:
+        yield client
+    finally:
+        client.close()
+        kill_nine(service)
 
 
 def kill_nine(service: Service) -> None:

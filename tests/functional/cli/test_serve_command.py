@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -51,17 +50,6 @@ def agent_tui(
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return tmp_path / "home"
-
-
-@pytest.fixture
-def serves() -> Iterator[list[Serve]]:
-    """Every serve a test starts is stopped (or killed) at its end."""
-    started: list[Serve] = []
-    yield started
-    for serve in started:
-        if serve.process.poll() is None:
-            serve.process.kill()
-            serve.process.wait(10)
 
 
 def note_of(home: Path, config: Path) -> dict[str, object]:

@@ -9,27 +9,15 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from agent_tui.local import DEMO_CONFIG, server_key
 from tests.support.acknowledged_writes import lost_writes, write_round
 from tests.support.processes import gone_within
 from tests.support.serve import Serve
-
-
-@pytest.fixture
-def serves() -> Iterator[list[Serve]]:
-    started: list[Serve] = []
-    yield started
-    for serve in started:
-        if serve.process.poll() is None:
-            serve.process.kill()
-            serve.process.wait(10)
 
 
 def server_pid(home: Path) -> int:

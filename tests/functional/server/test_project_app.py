@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.server_process import kill_nine, start_server
+from tests.support.server_process import killed_after
 from tests.support.service_processes import Watchdog
 
 APP = """
@@ -67,8 +67,7 @@ def test_a_project_app_keeps_its_routes_middleware_and_lifespan(
     config = project / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"counter": demo}, "http": http}))
 
-    service, client = start_server(data, log, watchdog, config=config)
-    try:
+    with killed_after(data, log, watchdog, config=config) as client:
         hello = client.get("/hello")
         assert hello.json() == {"hello": "from the project"}, log.read_text()[-2000:]
         assert (data / "project-lifespan-ran").read_text() == "yes"
@@ -76,13 +75,6 @@ def test_a_project_app_keeps_its_routes_middleware_and_lifespan(
         assert made.status_code == 200
         assert made.headers["x-project"] == "stamped"
         thread_id = made.json()["thread_id"]
-    finally:
-        client.close()
-        kill_nine(service)
 
-    service, client = start_server(data, log, watchdog, config=config)
-    try:
+    with killed_after(data, log, watchdog, config=config) as client:
         assert client.get(f"/threads/{thread_id}").json()["metadata"] == {"kept": True}
-    finally:
-        client.close()
-        kill_nine(service)

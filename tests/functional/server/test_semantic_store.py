@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.server_process import kill_nine, start_server
+from tests.support.server_process import killed_after
 from tests.support.service_processes import Watchdog
 
 EMBED = '''
@@ -47,19 +47,14 @@ def test_semantic_search_ranks_by_the_projects_embeddings_after_kill_nine(
     graphs = {"counter": "agent_tui.local.demo.counter:graph"}
     config.write_text(json.dumps({"graphs": graphs, "store": {"index": index}}))
 
-    service, client = start_server(data, log, watchdog, config=config)
-    try:
+    with killed_after(data, log, watchdog, config=config) as client:
         for key, text in ITEMS.items():
             put = client.put(
                 "/store/items", json={"namespace": ["notes"], "key": key, "value": {"text": text}}
             )
             assert put.status_code == 204, (put.text, log.read_text()[-2000:])
-    finally:
-        client.close()
-        kill_nine(service)
 
-    service, client = start_server(data, log, watchdog, config=config)
-    try:
+    with killed_after(data, log, watchdog, config=config) as client:
         for query, best in (("deploy it", "b"), ("the invoice", "c"), ("weather?", "a")):
             found = client.post(
                 "/store/items/search",
@@ -67,6 +62,3 @@ def test_semantic_search_ranks_by_the_projects_embeddings_after_kill_nine(
             ).json()["items"]
             assert found[0]["key"] == best, (query, found)
             assert found[0]["score"] is not None
-    finally:
-        client.close()
-        kill_nine(service)

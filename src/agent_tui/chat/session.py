@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +54,15 @@ Step = tuple[DriverEvent | None, list[TranscriptChange]]
 A `Received` step is never a replay (see the module doc)."""
 
 
+@dataclass(frozen=True)
+class ThreadSnapshot:
+    """A thread as `ChatSession.read` found it."""
+
+    thread: Thread
+    state: ThreadState | None
+    failure: Failure | None
+
+
 class ChatSession:
     def __init__(
         self,
@@ -76,15 +86,26 @@ class ChatSession:
 
     async def load(self) -> list[TranscriptChange]:
         """The thread's transcript from its current state (`[Cleared(), Added…]`)."""
+        return self.show(await self.read())
+
+    async def read(self) -> ThreadSnapshot:
+        """What `show` needs, read from the server; nothing here changes until `show`
+        (a run may begin meanwhile: then the caller drops the snapshot)."""
         thread = await self.client.threads.get(self.thread_id)
-        self.seen_updated_at = thread.updated_at
-        self.failure = None
         state = await self._state(thread)
+        failure = await self._failure(thread) if thread.status == "error" else None
+        return ThreadSnapshot(thread, state, failure)
+
+    def show(self, snapshot: ThreadSnapshot) -> list[TranscriptChange]:
+        """Start the transcript over from `snapshot` (`[Cleared(), Added…]`)."""
+        thread, state = snapshot.thread, snapshot.state
+        self.seen_updated_at = thread.updated_at
+        self.failure = snapshot.failure
         values, interrupts = self._values_and_interrupts(thread, state)
         self.thread_status = resting_status(thread, state)
         changes = self.transcript.load_state(values, interrupts)
-        if thread.status == "error":
-            changes += await self._show_failure(thread)
+        if snapshot.failure is not None:
+            changes += self.transcript.show_failure(snapshot.failure)
         self.cancelled = was_cancelled(thread, state.tasks if state is not None else ())
         if self.cancelled:
             pending = state.next if state is not None else []
@@ -125,16 +146,18 @@ class ChatSession:
         except (ApiError, TimeoutError):
             return None
 
-    async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
-        """The failure of a thread in `error` in the transcript, with the failing node
-        (the thread records the error; its last checkpoint's tasks record where)."""
+    async def _failure(self, thread: Thread) -> Failure | None:
+        """Why a thread in `error` failed, with the failing node (the thread records the
+        error; its last checkpoint's tasks record where)."""
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
                 tasks = (await self.client.threads.get_state(self.thread_id, subgraphs=True)).tasks
         except (ApiError, TimeoutError):
             tasks = []  # still say what failed, without the node
-        failure = failure_of(thread, tasks)
-        self.failure = failure
+        return failure_of(thread, tasks)
+
+    async def _show_failure(self, thread: Thread) -> list[TranscriptChange]:
+        self.failure = failure = await self._failure(thread)
         return self.transcript.show_failure(failure) if failure is not None else []
 
     # -- the run: begun, followed, ended here and nowhere else ---------------------------

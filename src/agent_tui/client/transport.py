@@ -44,6 +44,11 @@ DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=30.0, write=30.0, pool=10.0)
 # silence of this long means the connection is dead, not that the run is slow.
 STREAM_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=30.0, pool=10.0)
 
+# An idle connection is given up before the server's own limit (uvicorn's, and so
+# langgraph-api's, is 5 s; httpx's default is the same 5 s): at an equal limit, a request
+# sent as the server closes the connection is lost (`ReadError` on a `POST`, which is not
+# retried), seen under load when 100 requests went out at once.
+LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=20, keepalive_expiry=2.0)
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
@@ -186,6 +191,7 @@ class Transport:
             trust_env=not _is_loopback(self.base_url),
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
             timeout=timeout,
+            limits=LIMITS,
             transport=http_transport,
             event_hooks={"request": [_log_request], "response": [_log_response, self._answered]},
         )

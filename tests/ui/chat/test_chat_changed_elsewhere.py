@@ -83,3 +83,31 @@ async def test_a_run_and_a_fork_made_elsewhere_show_in_the_open_chat(
             lambda: transcript_messages(pane) == expected,
             what="the fork made elsewhere in the chat",
         )
+
+
+async def test_a_send_while_the_chat_reloads_keeps_screen_and_thread_in_step(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    """The reload a change elsewhere starts, and a message sent before it has read the
+    thread: the run keeps the transcript, and every message shows once, on screen too
+    (the reload once emptied the chat's messages under the run, leaving blocks that showed
+    nothing and messages with no block)."""
+    assistant = await chat_assistant(client)
+    thread = await chat_thread(client, assistant)
+    app, _screen = chat_app(client, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await wait_for(pilot, lambda: pane.shown_loaded, what="the chat")
+        await type_and_send(pilot, pane, "hello")
+        await wait_for(pilot, lambda: ended(pane), what="the first run")
+        await client.threads.update_state(thread.thread_id, user("an edit elsewhere"))
+
+        pane.load_transcript(CHANGED_ELSEWHERE)  # as the thread view's poll would
+        pane.send("and hello again")  # before the reload has read anything
+        await wait_for(pilot, lambda: ended(pane), what="the second run")
+        await pilot.pause()
+        shown = transcript_messages(pane)
+        assert shown == await state_messages(client, thread.thread_id)
+        assert ("human", "and hello again") in shown
+        blocks = {id(block.item) for block in pane.transcript.blocks}
+        assert blocks == {id(item) for item in pane.model.items}

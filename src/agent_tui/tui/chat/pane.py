@@ -218,9 +218,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         """Show the thread's messages as its state holds them; `why`: a notice after
         them, saying why the transcript starts over (the thread moved to another branch)."""
         try:
-            changes = await self.session.load()
-            if why:
-                changes += self.session.transcript.notice(why)
+            snapshot = await self.session.read()
         except ApiError as error:
             # The screen reports a missing thread itself; anything else is news.
             if not isinstance(error, NotFound | ValidationFailed):
@@ -228,6 +226,9 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             return
         if self.running:
             return  # a run began meanwhile: its own events and reconcile keep it right
+        changes = self.session.show(snapshot)
+        if why:
+            changes += self.session.transcript.notice(why)
         self.transcript.apply(changes)
         self.shown_loaded = True
         self.thread_status = self.session.thread_status or self.thread_status

@@ -201,8 +201,8 @@ async def ready(client: httpx.AsyncClient) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--runs", type=int, default=80, help="counter runs per round and mode")
-    parser.add_argument("--chat-runs", type=int, default=16, help="chat runs per round and mode")
+    parser.add_argument("--runs", type=int, default=40, help="counter runs per round and mode")
+    parser.add_argument("--chat-runs", type=int, default=48, help="chat runs per round and mode")
     parser.add_argument("--threads", type=int, default=300, help="threads made beforehand")
     add_options(parser, quick=180, full=3600)
     args = parser.parse_args()

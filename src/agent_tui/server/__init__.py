@@ -7,7 +7,7 @@ See docs/architecture.md.
 - `checkpointer`: the ``checkpointer`` setting, langgraph's SQLite saver plus the methods
   langgraph-api recommends beyond it (`one_thread` keeps it off the event loop);
 - `store`: the ``store`` setting, langgraph's `AsyncSqliteStore`;
-- `records`, `record_log`, `app`: the runtime's own records (threads, runs, assistants,
+- `records`, `record_table`, `app`: the runtime's own records (threads, runs, assistants,
   crons) saved before an answer acknowledges them, through the ``http.app`` setting;
 - `upstream`: every private name of langgraph-api or its runtime this package touches;
 - `supported`: the langgraph-api releases it runs on.

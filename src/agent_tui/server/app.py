@@ -14,8 +14,6 @@ middleware first in its list and our lifespan around its own (public Starlette A
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.util
 import os
 from collections.abc import AsyncIterator
 from typing import Any
@@ -25,36 +23,15 @@ from starlette.middleware import Middleware
 
 from agent_tui.server import upstream
 from agent_tui.server.names import PROJECT_APP, VOLATILE
-from agent_tui.server.records import (
-    SAVER,
-    WAKEUP,
-    SaveBeforeAnswer,
-    creates_run,
-    lifespan,
-    restore,
-)
-
-
-def load_project_app(ref: str) -> Starlette:
-    """The project's app, as langgraph-api's ``load_custom_app`` finds it."""
-    path, name = ref.rsplit(":", 1)
-    if os.path.isfile(path) or path.endswith(".py"):
-        spec = importlib.util.spec_from_file_location("user_router_module", path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"Cannot load spec from {path}")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    else:
-        module = importlib.import_module(path)
-    found = getattr(module, name)
-    if not isinstance(found, Starlette):
-        raise TypeError(f"http.app {ref!r} is not a Starlette or FastAPI application")
-    return found
+from agent_tui.server.project_app import load_project_app
+from agent_tui.server.records import SAVER, SaveBeforeAnswer, lifespan, restore
+from agent_tui.server.run_wakeup import WAKEUP, WakeOnRun
 
 
 def durable(served: Starlette) -> Starlette:
-    """``served`` with `SaveBeforeAnswer` first and `records.lifespan` around its own."""
-    served.user_middleware.insert(0, Middleware(SaveBeforeAnswer))
+    """``served`` with `SaveBeforeAnswer` first (then `WakeOnRun`) and `records.lifespan`
+    around its own."""
+    served.user_middleware[:0] = [Middleware(SaveBeforeAnswer), Middleware(WakeOnRun)]
     own = served.router.lifespan_context
 
     @contextlib.asynccontextmanager
@@ -66,26 +43,6 @@ def durable(served: Starlette) -> Starlette:
     return served
 
 
-class WakeOnRun:
-    """ASGI middleware of ``--volatile`` (benchmarks): nothing saved, runs started at once as
-    on the durable server, so the two compare the saving alone."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not creates_run(scope["method"], scope["path"]):
-            await self.app(scope, receive, send)
-            return
-
-        async def wake_on_answer(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                WAKEUP.set()  # the run is in the queue by the time its answer starts
-            await send(message)
-
-        await self.app(scope, receive, wake_on_answer)
-
-
 _gone = upstream.missing_after_start()
 if _gone:
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
@@ -93,7 +50,7 @@ upstream.wake_queue_on(WAKEUP)
 if os.environ.get(VOLATILE) == "1":
     app = Starlette(middleware=[Middleware(WakeOnRun)])
 else:
-    restore(upstream.runtime_files())
-    upstream.around_each_run(SAVER.soon_from_any_thread)
+    restore(early=False)
+    upstream.after_each_run(SAVER.soon_from_any_thread)
     _project = os.environ.get(PROJECT_APP)
     app = durable(load_project_app(_project) if _project else Starlette())

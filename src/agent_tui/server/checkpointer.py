@@ -25,15 +25,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
-    ChannelVersions,
-    Checkpoint,
-    CheckpointMetadata,
     CheckpointTuple,
 )
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -50,6 +47,16 @@ _RUN = "json_extract(CAST(metadata AS TEXT), '$.run_id')"
 T = TypeVar("T")
 
 
+def _off_loop_as(name: str) -> Any:
+    """The async form of `SqliteSaver`'s method ``name``: the method, run off the loop."""
+
+    async def method(self: DurableSqliteSaver, *args: Any, **kwargs: Any) -> Any:
+        return await self._off_loop(getattr(self, name), *args, **kwargs)
+
+    method.__name__ = "a" + name
+    return method
+
+
 class DurableSqliteSaver(SqliteSaver):
     def __init__(self, conn: sqlite3.Connection, thread: OneThread) -> None:
         super().__init__(conn, serde=JsonPlusSerializer(pickle_fallback=True))
@@ -63,8 +70,11 @@ class DurableSqliteSaver(SqliteSaver):
                 SAVER.report(NO_ROOM)
             raise
 
-    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        return await self._off_loop(self.get_tuple, config)
+    aget_tuple = _off_loop_as("get_tuple")
+    aput = _off_loop_as("put")
+    aput_writes = _off_loop_as("put_writes")
+    aget_delta_channel_history = _off_loop_as("get_delta_channel_history")
+    adelete_thread = _off_loop_as("delete_thread")
 
     async def alist(
         self,
@@ -79,34 +89,6 @@ class DurableSqliteSaver(SqliteSaver):
         )
         for item in found:
             yield item
-
-    async def aput(
-        self,
-        config: RunnableConfig,
-        checkpoint: Checkpoint,
-        metadata: CheckpointMetadata,
-        new_versions: ChannelVersions,
-    ) -> RunnableConfig:
-        return await self._off_loop(self.put, config, checkpoint, metadata, new_versions)
-
-    async def aput_writes(
-        self,
-        config: RunnableConfig,
-        writes: Sequence[tuple[str, Any]],
-        task_id: str,
-        task_path: str = "",
-    ) -> None:
-        await self._off_loop(self.put_writes, config, writes, task_id, task_path)
-
-    async def aget_delta_channel_history(
-        self, *, config: RunnableConfig, channels: Sequence[str]
-    ) -> Mapping[str, Any]:
-        return await self._off_loop(
-            self.get_delta_channel_history, config=config, channels=channels
-        )
-
-    async def adelete_thread(self, thread_id: str) -> None:
-        await self._off_loop(self.delete_thread, thread_id)
 
     async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
         await self._off_loop(self._delete_for_runs, [str(run_id) for run_id in run_ids])

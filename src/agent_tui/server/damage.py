@@ -1,11 +1,10 @@
 """Data the server cannot read is never deleted: it is moved (or copied) aside, with a
 message saying where, and what can still be read is kept.
 
-The SQLite databases (checkpoints, store) are checked at start (`check_databases`): one
-that SQLite cannot open at all is moved aside and the server starts without it; one with
-damaged pages is rebuilt from every row that can still be read, and the damaged file is
-moved aside. The records' log (`record_log`) skips what it cannot read by itself; its
-damaged file is copied aside by `records.restore`.
+The SQLite databases (checkpoints, store, the runtime's records) are checked at start
+(`check_databases`): one that SQLite cannot open at all is moved aside and the server
+starts without it; one with damaged pages is rebuilt from every row that can still be
+read, and the damaged file is moved aside.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
 import sqlite3
 import time
 
@@ -23,7 +21,7 @@ logger = logging.getLogger("agent_tui.server.damage")
 _remove = os.remove  # taken before langgraph-api's blocking-call guard wraps it
 
 ASIDE = os.path.join(DATA_FOLDER, "damaged")
-DATABASES = ("checkpoints.db", "store.db")
+DATABASES = ("checkpoints.db", "store.db", "records.db")
 QUICK_CHECK_UP_TO = 64 * 1024 * 1024
 """Bytes of database checked page by page at every start; a bigger one after a crash only."""
 
@@ -47,8 +45,9 @@ def mark_stopped() -> None:
         _remove(RUNNING)
 
 
-def set_aside(path: str, *, move: bool = False) -> str:
-    """Copy (or move) ``path`` into the data folder's ``damaged/`` folder; its new path."""
+def set_aside(path: str) -> str:
+    """Move ``path`` (with its WAL files) into the data folder's ``damaged/`` folder; its
+    new path."""
     os.makedirs(ASIDE, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = os.path.join(ASIDE, f"{stamp}-{os.path.basename(path)}")
@@ -56,13 +55,9 @@ def set_aside(path: str, *, move: bool = False) -> str:
     while os.path.exists(target):
         number += 1
         target = os.path.join(ASIDE, f"{stamp}-{number}-{os.path.basename(path)}")
-    if move:
-        os.replace(path, target)
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(path + suffix):
-                os.replace(path + suffix, target + suffix)
-    else:
-        shutil.copy2(path, target)
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.replace(path + suffix, target + suffix)
     return os.path.abspath(target)
 
 
@@ -80,7 +75,7 @@ def check_databases(*, after_crash: bool) -> list[str]:
         try:
             message = _salvage(path, problem)
         except sqlite3.DatabaseError as exc:
-            kept = set_aside(path, move=True)
+            kept = set_aside(path)
             message = (
                 f"agent-tui: {name} could not be read ({problem}; {exc}); the server starts "
                 f"without it; the damaged file is kept at {kept}"
@@ -130,7 +125,7 @@ def _salvage(path: str, problem: str) -> str:
                 with contextlib.suppress(sqlite3.DatabaseError):
                     target.execute(sql)
         target.commit()
-    aside = set_aside(path, move=True)
+    aside = set_aside(path)
     os.replace(rebuilt, path)
     name = os.path.basename(path)
     return (

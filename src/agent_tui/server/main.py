@@ -164,7 +164,7 @@ def _prepare_data_folder() -> int | None:
         )
         return EXIT_NO_ROOM
     damage.check_databases(after_crash=damage.mark_running())
-    records.restore(records.early_files())
+    records.restore(early=True)
     return None
 
 

@@ -6,8 +6,8 @@ dictionary whole (``PersistentDict``) from a thread every 10 s. Here, through th
 ``http.app`` setting (a Starlette app whose middleware langgraph-api puts outside its own
 routes, and whose lifespan it runs after its own start), an ASGI middleware holds the
 first message of the answer to any changing request until what changed in those
-dictionaries is appended to a file of ours (`record_log`: a save costs what changed; a save
-that finds nothing changed writes nothing). An answer sent as it is made (``runs/wait``, a
+dictionaries is written to a database of ours (`record_table`: a save costs what changed;
+a save that finds nothing changed writes nothing). An answer sent as it is made (``runs/wait``, a
 run's stream) is saved before its first message too (a write that fails is ``507``, never a
 ``200`` cut short) and is acknowledged by its end, so a save comes before its last message.
 While writes fail (here, or in the checkpointer or store: `Saver.report`), changing
@@ -22,20 +22,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import functools
 import json
 import logging
 import os
 import pickle
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
-from agent_tui.server import upstream
-from agent_tui.server.damage import mark_stopped, set_aside
-from agent_tui.server.names import DATA_FOLDER, OPS_FILE
-from agent_tui.server.record_log import RecordLog, recover
+from agent_tui.server import record_table, upstream
+from agent_tui.server.damage import mark_stopped
+from agent_tui.server.names import OPS_FILE
+from agent_tui.server.record_table import RecordTable
 
 logger = logging.getLogger("agent_tui.server.records")
 
@@ -59,15 +59,12 @@ class SaveError(OSError):
 class Saver:
     """Writes the runtime's dictionaries; `saved` shares one write between callers."""
 
-    BACKGROUND_DELAY = 0.1
-
     def __init__(self) -> None:
         self.problem: str | None = None
-        self._logs: dict[str, RecordLog] = {}
+        self._conn: record_table.Connection | None = None
+        self._tables: dict[str, RecordTable] = {}
         self._pending: asyncio.Future[None] | None = None
-        self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._urgent = False
         self.saves = 0
         self.seconds = 0.0
 
@@ -76,17 +73,19 @@ class Saver:
         try:
             if self.problem is not None:
                 room_check()  # a save that writes nothing proves nothing
+            if self._conn is None:
+                self._conn = record_table.connect()
             for kept in upstream.runtime_stores():
                 if kept.default_factory is int:
                     continue  # the retry counts: the runtime never loads them (0.34-0.36)
-                log = self._logs.get(kept.filename)
-                if log is None:
-                    log = self._logs[kept.filename] = RecordLog(ours(kept.filename))
-                log.save(kept)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
+                table = self._tables.get(kept.filename)
+                if table is None:
+                    table = self._tables[kept.filename] = RecordTable(self._conn, kept.filename)
+                table.save(kept)
+        except (OSError, sqlite3.Error) as exc:
+            reason = os_reason(exc)
             self.report(reason)
-            raise SaveError(exc.errno, reason) from exc
+            raise SaveError(getattr(exc, "errno", None) or 0, reason) from exc
         finally:
             self.saves += 1
             self.seconds += time.perf_counter() - began
@@ -101,30 +100,21 @@ class Saver:
             logger.error("%s in %s: %s; %s", DISK_PROBLEM, FOLDER, reason, PROBLEM_END)
         self.problem = reason
 
-    def saved(self, *, urgent: bool = True) -> asyncio.Future[None]:
+    def saved(self) -> asyncio.Future[None]:
         """Done when a save that started after this call has ended."""
         loop = self._loop = asyncio.get_running_loop()
         if self._pending is None:
             self._pending = loop.create_future()
             self._pending.add_done_callback(_read_outcome)
-        if self._handle is not None and urgent and not self._urgent:
-            self._handle.cancel()  # a background save, not due yet: now instead
-            self._handle = None
-        if self._handle is None:
-            self._urgent = urgent
-            self._handle = (
-                loop.call_soon(self._save_now)
-                if urgent
-                else loop.call_later(self.BACKGROUND_DELAY, self._save_now)
-            )
+            loop.call_soon(self._save_now)
         return self._pending
 
     def soon_from_any_thread(self) -> None:
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(functools.partial(self.saved, urgent=False))
+            self._loop.call_soon_threadsafe(self.saved)
 
     def _save_now(self) -> None:
-        pending, self._pending, self._handle = self._pending, None, None
+        pending, self._pending = self._pending, None
         assert pending is not None
         try:
             self.save()
@@ -146,7 +136,9 @@ def room_check() -> None:
     fail: the disk may have room again)."""
     descriptor = _open(ROOM_CHECK, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        _write(descriptor, bytes(ROOM_CHECK_BYTES))
+        left = memoryview(bytes(ROOM_CHECK_BYTES))
+        while left:  # a write short of room writes what fits; the next one fails
+            left = left[_write(descriptor, left) :]
     finally:
         _close(descriptor)
         _unlink(ROOM_CHECK)
@@ -160,81 +152,68 @@ def full_disk(exc: BaseException) -> bool:
 NO_ROOM = os.strerror(errno.ENOSPC)
 
 
+def os_reason(exc: BaseException) -> str:
+    """Why a write failed, in the system's words: SQLite says "disk I/O error" for most
+    (a file-size limit, say), so the room check asks the system."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if full_disk(exc):
+        return NO_ROOM
+    try:
+        room_check()
+    except OSError as found:
+        return found.strerror or str(found)
+    return str(exc)
+
+
 def _read_outcome(future: asyncio.Future[None]) -> None:
     if not future.cancelled():
         future.exception()
 
 
-def ours(filename: str) -> str:
-    """Where a dictionary of the runtime is saved (`restore` puts it back)."""
-    return filename + ".saved"
-
-
-def restore(filenames: list[str]) -> None:
-    """Before the runtime loads its files (from the ``http.app`` module's import: the
-    records name classes of langgraph-api, importable only then): each of ours newer than
-    the runtime's own (written at a clean stop) becomes the runtime's file, with the runs a
+def restore(early: bool) -> None:
+    """Before the runtime loads its files: each of its files we saved becomes the runtime's
+    file when ours is newer (the runtime writes its own at a clean stop), with the runs a
     crash cut off back in the queue (`upstream.requeue_cut_off_runs`; a clean stop leaves
-    none: it puts the runs it stops back itself). A damaged one gives what it can; the log
-    says what was lost, and the file is kept aside."""
-    for filename in filenames:
-        try:
-            if os.path.getmtime(ours(filename)) < os.path.getmtime(filename):
+    none: it puts the runs it stops back itself). `early`: the store's items and vectors,
+    before langgraph-api is imported (it loads them at import); else `names.OPS_FILE`, whose
+    records name classes of langgraph-api (restored from the ``http.app`` module)."""
+    if not os.path.exists(record_table.DATABASE):
+        return
+    saved_at = max(
+        os.path.getmtime(path)
+        for path in (record_table.DATABASE, record_table.DATABASE + "-wal")
+        if os.path.exists(path)
+    )
+    with contextlib.closing(record_table.connect()) as conn:
+        for filename in record_table.files(conn):
+            if early == filename.endswith(OPS_FILE):
                 continue
-        except FileNotFoundError:
-            if not os.path.exists(ours(filename)):
-                continue
-        recovered = recover(ours(filename))
-        if recovered.damaged:
-            kept = set_aside(ours(filename))
-            logger.error(
-                "agent-tui: %s was damaged: %s could not be read, %d record(s) lost with "
-                "them (others may be older); the rest is restored; the damaged file is "
-                "kept at %s",
-                os.path.basename(ours(filename)),
-                ", ".join(f"bytes {start}-{end}" for start, end in recovered.damaged),
-                recovered.missing,
-                kept,
-            )
-        if requeued := upstream.requeue_cut_off_runs(recovered.mapping):
-            logger.warning(
-                "agent-tui: runs cut off when the server last stopped run again: %s",
-                ", ".join(requeued),
-            )
-        with open(filename + ".restoring", "wb") as file:
-            pickle.dump(recovered.mapping, file, 5)
-        os.replace(filename + ".restoring", filename)
-
-
-def early_files() -> list[str]:
-    """The runtime's files saved by us that can be restored before langgraph-api is
-    imported (the store's items and vectors: it loads them at import), that is all but
-    `names.OPS_FILE`."""
-    folder = os.path.join(FOLDER, DATA_FOLDER)
-    try:
-        found = os.listdir(folder)
-    except FileNotFoundError:
-        return []
-    return [
-        os.path.join(DATA_FOLDER, name.removesuffix(".saved"))
-        for name in sorted(found)
-        if name.endswith(".saved") and name != OPS_FILE + ".saved"
-    ]
+            with contextlib.suppress(FileNotFoundError):
+                if saved_at < os.path.getmtime(filename):
+                    continue
+            mapping, lost = record_table.read(conn, filename)
+            if lost:
+                logger.error(
+                    "agent-tui: %d saved record(s) of %s could not be read", lost, filename
+                )
+            if requeued := upstream.requeue_cut_off_runs(mapping):
+                logger.warning(
+                    "agent-tui: runs cut off when the server last stopped run again: %s",
+                    ", ".join(requeued),
+                )
+            with open(filename + ".restoring", "wb") as file:
+                pickle.dump(mapping, file, 5)
+            os.replace(filename + ".restoring", filename)
 
 
 SAVER = Saver()
-WAKEUP = upstream.Wakeup()
 
 
 def changes(method: str, path: str) -> bool:
     if method in READ_METHODS:
         return False
     return not (method == "POST" and path.rstrip("/").endswith(READ_SUFFIXES))
-
-
-def creates_run(method: str, path: str) -> bool:
-    parts = path.strip("/").split("/")
-    return method == "POST" and "runs" in parts and parts[-1] != "crons"
 
 
 class SaveBeforeAnswer:
@@ -253,7 +232,6 @@ class SaveBeforeAnswer:
             except SaveError as exc:
                 await _refuse(send, str(exc.strerror))
                 return
-        wakes = creates_run(scope["method"], scope["path"])
         refused = streamed = False
 
         async def send_after_save(message: Message) -> None:
@@ -261,8 +239,6 @@ class SaveBeforeAnswer:
             if refused:
                 return
             if message["type"] == "http.response.start":
-                if wakes:
-                    WAKEUP.set()
                 streamed = _streamed(message)
                 # Before any 200, streams included: a write that cannot be kept is
                 # answered 507, never a 200 cut short.

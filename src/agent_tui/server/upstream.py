@@ -14,8 +14,8 @@ without it, and a test runs it against each supported version.
 3. ``langgraph_runtime_inmem.ops.Runs.next``: the queue polls for new runs every 0.5 s;
    replaced by a wait on an event set when a request that creates a run is answered
    (runs start at once rather than 0.5-1 s later). Latency only, not durability.
-4. ``langgraph_api.worker.worker``: wrapped to save soon after a run starts and ends, when
-   no request is being answered (a background run's status; a cron's run). Without it a
+4. ``langgraph_api.worker.worker``: wrapped to save soon after a run ends, when no
+   request is being answered (a background run's status; a cron's run). Without it a
    run that ended in the background is re-run after a crash.
 5. The runtime's record layout: its ``runs`` are a list of dictionaries with ``status``
    and ``updated_at`` (the file `records.restore` writes for it to load). A run saved as
@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
 
+from agent_tui.server.names import OPS_FILE
 from agent_tui.server.supported import series
 
 Saveable = Any
@@ -64,10 +65,14 @@ def missing_after_start() -> list[str]:
     """As `missing`, for the names importable only once ``run_server`` has set the
     environment langgraph-api's config reads at import."""
     from langgraph_api import worker
+    from langgraph_runtime_inmem import database
 
+    gone = []
     if not inspect.iscoroutinefunction(getattr(worker, "worker", None)):
-        return ["langgraph_api.worker.worker"]
-    return []
+        gone.append("langgraph_api.worker.worker")
+    if not str(getattr(database, "OPS_FILENAME", "")).endswith(OPS_FILE):
+        gone.append(f"database.OPS_FILENAME ({OPS_FILE})")
+    return gone
 
 
 def runtime_stores() -> list[Saveable]:
@@ -79,15 +84,6 @@ def runtime_stores() -> list[Saveable]:
         if (kept := ref()) is not None:
             found.append(kept)
     return found
-
-
-def runtime_files() -> list[str]:
-    """(1) The files of the dictionaries registered so far (before ``start_pool``: the
-    store's; the threads and runs are registered by name below, as the runtime loads them
-    in ``start_pool``). ``OPS_FILENAME`` is the runtime's public-looking constant."""
-    from langgraph_runtime_inmem import database
-
-    return [database.OPS_FILENAME]
 
 
 def stop_runtime_writer() -> None:
@@ -153,14 +149,14 @@ def wake_queue_on(wakeup: Wakeup) -> None:
     Runs.next = staticmethod(next_run)
 
 
-def around_each_run(hook: Callable[[], None]) -> None:
-    """(4) ``hook()`` when a run starts and when it ends."""
+def after_each_run(hook: Callable[[], None]) -> None:
+    """(4) ``hook()`` when a run ends (a run cut off after it started runs again either
+    way: saved ``pending``, it is still in the queue; saved ``running``, see (5))."""
     from langgraph_api import worker
 
     original = worker.worker
 
     async def run_worker(*args: Any, **kwargs: Any) -> Any:
-        hook()
         try:
             return await original(*args, **kwargs)
         finally:

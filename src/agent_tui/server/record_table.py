@@ -1,0 +1,156 @@
+"""The runtime's dictionaries of records (threads, runs, assistants, crons …) as rows of
+one SQLite database, ``records.db``: a save writes, in one transaction, the rows of what
+changed since the last one, so it costs what changed, not what is kept. SQLite keeps a
+save whole or not at all when the process is killed; damage is dealt with at start as for
+the other databases (`damage`).
+
+A row is (file, key, position, data): a value is one row at position -1; a list of records
+(the runtime appends to its lists and rebuilds them to delete) is a row at -1 with no data
+and a row per record. A record is changed when one of its values is another object or
+unequal: the lists are compared with a shallow copy kept from the last save, in C
+(``map(ne, …)``), so an unchanged list costs no Python loop. A value changed in place
+inside a record is seen at the next full save (every `FULL_EVERY` saves) only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import os
+import pickle
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from agent_tui.server.names import DATA_FOLDER
+
+DATABASE = os.path.join(DATA_FOLDER, "records.db")
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS records (file TEXT, key BLOB, position INTEGER, data BLOB,"
+    " UNIQUE (file, key, position))"
+)
+PUT = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)"
+FULL_EVERY = 200
+
+
+class Connection(sqlite3.Connection):
+    """Writes on the event loop on purpose: the methods as they were before langgraph-api's
+    blocking-call guard wraps them (it starts with the queue, after this import)."""
+
+    execute = sqlite3.Connection.execute
+    executemany = sqlite3.Connection.executemany
+    commit = sqlite3.Connection.commit
+    rollback = sqlite3.Connection.rollback
+
+
+def connect(path: str = DATABASE) -> Connection:
+    conn = sqlite3.connect(path, factory=Connection, check_same_thread=False)
+    assert isinstance(conn, Connection)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(SCHEMA)
+    conn.commit()
+    return conn
+
+
+class RecordTable:
+    """One dictionary's rows; `save` writes what changed since the last save."""
+
+    def __init__(self, conn: Connection, file: str) -> None:
+        self.conn, self.file = conn, file
+        self._saves = 0
+        # Per list of records: shallow copies of its records as last saved.
+        self._lists: dict[Any, list[dict[Any, Any]]] = {}
+        self._values: dict[Any, bytes] = {}
+
+    def save(self, mapping: Mapping[Any, Any]) -> None:
+        """Raises `sqlite3.Error` (the transaction undone) when it cannot be written."""
+        full = self._saves % FULL_EVERY == 0
+        self._saves += 1
+        if full:
+            self._lists.clear()
+            self._values.clear()
+        try:
+            if full:
+                self.conn.execute("DELETE FROM records WHERE file = ?", (self.file,))
+            self._write(mapping)
+            self.conn.commit()
+        except sqlite3.Error:
+            self.conn.rollback()
+            self._saves = 0  # what is known saved is not: the next save writes all
+            raise
+
+    def _write(self, mapping: Mapping[Any, Any]) -> None:
+        execute, file = self.conn.execute, self.file
+        for key, value in list(mapping.items()):
+            if isinstance(value, list) and set(map(type, value)) <= {dict}:
+                self._values.pop(key, None)
+                self._write_list(key, value)
+                continue
+            self._lists.pop(key, None)
+            data = pickle.dumps(value, 5)
+            if self._values.get(key) != data:
+                self._values[key] = data
+                execute("DELETE FROM records WHERE file = ? AND key = ?", (file, _key(key)))
+                execute(PUT, (file, _key(key), -1, data))
+        for key in [k for k in (*self._lists, *self._values) if k not in mapping]:
+            self._lists.pop(key, None)
+            self._values.pop(key, None)
+            execute("DELETE FROM records WHERE file = ? AND key = ?", (file, _key(key)))
+
+    def _write_list(self, key: Any, records: list[dict[Any, Any]]) -> None:
+        known = key in self._lists
+        copies = self._lists.get(key, [])
+        kept = min(len(records), len(copies))
+        try:
+            changed = list(
+                itertools.compress(range(kept), map(operator.ne, copies[:kept], records))
+            )
+        except (TypeError, ValueError):  # a value that cannot tell whether it is equal
+            changed = list(range(kept))
+        changed.extend(range(kept, len(records)))
+        if known and not changed and len(records) == len(copies):
+            return
+        copies = copies[: len(records)] + [{}] * (len(records) - len(copies))
+        for position in changed:
+            copies[position] = dict(records[position])
+        self._lists[key] = copies
+        blob = _key(key)
+        self.conn.execute(
+            "DELETE FROM records WHERE file = ? AND key = ? AND position >= ?",
+            (self.file, blob, len(records)),
+        )
+        self.conn.execute(PUT, (self.file, blob, -1, None))
+        self.conn.executemany(
+            PUT, ((self.file, blob, p, pickle.dumps(records[p], 5)) for p in changed)
+        )
+
+
+def _key(key: Any) -> bytes:
+    return pickle.dumps(key, 5)
+
+
+def files(conn: sqlite3.Connection) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT DISTINCT file FROM records ORDER BY file")]
+
+
+def read(conn: sqlite3.Connection, file: str) -> tuple[dict[Any, Any], int]:
+    """The dictionary as last saved, and how many of its rows could not be read (left out:
+    rows lost to damage are told by `damage`)."""
+    mapping: dict[Any, Any] = {}
+    lost = 0
+    rows = conn.execute(
+        "SELECT key, position, data FROM records WHERE file = ? ORDER BY key, position", (file,)
+    )
+    for blob, position, data in rows:
+        try:
+            key = pickle.loads(blob)
+            if position >= 0:
+                mapping.setdefault(key, []).append(pickle.loads(data))
+            elif data is not None:
+                mapping[key] = pickle.loads(data)
+            else:
+                mapping.setdefault(key, [])
+        except Exception:  # a row damaged past what SQLite checks
+            lost += 1
+    return mapping, lost

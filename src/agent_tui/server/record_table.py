@@ -63,22 +63,19 @@ class RecordTable:
         self._lists: dict[Any, list[dict[Any, Any]]] = {}
         self._values: dict[Any, bytes] = {}
 
-    def save(self, mapping: Mapping[Any, Any]) -> None:
-        """Raises `sqlite3.Error` (the transaction undone) when it cannot be written."""
-        full = self._saves % FULL_EVERY == 0
-        self._saves += 1
-        if full:
+    def write(self, mapping: Mapping[Any, Any]) -> None:
+        """What changed since the last save, in the transaction open on the connection
+        (the caller commits; after a failure it calls `forget`)."""
+        if self._saves % FULL_EVERY == 0:
             self._lists.clear()
             self._values.clear()
-        try:
-            if full:
-                self.conn.execute("DELETE FROM records WHERE file = ?", (self.file,))
-            self._write(mapping)
-            self.conn.commit()
-        except sqlite3.Error:
-            self.conn.rollback()
-            self._saves = 0  # what is known saved is not: the next save writes all
-            raise
+            self.conn.execute("DELETE FROM records WHERE file = ?", (self.file,))
+        self._saves += 1
+        self._write(mapping)
+
+    def forget(self) -> None:
+        """What is known saved is not (a transaction undone): the next save writes all."""
+        self._saves = 0
 
     def _write(self, mapping: Mapping[Any, Any]) -> None:
         execute, file = self.conn.execute, self.file

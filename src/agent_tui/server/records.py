@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import json
 import logging
 import os
@@ -59,10 +60,14 @@ class SaveError(OSError):
 class Saver:
     """Writes the runtime's dictionaries; `saved` shares one write between callers."""
 
+    BACKGROUND_DELAY = 0.1
+
     def __init__(self) -> None:
         self.problem: str | None = None
         self._conn: record_table.Connection | None = None
         self._tables: dict[str, RecordTable] = {}
+        self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
+        self._urgent = False
         self._pending: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.saves = 0
@@ -81,8 +86,14 @@ class Saver:
                 table = self._tables.get(kept.filename)
                 if table is None:
                     table = self._tables[kept.filename] = RecordTable(self._conn, kept.filename)
-                table.save(kept)
+                table.write(kept)
+            self._conn.commit()  # one transaction: the save is kept whole or not at all
         except (OSError, sqlite3.Error) as exc:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.rollback()
+            for table in self._tables.values():
+                table.forget()
             reason = os_reason(exc)
             self.report(reason)
             raise SaveError(getattr(exc, "errno", None) or 0, reason) from exc
@@ -100,21 +111,33 @@ class Saver:
             logger.error("%s in %s: %s; %s", DISK_PROBLEM, FOLDER, reason, PROBLEM_END)
         self.problem = reason
 
-    def saved(self) -> asyncio.Future[None]:
-        """Done when a save that started after this call has ended."""
+    def saved(self, *, urgent: bool = True) -> asyncio.Future[None]:
+        """Done when a save that started after this call has ended (`urgent`: at the next
+        turn of the loop; else within `BACKGROUND_DELAY`, or with the next urgent one)."""
         loop = self._loop = asyncio.get_running_loop()
         if self._pending is None:
             self._pending = loop.create_future()
             self._pending.add_done_callback(_read_outcome)
-            loop.call_soon(self._save_now)
+        if self._handle is not None and urgent and not self._urgent:
+            self._handle.cancel()  # a background save, not due yet: now instead
+            self._handle = None
+        if self._handle is None:
+            self._urgent = urgent
+            self._handle = (
+                loop.call_soon(self._save_now)
+                if urgent
+                else loop.call_later(self.BACKGROUND_DELAY, self._save_now)
+            )
         return self._pending
 
     def soon_from_any_thread(self) -> None:
+        """A save within `BACKGROUND_DELAY` (a run ended: a stream's end, answered just
+        after, usually saves it first)."""
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self.saved)
+            self._loop.call_soon_threadsafe(functools.partial(self.saved, urgent=False))
 
     def _save_now(self) -> None:
-        pending, self._pending = self._pending, None
+        pending, self._pending, self._handle = self._pending, None, None
         assert pending is not None
         try:
             self.save()

@@ -54,11 +54,20 @@ async def create_many(
 
     At most httpx's pool size (100 connections) at once: a larger batch queued for a
     connection and, on a loaded machine, the queued requests hit the 10 s pool timeout.
+    Each names its thread (`if_exists="do_nothing"`), so the client sends it again when
+    a connection is lost before the answer (seen with two suites on two cores).
     """
     for start in range(0, count, batch):
         size = min(batch, count - start)
         await asyncio.gather(
-            *(client.threads.create(metadata={**metadata, "i": start + i}) for i in range(size))
+            *(
+                client.threads.create(
+                    metadata={**metadata, "i": start + i},
+                    thread_id=str(uuid.uuid4()),
+                    if_exists="do_nothing",
+                )
+                for i in range(size)
+            )
         )
 
 

@@ -18,7 +18,7 @@ def serve_command(args: argparse.Namespace) -> int:
         ControlPlaneKeyError,
         control_plane_key,
     )
-    from agent_tui.local.control_plane.server import bind_socket, default_data_dir
+    from agent_tui.local.control_plane.server import KEEP_ALIVE, bind_socket, default_data_dir
 
     data_dir: Path = args.data_dir or default_data_dir()
     try:
@@ -43,6 +43,8 @@ def serve_command(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    config = uvicorn.Config(create_app(data_dir, key), log_level="info", lifespan="on")
+    config = uvicorn.Config(
+        create_app(data_dir, key), log_level="info", lifespan="on", timeout_keep_alive=KEEP_ALIVE
+    )
     uvicorn.Server(config).run(sockets=[sock])
     return 0

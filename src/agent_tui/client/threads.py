@@ -49,7 +49,8 @@ class ThreadsClient:
         """Create a thread, empty or built by applying `supersteps` in order.
 
         Each superstep is `{"updates": [{"values": …, "as_node": …}, …]}`. Creating is
-        never retried: a re-sent POST could make two threads.
+        retried (a connection lost before the answer) only when it names its thread and
+        `if_exists="do_nothing"`: sent again, it cannot make a second thread.
         """
         body = compact(
             metadata=metadata,
@@ -57,7 +58,8 @@ class ThreadsClient:
             thread_id=thread_id,
             if_exists=if_exists,
         )
-        return await self._http.request_as(Thread, "POST", "/threads", json=body)
+        again = thread_id is not None and if_exists == "do_nothing"
+        return await self._http.request_as(Thread, "POST", "/threads", json=body, idempotent=again)
 
     async def get(self, thread_id: str) -> Thread:
         return await self._http.request_as(Thread, "GET", f"/threads/{segment(thread_id)}")

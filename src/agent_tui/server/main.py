@@ -56,6 +56,10 @@ EXIT_UNSUPPORTED = 4
 EXIT_NO_ROOM = 5
 
 
+KEEP_ALIVE = 30
+"""Seconds uvicorn keeps an idle connection open (uvicorn's default: 5)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     if args.standby:
@@ -141,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         server_level="INFO",
         # Open streams must not hold up shutdown.
         timeout_graceful_shutdown=max(1, int(args.grace / 2)),
+        # Idle connections are kept well past the client's 2 s (`client.transport.LIMITS`):
+        # at uvicorn's 5 s, a loop stalled a few seconds (a loaded machine) closed a
+        # connection a request had just been sent on, and the client saw no answer.
+        timeout_keep_alive=KEEP_ALIVE,
         **options,
     )
     return 0

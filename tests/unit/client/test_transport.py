@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from agent_tui.client import ConnectionFailed, Credentials, RetryPolicy, ServerError, Transport
+from agent_tui.client import (
+    AgentServerClient,
+    ApiError,
+    ConnectionFailed,
+    Credentials,
+    RetryPolicy,
+    ServerError,
+    Transport,
+)
 
 SECRET = "lsv2_sk_0123456789abcdef0123456789abcdef_0123456789"
 
@@ -127,3 +135,18 @@ async def test_unreachable_server_error_names_the_url(unused_tcp_port: int) -> N
     finally:
         await transport.aclose()
     assert f"http://127.0.0.1:{unused_tcp_port}" in str(caught.value)
+
+
+async def test_a_thread_created_by_its_id_is_sent_again_and_an_unnamed_one_is_not(
+    flaky: FlakyServer,
+) -> None:
+    """`if_exists="do_nothing"` with a thread id makes creating safe to send again (a
+    connection lost before the answer); a thread the server names is created once."""
+    async with AgentServerClient(flaky.url, retry=FAST_RETRY) as client:
+        with pytest.raises(ApiError):  # the stand-in's 200 is no thread
+            await client.threads.create(thread_id="t-1", if_exists="do_nothing")
+        assert [r[:2] for r in flaky.requests] == [("POST", "/threads")] * 3
+        flaky.requests.clear()
+        with pytest.raises(ServerError):
+            await client.threads.create(metadata={"a": 1})
+        assert len(flaky.requests) == 1

@@ -39,6 +39,12 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+KEEP_ALIVE = 30
+"""Seconds an idle connection is kept open, well past the client's 2 s idle limit
+(`client.transport.LIMITS`): at uvicorn's 5 s, a loop stalled a few seconds (a loaded
+machine) closed a connection a request had just been sent on."""
+
+
 class LocalControlPlane:
     """The local control plane served by uvicorn in a background thread."""
 
@@ -67,6 +73,7 @@ class LocalControlPlane:
             log_level="warning",
             lifespan="on",
             access_log=False,
+            timeout_keep_alive=KEEP_ALIVE,
         )
         self._server = server = uvicorn.Server(config)
         self._thread = threading.Thread(

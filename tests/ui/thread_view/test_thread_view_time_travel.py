@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -210,3 +211,38 @@ async def test_read_only_refuses_fork_and_replay(
         assert "Refused\nRead-only mode: cannot import a thread (started with --readonly)" in said
         assert len(screen.history.rows) == 4
         assert len(await client.threads.get_history(thread.thread_id, limit=10)) == 4
+
+
+async def test_a_poll_that_finds_a_change_keeps_the_row_selected_meanwhile(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The poll reads the thread, then loads the new checkpoints; a row selected while it
+    loads (a fork selecting its branch, the user moving) stays selected. It once went
+    back to the row selected before the load: a fork made during a poll lost its branch."""
+    thread = await counter_thread(client, 5)
+    app, screen = view_app(client, thread.thread_id, status_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        browser, history = screen.browser, screen.browser.sync.history
+        entered, release = asyncio.Event(), asyncio.Event()
+        load_newer = history.load_newer
+
+        async def held_load_newer() -> Any:
+            entered.set()
+            await release.wait()
+            return await load_newer()
+
+        monkeypatch.setattr(history, "load_newer", held_load_newer)
+        newest = screen.selected_row
+        assert newest is not None
+        # A change elsewhere: the poll will find it and load the new checkpoint.
+        await client.threads.update_state(thread.thread_id, {"n": 7}, as_node="dbl")
+        browser.poll()
+        await wait_for(pilot, entered.is_set, workers=False, what="the poll's load")
+        older = history.rows[1].checkpoint_id
+        assert screen.pane.move_to(older)  # selected while the poll loads
+        await pilot.pause()
+        release.set()
+        await wait_for(pilot, lambda: len(history.rows) > 4, what="the new checkpoint")
+        selected = screen.selected_row
+        assert selected is not None and selected.checkpoint_id == older

@@ -37,6 +37,13 @@ SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
 SUBGRAPH_CHECKPOINTS = 50  # of each subgraph, listed under the checkpoint whose task ran it
 
 
+class Keep:
+    """`reload_newer`'s word for "the row selected once the checkpoints are in"."""
+
+
+KEEP = Keep()
+
+
 class HistoryBrowser:
     """Loading, paging and polling the thread, and showing the selected checkpoint."""
 
@@ -124,9 +131,11 @@ class HistoryBrowser:
         self.pane.append_rows(rows, has_more=not self.sync.history.exhausted)
         self.rows_changed()
 
-    async def reload_newer(self, select: str | None) -> None:
+    async def reload_newer(self, select: str | Keep | None) -> None:
         """Bring in checkpoints made since loading (at the top) and select `select`, or
-        the newest checkpoint when None."""
+        the newest checkpoint when None, or (`KEEP`) the row selected when they are in:
+        a fork made meanwhile selected its own, which a selection read before the load
+        would undo."""
         history = self.sync.history
         try:
             fresh = await self.sync.load_newer()
@@ -136,6 +145,9 @@ class HistoryBrowser:
         if self._left():
             return
         self.show_header()
+        if isinstance(select, Keep):
+            selected = self.selected_row
+            select = selected.checkpoint_id if selected else None
         if fresh:
             self.pane.set_rows(history.rows, has_more=not history.exhausted)
         target = select or (history.rows[0].checkpoint_id if history.rows else None)
@@ -147,10 +159,9 @@ class HistoryBrowser:
 
     def refresh(self) -> None:
         """Reload the newer checkpoints, keeping the selection (`r`)."""
-        selected = self.selected_row
-        self.reload(selected.checkpoint_id if selected else None)
+        self.reload(KEEP)
 
-    def reload(self, select: str | None) -> None:
+    def reload(self, select: str | Keep | None) -> None:
         """`reload_newer` in a worker (a run ended, `r`)."""
         start(self.screen, "thread-refresh", self.reload_newer, select)
 
@@ -175,8 +186,7 @@ class HistoryBrowser:
             return
         self.show_header()
         if changed:
-            selected = self.selected_row
-            await self.reload_newer(select=selected.checkpoint_id if selected else None)
+            await self.reload_newer(select=KEEP)
 
     # -- header -----------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ control plane, imported when the command runs."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -18,12 +19,24 @@ def serve_command(args: argparse.Namespace) -> int:
         ControlPlaneKeyError,
         control_plane_key,
     )
-    from agent_tui.local.control_plane.server import KEEP_ALIVE, bind_socket, default_data_dir
+    from agent_tui.local.control_plane.server import (
+        KEEP_ALIVE,
+        ControlPlaneRunning,
+        bind_socket,
+        default_data_dir,
+        lock_data_dir,
+    )
+    from agent_tui.local.supervisor.lock import ServerLockError
 
     data_dir: Path = args.data_dir or default_data_dir()
     try:
         key = control_plane_key(data_dir)
     except ControlPlaneKeyError as error:
+        print(f"agent-tui: {error}", file=sys.stderr)
+        return 1
+    try:
+        lock = lock_data_dir(data_dir)  # held until this process exits
+    except (ControlPlaneRunning, ServerLockError) as error:
         print(f"agent-tui: {error}", file=sys.stderr)
         return 1
     try:
@@ -43,8 +56,13 @@ def serve_command(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    # The socket listens already: a copy that reads this note and connects waits for it.
+    lock.record(url=f"http://{host}:{port}", server_pid=os.getpid(), config=None)
     config = uvicorn.Config(
         create_app(data_dir, key), log_level="info", lifespan="on", timeout_keep_alive=KEEP_ALIVE
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        lock.release()
     return 0

@@ -40,8 +40,9 @@ def control_plane_access(
     return ControlPlaneAccess(context.control_plane_url, api_key, context.workspace_id)
 
 
-def describe_control_plane(url: str, *, local: bool) -> str:
-    """The line a screen shows so the user knows which control plane answers."""
+def describe_control_plane(url: str, *, local: bool, owner: str | None = None) -> str:
+    """The line a screen shows so the user knows which control plane answers (`owner`:
+    whose local one it is)."""
     if local:
-        return f"local control plane (started by agent-tui) · {url}"
+        return f"local control plane ({owner or 'started by agent-tui'}) · {url}"
     return f"control plane · {url}"

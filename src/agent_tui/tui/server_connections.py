@@ -20,8 +20,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
+    from agent_tui.local.control_plane.server import ControlPlaneRunning
     from agent_tui.settings.contexts import Context
 
 logger = logging.getLogger(__name__)
@@ -100,12 +103,15 @@ class ServerConnections:
             url: str
             api_key: str | None
             tenant: str | None
+            owner = None
             if access.url is None:
-                local = await self._start_local_control_plane()
-                url, api_key, tenant = local.url, local.api_key, None
+                url, api_key, owner = await self._local_control_plane()
+                tenant = None
             else:
                 url, api_key, tenant = access.url, access.api_key, access.tenant_id
-            self.control_plane_description = describe_control_plane(url, local=access.is_local)
+            self.control_plane_description = describe_control_plane(
+                url, local=access.is_local, owner=owner
+            )
             key = (url, api_key, tenant)
             client = self._control_planes.get(key)
             if client is None:
@@ -113,10 +119,15 @@ class ServerConnections:
                 self._control_planes[key] = client
             return client
 
-    async def _start_local_control_plane(self) -> LocalControlPlane:
+    async def _local_control_plane(self) -> tuple[str, str | None, str]:
+        """The local control plane's URL, key and whose it is: the one serving the data
+        folder (`agent-tui control-plane serve`, another copy of the app), or one started
+        here (one per data folder: `ControlPlaneRunning`)."""
         if self.local_control_plane is not None and self.local_control_plane.port is not None:
-            return self.local_control_plane
+            local = self.local_control_plane
+            return local.url, local.api_key, "started by agent-tui"
         from agent_tui.local.control_plane import LocalControlPlane
+        from agent_tui.local.control_plane.server import ControlPlaneRunning
         from agent_tui.settings.logs import add_secret
 
         local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
@@ -124,13 +135,18 @@ class ServerConnections:
         self.local_control_plane = local  # set before start: `aclose` must find it
         try:
             await asyncio.to_thread(local.start)
+        except ControlPlaneRunning as running:
+            self.local_control_plane = None
+            url = await running_control_plane_url(local.data_dir, running)
+            logger.info("using the local control plane at %s (%s)", url, running)
+            return url, local.api_key, f"process {running.running.pid}'s"
         except BaseException:
             # The next use tries again from a clean slate instead of reusing a dead one.
             await asyncio.to_thread(local.stop)
             self.local_control_plane = None
             raise
         logger.info("local control plane ready at %s (data: %s)", local.url, local.data_dir)
-        return local
+        return local.url, local.api_key, "started by agent-tui"
 
     async def aclose(self) -> None:
         """Close every client and stop the local control plane (once nothing uses them)."""
@@ -144,3 +160,20 @@ class ServerConnections:
             # It stops the agent servers it deployed too.
             await asyncio.to_thread(self.local_control_plane.stop)
             self.local_control_plane = None
+
+
+async def running_control_plane_url(data_dir: Path, running: ControlPlaneRunning) -> str:
+    """Where the control plane another process serves answers, once it has said so (it
+    records its URL as soon as it listens)."""
+    from agent_tui.local.supervisor.lock import RunningServer, running_server
+
+    found: RunningServer | None = running.running
+    deadline = asyncio.get_running_loop().time() + 30
+    while found is not None and found.url is None:
+        if asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)  # another process's progress: no event to wait on
+        found = running_server(data_dir)
+    if found is None or found.url is None:
+        raise RuntimeError(f"{running}, and did not say where it answers")
+    return found.url

@@ -85,9 +85,19 @@ def test_serve_on_any_free_port_says_the_url_that_answers(tmp_path: Path) -> Non
             f"{url}/v2/deployments", headers={"X-Api-Key": key}, trust_env=False, timeout=30
         )
         assert answer.status_code == 200
-        # The same port again: a message, not a traceback.
+        # The same folder again: one control plane per data folder, named.
+        again = subprocess.run(
+            [*argv, "--port", "0"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert again.returncode == 1
+        assert again.stderr == (
+            f"agent-tui: a local control plane for {data} already runs at {url} "
+            f"(process {process.pid})\n"
+        )
+        # The same port for another folder: a message, not a traceback.
+        other = [*argv[:-1], str(tmp_path / "other")]
         busy = subprocess.run(
-            [*argv, "--port", port], env=env, capture_output=True, text=True, timeout=60
+            [*other, "--port", port], env=env, capture_output=True, text=True, timeout=60
         )
         assert busy.returncode == 1
         assert busy.stderr.startswith(f"agent-tui: cannot listen on 127.0.0.1:{port}: ")

@@ -13,6 +13,7 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.deployments.form import DeploymentFormScreen
 from agent_tui.tui.screens.deployments.list import DeploymentsScreen
+from tests.support.control_plane_process import serving_control_plane
 from tests.support.deployments import (
     SECRET_NAME,
     SECRET_VALUE,
@@ -222,6 +223,33 @@ async def test_without_a_control_plane_url_the_app_starts_the_local_one(
     async with httpx.AsyncClient(trust_env=False, timeout=2) as http:
         with pytest.raises(httpx.TransportError):
             await http.get(f"{url}/v2/deployments")
+
+
+async def test_a_control_plane_serving_the_folder_is_used_not_a_second_one(
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """One local control plane per data folder: with `agent-tui control-plane serve`
+    running, the app uses it (its heading says whose it is) instead of starting another,
+    and sees what was deployed through it."""
+    monkeypatch.setenv("AGENT_TUI_HOME", str(tmp_path))
+    monkeypatch.delenv("AGENT_TUI_CONTROL_PLANE_KEY", raising=False)
+    with serving_control_plane(tmp_path) as (url, key, pid):
+        headers = {"X-Api-Key": key}
+        with httpx.Client(base_url=url, headers=headers, trust_env=False, timeout=30) as http:
+            made = create_deployment(http, "served-elsewhere", str(tmp_path / "nope.json"))
+        app = control_plane_app(agent_server_url, None)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_deployments(app, pilot, wait_for, rows=False)
+            await wait_for(pilot, lambda: "local control plane" in heading(screen), what="heading")
+            assert f"local control plane (process {pid}'s) · {url}" in heading(screen)
+            assert app.local_control_plane is None  # none started here
+            await wait_for(
+                pilot, lambda: names_shown(screen) == ["served-elsewhere"], what="its row"
+            )
+            assert screen.table.items[0].deployment.id == made["id"]
 
 
 async def test_deployments_open_while_the_agent_server_is_unreachable(

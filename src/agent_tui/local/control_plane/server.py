@@ -6,6 +6,7 @@ before the server answers and no other process can take the port in between.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -17,6 +18,7 @@ import uvicorn
 
 from agent_tui.local.control_plane.app import create_app
 from agent_tui.local.control_plane.auth import control_plane_key
+from agent_tui.local.supervisor.lock import RunningServer, ServerLock, ServerLockHeld
 from agent_tui.settings import paths
 
 
@@ -45,6 +47,28 @@ KEEP_ALIVE = 30
 machine) closed a connection a request had just been sent on."""
 
 
+class ControlPlaneRunning(RuntimeError):
+    """Another process serves the local control plane of this data folder (one per folder:
+    two would each run the deployments and record over each other)."""
+
+    def __init__(self, running: RunningServer) -> None:
+        self.running = running
+        where = f"at {running.url}" if running.url else "(starting)"
+        owner = f" (process {running.pid})" if running.pid else ""
+        super().__init__(
+            f"a local control plane for {running.data_dir} already runs {where}{owner}"
+        )
+
+
+def lock_data_dir(data_dir: Path) -> ServerLock:
+    """The data folder's lock, held while its control plane runs (`ControlPlaneRunning`
+    when another process holds it); `ServerLock.record` then says where it answers."""
+    try:
+        return ServerLock.acquire(data_dir)
+    except ServerLockHeld as held:
+        raise ControlPlaneRunning(held.running) from held
+
+
 class LocalControlPlane:
     """The local control plane served by uvicorn in a background thread."""
 
@@ -57,6 +81,7 @@ class LocalControlPlane:
         self._requested_port = port
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
+        self._lock: ServerLock | None = None
         self.port: int | None = None
 
     @property
@@ -66,6 +91,16 @@ class LocalControlPlane:
         return f"http://{self.host}:{self.port}"
 
     def start(self, timeout: float = 30.0) -> None:
+        """Serve the data folder; `ControlPlaneRunning` when another process does."""
+        self._lock = lock_data_dir(self.data_dir)
+        try:
+            self._serve(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _serve(self, timeout: float) -> None:
+        assert self._lock is not None
         sock = bind_socket(self.host, self._requested_port)
         self.port = int(sock.getsockname()[1])
         config = uvicorn.Config(
@@ -85,6 +120,7 @@ class LocalControlPlane:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the local control plane did not start")
             time.sleep(0.02)
+        self._lock.record(url=self.url, server_pid=os.getpid(), config=None)
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop serving; deployed agent servers stop with it (they restart on next start)."""
@@ -93,6 +129,9 @@ class LocalControlPlane:
         if self._thread is not None:
             self._thread.join(timeout)
         self._server = self._thread = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> Self:
         self.start()

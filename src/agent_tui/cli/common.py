@@ -132,7 +132,9 @@ async def connect(args: argparse.Namespace, context: Context | None = None) -> A
     context = resolve(args) if context is None else context
     target = context.target
     if isinstance(target, LocalServer):
-        return AgentServerClient(await _running_local_url(target))
+        from agent_tui.client.agent_server import LOCAL_SERVER_HEADERS
+
+        return AgentServerClient(await _running_local_url(target), headers=LOCAL_SERVER_HEADERS)
     if not isinstance(target, RemoteServer):
         raise UsageError(NO_SERVER)
     headers = {"X-Tenant-Id": target.workspace_id} if target.workspace_id else None

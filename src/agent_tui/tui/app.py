@@ -197,7 +197,9 @@ class AgentTuiApp(ContextSwitching):
             else:
                 self.connection_status = f"connecting to {target.url}…"
                 url, workspace = target.url, target.workspace_id
-            client = self.connections.client_for(url, target.api_key, workspace)
+            client = self.connections.client_for(
+                url, target.api_key, workspace, started_here=isinstance(target, LocalServer)
+            )
             info = await client.info()
         except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
             self._show_failure(startup, target, error)

@@ -54,15 +54,26 @@ class ServerConnections:
         self.control_plane_description = ""  # e.g. "local control plane (…) · http://…"
 
     def client_for(
-        self, url: str, api_key: str | None = None, workspace_id: str | None = None
+        self,
+        url: str,
+        api_key: str | None = None,
+        workspace_id: str | None = None,
+        *,
+        started_here: bool = False,
     ) -> AgentServerClient:
-        """The one client for `url` (and these credentials), created on first use."""
+        """The one client for `url` (and these credentials), created on first use.
+        `started_here`: a local server agent-tui started, which lets agent-tui past the
+        project's own auth as ``langgraph dev`` lets Studio (`LOCAL_SERVER_HEADERS`)."""
         from agent_tui.client import AgentServerClient
+        from agent_tui.client.agent_server import LOCAL_SERVER_HEADERS
 
         key = (url, api_key, workspace_id)
         client = self._clients.get(key)
         if client is None:
-            client = AgentServerClient(url, api_key=api_key, tenant_id=workspace_id)
+            headers = LOCAL_SERVER_HEADERS if started_here else None
+            client = AgentServerClient(
+                url, api_key=api_key, tenant_id=workspace_id, headers=headers
+            )
             # Only the current server's answers and failures set the header: a stream
             # still open on a previous context's server, or the control plane, says
             # nothing about whether this one is there.

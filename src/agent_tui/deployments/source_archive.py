@@ -2,15 +2,15 @@
 
 What git would leave out is left out: each folder's `.gitignore` applies to what is
 under it (and the packed folder's `.dockerignore`, read as the official CLI reads it: the
-same rules, before its `.gitignore`), with the rules most people write (`#` comments,
-`!` to take a file back, a trailing `/` for folders only, a leading or inner `/` to anchor the pattern to the
-`.gitignore`'s folder, `*`, `?`, `[…]` and `**`); the last matching line wins, and a
-folder left out is not entered (as in git, nothing under it can be taken back). Never
-packed, whatever `.gitignore` says: `.git`, `.venv`, `venv`, `node_modules`, `.tox`,
-`.mypy_cache`, `__pycache__` (what the official CLI always leaves out), the local agent
-server's `.langgraph_api` data folder, agent-tui's own folders when they lie inside
-the project (`never` folders), symlinks and anything that is not a plain file (the
-official CLI leaves links out too).
+same rules, before its `.gitignore`). The patterns are git's, compiled and matched by
+`pathspec` (the library the official CLI uses) with its `GitIgnoreSpec`; the last
+matching line wins, a deeper `.gitignore`'s after the outer ones, and a folder left out
+is not entered (as in git, nothing under it can be taken back). Never packed, whatever
+`.gitignore` says: `.git`, `.venv`, `venv`, `node_modules`, `.tox`, `.mypy_cache`,
+`__pycache__` (what the official CLI always leaves out), the local agent server's
+`.langgraph_api` data folder, agent-tui's own folders when they lie inside the project
+(`never` folders), symlinks and anything that is not a plain file (the official CLI
+leaves links out too).
 """
 
 from __future__ import annotations
@@ -20,8 +20,13 @@ import os
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path, PurePosixPath
+
+from pathspec import GitIgnoreSpec
+from pathspec.patterns.gitignore import GitIgnorePatternError
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 ALWAYS_LEFT_OUT = frozenset(
     {
@@ -44,94 +49,94 @@ class ArchiveError(Exception):
     """The folder cannot be packed (too big, unreadable); the message says why."""
 
 
-@dataclass(frozen=True)
-class IgnoreRule:
-    regex: re.Pattern[str]
-    negated: bool
-    folders_only: bool
+_GLOB_CHARACTERS = re.compile(r"[\\*?\[]")
 
 
-def _glob_regex(pattern: str) -> str:
-    """A gitignore glob as a regex over a `/`-separated path."""
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("/**", i) and i + 3 == len(pattern):
-            out.append("/.*")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "[":
-            end = pattern.find("]", i + 1)
-            if end == -1:
-                out.append(re.escape(char))
-            else:
-                body = pattern[i + 1 : end].replace("\\", "\\\\")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = end
-        elif char == "\\" and i + 1 < len(pattern):
-            i += 1
-            out.append(re.escape(pattern[i]))
-        else:
-            out.append(re.escape(char))
-        i += 1
-    return "".join(out)
+def _without_trailing_spaces(line: str) -> str:
+    """As git: trailing spaces are dropped, but one escaped with a backslash is kept."""
+    kept = line.rstrip(" ")
+    if kept != line and (len(kept) - len(kept.rstrip("\\"))) % 2:
+        kept += " "
+    return kept
 
 
-def parse_gitignore(text: str) -> list[IgnoreRule]:
-    """The rules of one `.gitignore`, in order; paths they match are relative to its folder."""
-    rules: list[IgnoreRule] = []
+def _patterns(text: str, folder: PurePosixPath) -> list[str]:
+    """The patterns of an ignore file in ``folder`` (relative to the packed folder),
+    without comments, blank lines and trailing spaces, rewritten to match paths relative
+    to the packed folder."""
+    patterns: list[str] = []
     for raw in text.splitlines():
-        line = raw.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
+        line = _without_trailing_spaces(raw)
+        negation = "!" if line.startswith("!") else ""
+        body = line.removeprefix(negation)
+        if line.startswith("#") or not body.strip("/"):  # `/` alone matches nothing
             continue
-        if not line.endswith("\\ "):
-            line = line.rstrip(" ")
-        negated = line.startswith("!")
-        if negated or line.startswith(("\\!", "\\#")):
-            line = line[1:]
-        folders_only = line.endswith("/")
-        line = line.rstrip("/")
-        if not line:
+        if folder.parts:
+            base = _GLOB_CHARACTERS.sub(r"\\\g<0>", folder.as_posix())
+            # A leading or inner `/` anchors the pattern to its folder; else it matches
+            # at any depth under it.
+            anchored = "/" in body.rstrip("/")
+            body = f"/{base}/{body.removeprefix('/')}" if anchored else f"/{base}/**/{body}"
+        patterns.append(negation + body)
+    return patterns
+
+
+def _compiled(patterns: Iterable[str]) -> list[GitIgnoreSpecPattern]:
+    """``patterns`` compiled one by one (`from_lines` fails on the first invalid one)."""
+    compiled: list[GitIgnoreSpecPattern] = []
+    for pattern in patterns:
+        try:
+            compiled += GitIgnoreSpec.from_lines([pattern]).patterns
+        except GitIgnorePatternError:  # a trailing `\`: git skips the line too
             continue
-        anchored = "/" in line
-        line = line.lstrip("/")
-        body = _glob_regex(line)
-        prefix = "" if anchored else "(?:.*/)?"
-        rules.append(IgnoreRule(re.compile(f"^{prefix}{body}$"), negated, folders_only))
-    return rules
+    return compiled
 
 
-@dataclass
-class _Scope:
-    base: PurePosixPath  # the `.gitignore`'s folder, relative to the project
-    rules: list[IgnoreRule] = field(default_factory=list)
+_ONLY_THE_PATH_ITSELF = _compiled(["!*/"])
+"""Last in each spec. `GitIgnoreSpec` goes by the last pattern that matches the path
+itself and, only when none does, by the last one that matches it through a folder above
+(`b/` matches `b/c.txt`): this one, which takes the path back. So, as in git, only the
+path's own patterns count; the folders above are the walk's, which enters only those
+left in."""
 
 
-def _ignored(scopes: Iterable[_Scope], path: PurePosixPath, is_folder: bool) -> bool:
-    verdict = False
-    for scope in scopes:  # outer first: a deeper `.gitignore` has the last word
-        relative = path.relative_to(scope.base).as_posix()
-        for rule in scope.rules:
-            if rule.folders_only and not is_folder:
-                continue
-            if rule.regex.match(relative):
-                verdict = not rule.negated
-    return verdict
+@dataclass(frozen=True)
+class _IgnoreRules:
+    """The patterns of the ignore files read on the way down to a folder, rooted at the
+    packed folder, the outer files' first: the last match wins.
+
+    Folders are matched apart, with each folder-only pattern (`logs/`) read without its
+    `/`, against their path without one: `GitIgnoreSpec` is made for files, and would
+    let a `*` outrank a later `!*/` on `pkg/` (a match of the path itself outranks a
+    folder pattern's) and `out/**` match `out` itself; in git, neither does.
+    """
+
+    files: tuple[GitIgnoreSpecPattern, ...] = ()
+    folders: tuple[GitIgnoreSpecPattern, ...] = ()
+
+    def then(self, ignore_file: Path, folder: PurePosixPath) -> _IgnoreRules:
+        """These rules, then those of ``ignore_file`` (in ``folder``)."""
+        text = ignore_file.read_text(encoding="utf-8", errors="replace")
+        patterns = _patterns(text, folder)
+        return _IgnoreRules(
+            (*self.files, *_compiled(patterns)),
+            (*self.folders, *_compiled(p.rstrip("/") for p in patterns)),
+        )
+
+    @cached_property
+    def _specs(self) -> tuple[GitIgnoreSpec, GitIgnoreSpec]:
+        # The plain `re` matcher: the re2 and hyperscan ones (the default when either is
+        # installed) let a later pattern leaving out a folder above outrank the path's
+        # own match.
+        return (
+            GitIgnoreSpec([*self.files, *_ONLY_THE_PATH_ITSELF], backend="simple"),
+            GitIgnoreSpec([*self.folders, *_ONLY_THE_PATH_ITSELF], backend="simple"),
+        )
+
+    def leave_out(self, path: PurePosixPath, is_folder: bool) -> bool:
+        """Whether ``path``, whose folders are left in, is left out."""
+        files, folders = self._specs
+        return (folders if is_folder else files).check_file(path.as_posix()).include is True
 
 
 def project_files(root: Path, never: Iterable[Path] = ()) -> Iterator[PurePosixPath]:
@@ -139,13 +144,10 @@ def project_files(root: Path, never: Iterable[Path] = ()) -> Iterator[PurePosixP
     root = root.resolve()
     left_out = {p.resolve() for p in never}
 
-    def walk(
-        folder: Path, relative: PurePosixPath, scopes: list[_Scope]
-    ) -> Iterator[PurePosixPath]:
+    def walk(folder: Path, relative: PurePosixPath, rules: _IgnoreRules) -> Iterator[PurePosixPath]:
         gitignore = folder / ".gitignore"
         if gitignore.is_file() and not gitignore.is_symlink():
-            text = gitignore.read_text(encoding="utf-8", errors="replace")
-            scopes = [*scopes, _Scope(relative, parse_gitignore(text))]
+            rules = rules.then(gitignore, relative)
         with os.scandir(folder) as found:
             entries = sorted(found, key=lambda e: e.name)
         for entry in entries:
@@ -155,18 +157,17 @@ def project_files(root: Path, never: Iterable[Path] = ()) -> Iterator[PurePosixP
             if entry.is_dir():
                 if entry.name in ALWAYS_LEFT_OUT or Path(entry.path).resolve() in left_out:
                     continue
-                if not _ignored(scopes, path, True):
-                    yield from walk(Path(entry.path), path, scopes)
-            elif entry.is_file() and not _ignored(scopes, path, False):
+                if not rules.leave_out(path, is_folder=True):
+                    yield from walk(Path(entry.path), path, rules)
+            elif entry.is_file() and not rules.leave_out(path, is_folder=False):
                 yield path
 
     # The official CLI reads the packed folder's `.dockerignore` too, with the same rules.
     dockerignore = root / ".dockerignore"
-    first: list[_Scope] = []
+    rules = _IgnoreRules()
     if dockerignore.is_file() and not dockerignore.is_symlink():
-        text = dockerignore.read_text(encoding="utf-8", errors="replace")
-        first.append(_Scope(PurePosixPath(), parse_gitignore(text)))
-    yield from walk(root, PurePosixPath(), first)
+        rules = rules.then(dockerignore, PurePosixPath())
+    yield from walk(root, PurePosixPath(), rules)
 
 
 def pack_folder(root: Path, never: Iterable[Path] = (), limit: int = MAX_ARCHIVE) -> bytes:

@@ -3,9 +3,12 @@ and how long each superstep took (Timeline tab, `T`), against the real agent ser
 
 from __future__ import annotations
 
+import asyncio
 import re
+from typing import Any
 
 import httpx
+import pytest
 from textual.widgets import Static
 
 from agent_tui.client import AgentServerClient
@@ -94,17 +97,60 @@ async def test_t_shows_the_timeline_and_a_pause_at_a_breakpoint_is_no_nodes_time
         assert ("T", "Timeline") in app.screen.local_keys
 
 
-async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoints(
-    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
-) -> None:
+async def nested_thread(agent_server_url: str) -> str:
     async with httpx.AsyncClient(base_url=agent_server_url, timeout=60) as http:
-        thread_id = (await http.post("/threads", json={})).json()["thread_id"]
+        thread_id: str = (await http.post("/threads", json={})).json()["thread_id"]
         body = {
             "assistant_id": "nested",
             "input": {"messages": [{"role": "user", "content": "weather in Paris"}]},
             "context": {"token_delay_ms": 0},
         }
         assert (await http.post(f"/threads/{thread_id}/runs/wait", json=body)).status_code == 200
+    return thread_id
+
+
+async def test_the_subgraph_checkpoints_stay_when_the_state_with_subgraphs_comes_last(
+    client: AgentServerClient,
+    agent_server_url: str,
+    wait_for: WaitFor,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A checkpoint whose task ran a subgraph is read twice apart: its subgraphs' history
+    and its state with subgraphs. The state coming last redrew the view and hid the
+    history (a test timed out on a loaded machine)."""
+    thread_id = await nested_thread(agent_server_url)
+    release = asyncio.Event()
+    get_state = client.threads.get_state
+
+    async def state_held(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("subgraphs"):
+            await release.wait()
+        return await get_state(*args, **kwargs)
+
+    monkeypatch.setattr(client.threads, "get_state", state_held)
+    app, screen = view_app(client, thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the thread")
+        row = next(r for r in screen.history.rows if r.next == ("chat",))
+        screen.pane.move_cursor(row=screen.pane.get_row_index(row.checkpoint_id))
+        view = screen.checkpoint_view
+        await wait_for(
+            pilot, lambda: bool(view.subgraph_history_text), workers=False, what="its checkpoints"
+        )
+        release.set()  # now the state with its subgraphs
+        await wait_for(
+            pilot,
+            lambda: view.query_one("#checkpoint-subgraphs").display,
+            what="the subgraphs drawn",
+        )
+        await pilot.pause()
+        assert view.subgraph_history_text.startswith("chat  namespace ")
+
+
+async def test_the_history_marks_a_subgraph_and_the_state_tab_lists_its_checkpoints(
+    client: AgentServerClient, agent_server_url: str, wait_for: WaitFor
+) -> None:
+    thread_id = await nested_thread(agent_server_url)
     app, screen = view_app(client, thread_id)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the thread")

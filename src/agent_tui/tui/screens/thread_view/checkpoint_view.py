@@ -162,6 +162,9 @@ class CheckpointView(VerticalScroll):
         return str(self.query_one("#checkpoint-transcript", Static).render())
 
     def show(self, state: ThreadState) -> None:
+        """Draw `state`. The same checkpoint drawn again (its state read with its
+        subgraphs) keeps the subgraph checkpoints shown: the two are read apart."""
+        again = state.checkpoint_id is not None and state.checkpoint_id == self.checkpoint_id
         self.state = state
         self.checkpoint_id = state.checkpoint_id
         self.query_one("#checkpoint-summary", Static).update(checkpoint_summary(state))
@@ -180,7 +183,8 @@ class CheckpointView(VerticalScroll):
         subgraphs.display = bool(frames)
         subgraphs.title = f"Subgraphs ({len(frames)})"
         self.query_one("#checkpoint-subgraphs-json", JsonView).update(frames_as_json(frames))
-        self.query_one("#checkpoint-subgraph-history").display = False
+        if not again:
+            self.query_one("#checkpoint-subgraph-history").display = False
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
         self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)

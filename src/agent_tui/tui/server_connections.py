@@ -20,11 +20,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
-    from agent_tui.local.control_plane.server import ControlPlaneRunning
     from agent_tui.settings.contexts import Context
 
 logger = logging.getLogger(__name__)
@@ -138,7 +135,7 @@ class ServerConnections:
             local = self.local_control_plane
             return local.url, local.api_key, "started by agent-tui"
         from agent_tui.local.control_plane import LocalControlPlane
-        from agent_tui.local.control_plane.server import ControlPlaneRunning
+        from agent_tui.local.control_plane.server import ControlPlaneRunning, running_url
         from agent_tui.settings.logs import add_secret
 
         local = LocalControlPlane()  # its data folder honours AGENT_TUI_HOME
@@ -148,7 +145,7 @@ class ServerConnections:
             await asyncio.to_thread(local.start)
         except ControlPlaneRunning as running:
             self.local_control_plane = None
-            url = await running_control_plane_url(local.data_dir, running)
+            url = await running_url(running)
             logger.info("using the local control plane at %s (%s)", url, running)
             return url, local.api_key, f"process {running.running.pid}'s"
         except BaseException:
@@ -171,20 +168,3 @@ class ServerConnections:
             # It stops the agent servers it deployed too.
             await asyncio.to_thread(self.local_control_plane.stop)
             self.local_control_plane = None
-
-
-async def running_control_plane_url(data_dir: Path, running: ControlPlaneRunning) -> str:
-    """Where the control plane another process serves answers, once it has said so (it
-    records its URL as soon as it listens)."""
-    from agent_tui.local.supervisor.lock import RunningServer, running_server
-
-    found: RunningServer | None = running.running
-    deadline = asyncio.get_running_loop().time() + 30
-    while found is not None and found.url is None:
-        if asyncio.get_running_loop().time() > deadline:
-            break
-        await asyncio.sleep(0.1)  # another process's progress: no event to wait on
-        found = running_server(data_dir)
-    if found is None or found.url is None:
-        raise RuntimeError(f"{running}, and did not say where it answers")
-    return found.url

@@ -6,6 +6,7 @@ before the server answers and no other process can take the port in between.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import threading
@@ -18,7 +19,12 @@ import uvicorn
 
 from agent_tui.local.control_plane.app import create_app
 from agent_tui.local.control_plane.auth import control_plane_key
-from agent_tui.local.supervisor.lock import RunningServer, ServerLock, ServerLockHeld
+from agent_tui.local.supervisor.lock import (
+    RunningServer,
+    ServerLock,
+    ServerLockHeld,
+    running_server,
+)
 from agent_tui.settings import paths
 
 
@@ -58,6 +64,19 @@ class ControlPlaneRunning(RuntimeError):
         super().__init__(
             f"a local control plane for {running.data_dir} already runs {where}{owner}"
         )
+
+
+async def running_url(running: ControlPlaneRunning) -> str:
+    """Where the control plane another process serves answers, once it has said so (it
+    records its URL as soon as it listens; `RuntimeError` if it never does, or stops)."""
+    found: RunningServer | None = running.running
+    deadline = time.monotonic() + 30
+    while found is not None and found.url is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)  # another process's progress: no event to wait on
+        found = running_server(running.running.data_dir)
+    if found is None or found.url is None:
+        raise RuntimeError(f"{running}, and did not say where it answers")
+    return found.url
 
 
 def lock_data_dir(data_dir: Path) -> ServerLock:

@@ -41,6 +41,10 @@ async def test_broken_at_start_says_where_and_opens_home_when_a_save_fixes_it(
         text = failure_text(startup)
         assert "The local agent server did not start: its graphs do not load" in text
         assert MISSING in shown(startup, "error-message")
+        # What to do about it, as a newcomer needs it said.
+        advice = "The project's environment has no `not_installed_anywhere`: list the package"
+        assert advice in shown(startup, "error-message")
+        assert 'langgraph.json\'s "dependencies"' in shown(startup, "error-message")
         assert "pip install" not in text and "exited with code" not in text
         assert shown(startup, "error-watch") == (
             f"Watching {config.parent}: a save that fixes the graphs starts the server again"

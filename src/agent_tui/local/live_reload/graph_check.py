@@ -16,12 +16,13 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,24 @@ class GraphProblem:
             where = f"{shown}:{self.line}: " if self.line is not None else f"{shown}: "
         graph = f" (graph {self.graph})" if self.graph is not None else ""
         return f"{where}{self.message}{graph}"
+
+
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^'.]+)")
+
+
+def missing_package_advice(problems: Sequence[GraphProblem]) -> str | None:
+    """What to do when a graph imports a package the project's environment lacks (the
+    environment holds what `langgraph.json`'s ``dependencies`` list, as for ``langgraph
+    dev``)."""
+    names = sorted({m.group(1) for p in problems if (m := _MISSING_MODULE.match(p.message))})
+    if not names:
+        return None
+    listed = ", ".join(f"`{name}`" for name in names)
+    return (
+        f"The project's environment has no {listed}: list the package that provides it in a "
+        'pyproject.toml or requirements.txt of a folder in langgraph.json\'s "dependencies" '
+        '(e.g. "dependencies": ["."]), then save.'
+    )
 
 
 @dataclass(frozen=True)

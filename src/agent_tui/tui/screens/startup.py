@@ -69,7 +69,11 @@ def latest_status(lines: Sequence[str]) -> str:
 def graph_failure_text(problems: Sequence[object], log_file: Path | None) -> str:
     """Where the graphs break (one ``file:line: Error: message`` a problem), and where the
     server's own log is."""
+    from agent_tui.local.live_reload.graph_check import GraphProblem, missing_package_advice
+
     text = "\n".join(str(problem) for problem in problems)
+    advice = missing_package_advice([p for p in problems if isinstance(p, GraphProblem)])
+    text += f"\n\n{advice}" if advice else ""
     return text + (f"\n\nthe server's full log: {log_file}" if log_file is not None else "")
 
 

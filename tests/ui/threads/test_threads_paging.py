@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from agent_tui.client import AgentServerClient
+from agent_tui.client.events import CustomEvent
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -92,11 +93,17 @@ async def test_attention_lists_error_and_interrupted_threads(
             pass
     cancelled = await client.threads.create(metadata={"graph_id": "ticker", "suite": label})
     ticking = client.runs.stream(
-        cancelled.thread_id, "ticker", input={}, context={"ticks": 1000, "delay": 0.05}
+        cancelled.thread_id,
+        "ticker",
+        input={},
+        context={"ticks": 1000, "delay": 0.05},
+        stream_mode="custom",
     )
     async with ticking:
-        async for _event in ticking:
-            if ticking.run_id:
+        async for event in ticking:
+            # A tick: the run is running. Cancelled while still pending (a loaded
+            # machine), the run never starts and its thread stays idle, not attention.
+            if isinstance(event, CustomEvent) and ticking.run_id:
                 await client.runs.cancel(cancelled.thread_id, ticking.run_id, wait=True)
                 break
     idle = await client.threads.create(metadata={"suite": label})

@@ -60,7 +60,6 @@ def main() -> int:
     import httpx
 
     from agent_tui.local import DEMO_CONFIG, load_langgraph_config
-    from agent_tui.local.project_env import plan as env_plan
     from agent_tui.local.project_env.environment import ensure_environment
     from agent_tui.local.session import LocalSession
     from agent_tui.settings.target import LocalServer
@@ -81,12 +80,9 @@ def main() -> int:
             pass
 
     def start(name: str, config: Path, data: Path) -> tuple[float, float]:
-        # As in a new app process: the installed packages are read again.
-        env_plan._stack_closure.cache_clear()
         began = time.perf_counter()
         ensure_environment(load_langgraph_config(config))
         env_check = time.perf_counter() - began
-        env_plan._stack_closure.cache_clear()
         session = LocalSession(
             on_loop=lambda function, *args: function(*args),
             on_reload=lambda event: None,

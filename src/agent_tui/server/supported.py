@@ -1,34 +1,18 @@
-"""Which langgraph-api releases the local server runs on, and what to say outside them.
-
-The server touches langgraph-api only through its public settings and the private names
-listed in `upstream`, checked on the newest release of each minor series below (the
-suite builds the oldest and newest and runs the durability tests and a chat on each).
-``pyproject.toml`` asks for the same ranges.
-"""
+"""Whether the installed langgraph-api is one the local server runs on
+(`agent_tui.local.server_versions` names them), and what to say outside them."""
 
 from __future__ import annotations
 
 from importlib import metadata
 
-SERIES = ("0.14", "0.15", "0.16")
-"""The minor series of langgraph-api the server is tested on (newest release of each)."""
-RUNTIME_SERIES = {"0.14": "0.34", "0.15": "0.35", "0.16": "0.36"}
-"""The langgraph-runtime-inmem series each langgraph-api series runs with."""
-RANGES = {
-    "langgraph-api": f">={SERIES[0]},<0.{int(SERIES[-1].split('.')[1]) + 1}",
-    "langgraph-runtime-inmem": (
-        f">={RUNTIME_SERIES[SERIES[0]]},<0.{int(RUNTIME_SERIES[SERIES[-1]].split('.')[1]) + 1}"
-    ),
-}
+from agent_tui.local.server_versions import RUNTIME_SERIES, SERIES, supported_words
+
+__all__ = ["series", "supported_words", "unsupported_versions"]
 
 
 def series(version: str) -> str:
     """``0.16.7`` -> ``0.16``."""
     return ".".join(version.split(".")[:2])
-
-
-def supported_words() -> str:
-    return f"langgraph-api {SERIES[0]} to {SERIES[-1]} ({RANGES['langgraph-api']})"
 
 
 def unsupported_versions() -> str | None:

@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
 
+from agent_tui.local.server_versions import supported_words
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.projects import add_dependency, copy_weather_project
+from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 
@@ -54,7 +56,8 @@ async def test_the_build_shows_progress_then_the_project_graph(
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         assert table.get_row_at(0)[0].plain == "weather"
-        assert bar.total == 1 and bar.progress == 1  # the one package, installed
+        # Every package installed (the project's and what the server needs), counted.
+        assert bar.total is not None and bar.total > 1 and bar.progress == bar.total
         assert secret not in app.export_screenshot()
         await pilot.press("ctrl+q")
     assert any("tinyweather" in line or "environment" in line for line in seen)
@@ -88,3 +91,23 @@ async def test_a_failed_build_shows_uvs_words_and_offers_retry(
         assert app.local_server is None  # no server was started for a broken environment
         await pilot.press("ctrl+q")
     assert app.return_code == 1
+
+
+async def test_a_langgraph_api_outside_the_range_says_which_releases_run(
+    tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UV_OFFLINE", "1")  # the conflict is in the requirements alone
+    config = copy_weather_project(tmp_path)
+    add_dependency(config, "langgraph-api==0.13.8")
+    app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StartupScreen)
+        await wait_for(pilot, lambda: screen.failed, timeout=120, what="the failure")
+        message = str(screen.query_one("#error-message", Static).render())
+        assert message == (
+            "the project's dependencies conflict with what agent-tui's local server needs: "
+            f"it runs {supported_words()}"
+        )
+        assert "langgraph-api==0.13.8" in screen_text(app)  # uv's words below
+        await pilot.press("ctrl+q")

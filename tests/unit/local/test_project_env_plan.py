@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from agent_tui.local import DEMO_CONFIG, load_langgraph_config
-from agent_tui.local.project_env.environment import plan_environment, server_stack_pins
+from agent_tui.local.project_env.environment import plan_environment
 from tests.support.paths import GRAPHS_CONFIG
 
 
@@ -113,14 +112,3 @@ def test_without_uv_the_message_says_how_to_get_it(
         find_uv()
     assert "needs uv, which was not found" in failure.value.reason
     assert "pip install uv" in failure.value.reason
-
-
-def test_the_server_stack_is_pinned_to_the_versions_agent_tui_runs() -> None:
-    # What a project may not replace: langgraph-api, and what it needs (LangGraph,
-    # langchain-core...), each at the installed version, and nothing it needs only
-    # under an extra or on another platform.
-    pins = dict(pin.split("==") for pin in server_stack_pins())
-    for name in ("langgraph-api", "langgraph", "langchain-core", "langgraph-checkpoint"):
-        assert pins[name] == metadata.version(name), name
-    assert all(metadata.version(name) == version for name, version in pins.items())
-    assert "pywin32" not in pins

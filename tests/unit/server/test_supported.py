@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tomllib
 
-from agent_tui.server.supported import RANGES
+from agent_tui.local.server_versions import RANGES
 from tests.support.paths import TESTS
 
 

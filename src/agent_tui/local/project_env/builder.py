@@ -1,10 +1,9 @@
 """Building a project's environment with uv, as `environment` plans it.
 
 `EnvironmentBuilder` creates the virtual environment (``uv venv``, beside the current one,
-which it replaces only once the build succeeded), makes agent-tui
-importable in it (a ``.pth`` file: agent-tui's whole site-packages when layered over its
-environment, only the ``agent_tui`` package in a standalone one), installs the project's
-requirements under the server stack's constraints (``uv pip install``), and writes the
+which it replaces only once the build succeeded), makes the ``agent_tui`` package
+importable in it (a ``.pth`` file), installs the project's requirements with what the
+server needs (``uv pip install``, one resolution), and writes the
 marker that `environment.is_current` reads. uv's output is followed line by line and
 turned into progress (a count of packages once uv has resolved them); when uv fails, its
 last lines are in the `EnvironmentBuildError`.
@@ -30,14 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import agent_tui
 from agent_tui.local.child_processes import NEW_SESSION, clean_line, kill_group
-from agent_tui.local.project_env.plan import EnvironmentPlan, base_site_packages
+from agent_tui.local.project_env.plan import EnvironmentPlan
 from agent_tui.local.server_environment import without_own_keys
+from agent_tui.local.server_versions import RANGES, server_requirements, supported_words
 from agent_tui.settings.atomic_file import write_text_atomically
 
 MARKER_FILE = "agent-tui-env.json"
 """In the environment folder: the key of what it was built from (written last)."""
-BASE_PTH_FILE = "_agent_tui_base.pth"
+AGENT_TUI_PTH_FILE = "_agent_tui.pth"
 BUILD_TIMEOUT = 900.0
 """Seconds a whole build may take (downloads of large packages included)."""
 
@@ -137,35 +138,31 @@ class EnvironmentBuilder:
     def _build(self) -> None:
         plan = self.plan
         uv = find_uv()
-        layered = True
-        python = sys.executable
+        created = False
         if plan.python_version:
             self._report(f"creating the environment (Python {plan.python_version})")
-            if self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", plan.python_version]):
-                layered = False
-            else:
+            created = self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", plan.python_version])
+            if not created:
                 self._note(
                     f"warning: python_version {plan.python_version} is not available "
                     f"(uv's words above); using Python {sys.version.split()[0]}"
                 )
-        if layered:
+        if not created:
             self._report("creating the environment")
-            if not self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", python]):
+            if not self._run_uv([uv, "venv", *_VENV_OPTIONS, "--python", sys.executable]):
                 raise EnvironmentBuildError("uv could not create the environment", self.lines)
-        self._link_agent_tui(layered)
-        self._install(uv, layered)
+        self._link_agent_tui()
+        self._install(uv)
         marker = {"key": plan.key(), "config": str(plan.config_path), "built_at": time.time()}
         write_text_atomically(plan.env_dir / MARKER_FILE, json.dumps(marker))
         self._report("environment ready")
 
-    def _install(self, uv: str, layered: bool) -> None:
+    def _install(self, uv: str) -> None:
+        """The project's dependencies and what the server needs, resolved together by uv
+        as the project's own environment would be: nothing of agent-tui's environment
+        holds them (a project may need an older httpx or cryptography than agent-tui's)."""
         plan = self.plan
-        constraints = plan.env_dir / "agent-tui-constraints.txt"
-        pins = plan.stack_pins(layered=layered)
-        write_text_atomically(constraints, "\n".join(pins) + "\n")
-        command = [uv, "pip", "install", "--python", str(plan.python), "-c", str(constraints)]
-        if not layered:
-            command += [*pins, "platformdirs", "httpx"]
+        command = [uv, "pip", "install", "--python", str(plan.python), *server_requirements()]
         command += plan.requirements
         for folder in plan.editables:
             command += ["-e", str(folder)]
@@ -173,27 +170,23 @@ class EnvironmentBuilder:
             command += ["-r", str(file)]
         self._report("resolving the project's dependencies")
         if not self._run_uv(command, counting=True):
-            raise EnvironmentBuildError(
-                "uv could not install the project's dependencies", self.lines
-            )
+            raise EnvironmentBuildError(_install_failure(self.lines), self.lines)
 
-    def _link_agent_tui(self, layered: bool) -> None:
-        """Make agent-tui (and, layered, its whole environment) importable in the env."""
+    def _link_agent_tui(self) -> None:
+        """Make the ``agent_tui`` package importable in the environment (the server
+        process runs `agent_tui.server`, which needs only the standard library and what
+        `server_requirements` installs); nothing else of agent-tui's environment."""
         site_packages = _site_packages_of(self.plan.python)
-        if layered:
-            lines = [f"import site; site.addsitedir({folder!r})" for folder in base_site_packages()]
-        else:
-            # Only the agent_tui package: the server process runs `agent_tui.local`.
-            code = self.plan.env_dir / "agent-tui-code"
-            code.mkdir(exist_ok=True)
-            link = code / "agent_tui"
-            if link.is_symlink() or link.exists():
-                link.unlink()
-            link.symlink_to(Path(__file__).resolve().parent.parent, target_is_directory=True)
-            # Relative (a .pth line is read against its own folder): the environment is
-            # built under another name and then renamed.
-            lines = [os.path.relpath(code, site_packages)]
-        write_text_atomically(site_packages / BASE_PTH_FILE, "\n".join(lines) + "\n")
+        code = self.plan.env_dir / "agent-tui-code"
+        code.mkdir(exist_ok=True)
+        link = code / "agent_tui"
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(Path(agent_tui.__file__).resolve().parent, target_is_directory=True)
+        # Relative (a .pth line is read against its own folder): the environment is built
+        # under another name and then renamed.
+        line = os.path.relpath(code, site_packages)
+        write_text_atomically(site_packages / AGENT_TUI_PTH_FILE, line + "\n")
 
     # -- running uv ----------------------------------------------------------------------
 
@@ -316,6 +309,20 @@ class _InstallCounter:
             self.installed += 1
             return f"installed {match.group(1)}"
         return self.UNREAD
+
+
+def _install_failure(lines: Sequence[str]) -> str:
+    """Why uv could not install: when its explanation names what the server needs (a
+    project asking for a langgraph-api release outside the range, or for a package the
+    server's needs rule out), which releases the server runs."""
+    said = " ".join(" ".join(lines[-40:]).split())  # uv wraps its lines to the terminal
+    _, found, cause = said.partition("No solution found")
+    if found and any(f"{name}{wanted}" in cause for name, wanted in RANGES.items()):
+        return (
+            "the project's dependencies conflict with what agent-tui's local server needs: "
+            f"it runs {supported_words()}"
+        )
+    return "uv could not install the project's dependencies"
 
 
 def find_uv() -> str:

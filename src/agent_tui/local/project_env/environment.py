@@ -9,17 +9,18 @@ package). The embedded server therefore runs on an interpreter whose environment
   its ``[project] dependencies``; one with a ``requirements.txt`` gets that file — and
   requirement strings), plus the ``pyproject.toml`` / ``requirements.txt`` beside
   ``langgraph.json`` even when ``"."`` is not listed;
-- the server stack agent-tui supports (langgraph-api, its runtime, LangGraph), which the
-  project's requirements may not replace: every package of that stack is pinned, as a uv
-  constraint, to the version agent-tui itself runs.
+- what the server needs (`server_versions.server_requirements`: langgraph-api and its
+  runtime within the range agent-tui supports, langgraph's SQLite saver), resolved
+  together with the project's own by uv, as ``langgraph dev``'s environment would be.
+  Nothing else of agent-tui's environment holds the project: a project may need an older
+  httpx or cryptography than agent-tui runs, or a langgraph-api of an older supported
+  series (it runs that one). Outside the range, the build fails saying which releases
+  agent-tui supports.
 
-The environment is a virtual environment in the user cache folder, one per project,
-**layered** over agent-tui's own: a ``.pth`` file adds agent-tui's site-packages after the
-project's, so the server stack is not installed again (no download, no network for a
-project whose own dependencies are local) and the project's packages win where both
-have one. A ``python_version`` other than agent-tui's own cannot share compiled packages,
-so it gets a standalone environment with the server stack installed too (when uv can
-provide that Python; otherwise agent-tui's Python is used and a warning says so).
+The environment is a virtual environment in the user cache folder, one per project, on
+agent-tui's Python (or ``python_version``'s when uv can provide it; otherwise agent-tui's,
+and a warning says so). Only the ``agent_tui`` package is made importable in it (a
+``.pth`` file), for the server process and the graph check it runs.
 
 It is rebuilt only when what it was built from changes: the hash of the dependency
 declarations (``dependencies`` and ``python_version``; not the graphs or ``env``), the
@@ -48,7 +49,7 @@ import platformdirs
 
 from agent_tui.local.langgraph_config import DEMO_CONFIG, LangGraphConfig
 from agent_tui.local.project_env.builder import (
-    BASE_PTH_FILE,
+    AGENT_TUI_PTH_FILE,
     BUILD_TIMEOUT,
     MARKER_FILE,
     BuildProgress,
@@ -58,15 +59,14 @@ from agent_tui.local.project_env.builder import (
     build_lock,
     find_uv,
 )
-from agent_tui.local.project_env.plan import SERVER_STACK, EnvironmentPlan, server_stack_pins
+from agent_tui.local.project_env.plan import EnvironmentPlan
 from agent_tui.local.project_files import read_project_text
 
 __all__ = [
-    "BASE_PTH_FILE",
+    "AGENT_TUI_PTH_FILE",
     "BUILD_TIMEOUT",
     "DEPENDENCY_FILES",
     "MARKER_FILE",
-    "SERVER_STACK",
     "BuildProgress",
     "EnvironmentBuildError",
     "EnvironmentBuilder",
@@ -77,7 +77,6 @@ __all__ = [
     "find_uv",
     "is_current",
     "plan_environment",
-    "server_stack_pins",
 ]
 
 DEPENDENCY_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")

@@ -67,9 +67,17 @@ class FormsApp(ShellApp):
         workspace_id: str | None = None,
         deployment: str | None = None,
         then: str = "assistants",
+        headers: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.opened.append(
-            {"name": name, "url": url, "api_key": api_key, "deployment": deployment, "then": then}
+            {
+                "name": name,
+                "url": url,
+                "api_key": api_key,
+                "deployment": deployment,
+                "then": then,
+                "headers": dict(headers),
+            }
         )
 
     def open_form(self, deployment: Deployment | None = None, *, cwd: Path | None = None) -> None:

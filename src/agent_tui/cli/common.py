@@ -132,13 +132,15 @@ async def connect(args: argparse.Namespace, context: Context | None = None) -> A
     context = resolve(args) if context is None else context
     target = context.target
     if isinstance(target, LocalServer):
-        from agent_tui.client.agent_server import LOCAL_SERVER_HEADERS
+        from agent_tui.client.agent_server import STUDIO_HEADERS
 
-        return AgentServerClient(await _running_local_url(target), headers=LOCAL_SERVER_HEADERS)
+        return AgentServerClient(await _running_local_url(target), headers=STUDIO_HEADERS)
     if not isinstance(target, RemoteServer):
         raise UsageError(NO_SERVER)
-    headers = {"X-Tenant-Id": target.workspace_id} if target.workspace_id else None
-    return AgentServerClient(target.url, api_key=target.api_key, headers=headers)
+    headers = dict(target.headers)
+    if target.workspace_id:
+        headers["X-Tenant-Id"] = target.workspace_id
+    return AgentServerClient(target.url, api_key=target.api_key, headers=headers or None)
 
 
 async def _running_local_url(target: LocalServer) -> str:

@@ -47,7 +47,7 @@ def list_contexts(args: argparse.Namespace) -> int:
 
 
 def print_table(rows: list[ContextSummary], out: TextIO) -> None:
-    header = ("CURRENT", "NAME", "AGENT SERVER", "API KEY", "WORKSPACE", "READ-ONLY")
+    header = ("CURRENT", "NAME", "AGENT SERVER", "API KEY", "WORKSPACE", "READ-ONLY", "HEADERS")
     lines = [header] + [
         (
             "*" if row.current else "",
@@ -56,6 +56,7 @@ def print_table(rows: list[ContextSummary], out: TextIO) -> None:
             row.key_source,
             row.workspace_id or "",
             "yes" if row.readonly else "",
+            ", ".join(row.headers),
         )
         for row in rows
     ]
@@ -73,6 +74,7 @@ def set_context(args: argparse.Namespace) -> int:
     from agent_tui.settings.config import ConfigError, config_path, load_config
     from agent_tui.settings.config_write import ContextChange
     from agent_tui.settings.config_write import set_context as write_context
+    from agent_tui.settings.context_headers import stored_name
     from agent_tui.settings.secrets_store import KeyStore, KeyStoreError
 
     path = config_path()
@@ -85,6 +87,13 @@ def set_context(args: argparse.Namespace) -> int:
     key = _read_key(args.name) if args.store_api_key else None
     if args.store_api_key and not key:
         return _fail("no API key given (nothing was changed)")
+    try:
+        headers = _header_changes(args)
+    except ValueError as error:
+        return _fail(f"{error} (nothing was changed)")
+    stored_headers = {name: _read_key(args.name, name) for name in args.store_header}
+    if empty := [name for name, value in stored_headers.items() if not value]:
+        return _fail(f"no value given for the header {empty[0]} (nothing was changed)")
     change = ContextChange(
         agent_server_url=args.agent_server_url,
         control_plane_url=args.control_plane_url,
@@ -92,6 +101,7 @@ def set_context(args: argparse.Namespace) -> int:
         api_key_stored=True if args.store_api_key else None,
         workspace_id=args.workspace_id,
         readonly=args.readonly,
+        headers=headers,
     )
     try:
         write_context(path, args.name, change)
@@ -103,13 +113,36 @@ def set_context(args: argparse.Namespace) -> int:
             store.set(args.name, key)
         elif args.api_key_env:
             store.delete(args.name)  # the context no longer uses it
+        for name, template in headers.items():
+            if name in stored_headers:
+                store.set(stored_name(args.name, name), stored_headers[name])
+            elif template is None or "{stored}" not in template:
+                store.delete(stored_name(args.name, name))
     except (KeyStoreError, OSError) as error:
         return _fail(error)
     verb = "Added" if existing is None else "Updated"
     _say(f"{verb} context {args.name!r} in {path}")
     if key:
         _say(f"Its API key is stored in {store.path} (mode 0600)")
+    for name in stored_headers:
+        _say(f"Its {name} header is stored in {store.path} (mode 0600)")
     return 0
+
+
+def _header_changes(args: argparse.Namespace) -> dict[str, str | None]:
+    """``--header NAME=VALUE``, ``--store-header NAME`` and ``--remove-header NAME`` as
+    one change (`ValueError` naming a malformed one)."""
+    changes: dict[str, str | None] = {}
+    for given in args.header:
+        name, equals, template = given.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"--header {given!r}: write NAME=VALUE")
+        changes[name.strip()] = template.strip()
+    for name in args.store_header:
+        changes[name.strip()] = "{stored}"
+    for name in args.remove_header:
+        changes[name.strip()] = None
+    return changes
 
 
 def use_context(args: argparse.Namespace) -> int:
@@ -134,7 +167,11 @@ def delete_context(args: argparse.Namespace) -> int:
     try:
         was_current = read_toml(path).get("current_context") == args.name
         remove_context(path, args.name)
-        KeyStore().delete(args.name)
+        store = KeyStore()
+        store.delete(args.name)
+        for entry in store.names():  # its stored headers (`context_headers.stored_name`)
+            if entry.startswith(f"{args.name} header "):
+                store.delete(entry)
     except (ConfigError, KeyStoreError, OSError) as error:
         return _fail(error)
     _say(f"Deleted context {args.name!r} from {path}")
@@ -185,8 +222,9 @@ def list_keys(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_key(name: str) -> str:
-    prompt = f"API key for context {name!r} (not shown): "
+def _read_key(name: str, header: str | None = None) -> str:
+    what = f"{header} header" if header else "API key"
+    prompt = f"{what} for context {name!r} (not shown): "
     if sys.stdin.isatty():
         import getpass
 

@@ -37,6 +37,24 @@ def set_context_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="refuse every change on this context's server (--no-readonly: allow them)",
     )
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="send a header to the agent server; secret parts as {env:VAR} or {file:PATH}, "
+        "e.g. 'Authorization=Bearer {env:TOKEN}' (repeatable)",
+    )
+    parser.add_argument(
+        "--store-header",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="read the header's value from the terminal (or stdin) and store it, mode 0600",
+    )
+    parser.add_argument(
+        "--remove-header", action="append", default=[], metavar="NAME", help="stop sending it"
+    )
 
 
 def context_name_argument(parser: argparse.ArgumentParser) -> None:

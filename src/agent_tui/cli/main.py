@@ -185,7 +185,11 @@ def _run_tui(args: argparse.Namespace) -> int:
         print(f"agent-tui: {clean_text(str(error))}", file=sys.stderr)
         return 2
     target = context.target
-    log_path = setup_logging(secrets=[target.api_key or ""])
+    from agent_tui.settings.context_headers import header_secrets
+    from agent_tui.settings.target import RemoteServer
+
+    headers = target.headers if isinstance(target, RemoteServer) else ()
+    log_path = setup_logging(secrets=[target.api_key or "", *header_secrets(headers)])
     logger.info(
         "agent-tui %s starting: context %r, %r (readonly=%s)",
         __version__,

@@ -20,11 +20,13 @@ from agent_tui.client.store import StoreClient
 from agent_tui.client.threads import ThreadsClient
 from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy
 
-LOCAL_SERVER_HEADERS = {"x-auth-scheme": "langsmith"}
-"""Sent to the local servers agent-tui starts: what LangGraph Studio sends to ``langgraph
-dev``. A local development server (langgraph-api's ``local_dev`` variant) lets such a
-client past the project's own ``auth`` handler, as it lets Studio; any other client still
-meets the project's auth."""
+STUDIO_HEADERS = {"x-auth-scheme": "langsmith"}
+"""What LangGraph Studio sends, and agent-tui with it to the local servers it starts and to
+a deployment's server opened from the control plane. A local development server
+(langgraph-api's ``local_dev`` variant) lets such a client past the project's own ``auth``
+handler, as it lets Studio; a deployment checks the LangSmith key (``x-api-key``) instead
+of the project's auth (langgraph-api ``auth/custom.py``). Any other client still meets the
+project's auth."""
 
 
 class AgentServerClient(ApiClient):

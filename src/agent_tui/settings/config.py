@@ -15,6 +15,9 @@ The file is TOML in the user config folder (`agent-tui config path`), or whereve
     workspace_id = "…"                   # sent as X-Tenant-Id
     readonly = true
 
+    [contexts.staging.headers]           # behind the project's own auth
+    Authorization = "Bearer {env:STAGING_TOKEN}"   # or {file:PATH}, {stored}
+
     [keymap]                             # binding id → keys
     "app.quit" = "ctrl+q,f10"
 
@@ -79,6 +82,12 @@ class ContextConfig(BaseModel):
     readonly: bool = Field(
         default=False, description="Refuse every action that would change the server."
     )
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        description='Headers sent to the agent server, e.g. Authorization = "Bearer '
+        "{env:TOKEN}\": a value's {env:NAME}, {file:PATH} and {stored} parts are read when "
+        "the context is used, never written here.",
+    )
 
     @field_validator("agent_server_url", "control_plane_url")
     @classmethod
@@ -91,6 +100,19 @@ class ContextConfig(BaseModel):
         if value is not None and not _ENV_VAR_NAME.fullmatch(value):
             raise ValueError(f"{value!r} is not an environment variable name")
         return value
+
+    @field_validator("headers")
+    @classmethod
+    def _headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        from agent_tui.settings.context_headers import check_header
+
+        seen: set[str] = set()
+        for name, template in headers.items():
+            check_header(name, template)
+            if name.lower() in seen:
+                raise ValueError(f"{name} is given twice (header names ignore case)")
+            seen.add(name.lower())
+        return headers
 
     @field_validator("workspace_id")
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,8 @@ class ContextChange:
     api_key_stored: bool | None = None
     workspace_id: str | None = None
     readonly: bool | None = None
+    headers: dict[str, str | None] = field(default_factory=dict)
+    """Header name → its value's template (`context_headers`); None removes the header."""
 
 
 def set_context(path: Path, name: str, change: ContextChange) -> AgentTuiConfig:
@@ -70,8 +72,26 @@ def set_context(path: Path, name: str, change: ContextChange) -> AgentTuiConfig:
             table.pop("api_key_env", None)
         elif change.api_key_stored is False:
             table.pop("api_key_stored", None)
+        _edit_headers(table, change.headers)
 
     return _edit(path, edit)
+
+
+def _edit_headers(table: Any, headers: dict[str, str | None]) -> None:
+    """Set or remove the context's headers (names compared ignoring case)."""
+    if not headers:
+        return
+    current = table.get("headers")
+    if current is None:
+        current = tomlkit.table()
+        table["headers"] = current
+    for name, template in headers.items():
+        for existing in [key for key in current if str(key).lower() == name.lower()]:
+            del current[existing]
+        if template is not None:
+            current[name] = template
+    if not current:
+        del table["headers"]
 
 
 def use_context(path: Path, name: str) -> AgentTuiConfig:

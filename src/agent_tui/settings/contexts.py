@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent_tui.settings.context_headers import HeaderError, describe, resolve_headers
 from agent_tui.settings.secrets_store import KeyStore, KeyStoreError
 from agent_tui.settings.target import (
     API_KEY_ENV_VARS,
@@ -59,6 +60,8 @@ class Context:
     key_source: str  # where the key comes from, in words (never the key)
     control_plane_url: str | None = None
     readonly_reason: str | None = None  # why changes are refused; None: they are not
+    header_sources: tuple[str, ...] = ()
+    """The custom headers sent and where their values come from (never the values)."""
 
     @classmethod
     def of_target(cls, target: ServerTarget) -> Context:
@@ -92,6 +95,8 @@ class ContextSummary:
     workspace_id: str | None
     readonly: bool
     current: bool = field(default=False)
+    headers: tuple[str, ...] = ()
+    """Each custom header and its value's source (`context_headers.describe`), no value."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -103,6 +108,7 @@ class ContextSummary:
             "key_available": self.key_available,
             "workspace_id": self.workspace_id,
             "readonly": self.readonly,
+            "headers": list(self.headers),
         }
 
 
@@ -180,12 +186,19 @@ def resolve_context(
         key, source = _context_key(name, settings, env, keystore or KeyStore())
     workspace = settings.workspace_id or _workspace_from_env(env)
     context_reason = f"the context '{name}' is read-only" if settings.readonly else None
+    try:
+        headers = resolve_headers(name, settings.headers, env, keystore or KeyStore())
+    except (HeaderError, KeyStoreError) as error:
+        raise ContextError(str(error)) from None
     return Context(
         name=name,
-        target=RemoteServer(settings.agent_server_url, api_key=key, workspace_id=workspace),
+        target=RemoteServer(
+            settings.agent_server_url, api_key=key, workspace_id=workspace, headers=headers
+        ),
         key_source=source,
         control_plane_url=settings.control_plane_url,
         readonly_reason=session_reason or context_reason,
+        header_sources=tuple(describe(h, template) for h, template in settings.headers.items()),
     )
 
 
@@ -244,6 +257,7 @@ def summarize_contexts(
                 workspace_id=settings.workspace_id,
                 readonly=settings.readonly,
                 current=current == name,
+                headers=tuple(describe(h, template) for h, template in settings.headers.items()),
             )
         )
     return rows

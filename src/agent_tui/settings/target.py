@@ -29,6 +29,8 @@ class RemoteServer:
     url: str
     api_key: str | None = field(default=None, repr=False)  # never in a repr or a log
     workspace_id: str | None = None  # sent as X-Tenant-Id (org-scoped keys need it)
+    # The context's own headers (`settings.context_headers`): values never in a repr.
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def description(self) -> str:

@@ -190,15 +190,20 @@ class AgentTuiApp(ContextSwitching):
         from agent_tui.tui.screens.server_info import ServerInfoScreen
 
         try:
-            workspace = None
+            workspace: str | None = None
+            headers: tuple[tuple[str, str], ...] = ()
             if isinstance(target, LocalServer):
                 self.connection_status = "starting the local server…"
                 url = self.local.running_url() or await self.local.url(target, startup)
             else:
                 self.connection_status = f"connecting to {target.url}…"
-                url, workspace = target.url, target.workspace_id
+                url, workspace, headers = target.url, target.workspace_id, target.headers
             client = self.connections.client_for(
-                url, target.api_key, workspace, started_here=isinstance(target, LocalServer)
+                url,
+                target.api_key,
+                workspace,
+                headers,
+                started_here=isinstance(target, LocalServer),
             )
             info = await client.info()
         except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
@@ -241,6 +246,8 @@ class AgentTuiApp(ContextSwitching):
         rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
         if self.context.workspace_id:
             rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
+        if self.context.header_sources:
+            rows.append(("Headers", ", ".join(self.context.header_sources)))
         return rows
 
     def _show_failure(

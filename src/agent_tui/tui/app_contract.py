@@ -111,6 +111,7 @@ class AgentApp(Protocol):
         workspace_id: str | None = None,
         deployment: str | None = None,
         then: str = "assistants",
+        headers: tuple[tuple[str, str], ...] = (),
     ) -> None:
         """Switch to the agent server at `url` (a deployment's) and open `then` there."""
 

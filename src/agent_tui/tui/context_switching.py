@@ -35,6 +35,7 @@ class ContextSwitching(ShellApp):
         while the app runs is there. False (after saying why) if it cannot be used.
         """
         from agent_tui.settings.config import ConfigError, load_config
+        from agent_tui.settings.context_headers import header_secrets
         from agent_tui.settings.contexts import ContextError, resolve_context
         from agent_tui.settings.logs import add_secret
 
@@ -52,6 +53,9 @@ class ContextSwitching(ShellApp):
             return False
         self.config = config
         add_secret(context.target.api_key)
+        if isinstance(context.target, RemoteServer):
+            for secret in header_secrets(context.target.headers):
+                add_secret(secret)
         self._switch_to(context)
         return True
 
@@ -64,6 +68,7 @@ class ContextSwitching(ShellApp):
         workspace_id: str | None = None,
         deployment: str | None = None,
         then: str = "assistants",
+        headers: tuple[tuple[str, str], ...] = (),
     ) -> None:
         """Make the agent server at `url` the current context and open `then` (a route)
         once connected: a deployment's server, from the deployment screens.
@@ -79,7 +84,7 @@ class ContextSwitching(ShellApp):
         shown = {"context": self.selection.context or previous.name, "deployment": deployment}
         context = Context(
             name,
-            RemoteServer(url, api_key, workspace_id),
+            RemoteServer(url, api_key, workspace_id, headers),
             key_source="the control plane's key" if api_key else "none",
             control_plane_url=previous.control_plane_url,
             readonly_reason=previous.readonly_reason,

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _ClientKey = tuple[str, str | None, str | None]  # URL, API key, workspace (tenant) id
+# ... and the headers the client sends (a context's own; agent-tui's past a project's auth)
+_AgentClientKey = tuple[str, str | None, str | None, tuple[tuple[str, str], ...]]
 
 
 class ServerConnections:
@@ -44,7 +46,7 @@ class ServerConnections:
         self._current = current
         self._on_online = on_online
         self._on_offline = on_offline
-        self._clients: dict[_ClientKey, AgentServerClient] = {}
+        self._clients: dict[_AgentClientKey, AgentServerClient] = {}
         self._control_planes: dict[_ClientKey, ControlPlaneClient] = {}
         self.local_control_plane: LocalControlPlane | None = None
         self._control_plane_lock: asyncio.Lock | None = None
@@ -55,21 +57,23 @@ class ServerConnections:
         url: str,
         api_key: str | None = None,
         workspace_id: str | None = None,
+        headers: tuple[tuple[str, str], ...] = (),
         *,
         started_here: bool = False,
     ) -> AgentServerClient:
-        """The one client for `url` (and these credentials), created on first use.
-        `started_here`: a local server agent-tui started, which lets agent-tui past the
-        project's own auth as ``langgraph dev`` lets Studio (`LOCAL_SERVER_HEADERS`)."""
+        """The one client for `url` (and these credentials and headers), created on first
+        use. `started_here`: a local server agent-tui started, which lets agent-tui past
+        the project's own auth as ``langgraph dev`` lets Studio (`STUDIO_HEADERS`)."""
         from agent_tui.client import AgentServerClient
-        from agent_tui.client.agent_server import LOCAL_SERVER_HEADERS
+        from agent_tui.client.agent_server import STUDIO_HEADERS
 
-        key = (url, api_key, workspace_id)
+        if started_here:
+            headers = (*headers, *STUDIO_HEADERS.items())
+        key = (url, api_key, workspace_id, headers)
         client = self._clients.get(key)
         if client is None:
-            headers = LOCAL_SERVER_HEADERS if started_here else None
             client = AgentServerClient(
-                url, api_key=api_key, tenant_id=workspace_id, headers=headers
+                url, api_key=api_key, tenant_id=workspace_id, headers=dict(headers) or None
             )
             # Only the current server's answers and failures set the header: a stream
             # still open on a previous context's server, or the control plane, says

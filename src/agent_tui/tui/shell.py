@@ -337,6 +337,7 @@ class ShellApp(App[None]):
         workspace_id: str | None = None,
         deployment: str | None = None,
         then: str = "assistants",
+        headers: tuple[tuple[str, str], ...] = (),
     ) -> None:
         """Switch to the agent server at `url`; only an app with contexts can."""
         self.notify("This app cannot switch servers", markup=False)

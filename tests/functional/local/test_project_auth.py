@@ -4,49 +4,25 @@ client still meets the project's handler."""
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from agent_tui.client import AgentServerClient, ApiError
-from agent_tui.client.agent_server import LOCAL_SERVER_HEADERS
-from agent_tui.local import EmbeddedAgentServer
-
-GRAPHS = Path(__file__).parents[2] / "graphs"
-AUTH = """
-from langgraph_sdk import Auth
-
-auth = Auth()
-
-
-@auth.authenticate
-async def authenticate(authorization: str | None) -> str:
-    if authorization != "Bearer let-me-in":
-        raise Auth.exceptions.HTTPException(status_code=401, detail="the project says no")
-    return "a-user-of-the-project"
-"""
+from agent_tui.client.agent_server import STUDIO_HEADERS
+from tests.support.guarded import guarded_server as serve_guarded
 
 
 @pytest.fixture(scope="module")
 def guarded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     project = tmp_path_factory.mktemp("guarded")
-    shutil.copy(GRAPHS / "counter.py", project / "counter.py")
-    (project / "auth.py").write_text(AUTH)
-    config = {"graphs": {"counter": "./counter.py:graph"}, "auth": {"path": "./auth.py:auth"}}
-    (project / "langgraph.json").write_text(json.dumps(config))
-    data = tmp_path_factory.mktemp("guarded-data")
-    with EmbeddedAgentServer(
-        project / "langgraph.json", data_dir=data, log_file=data / "server.log"
-    ) as server:
-        yield server.url
+    with serve_guarded(project, tmp_path_factory.mktemp("guarded-data")) as url:
+        yield url
 
 
 async def test_agent_tui_is_let_in_and_runs_a_graph(guarded_server: str) -> None:
-    async with AgentServerClient(guarded_server, headers=LOCAL_SERVER_HEADERS) as client:
+    async with AgentServerClient(guarded_server, headers=STUDIO_HEADERS) as client:
         thread = await client.threads.create()
         async with client.runs.stream(thread.thread_id, "counter", input={"n": 1}) as run:
             async for _ in run:

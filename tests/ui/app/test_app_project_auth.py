@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from tests.functional.local.test_project_auth import AUTH
+from tests.support.guarded import AUTH
 from tests.support.projects import copy_weather_project
 from tests.support.waiting import WaitFor
 

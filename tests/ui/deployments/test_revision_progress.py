@@ -92,6 +92,8 @@ async def test_a_new_deployment_is_followed_to_deployed_and_opens_its_assistants
                 "api_key": None,  # the local control plane's key stays with it
                 "deployment": "progress-demo",
                 "then": "assistants",
+                # A server agent-tui started: let past a project's own auth.
+                "headers": {"x-auth-scheme": "langsmith"},
             }
         ]
         await pilot.press("escape")

@@ -105,7 +105,7 @@ def test_a_full_file_parses_and_normalizes_urls(tmp_path: Path) -> None:
             "[contexts.prod]\nagent_server_url = 'http://x'\nagent_server_ur = 'http://y'\n",
             [
                 "contexts.prod.agent_server_ur: unknown key (expected one of: agent_server_url, "
-                "control_plane_url, api_key_env, api_key_stored, workspace_id, readonly)"
+                "control_plane_url, api_key_env, api_key_stored, workspace_id, readonly, headers)"
             ],
         ),
         (

@@ -23,6 +23,7 @@ from rich.text import Text
 from textual import work
 from textual.binding import Binding, BindingType
 
+from agent_tui.client.agent_server import STUDIO_HEADERS
 from agent_tui.client.models.control_plane import Deployment, Revision
 from agent_tui.deployments.control_plane_access import control_plane_access
 from agent_tui.deployments.revision_diff import diff_revisions, predecessor
@@ -248,7 +249,8 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         context = self.agent_app.context
         access = control_plane_access(context) if context is not None else None
         # LangSmith deployments take the control plane's key; the local control plane's
-        # agent servers run without auth.
+        # agent servers need none (its key must not travel to them). Both let agent-tui
+        # past a project's own auth as they let Studio (`STUDIO_HEADERS`).
         local = access is None or access.is_local
         self.agent_app.open_server_context(
             self.deployment.name,
@@ -256,6 +258,7 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
             None if local or access is None else access.api_key,
             workspace_id=None if local or access is None else access.tenant_id,
             deployment=self.deployment.name,
+            headers=tuple(STUDIO_HEADERS.items()),
         )
 
     def palette_commands(self) -> Iterable[PaletteCommand]:

@@ -29,6 +29,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Log, Static
 
 from agent_tui.client import ApiError, ControlPlaneClient, NotFound
+from agent_tui.client.agent_server import STUDIO_HEADERS
 from agent_tui.client.error_text import describe_error
 from agent_tui.client.models.control_plane import (
     FAILED_REVISION_STATUSES,
@@ -358,6 +359,8 @@ class RevisionProgressScreen(AgentScreen[None]):
             api_key,
             workspace_id=tenant,
             deployment=deployment.name,
+            # Past a project's own auth, as Studio is let in.
+            headers=tuple(STUDIO_HEADERS.items()),
         )
 
     def _server_credentials(self) -> tuple[str | None, str | None]:

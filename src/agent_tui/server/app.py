@@ -46,7 +46,7 @@ def durable(served: Starlette) -> Starlette:
 _gone = upstream.missing_after_start()
 if _gone:
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
-upstream.wake_queue_on(WAKEUP)
+upstream.wake_queue_on(WAKEUP.wait)
 if os.environ.get(VOLATILE) == "1":
     app = Starlette(middleware=[Middleware(WakeOnRun)])
 else:

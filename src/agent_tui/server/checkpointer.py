@@ -30,9 +30,7 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import (
-    CheckpointTuple,
-)
+from langgraph.checkpoint.base import CheckpointTuple
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -77,17 +75,9 @@ class DurableSqliteSaver(SqliteSaver):
     adelete_thread = _off_loop_as("delete_thread")
 
     async def alist(
-        self,
-        config: RunnableConfig | None,
-        *,
-        filter: dict[str, Any] | None = None,
-        before: RunnableConfig | None = None,
-        limit: int | None = None,
+        self, config: RunnableConfig | None, **options: Any
     ) -> AsyncIterator[CheckpointTuple]:
-        found = await self._off_loop(
-            lambda: list(self.list(config, filter=filter, before=before, limit=limit))
-        )
-        for item in found:
+        for item in await self._off_loop(lambda: list(self.list(config, **options))):
             yield item
 
     async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
@@ -126,11 +116,11 @@ class DurableSqliteSaver(SqliteSaver):
 
     async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
         threads = [str(thread_id) for thread_id in thread_ids]
-        if strategy != "keep_latest":
-            for thread_id in threads:
-                await self.adelete_thread(thread_id)
+        if strategy == "keep_latest":
+            await self._off_loop(self._keep_latest, threads)
             return
-        await self._off_loop(self._keep_latest, threads)
+        for thread_id in threads:
+            await self.adelete_thread(thread_id)
 
     def _keep_latest(self, threads: list[str]) -> None:
         with self.cursor() as cur:

@@ -29,8 +29,10 @@ import os
 import pickle
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from typing import Any
+
+from starlette.types import Message, Receive, Scope, Send
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
 from agent_tui.server import record_table, upstream
@@ -46,11 +48,6 @@ FOLDER = os.getcwd()
 _open, _write, _close, _unlink = os.open, os.write, os.close, os.unlink
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 READ_SUFFIXES = ("/search", "/count", "/namespaces", "/versions", "/history")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 
 class SaveError(OSError):
@@ -117,7 +114,8 @@ class Saver:
         loop = self._loop = asyncio.get_running_loop()
         if self._pending is None:
             self._pending = loop.create_future()
-            self._pending.add_done_callback(_read_outcome)
+            # Its outcome read even when nobody waits (no "exception never retrieved").
+            self._pending.add_done_callback(lambda done: done.cancelled() or done.exception())
         if self._handle is not None and urgent and not self._urgent:
             self._handle.cancel()  # a background save, not due yet: now instead
             self._handle = None
@@ -189,11 +187,6 @@ def os_reason(exc: BaseException) -> str:
     except OSError as found:
         return found.strerror or str(found)
     return str(exc)
-
-
-def _read_outcome(future: asyncio.Future[None]) -> None:
-    if not future.cancelled():
-        future.exception()
 
 
 def restore(early: bool) -> None:

@@ -4,11 +4,27 @@ answer starts (the queue would otherwise find the run at its next poll, up to 0.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
-from agent_tui.server import upstream
 
-WAKEUP = upstream.Wakeup()
+class Wakeup:
+    """An event the queue's idle wait ends on (set from the server's loop)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), timeout)
+        self.event.clear()
+
+    def set(self) -> None:
+        self.event.set()
+
+
+WAKEUP = Wakeup()
 
 
 def creates_run(method: str, path: str) -> bool:

@@ -27,10 +27,8 @@ without it, and a test runs it against each supported version.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import inspect
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
@@ -119,30 +117,15 @@ def requeue_cut_off_runs(records: dict[Any, Any]) -> list[str]:
     return requeued
 
 
-class Wakeup:
-    """An event the queue's idle wait ends on (set from the server's loop)."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-
-    async def wait(self, timeout: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.event.wait(), timeout)
-        self.event.clear()
-
-    def set(self) -> None:
-        self.event.set()
-
-
-def wake_queue_on(wakeup: Wakeup) -> None:
-    """(3) The queue's idle poll (0.5 s) ends as soon as ``wakeup`` is set."""
+def wake_queue_on(wakeup: Callable[[float], Awaitable[None]]) -> None:
+    """(3) The queue's idle poll (0.5 s) ends as soon as ``wakeup(0.5)`` returns."""
     from langgraph_runtime_inmem.ops import Runs
 
     original = Runs.next
 
     async def next_run(wait: bool, limit: int = 1) -> AsyncIterator[Any]:
         if wait:
-            await wakeup.wait(0.5)
+            await wakeup(0.5)
         async for item in original(False, limit):
             yield item
 

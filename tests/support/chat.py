@@ -68,7 +68,23 @@ def chat_app(
 
 
 def pane_of(app: ShellHarness) -> ChatPane:
+    """The current screen's chat pane: one the test knows is mounted (after a screen
+    switch, `mounted_pane`)."""
     return app.screen.query_one(ChatPane)
+
+
+def has_mounted_pane(app: Any) -> bool:
+    """Whether the current screen's chat pane is there and mounted (a screen just pushed
+    composes its children a moment later)."""
+    panes = app.screen.query(ChatPane)
+    return bool(panes) and panes.first().is_mounted
+
+
+async def mounted_pane(app: Any, pilot: Pilot[Any], wait_for: Any) -> ChatPane:
+    """The current screen's chat pane, once it is mounted."""
+    await wait_for(pilot, lambda: has_mounted_pane(app), what="the chat pane")
+    pane: ChatPane = app.screen.query_one(ChatPane)
+    return pane
 
 
 async def type_and_send(pilot: Pilot[Any], pane: ChatPane, text: str) -> None:

@@ -20,7 +20,7 @@ from agent_tui.settings.target import LocalServer, RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-from tests.support.chat import ended, humans, pane_of, type_and_send
+from tests.support.chat import ended, humans, mounted_pane, type_and_send
 from tests.support.screen import screen_text, toast_saying
 from tests.support.serve import Serve
 from tests.support.waiting import WaitFor
@@ -78,7 +78,7 @@ async def test_the_placeholder_follows_a_reload_and_a_send_fits_the_new_schema(
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"), reload=True)
     async with app.run_test(size=(150, 45), notifications=True) as pilot:
         await open_chat(app, pilot, wait_for)
-        pane = pane_of(app)  # type: ignore[arg-type]
+        pane = await mounted_pane(app, pilot, wait_for)
         await wait_for(
             pilot, lambda: '{"topic": ""' in screen_text(app), what="the placeholder's keys"
         )
@@ -120,7 +120,7 @@ async def test_a_send_fitting_a_schema_changed_elsewhere_is_not_refused(
     app = AgentTuiApp(RemoteServer(url))
     async with app.run_test(size=(150, 45)) as pilot:
         await open_chat(app, pilot, wait_for)
-        pane = pane_of(app)  # type: ignore[arg-type]
+        pane = await mounted_pane(app, pilot, wait_for)
         await wait_for(
             pilot, lambda: '{"topic": ""' in screen_text(app), what="the placeholder's keys"
         )

@@ -22,7 +22,16 @@ from agent_tui.tui.chat.assistant_version_picker import (
 )
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-from tests.support.chat import SIZE, ai_texts, chat_app, ended, pane_of, state_line, type_and_send
+from tests.support.chat import (
+    SIZE,
+    ai_texts,
+    chat_app,
+    ended,
+    mounted_pane,
+    pane_of,
+    state_line,
+    type_and_send,
+)
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
 
@@ -95,7 +104,7 @@ async def test_a_pinned_older_version_answers_as_that_version_and_n_keeps_it(
             lambda: isinstance(app.screen, ThreadViewScreen) and app.screen is not screen,
             what="the new thread's view",
         )
-        fresh = pane_of(app)
+        fresh = await mounted_pane(app, pilot, wait_for)
         assert fresh.assistant is not None and fresh.assistant.version == 1
         assert "v1 (not the active version)" in state_line(fresh)
         await type_and_send(pilot, fresh, "hi")

@@ -9,7 +9,7 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-from tests.support.chat import ai_texts, ended, pane_of
+from tests.support.chat import ai_texts, ended, mounted_pane
 from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
@@ -28,7 +28,7 @@ async def test_c_on_a_graph_opens_a_new_chat_with_it(
         await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the view")
         view = app.screen
         assert isinstance(view, ThreadViewScreen)
-        pane = pane_of(app)  # type: ignore[arg-type]
+        pane = await mounted_pane(app, pilot, wait_for)
         await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
         thread = await view.client.threads.get(view.thread_id)
         assert thread.metadata.get("graph_id") == "chat"

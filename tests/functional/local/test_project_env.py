@@ -88,9 +88,11 @@ def test_a_changed_dependency_file_rebuilds(tmp_path: Path) -> None:
 def test_a_dependency_that_cannot_be_installed_fails_with_uvs_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("UV_OFFLINE", "1")  # never reach for the network in a test
     config_path = copy_weather_project(tmp_path)
     python = ensure_environment(load_langgraph_config(config_path), env_dir=tmp_path / "env")
+    # Offline from here: everything else is in uv's cache now (a fresh machine's too),
+    # and the missing package is not looked for on the network.
+    monkeypatch.setenv("UV_OFFLINE", "1")
     add_dependency(config_path, "agent-tui-no-such-package-4711==0.0.1")
     with pytest.raises(EnvironmentBuildError) as failure:
         ensure_environment(load_langgraph_config(config_path), env_dir=tmp_path / "env")

@@ -3,6 +3,7 @@ screen (uv's progress shown), and a build that fails shows uv's own words."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, LoadingIndicator, ProgressBar, Static
 
+from agent_tui.local import load_langgraph_config
+from agent_tui.local.project_env.environment import ensure_environment
 from agent_tui.local.server_versions import supported_words
 from agent_tui.settings.target import LocalServer
 from agent_tui.tui.app import AgentTuiApp
@@ -70,8 +73,11 @@ async def test_the_build_shows_progress_then_the_project_graph(
 async def test_a_failed_build_shows_uvs_words_and_offers_retry(
     tmp_path: Path, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("UV_OFFLINE", "1")  # never reach for the network in a test
     config = copy_weather_project(tmp_path)
+    # Built once first: offline from here, everything else is in uv's cache (a fresh
+    # machine's too), and the missing package is not looked for on the network.
+    await asyncio.to_thread(ensure_environment, load_langgraph_config(config))
+    monkeypatch.setenv("UV_OFFLINE", "1")
     add_dependency(config, "agent-tui-no-such-package-4711==0.0.1")
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -38,6 +38,7 @@ import contextlib
 import logging
 import os
 import shutil
+import traceback
 import uuid
 from functools import partial
 from pathlib import Path
@@ -46,8 +47,11 @@ from urllib.parse import urlsplit
 
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.build_children import build_environment, check_build
+from agent_tui.local.control_plane.config_rules import config_problems
+from agent_tui.local.control_plane.env_names import reserved_because
+from agent_tui.local.control_plane.secret_values import redact, secret_values
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.control_plane.validation import reserved_secret_name
+from agent_tui.local.control_plane.uploads import uploaded_revision_folder
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
@@ -67,6 +71,8 @@ class Deployer:
         # The port each deployment's server last had: a server that starts again tries it
         # first, so a URL a user saved keeps working.
         self._ports: dict[str, int] = {}
+        # Each revision's secret values, kept out of its log lines (they never change).
+        self._secret_values: dict[str, set[str]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -74,6 +80,8 @@ class Deployer:
         """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again;
         deleted deployments' data folders left behind are removed."""
         await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
+        for deployment in self.store.deployments():
+            await self.prune_sources(deployment["id"])
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -125,6 +133,7 @@ class Deployer:
     async def remove(self, deployment_id: str, revision_ids: list[str]) -> None:
         """Stop everything of a deleted deployment: its pipelines and its server."""
         for key in [deployment_id, *revision_ids]:
+            self._secret_values.pop(key, None)
             task = self._tasks.pop(key, None)
             if task is not None:
                 task.cancel()
@@ -168,18 +177,21 @@ class Deployer:
         self.store.put_revision(revision)
 
     def _log(self, revision_id: str, *lines: str) -> None:
-        self.store.append_logs(revision_id, list(lines))
+        """Append to a revision's log, its secret values masked (a graph may print them)."""
+        values = self._secret_values.get(revision_id)
+        if values is None:
+            values = secret_values(self.store.revision_secrets(revision_id))
+            self._secret_values[revision_id] = values
+        self.store.append_logs(revision_id, [redact(line, values) for line in lines])
 
     def _secrets(self, revision_id: str) -> dict[str, str]:
         """The revision's secrets as environment variables, but those an older version
-        stored that would change how the server runs (`reserved_secret_name`)."""
+        stored that the allow rule refuses (`env_names`)."""
         secrets: dict[str, str] = {}
         for secret in self.store.revision_secrets(revision_id):
             name = secret["name"]
-            if reserved_secret_name(name):
-                self._log(
-                    revision_id, f"secret {name!r} left out: it would change how the server runs"
-                )
+            if what := reserved_because(name):
+                self._log(revision_id, f"secret {name!r} left out: it is reserved ({what})")
             else:
                 secrets[name] = secret["value"]
         return secrets
@@ -200,9 +212,12 @@ class Deployer:
                     self._set_status(revision, RevisionStatus.INTERRUPTED)
                 raise
             except Exception as exc:  # a bug here must not leave the revision pending
-                logger.exception("revision %s failed", revision_id)
+                values = secret_values(self.store.revision_secrets(revision_id))
+                trace = redact("".join(traceback.format_exception(exc)), values)
+                logger.error("revision %s failed: %s", revision_id, trace)
                 self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
                 self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
+            await self.prune_sources(deployment_id)
 
     async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
         rid = revision["id"]
@@ -215,6 +230,10 @@ class Deployer:
         self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
         self._log(rid, *commands_not_run(self.store.deployment(deployment_id)))
+        if refused := await asyncio.to_thread(self._config_problems, config_path):
+            self._log(rid, *refused)
+            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            return
         secrets = self._secrets(rid)
         try:
             python = await build_environment(
@@ -256,14 +275,50 @@ class Deployer:
         """Where an uploaded revision's environment goes: beside its unpacked source
         (``deployments/<id>/revisions/<rid>/env``), so it goes with the deployment. None
         (the user cache, shared with the TUI) for a ``langgraph.json`` on this machine."""
-        root = (self.data_dir / "deployments").resolve()
-        try:
-            parts = config_path.relative_to(root).parts
-        except ValueError:
-            return None
-        if len(parts) > 4 and parts[1] == "revisions" and parts[3] == "source":
-            return root.joinpath(*parts[:3]) / "env"
-        return None
+        folder = uploaded_revision_folder(self.data_dir, config_path)
+        return folder / "env" if folder is not None else None
+
+    def _config_problems(self, config_path: Path) -> list[str]:
+        """What the revision's ``langgraph.json`` may not ask for (`config_rules`)."""
+        folder = uploaded_revision_folder(self.data_dir, config_path)
+        return config_problems(config_path, folder / "source" if folder is not None else None)
+
+    async def prune_sources(self, deployment_id: str) -> None:
+        """Remove the unpacked sources (and environments) of a deployment's uploaded
+        revisions but those of the active revision, of the newest other DEPLOYED one (to
+        roll back to) and of revisions still on their way; their records stay. A
+        redeploy of a revision whose source went is refused (409). Folders of revisions
+        not stored yet (a PATCH unpacking) are left alone."""
+        deployment = self.store.deployment(deployment_id)
+        if deployment is None:
+            return
+        revisions = self.store.revisions(deployment_id)  # newest first
+        active = deployment.get("active_revision_id")
+        previous = next(
+            (r["id"] for r in revisions if r["status"] == "DEPLOYED" and r["id"] != active),
+            None,
+        )
+        kept: set[Path] = set()
+        stale: set[Path] = set()
+        for revision in revisions:
+            path = revision["source_revision_config"].get("langgraph_config_path")
+            folder = uploaded_revision_folder(self.data_dir, Path(path)) if path else None
+            if folder is None:
+                continue
+            keep = revision["id"] in (active, previous) or revision["status"] in (
+                PENDING_REVISION_STATUSES
+            )
+            (kept if keep else stale).add(folder)
+        gone = [folder for folder in stale - kept if folder.exists()]
+        if gone:
+            await asyncio.to_thread(self._remove_sources, gone)
+
+    def _remove_sources(self, folders: list[Path]) -> None:
+        for folder in folders:
+            try:
+                shutil.rmtree(folder)
+            except OSError as exc:
+                logger.warning("cannot remove the old revision source %s: %s", folder, exc)
 
     def _mark_down(self, deployment_id: str) -> None:
         """Not READY and no URL: its server is stopped or not answering yet."""
@@ -332,6 +387,14 @@ class Deployer:
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
 
+    def _mark_unknown(self, deployment_id: str) -> None:
+        """Its server could not be brought back: nothing answers at its URL."""
+        deployment = self.store.deployment(deployment_id)
+        if deployment is not None:
+            deployment["status"] = "UNKNOWN"
+            deployment["source_config"]["custom_url"] = None
+            self.store.put_deployment(deployment)
+
     async def _restart(self, deployment_id: str, revision_id: str) -> None:
         async with self._lock(deployment_id):
             await self._bring_back(deployment_id, revision_id)
@@ -342,6 +405,10 @@ class Deployer:
         if revision is None:
             return
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
+        if refused := await asyncio.to_thread(self._config_problems, path):
+            self._log(revision_id, *(line.replace("build", "restart", 1) for line in refused))
+            self._mark_unknown(deployment_id)
+            return
         secrets = self._secrets(revision_id)
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
@@ -352,11 +419,7 @@ class Deployer:
         except (EmbeddedServerError, EnvironmentBuildError) as exc:
             more = exc.log_lines if isinstance(exc, EmbeddedServerError) else exc.lines
             self._log(revision_id, f"restart failed: {exc.reason}", *more)
-            deployment = self.store.deployment(deployment_id)
-            if deployment is not None:
-                deployment["status"] = "UNKNOWN"
-                deployment["source_config"]["custom_url"] = None  # nothing answers there
-                self.store.put_deployment(deployment)
+            self._mark_unknown(deployment_id)
             return
         self._log(revision_id, f"restarted at {server.url}")
         self._mark_active(deployment_id, revision_id, server.url)

@@ -81,7 +81,8 @@ class Deployer:
         deleted deployments' data folders left behind are removed."""
         await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
         for deployment in self.store.deployments():
-            await self.prune_sources(deployment["id"])
+            self._set_aside_sources(deployment["id"])
+            await asyncio.to_thread(self._empty_removed, deployment["id"])
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -216,14 +217,14 @@ class Deployer:
                 trace = redact("".join(traceback.format_exception(exc)), values)
                 logger.error("revision %s failed: %s", revision_id, trace)
                 self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
-                self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
-            await self.prune_sources(deployment_id)
+                self._finish(deployment_id, revision, RevisionStatus.DEPLOY_FAILED)
+            await asyncio.to_thread(self._empty_removed, deployment_id)
 
     async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
         rid = revision["id"]
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, RevisionStatus.SKIPPED)
+            self._finish(deployment_id, revision, RevisionStatus.SKIPPED)
             return
         config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
         self._set_status(revision, RevisionStatus.AWAITING_BUILD)
@@ -232,7 +233,7 @@ class Deployer:
         self._log(rid, *commands_not_run(self.store.deployment(deployment_id)))
         if refused := await asyncio.to_thread(self._config_problems, config_path):
             self._log(rid, *refused)
-            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
             return
         secrets = self._secrets(rid)
         try:
@@ -241,17 +242,17 @@ class Deployer:
             )
         except EnvironmentBuildError as exc:
             self._log(rid, *exc.lines, f"build failed: {exc.reason}")
-            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
             return
         ok, lines = await check_build(config_path, secrets, python)
         self._log(rid, *lines)
         if not ok:
-            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
             return
         self._set_status(revision, RevisionStatus.AWAITING_DEPLOY)
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, RevisionStatus.SKIPPED)
+            self._finish(deployment_id, revision, RevisionStatus.SKIPPED)
             return
         self._set_status(revision, RevisionStatus.DEPLOYING)
         try:
@@ -265,10 +266,10 @@ class Deployer:
                 # on, before this one is reported failed (a client waiting for that then
                 # finds the deployment serving again).
                 await self._bring_back(deployment_id, active)
-            self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.DEPLOY_FAILED)
             return
         self._log(rid, f"agent server ready at {server.url}")
-        self._set_status(revision, RevisionStatus.DEPLOYED)
+        self._finish(deployment_id, revision, RevisionStatus.DEPLOYED)
         self._mark_active(deployment_id, rid, server.url)
 
     def _env_dir(self, config_path: Path) -> Path | None:
@@ -283,12 +284,19 @@ class Deployer:
         folder = uploaded_revision_folder(self.data_dir, config_path)
         return config_problems(config_path, folder / "source" if folder is not None else None)
 
-    async def prune_sources(self, deployment_id: str) -> None:
-        """Remove the unpacked sources (and environments) of a deployment's uploaded
-        revisions but those of the active revision, of the newest other DEPLOYED one (to
-        roll back to) and of revisions still on their way; their records stay. A
-        redeploy of a revision whose source went is refused (409). Folders of revisions
-        not stored yet (a PATCH unpacking) are left alone."""
+    def _finish(self, deployment_id: str, revision: dict[str, Any], status: RevisionStatus) -> None:
+        """A revision's last status; with it, the uploaded sources no revision needs any
+        more are set aside (`_set_aside_sources`): whoever sees the status sees them gone."""
+        self._set_status(revision, status)
+        self._set_aside_sources(deployment_id)
+
+    def _set_aside_sources(self, deployment_id: str) -> None:
+        """Move the unpacked sources (and environments) of a deployment's uploaded
+        revisions into its ``.removed`` folder (`_empty_removed` deletes it), but those
+        of the active revision, of the newest other DEPLOYED one (to roll back to) and
+        of revisions still on their way; their records stay. A redeploy of a revision
+        whose source went is refused (409). Folders of revisions not stored yet (a PATCH
+        unpacking) are left alone. Renames only: quick, so done before anything awaits."""
         deployment = self.store.deployment(deployment_id)
         if deployment is None:
             return
@@ -309,16 +317,27 @@ class Deployer:
                 PENDING_REVISION_STATUSES
             )
             (kept if keep else stale).add(folder)
-        gone = [folder for folder in stale - kept if folder.exists()]
-        if gone:
-            await asyncio.to_thread(self._remove_sources, gone)
-
-    def _remove_sources(self, folders: list[Path]) -> None:
-        for folder in folders:
+        removed = self._removed_folder(deployment_id)
+        for folder in sorted(stale - kept):
             try:
-                shutil.rmtree(folder)
+                if folder.exists():
+                    removed.mkdir(exist_ok=True, mode=0o700)
+                    folder.rename(removed / f"{folder.name}-{uuid.uuid4().hex[:8]}")
             except OSError as exc:
                 logger.warning("cannot remove the old revision source %s: %s", folder, exc)
+
+    def _removed_folder(self, deployment_id: str) -> Path:
+        return self.data_dir / "deployments" / deployment_id / ".removed"
+
+    def _empty_removed(self, deployment_id: str) -> None:
+        """Delete the sources `_set_aside_sources` set aside (blocking: in a thread)."""
+        folder = self._removed_folder(deployment_id)
+        try:
+            shutil.rmtree(folder)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            logger.warning("cannot remove the old revision sources in %s: %s", folder, exc)
 
     def _mark_down(self, deployment_id: str) -> None:
         """Not READY and no URL: its server is stopped or not answering yet."""

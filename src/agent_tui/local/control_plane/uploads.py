@@ -158,8 +158,8 @@ def _mib(size: int) -> str:
 
 def unpack(tarball: Path, destination: Path) -> None:
     """Unpack a checked tarball into ``destination`` (a new, empty folder); tar's ``data``
-    filter refuses again whatever would land outside it. On failure nothing stays:
-    ``destination`` goes, and its parent when that is left empty."""
+    filter refuses again whatever would land outside it. On failure nothing stays
+    (`remove_unpacked`)."""
     check_tarball(tarball)
     destination.mkdir(parents=True, mode=0o700)
     try:
@@ -173,10 +173,12 @@ def unpack(tarball: Path, destination: Path) -> None:
 
 
 def remove_unpacked(destination: Path) -> None:
-    """Remove an unpacked source folder, and its parent when that is left empty."""
+    """Remove an unpacked source folder, and the folders above it that this leaves empty
+    (the revision's, then ``revisions``)."""
     shutil.rmtree(destination, ignore_errors=True)
-    with contextlib.suppress(OSError):
-        destination.parent.rmdir()  # only when empty (nothing else of the revision)
+    with contextlib.suppress(OSError):  # rmdir: only when empty
+        destination.parent.rmdir()
+        destination.parent.parent.rmdir()
 
 
 class Uploads:

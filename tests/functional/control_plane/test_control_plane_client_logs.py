@@ -107,9 +107,8 @@ def building_revision(plane: LocalControlPlane) -> tuple[str, str]:
     """A deployment of the test graphs whose first revision is building (held)."""
     from tests.support.paths import GRAPHS_CONFIG
 
-    with httpx.Client(
-        base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
-    ) as http:
+    headers = {"X-Api-Key": plane.api_key, "X-Tenant-Id": TENANT}
+    with httpx.Client(base_url=plane.url, headers=headers, trust_env=False) as http:
         created = http.post(
             "/v2/deployments",
             json={

@@ -1,19 +1,23 @@
 """Takes revisions through their statuses and runs one real agent server per deployment.
 
-QUEUED → AWAITING_BUILD → BUILDING (the project's dependencies installed into its
+QUEUED → AWAITING_BUILD → BUILDING (the ``langgraph.json`` checked for what it may not
+ask for, `config_rules`; the project's dependencies installed into its
 environment with uv, `project_env`, in a child process: `environment_build`; then the
 config is read and every graph imported with that environment's interpreter, in another
 child process: `build_check`) → AWAITING_DEPLOY → DEPLOYING (an `EmbeddedAgentServer` on
 that interpreter, with the revision's secrets as environment variables) → DEPLOYED once
 `/ok` answers. Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the
-revision's logs; uv's output goes there line by line while it installs.
+revision's logs; uv's output goes there line by line while it installs. Every line
+logged has the revision's secret values masked (`secret_values`).
 
 The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
 TUI running the same project uses it too): a server that starts again (a restart, the
 active revision coming back after a failed deploy) checks it and rebuilds it when a
 dependency file changed. An uploaded revision (the official CLI's tarball, unpacked in
 ``deployments/<id>/revisions/<rid>/source``) gets its own beside it, in ``…/<rid>/env``:
-it goes with the deployment. Both build children (`build_children`) run in their own process
+it goes with the deployment, and only while a revision needs it: when a revision
+finishes, the uploaded sources of revisions other than the active one, the one deployed
+before it and those still on their way are removed (`_set_aside_sources`). Both build children (`build_children`) run in their own process
 group, tied to the control plane (`parent_watch`): deleting a deployment during a build,
 stopping the control plane, or the control plane dying kills the group, so uv, the graph
 imports and whatever they started stop with it.

@@ -89,16 +89,22 @@ def test_uploaded_dependencies_and_env_files_outside_the_upload_are_refused(
     (elsewhere / ".env").write_text("AGENT_TUI_CONTROL_PLANE_KEY=stolen\n")
     config = {
         "graphs": {"agent": "./agent.py:graph"},
-        "dependencies": [".", str(elsewhere), f"tool @ file://{elsewhere}"],
+        "dependencies": [
+            ".",
+            f" {elsewhere}",  # the environment build strips it: still a local folder
+            f"tool @ file://{elsewhere}",
+            f"-r{elsewhere}/requirements.txt",  # an option to the installer
+        ],
         "env": UP + str(elsewhere / ".env").lstrip("/"),
     }
     files = {"langgraph.json": json.dumps(config).encode(), "agent.py": NOOP_GRAPH.encode()}
     lines = build_failure(http, upload_revision(http, create_empty(http)["id"], files))
     refused = [line for line in lines if line.startswith("build failed:")]
-    assert len(refused) == 3, refused
+    assert len(refused) == 4, refused
     assert f"dependency {str(elsewhere)!r} is outside the uploaded source" in refused[0]
     assert "is a file: URL" in refused[1]
-    assert f"the env file {elsewhere / '.env'} is outside" in refused[2]
+    assert "is an installer option, not a requirement" in refused[2]
+    assert f"the env file {elsewhere / '.env'} is outside" in refused[3]
     assert not any("AGENT_TUI_CONTROL_PLANE_KEY" in line for line in lines)  # not read out
 
 

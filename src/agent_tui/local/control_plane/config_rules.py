@@ -7,8 +7,10 @@ For every revision (an upload or a ``langgraph.json`` on this machine): each nam
 For an uploaded revision (its source unpacked in ``…/revisions/<rid>/source``) also:
 nothing it names may lie outside that folder — no graph file, no local dependency
 folder, no ``.env`` file, no ``auth``/``http``/``store``/``checkpointer`` code file
-(an absolute path, or ``..`` leading out), and no ``file:`` requirement. Otherwise the
-build would import (or install, or read) files of this machine that were never uploaded.
+(an absolute path, or ``..`` leading out), no ``file:`` requirement and no dependency
+starting with ``-`` (uv would take it as an option: ``-r /elsewhere``, an index URL).
+Otherwise the build would import (or install, or read) files of this machine that were
+never uploaded.
 
 A ``langgraph.json`` on this machine is the user's own project, deployed from where it
 is: its graphs and dependencies may be anywhere (``../common``, as under ``langgraph
@@ -64,8 +66,14 @@ def _escapes(config: LangGraphConfig, root: Path) -> list[str]:
         ref = str(spec["path"] if isinstance(spec, dict) else spec)
         if (file := _code_file(ref)) is not None and not _inside(file, root):
             problems.append(f"build failed: graph {graph_id!r} is {file}, {outside}")
-    for declared in config.declared_dependencies:
-        if "file:" in declared.lower():
+    for written in config.declared_dependencies:
+        declared = written.strip()  # as the environment build reads it
+        if declared.startswith("-"):
+            problems.append(
+                f"build failed: dependency {declared!r} is an installer option, not a "
+                "requirement: an uploaded project may name only requirements and its own files"
+            )
+        elif "file:" in declared.lower():
             problems.append(f"build failed: dependency {declared!r} is a file: URL, {outside}")
         elif declared.startswith((".", "/", "~", "\\")):
             folder = config.folder / Path(declared).expanduser()

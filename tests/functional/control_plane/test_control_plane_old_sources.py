@@ -1,6 +1,6 @@
 """Only the active revision and the one deployed before it (to roll back to) keep their
-uploaded source; older and failed revisions' unpacked folders are removed, their records
-stay. Redeploying a revision whose source was removed is refused (409) saying why;
+uploaded source; older and failed revisions' unpacked folders (and tarballs) are removed,
+their records stay. Redeploying a revision whose source was removed is refused (409) saying why;
 redeploying the previous one works. `/v2` answers are checked against the spec.
 """
 
@@ -36,6 +36,12 @@ def kept_sources(plane: LocalControlPlane, deployment_id: str) -> set[str]:
     return {entry.name for entry in folder.iterdir()} if folder.exists() else set()
 
 
+def kept_uploads(plane: LocalControlPlane, deployment_id: str) -> int:
+    """How many uploaded tarballs are still kept."""
+    folder = plane.data_dir / "deployments" / deployment_id / "uploads"
+    return len(list(folder.glob("*.tar.gz")))
+
+
 def deploy(http: httpx.Client, deployment_id: str, files: dict[str, bytes], status: str) -> str:
     revision = str(upload_revision(http, deployment_id, files)["latest_revision_id"])
     revision_reaches(http, deployment_id, revision, status, 120)
@@ -56,6 +62,7 @@ def test_only_the_active_and_previous_revisions_keep_their_uploaded_source(
         assert kept_sources(plane, did) == {second, third}
         broken = deploy(http, did, BROKEN, "BUILD_FAILED")
         assert kept_sources(plane, did) == {second, third}  # the failed one's went too
+        assert kept_uploads(plane, did) == 2  # and the tarballs of the two gone
 
         old = checked(http.get(f"/v2/deployments/{did}/revisions/{first}"))
         assert old.status_code == 200 and old.json()["status"] == "DEPLOYED"  # record kept

@@ -55,7 +55,7 @@ from agent_tui.local.control_plane.config_rules import config_problems
 from agent_tui.local.control_plane.env_names import reserved_because
 from agent_tui.local.control_plane.secret_values import redact, secret_values
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.control_plane.uploads import uploaded_revision_folder
+from agent_tui.local.control_plane.uploads import uploaded_revision_folder, uploaded_tarball
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
@@ -295,8 +295,9 @@ class Deployer:
         self._set_aside_sources(deployment_id)
 
     def _set_aside_sources(self, deployment_id: str) -> None:
-        """Move the unpacked sources (and environments) of a deployment's uploaded
-        revisions into its ``.removed`` folder (`_empty_removed` deletes it), but those
+        """Move the unpacked sources (and environments, and the uploaded tarballs) of a
+        deployment's uploaded revisions into its ``.removed`` folder (`_empty_removed`
+        deletes it), but those
         of the active revision, of the newest other DEPLOYED one (to roll back to) and
         of revisions still on their way; their records stay. A redeploy of a revision
         whose source went is refused (409). Folders of revisions not stored yet (a PATCH
@@ -313,14 +314,23 @@ class Deployer:
         kept: set[Path] = set()
         stale: set[Path] = set()
         for revision in revisions:
-            path = revision["source_revision_config"].get("langgraph_config_path")
+            config = revision["source_revision_config"]
+            path = config.get("langgraph_config_path")
             folder = uploaded_revision_folder(self.data_dir, Path(path)) if path else None
             if folder is None:
                 continue
             keep = revision["id"] in (active, previous) or revision["status"] in (
                 PENDING_REVISION_STATUSES
             )
-            (kept if keep else stale).add(folder)
+            object_path = config.get("source_tarball_path")
+            tarball = (
+                uploaded_tarball(self.data_dir, deployment_id, object_path)
+                if isinstance(object_path, str)
+                else None
+            )
+            for upload in (folder, tarball):
+                if upload is not None:
+                    (kept if keep else stale).add(upload)
         removed = self._removed_folder(deployment_id)
         for folder in sorted(stale - kept):
             try:

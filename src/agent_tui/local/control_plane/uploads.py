@@ -76,6 +76,15 @@ def revision_source_folder(data_dir: Path, deployment_id: str, revision_id: str)
     return data_dir / "deployments" / deployment_id / "revisions" / revision_id / "source"
 
 
+def uploaded_tarball(data_dir: Path, deployment_id: str, object_path: str) -> Path | None:
+    """Where the tarball an object path of the deployment names is kept (None: the path
+    is none this deployment's upload-url gives)."""
+    match = _OBJECT_PATH.fullmatch(object_path)
+    if match is None or match["deployment"] != deployment_id:
+        return None
+    return uploads_folder(data_dir, deployment_id) / f"{match['upload']}.tar.gz"
+
+
 def uploaded_revision_folder(data_dir: Path, config_path: Path) -> Path | None:
     """The ``deployments/<id>/revisions/<rid>`` folder an uploaded revision's
     ``langgraph.json`` was unpacked in (its ``source``; its environment goes in ``env``
@@ -247,12 +256,11 @@ class Uploads:
 
     def accepted(self, object_path: str, deployment_id: str) -> Path:
         """The stored tarball an object path names (`UploadError` 400 when none)."""
-        match = _OBJECT_PATH.fullmatch(object_path)
-        if match is None or match["deployment"] != deployment_id:
+        path = uploaded_tarball(self.data_dir, deployment_id, object_path)
+        if path is None:
             raise UploadError(
                 400, "source_tarball_path is not an object path this deployment's upload-url gave"
             )
-        path = uploads_folder(self.data_dir, deployment_id) / f"{match['upload']}.tar.gz"
         if not path.is_file():
             raise UploadError(400, "Nothing was uploaded to this source_tarball_path.")
         return path

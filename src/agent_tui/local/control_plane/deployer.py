@@ -17,7 +17,8 @@ dependency file changed. An uploaded revision (the official CLI's tarball, unpac
 ``deployments/<id>/revisions/<rid>/source``) gets its own beside it, in ``…/<rid>/env``:
 it goes with the deployment, and only while a revision needs it: when a revision
 finishes, the uploaded sources of revisions other than the active one, the one deployed
-before it and those still on their way are removed (`_set_aside_sources`). Both build children (`build_children`) run in their own process
+before it and those still on their way are removed (`old_sources`). Both build
+children (`build_children`) run in their own process
 group, tied to the control plane (`parent_watch`): deleting a deployment during a build,
 stopping the control plane, or the control plane dying kills the group, so uv, the graph
 imports and whatever they started stop with it.
@@ -53,9 +54,10 @@ from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, Rev
 from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.config_rules import config_problems
 from agent_tui.local.control_plane.env_names import reserved_because
+from agent_tui.local.control_plane.old_sources import empty_removed, set_aside_sources
 from agent_tui.local.control_plane.secret_values import redact, secret_values
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.control_plane.uploads import uploaded_revision_folder, uploaded_tarball
+from agent_tui.local.control_plane.uploads import uploaded_revision_folder
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
@@ -85,8 +87,8 @@ class Deployer:
         deleted deployments' data folders left behind are removed."""
         await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
         for deployment in self.store.deployments():
-            self._set_aside_sources(deployment["id"])
-            await asyncio.to_thread(self._empty_removed, deployment["id"])
+            set_aside_sources(self.store, self.data_dir, deployment["id"])
+            await asyncio.to_thread(empty_removed, self.data_dir, deployment["id"])
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -222,7 +224,7 @@ class Deployer:
                 logger.error("revision %s failed: %s", revision_id, trace)
                 self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
                 self._finish(deployment_id, revision, RevisionStatus.DEPLOY_FAILED)
-            await asyncio.to_thread(self._empty_removed, deployment_id)
+            await asyncio.to_thread(empty_removed, self.data_dir, deployment_id)
 
     async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
         rid = revision["id"]
@@ -290,68 +292,9 @@ class Deployer:
 
     def _finish(self, deployment_id: str, revision: dict[str, Any], status: RevisionStatus) -> None:
         """A revision's last status; with it, the uploaded sources no revision needs any
-        more are set aside (`_set_aside_sources`): whoever sees the status sees them gone."""
+        more are set aside (`old_sources`): whoever sees the status sees them gone."""
         self._set_status(revision, status)
-        self._set_aside_sources(deployment_id)
-
-    def _set_aside_sources(self, deployment_id: str) -> None:
-        """Move the unpacked sources (and environments, and the uploaded tarballs) of a
-        deployment's uploaded revisions into its ``.removed`` folder (`_empty_removed`
-        deletes it), but those
-        of the active revision, of the newest other DEPLOYED one (to roll back to) and
-        of revisions still on their way; their records stay. A redeploy of a revision
-        whose source went is refused (409). Folders of revisions not stored yet (a PATCH
-        unpacking) are left alone. Renames only: quick, so done before anything awaits."""
-        deployment = self.store.deployment(deployment_id)
-        if deployment is None:
-            return
-        revisions = self.store.revisions(deployment_id)  # newest first
-        active = deployment.get("active_revision_id")
-        previous = next(
-            (r["id"] for r in revisions if r["status"] == "DEPLOYED" and r["id"] != active),
-            None,
-        )
-        kept: set[Path] = set()
-        stale: set[Path] = set()
-        for revision in revisions:
-            config = revision["source_revision_config"]
-            path = config.get("langgraph_config_path")
-            folder = uploaded_revision_folder(self.data_dir, Path(path)) if path else None
-            if folder is None:
-                continue
-            keep = revision["id"] in (active, previous) or revision["status"] in (
-                PENDING_REVISION_STATUSES
-            )
-            object_path = config.get("source_tarball_path")
-            tarball = (
-                uploaded_tarball(self.data_dir, deployment_id, object_path)
-                if isinstance(object_path, str)
-                else None
-            )
-            for upload in (folder, tarball):
-                if upload is not None:
-                    (kept if keep else stale).add(upload)
-        removed = self._removed_folder(deployment_id)
-        for folder in sorted(stale - kept):
-            try:
-                if folder.exists():
-                    removed.mkdir(exist_ok=True, mode=0o700)
-                    folder.rename(removed / f"{folder.name}-{uuid.uuid4().hex[:8]}")
-            except OSError as exc:
-                logger.warning("cannot remove the old revision source %s: %s", folder, exc)
-
-    def _removed_folder(self, deployment_id: str) -> Path:
-        return self.data_dir / "deployments" / deployment_id / ".removed"
-
-    def _empty_removed(self, deployment_id: str) -> None:
-        """Delete the sources `_set_aside_sources` set aside (blocking: in a thread)."""
-        folder = self._removed_folder(deployment_id)
-        try:
-            shutil.rmtree(folder)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            logger.warning("cannot remove the old revision sources in %s: %s", folder, exc)
+        set_aside_sources(self.store, self.data_dir, deployment_id)
 
     def _mark_down(self, deployment_id: str) -> None:
         """Not READY and no URL: its server is stopped or not answering yet."""

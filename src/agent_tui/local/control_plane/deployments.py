@@ -447,7 +447,7 @@ class DeploymentRoutes:
 
     async def redeploy(self, request: Request) -> Response:
         """A new revision with that revision's config and secrets; a 409 for an uploaded
-        revision whose unpacked source was removed (see `Deployer._set_aside_sources`)."""
+        revision whose unpacked source was removed (see `old_sources`)."""
         deployment, revision = self._revision(request)
         config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
         folder = uploaded_revision_folder(self.deployer.data_dir, config_path)

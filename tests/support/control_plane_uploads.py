@@ -28,8 +28,9 @@ def tarball(files: Mapping[str, bytes]) -> bytes:
 
 
 def checked(response: httpx.Response) -> httpx.Response:
-    validate(response.request.method, response.request.url.path, response.status_code,
-             response.content)  # fmt: skip
+    """``response``, once its body is checked against the spec."""
+    request = response.request
+    validate(request.method, request.url.path, response.status_code, response.content)
     return response
 
 

@@ -20,6 +20,9 @@ from tests.support.control_plane import revision_reaches
 from tests.support.fake_api import good_answer
 from tests.support.odd_server import Answer, OddServer, Request
 
+TENANT = str(uuid.uuid4())
+"""The workspace the deployment is made in, and the client reads it with."""
+
 
 @pytest.fixture(scope="module")
 def failed_build() -> Iterator[tuple[LocalControlPlane, str, str, list[str]]]:
@@ -29,7 +32,9 @@ def failed_build() -> Iterator[tuple[LocalControlPlane, str, str, list[str]]]:
 
     with tempfile.TemporaryDirectory() as folder, LocalControlPlane(Path(folder)) as plane:
         with httpx.Client(
-            base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
+            base_url=plane.url,
+            headers={"X-Api-Key": plane.api_key, "X-Tenant-Id": TENANT},
+            trust_env=False,
         ) as http:
             created = http.post(
                 "/v2/deployments",
@@ -48,9 +53,7 @@ def failed_build() -> Iterator[tuple[LocalControlPlane, str, str, list[str]]]:
 
 
 def client_for(plane: LocalControlPlane) -> ControlPlaneClient:
-    return ControlPlaneClient(
-        f"{plane.url}/api-host", api_key=plane.api_key, tenant_id=str(uuid.uuid4())
-    )
+    return ControlPlaneClient(f"{plane.url}/api-host", api_key=plane.api_key, tenant_id=TENANT)
 
 
 async def test_build_logs_are_read_page_by_page_with_next_offset(
@@ -104,9 +107,8 @@ def building_revision(plane: LocalControlPlane) -> tuple[str, str]:
     """A deployment of the test graphs whose first revision is building (held)."""
     from tests.support.paths import GRAPHS_CONFIG
 
-    with httpx.Client(
-        base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
-    ) as http:
+    headers = {"X-Api-Key": plane.api_key, "X-Tenant-Id": TENANT}
+    with httpx.Client(base_url=plane.url, headers=headers, trust_env=False) as http:
         created = http.post(
             "/v2/deployments",
             json={

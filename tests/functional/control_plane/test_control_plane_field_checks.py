@@ -3,8 +3,10 @@
 
 Names with control characters or 200 KB of text; secret names that are not environment
 variable names, that are given twice, or that would change how the server process runs
-(``LD_PRELOAD``, ``PATH``, ``PYTHONPATH``); a ``langgraph_config_path`` that is no
-project's ``.json`` file (``/etc/shadow`` was opened by the build).
+(``LD_PRELOAD``, ``PATH``, ``PYTHONPATH``, ``NODE_OPTIONS``, ``UV_INDEX_URL``, the
+control plane's own key: the allow rule of `env_names`), while ordinary names pass; a
+``langgraph_config_path`` that is no project's ``.json`` file (``/etc/shadow`` was
+opened by the build).
 """
 
 from __future__ import annotations
@@ -121,6 +123,54 @@ async def test_a_secret_name_that_is_no_plain_variable_name_is_refused(
     after = (await http.get(f"/v2/deployments/{before['id']}")).json()
     assert after["secrets"] == before["secrets"]
     assert after["latest_revision_id"] == before["latest_revision_id"]
+
+
+PROBED_NAMES = [
+    "NODE_OPTIONS",
+    "GCONV_PATH",
+    "SSL_CERT_FILE",
+    "UV_INDEX_URL",
+    "AGENT_TUI_CONTROL_PLANE_KEY",
+    "GLIBC_TUNABLES",
+    "REQUESTS_CA_BUNDLE",
+    "PIP_INDEX_URL",
+    "LANGGRAPH_NO_VERSION_CHECK",
+    "PORT",
+    "ld_audit",
+]
+
+
+@pytest.mark.parametrize("secret", PROBED_NAMES)
+async def test_a_secret_name_outside_the_allow_rule_is_refused_naming_it_and_the_rule(
+    http: httpx.AsyncClient, secret: str
+) -> None:
+    name = f"allow-{uuid.uuid4().hex[:8]}"
+    found = errors(
+        await http.post("/v2/deployments", json=body(name, [{"name": secret, "value": "v"}]))
+    )
+    message = found[("body", "secrets", 0, "name")]
+    assert f"named {secret}: it is reserved" in message
+    assert "Allowed: environment variable names ([A-Za-z_][A-Za-z0-9_]*)" in message
+    assert name not in await names(http)
+
+
+async def test_ordinary_secret_names_are_taken(http: httpx.AsyncClient) -> None:
+    allowed = [
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "TAVILY_API_KEY",
+        "LANGSMITH_API_KEY",
+        "LANGSMITH_TRACING",
+        "LANGSMITH_PROJECT",
+        "WEATHER_GREETING",
+        "HTTPS_PROXY",
+        "my_token",
+    ]
+    name = f"ordinary-{uuid.uuid4().hex[:8]}"
+    secrets = [{"name": secret, "value": "v"} for secret in allowed]
+    created = await http.post("/v2/deployments", json=body(name, secrets))
+    assert created.status_code == 201, created.text
+    assert [s["name"] for s in created.json()["secrets"]] == allowed
 
 
 async def test_each_bad_field_gets_its_own_error_and_duplicates_are_refused(

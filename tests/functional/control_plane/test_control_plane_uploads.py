@@ -41,9 +41,15 @@ def http(control_plane: LocalControlPlane) -> Iterator[httpx.Client]:
         yield client
 
 
-def create(http: httpx.Client, source_config: dict[str, Any] | None = None, **more: Any) -> Any:
+def create(
+    http: httpx.Client,
+    source_config: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    **more: Any,
+) -> Any:
     response = http.post(
         "/v2/deployments",
+        headers=headers,
         json={
             "name": f"up-{uuid.uuid4().hex[:8]}",
             "source": "internal_source",
@@ -117,11 +123,14 @@ def test_the_cli_deployment_types_are_taken_and_served_as_the_spec_names_them(
 def test_every_route_is_served_under_the_api_host_prefix_with_a_tenant(
     http: httpx.Client, control_plane: LocalControlPlane
 ) -> None:
-    created = create(http)
     headers = {"X-Tenant-ID": str(uuid.uuid4())}
+    created = create(http, headers=headers)
+    assert created["tenant_id"] == headers["X-Tenant-ID"]
     found = http.get(f"/api-host/v2/deployments/{created['id']}", headers=headers)
     assert found.status_code == 200 and found.json()["id"] == created["id"]
-    granted = http.post(f"/api-host/v2/deployments/{created['id']}/upload-url").json()
+    granted = http.post(
+        f"/api-host/v2/deployments/{created['id']}/upload-url", headers=headers
+    ).json()
     assert granted["upload_url"].startswith(f"{control_plane.url}/api-host/v2/uploads/")
     assert put(granted, tarball((member("langgraph.json"), GOOD_CONFIG))).status_code == 200
     no_key = httpx.get(f"{control_plane.url}/api-host/v2/deployments", trust_env=False)

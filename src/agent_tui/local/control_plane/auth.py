@@ -3,8 +3,8 @@
 The key is `AGENT_TUI_CONTROL_PLANE_KEY` when set, else one generated on first start and
 kept (0600) in the data folder. Either header carries it: `X-Api-Key: <key>` or
 `Authorization: Bearer <key>` — alternatives, as in the spec's security schemes. An
-`X-Tenant-ID` header (the official CLI sends one for a workspace) is ignored: the local
-control plane has one tenant.
+`X-Tenant-ID` header (the official CLI sends one for a workspace) does not authorise: it
+picks the workspace whose deployments a request sees (`tenancy`).
 
 An empty key never authorises anything (an empty header would match it): an empty key
 file gets a new key, and one that cannot be read stops the control plane from starting.

@@ -1,19 +1,24 @@
 """Takes revisions through their statuses and runs one real agent server per deployment.
 
-QUEUED → AWAITING_BUILD → BUILDING (the project's dependencies installed into its
+QUEUED → AWAITING_BUILD → BUILDING (the ``langgraph.json`` checked for what it may not
+ask for, `config_rules`; the project's dependencies installed into its
 environment with uv, `project_env`, in a child process: `environment_build`; then the
 config is read and every graph imported with that environment's interpreter, in another
 child process: `build_check`) → AWAITING_DEPLOY → DEPLOYING (an `EmbeddedAgentServer` on
 that interpreter, with the revision's secrets as environment variables) → DEPLOYED once
 `/ok` answers. Failures end in BUILD_FAILED or DEPLOY_FAILED, with the reason in the
-revision's logs; uv's output goes there line by line while it installs.
+revision's logs; uv's output goes there line by line while it installs. Every line
+logged has the revision's secret values masked (`secret_values`).
 
 The environment is the one `project_env` keeps for the project's ``langgraph.json`` (the
 TUI running the same project uses it too): a server that starts again (a restart, the
 active revision coming back after a failed deploy) checks it and rebuilds it when a
 dependency file changed. An uploaded revision (the official CLI's tarball, unpacked in
 ``deployments/<id>/revisions/<rid>/source``) gets its own beside it, in ``…/<rid>/env``:
-it goes with the deployment. Both build children (`build_children`) run in their own process
+it goes with the deployment, and only while a revision needs it: when a revision
+finishes, the uploaded sources of revisions other than the active one, the one deployed
+before it and those still on their way are removed (`old_sources`). Both build
+children (`build_children`) run in their own process
 group, tied to the control plane (`parent_watch`): deleting a deployment during a build,
 stopping the control plane, or the control plane dying kills the group, so uv, the graph
 imports and whatever they started stop with it.
@@ -38,6 +43,7 @@ import contextlib
 import logging
 import os
 import shutil
+import traceback
 import uuid
 from functools import partial
 from pathlib import Path
@@ -46,8 +52,12 @@ from urllib.parse import urlsplit
 
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.build_children import build_environment, check_build
+from agent_tui.local.control_plane.config_rules import config_problems
+from agent_tui.local.control_plane.env_names import reserved_because
+from agent_tui.local.control_plane.old_sources import empty_removed, set_aside_sources
+from agent_tui.local.control_plane.secret_values import redact, secret_values
 from agent_tui.local.control_plane.store import Store, now
-from agent_tui.local.control_plane.validation import reserved_secret_name
+from agent_tui.local.control_plane.uploads import uploaded_revision_folder
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
@@ -67,6 +77,8 @@ class Deployer:
         # The port each deployment's server last had: a server that starts again tries it
         # first, so a URL a user saved keeps working.
         self._ports: dict[str, int] = {}
+        # Each revision's secret values, kept out of its log lines (they never change).
+        self._secret_values: dict[str, set[str]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -74,6 +86,9 @@ class Deployer:
         """After a restart: unfinished revisions are INTERRUPTED; deployed ones start again;
         deleted deployments' data folders left behind are removed."""
         await asyncio.to_thread(lambda: self._remove_folders(self._leftover_folders()))
+        for deployment in self.store.deployments():
+            set_aside_sources(self.store, self.data_dir, deployment["id"])
+            await asyncio.to_thread(empty_removed, self.data_dir, deployment["id"])
         for _deployment_id, revision in self.store.all_revisions():
             if revision["status"] in PENDING_REVISION_STATUSES:
                 self._set_status(revision, RevisionStatus.INTERRUPTED)
@@ -125,6 +140,7 @@ class Deployer:
     async def remove(self, deployment_id: str, revision_ids: list[str]) -> None:
         """Stop everything of a deleted deployment: its pipelines and its server."""
         for key in [deployment_id, *revision_ids]:
+            self._secret_values.pop(key, None)
             task = self._tasks.pop(key, None)
             if task is not None:
                 task.cancel()
@@ -168,18 +184,21 @@ class Deployer:
         self.store.put_revision(revision)
 
     def _log(self, revision_id: str, *lines: str) -> None:
-        self.store.append_logs(revision_id, list(lines))
+        """Append to a revision's log, its secret values masked (a graph may print them)."""
+        values = self._secret_values.get(revision_id)
+        if values is None:
+            values = secret_values(self.store.revision_secrets(revision_id))
+            self._secret_values[revision_id] = values
+        self.store.append_logs(revision_id, [redact(line, values) for line in lines])
 
     def _secrets(self, revision_id: str) -> dict[str, str]:
         """The revision's secrets as environment variables, but those an older version
-        stored that would change how the server runs (`reserved_secret_name`)."""
+        stored that the allow rule refuses (`env_names`)."""
         secrets: dict[str, str] = {}
         for secret in self.store.revision_secrets(revision_id):
             name = secret["name"]
-            if reserved_secret_name(name):
-                self._log(
-                    revision_id, f"secret {name!r} left out: it would change how the server runs"
-                )
+            if what := reserved_because(name):
+                self._log(revision_id, f"secret {name!r} left out: it is reserved ({what})")
             else:
                 secrets[name] = secret["value"]
         return secrets
@@ -200,21 +219,28 @@ class Deployer:
                     self._set_status(revision, RevisionStatus.INTERRUPTED)
                 raise
             except Exception as exc:  # a bug here must not leave the revision pending
-                logger.exception("revision %s failed", revision_id)
+                values = secret_values(self.store.revision_secrets(revision_id))
+                trace = redact("".join(traceback.format_exception(exc)), values)
+                logger.error("revision %s failed: %s", revision_id, trace)
                 self._log(revision_id, f"internal error: {type(exc).__name__}: {exc}")
-                self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
+                self._finish(deployment_id, revision, RevisionStatus.DEPLOY_FAILED)
+            await asyncio.to_thread(empty_removed, self.data_dir, deployment_id)
 
     async def _pipeline(self, deployment_id: str, revision: dict[str, Any]) -> None:
         rid = revision["id"]
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, RevisionStatus.SKIPPED)
+            self._finish(deployment_id, revision, RevisionStatus.SKIPPED)
             return
         config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
         self._set_status(revision, RevisionStatus.AWAITING_BUILD)
         self._set_status(revision, RevisionStatus.BUILDING)
         self._log(rid, f"building {config_path}")
         self._log(rid, *commands_not_run(self.store.deployment(deployment_id)))
+        if refused := await asyncio.to_thread(self._config_problems, config_path):
+            self._log(rid, *refused)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
+            return
         secrets = self._secrets(rid)
         try:
             python = await build_environment(
@@ -222,17 +248,17 @@ class Deployer:
             )
         except EnvironmentBuildError as exc:
             self._log(rid, *exc.lines, f"build failed: {exc.reason}")
-            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
             return
         ok, lines = await check_build(config_path, secrets, python)
         self._log(rid, *lines)
         if not ok:
-            self._set_status(revision, RevisionStatus.BUILD_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.BUILD_FAILED)
             return
         self._set_status(revision, RevisionStatus.AWAITING_DEPLOY)
         if self._superseded(deployment_id, rid):
             self._log(rid, "skipped: a newer revision superseded this one")
-            self._set_status(revision, RevisionStatus.SKIPPED)
+            self._finish(deployment_id, revision, RevisionStatus.SKIPPED)
             return
         self._set_status(revision, RevisionStatus.DEPLOYING)
         try:
@@ -246,24 +272,29 @@ class Deployer:
                 # on, before this one is reported failed (a client waiting for that then
                 # finds the deployment serving again).
                 await self._bring_back(deployment_id, active)
-            self._set_status(revision, RevisionStatus.DEPLOY_FAILED)
+            self._finish(deployment_id, revision, RevisionStatus.DEPLOY_FAILED)
             return
         self._log(rid, f"agent server ready at {server.url}")
-        self._set_status(revision, RevisionStatus.DEPLOYED)
+        self._finish(deployment_id, revision, RevisionStatus.DEPLOYED)
         self._mark_active(deployment_id, rid, server.url)
 
     def _env_dir(self, config_path: Path) -> Path | None:
         """Where an uploaded revision's environment goes: beside its unpacked source
         (``deployments/<id>/revisions/<rid>/env``), so it goes with the deployment. None
         (the user cache, shared with the TUI) for a ``langgraph.json`` on this machine."""
-        root = (self.data_dir / "deployments").resolve()
-        try:
-            parts = config_path.relative_to(root).parts
-        except ValueError:
-            return None
-        if len(parts) > 4 and parts[1] == "revisions" and parts[3] == "source":
-            return root.joinpath(*parts[:3]) / "env"
-        return None
+        folder = uploaded_revision_folder(self.data_dir, config_path)
+        return folder / "env" if folder is not None else None
+
+    def _config_problems(self, config_path: Path) -> list[str]:
+        """What the revision's ``langgraph.json`` may not ask for (`config_rules`)."""
+        folder = uploaded_revision_folder(self.data_dir, config_path)
+        return config_problems(config_path, folder / "source" if folder is not None else None)
+
+    def _finish(self, deployment_id: str, revision: dict[str, Any], status: RevisionStatus) -> None:
+        """A revision's last status; with it, the uploaded sources no revision needs any
+        more are set aside (`old_sources`): whoever sees the status sees them gone."""
+        self._set_status(revision, status)
+        set_aside_sources(self.store, self.data_dir, deployment_id)
 
     def _mark_down(self, deployment_id: str) -> None:
         """Not READY and no URL: its server is stopped or not answering yet."""
@@ -332,6 +363,14 @@ class Deployer:
         deployment["updated_at"] = now()
         self.store.put_deployment(deployment)
 
+    def _mark_unknown(self, deployment_id: str) -> None:
+        """Its server could not be brought back: nothing answers at its URL."""
+        deployment = self.store.deployment(deployment_id)
+        if deployment is not None:
+            deployment["status"] = "UNKNOWN"
+            deployment["source_config"]["custom_url"] = None
+            self.store.put_deployment(deployment)
+
     async def _restart(self, deployment_id: str, revision_id: str) -> None:
         async with self._lock(deployment_id):
             await self._bring_back(deployment_id, revision_id)
@@ -342,6 +381,10 @@ class Deployer:
         if revision is None:
             return
         path = Path(revision["source_revision_config"]["langgraph_config_path"])
+        if refused := await asyncio.to_thread(self._config_problems, path):
+            self._log(revision_id, *(line.replace("build", "restart", 1) for line in refused))
+            self._mark_unknown(deployment_id)
+            return
         secrets = self._secrets(revision_id)
         try:
             # Cheap when nothing changed; rebuilt when a dependency file did meanwhile.
@@ -352,11 +395,7 @@ class Deployer:
         except (EmbeddedServerError, EnvironmentBuildError) as exc:
             more = exc.log_lines if isinstance(exc, EmbeddedServerError) else exc.lines
             self._log(revision_id, f"restart failed: {exc.reason}", *more)
-            deployment = self.store.deployment(deployment_id)
-            if deployment is not None:
-                deployment["status"] = "UNKNOWN"
-                deployment["source_config"]["custom_url"] = None  # nothing answers there
-                self.store.put_deployment(deployment)
+            self._mark_unknown(deployment_id)
             return
         self._log(revision_id, f"restarted at {server.url}")
         self._mark_active(deployment_id, revision_id, server.url)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from starlette.requests import Request
@@ -18,12 +18,22 @@ from agent_tui.local.control_plane.requests import (
     LocalDeploymentPatch,
     spec_source_config,
 )
+from agent_tui.local.control_plane.secret_values import (
+    MaskedValueUnknown,
+    public_deployment,
+    redact,
+    secret_values,
+    unmasked,
+)
 from agent_tui.local.control_plane.store import Store, now
+from agent_tui.local.control_plane.tenancy import request_tenant, visible
 from agent_tui.local.control_plane.uploads import (
     UploadError,
     Uploads,
+    remove_unpacked,
     revision_source_folder,
     unpack,
+    uploaded_revision_folder,
 )
 from agent_tui.local.control_plane.validation import (
     InvalidRequest,
@@ -71,6 +81,26 @@ def _revision_config(config: SourceRevisionConfigIn, base: dict[str, Any]) -> di
     )
     merged.setdefault("repo_commit_sha", None)
     return merged
+
+
+def _unmasked(
+    given: list[dict[str, str]], stored: list[dict[str, Any]] | None
+) -> list[dict[str, str]]:
+    """Secrets sent back with the mask an answer gave keep their stored value (a 422 for
+    a name that has none)."""
+    try:
+        return unmasked(given, stored)
+    except MaskedValueUnknown as exc:
+        raise InvalidRequest(
+            [
+                {
+                    "loc": ["body", "secrets", exc.index, "value"],
+                    "msg": f"The value of the secret {exc.name} is the mask answers show in "
+                    "place of values, and no value is stored under that name: send the value",
+                    "type": "value_error",
+                }
+            ]
+        ) from None
 
 
 def _dumped(references: list[SecretReferenceIn] | None) -> list[dict[str, Any]] | None:
@@ -138,9 +168,10 @@ class DeploymentRoutes:
         self.uploads = uploads
 
     def _deployment(self, request: Request) -> dict[str, Any]:
+        """The path's deployment, when the request's workspace sees it (else a 404)."""
         deployment_id = check_uuid(request.path_params["deployment_id"], "deployment_id")
         deployment = self.store.deployment(deployment_id)
-        if deployment is None:
+        if deployment is None or not visible(deployment, request_tenant(request)):
             raise not_found(deployment_id)
         return deployment
 
@@ -175,10 +206,12 @@ class DeploymentRoutes:
         status = params.get("status")
         kind = params.get("deployment_type")
         ids = {i.strip() for i in (params.get("deployment_ids") or "").split(",") if i.strip()}
+        tenant = request_tenant(request)
         found = [
-            d
+            public_deployment(d)
             for d in self.store.deployments()
-            if name in d["name"].casefold()
+            if visible(d, tenant)
+            and name in d["name"].casefold()
             and (not status or d["status"] == status)
             and (not kind or d["source_config"].get("deployment_type") == kind)
             and (not ids or d["id"] in ids)
@@ -188,12 +221,13 @@ class DeploymentRoutes:
     async def create(self, request: Request) -> Response:
         body = parse_body(LocalDeploymentCreate, await read_body(request))
         check_deployment_fields(body.name, [secret.name for secret in body.secrets])
+        tenant = request_tenant(request)
         if body.source != "internal_source":
             raise HttpError(400, f'source "{body.source}" is not supported: {SUPPORTED}')
         stamp = now()
         source_config = spec_source_config(body.source_config.model_dump(mode="json"))
         source_config["custom_url"] = None  # set to the agent server's URL once deployed
-        secrets = [s.model_dump() for s in body.secrets]
+        secrets = _unmasked([s.model_dump() for s in body.secrets], None)
         given = body.source_revision_config
         if given.source_tarball_path is not None:
             raise HttpError(
@@ -212,7 +246,7 @@ class DeploymentRoutes:
             "source_revision_config": {} if waiting else _revision_config(given, {}),
             "secrets": secrets,
             "secret_references": _dumped(body.secret_references),
-            "tenant_id": self.store.tenant_id(),
+            "tenant_id": tenant or self.store.tenant_id(),
             "created_at": stamp,
             "updated_at": stamp,
             "status": "AWAITING_DATABASE",
@@ -223,10 +257,10 @@ class DeploymentRoutes:
         self.store.put_deployment(deployment)
         if not waiting:
             self._new_revision(deployment, body.source, secrets)
-        return JSONResponse(deployment, status_code=201)
+        return JSONResponse(public_deployment(deployment), status_code=201)
 
     async def get(self, request: Request) -> Response:
-        return JSONResponse(self._deployment(request))
+        return JSONResponse(public_deployment(self._deployment(request)))
 
     async def patch(self, request: Request) -> Response:
         check_uuid(request.path_params["deployment_id"], "deployment_id")
@@ -235,15 +269,28 @@ class DeploymentRoutes:
             None, None if body.secrets is None else [s.name for s in body.secrets]
         )
         given = body.source_revision_config
-        tarball_revision: str | None = None
-        if given is not None and given.source_tarball_path is not None:
-            # Unpacked into the new revision's own folder before the deployment is read
-            # for the update below (unpacking awaits).
-            tarball_revision = str(uuid.uuid4())
-            given = await self._unpack(request, given, tarball_revision)
-        # From here on nothing awaits: the deployment is read, changed and stored in one
-        # step, so a concurrent PATCH or the deployer's own updates (its URL, its status)
-        # are never overwritten by a stale copy.
+        if given is None or given.source_tarball_path is None:
+            return self._patched(request, body, given, None)
+        # Unpacked into the new revision's own folder before the deployment is read for
+        # the update (unpacking awaits); removed again when the update is refused.
+        tarball_revision = str(uuid.uuid4())
+        given, folder = await self._unpack(request, given, tarball_revision)
+        try:
+            return self._patched(request, body, given, tarball_revision)
+        except BaseException:
+            remove_unpacked(folder)
+            raise
+
+    def _patched(
+        self,
+        request: Request,
+        body: LocalDeploymentPatch,
+        given: SourceRevisionConfigIn | None,
+        tarball_revision: str | None,
+    ) -> Response:
+        # Nothing awaits here: the deployment is read, changed and stored in one step, so
+        # a concurrent PATCH or the deployer's own updates (its URL, its status) are
+        # never overwritten by a stale copy.
         deployment = self._deployment(request)
         source = body.revision_source or deployment["source"]
         if source != "internal_source":
@@ -265,7 +312,8 @@ class DeploymentRoutes:
             deployment["source_revision_config"] = revision_config
             new_revision = True
         if body.secrets is not None:
-            deployment["secrets"] = [s.model_dump() for s in body.secrets]
+            given_secrets = [s.model_dump() for s in body.secrets]
+            deployment["secrets"] = _unmasked(given_secrets, deployment["secrets"])
             new_revision = True
         if body.secret_references is not None:
             deployment["secret_references"] = _dumped(body.secret_references)
@@ -274,13 +322,13 @@ class DeploymentRoutes:
         # A deployment still waiting for its source keeps the changes for its first one.
         if new_revision and deployment["source_revision_config"].get("langgraph_config_path"):
             self._new_revision(deployment, source, deployment["secrets"], tarball_revision)
-        return JSONResponse(deployment)
+        return JSONResponse(public_deployment(deployment))
 
     async def _unpack(
         self, request: Request, given: SourceRevisionConfigIn, revision_id: str
-    ) -> SourceRevisionConfigIn:
+    ) -> tuple[SourceRevisionConfigIn, Path]:
         """Unpack the named upload into the revision's folder; the config with the
-        ``langgraph.json`` path made the one in that folder."""
+        ``langgraph.json`` path made the one in that folder, and the folder."""
         deployment = self._deployment(request)
         relative = _config_in_archive(given.langgraph_config_path)
         assert given.source_tarball_path is not None
@@ -290,7 +338,8 @@ class DeploymentRoutes:
             await asyncio.to_thread(unpack, tarball, folder)
         except UploadError as exc:
             raise HttpError(exc.status, exc.detail) from None
-        return given.model_copy(update={"langgraph_config_path": str(folder / relative)})
+        path = str(folder / relative)
+        return given.model_copy(update={"langgraph_config_path": path}), folder
 
     async def delete(self, request: Request) -> Response:
         deployment = self._deployment(request)
@@ -309,7 +358,10 @@ class DeploymentRoutes:
         """Bulk delete: 200 when every one was deleted, 207 when some were not found (the
         answer lists both), 404 when none was."""
         ids = _bulk_ids(request)
-        found = [i for i in ids if self.store.deployment(i) is not None]
+        tenant = request_tenant(request)
+        found = [
+            i for i in ids if (d := self.store.deployment(i)) is not None and visible(d, tenant)
+        ]
         missing = [i for i in ids if i not in found]
         if not found:
             if len(missing) == 1:
@@ -352,20 +404,26 @@ class DeploymentRoutes:
     async def revision(self, request: Request) -> Response:
         return JSONResponse(self._revision(request)[1])
 
+    def _revision_lines(self, revision_id: str) -> list[str]:
+        """A revision's log lines, its secret values masked (also in lines stored before
+        they were masked when written)."""
+        values = secret_values(self.store.revision_secrets(revision_id))
+        return [redact(line, values) for line in self.store.logs(revision_id)]
+
     async def logs(self, request: Request) -> Response:
         _, revision = self._revision(request)
         return JSONResponse(
             {
                 "revision_id": revision["id"],
                 "status": revision["status"],
-                "lines": self.store.logs(revision["id"]),
+                "lines": self._revision_lines(revision["id"]),
             }
         )
 
     async def build_logs(self, request: Request) -> Response:
         """The CLI's ``/v1/projects/{id}/revisions/{rid}/build_logs``: a revision's lines."""
         _, revision = self._revision(request)
-        entries = revision_logs.build_entries(revision, self.store.logs(revision["id"]))
+        entries = revision_logs.build_entries(revision, self._revision_lines(revision["id"]))
         return await revision_logs.answer(entries, request)
 
     async def deploy_logs(self, request: Request) -> Response:
@@ -376,13 +434,33 @@ class DeploymentRoutes:
             deployment = self._deployment(request)
         log_file = self.deployer.data_dir / "deployments" / deployment["id"] / "server.log"
         entries = await asyncio.to_thread(revision_logs.server_entries, log_file)
+        # The server ran with the secrets of any of its revisions: none is served.
+        values = set().union(
+            *(
+                secret_values(self.store.revision_secrets(r["id"]))
+                for r in self.store.revisions(deployment["id"])
+            )
+        )
+        for entry in entries:
+            entry["message"] = redact(entry["message"], values)
         return await revision_logs.answer(entries, request)
 
     async def redeploy(self, request: Request) -> Response:
-        """A new revision with that revision's config and secrets."""
+        """A new revision with that revision's config and secrets; a 409 for an uploaded
+        revision whose unpacked source was removed (see `old_sources`)."""
         deployment, revision = self._revision(request)
+        config_path = Path(revision["source_revision_config"]["langgraph_config_path"])
+        folder = uploaded_revision_folder(self.deployer.data_dir, config_path)
+        if folder is not None and not (folder / "source").is_dir():
+            raise HttpError(
+                409,
+                f"Revision {revision['id']} cannot be redeployed: its uploaded source was "
+                "removed (the local control plane keeps the uploaded source of the active "
+                "revision and the one deployed before it only). Upload the project again "
+                "(langgraph deploy, agent-tui deploy) to make a new revision.",
+            )
         deployment["source_revision_config"] = dict(revision["source_revision_config"])
         secrets = self.store.revision_secrets(revision["id"])
         deployment["secrets"] = secrets
         self._new_revision(deployment, revision["source"], secrets)
-        return JSONResponse(deployment)
+        return JSONResponse(public_deployment(deployment))

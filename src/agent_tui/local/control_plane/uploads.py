@@ -10,15 +10,25 @@ holds a member that is not a plain file, folder or link inside the archive (an a
 path, a ``..`` component, a link pointing out, a device or FIFO), is refused with a 400
 and deleted. Nothing is unpacked then: the PATCH unpacks an accepted upload into the new
 revision's own folder (`unpack`), and that revision is built and deployed from there.
+
+What an archive may unpack to is capped (`unpack_limits`): at most `MAX_UNPACKED` bytes
+(512 MiB) in all and `MAX_MEMBERS` (20,000) files, folders and links, or what the
+environment variables `MAX_UNPACKED_ENV` (in MiB) and `MAX_MEMBERS_ENV` say. Past
+either, the PUT is refused with a 413 saying which limit, and so is the PATCH that would
+unpack it (a limit lowered meanwhile). An unpack that fails half-way (a limit, a full
+disk, a file where the archive wants a folder) removes what it unpacked: no partial
+folder is left behind.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import posixpath
 import re
 import secrets
+import shutil
 import tarfile
 import time
 import uuid
@@ -31,9 +41,12 @@ from starlette.responses import JSONResponse, Response
 
 MAX_UPLOAD = 200 << 20
 """Largest tarball taken (the CLI's own archive limit, 200 MB)."""
-MAX_UNPACKED = 1 << 30
-"""Most bytes a tarball's members may hold once unpacked."""
-MAX_MEMBERS = 50_000
+MAX_UNPACKED = 512 << 20
+"""Most bytes a tarball's members may hold once unpacked (default)."""
+MAX_MEMBERS = 20_000
+"""Most files, folders and links a tarball may hold (default)."""
+MAX_UNPACKED_ENV = "AGENT_TUI_CONTROL_PLANE_MAX_UNPACKED_MB"
+MAX_MEMBERS_ENV = "AGENT_TUI_CONTROL_PLANE_MAX_FILES"
 UPLOAD_TTL = 15 * 60.0
 UPLOAD_HEADERS = {"Content-Type": "application/gzip"}
 _OBJECT_PATH = re.compile(
@@ -63,6 +76,43 @@ def revision_source_folder(data_dir: Path, deployment_id: str, revision_id: str)
     return data_dir / "deployments" / deployment_id / "revisions" / revision_id / "source"
 
 
+def uploaded_tarball(data_dir: Path, deployment_id: str, object_path: str) -> Path | None:
+    """Where the tarball an object path of the deployment names is kept (None: the path
+    is none this deployment's upload-url gives)."""
+    match = _OBJECT_PATH.fullmatch(object_path)
+    if match is None or match["deployment"] != deployment_id:
+        return None
+    return uploads_folder(data_dir, deployment_id) / f"{match['upload']}.tar.gz"
+
+
+def uploaded_revision_folder(data_dir: Path, config_path: Path) -> Path | None:
+    """The ``deployments/<id>/revisions/<rid>`` folder an uploaded revision's
+    ``langgraph.json`` was unpacked in (its ``source``; its environment goes in ``env``
+    beside it), or None for a ``langgraph.json`` on this machine."""
+    root = (data_dir / "deployments").resolve()
+    try:
+        parts = config_path.relative_to(root).parts
+    except ValueError:
+        return None
+    if len(parts) > 4 and parts[1] == "revisions" and parts[3] == "source":
+        return root.joinpath(*parts[:3])
+    return None
+
+
+def unpack_limits() -> tuple[int, int]:
+    """The most bytes and members an upload may unpack to (see the module docstring);
+    an environment variable that is not a positive whole number leaves the default."""
+    return (
+        _positive(MAX_UNPACKED_ENV, 1 << 20) or MAX_UNPACKED,
+        _positive(MAX_MEMBERS_ENV, 1) or MAX_MEMBERS,
+    )
+
+
+def _positive(name: str, unit: int) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) * unit if raw.isdigit() and int(raw) > 0 else None
+
+
 def _member_problem(member: tarfile.TarInfo) -> str | None:
     name = member.name
     parts = PurePosixPath(name).parts
@@ -81,36 +131,63 @@ def _member_problem(member: tarfile.TarInfo) -> str | None:
 
 
 def check_tarball(path: Path) -> None:
-    """Refuse (`UploadError` 400) what is not a gzipped tar of safe members."""
+    """Refuse (`UploadError` 400) what is not a gzipped tar of safe members, and (413)
+    one that would unpack past `unpack_limits`."""
+    most_bytes, most_members = unpack_limits()
     total = 0
     try:
         with tarfile.open(path, "r:gz") as tar:
             for count, member in enumerate(tar, start=1):
-                if count > MAX_MEMBERS:
-                    raise UploadError(400, f"The archive has more than {MAX_MEMBERS} members.")
+                if count > most_members:
+                    raise UploadError(
+                        413,
+                        f"The archive holds more than {most_members} files, folders and links: "
+                        f"the local control plane unpacks at most that many ({MAX_MEMBERS_ENV} "
+                        "sets the limit).",
+                    )
                 if problem := _member_problem(member):
                     raise UploadError(
                         400, f"The archive's member {member.name!r} is refused: {problem}."
                     )
                 total += max(member.size, 0)
-                if total > MAX_UNPACKED:
+                if total > most_bytes:
                     raise UploadError(
-                        413, f"The archive unpacks to more than {MAX_UNPACKED >> 20} MiB."
+                        413,
+                        f"The archive unpacks to more than {_mib(most_bytes)} MiB: the local "
+                        f"control plane unpacks at most that much ({MAX_UNPACKED_ENV} sets "
+                        "the limit, in MiB).",
                     )
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise UploadError(400, f"The upload is not a gzipped tar archive: {exc}") from None
 
 
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):g}"
+
+
 def unpack(tarball: Path, destination: Path) -> None:
     """Unpack a checked tarball into ``destination`` (a new, empty folder); tar's ``data``
-    filter refuses again whatever would land outside it."""
+    filter refuses again whatever would land outside it. On failure nothing stays
+    (`remove_unpacked`)."""
     check_tarball(tarball)
     destination.mkdir(parents=True, mode=0o700)
     try:
         with tarfile.open(tarball, "r:gz") as tar:
             tar.extractall(destination, filter="data")
-    except (tarfile.TarError, OSError) as exc:
-        raise UploadError(400, f"The archive cannot be unpacked: {exc}") from None
+    except BaseException as exc:
+        remove_unpacked(destination)
+        if isinstance(exc, tarfile.TarError | OSError):
+            raise UploadError(400, f"The archive cannot be unpacked: {exc}") from None
+        raise
+
+
+def remove_unpacked(destination: Path) -> None:
+    """Remove an unpacked source folder, and the folders above it that this leaves empty
+    (the revision's, then ``revisions``)."""
+    shutil.rmtree(destination, ignore_errors=True)
+    with contextlib.suppress(OSError):  # rmdir: only when empty
+        destination.parent.rmdir()
+        destination.parent.parent.rmdir()
 
 
 class Uploads:
@@ -179,12 +256,11 @@ class Uploads:
 
     def accepted(self, object_path: str, deployment_id: str) -> Path:
         """The stored tarball an object path names (`UploadError` 400 when none)."""
-        match = _OBJECT_PATH.fullmatch(object_path)
-        if match is None or match["deployment"] != deployment_id:
+        path = uploaded_tarball(self.data_dir, deployment_id, object_path)
+        if path is None:
             raise UploadError(
                 400, "source_tarball_path is not an object path this deployment's upload-url gave"
             )
-        path = uploads_folder(self.data_dir, deployment_id) / f"{match['upload']}.tar.gz"
         if not path.is_file():
             raise UploadError(400, "Nothing was uploaded to this source_tarball_path.")
         return path

@@ -15,10 +15,10 @@ And what a local deployment must not be given (`check_deployment_fields`,
 - a name with control characters (C0, C1, bidi and invisible format characters: they
   would act on a terminal that shows it) or longer than `MAX_NAME` characters;
 - a secret name that is not an environment variable name (`[A-Za-z_][A-Za-z0-9_]*`, at
-  most `MAX_NAME` characters), that is given twice, or that would change how the server
-  process itself runs rather than what the graphs read (`reserved_secret_name`: ``PATH``,
-  ``HOME``, the dynamic loader's ``LD_*``/``DYLD_*``, the interpreter's ``PYTHON*``, the
-  shell start-up files ``BASH_ENV``/``ENV``);
+  most `MAX_NAME` characters), that is given twice, or that is reserved: it would change
+  how the server process itself runs rather than what the graphs read (the allow rule of
+  `env_names`: ``PATH``, ``LD_*``, ``PYTHON*``, ``NODE_*``, ``UV_*``, ``SSL_*``,
+  ``AGENT_TUI_*``, the server's own settings …);
 - a ``langgraph_config_path`` that is not a ``.json`` file, or that lies in a system
   folder (`SYSTEM_FOLDERS`: ``/etc``, ``/proc``, ``/dev`` …), where no project is: the
   build would read it.
@@ -42,6 +42,8 @@ from pydantic import (
 )
 from starlette.requests import Request
 
+from agent_tui.local.control_plane import env_names
+from agent_tui.local.control_plane.env_names import ENV_NAME, RULE, reserved_because
 from agent_tui.local.project_files import MAX_PROJECT_FILE, check_project_file
 from agent_tui.text.sanitize import INVISIBLE
 
@@ -207,13 +209,10 @@ def parse_body(model: type[M], raw: bytes) -> M:
         ) from None
 
 
-MAX_NAME = 256
+MAX_NAME = env_names.MAX_NAME
 """Characters of a deployment's or a secret's name at most."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069" + INVISIBLE + "]")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_RESERVED_NAMES = frozenset({"PATH", "HOME", "BASH_ENV", "ENV"})
-_RESERVED_PREFIXES = ("LD_", "DYLD_", "PYTHON")
 
 SYSTEM_FOLDERS = tuple(
     Path(folder)
@@ -230,12 +229,6 @@ SYSTEM_FOLDERS = tuple(
     )
 )
 """Folders that hold the system's files, never a project to deploy."""
-
-
-def reserved_secret_name(name: str) -> bool:
-    """Whether a secret ``name`` would change how the server process runs (see above)."""
-    upper = name.upper()
-    return upper in _RESERVED_NAMES or upper.startswith(_RESERVED_PREFIXES)
 
 
 def _field_error(loc: list[str | int], msg: str) -> dict[str, Any]:
@@ -262,7 +255,7 @@ def check_deployment_fields(name: str | None, secret_names: list[str] | None) ->
         shown = _printable_key(secret)[:MAX_NAME]
         if problem := _name_problem(secret, "A secret's name"):
             errors.append(_field_error(loc, problem))
-        elif not _ENV_NAME.fullmatch(secret):
+        elif not ENV_NAME.fullmatch(secret):
             errors.append(
                 _field_error(
                     loc,
@@ -270,13 +263,10 @@ def check_deployment_fields(name: str | None, secret_names: list[str] | None) ->
                     "(letters, digits and '_', not starting with a digit)",
                 )
             )
-        elif reserved_secret_name(secret):
+        elif what := reserved_because(secret):
             errors.append(
                 _field_error(
-                    loc,
-                    f"A secret cannot be named {shown}: it would change how the agent server "
-                    "itself runs (PATH, HOME, LD_*, DYLD_*, PYTHON*, BASH_ENV and ENV are "
-                    "reserved)",
+                    loc, f"A secret cannot be named {shown}: it is reserved ({what}). {RULE}"
                 )
             )
         elif secret in seen:

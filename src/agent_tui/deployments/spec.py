@@ -9,7 +9,9 @@ list (a non-null list also starts a new revision). So the form shows existing se
 name with an empty value meaning "keep", and `patch_body` sends the list only when a
 secret was added, removed, renamed or given a new value; a kept secret then travels with
 the value the server returned for it. A server that does not return secret values (empty
-or masked) cannot be kept that way: `patch_body` asks for those values to be typed again.
+or masked) cannot be kept that way: `patch_body` asks for those values to be typed again,
+unless the server keeps a value sent back masked (``masks_kept``: agent-tui's local
+control plane keeps the value stored under that name).
 
 `fields_of_error(loc)` maps a 422's `loc` back to the form field, so the form can show
 each server complaint under the input that caused it.
@@ -251,9 +253,10 @@ def editable_revision_config(deployment: Deployment) -> dict[str, Any]:
 
 
 def patch_body(
-    draft: DeploymentDraft, deployment: Deployment, cwd: Path
+    draft: DeploymentDraft, deployment: Deployment, cwd: Path, *, masks_kept: bool = False
 ) -> RequestBody[DeploymentPatch]:
-    """The `PATCH` body with only the changed fields (it may be `{}`), or `DraftInvalid`."""
+    """The `PATCH` body with only the changed fields (it may be `{}`), or `DraftInvalid`.
+    ``masks_kept``: the server keeps a secret whose masked value is sent back."""
     problems: dict[str, str] = {}
     source_config, revision_config = _parse_configs(draft, problems)
     body: dict[str, Any] = {}
@@ -262,7 +265,7 @@ def patch_body(
     if draft.config_path.strip() != (current_path or ""):
         path = _config_path(draft, deployment.source, cwd, problems)
     _check_secret_names(draft.secrets, problems)
-    secrets, rows = _patched_secrets(draft.secrets, deployment, problems)
+    secrets, rows = _patched_secrets(draft.secrets, deployment, problems, masks_kept)
     if problems:
         raise DraftInvalid(_in_form_order(problems, draft))
 
@@ -282,7 +285,10 @@ def patch_body(
 
 
 def _patched_secrets(
-    rows: Sequence[SecretRow], deployment: Deployment, problems: dict[str, str]
+    rows: Sequence[SecretRow],
+    deployment: Deployment,
+    problems: dict[str, str],
+    masks_kept: bool = False,
 ) -> tuple[list[dict[str, str]] | None, tuple[int, ...]]:
     """The whole new secrets list, or None when no secret changed (then none is sent)."""
     stored = {secret.name: secret.value for secret in deployment.secrets}
@@ -299,7 +305,7 @@ def _patched_secrets(
         value = row.value
         if not value and row.original is not None:
             value = stored.get(row.original, "")
-            if not _stored_value(value):
+            if not _stored_value(value) and not (masks_kept and value):
                 problems[secret_field(index, "value")] = (
                     f"type the value of {row.original} again: the server does not return "
                     "secret values, and saving replaces the whole list of secrets"

@@ -130,6 +130,9 @@ def test_patch_asks_again_for_values_the_server_does_not_return(project: Path) -
     with pytest.raises(DraftInvalid) as raised:
         patch_body(draft, current, project)
     assert "type the value of A again" in raised.value.problems[secret_field(0, "value")]
+    # A server that keeps a value sent back masked (the local control plane): sent as read.
+    sent = patch_body(draft, current, project, masks_kept=True).body
+    assert sent == {"secrets": [{"name": "A", "value": "****"}, {"name": "B", "value": "b"}]}
 
 
 def test_patch_with_a_new_config_path_makes_it_absolute(project: Path) -> None:

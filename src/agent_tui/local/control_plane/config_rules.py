@@ -1,20 +1,20 @@
-"""What a revision's ``langgraph.json`` may ask for, checked before anything is built.
+"""What an uploaded revision's ``langgraph.json`` may ask for, checked before anything is
+built.
 
-For every revision (an upload or a ``langgraph.json`` on this machine): each name of its
-``env`` (the mapping, or the ``.env`` file it names) must pass the allow rule of
-`env_names` — the server puts them in its environment, as it does the secrets.
-
-For an uploaded revision (its source unpacked in ``…/revisions/<rid>/source``) also:
-nothing it names may lie outside that folder — no graph file, no local dependency
-folder, no ``.env`` file, no ``auth``/``http``/``store``/``checkpointer`` code file
-(an absolute path, or ``..`` leading out), no ``file:`` requirement and no dependency
-starting with ``-`` (uv would take it as an option: ``-r /elsewhere``, an index URL).
-Otherwise the build would import (or install, or read) files of this machine that were
-never uploaded.
+An upload (its source unpacked in ``…/revisions/<rid>/source``) comes from whoever holds
+the key, from anywhere: nothing it names may lie outside that folder — no graph file, no
+local dependency folder, no ``.env`` file, no ``auth``/``http``/``store``/``checkpointer``
+code file (an absolute path, or ``..`` leading out), no ``file:`` requirement and no
+dependency starting with ``-`` (uv would take it as an option: ``-r /elsewhere``, an
+index URL). Otherwise the build would import (or install, or read) files of this machine
+that were never uploaded. Each name of its ``env`` (the mapping, or the ``.env`` file it
+names) must pass the allow rule of `env_names`, as the secrets do: ``LD_PRELOAD``,
+``PYTHONPATH``, ``PYTHONSTARTUP``… would change how the server process runs.
 
 A ``langgraph.json`` on this machine is the user's own project, deployed from where it
-is: its graphs and dependencies may be anywhere (``../common``, as under ``langgraph
-dev``), so only the ``env`` rule applies to it.
+is, as under ``langgraph dev``: its graphs and dependencies may be anywhere
+(``../common``) and its ``env`` may set what the user's machine needs (``SSL_CERT_FILE``
+for a company proxy); no rule applies to it here.
 
 Each problem is one log line starting ``build failed:``; the revision then ends in
 BUILD_FAILED without building. A config that cannot be read gives no problem here: the
@@ -45,12 +45,12 @@ def config_problems(config_path: Path, upload_root: Path | None) -> list[str]:
         config = load_langgraph_config(config_path)
     except LangGraphConfigError:
         return []
-    problems: list[str] = []
-    root = upload_root.resolve() if upload_root is not None else None
-    if root is not None:
-        problems += _escapes(config, root)
+    if upload_root is None:
+        return []  # the user's own project (see above)
+    root = upload_root.resolve()
+    problems = _escapes(config, root)
     env_file = config.env_file
-    if root is not None and env_file is not None and not _inside(env_file, root):
+    if env_file is not None and not _inside(env_file, root):
         problems.append(f"build failed: the env file {env_file} is {_OUTSIDE}")
     else:  # the names of a file outside the upload are not repeated
         for name in config.env:

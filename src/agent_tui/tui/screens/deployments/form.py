@@ -54,6 +54,7 @@ from agent_tui.deployments.spec import (
     suggested_name,
 )
 from agent_tui.tui.agent_screen import AgentScreen, refuse_if_readonly
+from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.modals.saving_form import SavingForm
 from agent_tui.tui.screens.deployments.secret_rows import SecretRowInputs, SecretRows
 from agent_tui.tui.widgets.inert import Input, Select, TextArea, editable_json
@@ -260,6 +261,16 @@ class DeploymentFormScreen(SavingForm[RequestBody[Any], Deployment]):
     def doing(self) -> str:
         return "save the deployment" if self.patching else "create the deployment"
 
+    def _on_local_control_plane(self) -> bool:
+        """Whether the form edits the local control plane's deployment (which keeps a
+        secret whose masked value is sent back: nothing to type again)."""
+        local = agent_app(self.app).local_control_plane
+        return (
+            local is not None
+            and local.port is not None
+            and self.client.transport.base_url == local.url.rstrip("/")
+        )
+
     def read_form(self) -> RequestBody[Any] | None:
         what = "edit a deployment" if self.patching else "create a deployment"
         if refuse_if_readonly(self.app, what):
@@ -269,7 +280,9 @@ class DeploymentFormScreen(SavingForm[RequestBody[Any], Deployment]):
             if self.deployment is None:
                 sent: RequestBody[Any] = create_body(draft, self.cwd)
             else:
-                sent = patch_body(draft, self.deployment, self.cwd)
+                sent = patch_body(
+                    draft, self.deployment, self.cwd, masks_kept=self._on_local_control_plane()
+                )
         except DraftInvalid as invalid:
             self.show_problems(invalid.problems)
             self.show_error(nothing_sent(len(invalid.problems)))

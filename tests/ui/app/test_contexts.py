@@ -40,6 +40,9 @@ agent_server_url = "{agent_server_url}"
 api_key_env = "CTX_TEST_KEY"
 workspace_id = "ws-test"
 
+[contexts.session.headers]
+X-Team = "{{env:CTX_TEST_KEY}}"
+
 [contexts.ro]
 agent_server_url = "{agent_server_url}"
 readonly = true
@@ -117,10 +120,18 @@ async def test_picker_lists_contexts_without_keys_and_switches(
         table = app.screen.query_one(DataTable)
         rows = [cell_text(table, i) for i in range(table.row_count)]
         assert rows == [
-            [" ", "local", "embedded (started by agent-tui)", "none", "", ""],
-            ["●", "session", agent_server_url, "env CTX_TEST_KEY", "ws-test", ""],
-            [" ", "ro", agent_server_url, "none", "", "read-only"],
-            [" ", "nokey", agent_server_url, "env CTX_TEST_UNSET (not set)", "", ""],
+            [" ", "local", "embedded (started by agent-tui)", "none", "", "", ""],
+            [
+                "●",
+                "session",
+                agent_server_url,
+                "env CTX_TEST_KEY",
+                "ws-test",
+                "",
+                "X-Team (env CTX_TEST_KEY)",  # its source, never its value
+            ],
+            [" ", "ro", agent_server_url, "none", "", "read-only", ""],
+            [" ", "nokey", agent_server_url, "env CTX_TEST_UNSET (not set)", "", "", ""],
         ]
         assert table.cursor_row == 1  # on the current context
         assert SECRET not in app.export_screenshot()
@@ -263,7 +274,7 @@ def test_context_picker_snapshot(snap_compare: Callable[..., bool]) -> None:
         ContextSummary("local", None, None, "none", True, None, False),
         ContextSummary(
             "staging", "https://staging.example.com", None, "env STAGING_KEY", True, "ws-1", True,
-            current=True,
+            current=True, headers=("Authorization (env STAGING_TOKEN)",),
         ),
         ContextSummary("dev", "http://127.0.0.1:2024", None, "stored (missing)", False, None, False),
     ]  # fmt: skip

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Static
 from agent_tui.settings.contexts import ContextSummary
 from agent_tui.tui.widgets.text import server_text
 
-COLUMNS = ("", "Name", "Agent server", "API key", "Workspace", "Read-only")
+COLUMNS = ("", "Name", "Agent server", "API key", "Workspace", "Read-only", "Headers")
 
 
 def context_cells(row: ContextSummary) -> tuple[Text, ...]:
@@ -36,6 +36,7 @@ def context_cells(row: ContextSummary) -> tuple[Text, ...]:
         server_text(row.key_source, key_style),
         server_text(row.workspace_id or ""),
         server_text("read-only" if row.readonly else ""),
+        server_text(", ".join(row.headers)),  # each header's source, never its value
     )
 
 

@@ -66,7 +66,7 @@ def test_add_list_use_and_delete_contexts(
     assert code == 0
     assert out.splitlines() == [
         "CURRENT  NAME     AGENT SERVER                      API KEY                    "
-        "WORKSPACE  READ-ONLY",
+        "WORKSPACE  READ-ONLY  HEADERS",
         "         local    (embedded, started by agent-tui)  none",
         "*        staging  http://staging.example.com        env STAGING_KEY (not set)  "
         "ws-1       yes",

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from agent_tui.client.models.deployment_request import SecretReferenceIn, SourceRevisionConfigIn
 from agent_tui.local.control_plane import revision_logs
 from agent_tui.local.control_plane.deployer import Deployer
+from agent_tui.local.control_plane.list_queries import bulk_ids, page
 from agent_tui.local.control_plane.requests import (
     LocalDeploymentCreate,
     LocalDeploymentPatch,
@@ -41,12 +42,8 @@ from agent_tui.local.control_plane.validation import (
     check_deployment_fields,
     check_uuid,
     parse_body,
-    query_int,
     read_body,
 )
-
-MAX_BULK_DELETE = 100
-"""Most deployment ids one bulk DELETE takes (the spec's ``maxItems``)."""
 
 SUPPORTED = (
     'the local control plane deploys only source "internal_source": '
@@ -107,48 +104,6 @@ def _dumped(references: list[SecretReferenceIn] | None) -> list[dict[str, Any]] 
     return None if references is None else [r.model_dump() for r in references]
 
 
-def _bulk_ids(request: Request) -> list[str]:
-    """``deployment_ids`` of a bulk DELETE: repeated query parameters, each a UUID."""
-    raw = request.query_params.getlist("deployment_ids")
-    if not raw:
-        raise InvalidRequest(
-            [{"loc": ["query", "deployment_ids"], "msg": "Field required", "type": "missing"}]
-        )
-    if len(raw) > MAX_BULK_DELETE:
-        raise InvalidRequest(
-            [
-                {
-                    "loc": ["query", "deployment_ids"],
-                    "msg": f"List should have at most {MAX_BULK_DELETE} items after "
-                    f"validation, not {len(raw)}",
-                    "type": "too_long",
-                }
-            ]
-        )
-    errors: list[dict[str, Any]] = []
-    ids: list[str] = []
-    for index, value in enumerate(raw):
-        try:
-            ids.append(str(uuid.UUID(value)))
-        except ValueError:
-            errors.append(
-                {
-                    "loc": ["query", "deployment_ids", index],
-                    "msg": "Input should be a valid UUID, invalid character or length",
-                    "type": "uuid_parsing",
-                }
-            )
-    if errors:
-        raise InvalidRequest(errors)
-    return list(dict.fromkeys(ids))
-
-
-def _page(request: Request) -> tuple[int, int]:
-    limit = query_int(request.query_params, "limit", 20, low=1, high=100)
-    offset = query_int(request.query_params, "offset", 0, low=0)
-    return limit, offset
-
-
 def _config_in_archive(path: str | None) -> str:
     """The archive-relative ``langgraph.json`` path of a tarball revision."""
     parts = PurePosixPath(path or "").parts
@@ -200,7 +155,7 @@ class DeploymentRoutes:
         self.deployer.submit(deployment["id"], revision_id)
 
     async def index(self, request: Request) -> Response:
-        limit, offset = _page(request)
+        limit, offset = page(request)
         params = request.query_params
         name = (params.get("name_contains") or "").casefold()
         status = params.get("status")
@@ -357,7 +312,7 @@ class DeploymentRoutes:
     async def delete_many(self, request: Request) -> Response:
         """Bulk delete: 200 when every one was deleted, 207 when some were not found (the
         answer lists both), 404 when none was."""
-        ids = _bulk_ids(request)
+        ids = bulk_ids(request)
         tenant = request_tenant(request)
         found = [
             i for i in ids if (d := self.store.deployment(i)) is not None and visible(d, tenant)
@@ -385,7 +340,7 @@ class DeploymentRoutes:
 
     async def revisions(self, request: Request) -> Response:
         deployment = self._deployment(request)
-        limit, offset = _page(request)
+        limit, offset = page(request)
         wanted = {s.strip() for s in (request.query_params.get("status") or "").split(",")}
         wanted.discard("")
         found = [

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import signal
 import sys
 import threading
@@ -359,8 +360,14 @@ def _watch(watcher: LiveReload, launched: float) -> None:
         _copy_to_stderr(f"{_PROG}: live reload is off: cannot watch the project ({watcher.error})")
 
 
+_PACKAGE_LINE = re.compile(r"^ [-+~] \S")
+"""uv's line per package installed or removed (`` + httpx==0.28.1``): a real project has
+a few hundred; its ``Installed N packages in …`` line says enough."""
+
+
 class _BuildEcho:
-    """The build's lines on stderr as they come (uv's own words, as uv prints them)."""
+    """The build's lines on stderr as they come (uv's own words, as uv prints them), but
+    for its list of packages."""
 
     def __init__(self) -> None:
         self.shown: set[str] = set()
@@ -368,7 +375,8 @@ class _BuildEcho:
     def __call__(self, progress: BuildProgress) -> None:
         if progress.line:
             self.shown.add(progress.line)
-            _copy_to_stderr(progress.line)
+            if not _PACKAGE_LINE.match(progress.line):
+                _copy_to_stderr(progress.line)
 
 
 def _report_reload(event: ReloadEvent) -> None:

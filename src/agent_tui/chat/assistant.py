@@ -8,7 +8,7 @@ named, the chat asks (`tui/chat/assistant_picker.py`). Headless: no widget here.
 The user can also pin a specific version (`tui/chat/assistant_version_picker.py`). A run
 still names the assistant, and passes that version's context (and its config, where it
 differs from the active version's) as run-level overrides — the same mechanism as
-`assistants.versions.ContextOverrides`, since the server has no "run version N".
+`assistants.context_overrides.ContextOverrides`, since the server has no "run version N".
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from agent_tui.text.short_ids import short_random_id
 
 if TYPE_CHECKING:
-    from agent_tui.assistants.versions import ContextOverrides
+    from agent_tui.assistants.context_overrides import ContextOverrides
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Assistant, AssistantVersion
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on, work
 from textual.binding import Binding, BindingType
 
-from agent_tui.assistants.versions import ContextOverrides
+from agent_tui.assistants.context_overrides import ContextOverrides
 from agent_tui.local.session import LocalSession
 from agent_tui.local.supervisor.errors import ended_how
 from agent_tui.settings.target import LocalServer, ServerTarget

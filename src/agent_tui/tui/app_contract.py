@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 if TYPE_CHECKING:
     from textual.signal import Signal
 
-    from agent_tui.assistants.versions import ContextOverrides
+    from agent_tui.assistants.context_overrides import ContextOverrides
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.settings.contexts import Context

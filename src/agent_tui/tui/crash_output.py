@@ -9,14 +9,21 @@ cleaned like all other output (an error can quote a server's escape sequences).
 
 from __future__ import annotations
 
-import rich
-from rich.traceback import Traceback
+from typing import TYPE_CHECKING
 
 from agent_tui.settings.logs import known_secrets
 from agent_tui.text.sanitize import clean_text, redact_secrets
 
+if TYPE_CHECKING:
+    from rich.traceback import Traceback
+
 
 def crash_traceback(error: BaseException) -> Traceback:
+    # Imported here, not at start-up: rich.traceback brings pygments and attrs (~30 ms
+    # before the first paint) for an app that usually never crashes.
+    import rich
+    from rich.traceback import Traceback
+
     trace = Traceback.extract(type(error), error, error.__traceback__, show_locals=False)
     secrets = known_secrets()
 

@@ -37,7 +37,7 @@ from textual.signal import Signal
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from agent_tui.assistants.versions import ContextOverrides
+from agent_tui.assistants.context_overrides import ContextOverrides
 from agent_tui.settings.ui_state import save_ui_state, saved_theme
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import routes

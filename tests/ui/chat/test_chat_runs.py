@@ -187,7 +187,7 @@ async def test_custom_and_debug_modes_show_in_the_transcript_and_the_inspector(
 async def test_runs_pass_the_active_versions_context_when_the_server_kept_a_stale_one(
     client: AgentServerClient, fast_chat: Assistant, wait_for: WaitFor
 ) -> None:
-    from agent_tui.assistants.versions import ContextOverrides
+    from agent_tui.assistants.context_overrides import ContextOverrides
 
     thread = await chat_thread(client, fast_chat)
     app, _ = chat_app(client, thread.thread_id, fast_chat)

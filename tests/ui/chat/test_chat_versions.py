@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from agent_tui.assistants.versions import ContextOverrides
+from agent_tui.assistants.context_overrides import ContextOverrides
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant, AssistantVersion

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agent_tui.assistants.versions import ContextOverrides, remember, version_check
+from agent_tui.assistants.context_overrides import ContextOverrides
+from agent_tui.assistants.versions import remember, version_check
 from agent_tui.client.models import Assistant, AssistantVersion
 
 ID = "5f0c0000-0000-4000-8000-000000000001"

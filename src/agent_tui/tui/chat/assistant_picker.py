@@ -35,7 +35,7 @@ from agent_tui.tui.widgets.text import server_text
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from agent_tui.assistants.versions import ContextOverrides
+    from agent_tui.assistants.context_overrides import ContextOverrides
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Assistant
 

@@ -5,7 +5,7 @@ against the active version's (green added, red removed, yellow changed). `a` mak
 highlighted version active, then checks that the server really switched the context:
 the in-memory runtime of `langgraph dev` does not (docs/server-quirks.md). On a mismatch the screen
 says so and the app records the version's context, so every run agent-tui starts with
-this assistant passes it (`assistants.versions.ContextOverrides`).
+this assistant passes it (`assistants.context_overrides.ContextOverrides`).
 
 Dismisses with True when something changed (the list then reloads).
 """

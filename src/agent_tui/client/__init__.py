@@ -1,7 +1,8 @@
 """The shared async API client. Headless: this package never imports Textual."""
 
+from typing import TYPE_CHECKING, Any
+
 from agent_tui.client.agent_server import AgentServerClient
-from agent_tui.client.control_plane import ControlPlaneClient, RevisionWaitTimedOut
 from agent_tui.client.errors import (
     ApiError,
     BadRequest,
@@ -22,6 +23,9 @@ from agent_tui.client.errors import (
 )
 from agent_tui.client.runs import RunStream
 from agent_tui.client.transport import Credentials, RetryPolicy, Transport
+
+if TYPE_CHECKING:
+    from agent_tui.client.control_plane import ControlPlaneClient, RevisionWaitTimedOut
 
 __all__ = [
     "AgentServerClient",
@@ -48,3 +52,13 @@ __all__ = [
     "UnexpectedStatus",
     "ValidationFailed",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The control plane's client (and its request models) loads on first use: the app
+    # connects to an agent server first, and these imports delayed its first screen.
+    if name in ("ControlPlaneClient", "RevisionWaitTimedOut"):
+        from agent_tui.client import control_plane
+
+        return getattr(control_plane, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,6 +27,9 @@ HEAVY = {
     "agent_tui.local.supervisor.embedded_server",
     "agent_tui.local.supervisor.lock",
     "agent_tui.local.project_env.environment",
+    # Only when the app crashes (its traceback), and only to compare versions.
+    "rich.traceback",
+    "agent_tui.assistants.versions",
 }
 
 def is_heavy(module):
@@ -54,6 +57,20 @@ def test_url_start_without_config_file_leaves_client_and_config_models_for_later
     tmp_path: Path,
 ) -> None:
     assert _imported_before_start(tmp_path) == "none"
+
+
+def test_connecting_leaves_the_control_plane_client_for_later() -> None:
+    # What the connect worker imports (in a thread, between the first paint and home).
+    probe = (
+        "import sys\n"
+        "from agent_tui.tui.app import _import_connection_modules\n"
+        "_import_connection_modules()\n"
+        "print(sorted(m for m in sys.modules if 'control_plane' in m))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
 
 
 def test_url_start_with_a_config_file_still_checks_it_first(tmp_path: Path) -> None:

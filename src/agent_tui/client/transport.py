@@ -55,7 +55,8 @@ RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """Exponential backoff with full jitter, for idempotent requests only."""
+    """Exponential backoff with full jitter: idempotent requests, and any request that was
+    never sent (`NOT_SENT`)."""
 
     attempts: int = 3
     base_delay: float = 0.2
@@ -66,6 +67,11 @@ class RetryPolicy:
 
 
 NO_RETRY = RetryPolicy(attempts=1)
+
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+"""Failures before any byte of the request left: safe to try again, whatever the method
+(a loop stalled past the connect timeout — a loaded machine, a long garbage collection —
+sees its timer fire before the connection it already has)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,11 +272,12 @@ class Transport:
         """Send one request; retry only when re-sending it cannot do anything twice.
 
         `idempotent` defaults from the method; read-only POSTs (search, history) pass True.
-        A POST that creates something is never re-sent.
+        A POST that creates something is never re-sent once it was sent (`NOT_SENT`: a
+        connection that never opened is tried again).
         """
         method = method.upper()
         retry = idempotent if idempotent is not None else method in IDEMPOTENT_METHODS
-        attempts = self.retry.attempts if retry else 1
+        attempts = self.retry.attempts
         extra: dict[str, Any] = {}
         if timeout is not None:
             extra["timeout"] = timeout
@@ -286,13 +293,18 @@ class Transport:
                 # A server that took the request and said nothing for a whole read
                 # timeout would only make the user wait as long again per retry (90 s
                 # before the header said offline): a connection that never opened is
-                # worth another try, a silent answer is not.
-                if last or isinstance(exc, httpx.ReadTimeout | httpx.WriteTimeout):
+                # worth another try, a silent answer is not. A request that was never
+                # sent (no connection) is tried again whatever it does: a POST too.
+                if (
+                    last
+                    or not (retry or isinstance(exc, NOT_SENT))
+                    or isinstance(exc, httpx.ReadTimeout | httpx.WriteTimeout)
+                ):
                     raise self.network_error(method, path, exc) from exc
             else:
                 if response.is_success:
                     return response
-                if last or response.status_code not in RETRY_STATUSES:
+                if last or not retry or response.status_code not in RETRY_STATUSES:
                     raise self._status_error(method, path, response)
             await asyncio.sleep(self.retry.delay(attempt))
         raise AssertionError("unreachable")  # pragma: no cover

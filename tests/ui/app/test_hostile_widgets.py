@@ -45,7 +45,7 @@ from tests.support.hostile_screens import (
     hostile_assistant,
 )
 from tests.support.hostile_text import EVERYTHING, MARKER, MARKUP_SHAPES
-from tests.support.screen import toast_saying
+from tests.support.screen import screen_text, toast_saying
 from tests.support.shell import ShellHarness
 from tests.support.store import unique_root
 from tests.support.thread_view import loaded as history_loaded
@@ -324,8 +324,13 @@ async def test_an_untouched_edit_saves_what_the_server_had_and_its_toast_is_iner
         assert isinstance(form, AssistantFormScreen)
         await wait_for(pilot, lambda: form.schema_form is not None, what="the schema's fields")
         await pilot.press("ctrl+s")
-        await toast_saying(pilot, f"Saved {assistant.name[:6]} {MARKER}")
-        drawn_inertly(app, f"Saved {assistant.name[:6]} {MARKER}")
+        saved_toast = f"Saved {assistant.name[:6]} {MARKER}"
+        await toast_saying(pilot, saved_toast)
+        # The toast exists a moment before it is painted (a loaded machine shows the gap).
+        await wait_for(
+            pilot, lambda: saved_toast in screen_text(app), what="the toast painted", workers=False
+        )
+        drawn_inertly(app, saved_toast)
     saved = await client.assistants.get(assistant.assistant_id)
     assert saved.version == 2
     kept = ("name", "description", "metadata", "context")

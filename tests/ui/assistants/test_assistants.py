@@ -78,8 +78,13 @@ async def test_create_from_the_schema_form_checks_fields_before_sending(
         fields = form.schema_form
         assert fields is not None
         assert [spec.name for spec in fields.specs] == ["style", "shout", "token_delay_ms"]
-        hints = " ".join(str(w.render()) for w in fields.query(".field-hint"))
-        assert 'default: "plain"' in hints and "default: 20" in hints
+
+        def hints() -> str:
+            return " ".join(str(w.render()) for w in fields.query(".field-hint"))
+
+        # The fields' rows are mounted a moment after the form has its schema.
+        await wait_for(pilot, lambda: "default: 20" in hints(), what="the fields' hints")
+        assert 'default: "plain"' in hints() and "default: 20" in hints()
 
         form.query_one("#name", Input).focus()
         await pilot.press(*name)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
 import pytest
 
 from agent_tui.client import (
@@ -95,6 +96,39 @@ async def test_a_creating_post_is_never_resent(flaky: FlakyServer) -> None:
     assert len(flaky.requests) == 1
     assert "try again" in str(caught.value)
     assert f"{flaky.url}/threads/x/runs" in str(caught.value)
+
+
+class FirstConnectTimesOut(httpx.AsyncBaseTransport):
+    """The real transport, but the first connection "times out" before anything is sent:
+    what a loop stalled past the connect timeout sees (a real server cannot be made to)."""
+
+    def __init__(self) -> None:
+        self.real = httpx.AsyncHTTPTransport()
+        self.failed = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not self.failed:
+            self.failed = True
+            raise httpx.ConnectTimeout("timed out before connecting", request=request)
+        return await self.real.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.real.aclose()
+
+
+async def test_a_creating_post_that_never_left_is_sent_once_it_can_be() -> None:
+    server = FlakyServer(failures=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    transport = Transport(server.url, retry=FAST_RETRY, http_transport=FirstConnectTimesOut())
+    try:
+        body = await transport.request_json("POST", "/threads", json={})
+    finally:
+        await transport.aclose()
+        server.shutdown()
+        server.server_close()
+    assert "headers" in body
+    assert [r[0] for r in server.requests] == ["POST"]  # made once, not lost, not twice
 
 
 async def test_read_only_posts_may_opt_in_to_retries(flaky: FlakyServer) -> None:

@@ -89,23 +89,22 @@ async def test_read_only_refuses_every_change_with_the_reason(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await loaded(pilot, wait_for, app)
         await select(pilot, wait_for, app, created.assistant_id)
+        reason = "(started with --readonly)"
         await pilot.press("n", "e", "ctrl+d")
+        # Read while they are up: a toast lasts seconds, opening the detail on a loaded
+        # machine may take longer.
+        for what in ("create an assistant", "edit an assistant", "delete an assistant"):
+            await toast_saying(pilot, f"Read-only mode: cannot {what} {reason}")
+        assert app.screen is app.assistants  # no form, no confirmation
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
         detail = app.screen
         assert isinstance(detail, AssistantDetailScreen)
         await wait_for(pilot, lambda: detail.active is not None)
         await pilot.press("down", "a", "e", "ctrl+d")
-        await pilot.pause()
-        assert app.screen is detail  # no form, no confirmation
-        reason = "(started with --readonly)"
-        for what in (
-            "create an assistant",
-            "edit an assistant",
-            "delete an assistant",
-            "set the active version",
-        ):
+        for what in ("set the active version", "edit an assistant", "delete an assistant"):
             await toast_saying(pilot, f"Read-only mode: cannot {what} {reason}")
+        assert app.screen is detail  # no form, no confirmation
     after = await client.assistants.get(created.assistant_id)
     assert (after.version, after.context) == (2, {"step": 2})
 

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from agent_tui.local import EmbeddedAgentServer
 from tests.support.paths import GRAPHS
 
@@ -43,3 +45,12 @@ def guarded_server(project: Path, data: Path) -> Iterator[str]:
     config = guarded_project(project)
     with EmbeddedAgentServer(config, data_dir=data, log_file=data / "server.log") as server:
         yield server.url
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a server on the guarded project, one per test module (bind it in a
+    module: ``guarded = guarded_support.guarded``)."""
+    project = tmp_path_factory.mktemp("guarded")
+    with guarded_server(project, tmp_path_factory.mktemp("guarded-data")) as url:
+        yield url

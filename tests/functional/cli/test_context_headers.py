@@ -7,24 +7,20 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from agent_tui.settings.logs import log_file
 from agent_tui.settings.secrets_store import key_file
+from tests.support import guarded as guarded_support
 from tests.support.cli import cli
-from tests.support.guarded import REFUSAL, TOKEN, guarded_server
+from tests.support.guarded import REFUSAL, TOKEN
 
 VARIABLE = "GUARD_TOKEN_FOR_TESTS"
 
 
-@pytest.fixture(scope="module")
-def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    project = tmp_path_factory.mktemp("guarded")
-    with guarded_server(project, tmp_path_factory.mktemp("guarded-data")) as url:
-        yield url
+guarded = guarded_support.guarded  # the fixture
 
 
 def logged() -> str:

@@ -4,7 +4,6 @@ its value."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,18 +13,15 @@ from agent_tui.settings.config import load_config
 from agent_tui.settings.contexts import resolve_context
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from tests.support.guarded import TOKEN, guarded_server
+from tests.support import guarded as guarded_support
+from tests.support.guarded import TOKEN
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
 VARIABLE = "GUARD_TOKEN_FOR_THE_APP"
 
 
-@pytest.fixture(scope="module")
-def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    project = tmp_path_factory.mktemp("guarded")
-    with guarded_server(project, tmp_path_factory.mktemp("guarded-data")) as url:
-        yield url
+guarded = guarded_support.guarded  # the fixture
 
 
 @pytest.fixture

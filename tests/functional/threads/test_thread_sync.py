@@ -6,6 +6,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient, NotFound
 from agent_tui.client.models import Thread
+from agent_tui.threads.history import HistoryRow
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
 
@@ -77,3 +78,30 @@ async def test_a_missing_thread_raises_and_loads_nothing(client: AgentServerClie
     with pytest.raises(NotFound):
         await sync.open()
     assert sync.thread is None and sync.history.rows == []
+
+
+async def test_a_change_made_while_the_newer_checkpoints_load_is_seen_by_the_next_check(
+    client: AgentServerClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run elsewhere that ends while the view loads its first checkpoints: the view's
+    next check must still see the thread changed, or the last checkpoints never come in."""
+    thread = await counter_thread(client)
+    sync = ThreadSync(client, thread.thread_id, page_size=100)
+    await sync.open()
+    head = sync.history.rows[0]
+    load_newer = sync.history.load_newer
+
+    async def load_then_fork_elsewhere() -> list[HistoryRow]:
+        fresh = await load_newer()
+        # Someone else's change lands after the history read, before the view is done.
+        await client.threads.update_state(
+            thread.thread_id, {"n": 100}, as_node="dbl", checkpoint_id=head.checkpoint_id
+        )
+        return fresh
+
+    monkeypatch.setattr(sync.history, "load_newer", load_then_fork_elsewhere)
+    assert await sync.load_newer() == []
+    monkeypatch.undo()
+    assert await sync.changed_on_server()
+    fresh = await sync.load_newer()
+    assert [row.state.values["n"] for row in fresh] == [100]

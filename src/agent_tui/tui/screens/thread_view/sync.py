@@ -60,14 +60,18 @@ class ThreadSync:
 
     async def load_newer(self) -> list[HistoryRow]:
         """The checkpoints made since loading (now at the top of `history`), and the
-        thread again (its status)."""
+        thread again (its status).
+
+        The thread is read before the history: it is what the next `changed_on_server`
+        compares with, so a change landing during the history read (a run ending) still
+        reads as a change then. Read after, it would hide that run's last checkpoints."""
         async with self._lock:
             if not self.history.rows:
                 # An empty thread's history was "exhausted" at open; a run since
                 # made its first checkpoints.
                 self.history.exhausted = False
-            fresh = await self.history.load_newer()
             self.thread = await self.client.threads.get(self.thread_id)
+            fresh = await self.history.load_newer()
         return fresh
 
     async def changed_on_server(self) -> bool:

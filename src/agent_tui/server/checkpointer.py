@@ -17,8 +17,9 @@ langgraph-api calls four methods beyond the required ones when they are overridd
 (``_checkpointer/_adapter.py``, `CheckpointerCapabilities`): ``adelete_thread``,
 ``adelete_for_runs`` (``multitask_strategy="rollback"``), ``acopy_thread``
 (``POST /threads/{id}/copy``, else a slow generic copy) and ``aprune`` (thread pruning); the
-last three are a few SQL statements each here. A checkpoint's run is in its metadata: the
-adapter puts the config's ``run_id`` there (``_enrich_metadata``).
+last three run synchronous forms of our own (`SqliteSaver` has none), a few SQL statements
+each. A checkpoint's run is in its metadata: the adapter puts the config's ``run_id`` there
+(``_enrich_metadata``).
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class DurableSqliteSaver(SqliteSaver):
     aput_writes = _off_loop_as("put_writes")
     aget_delta_channel_history = _off_loop_as("get_delta_channel_history")
     adelete_thread = _off_loop_as("delete_thread")
+    adelete_for_runs = _off_loop_as("delete_for_runs")
+    acopy_thread = _off_loop_as("copy_thread")
+    aprune = _off_loop_as("prune")
 
     async def alist(
         self, config: RunnableConfig | None, **options: Any
@@ -80,10 +84,8 @@ class DurableSqliteSaver(SqliteSaver):
         for item in await self._off_loop(lambda: list(self.list(config, **options))):
             yield item
 
-    async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
-        await self._off_loop(self._delete_for_runs, [str(run_id) for run_id in run_ids])
-
-    def _delete_for_runs(self, runs: list[str]) -> None:
+    def delete_for_runs(self, run_ids: Iterable[str]) -> None:
+        runs = [str(run_id) for run_id in run_ids]
         if not runs:
             return
         marks = ",".join("?" * len(runs))
@@ -96,35 +98,28 @@ class DurableSqliteSaver(SqliteSaver):
             )
             cur.execute(f"DELETE FROM checkpoints WHERE {_RUN} IN ({marks})", runs)
 
-    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
-        await self._off_loop(self._copy_thread, str(source_thread_id), str(target_thread_id))
-
-    def _copy_thread(self, source: str, target: str) -> None:
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         with self.cursor() as cur:
+            # The metadata's thread_id, where it has one, names the copy.
             cur.execute(
                 "INSERT OR REPLACE INTO checkpoints SELECT ?, checkpoint_ns, checkpoint_id, "
-                "parent_checkpoint_id, type, checkpoint, CASE WHEN json_type(CAST(metadata AS "
-                "TEXT), '$.thread_id') IS NULL THEN metadata ELSE CAST(json_set(CAST(metadata "
-                "AS TEXT), '$.thread_id', ?) AS BLOB) END FROM checkpoints WHERE thread_id = ?",
-                (target, target, source),
+                "parent_checkpoint_id, type, checkpoint, CAST(json_replace(CAST(metadata AS "
+                "TEXT), '$.thread_id', ?) AS BLOB) FROM checkpoints WHERE thread_id = ?",
+                (str(target_thread_id), str(target_thread_id), str(source_thread_id)),
             )
             cur.execute(
                 "INSERT OR REPLACE INTO writes SELECT ?, checkpoint_ns, checkpoint_id, task_id, "
                 "task_path, idx, channel, type, value FROM writes WHERE thread_id = ?",
-                (target, source),
+                (str(target_thread_id), str(source_thread_id)),
             )
 
-    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        threads = [str(thread_id) for thread_id in thread_ids]
-        if strategy == "keep_latest":
-            await self._off_loop(self._keep_latest, threads)
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        if strategy != "keep_latest":
+            for thread_id in thread_ids:
+                self.delete_thread(thread_id)
             return
-        for thread_id in threads:
-            await self.adelete_thread(thread_id)
-
-    def _keep_latest(self, threads: list[str]) -> None:
         with self.cursor() as cur:
-            for thread_id in threads:
+            for thread_id in map(str, thread_ids):
                 # Checkpoint ids are time-ordered: the newest of a namespace is its max.
                 cur.execute(
                     "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id NOT IN "
@@ -144,8 +139,7 @@ def _connect() -> sqlite3.Connection:
     os.makedirs(DATA_FOLDER, exist_ok=True)
     # Used only from the saver's own thread (check_same_thread: it is opened on another).
     conn = sqlite3.connect(DATABASE, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # WAL: set by the saver's setup
     return conn
 
 
@@ -155,12 +149,11 @@ async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     loop): each gets its own connection to the one database, used from one thread."""
     thread = OneThread("agent-tui-checkpoints")
     try:
-        conn = await thread.run(_connect)
-        saver = DurableSqliteSaver(conn, thread)
+        saver = DurableSqliteSaver(await thread.run(_connect), thread)
         try:
             await thread.run(saver.setup)
             yield saver
         finally:
-            await thread.run(conn.close)
+            await thread.run(saver.conn.close)
     finally:
         thread.shutdown()

@@ -63,8 +63,8 @@ class Saver:
         self.problem: str | None = None
         self._conn: record_table.Connection | None = None
         self._tables: dict[str, RecordTable] = {}
+        # The next save: urgent (a Handle, two turns later) or background (a TimerHandle).
         self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
-        self._urgent = False
         self._pending: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.saves = 0
@@ -80,10 +80,9 @@ class Saver:
             for kept in upstream.runtime_stores():
                 if kept.default_factory is int:
                     continue  # the retry counts: the runtime never loads them (0.34-0.36)
-                table = self._tables.get(kept.filename)
-                if table is None:
-                    table = self._tables[kept.filename] = RecordTable(self._conn, kept.filename)
-                table.write(kept)
+                if kept.filename not in self._tables:
+                    self._tables[kept.filename] = RecordTable(self._conn, kept.filename)
+                self._tables[kept.filename].write(kept)
             self._conn.commit()  # one transaction: the save is kept whole or not at all
         except (OSError, sqlite3.Error) as exc:
             if self._conn is not None:
@@ -116,18 +115,15 @@ class Saver:
             self._pending = loop.create_future()
             # Its outcome read even when nobody waits (no "exception never retrieved").
             self._pending.add_done_callback(lambda done: done.cancelled() or done.exception())
-        if self._handle is not None and urgent and not self._urgent:
-            self._handle.cancel()  # a background save, not due yet: now instead
-            self._handle = None
-        if self._handle is None:
-            self._urgent = urgent
-            self._handle = (
+        if self._handle is None or (urgent and isinstance(self._handle, asyncio.TimerHandle)):
+            if self._handle is not None:
+                self._handle.cancel()  # a background save (a timer), not due yet: now instead
+            if urgent:
                 # Two turns of the loop later: answers that start in those turns (runs
                 # started together) share the save (a third fewer saves, 8 at a time).
-                loop.call_soon(loop.call_soon, self._save_now)
-                if urgent
-                else loop.call_later(self.BACKGROUND_DELAY, self._save_now)
-            )
+                self._handle = loop.call_soon(loop.call_soon, self._save_now)
+            else:
+                self._handle = loop.call_later(self.BACKGROUND_DELAY, self._save_now)
         return self._pending
 
     def soon_from_any_thread(self) -> None:
@@ -244,12 +240,8 @@ class SaveBeforeAnswer:
         if scope["type"] != "http" or not changes(scope["method"], scope["path"]):
             await self.app(scope, receive, send)
             return
-        if SAVER.problem is not None:
-            try:
-                await SAVER.saved()
-            except SaveError as exc:
-                await _refuse(send, str(exc.strerror))
-                return
+        if SAVER.problem is not None and not await _saved_or_refused(send):
+            return
         refused = streamed = False
 
         async def send_after_save(message: Message) -> None:
@@ -260,15 +252,11 @@ class SaveBeforeAnswer:
                 streamed = _streamed(message)
                 # Before any 200, streams included: a write that cannot be kept is
                 # answered 507, never a 200 cut short.
-                try:
-                    await SAVER.saved()
-                except SaveError as exc:
-                    refused = True
-                    await _refuse(send, str(exc.strerror))
-                    return
+                refused = not await _saved_or_refused(send)
             elif streamed and not message.get("more_body", False):
                 await SAVER.saved()  # a failure cuts the answer short
-            await send(message)
+            if not refused:
+                await send(message)
 
         await self.app(scope, receive, send_after_save)
 
@@ -279,11 +267,17 @@ def _streamed(start: Message) -> bool:
     return not any(name.lower() == b"content-length" for name, _ in start.get("headers", ()))
 
 
-async def _refuse(send: Send, reason: str) -> None:
-    body = json.dumps({"detail": reason}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    await send({"type": "http.response.start", "status": 507, "headers": headers})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+async def _saved_or_refused(send: Send) -> bool:
+    """Whether `SAVER` saved; if not, the answer is ``507`` with the reason, sent here."""
+    try:
+        await SAVER.saved()
+    except SaveError as exc:
+        body = json.dumps({"detail": str(exc.strerror)}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 507, "headers": headers})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+        return False
+    return True
 
 
 @contextlib.asynccontextmanager

@@ -30,6 +30,7 @@ SCHEMA = (
     " UNIQUE (file, key, position))"
 )
 PUT = "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)"
+CUT = "DELETE FROM records WHERE file = ? AND key = ? AND position >= ?"
 FULL_EVERY = 200
 
 
@@ -48,8 +49,7 @@ def connect(path: str = DATABASE) -> Connection:
     assert isinstance(conn, Connection)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute(SCHEMA)
-    conn.commit()
+    conn.execute(SCHEMA)  # sqlite3 opens no transaction for it: nothing to commit
     return conn
 
 
@@ -71,13 +71,6 @@ class RecordTable:
             self._values.clear()
             self.conn.execute("DELETE FROM records WHERE file = ?", (self.file,))
         self._saves += 1
-        self._write(mapping)
-
-    def forget(self) -> None:
-        """What is known saved is not (a transaction undone): the next save writes all."""
-        self._saves = 0
-
-    def _write(self, mapping: Mapping[Any, Any]) -> None:
         execute, file = self.conn.execute, self.file
         for key, value in list(mapping.items()):
             if isinstance(value, list) and set(map(type, value)) <= {dict}:
@@ -95,32 +88,29 @@ class RecordTable:
             self._values.pop(key, None)
             execute("DELETE FROM records WHERE file = ? AND key = ?", (file, _key(key)))
 
+    def forget(self) -> None:
+        """What is known saved is not (a transaction undone): the next save writes all."""
+        self._saves = 0
+
     def _write_list(self, key: Any, records: list[dict[Any, Any]]) -> None:
-        known = key in self._lists
         copies = self._lists.get(key, [])
         kept = min(len(records), len(copies))
         try:
-            changed = list(
-                itertools.compress(range(kept), map(operator.ne, copies[:kept], records))
-            )
+            changed = list(itertools.compress(range(kept), map(operator.ne, copies, records)))
         except (TypeError, ValueError):  # a value that cannot tell whether it is equal
             changed = list(range(kept))
         changed.extend(range(kept, len(records)))
-        if known and not changed and len(records) == len(copies):
+        if not changed and len(records) == len(copies) and key in self._lists:
             return
         copies = copies[: len(records)] + [{}] * (len(records) - len(copies))
         for position in changed:
             copies[position] = dict(records[position])
         self._lists[key] = copies
         blob = _key(key)
-        self.conn.execute(
-            "DELETE FROM records WHERE file = ? AND key = ? AND position >= ?",
-            (self.file, blob, len(records)),
-        )
+        self.conn.execute(CUT, (self.file, blob, len(records)))
         self.conn.execute(PUT, (self.file, blob, -1, None))
-        self.conn.executemany(
-            PUT, ((self.file, blob, p, pickle.dumps(records[p], 5)) for p in changed)
-        )
+        rows = ((self.file, blob, p, pickle.dumps(records[p], 5)) for p in changed)
+        self.conn.executemany(PUT, rows)
 
 
 def _key(key: Any) -> bytes:

@@ -35,8 +35,7 @@ def mark_running() -> bool:
     (a crash, a kill)."""
     os.makedirs(DATA_FOLDER, exist_ok=True)
     crashed = os.path.exists(RUNNING)
-    with open(RUNNING, "w"):
-        pass
+    open(RUNNING, "w").close()
     return crashed
 
 
@@ -61,15 +60,13 @@ def set_aside(path: str) -> str:
     return os.path.abspath(target)
 
 
-def check_databases(*, after_crash: bool) -> list[str]:
-    """Check each database of the data folder; what was done about damage (logged too)."""
-    said = []
+def check_databases(*, after_crash: bool) -> None:
+    """Check each database of the data folder; what was done about damage is logged."""
     for name in DATABASES:
         path = os.path.join(DATA_FOLDER, name)
         if not os.path.exists(path):
             continue
-        thorough = after_crash or os.path.getsize(path) <= QUICK_CHECK_UP_TO
-        problem = _problem(path, thorough=thorough)
+        problem = _problem(path, thorough=after_crash or os.path.getsize(path) <= QUICK_CHECK_UP_TO)
         if problem is None:
             continue
         try:
@@ -81,8 +78,6 @@ def check_databases(*, after_crash: bool) -> list[str]:
                 f"without it; the damaged file is kept at {kept}"
             )
         logger.error(message)
-        said.append(message)
-    return said
 
 
 def _problem(path: str, *, thorough: bool) -> str | None:
@@ -112,18 +107,18 @@ def _salvage(path: str, problem: str) -> str:
             "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
             "AND name NOT LIKE 'sqlite_%' ORDER BY type = 'table' DESC"
         ).fetchall()
+        # The tables (listed first) with their rows, then indexes, triggers and views.
         for kind, name, sql in schema:
-            if kind == "table":
-                target.execute(sql)
-                rows, missing = _rows(source, name)
-                if rows:
-                    marks = ", ".join("?" * len(rows[0]))
-                    target.executemany(f'INSERT OR IGNORE INTO "{name}" VALUES ({marks})', rows)
-                kept, lost = kept + len(rows), lost + missing
-        for kind, _, sql in schema:
             if kind != "table":
                 with contextlib.suppress(sqlite3.DatabaseError):
                     target.execute(sql)
+                continue
+            target.execute(sql)
+            rows, missing = _rows(source, name)
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                target.executemany(f'INSERT OR IGNORE INTO "{name}" VALUES ({marks})', rows)
+            kept, lost = kept + len(rows), lost + missing
         target.commit()
     aside = set_aside(path)
     os.replace(rebuilt, path)
@@ -137,15 +132,13 @@ def _salvage(path: str, problem: str) -> str:
 def _rows(source: sqlite3.Connection, table: str) -> tuple[list[tuple[object, ...]], int]:
     """Every readable row of ``table``, and how many could not be read: row by row, so a
     damaged page costs only its rows."""
+    rows: list[tuple[object, ...]] = []
     try:
         top = source.execute(f'SELECT max(rowid) FROM "{table}"').fetchone()[0] or 0
-    except sqlite3.DatabaseError:
-        top = None
-    rows: list[tuple[object, ...]] = []
-    if top is None:  # the end of the table is unreadable: as far as a scan gets
+    except sqlite3.DatabaseError:  # the end of the table is unreadable: as far as a scan gets
         with contextlib.suppress(sqlite3.DatabaseError):
             for row in source.execute(f'SELECT * FROM "{table}"'):
-                rows.append(row)
+                rows.append(row)  # each kept as read: the scan may fail further on
         return rows, 1
     lost = 0
     for rowid in range(1, top + 1):

@@ -17,6 +17,8 @@ T = TypeVar("T")
 
 Outcome = tuple[bool, Any]
 """``(True, result)`` or ``(False, exception)``."""
+Batch = list[tuple[Callable[[], Any], asyncio.Future[Any]]]
+"""Calls and their callers' futures."""
 
 
 class OneThread:
@@ -24,7 +26,7 @@ class OneThread:
 
     def __init__(self, name: str) -> None:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._queue: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        self._queue: Batch = []
         self._busy = False
 
     async def run(self, call: Callable[[], T]) -> T:
@@ -40,15 +42,11 @@ class OneThread:
         done = asyncio.wrap_future(self._executor.submit(_run_all, [c for c, _ in batch]))
         done.add_done_callback(lambda finished: self._answer(batch, finished))
 
-    def _answer(
-        self, batch: list[tuple[Callable[[], Any], asyncio.Future[Any]]], finished: Any
-    ) -> None:
+    def _answer(self, batch: Batch, finished: asyncio.Future[list[Outcome]]) -> None:
+        """``finished`` holds an outcome per call: `_run_all` catches what a call raises,
+        and nothing cancels it (``shutdown`` lets the calls sent run)."""
         self._busy = False
-        if finished.cancelled() or finished.exception() is not None:
-            outcomes: list[Outcome] = [(False, RuntimeError("the call was not run"))] * len(batch)
-        else:
-            outcomes = finished.result()
-        for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+        for (_, future), (ok, value) in zip(batch, finished.result(), strict=True):
             if future.done():  # its caller was cancelled: nobody reads the outcome
                 continue
             if ok:

@@ -43,8 +43,7 @@ def durable(served: Starlette) -> Starlette:
     return served
 
 
-_gone = upstream.missing_after_start()
-if _gone:
+if _gone := upstream.missing_after_start():
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
 upstream.wake_queue_on(WAKEUP.wait)
 if os.environ.get(VOLATILE) == "1":

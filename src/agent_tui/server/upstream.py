@@ -77,11 +77,8 @@ def runtime_stores() -> list[Saveable]:
     """(1) The dictionaries the runtime would save, in its registry's order."""
     from langgraph_runtime_inmem import _persistence
 
-    found = []
-    for ref in list(_persistence._stores.values()):
-        if (kept := ref()) is not None:
-            found.append(kept)
-    return found
+    stores = [ref() for ref in list(_persistence._stores.values())]
+    return [kept for kept in stores if kept is not None]  # weak references: None once gone
 
 
 def stop_runtime_writer() -> None:
@@ -95,24 +92,19 @@ RUNTIME_REQUEUES_FROM = (0, 36)
 """The first langgraph-runtime-inmem series that requeues cut-off runs itself (5)."""
 
 
-def runtime_requeues_cut_off_runs() -> bool:
-    major, minor = series(metadata.version("langgraph-runtime-inmem")).split(".")
-    return (int(major), int(minor)) >= RUNTIME_REQUEUES_FROM
-
-
 def requeue_cut_off_runs(records: dict[Any, Any]) -> list[str]:
     """(5) The runs of ``records`` (the runtime's saved dictionary, before it loads it)
     left ``running`` become ``pending`` again, as 0.36 does at start, unless the installed
     runtime does it itself. Returns their ids."""
     runs = records.get("runs")
-    if not isinstance(runs, list) or runtime_requeues_cut_off_runs():
+    major, minor = series(metadata.version("langgraph-runtime-inmem")).split(".")
+    if not isinstance(runs, list) or (int(major), int(minor)) >= RUNTIME_REQUEUES_FROM:
         return []
     now = datetime.now(UTC)
     requeued = []
     for run in runs:
         if isinstance(run, dict) and run.get("status") == "running":
-            run["status"] = "pending"
-            run["updated_at"] = now
+            run.update(status="pending", updated_at=now)
             requeued.append(str(run.get("run_id")))
     return requeued
 

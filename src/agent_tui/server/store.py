@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
-import aiosqlite
 from langgraph.store.base import Op, Result
 from langgraph.store.sqlite.aio import AsyncSqliteStore
 from starlette.exceptions import HTTPException
@@ -45,16 +44,15 @@ class DurableSqliteStore(AsyncSqliteStore):
 async def store() -> AsyncIterator[AsyncSqliteStore]:
     os.makedirs(DATA_FOLDER, exist_ok=True)
     settings: dict[str, Any] = json.loads(os.environ.get("LANGGRAPH_STORE") or "{}")
-    async with aiosqlite.connect(DATABASE, isolation_level=None) as conn:
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        index = settings.get("index")
-        if index and isinstance(index.get("embed"), str):
-            # ``./embed.py:fn`` or ``openai:text-embedding-3-small``, as langgraph-api's
-            # own store reads it (its public `resolve_embeddings`).
-            from langgraph_api.graph import resolve_embeddings
+    index, ttl = settings.get("index"), settings.get("ttl")
+    if index and isinstance(index.get("embed"), str):
+        # ``./embed.py:fn`` or ``openai:text-embedding-3-small``, as langgraph-api's
+        # own store reads it (its public `resolve_embeddings`).
+        from langgraph_api.graph import resolve_embeddings
 
-            index = {**index, "embed": resolve_embeddings(index)}
-        kept = DurableSqliteStore(conn, index=index, ttl=settings.get("ttl"))
+        index = {**index, "embed": resolve_embeddings(index)}
+    async with DurableSqliteStore.from_conn_string(DATABASE, index=index, ttl=ttl) as kept:
+        await kept.conn.execute("PRAGMA journal_mode=WAL")
+        await kept.conn.execute("PRAGMA synchronous=NORMAL")
         await kept.setup()
         yield kept

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -28,6 +29,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
+from tests.support import gc_pauses
 from tests.support.aegra import AegraStack, start_aegra_stack
 
 TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
@@ -40,6 +42,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # Before any test module is imported, so even import-time path lookups are isolated.
     _saved_home.append(os.environ.get(_HOME_KEY))
     os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")
+    gc_pauses.install()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # What is alive once the tests are collected (modules, classes, functions: most of
+    # the objects of a test process) lives to the end: frozen, every later full garbage
+    # collection skips it. Without it each took 0.3-1 s of a loaded machine's time, a
+    # pause of everything in the process (a connect's timeout ran out meanwhile).
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    gc_pauses.current_test[0] = item.nodeid
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

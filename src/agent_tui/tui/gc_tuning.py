@@ -28,8 +28,9 @@ held back that way the app grew by 100 MB every 5 s (`benchmarks/endless_stream.
 So while a run streams the process's memory is watched too: once it grew by
 `STREAMING_GROWTH_MB` since the last full collection, one runs at once. And memory a
 collection frees stays with the process unless handed back (glibc keeps freed heap
-pages): `release_memory_soon()` collects and hands it back after a run ends; when a chat
-is left, `tui/memory_release.py` does, the frozen objects included.
+pages): `release_memory_soon()` collects and hands it back after a run that grew the
+process by `RELEASE_AFTER_GROWTH_MB`; when a chat is left, `tui/memory_release.py` does,
+the frozen objects included.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ STREAMING_FULL_THRESHOLD = 200
 # Growth of the process's memory while streaming that brings a full collection at once.
 STREAMING_GROWTH_MB = 64
 RELEASE_DELAY_S = 1.0  # after a run's end or a chat's unmount, time for what it frees
+# Growth of the process's memory since the last release that makes a run's end release.
+RELEASE_AFTER_GROWTH_MB = 16
 
 _streams = 0  # runs streaming now (several thread views may each follow one)
 _full_threshold = THRESHOLDS[2]  # what `streaming()` puts back
@@ -112,17 +115,31 @@ def _malloc_trim() -> Callable[[int], Any] | None:
 _trim = _malloc_trim()
 
 
+_released_at: list[float] = []  # resident MB after the last `release_memory()`
+
+
 def release_memory() -> None:
     """Collect everything, then hand the freed heap pages back to the system."""
     gc.collect()
     if _trim is not None:
         _trim(0)
+    _released_at[:] = [mb] if (mb := resident_mb()) is not None else []
+
+
+def release_if_grown() -> None:
+    """`release_memory()` when the process grew by `RELEASE_AFTER_GROWTH_MB` since the
+    last one (or there was none): a long answer's garbage is collected and handed back,
+    while a short turn's is left to the collector's own rhythm — a full collection walks
+    every object the app holds, a pause of 0.1-0.5 s after every run otherwise."""
+    now = resident_mb()
+    if now is None or not _released_at or now - _released_at[0] >= RELEASE_AFTER_GROWTH_MB:
+        release_memory()
 
 
 def release_memory_soon(delay: float = RELEASE_DELAY_S) -> None:
-    """`release_memory()` in `delay` seconds, from the running event loop (if any)."""
+    """`release_if_grown()` in `delay` seconds, from the running event loop (if any)."""
     with contextlib.suppress(RuntimeError):
-        asyncio.get_running_loop().call_later(delay, release_memory)
+        asyncio.get_running_loop().call_later(delay, release_if_grown)
 
 
 class _GrowthWatch:

@@ -31,8 +31,12 @@ import gc
 import logging
 import time
 import weakref
+from typing import TYPE_CHECKING
 
 from agent_tui.tui.gc_tuning import release_memory
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 logger = logging.getLogger(__name__)
 
@@ -77,16 +81,21 @@ def _clear_style_memo() -> None:
         clear()
 
 
-def release_when_gone(left: object) -> None:
+def release_when_gone(left: Widget) -> None:
     """`release_everything()` soon, from the running event loop (if any), and again
     while `left` (the widget being unmounted) is still alive when the timers of the
-    requests its screen made have run out (see `_retry_after`)."""
+    requests its screen made have run out (see `_retry_after`) — while its app runs: an
+    app that has stopped frees everything when its process ends (and a test process,
+    which runs app after app on one loop, would pay for each again and again)."""
     with contextlib.suppress(RuntimeError):
         loop = asyncio.get_running_loop()
         gone = weakref.ref(left)
+        app = weakref.ref(left.app)
         retries = _retry_after()
 
         def attempt() -> None:
+            if (running := app()) is None or not running.is_running:
+                return
             _drop_cancelled_timers(loop)
             # At the loop's next turn: the cancelled timers are gone then.
             loop.call_soon(release, context=contextvars.Context())

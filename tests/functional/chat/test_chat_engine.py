@@ -399,7 +399,11 @@ async def test_cancel_pressed_right_after_sending_cancels_the_run(
             events.append(event)
     assert finished(events).state == "cancelled"
     assert all(len(text.split()) < 2000 for text in session.transcript.ai_texts())
-    assert (await client.threads.get(session.thread_id)).status == "interrupted"
+    # The run is cancelled whether it had started or not; the thread says `interrupted`
+    # only when it had (the runtime leaves a thread whose run never began `idle`).
+    [run] = await client.runs.list(session.thread_id)
+    assert run.status == "interrupted"
+    assert (await client.threads.get(session.thread_id)).status in {"interrupted", "idle"}
     assert not await session.cancel()  # nothing left to cancel
 
 

@@ -87,10 +87,13 @@ async def test_t_shows_the_timeline_and_a_pause_at_a_breakpoint_is_no_nodes_time
 
         # `dbl` ran in the second run: timed from that run's start, not from the pause.
         await wait_for(pilot, lambda: " ms " in line_of("2 dbl"), what="dbl timed in ms")
-        assert re.fullmatch(r"\s*⋯ 1\.5\d s with nothing running", line_of("⋯")), line_of("⋯")
+        # 1.5 s, and the time the server's queue took to find the delayed run (it looks
+        # every 0.5 s; later on a loaded machine).
+        pause = re.fullmatch(r"\s*⋯ (\d\.\d\d) s with nothing running", line_of("⋯"))
+        assert pause and 1.5 <= float(pause[1]) < 3.0, line_of("⋯")
         slowest = line_of("slowest:")
         assert slowest.endswith(" running)") and " s of " not in slowest, slowest
-        assert line_of("not counted:").startswith("not counted: 1.5")
+        assert line_of("not counted:").startswith(f"not counted: {pause[1]}"), line_of("not")
 
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)

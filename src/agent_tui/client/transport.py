@@ -44,6 +44,24 @@ DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=30.0, write=30.0, pool=10.0)
 # silence of this long means the connection is dead, not that the run is slow.
 STREAM_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=30.0, pool=10.0)
 
+LOOPBACK_CONNECT = 60.0
+"""The connect timeout for a server on this machine. The kernel completes a connection
+to a listening loopback socket however busy the server is (and refuses one at once when
+nothing listens), so a connect to it is late only when our own process was held up — a
+loaded machine, a long garbage collection: seen as `ConnectTimeout`s in a test process
+beside a second test suite. Waiting is better than failing a request that is fine."""
+
+
+def _for_host(timeout: httpx.Timeout | float, loopback: bool) -> httpx.Timeout:
+    """``timeout``, with `LOOPBACK_CONNECT` for a loopback server's connect."""
+    timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+    if not loopback or timeout.connect is None or timeout.connect >= LOOPBACK_CONNECT:
+        return timeout
+    return httpx.Timeout(
+        connect=LOOPBACK_CONNECT, read=timeout.read, write=timeout.write, pool=timeout.pool
+    )
+
+
 # An idle connection is given up before the server's own limit (uvicorn's, and so
 # langgraph-api's, is 5 s; httpx's default is the same 5 s): at an equal limit, a request
 # sent as the server closes the connection is lost (`ReadError` on a `POST`, which is not
@@ -191,12 +209,13 @@ class Transport:
         self.credentials = credentials or Credentials()
         self.retry = retry or RetryPolicy()
         self.capabilities = Capabilities()  # what this server turned out not to offer
+        self._loopback = _is_loopback(self.base_url)
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
             # Proxy settings from the environment must not catch a loopback server.
-            trust_env=not _is_loopback(self.base_url),
+            trust_env=not self._loopback,
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
-            timeout=timeout,
+            timeout=_for_host(timeout, self._loopback),
             limits=LIMITS,
             transport=http_transport,
             event_hooks={"request": [_log_request], "response": [_log_response, self._answered]},
@@ -280,7 +299,7 @@ class Transport:
         attempts = self.retry.attempts
         extra: dict[str, Any] = {}
         if timeout is not None:
-            extra["timeout"] = timeout
+            extra["timeout"] = _for_host(timeout, self._loopback)
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
@@ -379,7 +398,11 @@ class Transport:
         method = method.upper()
         try:
             request = self._client.build_request(
-                method, path, params=params, timeout=timeout, **_body(json, headers)
+                method,
+                path,
+                params=params,
+                timeout=_for_host(timeout, self._loopback),
+                **_body(json, headers),
             )
         except (httpx.InvalidURL, UnicodeEncodeError) as exc:
             raise self.invalid_url(method, path, exc) from exc

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -21,6 +23,7 @@ from agent_tui.client import (
     ServerError,
     Transport,
 )
+from agent_tui.client.transport import NO_RETRY
 
 SECRET = "lsv2_sk_0123456789abcdef0123456789abcdef_0123456789"
 
@@ -131,6 +134,27 @@ async def test_a_creating_post_that_never_left_is_sent_once_it_can_be() -> None:
         server.server_close()
     assert "headers" in body
     assert [r[0] for r in server.requests] == ["POST"]  # made once, not lost, not twice
+
+
+async def test_a_stalled_process_does_not_fail_a_connect_to_a_loopback_server(
+    flaky: FlakyServer,
+) -> None:
+    """The process is held up (a long garbage collection on a loaded machine) while a
+    connection to a server on this machine opens: the kernel has opened it meanwhile, and
+    the request goes through, even with a short connect timeout and no retry."""
+    flaky.failures = 0
+    timeout = httpx.Timeout(connect=0.2, read=30.0, write=30.0, pool=10.0)
+    transport = Transport(flaky.url, timeout=timeout, retry=NO_RETRY)
+    try:
+        sent = asyncio.ensure_future(transport.request_json("POST", "/threads", json={}))
+        while not sent.done():  # each turn of the loop held up past the connect timeout
+            time.sleep(0.3)  # noqa: ASYNC251 (the stall is the point)
+            await asyncio.sleep(0)
+        body = sent.result()
+    finally:
+        await transport.aclose()
+    assert "headers" in body
+    assert [r[0] for r in flaky.requests] == ["POST"]
 
 
 async def test_read_only_posts_may_opt_in_to_retries(flaky: FlakyServer) -> None:

@@ -150,6 +150,7 @@ def checked_http(url: str, api_key: str) -> httpx.AsyncClient:
         transport=SpecCheckingTransport(),
         headers={"X-Api-Key": api_key},
         trust_env=False,
+        timeout=60,
     )
 
 

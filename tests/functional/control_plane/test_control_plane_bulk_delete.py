@@ -70,7 +70,7 @@ async def test_bulk_delete_with_unknown_ids_is_a_partial_success(
 ) -> None:
     found, unknown = await create(http), str(uuid.uuid4())
     # 207 is in the operation's description, not its responses: checked as its 200.
-    async with httpx.AsyncClient(base_url=control_plane.url, trust_env=False) as raw:
+    async with httpx.AsyncClient(base_url=control_plane.url, trust_env=False, timeout=60) as raw:
         response = await raw.delete(
             "/v2/deployments",
             params=[("deployment_ids", found), ("deployment_ids", unknown)],

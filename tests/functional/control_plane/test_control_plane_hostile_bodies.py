@@ -262,7 +262,7 @@ async def test_what_an_older_version_stored_from_such_bodies_can_be_listed_and_d
     data = tmp_path / "cp"
     with LocalControlPlane(data) as plane:
         async with httpx.AsyncClient(
-            base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False
+            base_url=plane.url, headers={"X-Api-Key": plane.api_key}, trust_env=False, timeout=60
         ) as raw:
             created = (await raw.post("/v2/deployments", json=create_body("stored"))).json()
     # As an older version stored them: NaN, lone surrogates (in a document and a column).

@@ -27,7 +27,7 @@ def no_key_in_environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 async def status_with(url: str, key: str) -> int:
     async with httpx.AsyncClient(
-        base_url=url, transport=SpecCheckingTransport(), trust_env=False
+        base_url=url, transport=SpecCheckingTransport(), trust_env=False, timeout=60
     ) as http:
         return (await http.get("/v2/deployments", headers={"X-Api-Key": key})).status_code
 

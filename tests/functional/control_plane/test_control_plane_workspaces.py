@@ -84,7 +84,7 @@ async def test_another_workspace_neither_lists_nor_reaches_a_deployment(
     assert all(answer.json()["detail"] == f"Deployment ID {did} not found." for answer in tried)
     headers = {"X-Api-Key": control_plane.api_key, **theirs}
     async with httpx.AsyncClient(
-        base_url=control_plane.url, headers=headers, trust_env=False
+        base_url=control_plane.url, headers=headers, trust_env=False, timeout=60
     ) as raw:  # routes beyond the spec: not checked against it
         not_in_spec = [
             await raw.get(f"{base}/revisions/{rid}/logs"),

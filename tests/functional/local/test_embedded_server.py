@@ -105,7 +105,7 @@ async def test_demo_server_serves_its_graphs_and_stop_leaves_nothing(tmp_path: P
         pid, port = server.pid, server.port
         assert pid is not None and port is not None
         assert server.url == f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=server.url, trust_env=False) as client:
+        async with httpx.AsyncClient(base_url=server.url, trust_env=False, timeout=60) as client:
             found = (await client.post("/assistants/search", json={"graph_id": "chat"})).json()
         assert [(a["graph_id"], a["name"]) for a in found] == [("chat", "chat")]
         assert found[0]["description"].startswith("Demo chat (no LLM)")

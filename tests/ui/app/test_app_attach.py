@@ -54,7 +54,7 @@ async def test_a_second_app_uses_the_running_server_and_leaves_it_running(
         assert app.return_code == 0
         # The owner's server is untouched.
         assert owner.is_running
-        async with httpx.AsyncClient(trust_env=False) as client:
+        async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
             assert (await client.get(f"{owner.url}/ok")).status_code == 200
 
 

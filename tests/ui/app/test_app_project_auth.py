@@ -37,6 +37,6 @@ async def test_the_app_works_on_a_project_with_its_own_auth(
         thread = await app.client.threads.create()  # writes too, not only reads
         server = app.local_server
         assert server is not None
-        async with httpx.AsyncClient(base_url=server.url, trust_env=False) as http:
+        async with httpx.AsyncClient(base_url=server.url, trust_env=False, timeout=60) as http:
             refused = await http.get(f"/threads/{thread.thread_id}")
         assert refused.status_code == 401 and "the project says no" in refused.text

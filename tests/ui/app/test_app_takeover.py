@@ -27,7 +27,7 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
     owner = EmbeddedAgentServer(config, data_dir=data, log_file=tmp_path / "owner.log")
     await owner.__aenter__()
     try:
-        async with httpx.AsyncClient(base_url=owner.url) as http:
+        async with httpx.AsyncClient(base_url=owner.url, timeout=60) as http:
             made = await http.post("/threads", json={"metadata": {"made_by": "owner"}})
         thread_id = made.json()["thread_id"]
         app = AgentTuiApp(LocalServer(config_path=config, data_dir=data))
@@ -61,7 +61,7 @@ async def test_the_app_takes_over_when_the_owner_stops(tmp_path: Path, wait_for:
 
     # Both copies quit; the next start has every thread (the original report lost one).
     again = EmbeddedAgentServer(config, data_dir=data, log_file=tmp_path / "again.log")
-    async with again, httpx.AsyncClient(base_url=again.url) as http:
+    async with again, httpx.AsyncClient(base_url=again.url, timeout=60) as http:
         found = (await http.post("/threads/search", json={"limit": 10})).json()
     made_by = sorted(t["metadata"].get("made_by") for t in found)
     assert made_by == ["owner", "second"]

@@ -33,7 +33,7 @@ class ListGate:
     `GET /v2/deployments` (the list), and hold deletes before they reach the server."""
 
     def __init__(self, upstream: str) -> None:
-        self.upstream = httpx.AsyncClient(base_url=upstream)
+        self.upstream = httpx.AsyncClient(base_url=upstream, timeout=60)
         self.lists_open = asyncio.Event()
         self.deletes_open = asyncio.Event()
         self.lists_open.set()

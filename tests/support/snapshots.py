@@ -14,7 +14,7 @@ from textual.widgets import Input, TextArea
 from agent_tui.client import AgentServerClient
 from tests.support.fixed_servers import agent_server
 from tests.support.shell import ShellHarness
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 def steady_cursors(app: App[Any]) -> None:
@@ -30,7 +30,7 @@ async def settled(pilot: Any) -> None:
     """Every worker done and every message handled, twice: what a finished load starts
     (a second page, a redraw) has finished too."""
     for _ in range(2):
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
         await pilot.pause()
 
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 
 class WaitFor(Protocol):
@@ -51,8 +52,23 @@ async def wait_for(
         # Polls a condition, bounded by the deadline: the short pause only keeps this
         # loop from spinning while a subprocess or the network is busy.
         if workers:
-            await app.workers.wait_for_complete()
+            await workers_done(app)
         await pilot.pause(0.02)
+
+
+async def workers_done(app: App[Any]) -> None:
+    """Until the app's running workers are done. A worker cancelled meanwhile is done
+    too: Textual's `wait_for_complete` raises `WorkerCancelled` for it, and the app
+    cancels workers on purpose (a newer load replacing an exclusive one, a screen left)."""
+    while True:
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:
+            # The others may still be running; the cancelled one leaves the app's list
+            # at the loop's next turn.
+            await asyncio.sleep(0)
+            continue
+        return
 
 
 async def wait_in_flood(

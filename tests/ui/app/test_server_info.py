@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.shell import ShellApp
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 # Markup that would quit the app when clicked, styles, a screen clear, a window title,
 # a clipboard write, and a right-to-left override.
@@ -113,7 +113,7 @@ def test_info_screen_snapshot(snap_compare: Callable[..., bool]) -> None:
     app = ScreenHarness(transport, [("Server", "http://agent.test  (remote)"), ("API key", "none")])
 
     async def loaded(pilot: Any) -> None:
-        await pilot.app.workers.wait_for_complete()
+        await workers_done(pilot.app)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(110, 26), run_before=loaded)

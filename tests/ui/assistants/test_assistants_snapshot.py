@@ -12,6 +12,7 @@ from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from tests.support.assistants import AssistantsApp
 from tests.support.fixed_servers import ASSISTANTS, NOW, assistants_server
 from tests.support.snapshots import steady_cursors
+from tests.support.waiting import workers_done
 
 
 def make_app() -> AssistantsApp:
@@ -20,7 +21,7 @@ def make_app() -> AssistantsApp:
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

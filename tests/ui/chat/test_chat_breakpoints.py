@@ -35,7 +35,7 @@ from tests.support.screen import screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import steady_cursors
 from tests.support.thread_view import counter_thread, loaded, view_app
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 async def open_breakpoints(
@@ -229,7 +229,7 @@ async def test_an_interrupt_question_is_still_a_question_and_its_answer_pauses_t
             lambda: ended(pane) and any(isinstance(i, InterruptItem) for i in pane.model.items),
             what="the question",
         )
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         assert not pane.paused_bar.paused
         assert not any(text.startswith("paused") for text in notices(pane))
         # The answer's run carries the breakpoints too: it stops once approve is done.

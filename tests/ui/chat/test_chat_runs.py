@@ -77,7 +77,8 @@ async def test_an_error_shows_its_class_node_and_message_also_when_reopened(
         assert [(e.error, e.message) for e in errors(pane)] == [
             ("DemoFailure", "You asked me to fail.")
         ]
-        assert error_block_texts(pane) == [said]
+        # The error's block is mounted a moment after the run's end is known.
+        await wait_for(pilot, lambda: error_block_texts(pane) == [said], what="the error block")
         header = screen.query_one("#thread-header")
         await wait_for(pilot, lambda: said in str(header.render()), what="the header")
         assert "thread error (DemoFailure in agent)" in state_line(pane)

@@ -19,7 +19,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.crons import YEARLY, home, label, made_crons, open_crons, row_of
 from tests.support.screen import footer_keys_in_view, toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 async def test_the_list_shows_what_each_cron_runs_and_its_next_run_in_utc(
@@ -230,14 +230,14 @@ async def test_read_only_mode_refuses_to_create_delete_or_switch(
                 ("space", "cannot disable a cron"),
             ):
                 await pilot.press(key)
-                await app.workers.wait_for_complete()
+                await workers_done(app)
                 assert app.screen is screen, key
                 await toast_saying(pilot, words)
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, CronDetailScreen), what="detail")
             await pilot.press("e")
             await pilot.press("ctrl+d")
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             assert isinstance(app.screen, CronDetailScreen)
         after = await client.crons.get(cron.cron_id)
         assert after.enabled is True

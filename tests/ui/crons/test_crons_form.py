@@ -18,7 +18,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.crons.form import JSON, CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
 from tests.support.crons import YEARLY, label, made_crons, open_crons
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 def note(form: CronFormScreen, name: str) -> str:
@@ -136,7 +136,7 @@ async def test_wrong_fields_send_nothing_and_the_servers_refusal_goes_under_its_
             await type_into(pilot, form, "schedule", "every day")
             await type_into(pilot, form, "end_time", "soon")
             await pilot.press("ctrl+s")
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             assert form.is_current
             assert form.error == "Nothing was sent: fix the 3 problems marked above."
             assert note(form, "input").startswith("the input is not valid JSON")

@@ -7,6 +7,7 @@ from typing import Any
 
 from tests.support.shell import Item, ListScreen, ShellHarness
 from tests.support.snapshots import steady_cursors
+from tests.support.waiting import workers_done
 
 ITEMS = [
     Item("5f0c0000-0000-4000-8000-000000000001", "support bot", "idle"),
@@ -23,7 +24,7 @@ def harness() -> ShellHarness:
 
 
 async def loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

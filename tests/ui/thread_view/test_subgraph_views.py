@@ -17,7 +17,7 @@ from tests.support.chat import chat_app, chat_thread, ended, pane_of, type_and_s
 from tests.support.graph import top_border
 from tests.support.screen import screen_text
 from tests.support.thread_view import SIZE, deep_nested_thread, loaded, view_app
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 async def show_step(
@@ -33,7 +33,7 @@ async def show_step(
         lambda: screen.checkpoint_view.checkpoint_id == row.checkpoint_id,
         what=f"the checkpoint before {next_node}",
     )
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

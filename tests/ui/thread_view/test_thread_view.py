@@ -29,7 +29,7 @@ from tests.support.thread_view import (
     view_app,
 )
 from tests.support.threads import SHOWN, hostile_thread
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 async def test_a_long_thread_opens_newest_first_and_pages_in_at_the_end(
@@ -177,7 +177,7 @@ async def test_the_hostile_graph_s_thread_is_painted_inertly_in_every_tab(
         }
         for key, literal in tabs.items():
             await pilot.press(key)
-            await app.workers.wait_for_complete()
+            await workers_done(app)
             await pilot.pause()
             await wait_for(pilot, _shows(app, literal[0]), what=f"{key}'s tab")
             drawn_inertly(app, *literal)

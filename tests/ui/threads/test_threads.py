@@ -27,7 +27,7 @@ from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.screens.threads.search import ThreadSearchScreen
 from tests.support.screen import clear_toasts, toast_saying
 from tests.support.threads import counter_steps, page_to_the_end, tag
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 SIZE = (130, 40)
 
@@ -93,7 +93,7 @@ async def search_with(pilot: Pilot[None], screen: ThreadsScreen, **fields: str) 
             widget.value = value
     await pilot.click("#search")
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
     assert pilot.app.screen is screen
 
@@ -295,5 +295,5 @@ async def test_read_only_refuses_every_change(
             await pilot.press(key)
             await toast_saying(pilot, f"Read-only mode: cannot {what}")
             assert app.screen is screen, key
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         assert await client.threads.count(metadata={"suite": label}) == 1

@@ -28,7 +28,7 @@ from tests.support.threads import (
     page_to_the_end,
     tag,
 )
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 SIZE = (130, 40)
 MANY = 2_500
@@ -219,7 +219,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
         await pilot.pause()
         assert app.is_running
         # A click on the row under the cursor opens it, which is fine: go back.
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         while not screen.is_current:
             await pilot.press("escape")
 

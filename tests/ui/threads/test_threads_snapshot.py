@@ -10,7 +10,7 @@ from agent_tui.threads.query import ThreadQuery
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from tests.support.fixed_servers import threads_server
 from tests.support.shell import ShellHarness
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, workers_done
 
 
 def harness(screen_for: Callable[[AgentServerClient], Any]) -> ShellHarness:
@@ -22,9 +22,9 @@ def harness(screen_for: Callable[[AgentServerClient], Any]) -> ShellHarness:
 
 
 async def loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    await workers_done(pilot.app)
     await pilot.pause()
 
 

@@ -31,6 +31,7 @@ from agent_tui.client.errors import (
     UnusableUrl,
     error_from_response,
 )
+from agent_tui.client.timeouts import DEFAULT_TIMEOUT, STREAM_TIMEOUT, for_host, is_loopback
 from agent_tui.text.escaping import escape_json_controls
 
 T = TypeVar("T")
@@ -38,29 +39,6 @@ T = TypeVar("T")
 logger = logging.getLogger("agent_tui.http")
 
 USER_AGENT = f"agent-tui/{__version__} httpx/{httpx.__version__}"
-
-DEFAULT_TIMEOUT = httpx.Timeout(connect=5.0, read=30.0, write=30.0, pool=10.0)
-# A run can think for a long time between events; the server sends heartbeats, so a
-# silence of this long means the connection is dead, not that the run is slow.
-STREAM_TIMEOUT = httpx.Timeout(connect=5.0, read=300.0, write=30.0, pool=10.0)
-
-LOOPBACK_CONNECT = 60.0
-"""The connect timeout for a server on this machine. The kernel completes a connection
-to a listening loopback socket however busy the server is (and refuses one at once when
-nothing listens), so a connect to it is late only when our own process was held up — a
-loaded machine, a long garbage collection: seen as `ConnectTimeout`s in a test process
-beside a second test suite. Waiting is better than failing a request that is fine."""
-
-
-def _for_host(timeout: httpx.Timeout | float, loopback: bool) -> httpx.Timeout:
-    """``timeout``, with `LOOPBACK_CONNECT` for a loopback server's connect."""
-    timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
-    if not loopback or timeout.connect is None or timeout.connect >= LOOPBACK_CONNECT:
-        return timeout
-    return httpx.Timeout(
-        connect=LOOPBACK_CONNECT, read=timeout.read, write=timeout.write, pool=timeout.pool
-    )
-
 
 # An idle connection is given up before the server's own limit (uvicorn's, and so
 # langgraph-api's, is 5 s; httpx's default is the same 5 s): at an equal limit, a request
@@ -169,11 +147,6 @@ def _body(value: Any, headers: Mapping[str, str] | None) -> dict[str, Any]:
     }
 
 
-def _is_loopback(url: str) -> bool:
-    host = httpx.URL(url).host
-    return host in {"localhost", "::1"} or host.startswith("127.")
-
-
 def _check_base_url(url: str) -> None:
     """`UnusableUrl` now, rather than a library's exception (or, for a port out of
     range, "unhandled errors in a TaskGroup") at the first request. URLs a user types
@@ -209,13 +182,13 @@ class Transport:
         self.credentials = credentials or Credentials()
         self.retry = retry or RetryPolicy()
         self.capabilities = Capabilities()  # what this server turned out not to offer
-        self._loopback = _is_loopback(self.base_url)
+        self._loopback = is_loopback(self.base_url)
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
             # Proxy settings from the environment must not catch a loopback server.
             trust_env=not self._loopback,
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
-            timeout=_for_host(timeout, self._loopback),
+            timeout=for_host(timeout, self._loopback),
             limits=LIMITS,
             transport=http_transport,
             event_hooks={"request": [_log_request], "response": [_log_response, self._answered]},
@@ -299,7 +272,7 @@ class Transport:
         attempts = self.retry.attempts
         extra: dict[str, Any] = {}
         if timeout is not None:
-            extra["timeout"] = _for_host(timeout, self._loopback)
+            extra["timeout"] = for_host(timeout, self._loopback)
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
@@ -401,7 +374,7 @@ class Transport:
                 method,
                 path,
                 params=params,
-                timeout=_for_host(timeout, self._loopback),
+                timeout=for_host(timeout, self._loopback),
                 **_body(json, headers),
             )
         except (httpx.InvalidURL, UnicodeEncodeError) as exc:

@@ -130,7 +130,7 @@ def _retry_after() -> list[float]:
     (`textual.worker.active_worker`) and so the screen that ran it. A screen left
     while (or just after) it loaded something stays alive until then: at most the
     client's read timeout (a stream's is longer)."""
-    from agent_tui.client.transport import DEFAULT_TIMEOUT, STREAM_TIMEOUT
+    from agent_tui.client.timeouts import DEFAULT_TIMEOUT, STREAM_TIMEOUT
 
     read, stream = DEFAULT_TIMEOUT.read or 0.0, STREAM_TIMEOUT.read or 0.0
     first = read + DEADLINE_MARGIN_S - LEFT_RELEASE_DELAY_S

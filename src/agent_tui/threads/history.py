@@ -270,15 +270,15 @@ class ThreadHistory:
         parent = row.parent_checkpoint_id
         return self._states.get(parent) if parent else None
 
-    async def load_more(self) -> list[HistoryRow]:
-        """The next (older) page of rows, also appended to `rows`; [] once exhausted."""
+    async def load_more(self, limit: int | None = None) -> list[HistoryRow]:
+        """The next (older) page of rows, also appended to `rows`; [] once exhausted.
+        `limit`: this page's size instead of `page_size` (a first screenful)."""
         if self.exhausted:
             return []
+        limit = min(limit or self.page_size, MAX_PAGE_SIZE)
         before = self.rows[-1].checkpoint_id if self.rows else None
-        page = await self.client.threads.get_history(
-            self.thread_id, limit=self.page_size, before=before
-        )
-        if len(page) < self.page_size:
+        page = await self.client.threads.get_history(self.thread_id, limit=limit, before=before)
+        if len(page) < limit:
             self.exhausted = True
         page = [state for state in page if state.checkpoint_id not in self._states]
         if not page:

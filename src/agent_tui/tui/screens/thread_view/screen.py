@@ -146,7 +146,9 @@ class ThreadViewScreen(AgentScreen[None]):
         yield Breadcrumb()
         yield ThreadHeader(id="thread-header")
         with Horizontal(id="thread-body"):
-            yield HistoryPane(id="history")
+            # More is asked for while the cursor is within a page of the end: the next
+            # page is in before page-down or `end` gets there.
+            yield HistoryPane(threshold=self.sync.history.page_size, id="history")
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
             with TabbedContent(id="thread-tabs", initial=initial):

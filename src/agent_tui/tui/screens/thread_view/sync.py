@@ -8,6 +8,7 @@ checkpoints) one at a time, so a page never lands in the middle of a reload.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING
 
 from agent_tui.threads.history import ThreadHistory
@@ -39,18 +40,30 @@ class ThreadSync:
                 return value
         return None
 
-    async def open(self) -> list[HistoryRow]:
-        """The thread and the first page of its history. Raises the client's errors."""
+    async def open(self, first_rows: int | None = None) -> list[HistoryRow]:
+        """The thread and the newest `first_rows` checkpoints (default: a page), asked for
+        at the same time. Raises the client's errors."""
         async with self._lock:
-            self.thread = await self.client.threads.get(self.thread_id)
-            return await self.history.load_more()
+            page = asyncio.ensure_future(self.history.load_more(first_rows))
+            try:
+                self.thread = await self.client.threads.get(self.thread_id)
+            except BaseException:
+                page.cancel()
+                with contextlib.suppress(BaseException):
+                    await page
+                raise
+            return await page
 
     async def load_more(self) -> tuple[list[HistoryRow], list[HistoryRow]]:
         """The next (older) page, and the rows loaded before that now know their writer
-        (their parent came with this page)."""
-        waiting = {row.checkpoint_id for row in self.history.rows if row.writes_source is None}
+        (their parent came with this page). After a short first page, the page is its
+        rest: pages stay `page_size` long."""
+        history = self.history
+        waiting = {row.checkpoint_id for row in history.rows if row.writes_source is None}
         async with self._lock:
-            rows = await self.history.load_more()
+            rows = await history.load_more(
+                history.page_size - len(history.rows) % history.page_size
+            )
         completed = [
             row
             for row in self.history.rows

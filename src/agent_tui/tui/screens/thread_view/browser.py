@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from textual.timer import Timer
 
-    from agent_tui.client.models import Thread
+    from agent_tui.client.models import Thread, ThreadState
     from agent_tui.threads.history import HistoryRow
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
@@ -223,9 +223,29 @@ class HistoryBrowser:
             self.show_row(row)
 
     def show_row(self, row: HistoryRow) -> None:
-        self.checkpoint_view.show(row.state)
+        state = self.sync.history.state(row.checkpoint_id)
+        if state is None:
+            # Let go while the cursor was far away (memory stays flat): read it again.
+            start(self.screen, "thread-state", self._read_and_show, row)
+            return
+        self._show(row, state)
+
+    async def _read_and_show(self, row: HistoryRow) -> None:
+        try:
+            state = await self.sync.history.load_state(row.checkpoint_id)
+        except ApiError as error:
+            self.screen.report_error(error, doing="read the checkpoint")
+            return
+        if self._left():
+            return
+        selected = self.selected_row
+        if selected is not None and selected.checkpoint_id == row.checkpoint_id:
+            self._show(row, state)
+
+    def _show(self, row: HistoryRow, state: ThreadState) -> None:
+        self.checkpoint_view.show(state)
         self.row_shown(row)
-        if row.state.next:
+        if state.next:
             # A pending task may run a subgraph: its own state (where it stopped, with
             # what values) comes only from the state read with `subgraphs=true` (the
             # history does not say which tasks are subgraphs).

@@ -36,6 +36,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
+from agent_tui.client import ApiError
 from agent_tui.client.models import Thread
 from agent_tui.store.tree import thread_mentions
 from agent_tui.text.short_ids import short_thread_id
@@ -61,6 +62,7 @@ from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
 
@@ -374,8 +376,16 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_raw(self) -> None:
         row = self.selected_row
         if row is not None:
-            title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
-            self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
+            start(self, "thread-raw", self._show_raw, row)
+
+    async def _show_raw(self, row: HistoryRow) -> None:
+        try:
+            state = await self.history.load_state(row.checkpoint_id)
+        except ApiError as error:
+            self.report_error(error, doing="read the checkpoint")
+            return
+        title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
+        self.app.push_screen(RawJsonScreen(state.raw(), title=title))
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(

@@ -19,13 +19,20 @@ if TYPE_CHECKING:
     from agent_tui.threads.history import HistoryRow
 
 
+KEEP_PAGES = 3  # pages of whole states held; the rows of every page stay
+
+
 class ThreadSync:
     """One thread and its history, most recent first, loaded page by page."""
 
     def __init__(self, client: AgentServerClient, thread_id: str, *, page_size: int) -> None:
         self.client = client
         self.thread_id = thread_id
-        self.history = ThreadHistory(client, thread_id, page_size=page_size)
+        # The states of a few pages around the cursor: a thread whose states grow with
+        # it would hold the square of its length once paged through.
+        self.history = ThreadHistory(
+            client, thread_id, page_size=page_size, keep_states=KEEP_PAGES * page_size
+        )
         self.thread: Thread | None = None
         self.failure: str | None = None  # why the thread could not be loaded
         self._lock = asyncio.Lock()

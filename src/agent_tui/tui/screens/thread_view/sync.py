@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from agent_tui.threads.history import HistoryRow
 
 
-KEEP_PAGES = 3  # pages of whole states held; the rows of every page stay
+KEEP_PAGES = 2  # pages of whole states held (the cursor's, the one ahead); every row stays
 
 
 class ThreadSync:

@@ -252,7 +252,9 @@ class ThreadViewScreen(AgentScreen[None]):
     @on(HistoryPane.NeedMore)
     def _need_more(self, event: HistoryPane.NeedMore) -> None:
         event.stop()
-        self.browser.load_more()
+        # Once what is in is painted: the rows behind the first screenful must not
+        # hold up its first paint.
+        self.call_after_refresh(self.browser.load_more)
 
     @on(DataTable.RowHighlighted, "#history")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -1,4 +1,4 @@
-"""The thread view on a 5,000-checkpoint thread: time to open, to scroll, to move the cursor.
+"""The thread view on a 5,000-checkpoint thread: time to open, to page down, to move the cursor.
 
     uv run python benchmarks/thread_view.py                      # embedded server, 5,000 checkpoints
     uv run python benchmarks/thread_view.py --checkpoints 1000   # a shorter look
@@ -6,24 +6,36 @@
 
 UI level: `ThreadViewScreen` in a headless app (Pilot), over `AgentServerClient`. The thread is
 built with supersteps on the `loop` test graph, `growing` payload (checkpoint k holds k list items,
-as a chat holds its messages), so the state drawn for each checkpoint gets bigger down the list.
-The app is the thread view tests' harness (`tests/support/shell.py`: the app shell,
-`ShellApp`, over a stand-in home screen), and the view is pushed once it runs.
+as a chat holds its messages), so the newest checkpoints are the biggest. The app is the thread
+view tests' harness (`tests/support/shell.py`: the app shell, `ShellApp`, over a stand-in home
+screen), and the view is pushed once it runs.
 
-- open: from pushing the screen to the newest row and its state on screen (one history page);
-- end, page by page: `end` pressed until every page is in (what scrolling to the very first
-  checkpoint costs, rows added in chunks while the keys stay live);
+- open: from pushing the screen to the screen drawn with the newest state and a screenful of rows
+  (`call_after_refresh`: the callback runs once the screen has been painted);
+- page-down to the end: `pagedown` pressed (a key event, as the terminal sends it) until the cursor
+  rests on the thread's first checkpoint; each press timed from the key to the cursor a screenful
+  further (or on the last row) with the screen painted. Between presses the user reads for
+  `READING` s (the view may load behind the cursor meanwhile); a press that finds no row to move
+  to waits for the rows and is pressed again (after `AGAIN` s if none come), all of it counted
+  in that press's time;
+- memory: the process's RSS once the view has opened and loaded what it loads on its own, and
+  once paged to the end (after a collection each time);
 - 200 x down: the cursor held down over 200 rows, then the state of the row it rests on drawn.
 
 Checked (exit status 1 if not): the newest state shown on opening is the last checkpoint's
-(`i` = ticks, a list of as many items); every checkpoint becomes a row, once; the cursor rests
-on row 200 and the state drawn is that checkpoint's. Every wait has a deadline.
+(`i` = ticks, a list of as many items); every checkpoint becomes a row, once, in order; the cursor
+rests on row 200 and the state drawn is that checkpoint's. Without --quick, also the goals: open
+within OPEN_GOAL_MS, every page-down within PAGE_GOAL_MS, RSS grown by at most MEMORY_GOAL_MB
+from opening to the end. Every wait has a deadline.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
+import statistics
 import sys
 import tempfile
 import time
@@ -34,25 +46,86 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests' harness: the `tests` package
 
 from textual import events  # noqa: E402
-from textual.pilot import Pilot  # noqa: E402
+from textual.widget import Widget  # noqa: E402
 
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen  # noqa: E402
-from benchkit import add_options, arm, check, until  # noqa: E402
+from benchkit import BenchmarkFailed, add_options, arm, check, until  # noqa: E402
 from history_paging import GRAPHS, supersteps  # noqa: E402
 from tests.support.shell import ShellHarness  # noqa: E402
 from tests.support.thread_view import SIZE  # noqa: E402
 
 QUICK_CHECKPOINTS = 300
 STEP_TIMEOUT = 120.0  # seconds any one step may take, at any size
+READING = 0.1  # seconds between a page shown and the next pagedown
+AGAIN = 1.0  # seconds on the last row loaded, no more coming, before pagedown is pressed again
+OPEN_GOAL_MS = 150.0
+PAGE_GOAL_MS = 50.0
+MEMORY_GOAL_MB = 50.0
 
 
-async def settle(pilot: Pilot[Any]) -> None:
+async def settle(pilot: Any) -> None:
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 
-async def bench(url: str, checkpoints: int) -> None:
+def rss_mb() -> float:
+    gc.collect()
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def painted(widget: Widget) -> None:
+    """Until the screen has been painted with what changed so far."""
+    done = asyncio.Event()
+    widget.call_after_refresh(done.set)
+    await asyncio.wait_for(done.wait(), STEP_TIMEOUT)
+
+
+def key(app: Any, name: str) -> None:
+    # As the terminal sends it: Pilot's `press` also waits for the screen to be idle
+    # after each key (~60 ms even on a bare DataTable), and the loads behind the cursor
+    # would count as the key's time.
+    app.post_message(events.Key(name, None))
+
+
+async def page_down(app: Any, screen: ThreadViewScreen) -> tuple[float, float]:
+    """One `pagedown`: seconds until the cursor is a screenful further (or on the thread's
+    last row) and painted, pressing again if it stopped at the end of the rows loaded;
+    and the CPU seconds this process spent meanwhile."""
+    pane, history = screen.pane, screen.history
+    page = pane.scrollable_content_region.height - pane.header_height
+    target = pane.cursor_row + page
+
+    def at_end() -> bool:
+        return history.exhausted and not pane.loading_rows
+
+    def arrived() -> bool:
+        return pane.cursor_row >= target or (at_end() and pane.cursor_row == pane.row_count - 1)
+
+    started, cpu = time.perf_counter(), time.process_time()
+    key(app, "pagedown")
+    while True:
+        await until(
+            lambda: arrived() or pane.cursor_row == pane.row_count - 1, "a pagedown", STEP_TIMEOUT
+        )
+        if arrived():
+            break
+        # On the last row loaded: more rows are on their way (or the walk is at its end).
+        # A user who sees none come presses again after a while.
+        with contextlib.suppress(BenchmarkFailed):
+            await until(lambda: pane.row_count - 1 > pane.cursor_row or at_end(), "rows", AGAIN)
+        check(time.perf_counter() - started < STEP_TIMEOUT, "a pagedown never arrived")
+        if not arrived():
+            key(app, "pagedown")
+    await painted(screen)
+    return time.perf_counter() - started, time.process_time() - cpu
+
+
+async def bench(url: str, checkpoints: int, quick: bool) -> None:
     check(checkpoints >= 202, "--checkpoints: at least 202 (the cursor moves over 200 rows)")
     ticks = checkpoints - 2
     async with AgentServerClient(url) as client:
@@ -72,15 +145,25 @@ async def bench(url: str, checkpoints: int) -> None:
         screen = ThreadViewScreen(client, thread.thread_id, status_interval=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            started = time.perf_counter()
+            rss_before = rss_mb()
+            started, cpu = time.perf_counter(), time.process_time()
             await app.push_screen(screen)
-            await until(
-                lambda: screen.is_mounted and screen.checkpoint_view.state is not None,
-                "the thread view to show the newest state",
-                STEP_TIMEOUT,
+
+            def shown() -> bool:
+                if not screen.is_mounted or screen.checkpoint_view.state is None:
+                    return False
+                pane = screen.pane
+                screenful = pane.scrollable_content_region.height - pane.header_height
+                return pane.row_count >= min(checkpoints, screenful)
+
+            await until(shown, "the newest state and a screenful of rows", STEP_TIMEOUT)
+            await painted(screen)
+            opened = (time.perf_counter() - started) * 1e3
+            opened_cpu = (time.process_time() - cpu) * 1e3
+            print(
+                f"  open (newest state, first rows, painted) {opened:8.0f} ms"
+                f"  (CPU {opened_cpu:.0f} ms)"
             )
-            opened = time.perf_counter() - started
-            print(f"  open (first page, newest state shown)   {opened * 1e3:8.0f} ms")
             check(screen.failure is None, f"the thread view failed: {screen.failure}")
             newest = screen.checkpoint_view.state
             assert newest is not None
@@ -90,37 +173,63 @@ async def bench(url: str, checkpoints: int) -> None:
                 f"newest state: expected i={ticks} with {ticks} items, got i={values.get('i')!r}"
                 f" with {len(values.get('seen', []))}",
             )
+            # What the view loads behind the first screenful, in: the memory of an open view.
+            await asyncio.wait_for(settle(pilot), STEP_TIMEOUT)
+            rss_open = rss_mb()
 
             started = time.perf_counter()
-            presses = 0
-            while not screen.history.exhausted or screen.pane.loading_rows:
-                await pilot.press("end")
-                presses += 1
-                await asyncio.wait_for(settle(pilot), STEP_TIMEOUT)
+            pages: list[float] = []
+            cpus: list[float] = []
+            while not (
+                screen.history.exhausted
+                and not screen.pane.loading_rows
+                and screen.pane.cursor_row == screen.pane.row_count - 1
+            ):
+                took, used = await page_down(app, screen)
+                pages.append(took)
+                cpus.append(used)
+                await asyncio.sleep(READING)
                 check(
                     time.perf_counter() - started < STEP_TIMEOUT * 5,
-                    f"paging to the end: {screen.pane.row_count} rows after {presses} presses",
+                    f"paging to the end: {screen.pane.row_count} rows after {len(pages)} pages",
                 )
+            walked = time.perf_counter() - started
+            slowest = max(pages) * 1e3
+            p95 = (
+                statistics.quantiles(pages, n=20, method="inclusive")[-1] * 1e3
+                if len(pages) > 1
+                else slowest
+            )
+            median = statistics.median(pages) * 1e3
+            median_cpu = statistics.median(cpus) * 1e3
             rows = screen.pane.row_count
-            scrolled = time.perf_counter() - started
             print(
-                f"  end, page by page, to all {rows:,} rows    {scrolled * 1e3:8.0f} ms"
-                f"  ({presses} presses)"
+                f"  pagedown to all {rows:,} rows: {len(pages)} pages in {walked:.1f} s;"
+                f" a page: median {median:.0f} ms (CPU {median_cpu:.0f} ms), p95 {p95:.0f} ms,"
+                f" slowest {slowest:.0f} ms"
             )
             ids = [row.checkpoint_id for row in screen.history.rows]
+            steps = [row.step for row in screen.history.rows]
             check(
                 rows == checkpoints and len(ids) == checkpoints and len(set(ids)) == checkpoints,
                 f"expected {checkpoints} rows, one per checkpoint: {rows} rows in the table,"
                 f" {len(ids)} in the history ({len(set(ids))} different)",
             )
+            check(steps == list(range(ticks, -2, -1)), "the rows are not newest first, in order")
+            await pilot.pause()
+            rss_end = rss_mb()
+            print(
+                f"  RSS: {rss_before:.0f} MB before, {rss_open:.0f} MB open,"
+                f" {rss_end:.0f} MB at the end ({rss_end - rss_open:+.0f} MB)"
+            )
 
-            await pilot.press("home")
-            await asyncio.wait_for(settle(pilot), STEP_TIMEOUT)
+            key(app, "home")
+            await until(lambda: screen.pane.cursor_row == 0, "the first row", STEP_TIMEOUT)
+            await asyncio.wait_for(pilot.pause(), STEP_TIMEOUT)
             started = time.perf_counter()
-            # As a held key does: 200 key events queued at once (Pilot's `press` waits
-            # for the screen to be idle after each key, ~60 ms even on a bare DataTable).
+            # As a held key does: 200 key events queued at once.
             for _ in range(200):
-                app.post_message(events.Key("down", None))
+                key(app, "down")
             target = screen.history.rows[200]
             await until(
                 lambda: screen.checkpoint_view.checkpoint_id == target.checkpoint_id,
@@ -134,13 +243,30 @@ async def bench(url: str, checkpoints: int) -> None:
                 screen.pane.cursor_row == 200,
                 f"200 x down from the top: cursor on row {screen.pane.cursor_row}, not 200",
             )
-            shown = screen.checkpoint_view.state
+            shown_state = screen.checkpoint_view.state
             check(
-                shown is not None and shown.checkpoint_id == target.checkpoint_id,
+                shown_state is not None and shown_state.checkpoint_id == target.checkpoint_id,
                 "the state drawn is not row 200's checkpoint",
             )
         await client.threads.delete(thread.thread_id)
-    print("checked: newest state, one row per checkpoint, cursor and state after 200 x down")
+    print(
+        "checked: newest state, one row per checkpoint in order, cursor and state after 200 x down"
+    )
+    if quick:
+        return
+    check(opened <= OPEN_GOAL_MS, f"open took {opened:.0f} ms (goal {OPEN_GOAL_MS:.0f})")
+    check(
+        slowest <= PAGE_GOAL_MS,
+        f"the slowest page-down took {slowest:.0f} ms (goal {PAGE_GOAL_MS:.0f})",
+    )
+    check(
+        rss_end - rss_open <= MEMORY_GOAL_MB,
+        f"RSS grew by {rss_end - rss_open:.0f} MB paging to the end (goal {MEMORY_GOAL_MB:.0f})",
+    )
+    print(
+        f"goals met: open <= {OPEN_GOAL_MS:.0f} ms, every page-down <= {PAGE_GOAL_MS:.0f} ms,"
+        f" RSS +{MEMORY_GOAL_MB:.0f} MB at most"
+    )
 
 
 def main() -> int:
@@ -152,14 +278,14 @@ def main() -> int:
     arm(args)
     checkpoints = QUICK_CHECKPOINTS if args.quick else args.checkpoints
     if args.url:
-        asyncio.run(bench(args.url, checkpoints))
+        asyncio.run(bench(args.url, checkpoints, args.quick))
         return 0
     from agent_tui.local import EmbeddedAgentServer
 
     with tempfile.TemporaryDirectory(prefix="agent-tui-bench-") as folder:
         data = Path(folder)
         with EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server:
-            asyncio.run(bench(server.url, checkpoints))
+            asyncio.run(bench(server.url, checkpoints, args.quick))
     return 0
 
 

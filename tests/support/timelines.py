@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agent_tui.client.models import ThreadState
-from agent_tui.threads.history import HistoryRow
+from agent_tui.threads.history import HeldState, HistoryRow
 
 T0 = datetime(2026, 11, 23, 12, 0, 0, tzinfo=UTC)
 
@@ -32,7 +32,8 @@ def row(
         next=(),
         interrupts=(),
         created_at=(T0 + timedelta(seconds=seconds)).isoformat(),
-        state=ThreadState(metadata={"run_id": run} if run else {}),
+        held=HeldState(ThreadState(metadata={"run_id": run} if run else {})),
+        run_id=run,
     )
 
 

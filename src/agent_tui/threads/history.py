@@ -21,8 +21,9 @@ A row whose parent is on a page not loaded yet is completed when that page arriv
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent_tui.client.models import ThreadState
@@ -161,6 +162,20 @@ def delta_values(before: Any, after: Any) -> dict[str, Any]:
     return delta
 
 
+class StateNotKept(LookupError):
+    """A checkpoint's state was let go to keep memory flat (`ThreadHistory(keep_states=)`):
+    `ThreadHistory.load_state` reads it again."""
+
+
+class HeldState:
+    """A row's hold on its checkpoint's state: emptied when the history lets it go."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: ThreadState | None) -> None:
+        self.state = state
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryRow:
     """One checkpoint, as the history list shows it."""
@@ -175,21 +190,32 @@ class HistoryRow:
     next: tuple[str, ...]
     interrupts: tuple[Any, ...]  # the interrupt values
     created_at: str | None
-    state: ThreadState = field(repr=False, compare=False)
+    held: HeldState = field(repr=False, compare=False)
+    run_id: str | None = None  # the run that wrote it (`metadata.run_id`)
+    # Task name → the namespace of the subgraph checkpoints it ran in.
+    namespaces: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def state(self) -> ThreadState:
+        """The checkpoint's whole state; `StateNotKept` once the history let it go."""
+        if self.held.state is None:
+            raise StateNotKept(self.checkpoint_id)
+        return self.held.state
 
     @property
     def subgraph_namespaces(self) -> dict[str, str]:
         """Task name → the namespace of the subgraph checkpoints it ran in (`chat:<task
         id>`), for the tasks of this checkpoint that ran a subgraph."""
-        found: dict[str, str] = {}
-        for task in self.state.tasks:
-            namespace = (task.checkpoint or {}).get("checkpoint_ns")
-            if isinstance(namespace, str) and namespace:
-                found[task.name] = namespace
-        return found
+        return dict(self.namespaces)
 
     @classmethod
-    def of(cls, state: ThreadState, parent: ThreadState | None, parent_loaded: bool) -> HistoryRow:
+    def of(
+        cls,
+        state: ThreadState,
+        parent: ThreadState | None,
+        parent_loaded: bool,
+        held: HeldState | None = None,
+    ) -> HistoryRow:
         writes = checkpoint_writes(state, parent) if parent_loaded else None
         writers: tuple[str, ...] = ()
         keys: list[str] = []
@@ -198,6 +224,12 @@ class HistoryRow:
             for value in writes.nodes.values():
                 if isinstance(value, Mapping):
                     keys += [str(key) for key in value if str(key) not in keys]
+        run_id = state.metadata.get("run_id")
+        namespaces = []
+        for task in state.tasks:
+            namespace = (task.checkpoint or {}).get("checkpoint_ns")
+            if isinstance(namespace, str) and namespace:
+                namespaces.append((task.name, namespace))
         return cls(
             checkpoint_id=state.checkpoint_id or "",
             parent_checkpoint_id=state.parent_checkpoint_id,
@@ -209,7 +241,9 @@ class HistoryRow:
             next=tuple(state.next),
             interrupts=tuple(i.get("value") for i in checkpoint_interrupts(state)),
             created_at=state.created_at,
-            state=state,
+            held=held or HeldState(state),
+            run_id=run_id if isinstance(run_id, str) and run_id else None,
+            namespaces=tuple(namespaces),
         )
 
     @property
@@ -245,48 +279,82 @@ class HistoryRow:
 
 
 class ThreadHistory:
-    """The history of one thread, most recent first, loaded a page at a time."""
+    """The history of one thread, most recent first, loaded a page at a time.
+
+    `keep_states`: how many checkpoints' whole states to hold at most (None: all). Every
+    row stays; the states used least recently are let go (`HistoryRow.state` then raises
+    `StateNotKept`, `state()` answers None) and `load_state` reads one again. A thread
+    whose states grow with its length (a chat's messages) would otherwise hold the square
+    of its length in memory once paged through.
+    """
 
     def __init__(
-        self, client: AgentServerClient, thread_id: str, page_size: int = DEFAULT_PAGE_SIZE
+        self,
+        client: AgentServerClient,
+        thread_id: str,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        *,
+        keep_states: int | None = None,
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"page_size must be between 1 and {MAX_PAGE_SIZE}, got {page_size}")
         self.client = client
         self.thread_id = thread_id
         self.page_size = page_size
+        self.keep_states = keep_states
         self.rows: list[HistoryRow] = []
         self.exhausted = False
-        self._states: dict[str, ThreadState] = {}
+        self._held: dict[str, HeldState] = {}  # every checkpoint loaded
+        self._parents: dict[str, str | None] = {}
+        self._kept: OrderedDict[str, None] = OrderedDict()  # states held, least recent first
         self._incomplete: list[int] = []  # rows whose parent was not loaded yet
 
     def __len__(self) -> int:
         return len(self.rows)
 
     def state(self, checkpoint_id: str) -> ThreadState | None:
-        return self._states.get(checkpoint_id)
+        """The checkpoint's state if it is held (loaded and not let go)."""
+        held = self._held.get(checkpoint_id)
+        if held is None or held.state is None:
+            return None
+        if checkpoint_id in self._kept:
+            self._kept.move_to_end(checkpoint_id)
+        return held.state
+
+    async def load_state(self, checkpoint_id: str) -> ThreadState:
+        """The checkpoint's state: held, else read from the server (and held again).
+        Raises the client's errors."""
+        state = self.state(checkpoint_id)
+        if state is not None:
+            return state
+        state = await self.client.threads.get_state(self.thread_id, checkpoint_id)
+        held = self._held.get(checkpoint_id)
+        if held is not None:
+            held.state = state
+            self._keep(checkpoint_id)
+        return state
 
     def parent_of(self, row: HistoryRow) -> ThreadState | None:
         parent = row.parent_checkpoint_id
-        return self._states.get(parent) if parent else None
+        return self.state(parent) if parent else None
 
-    async def load_more(self) -> list[HistoryRow]:
-        """The next (older) page of rows, also appended to `rows`; [] once exhausted."""
+    async def load_more(self, limit: int | None = None) -> list[HistoryRow]:
+        """The next (older) page of rows, also appended to `rows`; [] once exhausted.
+        `limit`: this page's size instead of `page_size` (a first screenful)."""
         if self.exhausted:
             return []
+        limit = min(limit or self.page_size, MAX_PAGE_SIZE)
         before = self.rows[-1].checkpoint_id if self.rows else None
-        page = await self.client.threads.get_history(
-            self.thread_id, limit=self.page_size, before=before
-        )
-        if len(page) < self.page_size:
+        page = await self.client.threads.get_history(self.thread_id, limit=limit, before=before)
+        if len(page) < limit:
             self.exhausted = True
-        page = [state for state in page if state.checkpoint_id not in self._states]
+        page = [state for state in page if state.checkpoint_id not in self._held]
         if not page:
             self.exhausted = True
             self._complete_earlier_rows()
             return []
         for state in page:
-            self._states[state.checkpoint_id or ""] = state
+            self._hold(state)
         self._complete_earlier_rows()
         start = len(self.rows)
         for state in page:
@@ -296,6 +364,7 @@ class ThreadHistory:
             for index in range(start, len(self.rows))
             if self.rows[index].writes_source is None
         ]
+        self._let_go()
         return self.rows[start:]
 
     async def load_newer(self) -> list[HistoryRow]:
@@ -309,33 +378,33 @@ class ThreadHistory:
             page = await self.client.threads.get_history(
                 self.thread_id, limit=self.page_size, before=before
             )
-            new = [state for state in page if state.checkpoint_id not in self._states]
+            new = [state for state in page if state.checkpoint_id not in self._held]
             fresh += new
             # A checkpoint loaded while its tasks were still pending (an interrupt, a
             # running node) now has their results: the new rows read their writers
             # from them, so keep the newer copy (its own row does not change).
             for state in page:
-                known = self._states.get(state.checkpoint_id or "")
-                if known is not None and known.tasks != state.tasks:
-                    self._refresh_known(state)
+                known = self._held.get(state.checkpoint_id or "")
+                if known is not None and (known.state is None or known.state.tasks != state.tasks):
+                    known.state = state
+                    self._keep(state.checkpoint_id or "")
             if len(new) < len(page) or len(page) < self.page_size:
                 break
             before = page[-1].checkpoint_id
         for state in fresh:
-            self._states[state.checkpoint_id or ""] = state
+            self._hold(state)
+        for state in fresh:
+            # A parent let go meanwhile (the cursor went far down): read again, so the
+            # new row knows its writers.
+            parent = self._held.get(state.parent_checkpoint_id or "")
+            if parent is not None and parent.state is None:
+                await self.load_state(state.parent_checkpoint_id or "")
         rows = [self._row(state) for state in fresh]
         self.rows[:0] = rows
         self._incomplete = [index + len(rows) for index in self._incomplete]
         self._incomplete[:0] = [i for i, row in enumerate(rows) if row.writes_source is None]
+        self._let_go()
         return rows
-
-    def _refresh_known(self, state: ThreadState) -> None:
-        checkpoint_id = state.checkpoint_id or ""
-        self._states[checkpoint_id] = state
-        for index, row in enumerate(self.rows):
-            if row.checkpoint_id == checkpoint_id:
-                self.rows[index] = replace(row, state=state)
-                break
 
     def children_of(self, checkpoint_id: str) -> list[HistoryRow]:
         """The loaded checkpoints made on top of `checkpoint_id`: more than one is a fork."""
@@ -354,14 +423,25 @@ class ThreadHistory:
             cursor = newest_child[cursor]
         return cursor
 
+    def lineage_ids(self, checkpoint_id: str | None = None) -> list[str]:
+        """`checkpoint_id` (default: the latest) and its loaded ancestors, oldest first."""
+        cursor = checkpoint_id or (self.rows[0].checkpoint_id if self.rows else None)
+        chain: list[str] = []
+        while cursor and cursor in self._parents and len(chain) <= len(self._parents):
+            chain.append(cursor)
+            cursor = self._parents[cursor]
+        chain.reverse()
+        return chain
+
     def lineage(self, checkpoint_id: str | None = None) -> list[ThreadState]:
         """`checkpoint_id` (default: the latest) and its loaded ancestors, oldest first:
-        one branch of a forked thread."""
-        cursor = checkpoint_id or (self.rows[0].checkpoint_id if self.rows else None)
+        one branch of a forked thread (from the newest let go, if any, on)."""
         chain: list[ThreadState] = []
-        while cursor and cursor in self._states and len(chain) <= len(self._states):
-            chain.append(self._states[cursor])
-            cursor = self._states[cursor].parent_checkpoint_id
+        for cursor in reversed(self.lineage_ids(checkpoint_id)):
+            state = self._held[cursor].state
+            if state is None:
+                break
+            chain.append(state)
         chain.reverse()
         return chain
 
@@ -370,12 +450,36 @@ class ThreadHistory:
             await self.load_more()
         return list(self.rows)
 
+    def _hold(self, state: ThreadState) -> None:
+        checkpoint_id = state.checkpoint_id or ""
+        self._held[checkpoint_id] = HeldState(state)
+        self._parents[checkpoint_id] = state.parent_checkpoint_id
+        self._keep(checkpoint_id)
+
+    def _keep(self, checkpoint_id: str) -> None:
+        if self.keep_states is not None:
+            self._kept[checkpoint_id] = None
+            self._kept.move_to_end(checkpoint_id)
+
+    def _let_go(self) -> None:
+        """Let go of the states used least recently beyond `keep_states`, but not those of
+        rows still waiting for their parent (their writers are read from them)."""
+        if self.keep_states is None or len(self._kept) <= self.keep_states:
+            return
+        waiting = {self.rows[index].checkpoint_id for index in self._incomplete}
+        for checkpoint_id in list(self._kept):
+            if len(self._kept) <= self.keep_states:
+                break
+            if checkpoint_id not in waiting:
+                del self._kept[checkpoint_id]
+                self._held[checkpoint_id].state = None
+
     def _row(self, state: ThreadState) -> HistoryRow:
         parent_id = state.parent_checkpoint_id
-        parent = self._states.get(parent_id) if parent_id else None
+        parent = self.state(parent_id) if parent_id else None
         # Without a parent id this is the thread's first checkpoint: nothing to wait for.
         loaded = parent is not None or not parent_id or self.exhausted
-        return HistoryRow.of(state, parent, loaded)
+        return HistoryRow.of(state, parent, loaded, self._held.get(state.checkpoint_id or ""))
 
     def _complete_earlier_rows(self) -> None:
         still: list[int] = []

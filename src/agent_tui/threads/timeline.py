@@ -72,8 +72,7 @@ def parse_time(text: str | None) -> datetime | None:
 
 def run_id_of(row: HistoryRow) -> str | None:
     """The run that wrote the checkpoint (`metadata.run_id`; None for `update_state`)."""
-    run_id = row.state.metadata.get("run_id")
-    return run_id if isinstance(run_id, str) and run_id else None
+    return row.run_id
 
 
 def runs_to_ask(branch: Sequence[HistoryRow]) -> set[str]:

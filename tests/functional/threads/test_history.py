@@ -9,7 +9,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread, ThreadState
-from agent_tui.threads.history import ThreadHistory
+from agent_tui.threads.history import StateNotKept, ThreadHistory
 
 TICKS = 1200  # checkpoints: the input (-1), __start__ (0), then one per tick: 1202 in all
 
@@ -86,6 +86,28 @@ async def test_paging_through_1202_checkpoints(agent_server_url: str, long_threa
     assert rows[-1].parent_checkpoint_id is None
     # Nothing more to load.
     assert await history.load_more() == []
+
+
+async def test_a_history_that_keeps_few_states_lets_the_oldest_used_go_and_reads_them_again(
+    agent_server_url: str, long_thread: Thread
+) -> None:
+    async with CountingClient(agent_server_url) as client:
+        history = ThreadHistory(client, long_thread.thread_id, page_size=100, keep_states=150)
+        rows = await history.load_all()
+        # Every row, each knowing what wrote it, though most states were let go.
+        assert [row.step for row in rows] == list(range(TICKS, -2, -1))
+        assert {row.writers for row in rows[:-2]} == {("tick",)}
+        assert history.lineage_ids() == [row.checkpoint_id for row in reversed(rows)]
+        newest = rows[0]
+        assert history.state(newest.checkpoint_id) is None
+        with pytest.raises(StateNotKept):
+            _ = newest.state
+        assert history.state(rows[-1].checkpoint_id) is not None  # the last page is held
+
+        state = await history.load_state(newest.checkpoint_id)  # read from the server
+        assert state.values["i"] == TICKS
+        assert newest.state is state and history.state(newest.checkpoint_id) is state
+        assert await history.load_state(newest.checkpoint_id) is state  # held again
 
 
 async def test_state_at_a_checkpoint_of_the_long_thread(

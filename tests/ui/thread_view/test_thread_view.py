@@ -38,19 +38,23 @@ async def test_a_long_thread_opens_newest_first_and_pages_in_at_the_end(
     thread = await long_thread(client)
     app, screen = view_app(client, thread.thread_id)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: loaded(screen), what="the first page")
-        # One page: the newest checkpoint first, selected, its state shown.
-        assert len(screen.history.rows) == 100
+        await wait_for(pilot, lambda: loaded(screen), what="the first rows")
+        # The newest checkpoint first, selected, its state shown; the pages behind the
+        # first screenful come in on their own, one page ahead of the cursor and no more.
         assert steps_shown(screen)[:3] == [TICKS, TICKS - 1, TICKS - 2]
         assert screen.checkpoint_view.state is not None
         assert screen.checkpoint_view.state.values["i"] == TICKS
-        assert "100+ checkpoints" in screen_text(app)
+        await wait_for(pilot, lambda: len(screen.history.rows) == 200, what="a page ahead")
+        await pilot.pause(0.2)
+        assert len(screen.history.rows) == 200
+        assert steps_shown(screen)[:200] == list(range(TICKS, TICKS - 200, -1))
+        assert "200+ checkpoints" in screen_text(app)
 
         await pilot.press("end")
-        await wait_for(pilot, lambda: len(screen.history.rows) >= 200, what="the next page")
-        assert steps_shown(screen)[100] == TICKS - 100
+        await wait_for(pilot, lambda: len(screen.history.rows) >= 300, what="the next page")
+        assert steps_shown(screen)[200] == TICKS - 200
         await pilot.press("end")
-        await wait_for(pilot, lambda: len(screen.history.rows) >= 300, what="a third page")
+        await wait_for(pilot, lambda: len(screen.history.rows) >= 400, what="a fourth page")
         # The cursor is near the end: the row under it shows its own state.
         await wait_for(
             pilot,

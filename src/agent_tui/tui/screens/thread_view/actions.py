@@ -133,7 +133,11 @@ class TimeTravel:
         start(self.screen, "thread-fork", self._fork, row)
 
     async def _fork(self, row: HistoryRow) -> None:
-        original = row.state.values
+        try:
+            original = (await self.sync.history.load_state(row.checkpoint_id)).values
+        except ApiError as error:
+            self.screen.report_error(error, doing="read the checkpoint")
+            return
         text = editable_json(original, default=str)
         title = f"Fork at step {row.step}: the state as JSON (save to continue)"
         while True:

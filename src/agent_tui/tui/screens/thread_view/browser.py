@@ -28,12 +28,14 @@ if TYPE_CHECKING:
 
     from textual.timer import Timer
 
-    from agent_tui.client.models import Thread
+    from agent_tui.client.models import Thread, ThreadState
     from agent_tui.threads.history import HistoryRow
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
 SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
+LOADING_DELAY = 0.25  # seconds without the first rows before the pane says it is loading
+MIN_FIRST_ROWS = 20  # checkpoints asked for first, at least (else as many as the terminal is high)
 SUBGRAPH_CHECKPOINTS = 50  # of each subgraph, listed under the checkpoint whose task ran it
 
 
@@ -90,9 +92,12 @@ class HistoryBrowser:
 
     async def _open(self) -> None:
         sync = self.sync
-        self.pane.loading = True
+        # A first screenful, shown at once; the rest of the page and the next ones come
+        # in behind it (the pane asks for more while the cursor is within a page of its
+        # end). The loading indicator only if the server is slow to answer.
+        spinner = self.screen.set_timer(LOADING_DELAY, lambda: setattr(self.pane, "loading", True))
         try:
-            rows = await sync.open()
+            rows = await sync.open(first_rows=max(self.screen.app.size.height, MIN_FIRST_ROWS))
         except (NotFound, ValidationFailed) as error:
             reason = "no such thread" if isinstance(error, NotFound) else "not a thread id"
             sync.failure = f"Thread {sync.thread_id} not found on this server ({reason})."
@@ -105,7 +110,9 @@ class HistoryBrowser:
             self.show_header()
             return
         finally:
-            self.pane.loading = False
+            spinner.stop()
+            if self.pane.loading:
+                self.pane.loading = False
         self.show_header()
         self.pane.set_rows(rows, has_more=not sync.history.exhausted)
         if rows:
@@ -129,6 +136,7 @@ class HistoryBrowser:
         for row in completed:
             self.pane.update_item(row)
         self.pane.append_rows(rows, has_more=not self.sync.history.exhausted)
+        self.show_header()  # how many checkpoints are in
         self.rows_changed()
 
     async def reload_newer(self, select: str | Keep | None) -> None:
@@ -215,9 +223,29 @@ class HistoryBrowser:
             self.show_row(row)
 
     def show_row(self, row: HistoryRow) -> None:
-        self.checkpoint_view.show(row.state)
+        state = self.sync.history.state(row.checkpoint_id)
+        if state is None:
+            # Let go while the cursor was far away (memory stays flat): read it again.
+            start(self.screen, "thread-state", self._read_and_show, row)
+            return
+        self._show(row, state)
+
+    async def _read_and_show(self, row: HistoryRow) -> None:
+        try:
+            state = await self.sync.history.load_state(row.checkpoint_id)
+        except ApiError as error:
+            self.screen.report_error(error, doing="read the checkpoint")
+            return
+        if self._left():
+            return
+        selected = self.selected_row
+        if selected is not None and selected.checkpoint_id == row.checkpoint_id:
+            self._show(row, state)
+
+    def _show(self, row: HistoryRow, state: ThreadState) -> None:
+        self.checkpoint_view.show(state)
         self.row_shown(row)
-        if row.state.next:
+        if state.next:
             # A pending task may run a subgraph: its own state (where it stopped, with
             # what values) comes only from the state read with `subgraphs=true` (the
             # history does not say which tasks are subgraphs).

@@ -59,6 +59,8 @@ CHAT_BINDINGS: list[BindingType] = [
 ]
 
 
+# The actions whose keys depend on the chat's run (`ChatControls.allows`).
+RUN_ACTIONS = frozenset({"cancel_run", "drop_queued", "focus_history", "back"})
 WIDE_FOR_INSPECTOR = 200  # columns: below, the history pane makes way for the inspector
 
 
@@ -84,6 +86,9 @@ class ChatControls:
 
     def allows(self, action: str) -> bool | None:
         """The screen's `check_action` for the keys a run changes (esc, ctrl+c)."""
+        if action not in RUN_ACTIONS:
+            # Asked for every binding whenever the footer redraws: no query for the rest.
+            return True
         if not (self.screen.is_mounted and self.screen.query(ChatPane)):
             return action not in ("cancel_run", "drop_queued")
         chat = self.chat

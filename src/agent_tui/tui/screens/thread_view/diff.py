@@ -50,10 +50,11 @@ async def diff_for(
             )
     if base is None:
         return None, NO_PARENT
+    state = await history.load_state(row.checkpoint_id)
     diff = diff_checkpoints(
         base,
-        row.state,
+        state,
         writes_a=writes_of(history, base),
-        writes_b=writes_of(history, row.state),
+        writes_b=writes_of(history, state),
     )
     return diff, heading

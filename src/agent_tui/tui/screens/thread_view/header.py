@@ -49,7 +49,12 @@ class ThreadHeader(Static):
             text.append("  ")
             text.append_text(server_text(cut_end(progress, PART_LIMIT), style="bold yellow"))
         if sync.thread is not None and sync.thread.status == "error":
-            latest = sync.history.rows[0].state.tasks if sync.history.rows else ()
+            newest = (
+                sync.history.state(sync.history.rows[0].checkpoint_id)
+                if sync.history.rows
+                else None
+            )
+            latest = newest.tasks if newest is not None else ()
             failure = failure_of(sync.thread, latest)
             if failure is not None:
                 text.append("  ")

@@ -84,6 +84,7 @@ class HistoryPane(ResourceTable[HistoryRow]):
         self,
         *,
         time_of: Callable[[HistoryRow], str] | None = None,
+        threshold: int = 20,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
@@ -91,6 +92,7 @@ class HistoryPane(ResourceTable[HistoryRow]):
         super().__init__(
             history_columns(lambda cid: cid == self.marked, time_of or short_time),
             item_id=lambda r: r.checkpoint_id,
+            threshold=threshold,
             id=id,
             classes=classes,
         )

@@ -36,6 +36,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
+from agent_tui.client import ApiError
 from agent_tui.client.models import Thread
 from agent_tui.store.tree import thread_mentions
 from agent_tui.text.short_ids import short_thread_id
@@ -61,6 +62,7 @@ from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
+from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
 
@@ -146,7 +148,9 @@ class ThreadViewScreen(AgentScreen[None]):
         yield Breadcrumb()
         yield ThreadHeader(id="thread-header")
         with Horizontal(id="thread-body"):
-            yield HistoryPane(id="history")
+            # More is asked for while the cursor is within a page of the end: the next
+            # page is in before page-down or `end` gets there.
+            yield HistoryPane(threshold=self.sync.history.page_size, id="history")
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
             with TabbedContent(id="thread-tabs", initial=initial):
@@ -248,7 +252,9 @@ class ThreadViewScreen(AgentScreen[None]):
     @on(HistoryPane.NeedMore)
     def _need_more(self, event: HistoryPane.NeedMore) -> None:
         event.stop()
-        self.browser.load_more()
+        # Once what is in is painted: the rows behind the first screenful must not
+        # hold up its first paint.
+        self.call_after_refresh(self.browser.load_more)
 
     @on(DataTable.RowHighlighted, "#history")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -372,8 +378,16 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_raw(self) -> None:
         row = self.selected_row
         if row is not None:
-            title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
-            self.app.push_screen(RawJsonScreen(row.state.raw(), title=title))
+            start(self, "thread-raw", self._show_raw, row)
+
+    async def _show_raw(self, row: HistoryRow) -> None:
+        try:
+            state = await self.history.load_state(row.checkpoint_id)
+        except ApiError as error:
+            self.report_error(error, doing="read the checkpoint")
+            return
+        title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
+        self.app.push_screen(RawJsonScreen(state.raw(), title=title))
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(

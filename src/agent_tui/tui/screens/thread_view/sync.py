@@ -8,6 +8,7 @@ checkpoints) one at a time, so a page never lands in the middle of a reload.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING
 
 from agent_tui.threads.history import ThreadHistory
@@ -18,13 +19,20 @@ if TYPE_CHECKING:
     from agent_tui.threads.history import HistoryRow
 
 
+KEEP_PAGES = 2  # pages of whole states held (the cursor's, the one ahead); every row stays
+
+
 class ThreadSync:
     """One thread and its history, most recent first, loaded page by page."""
 
     def __init__(self, client: AgentServerClient, thread_id: str, *, page_size: int) -> None:
         self.client = client
         self.thread_id = thread_id
-        self.history = ThreadHistory(client, thread_id, page_size=page_size)
+        # The states of a few pages around the cursor: a thread whose states grow with
+        # it would hold the square of its length once paged through.
+        self.history = ThreadHistory(
+            client, thread_id, page_size=page_size, keep_states=KEEP_PAGES * page_size
+        )
         self.thread: Thread | None = None
         self.failure: str | None = None  # why the thread could not be loaded
         self._lock = asyncio.Lock()
@@ -39,18 +47,30 @@ class ThreadSync:
                 return value
         return None
 
-    async def open(self) -> list[HistoryRow]:
-        """The thread and the first page of its history. Raises the client's errors."""
+    async def open(self, first_rows: int | None = None) -> list[HistoryRow]:
+        """The thread and the newest `first_rows` checkpoints (default: a page), asked for
+        at the same time. Raises the client's errors."""
         async with self._lock:
-            self.thread = await self.client.threads.get(self.thread_id)
-            return await self.history.load_more()
+            page = asyncio.ensure_future(self.history.load_more(first_rows))
+            try:
+                self.thread = await self.client.threads.get(self.thread_id)
+            except BaseException:
+                page.cancel()
+                with contextlib.suppress(BaseException):
+                    await page
+                raise
+            return await page
 
     async def load_more(self) -> tuple[list[HistoryRow], list[HistoryRow]]:
         """The next (older) page, and the rows loaded before that now know their writer
-        (their parent came with this page)."""
-        waiting = {row.checkpoint_id for row in self.history.rows if row.writes_source is None}
+        (their parent came with this page). After a short first page, the page is its
+        rest: pages stay `page_size` long."""
+        history = self.history
+        waiting = {row.checkpoint_id for row in history.rows if row.writes_source is None}
         async with self._lock:
-            rows = await self.history.load_more()
+            rows = await history.load_more(
+                history.page_size - len(history.rows) % history.page_size
+            )
         completed = [
             row
             for row in self.history.rows

@@ -84,7 +84,7 @@ class TimelineTab:
         # The whole branch the cursor is on, to its newest checkpoint: a run made while
         # the view is open, or older pages loaded, add to it wherever the cursor rests.
         end = self.history.branch_end(selected.checkpoint_id) if selected else None
-        ids = [state.checkpoint_id for state in self.history.lineage(end)]
+        ids = self.history.lineage_ids(end)
         rows = {row.checkpoint_id: row for row in self.history.rows}
         return [rows[i] for i in ids if i in rows]
 

@@ -1,0 +1,93 @@
+"""Big threads in the thread view: the newest checkpoint at once, the rows filling in behind
+the first screenful, every row once when paging to the very first checkpoint."""
+
+from __future__ import annotations
+
+from agent_tui.client import AgentServerClient
+from agent_tui.client.models import Thread
+from tests.support.screen import screen_text
+from tests.support.thread_view import (
+    SIZE,
+    TICKS,
+    loaded,
+    long_thread,
+    steps_shown,
+    superstep,
+    view_app,
+)
+from tests.support.waiting import WaitFor
+
+GROWING = 400  # ticks: checkpoint k holds k list items, as a chat holds its messages
+
+
+async def growing_thread(client: AgentServerClient) -> Thread:
+    steps = [superstep({"steps": GROWING}, "__input__"), superstep({"steps": GROWING}, "__start__")]
+    steps += [superstep({"i": i, "seen": [i]}, "tick") for i in range(1, GROWING + 1)]
+    return await client.threads.create(metadata={"graph_id": "loop"}, supersteps=steps)
+
+
+async def test_a_thread_of_growing_states_opens_on_its_newest_and_the_rows_fill_in(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await growing_thread(client)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the newest checkpoint")
+        # The newest checkpoint, under the cursor, its whole state shown.
+        state = screen.checkpoint_view.state
+        assert state is not None and state.values["i"] == GROWING
+        assert state.values["seen"] == list(range(1, GROWING + 1))
+        assert steps_shown(screen)[:3] == [GROWING, GROWING - 1, GROWING - 2]
+        assert screen.pane.cursor_row == 0
+
+        # Without a key, the rows behind the first screenful come in, newest first, and
+        # stop a page ahead of the cursor.
+        await wait_for(pilot, lambda: len(screen.history.rows) == 200, what="a page ahead")
+        await pilot.pause(0.2)
+        assert steps_shown(screen) == list(range(GROWING, GROWING - 200, -1))
+        assert "200+ checkpoints" in screen_text(app)
+        assert screen.pane.cursor_row == 0
+        assert screen.checkpoint_view.state is state  # the newest is still the one shown
+
+
+async def test_paging_to_the_first_checkpoint_brings_every_row_once_in_order(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await long_thread(client)  # 1,202 checkpoints: more than the view holds states of
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the first rows")
+        newest = screen.history.rows[0]
+        while not screen.history.exhausted or screen.pane.loading_rows:
+            rows = screen.pane.row_count
+            await pilot.press("end")  # to the last row in: the next page comes in
+            await wait_for(
+                pilot,
+                lambda rows=rows: screen.pane.row_count > rows or screen.history.exhausted,  # type: ignore[misc]
+                what="the next rows",
+            )
+        await wait_for(pilot, lambda: not screen.pane.loading_rows, what="the last rows")
+        await pilot.press("end")
+        # Every checkpoint once, newest first; the header counts them all, no "+".
+        assert steps_shown(screen) == list(range(TICKS, -2, -1))
+        assert f"{TICKS + 2} checkpoints" in screen_text(app)
+        assert "+ checkpoints" not in screen_text(app)
+        oldest = screen.history.rows[-1]
+        await wait_for(
+            pilot,
+            lambda: screen.checkpoint_view.checkpoint_id == oldest.checkpoint_id,
+            what="the first checkpoint's state",
+        )
+        state = screen.checkpoint_view.state
+        assert state is not None and state.step == -1
+
+        # Back at the top, the newest checkpoint's state is shown again, whole.
+        await pilot.press("home")
+        await wait_for(
+            pilot,
+            lambda: screen.checkpoint_view.checkpoint_id == newest.checkpoint_id,
+            what="the newest checkpoint's state again",
+        )
+        state = screen.checkpoint_view.state
+        assert state is not None and state.values["i"] == TICKS
+        assert steps_shown(screen) == list(range(TICKS, -2, -1))

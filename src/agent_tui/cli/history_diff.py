@@ -100,7 +100,7 @@ async def resolve_checkpoint(client: AgentServerClient, thread_id: str, given: s
 async def state_and_writes(
     client: AgentServerClient, thread_id: str, checkpoint_id: str
 ) -> tuple[ThreadState, dict[str, Any] | None]:
-    from agent_tui.threads.history import checkpoint_writes
+    from agent_tui.threads.writes import checkpoint_writes
 
     state = await client.threads.get_state(thread_id, checkpoint_id)
     parent_id = state.parent_checkpoint_id

@@ -31,7 +31,8 @@ from agent_tui.client.models import AssistantGraph, Thread, ThreadState
 from agent_tui.text.escaping import escape_json_controls
 from agent_tui.text.user_json import JsonTextError, parse_json
 from agent_tui.text.value_diff import is_message_list
-from agent_tui.threads.history import INPUT_NODE, START_NODE, ThreadHistory, checkpoint_writes
+from agent_tui.threads.history import ThreadHistory
+from agent_tui.threads.writes import INPUT_NODE, START_NODE, checkpoint_writes
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient

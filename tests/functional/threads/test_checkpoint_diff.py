@@ -6,7 +6,8 @@ from agent_tui.client import AgentServerClient
 from agent_tui.client.models import ThreadState
 from agent_tui.text.value_diff import ValueChange
 from agent_tui.threads.checkpoint_diff import diff_checkpoints
-from agent_tui.threads.history import ThreadHistory, checkpoint_writes
+from agent_tui.threads.history import ThreadHistory
+from agent_tui.threads.writes import checkpoint_writes
 
 
 async def run(

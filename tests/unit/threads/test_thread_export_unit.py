@@ -15,7 +15,7 @@ from agent_tui.threads.export import (
     supersteps_of,
     validate_export,
 )
-from agent_tui.threads.history import checkpoint_writes, delta_values
+from agent_tui.threads.writes import checkpoint_writes, delta_values
 
 
 def state(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from agent_tui.chat.breakpoints import ThreadBreakpoints, pause_of, pause_text
 from agent_tui.chat.items import InterruptItem
 from agent_tui.client import ApiError
-from agent_tui.threads.history import delta_values
+from agent_tui.threads.writes import delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.breakpoints_modal import BreakpointsScreen
 from agent_tui.tui.widgets.inert import editable_json

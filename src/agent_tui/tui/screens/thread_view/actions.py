@@ -33,7 +33,8 @@ from agent_tui.threads.export import (
     load_export,
 )
 from agent_tui.threads.failure import Failure, thread_failure
-from agent_tui.threads.history import HistoryRow, delta_values
+from agent_tui.threads.history import HistoryRow
+from agent_tui.threads.writes import delta_values
 from agent_tui.tui import editor
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from agent_tui.client import ApiError, NotFound, ValidationFailed
 from agent_tui.threads.subgraph_state import SubgraphHistory, subgraph_frames
+from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
@@ -221,6 +222,22 @@ class HistoryBrowser:
         row = self.selected_row
         if row is not None and row.checkpoint_id != self.checkpoint_view.checkpoint_id:
             self.show_row(row)
+
+    def show_raw(self) -> None:
+        """The selected checkpoint whole, as JSON (`y`); its state read again when it
+        was let go (`ThreadHistory(keep_states=)`)."""
+        row = self.selected_row
+        if row is not None:
+            start(self.screen, "thread-raw", self._show_raw, row)
+
+    async def _show_raw(self, row: HistoryRow) -> None:
+        try:
+            state = await self.sync.history.load_state(row.checkpoint_id)
+        except ApiError as error:
+            self.screen.report_error(error, doing="read the checkpoint")
+            return
+        title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
+        self.screen.app.push_screen(RawJsonScreen(state.raw(), title=title))
 
     def show_row(self, row: HistoryRow) -> None:
         state = self.sync.history.state(row.checkpoint_id)

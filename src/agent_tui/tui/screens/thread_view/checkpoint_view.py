@@ -20,13 +20,13 @@ from textual.widgets import Collapsible, Static
 from agent_tui.client.models import ThreadState
 from agent_tui.text.message_text import content_text, message_role
 from agent_tui.text.time_text import utc_seconds_of_text
-from agent_tui.threads.history import checkpoint_interrupts
 from agent_tui.threads.subgraph_state import (
     SubgraphHistory,
     frames_as_json,
     paused_at,
     subgraph_frames,
 )
+from agent_tui.threads.writes import checkpoint_interrupts
 from agent_tui.tui.widgets.json_view import JsonTree, JsonView
 from agent_tui.tui.widgets.text import server_text
 

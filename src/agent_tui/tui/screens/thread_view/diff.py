@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agent_tui.threads.checkpoint_diff import CheckpointDiff, diff_checkpoints
-from agent_tui.threads.history import HistoryRow, ThreadHistory, checkpoint_writes
+from agent_tui.threads.history import HistoryRow, ThreadHistory
+from agent_tui.threads.writes import checkpoint_writes
 
 if TYPE_CHECKING:
     from agent_tui.client.models import ThreadState

@@ -36,7 +36,6 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
-from agent_tui.client import ApiError
 from agent_tui.client.models import Thread
 from agent_tui.store.tree import thread_mentions
 from agent_tui.text.short_ids import short_thread_id
@@ -46,7 +45,6 @@ from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.event_inspector import EventInspector
 from agent_tui.tui.chat.pane import ChatPane
-from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.routes import RouteUnavailable
 from agent_tui.tui.screens.thread_view.actions import TimeTravel
@@ -62,7 +60,6 @@ from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
-from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
 
@@ -376,18 +373,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.dismiss(None)
 
     def action_raw(self) -> None:
-        row = self.selected_row
-        if row is not None:
-            start(self, "thread-raw", self._show_raw, row)
-
-    async def _show_raw(self, row: HistoryRow) -> None:
-        try:
-            state = await self.history.load_state(row.checkpoint_id)
-        except ApiError as error:
-            self.report_error(error, doing="read the checkpoint")
-            return
-        title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
-        self.app.push_screen(RawJsonScreen(state.raw(), title=title))
+        self.browser.show_raw()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(

@@ -46,6 +46,10 @@ async def test_a_fork_elsewhere_is_seen_and_its_checkpoint_comes_in_at_the_top(
     thread = await counter_thread(client)
     sync = ThreadSync(client, thread.thread_id, page_size=100)
     await sync.open()
+    # The thread and its page were read side by side: the first check looks for newer
+    # checkpoints whatever it finds (here none), the next ones only on a change.
+    assert await sync.changed_on_server()
+    assert await sync.load_newer() == []
     assert not await sync.changed_on_server()
 
     head = sync.history.rows[0]

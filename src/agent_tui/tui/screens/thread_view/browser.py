@@ -96,7 +96,13 @@ class HistoryBrowser:
         # A first screenful, shown at once; the rest of the page and the next ones come
         # in behind it (the pane asks for more while the cursor is within a page of its
         # end). The loading indicator only if the server is slow to answer.
-        spinner = self.screen.set_timer(LOADING_DELAY, lambda: setattr(self.pane, "loading", True))
+        waiting = [True]  # read when the timer's callback runs: that can be after `stop()`
+
+        def spin() -> None:
+            if waiting[0]:
+                self.pane.loading = True
+
+        spinner = self.screen.set_timer(LOADING_DELAY, spin)
         try:
             rows = await sync.open(first_rows=max(self.screen.app.size.height, MIN_FIRST_ROWS))
         except (NotFound, ValidationFailed) as error:
@@ -111,6 +117,7 @@ class HistoryBrowser:
             self.show_header()
             return
         finally:
+            waiting[0] = False
             spinner.stop()
             if self.pane.loading:
                 self.pane.loading = False

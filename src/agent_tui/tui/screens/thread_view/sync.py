@@ -36,6 +36,7 @@ class ThreadSync:
         self.thread: Thread | None = None
         self.failure: str | None = None  # why the thread could not be loaded
         self._lock = asyncio.Lock()
+        self._check_newer = False  # the next check reports a change (see `open`)
 
     @property
     def assistant_id(self) -> str | None:
@@ -59,7 +60,11 @@ class ThreadSync:
                 with contextlib.suppress(BaseException):
                     await page
                 raise
-            return await page
+            rows = await page
+            # Read side by side, the thread may be newer than the page (a run ended
+            # between the two reads): the first check loads what came since either way.
+            self._check_newer = True
+            return rows
 
     async def load_more(self) -> tuple[list[HistoryRow], list[HistoryRow]]:
         """The next (older) page, and the rows loaded before that now know their writer
@@ -98,4 +103,7 @@ class ThreadSync:
         """Fetch the thread again: True when it changed since (a run, a fork elsewhere)."""
         before = self.thread
         self.thread = await self.client.threads.get(self.thread_id)
+        if self._check_newer:
+            self._check_newer = False
+            return True
         return before is not None and self.thread.updated_at != before.updated_at

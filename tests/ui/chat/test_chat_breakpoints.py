@@ -367,6 +367,9 @@ async def test_a_replay_carries_the_breakpoints_and_the_chat_shows_the_pause(
         await on_node(pilot, modal, "dbl")
         await pilot.press("b", "enter")
         await wait_for(pilot, lambda: app.screen is screen, what="the thread view")
+        # The keys go where the focus is: back on the history once the modal has gone.
+        history = screen.query_one("#history")
+        await wait_for(pilot, lambda: history.has_focus, what="the history focused again")
 
         await pilot.press("down", "down")  # step 0: inc runs next
         row = screen.selected_row

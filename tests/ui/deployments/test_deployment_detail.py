@@ -107,7 +107,8 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
         await wait_for(
             pilot, lambda: statuses(detail)[0] == "DEPLOYED", what="DEPLOYED live", timeout=60
         )
-        await wait_for(pilot, lambda: "READY" in heading(detail), what="READY again")
+        # The new revision's server starts (10-30 s on a loaded machine) before READY.
+        await wait_for(pilot, lambda: "READY" in heading(detail), what="READY again", timeout=60)
         await wait_for(pilot, lambda: cell_texts(detail)[1][2] == "replaced", what="replaced")
         assert cell_texts(detail)[0][2] == "active"
         assert f"active {newest[:8]}" in heading(detail)

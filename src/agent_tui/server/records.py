@@ -63,8 +63,8 @@ class Saver:
         self.problem: str | None = None
         self._conn: record_table.Connection | None = None
         self._tables: dict[str, RecordTable] = {}
-        # The next save: urgent (a Handle, two turns later) or background (a TimerHandle).
         self._handle: asyncio.Handle | asyncio.TimerHandle | None = None
+        self._urgent = False  # whether the save `_handle` brings is an urgent one
         self._pending: asyncio.Future[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.saves = 0
@@ -115,9 +115,13 @@ class Saver:
             self._pending = loop.create_future()
             # Its outcome read even when nobody waits (no "exception never retrieved").
             self._pending.add_done_callback(lambda done: done.cancelled() or done.exception())
-        if self._handle is None or (urgent and isinstance(self._handle, asyncio.TimerHandle)):
-            if self._handle is not None:
-                self._handle.cancel()  # a background save (a timer), not due yet: now instead
+        if self._handle is not None and urgent and not self._urgent:
+            # A background save, not due yet: now instead. (Told by a flag, not by the
+            # handle's class: uvloop's timer handles are no `asyncio.TimerHandle`.)
+            self._handle.cancel()
+            self._handle = None
+        if self._handle is None:
+            self._urgent = urgent
             if urgent:
                 # Two turns of the loop later: answers that start in those turns (runs
                 # started together) share the save (a third fewer saves, 8 at a time).

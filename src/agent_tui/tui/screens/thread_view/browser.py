@@ -237,11 +237,18 @@ class HistoryBrowser:
         if row is not None:
             start(self.screen, "thread-raw", self._show_raw, row)
 
-    async def _show_raw(self, row: HistoryRow) -> None:
+    async def _read_state(self, row: HistoryRow) -> ThreadState | None:
+        """The row's whole state, read again if it was let go; None (said) on an error,
+        or when the view was left meanwhile."""
         try:
             state = await self.sync.history.load_state(row.checkpoint_id)
         except ApiError as error:
             self.screen.report_error(error, doing="read the checkpoint")
+            return None
+        return None if self._left() else state
+
+    async def _show_raw(self, row: HistoryRow) -> None:
+        if (state := await self._read_state(row)) is None:
             return
         title = f"Checkpoint {row.checkpoint_id} (step {row.step})"
         self.screen.app.push_screen(RawJsonScreen(state.raw(), title=title))
@@ -255,12 +262,7 @@ class HistoryBrowser:
         self._show(row, state)
 
     async def _read_and_show(self, row: HistoryRow) -> None:
-        try:
-            state = await self.sync.history.load_state(row.checkpoint_id)
-        except ApiError as error:
-            self.screen.report_error(error, doing="read the checkpoint")
-            return
-        if self._left():
+        if (state := await self._read_state(row)) is None:
             return
         selected = self.selected_row
         if selected is not None and selected.checkpoint_id == row.checkpoint_id:

@@ -46,6 +46,7 @@ from agent_tui.local.standby import wait_for_go
 # blocking-call guard wraps later.
 from agent_tui.server import names, records
 from agent_tui.server.lifeline import exit_when_parent_goes, set_parent_death_signal
+from agent_tui.server.served_url import correct_served_url
 from agent_tui.server.supported import unsupported_versions
 
 logger = logging.getLogger("agent_tui.server.main")
@@ -123,10 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         options["http"] = {**dict(options.get("http") or {}), "app": names.APP}
 
     # With agent-tui's socket (``--fd``), ``port=0`` keeps `run_server`'s port probe (which
-    # would find that socket busy and silently pick another port) from mattering.
+    # would find that socket busy and silently pick another port) from mattering; the URL
+    # it builds then gets the real port from `served_url`.
     where: dict[str, Any] = {"port": args.port}
     if args.fd is not None:
         where = {"port": 0, "fd": args.fd}
+        with socket.socket(fileno=os.dup(args.fd)) as held:
+            correct_served_url(held.getsockname()[1])
 
     cli.run_server(
         host=args.host,

@@ -381,3 +381,24 @@ def test_a_dependency_that_cannot_be_installed_says_uvs_words_once(
         "uv could not install the project's dependencies"
     )
     assert "Traceback" not in failed.stderr
+
+
+def test_the_server_names_the_port_it_serves_on(
+    tmp_path: Path, home: Path, serves: list[Serve]
+) -> None:
+    """Its banner, its OpenAPI `servers` and each run's `langgraph_api_url` (what a graph
+    reads to call its own server) say the real port, not the 0 langgraph-api was given."""
+    folder = project(tmp_path / "project")
+    serve = Serve(home, folder)
+    serves.append(serve)
+    url = serve.url()
+    with httpx.Client(base_url=url, trust_env=False, timeout=60) as client:
+        assert client.get("/openapi.json").json()["servers"] == [{"url": url}]
+        thread = client.post("/threads", json={}).json()["thread_id"]
+        client.post(
+            f"/threads/{thread}/runs/wait", json={"assistant_id": "counter", "input": {}}
+        ).raise_for_status()
+        state = client.get(f"/threads/{thread}/state").json()
+    assert state["metadata"]["langgraph_api_url"] == url
+    serve.wait_for_stderr(f"API: {url}")
+    assert ":0/" not in serve.stderr and not re.search(r":0\b", serve.stderr)

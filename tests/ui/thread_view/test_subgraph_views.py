@@ -75,7 +75,9 @@ async def test_a_thread_asking_two_subgraphs_deep_says_where(
     async with app.run_test(size=SIZE) as pilot:
         await show_step(pilot, screen, wait_for, "hotel_assistant")
         where = "Inside     hotel_assistant > final_report_generation > review"
-        assert where in screen_text(app)
+        # Painted once the state read with `subgraphs=true` is shown (a loaded machine
+        # may paint it a frame after the workers are done).
+        await wait_for(pilot, lambda: where in screen_text(app), what="where the thread asks")
 
 
 def history_lines(pilot: Pilot[Any]) -> dict[str, str]:

@@ -7,6 +7,12 @@ interpreter, environment and inherited descriptors the real one would get. It im
 `PREWARMED`, then waits on stdin for the line ``go``; only then does it read the project
 (the config, the graphs), so what it runs is the code as it is at ``go``.
 
+It also imports the third-party modules the project's graphs imported at the last graph
+check (`imports`), sent on a line ``import NAME NAME …`` before ``go``: a reload then
+imports only the project's own files, however heavy its packages (an SDK, an agent
+framework). A module that no longer imports, or that the project dropped, costs nothing
+more than its import attempt.
+
 A standby never outlives its parent: end-of-file on stdin before ``go`` (the parent
 stopped it, or died, even by SIGKILL) makes it exit at once, and it runs in a session of
 its own, so `Standby.discard` kills it with whatever it started.
@@ -19,9 +25,11 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import queue
+import re
 import subprocess
 import threading
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from agent_tui.local.child_processes import kill_group
@@ -37,38 +45,76 @@ PREWARMED = (
     "structlog",
     "starlette.applications",
     "uvicorn",
+    # What langgraph-api's server imports from other packages (~0.15 s).
+    "grpc",
+    "google.protobuf.struct_pb2",
+    "opentelemetry.sdk.metrics",
+    "opentelemetry.exporter.otlp.proto.http.metric_exporter",
+    "prometheus_client",
+    "sse_starlette",
+    "yaml",
 )
 """The slow third-party imports of a server or a graph check. Not ``langgraph_api``: its
 settings are read from the environment at import, and the server sets it up first."""
 
 GO = b"go\n"
+IMPORT = b"import "
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_NEVER = ("langgraph_api", "langgraph_runtime", "agent_tui")
+"""Never imported ahead: they read their settings, or the data, when imported."""
+MAX_IMPORTS = 5000
 
 
 def wait_for_go() -> None:
-    """In a standby: import `PREWARMED`, then return once ``go`` arrives on stdin.
+    """In a standby: import `PREWARMED` and the ``import`` lines' modules, then return
+    once ``go`` arrives on stdin.
 
-    Anything else, or end-of-file (the parent discarded this process, or died), ends the
-    process at once, even in the middle of the imports. Reads stdin byte by byte, so
-    what follows ``go`` (only end-of-file) is left for the caller's own watch.
+    Any other line, or end-of-file (the parent discarded this process, or died), ends
+    the process at once, even in the middle of the imports.
     """
-    told = threading.Event()
-    threading.Thread(target=_read_go, args=(told,), name="standby-go", daemon=True).start()
-    for name in PREWARMED:
+    lines: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
+    threading.Thread(target=_read_lines, args=(lines,), name="standby-go", daemon=True).start()
+    _import_quietly(PREWARMED)
+    while (names := lines.get()) is not None:
+        _import_quietly(names)
+
+
+def _import_quietly(names: Iterable[str]) -> None:
+    for name in names:
         # A module missing from the project's environment is imported (and reported)
         # where it is needed, as without a standby.
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-    told.wait()
 
 
-def _read_go(told: threading.Event) -> None:
-    line = b""
-    with contextlib.suppress(OSError):
-        while len(line) < len(GO) and (byte := os.read(0, 1)):
-            line += byte
-    if line != GO:
-        os._exit(0)
-    told.set()
+def _read_lines(lines: queue.SimpleQueue[list[str] | None]) -> None:
+    # Nothing follows ``go`` but end-of-file, so reading in chunks takes nothing from
+    # the caller's own watch of stdin.
+    pending = b""
+    while True:
+        while b"\n" not in pending:
+            chunk = b""
+            with contextlib.suppress(OSError):
+                chunk = os.read(0, 1 << 16)
+            if not chunk:
+                os._exit(0)
+            pending += chunk
+        line, pending = pending.split(b"\n", 1)
+        if line + b"\n" == GO:
+            lines.put(None)
+            return
+        if not line.startswith(IMPORT):
+            os._exit(0)
+        lines.put(prewarmable(line[len(IMPORT) :].decode(errors="replace").split()))
+
+
+def prewarmable(names: Iterable[str]) -> list[str]:
+    """The module names of ``names`` a standby may import ahead (see `_NEVER`)."""
+    return [
+        name
+        for name in names
+        if _MODULE.fullmatch(name) and not name.split(".")[0].startswith(_NEVER)
+    ][:MAX_IMPORTS]
 
 
 class Standby:
@@ -79,15 +125,27 @@ class Standby:
         self.process = process
 
     @classmethod
-    def spawn(cls, key: Hashable, command: Sequence[str], **options: Any) -> Standby | None:
+    def spawn(
+        cls, key: Hashable, command: Sequence[str], imports: Sequence[str] = (), **options: Any
+    ) -> Standby | None:
         """Start ``command`` (which must take ``--standby``) with a pipe as stdin and the
         ``Popen`` options of the real launch (a new session, so `discard` ends all it
-        starts); None if it cannot start (the next launch is then a cold one)."""
+        starts), and send it ``imports`` to import ahead; None if it cannot start (the
+        next launch is then a cold one)."""
         try:
             process = subprocess.Popen([*command, "--standby"], stdin=subprocess.PIPE, **options)
         except OSError:
             return None
-        return cls(key, process)
+        standby = cls(key, process)
+        if names := prewarmable(imports):
+            assert process.stdin is not None
+            try:
+                process.stdin.write(IMPORT + " ".join(names).encode() + b"\n")
+                process.stdin.flush()
+            except OSError:
+                standby.discard()
+                return None
+        return standby
 
     @property
     def pid(self) -> int:

@@ -118,7 +118,9 @@ def test_a_good_project_passes(tmp_path: Path) -> None:
         tmp_path, {"agent.py": GOOD_GRAPH}, {"graphs": {"agent": "./agent.py:graph"}}
     )
     check = check_graphs(config)
-    assert check == GraphCheck(ok=True, problems=[], warnings=[])
+    assert (check.ok, check.problems, check.warnings) == (True, [], [])
+    # What the graph imported from installed packages, for the next standbys.
+    assert "langgraph.graph" in check.imports
 
 
 def test_only_the_broken_graphs_are_reported(broken: tuple[Path, GraphCheck]) -> None:
@@ -274,7 +276,7 @@ def test_a_thread_started_at_import_does_not_hold_up_the_answer(tmp_path: Path) 
     code = "import threading, time\n\nthreading.Thread(target=time.sleep, args=(600,)).start()\ngraph = 1\n"
     config = write_project(tmp_path, {"agent.py": code}, {"graphs": {"a": "./agent.py:graph"}})
     check = check_graphs(config, timeout=20)
-    assert check == GraphCheck(ok=True, problems=[], warnings=[])
+    assert (check.ok, check.problems, check.warnings) == (True, [], [])
 
 
 def test_the_environment_reaches_the_graphs(tmp_path: Path) -> None:
@@ -368,3 +370,56 @@ def test_a_prewarmed_check_runs_the_project_as_it_is_when_told_to_go(tmp_path: P
     assert gone_within([last], 10)
     standby.prepare(config, env=env)
     assert standby.pid is None
+
+
+SEES_TOMLKIT = """\
+import os
+import sys
+
+open(os.environ["SEEN_FILE"], "w").write(str("tomlkit" in sys.modules))
+
+import tomlkit  # an installed package no check imports by itself
+from helpers import HELPED  # the project's own module
+
+"""
+
+
+def test_a_standby_imports_ahead_what_the_graphs_imported_at_the_last_check(
+    tmp_path: Path,
+) -> None:
+    """A reload then imports only the project's own files, however heavy its packages."""
+    from agent_tui.local.live_reload.graph_check import CheckStandby
+
+    seen = tmp_path / "seen"
+    config = write_project(
+        tmp_path / "project",
+        {"agent.py": SEES_TOMLKIT + GOOD_GRAPH, "helpers.py": "HELPED = True\n"},
+        {"dependencies": ["."], "graphs": {"a": "./agent.py:graph", "b": "./agent.py:graph"}},
+    )
+    env = {"SEEN_FILE": str(seen)}
+    first = check_graphs(config, env=env)
+    assert first.ok, first.problems
+    assert seen.read_text() == "False"
+    assert "tomlkit" in first.imports
+    # Not the project's own modules (nor the graph file, run under a "__" name).
+    assert "helpers" not in first.imports
+    assert not [name for name in first.imports if name.startswith("__")]
+
+    standby = CheckStandby()
+    try:
+        for imports, expected in ((first.imports, "True"), ((), "False")):
+            standby.prepare(config, env=env, imports=imports)
+            check = check_graphs(config, env=env, standby=standby)
+            assert check.ok, check.problems
+            assert seen.read_text() == expected, f"imported ahead: {imports}"
+            # What it imported ahead is still reported: the list does not shrink.
+            assert "tomlkit" in check.imports
+    finally:
+        standby.close()
+
+
+def test_a_standby_never_imports_langgraph_api_or_agent_tui_ahead() -> None:
+    from agent_tui.local.standby import prewarmable
+
+    names = ["tomlkit", "langgraph_api.config", "langgraph_runtime_inmem", "agent_tui.x"]
+    assert prewarmable([*names, "os; rm -rf /", "../x"]) == ["tomlkit"]

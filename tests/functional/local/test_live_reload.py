@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
+from agent_tui.local.live_reload.record import read_imports
 from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
 from agent_tui.local.project_env.environment import ensure_environment
 from tests.support.paths import GRAPHS
@@ -204,6 +205,8 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
             events.wait("reloaded", 0)
             # The prewarmed server now serves; the prewarmed check ran the check and ended.
             assert server.pid == standby and process_gone(check)
+            # What the graphs imported is kept for the next standbys (and the next start).
+            assert "langgraph.graph" in read_imports(tmp_path / "data")
             answer = httpx.post(
                 server.url + "/runs/wait",
                 json={"assistant_id": "counter", "input": {"n": 1}},

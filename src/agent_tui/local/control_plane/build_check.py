@@ -11,8 +11,10 @@ where a graph broke::
     {"graph": "chat", "ok": false, "ref": "/p/graph.py:graph", "file": "/p/graph.py",
      "line": 12, "message": "NameError: name 'x' is not defined"}
 
-An unusable config gives one object with ``"graph": null``, and each config warning one
-``{"warning": "…"}`` object. Anything the graphs print while importing goes to stderr, so
+An unusable config gives one object with ``"graph": null``, each config warning one
+``{"warning": "…"}`` object, and the end one ``{"imports": ["langchain_core.tools", …]}``:
+the installed modules the graphs imported (not the project's own files), which live
+reload's next standbys import ahead (`standby`). Anything the graphs print while importing goes to stderr, so
 stdout holds only these objects. ``--timeout SECONDS`` bounds the time spent importing
 (on POSIX): a graph still importing then fails with a ``TimeoutError`` at the line it was
 stuck on. ``--standby`` makes a prewarmed check (see `standby`): it imports the slow
@@ -62,6 +64,11 @@ class _TimeLimit(BaseException):
     pass
 
 
+_loaded_files: dict[Path, Any] = {}
+"""Graph files executed by this check: the graphs of one file are checked with one run of
+it (langgraph-api runs it once per graph; a file that imports once imports again)."""
+
+
 def _load(ref: str, config_path: Path | None = None) -> Any:
     location, _, name = ref.rpartition(":")
     if not location or not name:
@@ -74,12 +81,15 @@ def _load(ref: str, config_path: Path | None = None) -> Any:
         # The module name langgraph-api gives a graph file: a bare stem ("graph",
         # "utils") would shadow a module of that name that the project imports.
         module_name = location.replace("/", "__").replace(".py", "").replace(" ", "_")
-        spec = importlib.util.spec_from_file_location(module_name.lstrip("."), path)
-        if spec is None or spec.loader is None:
-            raise _ref_error(ImportError, f"cannot load {path}", path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        module = _loaded_files.get(path.resolve())
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name.lstrip("."), path)
+            if spec is None or spec.loader is None:
+                raise _ref_error(ImportError, f"cannot load {path}", path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            _loaded_files[path.resolve()] = module
     else:
         module = importlib.import_module(location)
     if not hasattr(module, name):
@@ -115,6 +125,7 @@ def main(argv: Sequence[str]) -> int:
         "--standby", action="store_true", help="import the slow modules, then wait for 'go'"
     )
     args = parser.parse_args(list(argv))
+    baseline = set(sys.modules)  # what any check imports: not the project's
     if args.standby:
         from agent_tui.local.standby import wait_for_go
 
@@ -124,7 +135,7 @@ def main(argv: Sequence[str]) -> int:
 
         die_with_parent(args.die_with_parent)
     if args.json:
-        return _check_json(args.config, args.timeout)
+        return _check_json(args.config, args.timeout, baseline)
     return _check_text(args.config, args.timeout)
 
 
@@ -164,7 +175,7 @@ def _check_text(config_path: Path, timeout: float | None) -> int:
 # -- JSON output (live reload) -----------------------------------------------------------
 
 
-def _check_json(config_path: Path, timeout: float | None) -> int:
+def _check_json(config_path: Path, timeout: float | None, baseline: set[str]) -> int:
     out = _take_stdout()
     try:
         config = load_langgraph_config(config_path)
@@ -195,7 +206,24 @@ def _check_json(config_path: Path, timeout: float | None) -> int:
             _emit(out, _record(graph_id, ref, file, line, _describe(exc)))
         else:
             _emit(out, {**_record(graph_id, ref, None, None, "ok"), "ok": True})
+    _emit(out, {"imports": _installed_imports(baseline, roots)})
     return 1 if failed else 0
+
+
+def _installed_imports(baseline: set[str], roots: Sequence[Path]) -> list[str]:
+    """The modules imported since ``baseline`` (the check's own) from installed packages
+    (files outside the project's folders): the graphs' and, in a standby, those it
+    imported ahead (so the list grows with the project's needs, and shrinks at a check
+    without a standby); none when langgraph-api itself was among them (it reads its
+    settings at import: a standby must not import what imports it)."""
+    found = []
+    for name in sorted(set(sys.modules) - baseline):
+        if name.startswith("langgraph_api"):
+            return []
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if file and not name.startswith("__") and not _in_project(Path(file), roots):
+            found.append(name)
+    return found
 
 
 def _take_stdout() -> TextIO:

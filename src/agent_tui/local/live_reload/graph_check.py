@@ -86,6 +86,8 @@ class GraphCheck:
     problems: list[GraphProblem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     """Config problems that do not stop the server (a missing ``.env`` file)."""
+    imports: list[str] = field(default_factory=list)
+    """The installed modules the graphs imported (for the next standbys, `standby`)."""
 
 
 def check_graphs(
@@ -166,8 +168,10 @@ class CheckStandby:
         python: str | None = None,
         env: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_CHECK_TIMEOUT,
+        imports: Sequence[str] = (),
     ) -> None:
-        """Start a check for these arguments of `check_graphs`, unless one waits already."""
+        """Start a check for these arguments of `check_graphs`, unless one waits already;
+        it imports ``imports`` ahead (`standby`)."""
         _, command, options = _launch(config_path, python, env, timeout)
         key = _launch_key(command, options)
         with self._lock:
@@ -178,7 +182,7 @@ class CheckStandby:
                     return
                 self._standby.discard()
             self._standby = Standby.spawn(
-                key, command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options
+                key, command, imports, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options
             )
 
     def take(self, command: list[str], options: dict[str, Any]) -> subprocess.Popen[bytes] | None:
@@ -306,12 +310,16 @@ def _outcome(
     problems: list[GraphProblem] = []
     warnings: list[str] = []
     reported: set[str] = set()
+    imports: list[str] = []
     for line in out.decode(errors="replace").splitlines():
         record = _parse(line)
         if record is None:
             continue
         if isinstance(record.get("warning"), str):
             warnings.append(record["warning"])
+            continue
+        if isinstance(record.get("imports"), list):
+            imports = [name for name in record["imports"] if isinstance(name, str)]
             continue
         graph = record.get("graph")
         if isinstance(graph, str):
@@ -340,7 +348,7 @@ def _outcome(
         if graph is not None or not problems:
             message = _crash_message(returncode, err)
             problems.append(GraphProblem(graph, None, None, message, project))
-    return GraphCheck(returncode == 0 and not problems, problems, warnings)
+    return GraphCheck(returncode == 0 and not problems, problems, warnings, imports)
 
 
 def _parse(line: str) -> dict[str, Any] | None:

@@ -67,3 +67,19 @@ def remove_reload_record(data_dir: Path) -> None:
 
 def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+IMPORTS_FILE = "standby-imports.txt"
+"""The installed modules the project's graphs imported at the last graph check, one per
+line: the standbys of the next reloads (also after a restart) import them ahead."""
+
+
+def read_imports(data_dir: Path) -> list[str]:
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        return (data_dir / IMPORTS_FILE).read_text(encoding="utf-8").split()
+    return []
+
+
+def write_imports(data_dir: Path, names: list[str]) -> None:
+    with contextlib.suppress(OSError):  # without it, the standbys import less ahead
+        write_private_text(data_dir / IMPORTS_FILE, "\n".join(names) + "\n")

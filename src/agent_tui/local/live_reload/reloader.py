@@ -38,7 +38,12 @@ from agent_tui.local.langgraph_config import (
     load_langgraph_config,
 )
 from agent_tui.local.live_reload.graph_check import CheckStandby, GraphProblem, check_graphs
-from agent_tui.local.live_reload.record import remove_reload_record, write_reload_record
+from agent_tui.local.live_reload.record import (
+    read_imports,
+    remove_reload_record,
+    write_imports,
+    write_reload_record,
+)
 from agent_tui.local.live_reload.watcher import ProjectWatcher
 from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
@@ -154,6 +159,9 @@ class LiveReload:
         (None when it could not be read); the standbys are prepared for it."""
         self._count = 0
         """Events so far, for the record (`record`)."""
+        self._imports = read_imports(server.data_dir)
+        """The installed modules the graphs imported at the last check (kept in the data
+        folder for the next start): the standbys import them ahead."""
 
     def start(self, *, changed_since: float | None = None) -> None:
         """Watch the project. ``changed_since``: when the server started reading the
@@ -229,8 +237,11 @@ class LiveReload:
         config = self._config
         if not self._prewarm or self._stopping.is_set() or config is None:
             return  # (no config: the last reload could not read it, the next one says why)
-        self._checks.prepare(config.path, python=self.server.python, env=config.env)
-        self.server.prepare_standby(config)
+        imports = self._imports
+        self._checks.prepare(
+            config.path, python=self.server.python, env=config.env, imports=imports
+        )
+        self.server.prepare_standby(config, imports)
 
     def reload(self, files: list[Path]) -> ReloadEvent:
         """Check the project and restart the server on it; what happened, as reported."""
@@ -258,6 +269,9 @@ class LiveReload:
         )
         if self._stopping.is_set():
             return ReloadEvent("failed", shown, "stopped")
+        if check.imports and check.imports != self._imports:
+            self._imports = check.imports
+            write_imports(self.server.data_dir, check.imports)
         if not check.ok:
             first = check.problems[0] if check.problems else None
             message = str(first) if first else "the graphs did not load"

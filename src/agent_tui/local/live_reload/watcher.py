@@ -28,8 +28,10 @@ __all__ = ["DEFAULT_DEBOUNCE_MS", "IGNORED_DIRS", "ProjectWatcher", "is_ignored"
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_DEBOUNCE_MS = 300
-"""Quiet time that ends a burst: longer than an editor's save, short enough to feel live."""
+DEFAULT_DEBOUNCE_MS = 150
+"""Quiet time that ends a burst, after watchfiles' own 50 ms: longer than an editor's save
+(a write then a rename, microseconds apart) or a ``git checkout``'s stream of writes,
+short enough to feel live (`langgraph dev`'s reloader waits only watchfiles' 50 ms)."""
 
 IGNORED_DIRS = frozenset(
     {

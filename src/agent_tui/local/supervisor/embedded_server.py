@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -250,17 +250,20 @@ class EmbeddedAgentServer:
             lock_fd=lock.fileno() if lock is not None else None,
         )
 
-    def prepare_standby(self, config: LangGraphConfig | None = None) -> None:
+    def prepare_standby(
+        self, config: LangGraphConfig | None = None, imports: Sequence[str] = ()
+    ) -> None:
         """Start a prewarmed server process (`standby`) for the next `restart` (on
-        ``config``, as live reload last read it; default: the one it runs), unless one
-        waits already: a live reload then skips the slow imports. Only while the server
-        runs on a held listening socket (``hold_listener``); `stop` kills it."""
+        ``config``, as live reload last read it; default: the one it runs), importing
+        ``imports`` ahead, unless one waits already: a live reload then skips the slow
+        imports. Only while the server runs on a held listening socket
+        (``hold_listener``); `stop` kills it."""
         with self._lock:
             listener = self._listener
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._launch_command(int(listener.getsockname()[1]), listener)
-            self._standby.prepare(command, options, (config or self.config).env)
+            self._standby.prepare(command, options, (config or self.config).env, imports)
 
     @property
     def standby_pid(self) -> int | None:

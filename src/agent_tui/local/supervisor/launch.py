@@ -16,7 +16,7 @@ import signal
 import socket
 import subprocess
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -155,10 +155,14 @@ class ServerStandby:
         return waiting.pid if waiting is not None else None
 
     def prepare(
-        self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]
+        self,
+        command: list[str],
+        options: dict[str, Any],
+        config_env: Mapping[str, str],
+        imports: Sequence[str] = (),
     ) -> None:
         """Start one for this launch (`launch_command`'s, for a config with this
-        ``env``), unless one waits for it already."""
+        ``env``), unless one waits for it already; it imports ``imports`` ahead."""
         key, env = standby_launch(config_env, command, options)
         waiting = self._waiting
         if waiting is not None:
@@ -166,7 +170,7 @@ class ServerStandby:
                 return
             self.discard()
         command = command + thread_flags()
-        self._waiting = Standby.spawn(key, command, **{**options, "env": env})
+        self._waiting = Standby.spawn(key, command, imports, **{**options, "env": env})
 
     def take(
         self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]

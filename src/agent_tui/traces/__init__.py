@@ -1,0 +1,12 @@
+"""Traces of model and tool calls, kept on this machine.
+
+The `langsmith` SDK in an agent server (or any LangChain program) sends its run trees to
+agent-tui's local collector (`agent_tui.local.trace_collector`), which writes them here:
+
+- `store`: the SQLite file (one row a run, pieces merged in any order, bounded);
+- `redaction`: what is never stored (keys, authorization headers, tokens);
+- `run_fields`: where a run keeps its model, tokens, node, thread and times;
+- `query`: traces by thread or run, one run with its children, its model and tool calls.
+
+Headless: the CLI (`agent-tui traces …`) and the UI read through `query`.
+"""

@@ -24,6 +24,10 @@ The file is TOML in the user config folder (`agent-tui config path`), or whereve
     [ui]
     theme = "nord"
 
+    [traces]                             # the local trace collector (`agent-tui traces`)
+    enabled = true                       # local servers trace to it (AGENT_TUI_TRACES=0: off)
+    max_size_mb = 256                    # oldest traces pruned past this
+
 `local` is the implicit context of the embedded server: always there, never in the
 file. A bad file raises `ConfigError`, which names the file, the key and the problem.
 """
@@ -139,6 +143,23 @@ class UiConfig(BaseModel):
     )
 
 
+class TracesConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    enabled: bool = Field(
+        default=True,
+        description="The local agent servers agent-tui starts send their traces (every "
+        "model and tool call) to agent-tui's local collector; nothing leaves the machine. "
+        "AGENT_TUI_TRACES=0 or --no-traces turns it off for one start.",
+    )
+    max_size_mb: int = Field(
+        default=256,
+        ge=1,
+        description="Megabytes of runs the trace store keeps (their JSON); past it the "
+        "oldest traces are pruned.",
+    )
+
+
 class AgentTuiConfig(BaseModel):
     """The whole file. `AgentTuiConfig()` is the config of a missing file."""
 
@@ -163,6 +184,7 @@ class AgentTuiConfig(BaseModel):
         description='Keys by binding id, e.g. "app.quit" = "ctrl+q,f10" (see `?` in the app).',
     )
     ui: UiConfig = Field(default_factory=UiConfig)
+    traces: TracesConfig = Field(default_factory=TracesConfig)
 
     @field_validator("contexts")
     @classmethod
@@ -292,7 +314,7 @@ def _expected_keys(parent: list[str]) -> str:
     model: type[BaseModel] | None = {
         0: AgentTuiConfig,
         2: ContextConfig if parent[:1] == ["contexts"] else None,
-        1: UiConfig if parent == ["ui"] else None,
+        1: UiConfig if parent == ["ui"] else TracesConfig if parent == ["traces"] else None,
     }.get(len(parent))
     if model is None:
         return ""

@@ -60,9 +60,18 @@ def info_body(*, compression: bool) -> dict[str, Any]:
 
 
 Parse = Callable[[bytes, Request], list[tuple[Operation, dict[str, Any]]]]
+RequestListener = Callable[[str], None]
+"""Told the kind of each request stored: ``multipart``, ``multipart+zstd``, ``batch``,
+``run`` (``POST /runs``), ``patch`` (``PATCH /runs/{id}``)."""
 
 
-def create_app(store: TraceStore, api_key: str, *, compression: bool = True) -> Starlette:
+def create_app(
+    store: TraceStore,
+    api_key: str,
+    *,
+    compression: bool = True,
+    on_request: RequestListener | None = None,
+) -> Starlette:
     """The collector of ``store``; ``api_key`` authorises writes. ``compression``: tell
     the SDK it may send zstd (it always may; False makes it send plain multipart)."""
     if not api_key.strip():
@@ -82,7 +91,7 @@ def create_app(store: TraceStore, api_key: str, *, compression: bool = True) -> 
         detail = "Invalid API key: it does not match the trace collector's key"
         return JSONResponse({"detail": detail}, status_code=403)
 
-    def ingesting(parse: Parse) -> Callable[[Request], Awaitable[Response]]:
+    def ingesting(kind: str, parse: Parse) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             refused = refusal(request)
             if refused is not None:
@@ -95,6 +104,9 @@ def create_app(store: TraceStore, api_key: str, *, compression: bool = True) -> 
             except bodies.BadBody as error:
                 status = 413 if error.too_large else 400
                 return JSONResponse({"detail": error.detail}, status_code=status)
+            if on_request is not None:
+                encoding = request.headers.get("content-encoding", "").strip().lower()
+                on_request(f"{kind}+{encoding}" if encoding else kind)
             return JSONResponse({"stored": stored}, status_code=202)
 
         return endpoint
@@ -104,10 +116,10 @@ def create_app(store: TraceStore, api_key: str, *, compression: bool = True) -> 
 
     routes = [
         Route("/info", info, methods=["GET"]),
-        Route("/runs/multipart", ingesting(_multipart), methods=["POST"]),
-        Route("/runs/batch", ingesting(_batch), methods=["POST"]),
-        Route("/runs", ingesting(_post), methods=["POST"]),
-        Route("/runs/{run_id}", ingesting(_patch), methods=["PATCH"]),
+        Route("/runs/multipart", ingesting("multipart", _multipart), methods=["POST"]),
+        Route("/runs/batch", ingesting("batch", _batch), methods=["POST"]),
+        Route("/runs", ingesting("run", _post), methods=["POST"]),
+        Route("/runs/{run_id}", ingesting("patch", _patch), methods=["PATCH"]),
     ]
     return Starlette(routes=routes)
 

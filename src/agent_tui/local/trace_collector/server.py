@@ -14,6 +14,7 @@ import secrets
 import socket
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -96,6 +97,8 @@ class TraceCollector:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port: int | None = None
+        self.received: Counter[str] = Counter()
+        """Requests stored, by kind (`app.RequestListener`): what the SDK chose to send."""
 
     @property
     def url(self) -> str:
@@ -120,7 +123,12 @@ class TraceCollector:
         sock = bind_socket(self.host, self._requested_port)
         self.port = int(sock.getsockname()[1])
         config = uvicorn.Config(
-            create_app(self.store, self.api_key, compression=self._compression),
+            create_app(
+                self.store,
+                self.api_key,
+                compression=self._compression,
+                on_request=self._count,
+            ),
             log_level="warning",
             lifespan="off",
             access_log=False,
@@ -137,6 +145,9 @@ class TraceCollector:
                 self.stop()
                 raise RuntimeError("the trace collector did not start")
             time.sleep(0.01)
+
+    def _count(self, kind: str) -> None:
+        self.received[kind] += 1
 
     def stop(self, timeout: float = 10.0) -> None:
         if self._server is not None:

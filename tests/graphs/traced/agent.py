@@ -26,7 +26,7 @@ def agent(state: MessagesState, config: RunnableConfig) -> dict[str, object]:
     model = ChatOpenAI(
         model="gpt-standin-mini",
         base_url=os.environ["STANDIN_OPENAI_URL"],
-        api_key=os.environ["STANDIN_OPENAI_KEY"],  # type: ignore[arg-type]
+        api_key=os.environ["STANDIN_OPENAI_KEY"],
         temperature=0.2,
         streaming=True,
         stream_usage=True,

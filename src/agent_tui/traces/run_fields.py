@@ -154,8 +154,13 @@ def run_columns(run: dict[str, Any]) -> RunColumns:
     meta = metadata(run)
     run_type = _text(run.get("run_type"))
     tokens = token_usage(run) if run_type == "llm" else (None, None, None)
+    trace_id = _text(run.get("trace_id"))
+    if trace_id is None and run.get("parent_run_id") is None and run.get("name") is not None:
+        # `POST /runs` of a client that does not batch may send no trace id: a run with no
+        # parent (and a name: a post was seen, not only a patch) starts its own trace.
+        trace_id = _text(run.get("id"))
     return RunColumns(
-        trace_id=_text(run.get("trace_id")),
+        trace_id=trace_id,
         parent_run_id=_text(run.get("parent_run_id")),
         dotted_order=_text(run.get("dotted_order")),
         run_type=run_type,

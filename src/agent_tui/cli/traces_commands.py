@@ -78,6 +78,8 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn raises the ctrl+c again once it has shut down: a clean stop
     finally:
         store.close()
     return EXIT_OK

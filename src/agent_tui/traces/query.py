@@ -7,7 +7,6 @@ that run (its id is the server's run id, also in each run's ``metadata.run_id``)
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agent_tui.traces import run_fields
+from agent_tui.traces import json_codec, run_fields
 from agent_tui.traces.store import DB_FILE, TraceStore
 
 RUNNING, SUCCESS, ERROR = "running", "success", "error"
@@ -276,7 +275,7 @@ def get_run(store: TraceStore, run_id: str) -> TracedRun | None:
         if row is None:
             return None
         bodies = [
-            json.loads(body)
+            json_codec.loads(body)
             for (body,) in db.execute(
                 "SELECT body FROM runs WHERE trace_id = ? ORDER BY dotted_order", (row[0],)
             )

@@ -18,7 +18,6 @@ Every run is redacted (`redaction`) before it is merged: nothing secret is writt
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import time
@@ -27,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from agent_tui.traces import json_codec
 from agent_tui.traces.redaction import Redactor
 from agent_tui.traces.run_fields import RunColumns, run_columns
 
@@ -177,14 +177,14 @@ class TraceStore:
             old = stored.get(run_id)
             received = now
             if old is not None:
-                before = json.loads(old["body"])
+                before = json_codec.loads(old["body"])
                 # A post is the base and what came before it stays over it; a patch
                 # goes over what is stored.
                 piece = overlay(piece, before) if posted else overlay(before, piece)
                 posted = posted or bool(old["posted"])
                 received = old["received"]
                 grown -= old["size"]
-            body = json.dumps(piece, separators=(",", ":"), default=str)
+            body = json_codec.dumps(piece)
             grown += len(body)
             rows.append(_row(run_id, run_columns(piece), posted, received, body))
         db.execute("BEGIN IMMEDIATE")

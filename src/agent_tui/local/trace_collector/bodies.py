@@ -14,10 +14,10 @@ posts and patches (`agent_tui.traces.store.Operation`).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from agent_tui.traces import json_codec
 from agent_tui.traces.store import Operation
 
 MAX_BODY = 64 << 20
@@ -123,6 +123,6 @@ def one_run(body: bytes, run_id: str | None = None) -> dict[str, Any]:
 
 def _json(data: bytes, what: str) -> Any:
     try:
-        return json.loads(data)
+        return json_codec.loads(data)
     except (UnicodeDecodeError, ValueError) as error:
         raise BadBody(f"{what} is not JSON: {error}") from None

@@ -7,10 +7,12 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import httpx
 import langsmith
 
 from agent_tui.local.trace_collector import TraceCollector
 from agent_tui.traces.query import TracedRun, TraceSummary, get_run, list_traces
+from agent_tui.traces.store import TraceStore
 
 T = TypeVar("T")
 
@@ -18,6 +20,25 @@ T = TypeVar("T")
 def sdk_client(collector: TraceCollector, **options: object) -> langsmith.Client:
     """The official client, as a traced program makes it from LANGSMITH_ENDPOINT/API_KEY."""
     return langsmith.Client(api_url=collector.url, api_key=collector.api_key, **options)  # type: ignore[arg-type]
+
+
+def run_weather_agent(url: str, text: str, metadata: dict[str, str]) -> tuple[str, str]:
+    """A run of the `weather` graph (`tests/graphs/traced`) on a new thread, joined: its
+    thread and run ids."""
+    with httpx.Client(base_url=url, timeout=60) as http:
+        thread_id = http.post("/threads", json={}).json()["thread_id"]
+        answer = http.post(
+            f"/threads/{thread_id}/runs",
+            json={
+                "assistant_id": "weather",
+                "input": {"messages": [{"role": "user", "content": text}]},
+                "metadata": metadata,
+            },
+        )
+        answer.raise_for_status()
+        run_id = answer.json()["run_id"]
+        http.get(f"/threads/{thread_id}/runs/{run_id}/join").raise_for_status()
+    return thread_id, run_id
 
 
 def wait_until(read: Callable[[], T | None], what: str, timeout: float = 30.0) -> T:
@@ -34,22 +55,23 @@ def wait_until(read: Callable[[], T | None], what: str, timeout: float = 30.0) -
 
 
 def finished_trace(
-    collector: TraceCollector,
+    collector: TraceCollector | TraceStore,
     *,
     thread_id: str | None = None,
     run_id: str | None = None,
     calls: int,
 ) -> tuple[TraceSummary, TracedRun]:
     """The one trace of a thread (or run) once its root has ended with ``calls`` model
-    and tool calls, and its tree."""
+    and tool calls, and its tree (from a collector's store, or another process's)."""
+    store = collector.store if isinstance(collector, TraceCollector) else collector
 
     def read() -> tuple[TraceSummary, TracedRun] | None:
-        found = list_traces(collector.store, thread_id=thread_id, run_id=run_id)
+        found = list_traces(store, thread_id=thread_id, run_id=run_id)
         if len(found) != 1 or found[0].status == "running":
             return None
         if found[0].model_calls + found[0].tool_calls < calls:
             return None
-        tree = get_run(collector.store, found[0].trace_id)
+        tree = get_run(store, found[0].trace_id)
         if tree is None or any(run.status == "running" for run in tree.walk()):
             return None
         return found[0], tree

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector
 from tests.support import openai_standin
 from tests.support.openai_standin import OpenAIStandIn
-from tests.support.traces import finished_trace, stored_bytes
+from tests.support.traces import finished_trace, run_weather_agent, stored_bytes
 
 CONFIG = Path(__file__).resolve().parents[2] / "graphs" / "traced" / "langgraph.json"
 MODEL_KEY = "sk-standin-0123456789abcdefXYZ"
@@ -43,31 +42,14 @@ def server_url(
     data_dir = tmp_path_factory.mktemp("traced-server")
     env = {
         **collector.tracing_environment(),
-        "STANDIN_OPENAI_URL": standin.url,
-        "STANDIN_OPENAI_KEY": MODEL_KEY,
+        "OPENAI_BASE_URL": standin.url,
+        "OPENAI_API_KEY": MODEL_KEY,
     }
     server = EmbeddedAgentServer(
         CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
     )
     with server:
         yield server.url
-
-
-def run_weather_agent(url: str, text: str, metadata: dict[str, str]) -> tuple[str, str]:
-    with httpx.Client(base_url=url, timeout=60) as http:
-        thread_id = http.post("/threads", json={}).json()["thread_id"]
-        answer = http.post(
-            f"/threads/{thread_id}/runs",
-            json={
-                "assistant_id": "weather",
-                "input": {"messages": [{"role": "user", "content": text}]},
-                "metadata": metadata,
-            },
-        )
-        answer.raise_for_status()
-        run_id = answer.json()["run_id"]
-        http.get(f"/threads/{thread_id}/runs/{run_id}/join").raise_for_status()
-    return thread_id, run_id
 
 
 def test_a_run_lists_its_model_and_tool_calls(

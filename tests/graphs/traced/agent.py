@@ -1,6 +1,7 @@
 """A weather agent on a real chat model class (`ChatOpenAI`), for the trace tests: its
 model is the tests' OpenAI stand-in (`tests/support/openai_standin.py`), named by
-``STANDIN_OPENAI_URL``. The model streams, calls `lookup_weather`, then answers."""
+``OPENAI_BASE_URL`` (a provider's setting: it reaches the server from the caller's
+environment too). The model streams, calls `lookup_weather`, then answers."""
 
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ def lookup_weather(city: str) -> str:
 def agent(state: MessagesState, config: RunnableConfig) -> dict[str, object]:
     model = ChatOpenAI(
         model="gpt-standin-mini",
-        base_url=os.environ["STANDIN_OPENAI_URL"],
-        api_key=os.environ["STANDIN_OPENAI_KEY"],
+        base_url=os.environ["OPENAI_BASE_URL"],
+        api_key=os.environ["OPENAI_API_KEY"],
         temperature=0.2,
         streaming=True,
         stream_usage=True,

@@ -17,14 +17,14 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import TracebackType
-from typing import Self
-
-import uvicorn
+from typing import TYPE_CHECKING, Self
 
 from agent_tui.local.project_files import read_project_file
-from agent_tui.local.trace_collector.app import create_app
 from agent_tui.traces.redaction import Redactor
 from agent_tui.traces.store import DB_FILE, DEFAULT_MAX_BYTES, TraceStore
+
+if TYPE_CHECKING:
+    import uvicorn
 
 KEY_ENV = "AGENT_TUI_TRACES_KEY"
 KEY_FILE = "api-key"
@@ -96,6 +96,8 @@ class TraceCollector:
         self._compression = compression
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._stopping = False
         self.port: int | None = None
         self.received: Counter[str] = Counter()
         """Requests stored, by kind (`app.RequestListener`): what the SDK chose to send."""
@@ -119,9 +121,31 @@ class TraceCollector:
             "LANGSMITH_API_KEY": self.api_key,
         }
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 30.0, *, wait: bool = True) -> None:
+        """Listen, and serve from a thread. ``wait=False`` returns once the socket
+        listens (the URL is known, and a client that connects meanwhile waits in the
+        backlog): uvicorn's import and start, a few hundred ms, then happen in the
+        thread, not in the way of the agent server's start."""
         sock = bind_socket(self.host, self._requested_port)
         self.port = int(sock.getsockname()[1])
+        self._thread = threading.Thread(
+            target=self._serve, args=(sock,), name="trace-collector", daemon=True
+        )
+        self._thread.start()
+        if not wait:
+            return
+        deadline = time.monotonic() + timeout
+        while not (self._server is not None and self._server.started):
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the trace collector did not start")
+            time.sleep(0.01)
+
+    def _serve(self, sock: socket.socket) -> None:
+        import uvicorn
+
+        from agent_tui.local.trace_collector.app import create_app
+
         config = uvicorn.Config(
             create_app(
                 self.store,
@@ -134,24 +158,22 @@ class TraceCollector:
             access_log=False,
             timeout_keep_alive=KEEP_ALIVE,
         )
-        self._server = server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name="trace-collector", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the trace collector did not start")
-            time.sleep(0.01)
+        server = uvicorn.Server(config)
+        with self._lock:
+            if self._stopping:
+                sock.close()
+                return
+            self._server = server
+        server.run(sockets=[sock])
 
     def _count(self, kind: str) -> None:
         self.received[kind] += 1
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
+        with self._lock:
+            self._stopping = True
+            if self._server is not None:
+                self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout)
         self._server = self._thread = None

@@ -55,7 +55,7 @@ def shared_collector() -> TraceCollector:
             from agent_tui.settings.traces import trace_settings
 
             collector = TraceCollector(max_bytes=trace_settings().max_bytes)
-            collector.start()
+            collector.start(wait=False)  # it listens: the server may start meanwhile
             atexit.register(collector.close)
             _shared = collector
             logger.info("trace collector at %s, storing in %s", collector.url, collector.folder)

@@ -3,8 +3,9 @@
 `tracing_environment(project_env)` is what the starter of a server adds to its
 environment (`EmbeddedAgentServer(env=…)`): the `langsmith` SDK's switches, the
 collector's URL (``LANGSMITH_ENDPOINT``) and its key (``LANGSMITH_API_KEY``, set only in
-that server's environment, never agent-tui's own key). The collector is this process's
-(`shared_collector`): started the first time a server needs it, on a free port of
+that server's environment, never agent-tui's own key). A local control plane's deployments get
+the same (`deployment_tracing`: a secret counts as the project's own setting). The
+collector is this process's (`shared_collector`): started the first time a server needs it, on a free port of
 127.0.0.1, stopped when the process exits.
 
 Nothing is added when
@@ -26,6 +27,7 @@ import atexit
 import logging
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 
 from agent_tui.local.trace_collector.server import TraceCollector
 
@@ -73,3 +75,15 @@ def tracing_environment(project_env: Mapping[str, str]) -> dict[str, str]:
     except (OSError, RuntimeError) as error:
         logger.warning("the trace collector did not start, so runs are not traced: %s", error)
         return {}
+
+
+def deployment_tracing(config_path: Path, secrets: Mapping[str, str]) -> dict[str, str]:
+    """`tracing_environment` for a local control plane's deployment: its project's ``env``
+    and its secrets both count as the project's own settings."""
+    from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+
+    try:
+        project_env = load_langgraph_config(config_path).env
+    except (LangGraphConfigError, OSError):
+        project_env = {}  # the server will say what is wrong with it
+    return tracing_environment({**project_env, **secrets})

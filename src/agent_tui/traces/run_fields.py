@@ -39,9 +39,12 @@ class RunColumns:
     thread_id: str | None
     graph_run_id: str | None
     node: str | None
+    checkpoint_ns: str | None
     model: str | None
     input_tokens: int | None
     output_tokens: int | None
+    first_token: str | None
+    finish_reason: str | None
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -153,7 +156,9 @@ def first_token_time(run: dict[str, Any]) -> datetime | None:
 def run_columns(run: dict[str, Any]) -> RunColumns:
     meta = metadata(run)
     run_type = _text(run.get("run_type"))
-    tokens = token_usage(run) if run_type == "llm" else (None, None, None)
+    llm = run_type == "llm"
+    tokens = token_usage(run) if llm else (None, None, None)
+    first = first_token_time(run) if llm else None
     trace_id = _text(run.get("trace_id"))
     if trace_id is None and run.get("parent_run_id") is None and run.get("name") is not None:
         # `POST /runs` of a client that does not batch may send no trace id: a run with no
@@ -171,7 +176,10 @@ def run_columns(run: dict[str, Any]) -> RunColumns:
         thread_id=_text(meta.get("thread_id")),
         graph_run_id=_text(meta.get("run_id")),
         node=_text(meta.get("langgraph_node")),
-        model=model_name(run) if run_type == "llm" else None,
+        checkpoint_ns=checkpoint_ns(run),
+        model=model_name(run) if llm else None,
         input_tokens=tokens[0],
         output_tokens=tokens[1],
+        first_token=first.isoformat() if first else None,
+        finish_reason=finish_reason(run) if llm else None,
     )

@@ -52,9 +52,12 @@ CREATE TABLE IF NOT EXISTS runs (
     thread_id TEXT,
     graph_run_id TEXT,
     node TEXT,
+    checkpoint_ns TEXT,
     model TEXT,
     input_tokens INTEGER,
     output_tokens INTEGER,
+    first_token TEXT,
+    finish_reason TEXT,
     posted INTEGER NOT NULL,
     received REAL NOT NULL,
     size INTEGER NOT NULL,
@@ -65,13 +68,16 @@ CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, start_time);
 CREATE INDEX IF NOT EXISTS runs_by_graph_run ON runs (graph_run_id);
 CREATE INDEX IF NOT EXISTS runs_by_received ON runs (received);
 """
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` of the file. Traces are a record, not a source of truth: a file of
+another version is started afresh rather than migrated."""
 
 _UPSERT = """
 INSERT OR REPLACE INTO runs (
     id, trace_id, parent_run_id, dotted_order, run_type, name, start_time, end_time,
-    failed, thread_id, graph_run_id, node, model, input_tokens, output_tokens,
-    posted, received, size, body
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    failed, thread_id, graph_run_id, node, checkpoint_ns, model, input_tokens,
+    output_tokens, first_token, finish_reason, posted, received, size, body
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 _IN_CHUNK = 500  # ids per `IN (…)`: under SQLite's variable limit everywhere
@@ -122,7 +128,11 @@ class TraceStore:
             self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = NORMAL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                self._db.execute("DROP TABLE IF EXISTS runs")
             self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             path.chmod(0o600)
         self._db.execute("PRAGMA busy_timeout = 5000")  # two collectors on one file
         self._db.row_factory = sqlite3.Row
@@ -262,9 +272,12 @@ def _row(
         columns.thread_id,
         columns.graph_run_id,
         columns.node,
+        columns.checkpoint_ns,
         columns.model,
         columns.input_tokens,
         columns.output_tokens,
+        columns.first_token,
+        columns.finish_reason,
         int(posted),
         received,
         len(body),

@@ -11,6 +11,7 @@ import pytest
 
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector
+from agent_tui.traces.calls import list_calls
 from tests.support import openai_standin
 from tests.support.openai_standin import OpenAIStandIn
 from tests.support.traces import finished_trace, run_weather_agent, stored_bytes
@@ -93,6 +94,20 @@ def test_a_run_lists_its_model_and_tool_calls(
     assert tool.name == "lookup_weather"
     assert "Sunny in Paris" in str(tool.outputs)
     assert openai_standin.ANSWER in str(second.outputs)
+    # The calls list (the store's columns, no body read) says the same.
+    listed = list_calls(collector.store, thread_id=thread_id)
+    assert [(c.id, c.name, c.node, c.model) for c in listed] == [
+        (c.id, c.name, c.node, c.model) for c in calls
+    ]
+    assert [(c.input_tokens, c.output_tokens, c.finish_reason) for c in listed] == [
+        (21, 7, "tool_calls"),
+        (None, None, None),
+        (34, 9, "stop"),
+    ]
+    assert listed[0].first_token_time == first.first_token_time
+    assert listed[0].checkpoint_ns == first.checkpoint_ns
+    assert all(c.graph_run_id == run_id and c.status == "success" for c in listed)
+    assert list_calls(collector.store, run_id=run_id) == listed
 
 
 def test_the_server_sends_compressed_batches(server_url: str, collector: TraceCollector) -> None:

@@ -9,7 +9,8 @@ Two rules, applied to every value of a run (inputs, outputs, extra and its metad
 events, serialized, error):
 
 1. a key whose name says it holds a secret (`SECRET_KEY_NAME`: ``api_key``,
-   ``authorization``, ``password``, ``x-api-key``, ``client_secret``, ``cookie`` …) has
+   ``openai_api_key``, ``authorization``, ``password``, ``x-api-key``, ``client_secret``,
+   ``aws_secret_access_key``, ``access_token``, ``cookie`` …) has
    its value replaced whole by `REDACTED`, unless that value is a LangChain secret
    reference (``{"lc": 1, "type": "secret", "id": ["OPENAI_API_KEY"]}``), which names a
    variable and holds nothing;
@@ -17,8 +18,8 @@ events, serialized, error):
    ``sk-…``, LangSmith's ``lsv2_…``, ``Bearer …``, AWS access key ids, GitHub and Slack
    tokens) and the collector's own key are replaced by `REDACTED`.
 
-Names such as ``max_tokens`` or ``token_usage`` are not secrets: rule 1 matches whole
-words, not ``token`` anywhere.
+Names such as ``max_tokens`` or ``token_usage`` are not secrets: rule 1 looks for
+``token`` only as part of a named kind of token, or as the whole name.
 """
 
 from __future__ import annotations
@@ -32,17 +33,15 @@ REDACTED = "[redacted]"
 
 SECRET_KEY_NAME = re.compile(
     r"""(?ix)
-    ^(?:x[-_])?(?:
-        (?:[a-z0-9]+[-_])*api[-_]?key
-      | (?:[a-z0-9]+[-_])*(?:secret|password|passwd|passphrase)(?:[-_]key)?
-      | (?:[a-z0-9]+[-_])*(?:access|refresh|auth|session|bearer|id|service)[-_]token
-      | (?:[a-z0-9]+[-_])*private[-_]key
-      | authorization | proxy[-_]authorization | cookie | set[-_]cookie
-      | token | credentials?
-    )$
+      secret | passw(?:or)?d | passphrase | credential | authorization | cookie | bearer
+    | api[-_]?(?:key|token) | (?:private|access|signing|encryption)[-_]?key
+    | (?:access|refresh|auth|session|id|service)[-_]?token
+    | ^(?:x[-_])?(?:token|auth)$
     """
 )
-"""A mapping key whose value is a secret (compared whole, any case, ``-`` or ``_``)."""
+"""A mapping key whose value is a secret: any name holding one of these (any case, ``-``
+or ``_``), or exactly ``token`` / ``auth``. ``max_tokens``, ``token_usage`` and
+``input_tokens`` hold none of them."""
 
 SECRET_TEXT = re.compile(
     r"""(?x)
@@ -67,7 +66,7 @@ _MAX_DEPTH = 200
 @lru_cache(maxsize=4096)
 def is_secret_key(name: str) -> bool:
     """Whether a mapping key names a secret (cached: a run's keys repeat run after run)."""
-    return SECRET_KEY_NAME.match(name) is not None
+    return SECRET_KEY_NAME.search(name) is not None
 
 
 def is_secret_reference(value: object) -> bool:

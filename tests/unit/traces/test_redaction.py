@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agent_tui.traces.query import get_run
-from agent_tui.traces.redaction import REDACTED, Redactor
+from agent_tui.traces.redaction import REDACTED, Redactor, is_secret_key
 from agent_tui.traces.store import TraceStore
 
 OPENAI_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123"
@@ -63,6 +65,59 @@ def test_secrets_are_replaced_and_the_rest_kept() -> None:
     # A secret reference names a variable and holds nothing: kept, it says where the key was.
     assert serialized["openai_api_key"] == {"lc": 1, "type": "secret", "id": ["OPENAI_API_KEY"]}
     assert serialized["client_secret"] == serialized["password"] == REDACTED
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "api_key",
+        "openai_api_key",
+        "x-api-key",
+        "X-Api-Key",
+        "apiKey",
+        "api_token",
+        "Authorization",
+        "proxy-authorization",
+        "password",
+        "db_passwd",
+        "client_secret",
+        "aws_secret_access_key",
+        "AWS_ACCESS_KEY",
+        "private_key",
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "Cookie",
+        "set-cookie",
+        "token",
+        "auth",
+        "credentials",
+    ],
+)
+def test_names_of_secrets(name: str) -> None:
+    assert is_secret_key(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "max_tokens",
+        "token_usage",
+        "input_tokens",
+        "total_tokens",
+        "tokens",
+        "key",
+        "author",
+        "keys",
+        "monkey",
+        "ls_model_name",
+        "stream",
+        "tool_choice",
+        "authored_by",
+    ],
+)
+def test_names_that_hold_no_secret(name: str) -> None:
+    assert not is_secret_key(name)
 
 
 def test_text_shaped_like_keys_is_redacted_wherever_it_is() -> None:

@@ -10,6 +10,7 @@ what the model was sent with what the trace says it was sent.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -61,7 +62,7 @@ def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> by
 
 
 async def _stream(
-    message: dict[str, Any], usage: dict[str, int], finish: str
+    message: dict[str, Any], usage: dict[str, int], finish: str, delay: float
 ) -> AsyncIterator[bytes]:
     yield _chunk({"role": "assistant", "content": ""})
     if message.get("tool_calls"):
@@ -71,9 +72,11 @@ async def _stream(
         arguments = call["function"]["arguments"]
         for start in range(0, len(arguments), 6):
             piece = arguments[start : start + 6]
+            await asyncio.sleep(delay)
             yield _chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
     else:
         for word in message["content"].split(" "):
+            await asyncio.sleep(delay)
             yield _chunk({"content": word + " "})
     yield _chunk({}, finish)
     usage_chunk = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "model": MODEL}
@@ -82,9 +85,11 @@ async def _stream(
 
 
 class OpenAIStandIn:
-    """The server, on a free port of 127.0.0.1 in a thread (``url`` ends in ``/v1``)."""
+    """The server, on a free port of 127.0.0.1 in a thread (``url`` ends in ``/v1``).
+    ``token_delay``: seconds before each streamed chunk (a model's pace; 0: at once)."""
 
-    def __init__(self) -> None:
+    def __init__(self, token_delay: float = 0.0) -> None:
+        self.token_delay = token_delay
         self.requests: list[dict[str, Any]] = []
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -96,7 +101,7 @@ class OpenAIStandIn:
         message, usage, finish = _reply(body)
         if body.get("stream"):
             return StreamingResponse(
-                _stream(message, usage, finish), media_type="text/event-stream"
+                _stream(message, usage, finish, self.token_delay), media_type="text/event-stream"
             )
         return JSONResponse(
             {

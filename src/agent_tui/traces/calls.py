@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from agent_tui.traces import run_fields
 from agent_tui.traces.query import ERROR, RUNNING, SUCCESS
@@ -66,38 +67,47 @@ def list_calls(
         raise ValueError("give a thread id or a run id")
     marks = ",".join("?" * len(run_types))
     with store.reading() as db:
+        cursor = db.cursor()
+        cursor.row_factory = None  # tuples: reading 5,000 rows by name took half the time
         if thread_id is not None:
-            rows = db.execute(
+            rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE thread_id = ? AND run_type IN ({marks})"
                 " ORDER BY dotted_order",
                 (thread_id, *run_types),
             ).fetchall()
         else:
-            rows = db.execute(
+            rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE trace_id IN (SELECT trace_id FROM runs"
                 " WHERE id = ? OR graph_run_id = ? OR trace_id = ? LIMIT 1)"
                 f" AND run_type IN ({marks}) ORDER BY dotted_order",
                 (run_id, run_id, run_id, *run_types),
             ).fetchall()
-    return [
-        CallSummary(
-            id=row["id"],
-            trace_id=row["trace_id"],
-            parent_run_id=row["parent_run_id"],
-            run_type=row["run_type"],
-            name=row["name"] or "",
-            node=row["node"],
-            checkpoint_ns=row["checkpoint_ns"],
-            thread_id=row["thread_id"],
-            graph_run_id=row["graph_run_id"],
-            model=row["model"],
-            start_time=run_fields.parse_time(row["start_time"]),
-            end_time=run_fields.parse_time(row["end_time"]),
-            first_token_time=run_fields.parse_time(row["first_token"]),
-            input_tokens=row["input_tokens"],
-            output_tokens=row["output_tokens"],
-            finish_reason=row["finish_reason"],
-            status=ERROR if row["failed"] else SUCCESS if row["end_time"] else RUNNING,
-        )
-        for row in rows
-    ]
+    return [_call(row) for row in rows]
+
+
+def _call(row: tuple[Any, ...]) -> CallSummary:
+    (
+        run_id, trace_id, parent_run_id, run_type, name, node, checkpoint_ns, thread_id,
+        graph_run_id, model, start_time, end_time, first_token, input_tokens,
+        output_tokens, finish_reason, failed,
+    ) = row  # fmt: skip
+    parse = run_fields.parse_time
+    return CallSummary(
+        id=run_id,
+        trace_id=trace_id,
+        parent_run_id=parent_run_id,
+        run_type=run_type,
+        name=name or "",
+        node=node,
+        checkpoint_ns=checkpoint_ns,
+        thread_id=thread_id,
+        graph_run_id=graph_run_id,
+        model=model,
+        start_time=parse(start_time),
+        end_time=parse(end_time),
+        first_token_time=parse(first_token),
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        finish_reason=finish_reason,
+        status=ERROR if failed else SUCCESS if end_time else RUNNING,
+    )

@@ -277,7 +277,9 @@ def get_run(store: TraceStore, run_id: str) -> TracedRun | None:
         bodies = [
             json_codec.loads(body)
             for (body,) in db.execute(
-                "SELECT body FROM runs WHERE trace_id = ? ORDER BY dotted_order", (row[0],)
+                "SELECT body FROM runs JOIN run_bodies USING (id) WHERE trace_id = ?"
+                " ORDER BY dotted_order",
+                (row[0],),
             )
         ]
     runs = build_tree(bodies)

@@ -14,6 +14,9 @@ measure), whole traces go, oldest received first, until a tenth of the limit is 
 The file gives the pages back (``auto_vacuum = INCREMENTAL``).
 
 Every run is redacted (`redaction`) before it is merged: nothing secret is written.
+
+Two tables: ``runs`` holds the columns (small rows: a list of thousands of calls reads
+few pages) and ``run_bodies`` each run's JSON, read only for a run shown whole.
 """
 
 from __future__ import annotations
@@ -60,15 +63,18 @@ CREATE TABLE IF NOT EXISTS runs (
     finish_reason TEXT,
     posted INTEGER NOT NULL,
     received REAL NOT NULL,
-    size INTEGER NOT NULL,
+    size INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_bodies (
+    id TEXT PRIMARY KEY,
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_trace ON runs (trace_id, dotted_order);
-CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, start_time);
+CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, dotted_order);
 CREATE INDEX IF NOT EXISTS runs_by_graph_run ON runs (graph_run_id);
 CREATE INDEX IF NOT EXISTS runs_by_received ON runs (received);
 """
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of the file. Traces are a record, not a source of truth: a file of
 another version is started afresh rather than migrated."""
 
@@ -76,9 +82,10 @@ _UPSERT = """
 INSERT OR REPLACE INTO runs (
     id, trace_id, parent_run_id, dotted_order, run_type, name, start_time, end_time,
     failed, thread_id, graph_run_id, node, checkpoint_ns, model, input_tokens,
-    output_tokens, first_token, finish_reason, posted, received, size, body
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    output_tokens, first_token, finish_reason, posted, received, size
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
+_UPSERT_BODY = "INSERT OR REPLACE INTO run_bodies (id, body) VALUES (?, ?)"
 
 _IN_CHUNK = 500  # ids per `IN (…)`: under SQLite's variable limit everywhere
 
@@ -131,6 +138,7 @@ class TraceStore:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 self._db.execute("DROP TABLE IF EXISTS runs")
+                self._db.execute("DROP TABLE IF EXISTS run_bodies")
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             path.chmod(0o600)
@@ -178,10 +186,13 @@ class TraceStore:
             chunk = ids[start : start + _IN_CHUNK]
             marks = ",".join("?" * len(chunk))
             for row in db.execute(
-                f"SELECT id, posted, received, size, body FROM runs WHERE id IN ({marks})", chunk
+                "SELECT runs.id, posted, received, size, body FROM runs"
+                f" JOIN run_bodies USING (id) WHERE runs.id IN ({marks})",
+                chunk,
             ):
                 stored[row["id"]] = row
         rows = []
+        bodies = []
         grown = 0
         for run_id, (posted, piece) in pieces.items():
             old = stored.get(run_id)
@@ -196,10 +207,12 @@ class TraceStore:
                 grown -= old["size"]
             body = json_codec.dumps(piece)
             grown += len(body)
-            rows.append(_row(run_id, run_columns(piece), posted, received, body))
+            rows.append(_row(run_id, run_columns(piece), posted, received, len(body)))
+            bodies.append((run_id, body))
         db.execute("BEGIN IMMEDIATE")
         try:
             db.executemany(_UPSERT, rows)
+            db.executemany(_UPSERT_BODY, bodies)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -235,6 +248,11 @@ class TraceStore:
             for start in range(0, len(doomed), _IN_CHUNK):
                 chunk = doomed[start : start + _IN_CHUNK]
                 marks = ",".join("?" * len(chunk))
+                db.execute(
+                    "DELETE FROM run_bodies WHERE id IN"
+                    f" (SELECT id FROM runs WHERE trace_id IN ({marks}))",
+                    chunk,
+                )
                 db.execute(f"DELETE FROM runs WHERE trace_id IN ({marks})", chunk)
             db.execute("COMMIT")
         except BaseException:
@@ -252,12 +270,16 @@ class TraceStore:
     def delete_traces(self, trace_ids: Sequence[str]) -> None:
         with self._lock:
             for trace_id in trace_ids:
+                self._db.execute(
+                    "DELETE FROM run_bodies WHERE id IN (SELECT id FROM runs WHERE trace_id = ?)",
+                    (trace_id,),
+                )
                 self._db.execute("DELETE FROM runs WHERE trace_id = ?", (trace_id,))
             self._stored = None
 
 
 def _row(
-    run_id: str, columns: RunColumns, posted: bool, received: float, body: str
+    run_id: str, columns: RunColumns, posted: bool, received: float, size: int
 ) -> tuple[Any, ...]:
     return (
         run_id,
@@ -280,6 +302,5 @@ def _row(
         columns.finish_reason,
         int(posted),
         received,
-        len(body),
-        body,
+        size,
     )

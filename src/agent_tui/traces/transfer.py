@@ -25,7 +25,7 @@ def thread_runs(store: TraceStore, thread_id: str) -> list[dict[str, Any]]:
     """Every run of the thread's traces, as stored, in order."""
     with store.reading() as db:
         bodies = db.execute(
-            "SELECT body FROM runs WHERE trace_id IN"
+            "SELECT body FROM runs JOIN run_bodies USING (id) WHERE trace_id IN"
             " (SELECT DISTINCT trace_id FROM runs WHERE thread_id = ?)"
             " ORDER BY dotted_order",
             (thread_id,),

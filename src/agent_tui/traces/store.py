@@ -73,6 +73,7 @@ CREATE INDEX IF NOT EXISTS runs_by_trace ON runs (trace_id, dotted_order);
 CREATE INDEX IF NOT EXISTS runs_by_thread ON runs (thread_id, dotted_order);
 CREATE INDEX IF NOT EXISTS runs_by_graph_run ON runs (graph_run_id);
 CREATE INDEX IF NOT EXISTS runs_by_received ON runs (received);
+CREATE INDEX IF NOT EXISTS roots_by_start ON runs (start_time) WHERE parent_run_id IS NULL;
 """
 SCHEMA_VERSION = 2
 """``PRAGMA user_version`` of the file. Traces are a record, not a source of truth: a file of

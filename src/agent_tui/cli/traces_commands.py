@@ -98,18 +98,26 @@ def _duration(summary: TraceSummary) -> str:
     return f"{(summary.end_time - summary.start_time).total_seconds():.2f}s"
 
 
-def list_command(args: argparse.Namespace) -> int:
-    from agent_tui.text.time_text import utc_seconds
-    from agent_tui.traces.query import list_traces
+def _unreadable(error: Exception) -> int:
+    return fail(error, EXIT_API_ERROR)
 
-    store = _open(args)
-    if store is None:
+
+def list_command(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from agent_tui.text.time_text import utc_seconds
+    from agent_tui.traces.query import StoreUnreadable, list_traces
+
+    try:
+        store = _open(args)
         found: list[TraceSummary] = []
-    else:
-        try:
-            found = list_traces(store, thread_id=args.thread, run_id=args.run, limit=args.limit)
-        finally:
-            store.close()
+        if store is not None:
+            try:
+                found = list_traces(store, thread_id=args.thread, run_id=args.run, limit=args.limit)
+            finally:
+                store.close()
+    except (StoreUnreadable, sqlite3.Error) as error:
+        return _unreadable(error)
     if args.json:
         print_json([summary.as_json() for summary in found])
         return EXIT_OK
@@ -142,16 +150,21 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    from agent_tui.traces.query import get_run
+    import sqlite3
+
+    from agent_tui.traces.query import StoreUnreadable, get_run
     from agent_tui.traces.run_view import call_detail_lines, run_json, tree_lines
 
-    store = _open(args)
     run = None
-    if store is not None:
-        try:
-            run = get_run(store, args.run_id)
-        finally:
-            store.close()
+    try:
+        store = _open(args)
+        if store is not None:
+            try:
+                run = get_run(store, args.run_id)
+            finally:
+                store.close()
+    except (StoreUnreadable, sqlite3.Error) as error:
+        return _unreadable(error)
     if run is None:
         return fail(f"no trace or run {args.run_id!r} in the trace store", EXIT_API_ERROR)
     if args.json:

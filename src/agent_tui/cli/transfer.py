@@ -65,16 +65,21 @@ def export_command(args: argparse.Namespace) -> int:
 
 def _thread_traces(thread_id: str) -> list[dict[str, Any]]:
     """The runs of the thread's traces in this machine's store (none: said on stderr)."""
-    from agent_tui.traces.query import open_for_reading
+    import sqlite3
+
+    from agent_tui.traces.query import StoreUnreadable, open_for_reading
     from agent_tui.traces.transfer import thread_runs
 
-    store = open_for_reading()
-    runs = []
-    if store is not None:
-        try:
-            runs = thread_runs(store, thread_id)
-        finally:
-            store.close()
+    runs: list[dict[str, Any]] = []
+    try:
+        store = open_for_reading()
+        if store is not None:
+            try:
+                runs = thread_runs(store, thread_id)
+            finally:
+                store.close()
+    except (StoreUnreadable, sqlite3.Error) as error:
+        say(f"agent-tui: {error}", sys.stderr)
     if not runs:
         say(f"agent-tui: no traces of {thread_id} in the trace store", sys.stderr)
     return runs
@@ -82,16 +87,22 @@ def _thread_traces(thread_id: str) -> list[dict[str, Any]]:
 
 def _store_traces(runs: list[dict[str, Any]], thread_id: str) -> int:
     """Store an export's traced runs for the new thread; how many."""
+    import sqlite3
+
     from agent_tui.local.trace_collector import default_folder
     from agent_tui.settings.traces import trace_settings
     from agent_tui.traces.store import DB_FILE, TraceStore
     from agent_tui.traces.transfer import rebased_runs, store_runs
 
-    store = TraceStore(default_folder() / DB_FILE, max_bytes=trace_settings().max_bytes)
+    path = default_folder() / DB_FILE
     try:
-        return store_runs(store, rebased_runs(runs, thread_id))
-    finally:
-        store.close()
+        store = TraceStore(path, max_bytes=trace_settings().max_bytes)
+        try:
+            return store_runs(store, rebased_runs(runs, thread_id))
+        finally:
+            store.close()
+    except sqlite3.Error as error:  # said as a file that cannot be written (exit 1)
+        raise OSError(f"cannot write the trace store {path}: {error}") from None
 
 
 def import_command(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_tui.traces import json_codec, run_fields
-from agent_tui.traces.store import DB_FILE, TraceStore
+from agent_tui.traces.store import DB_FILE, SCHEMA_VERSION, TraceStore
 
 RUNNING, SUCCESS, ERROR = "running", "success", "error"
 
@@ -186,12 +186,31 @@ def default_store_path() -> Path:
     return paths.data_dir() / "traces" / DB_FILE
 
 
+class StoreUnreadable(Exception):
+    """The store's file is there but cannot be read (damaged, another version, no access)."""
+
+
 def open_for_reading(path: Path | None = None) -> TraceStore | None:
-    """The store at ``path`` (default: the user's), read-only; None when there is none."""
+    """The store at ``path`` (default: the user's), read-only; None when there is none, or
+    none of this version yet (a collector of this version starts it afresh).
+    `StoreUnreadable` when the file cannot be read."""
     path = path or default_store_path()
     if not path.exists():
         return None
-    return TraceStore(path, readonly=True)
+    try:
+        store = TraceStore(path, readonly=True)
+    except sqlite3.Error as error:
+        raise StoreUnreadable(f"cannot read the trace store {path}: {error}") from None
+    try:
+        with store.reading() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.Error as error:
+        store.close()
+        raise StoreUnreadable(f"cannot read the trace store {path}: {error}") from None
+    if version != SCHEMA_VERSION:
+        store.close()
+        return None
+    return store
 
 
 def list_traces(

@@ -107,6 +107,19 @@ async def test_what_is_not_there_is_said_in_one_line(
     assert (code, json.loads(out)) == (0, [])
 
 
+async def test_a_damaged_store_is_said_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "damaged"
+    folder.mkdir()
+    (folder / "traces.sqlite3").write_bytes(b"not a database, \x1b[31mred\x1b[0m" * 100)
+    for command in (["list"], ["show", "some-id"]):
+        code, out, err = await cli(capsys, "traces", *command, "--data-dir", str(folder))
+        assert (code, out) == (1, "")
+        assert err.startswith("agent-tui: ") and "trace store" in err
+        assert err.count("\n") == 1 and "\x1b" not in err
+
+
 def test_serve_prints_its_url_and_stores_what_a_program_sends(tmp_path: Path) -> None:
     folder = tmp_path / "served"
     process = subprocess.Popen(

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 from agent_tui.cli.common import EXIT_API_ERROR, EXIT_OK, fail, print_json, print_table, say
 
 if TYPE_CHECKING:
-    from agent_tui.traces.query import TraceSummary
+    from agent_tui.traces.query import TracedRun, TraceSummary
     from agent_tui.traces.store import TraceStore
+    from agent_tui.traces.totals import RunTotals
 
 
 def _folder(args: argparse.Namespace) -> Path:
@@ -149,6 +150,14 @@ def list_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _totals(run: TracedRun) -> RunTotals:
+    from agent_tui.settings.traces import trace_settings
+    from agent_tui.traces.totals import ModelPrice, run_totals
+
+    prices = {name: ModelPrice(*price) for name, price in trace_settings().prices.items()}
+    return run_totals(run.calls(), wall=(run.start_time, run.end_time), prices=prices)
+
+
 def show_command(args: argparse.Namespace) -> int:
     import sqlite3
 
@@ -167,12 +176,14 @@ def show_command(args: argparse.Namespace) -> int:
         return _unreadable(error)
     if run is None:
         return fail(f"no trace or run {args.run_id!r} in the trace store", EXIT_API_ERROR)
+    totals = _totals(run)
     if args.json:
-        print_json(run_json(run))
+        print_json({**run_json(run), "totals": totals.as_json()})
         return EXIT_OK
     say(f"trace {run.trace_id}  thread {run.thread_id or '-'}")
     for line in tree_lines(run):
         say(line)
+    say(f"totals: {totals.text()}")
     calls = [call for call in run.walk() if call.run_type == "llm"]
     for number, call in enumerate(calls, 1):
         say(f"\nmodel call {number}: {call.name} ({call.id})")

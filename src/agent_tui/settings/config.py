@@ -28,6 +28,10 @@ The file is TOML in the user config folder (`agent-tui config path`), or whereve
     enabled = true                       # local servers trace to it (AGENT_TUI_TRACES=0: off)
     max_size_mb = 256                    # oldest traces pruned past this
 
+    [traces.prices."gpt-4o-mini"]        # US dollars per million tokens, for run costs
+    input_per_million = 0.15
+    output_per_million = 0.6
+
 `local` is the implicit context of the embedded server: always there, never in the
 file. A bad file raises `ConfigError`, which names the file, the key and the problem.
 """
@@ -143,6 +147,15 @@ class UiConfig(BaseModel):
     )
 
 
+class ModelPriceConfig(BaseModel):
+    """One `[traces.prices."MODEL"]` table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    input_per_million: float = Field(ge=0, description="US dollars per million input tokens.")
+    output_per_million: float = Field(ge=0, description="US dollars per million output tokens.")
+
+
 class TracesConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -157,6 +170,12 @@ class TracesConfig(BaseModel):
         ge=1,
         description="Megabytes of runs the trace store keeps (their JSON); past it the "
         "oldest traces are pruned.",
+    )
+    prices: dict[str, ModelPriceConfig] = Field(
+        default_factory=dict,
+        description="Prices by model name (as the trace names it, e.g. gpt-4o-mini; a dated "
+        "release takes the price of the longest name that starts it), for the cost of a "
+        "run's model calls. None is shipped: prices change.",
     )
 
 

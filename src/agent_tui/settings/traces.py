@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ENABLED_ENV = "AGENT_TUI_TRACES"
 MAX_MB_ENV = "AGENT_TUI_TRACES_MAX_MB"
@@ -18,6 +18,8 @@ _OFF = frozenset({"0", "false", "no", "off"})
 class TraceSettings:
     enabled: bool = True
     max_size_mb: int = 256
+    prices: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Model name → US dollars per million input and output tokens."""
 
     @property
     def max_bytes(self) -> int:
@@ -32,9 +34,14 @@ def trace_settings(
     from agent_tui.settings.config import load_config
 
     env = os.environ if environ is None else environ
+    prices: dict[str, tuple[float, float]] = {}
     try:
         table = load_config().traces
         enabled, max_mb = table.enabled, table.max_size_mb
+        prices = {
+            name: (price.input_per_million, price.output_per_million)
+            for name, price in table.prices.items()
+        }
     except Exception:
         enabled, max_mb = True, 256
     switch = env.get(ENABLED_ENV, "").strip().lower()
@@ -43,4 +50,4 @@ def trace_settings(
     size = env.get(MAX_MB_ENV, "").strip()
     if size.isdigit() and int(size) > 0:
         max_mb = int(size)
-    return TraceSettings(enabled=enabled and not no_traces, max_size_mb=max_mb)
+    return TraceSettings(enabled=enabled and not no_traces, max_size_mb=max_mb, prices=prices)

@@ -150,6 +150,14 @@ class TracedRun:
         return run_fields.token_usage(self.raw)
 
     @property
+    def input_tokens(self) -> int | None:
+        return self.tokens[0] if self.run_type == "llm" else None
+
+    @property
+    def output_tokens(self) -> int | None:
+        return self.tokens[1] if self.run_type == "llm" else None
+
+    @property
     def finish_reason(self) -> str | None:
         return run_fields.finish_reason(self.raw)
 

@@ -72,7 +72,7 @@ async def test_list_shows_each_trace_safely(
 
 
 async def test_show_prints_the_tree_and_each_model_call(
-    folder: Path, capsys: pytest.CaptureFixture[str]
+    folder: Path, capsys: pytest.CaptureFixture[str], config_file: Path
 ) -> None:
     _, out, _ = await cli(capsys, "traces", "list", "--data-dir", str(folder), "--json")
     trace_id = json.loads(out)[0]["trace_id"]
@@ -83,11 +83,14 @@ async def test_show_prints_the_tree_and_each_model_call(
     assert "[chain]  graph" in out
     assert "[llm]" in out and "node=agent" in out and "model=gpt-cli (openai)" in out
     assert "messages sent:" in out
+    assert "totals: 1 model call, 0 tool calls, tokens 0→0, model time" in out
+    assert "cost" not in out  # no price in the config: no cost said
 
     code, out, _ = await cli(
         capsys, "traces", "show", trace_id, "--data-dir", str(folder), "--json"
     )
     shown = json.loads(out)
+    assert shown["totals"]["model_calls"] == 1 and shown["totals"]["cost_usd"] is None
     (call,) = shown["children"]
     assert (call["run_type"], call["name"], call["model"]) == ("llm", HOSTILE_NAME, "gpt-cli")
     assert call["outputs"] == {"answer": "\x1b[31mred\x1b[0m"}  # whole, escaped as JSON

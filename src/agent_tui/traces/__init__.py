@@ -6,7 +6,11 @@ agent-tui's local collector (`agent_tui.local.trace_collector`), which writes th
 - `store`: the SQLite file (one row a run, pieces merged in any order, bounded);
 - `redaction`: what is never stored (keys, authorization headers, tokens);
 - `run_fields`: where a run keeps its model, tokens, node, thread and times;
-- `query`: traces by thread or run, one run with its children, its model and tool calls.
+- `query`: traces by thread or run, one run with its children, its model and tool calls;
+- `calls`: a thread's or run's calls from the store's columns alone (a calls list);
+- `totals`: a run's calls, tokens, model time against wall time, cost from configured prices;
+- `transfer`: a thread's traces in its export file, and back under new ids;
+- `run_view`: one run as lines of text and as JSON (`agent-tui traces show`).
 
 Headless: the CLI (`agent-tui traces …`) and the UI read through `query`.
 """

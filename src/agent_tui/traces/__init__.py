@@ -10,6 +10,8 @@ agent-tui's local collector (`agent_tui.local.trace_collector`), which writes th
 - `calls`: a thread's or run's calls from the store's columns alone (a calls list);
 - `totals`: a run's calls, tokens, model time against wall time, cost from configured prices;
 - `transfer`: a thread's traces in its export file, and back under new ids;
+- `live_calls`: the same calls read live from a run's ``events`` stream mode, for a server
+  whose runs are not traced here;
 - `run_view`: one run as lines of text and as JSON (`agent-tui traces show`).
 
 Headless: the CLI (`agent-tui traces …`) and the UI read through `query`.

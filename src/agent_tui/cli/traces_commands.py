@@ -151,11 +151,10 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def _totals(run: TracedRun) -> RunTotals:
-    from agent_tui.settings.traces import trace_settings
-    from agent_tui.traces.totals import ModelPrice, run_totals
+    from agent_tui.traces.totals import configured_prices, run_totals
 
-    prices = {name: ModelPrice(*price) for name, price in trace_settings().prices.items()}
-    return run_totals(run.calls(), wall=(run.start_time, run.end_time), prices=prices)
+    wall = (run.start_time, run.end_time)
+    return run_totals(run.calls(), wall=wall, prices=configured_prices())
 
 
 def show_command(args: argparse.Namespace) -> int:

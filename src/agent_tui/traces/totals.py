@@ -5,10 +5,14 @@ run show; `agent-tui traces show` prints it."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
+
+from agent_tui.traces import run_fields
 
 
 class CallLike(Protocol):
@@ -76,6 +80,13 @@ class RunTotals:
         return ", ".join(parts)
 
 
+def configured_prices() -> dict[str, ModelPrice]:
+    """The prices of ``[traces.prices]`` in the config (none when it has none)."""
+    from agent_tui.settings.traces import trace_settings
+
+    return {name: ModelPrice(*price) for name, price in trace_settings().prices.items()}
+
+
 def busy_seconds(spans: Sequence[tuple[datetime, datetime]]) -> float:
     """Seconds covered by the union of ``spans``."""
     total = 0.0
@@ -136,3 +147,42 @@ def run_totals(
         cost=cost,
         unpriced_calls=unpriced if cost is not None else 0,
     )
+
+
+def totals_of_runs(
+    run_ids: Sequence[str],
+    *,
+    prices: Mapping[str, ModelPrice] | None = None,
+    store_path: Path | None = None,
+) -> dict[str, RunTotals]:
+    """The totals of the agent server's runs ``run_ids`` that the trace store (default:
+    the user's) has a trace of; the others are left out (not traced here). Blocking: call
+    it from a thread."""
+    from agent_tui.traces.calls import list_calls
+    from agent_tui.traces.query import StoreUnreadable, open_for_reading
+
+    try:
+        store = open_for_reading(store_path)
+    except StoreUnreadable:
+        return {}
+    if store is None:
+        return {}
+    found: dict[str, RunTotals] = {}
+    try:
+        for run_id in run_ids:
+            with store.reading() as db:
+                root = db.execute(
+                    "SELECT start_time, end_time FROM runs WHERE (id = ? OR graph_run_id = ?)"
+                    " AND parent_run_id IS NULL LIMIT 1",
+                    (run_id, run_id),
+                ).fetchone()
+            if root is None:
+                continue
+            calls = list_calls(store, run_id=run_id)
+            wall = (run_fields.parse_time(root[0]), run_fields.parse_time(root[1]))
+            found[run_id] = run_totals(calls, wall=wall, prices=prices)
+    except sqlite3.Error:
+        pass  # a store being rewritten: what was read stands
+    finally:
+        store.close()
+    return found

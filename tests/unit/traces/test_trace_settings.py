@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from agent_tui.cli.main import build_parser
-from agent_tui.local.trace_collector.wiring import project_traces_itself, tracing_environment
+from agent_tui.local.trace_collector.wiring import (
+    deployment_tracing,
+    project_traces_itself,
+    tracing_environment,
+)
 from agent_tui.settings.traces import ENABLED_ENV, MAX_MB_ENV, trace_settings
 
 
@@ -52,3 +56,12 @@ def test_a_project_that_traces_by_itself_keeps_its_settings() -> None:
         assert project_traces_itself({name: "x"}), name
         assert tracing_environment({name: "x"}) == {}
     assert not project_traces_itself({"LANGSMITH_PROJECT": "mine", "OPENAI_API_KEY": "k"})
+
+
+def test_a_deployments_secrets_count_as_its_own_settings(tmp_path: Path) -> None:
+    config = tmp_path / "langgraph.json"
+    config.write_text('{"graphs": {"g": "./g.py:graph"}, "env": {"LANGSMITH_TRACING": "false"}}')
+    assert deployment_tracing(config, {}) == {}  # the project's env says so
+
+    config.write_text('{"graphs": {"g": "./g.py:graph"}, "env": {}}')
+    assert deployment_tracing(config, {"LANGSMITH_API_KEY": "lsv2_pt_x"}) == {}  # a secret

@@ -32,6 +32,7 @@ from agent_tui.cli import (
     serve_args,
     store_args,
     threads_args,
+    traces_args,
 )
 
 Handler = Callable[[argparse.Namespace], int]
@@ -290,6 +291,39 @@ COMMANDS: tuple[Command | Group, ...] = (
                 "deployment_commands:redeploy_command",
             ),
         ),
+    ),
+    Group(
+        "traces",
+        "every model and tool call of the local servers' runs, kept on this machine (headless)",
+        (
+            Command(
+                "serve",
+                "run the local trace collector alone and print its URL "
+                "(point LANGSMITH_ENDPOINT at it)",
+                traces_args.serve_arguments,
+                "traces_commands:serve_command",
+                description="LangSmith's ingestion API, on this machine: any program traced "
+                "by the langsmith SDK (`langgraph dev`, a LangChain script) sends its runs "
+                "here with LANGSMITH_TRACING=true, LANGSMITH_ENDPOINT=<the URL printed> and "
+                "LANGSMITH_API_KEY=<the collector's key>. Keys and authorization headers are "
+                "redacted before anything is stored. ctrl+c stops it.",
+            ),
+            Command(
+                "list",
+                "traces, newest first: model and tool calls, tokens, time",
+                traces_args.list_arguments,
+                "traces_commands:list_command",
+            ),
+            Command(
+                "show",
+                "one trace or run: its tree of calls, and each model call's messages, "
+                "parameters and answer",
+                traces_args.show_arguments,
+                "traces_commands:show_command",
+            ),
+        ),
+        description="Exit codes: 0 done, 1 no such trace (or the store cannot be read), "
+        "2 bad usage.",
     ),
     Group(
         "control-plane",

@@ -47,7 +47,7 @@ every agent-tui folder under one directory.
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agent-tui",
-        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload]\n"
+        usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload] [--no-traces]\n"
         "       %(prog)s COMMAND ...\n"
         "       %(prog)s --version | --help",
         description="A terminal app for LangGraph agent servers: assistants, threads, "
@@ -80,6 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not reload the local server when the project's code changes",
     )
     server.add_argument(
+        "--no-traces",
+        dest="traces",
+        action="store_false",
+        help="do not trace the local server's runs to agent-tui's collector "
+        "(`agent-tui traces`; also AGENT_TUI_TRACES=0 or [traces] enabled = false)",
+    )
+    server.add_argument(
         "--readonly",
         action="store_true",
         help="refuse every action that would change something on the server",
@@ -110,6 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.url = normalize_url(args.url)
         except ValueError as error:
             parser.error(f"--url: {error}")
+    if not args.traces:
+        # For this process and the servers it starts (`local.trace_collector.wiring`).
+        import os
+
+        from agent_tui.settings.traces import ENABLED_ENV
+
+        os.environ[ENABLED_ENV] = "0"
     if args.handler is None:
         return _run_tui(args)
     from agent_tui.cli.commands import load_handler

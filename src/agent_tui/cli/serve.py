@@ -90,6 +90,8 @@ def start_project_server(
     when it cannot start. ``reload``: it will be restarted when the project changes, so
     it keeps its listening socket for that.
     """
+    from agent_tui.local.trace_collector.wiring import tracing_environment
+
     server = EmbeddedAgentServer(
         config,
         data_dir=local_server_data_dir(config.path),
@@ -98,6 +100,8 @@ def start_project_server(
         on_line=on_line,
         python=python,
         hold_listener=reload,
+        # Every model and tool call of its runs, to agent-tui's own collector.
+        env=tracing_environment(config.env),
     )
     server.start()
     return server

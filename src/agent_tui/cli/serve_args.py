@@ -23,6 +23,14 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="do not restart the server when the project's files change",
     )
+    parser.add_argument(
+        "--no-traces",
+        dest="traces",
+        action="store_false",
+        # SUPPRESS: a `--no-traces` given before `serve` is kept.
+        default=argparse.SUPPRESS,
+        help="do not trace the server's runs to agent-tui's collector (`agent-tui traces`)",
+    )
 
 
 def port(text: str) -> int:

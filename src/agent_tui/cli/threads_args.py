@@ -55,6 +55,12 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="export the branch ending at this checkpoint (default: the latest checkpoint's)",
     )
+    parser.add_argument(
+        "--traces",
+        action="store_true",
+        help="also write the thread's traces from this machine's trace store "
+        "(`agent-tui traces`); `import` stores them for the new thread",
+    )
     add_connection_options(parser, json_flag=False)
 
 

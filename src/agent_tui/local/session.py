@@ -176,12 +176,16 @@ class LocalSession:
         python = await self._project_python(config, loaded, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
+        from agent_tui.local.trace_collector.wiring import tracing_environment
+
         server = EmbeddedAgentServer(
             loaded,
             data_dir=data_dir,
             python=python,
             hold_listener=reload,
             on_line=self._watch_disk,
+            # Every model and tool call of its runs, to agent-tui's own collector.
+            env=await asyncio.to_thread(tracing_environment, loaded.env),
         )
         self.server = server  # set before start: shutdown must find it
         self.disk_problem = None

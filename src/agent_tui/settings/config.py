@@ -24,6 +24,14 @@ The file is TOML in the user config folder (`agent-tui config path`), or whereve
     [ui]
     theme = "nord"
 
+    [traces]                             # the local trace collector (`agent-tui traces`)
+    enabled = true                       # local servers trace to it (AGENT_TUI_TRACES=0: off)
+    max_size_mb = 256                    # oldest traces pruned past this
+
+    [traces.prices."gpt-4o-mini"]        # US dollars per million tokens, for run costs
+    input_per_million = 0.15
+    output_per_million = 0.6
+
 `local` is the implicit context of the embedded server: always there, never in the
 file. A bad file raises `ConfigError`, which names the file, the key and the problem.
 """
@@ -139,6 +147,38 @@ class UiConfig(BaseModel):
     )
 
 
+class ModelPriceConfig(BaseModel):
+    """One `[traces.prices."MODEL"]` table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    input_per_million: float = Field(ge=0, description="US dollars per million input tokens.")
+    output_per_million: float = Field(ge=0, description="US dollars per million output tokens.")
+
+
+class TracesConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    enabled: bool = Field(
+        default=True,
+        description="The local agent servers agent-tui starts send their traces (every "
+        "model and tool call) to agent-tui's local collector; nothing leaves the machine. "
+        "AGENT_TUI_TRACES=0 or --no-traces turns it off for one start.",
+    )
+    max_size_mb: int = Field(
+        default=256,
+        ge=1,
+        description="Megabytes of runs the trace store keeps (their JSON); past it the "
+        "oldest traces are pruned.",
+    )
+    prices: dict[str, ModelPriceConfig] = Field(
+        default_factory=dict,
+        description="Prices by model name (as the trace names it, e.g. gpt-4o-mini; a dated "
+        "release takes the price of the longest name that starts it), for the cost of a "
+        "run's model calls. None is shipped: prices change.",
+    )
+
+
 class AgentTuiConfig(BaseModel):
     """The whole file. `AgentTuiConfig()` is the config of a missing file."""
 
@@ -163,6 +203,7 @@ class AgentTuiConfig(BaseModel):
         description='Keys by binding id, e.g. "app.quit" = "ctrl+q,f10" (see `?` in the app).',
     )
     ui: UiConfig = Field(default_factory=UiConfig)
+    traces: TracesConfig = Field(default_factory=TracesConfig)
 
     @field_validator("contexts")
     @classmethod
@@ -292,7 +333,7 @@ def _expected_keys(parent: list[str]) -> str:
     model: type[BaseModel] | None = {
         0: AgentTuiConfig,
         2: ContextConfig if parent[:1] == ["contexts"] else None,
-        1: UiConfig if parent == ["ui"] else None,
+        1: UiConfig if parent == ["ui"] else TracesConfig if parent == ["traces"] else None,
     }.get(len(parent))
     if model is None:
         return ""

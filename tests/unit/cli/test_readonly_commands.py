@@ -57,6 +57,10 @@ READERS = {
     ("deployments", "logs"),
     ("deployments", "revisions"),
     ("control-plane", "serve"),
+    # The trace store is this machine's own: serving and reading it changes no server.
+    ("traces", "serve"),
+    ("traces", "list"),
+    ("traces", "show"),
 }
 
 

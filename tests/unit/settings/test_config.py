@@ -141,7 +141,9 @@ def test_a_full_file_parses_and_normalizes_urls(tmp_path: Path) -> None:
         ),
         (
             "colour = 'red'\n",
-            ["colour: unknown key (expected one of: current_context, contexts, keymap, ui)"],
+            [
+                "colour: unknown key (expected one of: current_context, contexts, keymap, ui, traces)"
+            ],
         ),
         ("[ui]\ntheme = 3\n", ["ui.theme: expected a string, got 3"]),
         ("contexts = 'prod'\n", ['contexts: expected a table, got "prod"']),

@@ -61,6 +61,7 @@ from agent_tui.local.control_plane.uploads import uploaded_revision_folder
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
+from agent_tui.local.trace_collector.wiring import deployment_tracing
 
 logger = logging.getLogger(__name__)
 
@@ -320,6 +321,7 @@ class Deployer:
             self._mark_down(deployment_id)
             await old.stop_async()
         folder = self.data_dir / "deployments" / deployment_id
+        env = {**await asyncio.to_thread(deployment_tracing, config_path, env), **env}
         server = EmbeddedAgentServer(
             config_path,
             data_dir=folder / "server",

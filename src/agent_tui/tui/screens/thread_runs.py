@@ -2,9 +2,10 @@
 
 `R` in the thread view or `:runs <thread id>` opens it. Columns: the run id, its status,
 the assistant (by name where the server lists it), created (UTC), duration, the
-multitask strategy it was started with, and for a failed run its error
-(`threads.failure`: the exception's type, node and own words, from the run's last
-checkpoint). Keys beyond the shared ones (`resource_screen.py`): `enter` shows one run
+multitask strategy it was started with, its model and tool calls and tokens where this
+machine's trace store has its trace (`agent-tui traces`: runs of the local servers
+agent-tui starts), and for a failed run its error (`threads.failure`: the exception's
+type, node and own words, from the run's last checkpoint). Keys beyond the shared ones (`resource_screen.py`): `enter` shows one run
 whole — its kwargs (input, command, breakpoints, stream modes), metadata and, for a
 failed run, its error · `j` joins a running run: the thread view opens on the chat and
 streams it · `x` cancels a pending or running run on the server (after a confirmation;
@@ -31,6 +32,7 @@ from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id, short_thread_id
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.threads.failure import Failure, run_failure
+from agent_tui.traces.totals import RunTotals, configured_prices, totals_of_runs
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -63,6 +65,10 @@ def run_duration(run: Run, now: datetime) -> str:
     return text + "…" if run.status in ACTIVE else text
 
 
+def _read_totals(run_ids: list[str]) -> dict[str, RunTotals]:
+    return totals_of_runs(run_ids, prices=configured_prices())
+
+
 class ThreadRunsScreen(ResourceScreen[Run]):
     RESOURCE = "run"
     RESOURCES = "runs"
@@ -81,6 +87,8 @@ class ThreadRunsScreen(ResourceScreen[Run]):
         self.assistant_names: dict[str, str] = {}
         # run id → why it failed (`threads.failure`); a finished run's never changes.
         self.failures: dict[str, Failure | None] = {}
+        # run id → its calls and tokens from this machine's trace store (if traced here).
+        self.traced: dict[str, RunTotals] = {}
 
     @property
     def breadcrumb_title(self) -> str:
@@ -94,8 +102,19 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             Column("created", "Created (UTC)", lambda r: utc_seconds(r.created_at), width=19),
             Column("duration", "Duration", lambda r: run_duration(r, datetime.now(UTC)), width=9),
             Column("strategy", "Multitask", lambda r: r.multitask_strategy or "—", width=10),
+            Column("calls", "Calls", self._calls_text, width=7),
+            Column("tokens", "Tokens", self._tokens_text, width=13),
             Column("error", "Error", self._error_text, max_width=ERROR_WIDTH),
         ]
+
+    def _calls_text(self, run: Run) -> str:
+        """Model calls / tool calls, "—" when this machine has no trace of the run."""
+        totals = self.traced.get(run.run_id)
+        return f"{totals.model_calls}/{totals.tool_calls}" if totals else "—"
+
+    def _tokens_text(self, run: Run) -> str:
+        totals = self.traced.get(run.run_id)
+        return f"{totals.input_tokens}→{totals.output_tokens}" if totals else "—"
 
     def _error_text(self, run: Run) -> Text:
         failure = self.failures.get(run.run_id)
@@ -134,6 +153,10 @@ class ThreadRunsScreen(ResourceScreen[Run]):
                     )
 
         await asyncio.gather(*(read(run) for run in unread))
+        # Read again at each fetch: a run's trace grows while it runs and a little after
+        # (the SDK sends in batches); a page's worth of runs is a few small queries.
+        if runs:
+            self.traced.update(await asyncio.to_thread(_read_totals, [r.run_id for r in runs]))
         return runs
 
     # -- live -------------------------------------------------------------------------
@@ -165,6 +188,12 @@ class ThreadRunsScreen(ResourceScreen[Run]):
             "kwargs": item.run_kwargs,
             "metadata": item.metadata,
         }
+        totals = self.traced.get(item.run_id)
+        shown["trace"] = (
+            totals.as_json()
+            if totals is not None
+            else "not traced here (`agent-tui traces`: the local servers agent-tui starts)"
+        )
         if item.status == "error":
             # The run record holds no error; the run's last checkpoint does (its failing
             # task), as the Error column shows it.

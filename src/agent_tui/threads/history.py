@@ -12,6 +12,7 @@ A row whose parent is on a page not loaded yet is completed when that page arriv
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -249,7 +250,10 @@ class ThreadHistory:
             page = await self.client.threads.get_history(
                 self.thread_id, limit=self.page_size, before=before
             )
-            new = [state for state in page if state.checkpoint_id not in self._held]
+            # Newest first: the new ones are those above the first one loaded already.
+            # Below it are older ones not paged in yet (the rest of a first screenful's
+            # page), which are not newer.
+            new = list(itertools.takewhile(lambda s: s.checkpoint_id not in self._held, page))
             fresh += new
             # A checkpoint loaded while its tasks were still pending (an interrupt, a
             # running node) now has their results: the new rows read their writers

@@ -250,3 +250,19 @@ async def test_page_size_is_what_the_server_accepts(client: AgentServerClient) -
         ThreadHistory(client, "t", page_size=0)
     with pytest.raises(ValueError, match="page_size must be between 1 and 1000, got 1001"):
         ThreadHistory(client, "t", page_size=1001)
+
+
+async def test_a_look_for_newer_checkpoints_after_a_first_screenful_finds_none(
+    agent_server_url: str, long_thread: Thread
+) -> None:
+    """The thread view opens on a first screenful and checks for newer checkpoints while
+    the rest of the page is still to come (a loaded machine, a slow server): the older
+    checkpoints of that page are not newer ones (they came at the top, out of order)."""
+    async with AgentServerClient(agent_server_url) as client:
+        history = ThreadHistory(client, long_thread.thread_id, page_size=100)
+        first = await history.load_more(45)
+        assert await history.load_newer() == []
+        rest = await history.load_more(100 - 45)
+    steps = [row.step for row in history.rows]
+    assert steps == list(range(TICKS, TICKS - 100, -1))
+    assert [row.step for row in first + rest] == steps

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from agent_tui.cli import (
+    assistants_args,
     config_args,
     control_plane_args,
     crons_args,
@@ -107,6 +108,66 @@ COMMANDS: tuple[Command | Group, ...] = (
                 "that name no binding are reported, and the exit status is then 2.",
             ),
         ),
+    ),
+    Group(
+        "assistants",
+        "assistants and their versions: list, show, create, update, switch, delete (headless)",
+        (
+            Command(
+                "list",
+                "assistants, most recently updated first: name, graph, active version",
+                assistants_args.list_arguments,
+                "assistants_commands:list_assistants",
+            ),
+            Command(
+                "show",
+                "one assistant: its active version's context, metadata, config (and schemas)",
+                assistants_args.show_arguments,
+                "assistants_commands:show_assistant",
+            ),
+            Command(
+                "versions",
+                "an assistant's versions, newest first, each with its context",
+                assistants_args.assistant_arguments,
+                "assistants_commands:list_versions",
+            ),
+            Command(
+                "set-version",
+                "make a version the active one",
+                assistants_args.set_version_arguments,
+                "assistants_commands:set_version",
+            ),
+            Command(
+                "create",
+                "make an assistant of a graph; prints its id",
+                assistants_args.create_arguments,
+                "assistants_commands:create_assistant",
+            ),
+            Command(
+                "update",
+                "make a new version from a whole context, and activate it",
+                assistants_args.update_arguments,
+                "assistants_commands:update_assistant",
+                description="The new version's context is exactly --context-json (the server "
+                "merges nothing): an update that would drop keys of the active version is "
+                "refused unless --drop says so.",
+            ),
+            Command(
+                "delete",
+                "delete an assistant and all its versions",
+                assistants_args.assistant_arguments,
+                "assistants_commands:delete_assistant",
+            ),
+            Command(
+                "graph",
+                "draw an assistant's graph (as `agent-tui graph`)",
+                graph_args.graph_arguments,
+                "graph:assistant_graph_command",
+            ),
+        ),
+        description="ASSISTANT is an assistant id, a graph name (its default assistant) or "
+        "an assistant's name. Exit codes: 0 done, 1 the server said no (or has no such "
+        "assistant or version), 2 bad usage or read-only.",
     ),
     Group(
         "threads",

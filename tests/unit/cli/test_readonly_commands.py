@@ -29,6 +29,16 @@ WRITERS: dict[tuple[str, ...], tuple[list[str], str]] = {
         "create a cron job",
     ),
     ("crons", "rm"): (["crons", "rm", ID], "delete a cron job"),
+    ("assistants", "create"): (["assistants", "create", "chat"], "create an assistant"),
+    ("assistants", "update"): (
+        ["assistants", "update", ID, "--context-json", "{}"],
+        "update an assistant",
+    ),
+    ("assistants", "set-version"): (
+        ["assistants", "set-version", ID, "2"],
+        "set an assistant's version",
+    ),
+    ("assistants", "delete"): (["assistants", "delete", ID], "delete an assistant"),
     ("deploy",): (["deploy", "--name", "x"], "deploy"),
     ("deployments", "delete"): (["deployments", "delete", ID, "--force"], "delete a deployment"),
     ("deployments", "redeploy"): (["deployments", "redeploy", ID, ID], "redeploy a revision"),
@@ -43,6 +53,10 @@ READERS = {
 } | {
     ("config", "keys"),
     ("threads", "list"),
+    ("assistants", "list"),
+    ("assistants", "show"),
+    ("assistants", "versions"),
+    ("assistants", "graph"),
     ("history",),
     ("graph",),
     ("diff",),

@@ -28,6 +28,8 @@ from agent_tui.cli import (
     config_args,
     control_plane_args,
     crons_args,
+    datasets_args,
+    experiments_args,
     graph_args,
     run_args,
     serve_args,
@@ -168,6 +170,85 @@ COMMANDS: tuple[Command | Group, ...] = (
         description="ASSISTANT is an assistant id, a graph name (its default assistant) or "
         "an assistant's name. Exit codes: 0 done, 1 the server said no (or has no such "
         "assistant or version), 2 bad usage or read-only.",
+    ),
+    Group(
+        "datasets",
+        "sets of examples (inputs, references) kept on this machine, for experiments",
+        (
+            Command(
+                "list",
+                "the datasets: examples, how many have a reference",
+                datasets_args.list_arguments,
+                "datasets_commands:list_datasets",
+            ),
+            Command(
+                "show",
+                "a dataset's examples",
+                datasets_args.show_arguments,
+                "datasets_commands:show_dataset",
+            ),
+            Command(
+                "import",
+                "add the examples of a JSONL file (LangSmith's shape) to a dataset",
+                datasets_args.import_arguments,
+                "datasets_commands:import_dataset",
+                description='Each line is one example: {"inputs": {...}, "outputs": {...}, '
+                '"metadata": {...}} (outputs and metadata may be left out; an "id" is kept, '
+                "and an example of the same id replaces the one the dataset has). A bad line is "
+                "named and nothing is imported.",
+            ),
+            Command(
+                "export",
+                "write a dataset as JSONL (LangSmith's example shape)",
+                datasets_args.export_arguments,
+                "datasets_commands:export_dataset",
+            ),
+            Command(
+                "delete",
+                "delete a dataset",
+                datasets_args.delete_arguments,
+                "datasets_commands:delete_dataset",
+            ),
+            Command(
+                "add",
+                "add a turn of a thread as an example: its human message(s), its answer as "
+                "the reference",
+                datasets_args.add_arguments,
+                "datasets_commands:add_from_thread",
+            ),
+        ),
+        description="Datasets live in the user data folder (datasets/). Exit codes: 0 done, "
+        "1 no such dataset, a bad file or the server said no, 2 bad usage.",
+    ),
+    Group(
+        "experiments",
+        "run a dataset on two or more assistants or versions and compare (headless)",
+        (
+            Command(
+                "run",
+                "run every example on each assistant, judge the answers, print a row each",
+                experiments_args.run_arguments,
+                "experiments_commands:run_experiment",
+                description="Each example runs on a thread of its own per assistant, at most "
+                "--concurrency at a time. ASSISTANT is an id, a graph name or an assistant's "
+                "name, optionally @VERSION (that version's context is passed with each run). "
+                "Exit codes: 0 no regression, 1 an example an earlier assistant passes fails "
+                "on a later one (or the server said no), 2 bad usage, 130 ctrl+c (the runs "
+                "it started are cancelled).",
+            ),
+            Command(
+                "list",
+                "saved experiments, newest first",
+                experiments_args.list_arguments,
+                "experiments_commands:list_experiments",
+            ),
+            Command(
+                "show",
+                "a saved experiment: summary, each example's outputs side by side, diffs",
+                experiments_args.show_arguments,
+                "experiments_commands:show_experiment",
+            ),
+        ),
     ),
     Group(
         "threads",

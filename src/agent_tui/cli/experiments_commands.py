@@ -19,7 +19,7 @@ from agent_tui.chat.item_text import compact_json
 from agent_tui.cli.common import (
     EXIT_API_ERROR,
     EXIT_OK,
-    EXIT_USAGE,
+    NotThere,
     UsageError,
     fail,
     print_json,
@@ -46,20 +46,20 @@ def run_experiment(args: argparse.Namespace) -> int:
     from agent_tui.experiments.store import ExperimentStore
     from agent_tui.experiments.targets import resolve_targets
 
-    # The dataset and the evaluator are checked before anything is sent.
-    try:
-        dataset = DatasetStore().load(args.dataset)
-        evaluator = evaluator_of(args.evaluator)
-    except DatasetError as error:
-        return fail(error, EXIT_API_ERROR)
-    except EvaluatorError as error:
-        return fail(f"--evaluator: {error}", EXIT_USAGE)
-    if not dataset.examples:
-        return fail(f"dataset {dataset.name} has no examples", EXIT_API_ERROR)
     progress = _progress_line if sys.stderr.isatty() else None
     store = ExperimentStore()
 
     async def work(client: AgentServerClient) -> int:
+        # The dataset, the evaluator and the assistants are checked before any run.
+        try:
+            dataset = DatasetStore().load(args.dataset)
+            evaluator = evaluator_of(args.evaluator)
+        except DatasetError as error:
+            raise NotThere(str(error)) from None
+        except EvaluatorError as error:
+            raise UsageError(f"--evaluator: {error}") from None
+        if not dataset.examples:
+            raise NotThere(f"dataset {dataset.name} has no examples")
         try:
             targets = await resolve_targets(client, args.assistants)
         except ValueError as error:  # an `@` without a version number
@@ -202,13 +202,16 @@ def print_experiment(experiment: Experiment, *, details: bool) -> None:
         print_table(headers, cells)
         differing = experiment.differing()
         if differing:
-            say(f"\n{len(differing)} examples answered differently:")
+            several = "examples" if len(differing) > 1 else "example"
+            say(f"\n{len(differing)} {several} answered differently:")
             for example_id in differing:
                 _print_diff(example_id, table[example_id], [t.label for t in targets])
     regressions = experiment.regressions()
     if regressions:
+        several = "regressions" if len(regressions) > 1 else "regression"
         say(
-            f"\n{len(regressions)} regressions (passed on an earlier assistant, failed on a later one):"
+            f"\n{len(regressions)} {several} (passed on an earlier assistant,"
+            " failed on a later one):"
         )
         for regression in regressions:
             row = table.get(regression.example_id, {})

@@ -61,4 +61,5 @@ class ExperimentStore:
                 found.append(self.load(experiment_id))
             except ExperimentNotFound:
                 continue
-        return found
+        # Newest first by the time they started: two ids of one second sort by chance.
+        return sorted(found, key=lambda experiment: experiment.created_at, reverse=True)

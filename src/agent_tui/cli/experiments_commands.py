@@ -81,7 +81,15 @@ def run_experiment(args: argparse.Namespace) -> int:
             print_json(experiment.as_json())
         else:
             print_experiment(experiment, details=False)
-        return EXIT_API_ERROR if experiment.regressions() else EXIT_OK
+        regressions = experiment.regressions()
+        if regressions:
+            several = "examples" if len(regressions) > 1 else "example"
+            return fail(
+                f"{len(regressions)} {several} regressed (passed on an earlier assistant,"
+                f" failed on a later one); experiment {experiment.id}",
+                EXIT_API_ERROR,
+            )
+        return EXIT_OK
 
     return run(args, work, changes="run an experiment")
 

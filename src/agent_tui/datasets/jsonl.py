@@ -43,7 +43,8 @@ def read_examples(text: str, source: str) -> list[Example]:
         shown = problems[:MAX_PROBLEMS] + ([f"… and {more} more"] if more > 0 else [])
         several = "lines are" if len(problems) > 1 else "line is"
         raise DatasetError(
-            f"{len(problems)} {several} not an example (nothing was imported):\n" + "\n".join(shown)
+            f"{len(problems)} {several} not an example (nothing was imported):\n"
+            + "\n".join(f"  {problem}" for problem in shown)
         )
     if not examples:
         raise DatasetError(f"{source} holds no examples")

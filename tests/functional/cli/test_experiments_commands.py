@@ -83,6 +83,10 @@ async def test_two_versions_side_by_side_with_a_regression(
     )  # fmt: skip
     assert code == 1, err  # a regression: version 2 fails what version 1 passes
     result = json.loads(out)
+    assert err == (
+        "agent-tui: 12 examples regressed (passed on an earlier assistant, failed on a later"
+        f" one); experiment {result['id']}\n"
+    )
     labels = [f"{name} v1", f"{name} v2"]
     assert [t["label"] for t in result["targets"]] == labels
     assert [t["context"] for t in result["targets"]] == [{"mode": "upper"}, {"mode": "lower"}]
@@ -234,9 +238,9 @@ async def test_datasets_import_export_and_a_thread_turn(
     assert (code, out) == (1, "")
     assert err == (
         "agent-tui: 3 lines are not an example (nothing was imported):\n"
-        f"{bad}:2: `inputs` must be a JSON object\n"
-        f"{bad}:3: not JSON (Expecting value, column 1)\n"
-        f"{bad}:4: unknown key 'oops'\n"
+        f"  {bad}:2: `inputs` must be a JSON object\n"
+        f"  {bad}:3: not JSON (Expecting value, column 1)\n"
+        f"  {bad}:4: unknown key 'oops'\n"
     )
     code, out, err = await cli(capsys, "datasets", "show", dataset, "--json")
     kept = json.loads(out)

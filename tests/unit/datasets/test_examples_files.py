@@ -25,9 +25,9 @@ def test_bad_lines_are_named_and_nothing_is_taken() -> None:
         read_examples(text, "f.jsonl")
     assert str(raised.value) == (
         "3 lines are not an example (nothing was imported):\n"
-        "f.jsonl:2: an example is a JSON object with `inputs`\n"
-        "f.jsonl:3: `outputs` must be a JSON object (or null)\n"
-        "f.jsonl:5: id 'a' is also on line 4"
+        "  f.jsonl:2: an example is a JSON object with `inputs`\n"
+        "  f.jsonl:3: `outputs` must be a JSON object (or null)\n"
+        "  f.jsonl:5: id 'a' is also on line 4"
     )
     with pytest.raises(DatasetError, match="holds no examples"):
         read_examples("\n\n", "empty.jsonl")

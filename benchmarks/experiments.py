@@ -93,7 +93,7 @@ async def sdk(url: str, dataset: Any, versions: list[dict[str, Any]], concurrenc
                 input=example.inputs,
                 context=version["context"],
             )
-        return str(values["messages"][-1]["content"])  # type: ignore[index,call-overload]
+        return str(values["messages"][-1]["content"])  # type: ignore[call-overload]
 
     started = time.perf_counter()
     answers = await asyncio.gather(

@@ -54,6 +54,13 @@ class ExperimentStore:
                 f"the experiment file {path} cannot be read: {error}"
             ) from None
 
+    def delete(self, experiment_id: str) -> None:
+        path = self.folder / f"{experiment_id}{SUFFIX}"
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            raise ExperimentNotFound(f"no experiment {experiment_id!r}") from None
+
     def all(self) -> list[Experiment]:
         found = []
         for experiment_id in self.ids():

@@ -174,3 +174,29 @@ async def test_read_only_refuses_every_change(
             "",
             f"agent-tui: read-only mode: cannot {what} (--readonly is set)\n",
         )
+
+
+async def test_hostile_names_and_contexts_print_as_text(
+    client: AgentServerClient, agent_server_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.support.hostile_text import EVERYTHING, terminal_controls
+
+    url = ["--url", agent_server_url]
+    made = await client.assistants.create(
+        "echo", {"mode": EVERYTHING}, name=unique(EVERYTHING), description=EVERYTHING
+    )
+    await client.assistants.update(made.assistant_id, {"mode": "upper"}, name=unique(EVERYTHING))
+    for argv in (
+        ["list", "--graph", "echo"],
+        ["show", made.assistant_id, "--schemas"],
+        ["versions", made.assistant_id],
+        ["set-version", made.assistant_id, "1"],
+    ):
+        code, out, err = await cli(capsys, "assistants", *argv, *url)
+        assert code == 0, err
+        assert terminal_controls(out) == [] and terminal_controls(err) == [], argv
+    code, out, err = await cli(capsys, "assistants", "versions", made.assistant_id, "--json", *url)
+    # Escaped in JSON, and kept exactly as the server has it.
+    served = await client.assistants.get_versions(made.assistant_id)
+    assert json.loads(out)[1]["context"] == served[-1].context
+    await client.assistants.delete(made.assistant_id)

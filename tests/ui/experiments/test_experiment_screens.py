@@ -19,8 +19,10 @@ from agent_tui.experiments.runner import run_experiment
 from agent_tui.experiments.store import ExperimentStore
 from agent_tui.experiments.targets import resolve_targets
 from agent_tui.tui.screens.datasets.list import DatasetsScreen, ExamplesScreen
+from agent_tui.tui.screens.experiments.form import ExperimentFormScreen
 from agent_tui.tui.screens.experiments.list import ExperimentsScreen
 from agent_tui.tui.screens.experiments.results import ExperimentResultsScreen
+from agent_tui.tui.widgets.inert import Input
 from tests.support.screen import painted_control_codes, screen_text
 from tests.support.shell import ShellHarness
 from tests.support.waiting import WaitFor
@@ -55,7 +57,7 @@ async def test_an_experiment_listed_and_opened_side_by_side(
     client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
 ) -> None:
     name, experiment_id = await saved_experiment(client, tmp_path)
-    screen = ExperimentsScreen(ExperimentStore(tmp_path / "experiments"))
+    screen = ExperimentsScreen(store=ExperimentStore(tmp_path / "experiments"))
     app = ShellHarness(screen)
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_for(pilot, lambda: screen.table.row_count == 1, what="the experiment listed")
@@ -117,3 +119,82 @@ async def test_datasets_listed_with_their_examples(
         shown = screen_text(app)
         assert '{"messages":[{"role":"user","content":"hello Oslo"}]}' in shown
         assert '{"answer":"HELLO OSLO"}' in shown
+
+
+async def test_n_runs_an_experiment_with_a_progress_bar_and_opens_its_results(
+    client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    name = f"ui-run-{uuid.uuid4().hex[:6]}"
+    made = await client.assistants.create("echo", {"mode": "upper"}, name=name)
+    await client.assistants.update(made.assistant_id, {"mode": "lower"})
+    datasets = DatasetStore(tmp_path / "datasets")
+    datasets.save(Dataset("greetings", [example(f"hi {n}", f"HI {n}") for n in range(6)]))
+    store = ExperimentStore(tmp_path / "experiments")
+    screen = ExperimentsScreen(client, store=store, datasets=datasets)
+    app = ShellHarness(screen)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: screen.table.row_count == 0 and "n runs one" in
+                       screen_text(app), what="the empty list")  # fmt: skip
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExperimentFormScreen), what="form")
+        form = app.screen
+        assert form.query_one("#experiment-dataset", Input).value == "greetings"  # the only one
+        # A bad evaluator and an unknown version are said under their fields.
+        await pilot.press("tab", *f"{name}@1, {name}@7", "tab")
+        evaluator = form.query_one("#experiment-evaluator", Input)
+        evaluator.value = "regex:("
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not a regular expression" in screen_text(app), what="why")
+        evaluator.value = "exact"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: f"{name} has no version 7" in screen_text(app), what="the version"
+        )
+        form.query_one("#experiment-assistants", Input).value = f"{name}@1, {name}@2"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ExperimentResultsScreen),
+            what="the experiment's results",
+        )
+        shown = screen_text(app)
+        assert f"{name} v1  6/6 100%" in shown and f"{name} v2  0/6 0%" in shown
+        assert "6 regressions" in shown
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: screen.table.row_count == 1, what="the experiment saved")
+        assert len(store.all()) == 1
+
+
+async def test_esc_cancels_a_running_experiment_and_its_runs(
+    client: AgentServerClient, tmp_path: Path, wait_for: WaitFor
+) -> None:
+    # The gate file never appears: each run ticks on until it is cancelled.
+    made = await client.assistants.create("ticker", {"gate": str(tmp_path / "never")})
+    datasets = DatasetStore(tmp_path / "datasets")
+    slow = Dataset("slow", [Example({}, {"done": 1}) for _ in range(2)])
+    datasets.save(slow)
+    screen = ExperimentsScreen(client, store=ExperimentStore(tmp_path / "x"), datasets=datasets)
+    app = ShellHarness(screen)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExperimentFormScreen), what="form")
+        app.screen.query_one("#experiment-assistants", Input).value = made.assistant_id
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: "Running 0/2 runs · esc cancels" in screen_text(app),
+            what="the progress bar",
+            workers=False,
+        )
+        threads: list[str] = []
+        while len(threads) < 2:
+            for item in slow.examples:
+                found = await client.threads.search(metadata={"example_id": item.id}, limit=1)
+                threads += [t.thread_id for t in found if t.thread_id not in threads]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.running, what="the experiment cancelled")
+        assert app.screen is screen  # esc cancelled; it did not leave the screen
+        for thread_id in threads:
+            runs = await client.runs.list(thread_id)
+            assert [run.status for run in runs] in (["interrupted"], []), thread_id
+        assert screen.store.all() == []

@@ -17,9 +17,13 @@ The two take turns round by round (whose turn goes first alternates), so a machi
 with something else slows both alike. It prints each round's seconds and the median
 ratio agent-tui / sdk.
 
+Then the results screen of the last experiment opens in a headless app (pushed to its
+last row painted, the median of 3).
+
 Checked (exit status 1 if not): on both sides every example answered as its version
-should (version 1 passes all, version 2 none: every example a regression); without
-``--quick`` also the budget: within 1.2x of the sdk.
+should (version 1 passes all, version 2 none: every example a regression); the results
+table full; without ``--quick`` also the budgets: within 1.2x of the sdk, the results
+screen within 200 ms.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from benchkit import add_options, arm, check
 ROOT = Path(__file__).resolve().parent.parent
 GRAPHS = ROOT / "tests" / "graphs" / "langgraph.json"
 BUDGET = 1.2
+SCREEN_BUDGET = 0.2  # seconds for the results screen of the experiment to open
 WORDS = ["Paris", "oslo", "Rome", "berlin", "Madrid", "lima", "Quito", "tokyo", "Seoul", "delhi"]
 
 
@@ -53,7 +58,60 @@ def dataset_of(size: int) -> Any:
     return Dataset("bench", examples)
 
 
-async def ours(url: str, dataset: Any, specs: list[str], concurrency: int) -> float:
+async def bare_screen_opens(repeats: int = 3) -> float:
+    """The same for a bare screen (breadcrumb, an empty table, footer): for scale, what
+    opening any screen costs on this machine now."""
+    from textual.screen import Screen
+    from textual.widgets import DataTable, Footer
+
+    from agent_tui.tui.shell import ShellApp
+    from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+
+    class Bare(Screen[None]):
+        def compose(self) -> Any:
+            yield Breadcrumb()
+            yield DataTable()
+            yield Footer()
+
+    times = []
+    app = ShellApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            await app.push_screen(Bare())
+            await pilot.pause()
+            times.append(time.perf_counter() - started)
+            app.pop_screen()
+            await pilot.pause()
+    return statistics.median(times)
+
+
+async def results_screen_opens(experiment: Any, repeats: int = 3) -> float:
+    """Seconds from pushing the experiment's results screen to its last row in (the
+    median of `repeats`, the first one the screen's styles are read), in a headless app
+    of the app's own shell."""
+    from textual.widgets import DataTable
+
+    from agent_tui.tui.screens.experiments.results import ExperimentResultsScreen
+    from agent_tui.tui.shell import ShellApp
+
+    times = []
+    app = ShellApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            screen = ExperimentResultsScreen(experiment)
+            await app.push_screen(screen)
+            await pilot.pause()
+            table = screen.query_one("#experiment-examples", DataTable)
+            check(table.row_count == len(experiment.examples), "the results table is not full")
+            times.append(time.perf_counter() - started)
+            app.pop_screen()
+            await pilot.pause()
+    return statistics.median(times)
+
+
+async def ours(url: str, dataset: Any, specs: list[str], concurrency: int) -> tuple[float, Any]:
     from agent_tui.client import AgentServerClient
     from agent_tui.experiments.evaluators import evaluator_of
     from agent_tui.experiments.runner import run_experiment
@@ -73,7 +131,7 @@ async def ours(url: str, dataset: Any, specs: list[str], concurrency: int) -> fl
         f"agent-tui: pass counts {first.passed}, {second.passed} of {size}",
     )
     check(len(experiment.regressions()) == size, "agent-tui: every example should regress")
-    return seconds
+    return seconds, experiment
 
 
 async def sdk(url: str, dataset: Any, versions: list[dict[str, Any]], concurrency: int) -> float:
@@ -127,13 +185,14 @@ async def bench(url: str, size: int, concurrency: int, rounds: int, quick: bool)
     runs = size * 2
     print(f"{size} examples x 2 versions = {runs} runs, {concurrency} at a time")
     ratios = []
+    experiment: Any = None
     for round_ in range(rounds):
         if round_ % 2 == 0:
-            mine = await ours(url, dataset, specs, concurrency)
+            mine, experiment = await ours(url, dataset, specs, concurrency)
             theirs = await sdk(url, dataset, versions, concurrency)
         else:
             theirs = await sdk(url, dataset, versions, concurrency)
-            mine = await ours(url, dataset, specs, concurrency)
+            mine, experiment = await ours(url, dataset, specs, concurrency)
         ratios.append(mine / theirs)
         print(
             f"round {round_ + 1}: agent-tui {mine:.2f} s ({runs / mine:.0f} runs/s),"
@@ -141,9 +200,15 @@ async def bench(url: str, size: int, concurrency: int, rounds: int, quick: bool)
         )
     ratio = statistics.median(ratios)
     print(f"median ratio agent-tui / sdk: {ratio:.2f} (budget {BUDGET})")
+    opened = await results_screen_opens(experiment)
+    bare = await bare_screen_opens()
+    print(f"the results screen ({size} examples x 2) opens in {opened * 1000:.0f} ms"
+          f" (budget {SCREEN_BUDGET * 1000:.0f} ms); a bare screen, for scale:"
+          f" {bare * 1000:.0f} ms")  # fmt: skip
     print("checked: every answer as its version says, on both sides; every example regressed")
     if not quick:
         check(ratio <= BUDGET, f"agent-tui took {ratio:.2f}x the sdk's time (budget {BUDGET}x)")
+        check(opened <= SCREEN_BUDGET, f"the results screen took {opened * 1000:.0f} ms")
 
 
 def main() -> int:

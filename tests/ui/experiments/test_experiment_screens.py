@@ -198,3 +198,51 @@ async def test_esc_cancels_a_running_experiment_and_its_runs(
             runs = await client.runs.list(thread_id)
             assert [run.status for run in runs] in (["interrupted"], []), thread_id
         assert screen.store.all() == []
+
+
+async def test_n_types_in_a_new_dataset_and_more_examples(
+    tmp_path: Path, wait_for: WaitFor
+) -> None:
+    from agent_tui.tui.screens.datasets.example_form import ExampleFormScreen
+    from agent_tui.tui.widgets.inert import TextArea
+
+    store = DatasetStore(tmp_path / "datasets")
+    screen = DatasetsScreen(store)
+    app = ShellHarness(screen)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: "n makes one" in screen_text(app), what="the empty list")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExampleFormScreen), what="form")
+        form = app.screen
+        form.query_one("#example-name", Input).value = "typed"
+        form.query_one("#example-input", TextArea).text = "hello Oslo"
+        form.query_one("#example-reference", Input).value = "HELLO OSLO"
+        form.query_one("#example-metadata", Input).value = "[1]"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: "the metadata must be a JSON object" in screen_text(app), what="why"
+        )
+        form.query_one("#example-metadata", Input).value = '{"city": "Oslo"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.table.row_count == 1, what="the new dataset")
+        (made,) = store.load("typed").examples
+        assert made.inputs == {"messages": [{"role": "user", "content": "hello Oslo"}]}
+        assert (made.outputs, made.metadata) == ({"answer": "HELLO OSLO"}, {"city": "Oslo"})
+
+        # In the dataset, n adds one more: a JSON input, no reference.
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExamplesScreen), what="examples")
+        examples = app.screen
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExampleFormScreen), what="form")
+        app.screen.query_one("#example-input", TextArea).text = '{"topic": "cats"}'
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: isinstance(examples, ExamplesScreen) and examples.table.row_count == 2,
+            what="the second example",
+        )
+        assert [e.outputs for e in store.load("typed").examples] == [
+            {"answer": "HELLO OSLO"},
+            None,
+        ]

@@ -1,7 +1,11 @@
 """The Datasets screen (`:datasets`): the datasets kept on this machine — name, examples,
 how many have a reference, when changed. `enter` lists a dataset's examples (input,
-reference, metadata; `enter` there shows one whole) · `ctrl+d` deletes a dataset (asks
-first). `agent-tui datasets import` and `add` fill them."""
+reference, metadata; `enter` there shows one whole) · `n` a new dataset with its first
+example, or (in a dataset) one more example, typed in (`example_form.py`) · `ctrl+d`
+deletes a dataset (asks first). `agent-tui datasets import` and `add`, and `D` on
+`:threads`, fill them too. In a read-only session the app refuses these changes as it
+refuses the others (the headless `datasets` commands, which change only this machine, do
+not)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from agent_tui.datasets.model import Dataset, Example
 from agent_tui.datasets.store import DatasetStore
 from agent_tui.text.time_text import utc_minutes
 from agent_tui.tui.resource_screen import ResourceScreen
+from agent_tui.tui.screens.datasets.example_form import ExampleFormScreen
 from agent_tui.tui.widgets.resource_table import Column
 from agent_tui.tui.widgets.text import server_line
 
@@ -27,8 +32,8 @@ PREVIEW = 80
 class DatasetsScreen(ResourceScreen[Dataset]):
     RESOURCE = "dataset"
     RESOURCES = "datasets"
-    VERBS = frozenset({"delete"})
-    EMPTY_HINT: ClassVar[str] = "none yet: agent-tui datasets import FILE.jsonl --name NAME"
+    VERBS = frozenset({"new", "delete"})
+    EMPTY_HINT: ClassVar[str] = "none yet: n makes one (or agent-tui datasets import)"
 
     def __init__(self, store: DatasetStore | None = None) -> None:
         super().__init__()
@@ -56,7 +61,14 @@ class DatasetsScreen(ResourceScreen[Dataset]):
         return found[offset : offset + limit]
 
     def open_item(self, item: Dataset) -> None:
-        self.app.push_screen(ExamplesScreen(item))
+        self.app.push_screen(ExamplesScreen(item, self.store), lambda _: self.reload())
+
+    def new_item(self) -> None:
+        self.app.push_screen(ExampleFormScreen(self.store), self._made)
+
+    def _made(self, example: Example | None) -> None:
+        if example is not None:
+            self.reload()
 
     async def delete_item(self, item: Dataset) -> None:
         await asyncio.to_thread(self.store.delete, item.name)
@@ -67,10 +79,12 @@ class ExamplesScreen(ResourceScreen[Example]):
 
     RESOURCE = "example"
     RESOURCES = "examples"
+    VERBS = frozenset({"new"})
 
-    def __init__(self, dataset: Dataset) -> None:
+    def __init__(self, dataset: Dataset, store: DatasetStore | None = None) -> None:
         super().__init__()
         self.dataset = dataset
+        self.store = store or DatasetStore()
 
     @property
     def breadcrumb_title(self) -> str:
@@ -97,6 +111,14 @@ class ExamplesScreen(ResourceScreen[Example]):
 
     def open_item(self, item: Example) -> None:
         self.show_raw(item)
+
+    def new_item(self) -> None:
+        self.app.push_screen(ExampleFormScreen(self.store, self.dataset.name), self._added)
+
+    def _added(self, example: Example | None) -> None:
+        if example is not None:
+            self.dataset = self.store.load(self.dataset.name)
+            self.reload()
 
 
 def datasets_screen(app: App[Any], argument: str | None) -> Screen[Any]:

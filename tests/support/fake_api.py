@@ -163,6 +163,8 @@ def good_answer(request: Request) -> Answer:
 
 
 def _assistants(parts: list[str]) -> Answer:
+    if parts == ["assistants"]:  # POST /assistants: the assistant made
+        return _json(ASSISTANTS[1])
     if parts[1] == "search":
         return _json(ASSISTANTS)
     tail = parts[2] if len(parts) > 2 else ""

@@ -285,3 +285,26 @@ async def test_datasets_import_export_and_a_thread_turn(
     assert (code, out) == (0, f"deleted dataset {dataset}\n")
     code, out, err = await cli(capsys, "datasets", "show", dataset)
     assert code == 1 and err.startswith(f"agent-tui: no dataset '{dataset}'")
+
+
+async def test_a_graph_without_messages_compared_by_a_state_key(
+    agent_server_url: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    dataset = unique("topics")
+    source = tmp_path / "topics.jsonl"
+    source.write_text(
+        json.dumps({"inputs": {"topic": "cats"}, "outputs": {"summary": "summary of cats"}})
+        + "\n"
+        + json.dumps({"inputs": {"topic": "dogs"}, "outputs": {"summary": "dogs"}})
+        + "\n"
+    )
+    await cli(capsys, "datasets", "import", str(source), "--name", dataset)
+    code, out, err = await cli(
+        capsys, "experiments", "run", dataset, "--assistant", "pipeline",
+        "--output-key", "summary", "--json", "--url", agent_server_url,
+    )  # fmt: skip
+    assert (code, err) == (0, ""), err
+    result = json.loads(out)
+    assert [o["output"] for o in result["outcomes"]] == ["summary of cats", "summary of dogs"]
+    assert [o["passed"] for o in result["outcomes"]] == [True, False]
+    assert result["summary"][0]["pass_rate"] == 0.5

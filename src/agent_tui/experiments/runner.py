@@ -194,10 +194,11 @@ async def cancel_runs(client: AgentServerClient, thread_ids: set[str]) -> None:
 
 def fill_traces(experiment: Experiment, store_path: Any = None) -> int:
     """Tokens and model calls of the outcomes whose runs this machine traced (blocking:
-    call it from a thread); the number of outcomes filled."""
+    call it from a thread); the number of outcomes whose figures changed. Read again each
+    time: a trace may have been partial when last read (the SDK sends it in batches)."""
     from agent_tui.traces.totals import totals_of_runs
 
-    wanted = [o for o in experiment.outcomes if o.run_id and o.model_calls is None]
+    wanted = [o for o in experiment.outcomes if o.run_id]
     if not wanted:
         return 0
     totals = totals_of_runs([o.run_id for o in wanted if o.run_id], store_path=store_path)
@@ -206,8 +207,8 @@ def fill_traces(experiment: Experiment, store_path: Any = None) -> int:
         found = totals.get(outcome.run_id or "")
         if found is None:
             continue
-        outcome.model_calls = found.model_calls
-        outcome.input_tokens = found.input_tokens
-        outcome.output_tokens = found.output_tokens
-        filled += 1
+        figures = (found.model_calls, found.input_tokens, found.output_tokens)
+        if figures != (outcome.model_calls, outcome.input_tokens, outcome.output_tokens):
+            outcome.model_calls, outcome.input_tokens, outcome.output_tokens = figures
+            filled += 1
     return filled

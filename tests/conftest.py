@@ -5,7 +5,8 @@
 - ``agent_server`` is the real embedded langgraph-api server, started once per session
   (about 3 s) on a free port, serving ``tests/graphs/langgraph.json``: the demo graphs
   (``chat``, ``demo_counter``) and the test graphs (``counter``, ``ticker``, ``loop``,
-  ``nested``, ``questions``, ``failing``, ``pipeline``, ``memory``, and the multi-agent
+  ``nested``, ``questions``, ``failing``, ``pipeline``, ``memory``, ``echo`` (its answer
+  depends on the assistant's context: two versions answer differently), and the multi-agent
   ``swarm``, ``supervisor`` and ``deep``). Its data lives in a pytest temporary folder.
 - ``aegra`` is a self-hosted Aegra stack (PostgreSQL, Redis, two Aegra 0.11.0 instances
   serving the same graphs; ``.url_a``, ``.url_b``, ``.restart()``), started once per worker

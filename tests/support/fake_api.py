@@ -163,6 +163,8 @@ def good_answer(request: Request) -> Answer:
 
 
 def _assistants(parts: list[str]) -> Answer:
+    if parts == ["assistants"]:  # POST /assistants: the assistant made
+        return _json(ASSISTANTS[1])
     if parts[1] == "search":
         return _json(ASSISTANTS)
     tail = parts[2] if len(parts) > 2 else ""
@@ -199,6 +201,8 @@ def _threads(method: str, parts: list[str]) -> Answer:
         return _json({"checkpoint": HISTORY[0]["checkpoint"]} if method == "POST" else DONE_STATE)
     if tail == ["runs", "stream"] or tail[-1:] == ["stream"]:
         return Answer(run_stream(), content_type="text/event-stream", cut=True)
+    if tail == ["runs", "wait"]:
+        return _json(DONE_STATE["values"])
     if tail[:1] == ["runs"]:
         if tail[-1:] == ["cancel"]:
             return NO_CONTENT

@@ -11,7 +11,8 @@ Each headless command prints aligned text, or JSON with stable keys under `--jso
 exits 0 on success, 1 when the server or a file says no (the message goes to stderr, never
 a traceback), 2 for bad usage.
 
-A new subcommand is one row here: a `Command` (a handler and its arguments) or a `Group`
+A new subcommand is one row here (the `assistants`, `datasets` and `experiments` groups are
+in `version_commands.py`): a `Command` (a handler and its arguments) or a `Group`
 (subcommands under one name, e.g. `store ls`); `tests/unit/test_readonly_commands.py`
 then asks whether it writes.
 """
@@ -20,8 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Sequence
 
 from agent_tui.cli import (
     config_args,
@@ -34,29 +34,18 @@ from agent_tui.cli import (
     threads_args,
     traces_args,
 )
+from agent_tui.cli.command_types import AddArguments, Command, Group, Handler
 
-Handler = Callable[[argparse.Namespace], int]
-AddArguments = Callable[[argparse.ArgumentParser], None]
-
-
-class Command(NamedTuple):
-    """`agent-tui … NAME`: a command that runs `handler` ("module:function" in `agent_tui.cli`)."""
-
-    name: str
-    help: str
-    arguments: AddArguments | None
-    handler: str
-    description: str | None = None
-
-
-class Group(NamedTuple):
-    """`agent-tui NAME COMMAND …`: commands under one name (one of them is required)."""
-
-    name: str
-    help: str
-    commands: tuple[Command, ...]
-    description: str | None = None
-
+__all__ = [
+    "COMMANDS",
+    "AddArguments",
+    "Command",
+    "Group",
+    "Handler",
+    "add_commands",
+    "load_handler",
+]
+from agent_tui.cli.version_commands import VERSION_COMMANDS
 
 COMMANDS: tuple[Command | Group, ...] = (
     Group(
@@ -108,6 +97,7 @@ COMMANDS: tuple[Command | Group, ...] = (
             ),
         ),
     ),
+    *VERSION_COMMANDS,
     Group(
         "threads",
         "threads on an agent server (headless)",

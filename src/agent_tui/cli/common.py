@@ -195,6 +195,7 @@ def run(
     """
     import asyncio  # here: importing it costs ~0.1 s that `--version` must not pay
 
+    from agent_tui.assistants.lookup import NoSuchAssistant
     from agent_tui.client import ApiError
     from agent_tui.settings.config import ConfigError
     from agent_tui.settings.contexts import ContextError
@@ -212,7 +213,7 @@ def run(
         return asyncio.run(main())
     except (UsageError, QueryError, ConfigError, ContextError) as error:
         return fail(error, EXIT_USAGE)
-    except (ApiError, NotThere, ExportError) as error:
+    except (ApiError, NotThere, NoSuchAssistant, ExportError) as error:
         return fail(error, EXIT_API_ERROR)
     except RecursionError:
         # The client refuses a body nested deeper than it can read; one just under that

@@ -10,6 +10,7 @@ in the Mermaid labels, and escaped in the JSON.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from agent_tui.cli.common import EXIT_OK, UsageError, assistant_named, print_json, run, say
@@ -18,7 +19,29 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
 
 
+async def _run_target(client: AgentServerClient, name: str) -> str:
+    return (await assistant_named(client, name)).assistant_id
+
+
+async def _any_assistant(client: AgentServerClient, name: str) -> str:
+    from agent_tui.assistants.lookup import find_assistant
+
+    return (await find_assistant(client, name)).assistant_id
+
+
 def graph_command(args: argparse.Namespace) -> int:
+    return _graph(args, _run_target)
+
+
+def assistant_graph_command(args: argparse.Namespace) -> int:
+    """`assistants graph ASSISTANT`: ASSISTANT read as the other assistants commands read
+    it (a name too)."""
+    return _graph(args, _any_assistant)
+
+
+def _graph(
+    args: argparse.Namespace, find: Callable[[AgentServerClient, str], Awaitable[str]]
+) -> int:
     from agent_tui.graph_drawing import (
         collapse,
         draw,
@@ -30,9 +53,9 @@ def graph_command(args: argparse.Namespace) -> int:
     )
 
     async def work(client: AgentServerClient) -> int:
-        assistant = await assistant_named(client, args.assistant)
+        assistant_id = await find(client, args.assistant)
         xray = args.xray or bool(args.expand)
-        served = await client.assistants.get_graph(assistant.assistant_id, xray=xray)
+        served = await client.assistants.get_graph(assistant_id, xray=xray)
         graph = graph_from_server(served)
         if args.expand and not args.xray:
             unknown = sorted(set(args.expand) - set(subgraphs(graph)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -14,6 +15,7 @@ from agent_tui.client.errors import RequestTimedOut, StreamCut
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
 from agent_tui.client.models import Run
 from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, SSEError, aiter_sse
+from agent_tui.client.timeouts import STREAM_TIMEOUT
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
 
@@ -230,6 +232,12 @@ class RunStream:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class WaitedRun:
+    run_id: str | None
+    values: Any
+
+
 class RunsClient:
     def __init__(self, transport: Transport) -> None:
         self._http = transport
@@ -354,6 +362,37 @@ class RunsClient:
         return await self._http.request_as(
             Run, "POST", f"/threads/{segment(thread_id)}/runs", json=body
         )
+
+    async def wait(
+        self,
+        thread_id: str,
+        assistant_id: str,
+        *,
+        input: Any = None,
+        context: dict[str, Any] | None = None,
+        config: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+        timeout: float = STREAM_TIMEOUT.read or 300.0,
+    ) -> WaitedRun:
+        """Run and wait for the end (`POST /threads/{id}/runs/wait`): the thread's final
+        values (a failed run's are `{"__error__": {"error", "message"}}`) and the run's id.
+        Never re-sent: that would start a second run."""
+        body = compact(
+            assistant_id=assistant_id,
+            input=input,
+            context=context,
+            config=config,
+            metadata=metadata,
+        )
+        path = f"/threads/{segment(thread_id)}/runs/wait"
+        response = await self._http.request("POST", path, json=body, timeout=timeout)
+        location = response.headers.get("content-location", "").rstrip("/").split("/")
+        run_id = location[-1] if len(location) >= 2 and location[-2] == "runs" else None
+        try:
+            values = response.json() if response.content else None
+        except (ValueError, RecursionError):
+            raise self._http.unexpected_body("POST", path, "the body is not JSON") from None
+        return WaitedRun(run_id, values)
 
     async def cancel(
         self,

@@ -166,6 +166,23 @@ register(
 )
 register(
     Route(
+        "datasets",
+        "Datasets kept on this machine: examples with references, for experiments",
+        "agent_tui.tui.screens.datasets.list:datasets_screen",
+        needs_agent_server=False,
+    ),
+)
+register(
+    Route(
+        "experiments",
+        "Saved experiments: assistant versions side by side, pass rates, regressions",
+        "agent_tui.tui.screens.experiments.list:experiments_screen",
+        needs_agent_server=False,
+    ),
+    "exp",
+)
+register(
+    Route(
         "crons",
         "Cron jobs: runs on a schedule (next run, create, enable, delete)",
         "agent_tui.tui.screens.crons.list:crons_screen",

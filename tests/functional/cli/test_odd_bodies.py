@@ -42,7 +42,7 @@ from tests.support.fake_api import (
     run_stream,
     sse,
 )
-from tests.support.fixed_servers import HISTORY, THREAD_ID
+from tests.support.fixed_servers import ASSISTANTS, HISTORY, THREAD_ID
 from tests.support.hostile_text import terminal_controls
 from tests.support.odd_server import Answer, OddServer, Request
 
@@ -54,6 +54,8 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
+ASSISTANT_ID = ASSISTANTS[1]["assistant_id"]
+DATASET = "odd-bodies"
 OLDEST = HISTORY[-1]["checkpoint"]["checkpoint_id"]
 LATEST = HISTORY[0]["checkpoint"]["checkpoint_id"]
 
@@ -84,6 +86,29 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
         ["graph", "chat", "--mermaid"],
         ["graph", "chat", "--json"],
     ],
+    ("assistants", "list"): [["assistants", "list"], ["assistants", "list", "--json"]],
+    ("assistants", "show"): [
+        ["assistants", "show", "pirate-bot"],
+        ["assistants", "show", ASSISTANT_ID, "--schemas", "--json"],
+    ],
+    ("assistants", "versions"): [
+        ["assistants", "versions", ASSISTANT_ID],
+        ["assistants", "versions", "chat", "--json"],
+    ],
+    ("assistants", "set-version"): [["assistants", "set-version", ASSISTANT_ID, "2"]],
+    ("assistants", "create"): [
+        ["assistants", "create", "chat", "--context-json", '{"style": "pirate"}', "--json"]
+    ],
+    ("assistants", "update"): [
+        ["assistants", "update", ASSISTANT_ID, "--context-json", '{"style": "plain"}', "--drop"]
+    ],
+    ("assistants", "delete"): [["assistants", "delete", ASSISTANT_ID]],
+    ("assistants", "graph"): [["assistants", "graph", "pirate-bot"]],
+    ("datasets", "add"): [["datasets", "add", "odd-turns", "--thread", THREAD_ID]],
+    ("experiments", "run"): [
+        ["experiments", "run", "{dataset}", "--assistant", "chat", "--assistant", "pirate-bot@2"],
+        ["experiments", "run", "{dataset}", "--assistant", f"{ASSISTANT_ID}@1", "--json"],
+    ],
     ("deployments", "list"): [["deployments", "list"], ["deployments", "list", "--json"]],
     ("deployments", "watch"): [["deployments", "watch", DEPLOYMENT_ID, "--interval", "0.01"]],
     ("deployments", "logs"): [
@@ -103,6 +128,17 @@ ARGV: dict[tuple[str, ...], list[list[str]]] = {
 }
 # Subcommands that ask no server anything, so no body can reach them.
 ASK_NO_SERVER = {
+    ("datasets", "list"),
+    ("datasets", "show"),
+    ("datasets", "import"),
+    ("datasets", "export"),
+    ("datasets", "delete"),
+    ("experiments", "list"),
+    ("experiments", "show"),
+    # The trace store is this machine's; `traces serve` is a server, not a client.
+    ("traces", "serve"),
+    ("traces", "list"),
+    ("traces", "show"),
     ("config", "path"),
     ("config", "contexts"),
     ("config", "set-context"),
@@ -285,6 +321,21 @@ def export_file(server: OddServer, tmp_path_factory: pytest.TempPathFactory) -> 
     return path
 
 
+@pytest.fixture(scope="module", autouse=True)
+def dataset() -> None:
+    """The dataset the experiments run (in the session's user data folder)."""
+    from agent_tui.datasets.model import Example
+    from agent_tui.datasets.store import DatasetStore
+
+    DatasetStore().add_examples(
+        DATASET,
+        [
+            Example({"messages": [{"role": "user", "content": "hi"}]}, {"answer": "hello"}),
+            Example({"messages": [{"role": "user", "content": "no reference"}]}),
+        ],
+    )
+
+
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """`main(argv)` with stdout and stderr as strict UTF-8 streams, as a terminal's are."""
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
@@ -308,6 +359,7 @@ def with_server(argv: list[str], url: str, export: Path, tmp: Path) -> list[str]
         "{file}": str(tmp / "out.json"),
         "{export}": str(export),
         "{project}": str(project / "langgraph.json"),
+        "{dataset}": DATASET,
     }
     argv = [files.get(part, part) for part in argv]
     if argv[0] in ("deployments", "deploy"):

@@ -71,6 +71,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
         # Off the footer (80 columns): `?` lists them.
         Binding("C", "copy_thread", "Copy thread", show=False, id="threads.copy"),
         Binding("exclamation_mark", "attention", "Attention", show=False, id="threads.attention"),
+        Binding("D", "to_dataset", "Add to dataset", show=False, id="threads.to_dataset"),
     ]
 
     def __init__(self, client: AgentServerClient, query: ThreadQuery | None = None) -> None:
@@ -163,6 +164,19 @@ class ThreadsScreen(ResourceScreen[Thread]):
             return
         self._copy(item)
 
+    def action_to_dataset(self) -> None:
+        """The selected thread's last turn as an example of a dataset (kept on this
+        machine: allowed in read-only mode)."""
+        from agent_tui.tui.screens.threads.to_dataset import AddToDatasetScreen
+
+        item = self._selected()
+        if item is not None:
+            self.app.push_screen(AddToDatasetScreen(self.client, item.thread_id), self._added)
+
+    def _added(self, example: object) -> None:
+        if example is not None:
+            self.notify("Added the turn to the dataset", markup=False)
+
     @work(group="threads-copy", exit_on_error=False)
     async def _copy(self, item: Thread) -> None:
         copy = await self.attempt(
@@ -186,6 +200,11 @@ class ThreadsScreen(ResourceScreen[Thread]):
         )
         yield PaletteCommand(
             "Copy thread", "A new thread with the selected one's history", self.action_copy_thread
+        )
+        yield PaletteCommand(
+            "Add to dataset…",
+            "The selected thread's last turn as an example (input, answer as reference)",
+            self.action_to_dataset,
         )
 
 

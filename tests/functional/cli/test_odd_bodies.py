@@ -148,10 +148,6 @@ ASK_NO_SERVER = {
     ("config", "keys"),
     ("serve",),  # a server itself (`test_serve_command.py`)
     ("control-plane", "serve"),  # a server itself (tests/functional/control_plane/)
-    # The local trace store and its collector (tests/functional/traces/).
-    ("traces", "serve"),
-    ("traces", "list"),
-    ("traces", "show"),
 }
 CASES = [argv for argvs in ARGV.values() for argv in argvs]
 

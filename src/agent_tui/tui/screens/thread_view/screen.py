@@ -57,6 +57,7 @@ from agent_tui.tui.screens.thread_view.graph_live import LiveGraph
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
+from agent_tui.tui.screens.thread_view.lazy_tabs import LazyPane, ThreadTabs
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -142,6 +143,8 @@ class ThreadViewScreen(AgentScreen[None]):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # The server answers while the widgets below mount.
+        self.browser.ask_early(self.app.size.height)
         yield Breadcrumb()
         yield ThreadHeader(id="thread-header")
         with Horizontal(id="thread-body"):
@@ -150,7 +153,8 @@ class ThreadViewScreen(AgentScreen[None]):
             yield HistoryPane(threshold=self.sync.history.page_size, id="history")
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
-            with TabbedContent(id="thread-tabs", initial=initial):
+            # The diff, the fork tree and the timeline are built when first shown.
+            with ThreadTabs(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
                     yield ChatPane(
                         self.client,
@@ -161,12 +165,9 @@ class ThreadViewScreen(AgentScreen[None]):
                     )
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
-                with TabPane("Diff", id="tab-diff"):
-                    yield DiffView(id="diff")
-                with TabPane("Fork tree", id="tab-tree"):
-                    yield ForkTree(id="fork-tree")
-                with TabPane("Timeline", id="tab-timeline"):
-                    yield TimelineView(id="timeline")
+                yield LazyPane("Diff", lambda: DiffView(id="diff"), id="tab-diff")
+                yield LazyPane("Fork tree", lambda: ForkTree(id="fork-tree"), id="tab-tree")
+                yield LazyPane("Timeline", lambda: TimelineView(id="timeline"), id="tab-timeline")
         yield Footer()
 
     @property
@@ -183,15 +184,21 @@ class ThreadViewScreen(AgentScreen[None]):
 
     @property
     def diff_view(self) -> DiffView:
-        return self.query_one(DiffView)
+        """The Diff tab's view (built now if it was not)."""
+        view = self.tabs.content("tab-diff")
+        assert isinstance(view, DiffView)
+        return view
 
     @property
     def fork_tree(self) -> ForkTree:
-        return self.query_one(ForkTree)
+        """The Fork tree tab's tree (built now if it was not)."""
+        tree = self.tabs.content("tab-tree")
+        assert isinstance(tree, ForkTree)
+        return tree
 
     @property
-    def tabs(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
+    def tabs(self) -> ThreadTabs:
+        return self.query_one(ThreadTabs)
 
     @property
     def thread(self) -> Thread | None:
@@ -241,6 +248,7 @@ class ThreadViewScreen(AgentScreen[None]):
             self.set_interval(self.status_interval, self.browser.poll)
 
     def on_unmount(self) -> None:
+        self.browser.forget_early()
         selection = self.agent_app.selection
         # Not when the view that replaced this one (`n`) already named its own thread.
         if selection is not None and selection.thread == short_thread_id(self.thread_id):
@@ -281,7 +289,8 @@ class ThreadViewScreen(AgentScreen[None]):
         self.app.push_screen(routes.build(self.app, "store", client=self.client, mentions=mentions))
 
     @on(TabbedContent.TabActivated)
-    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        await self.tabs.ready(event.pane.id)  # a tab shown for the first time: built
         if event.pane.id == "tab-chat":
             self.chat_controls.tab_shown()
             return

@@ -81,6 +81,9 @@ class ForkTree(Tree[str]):
             self._chain(self.root, root, children, current)
         self.root.expand()
         if current and current in self._by_checkpoint:
+            # A node knows its line once the tree has laid its lines out, which reading
+            # `last_line` does: before, the cursor went to the first line.
+            _ = self.last_line
             self.move_cursor(self._by_checkpoint[current])
 
     def _chain(

@@ -45,10 +45,10 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
 from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.widgets.quick_cells import QuickCellsTable
 from agent_tui.tui.widgets.text import server_text
 
 ItemT = TypeVar("ItemT")
@@ -126,7 +126,7 @@ class Column(Generic[ItemT]):
     flex: int = 0
 
 
-class ResourceTable(DataTable[Text], Generic[ItemT]):
+class ResourceTable(QuickCellsTable, Generic[ItemT]):
     """A DataTable of resources; see the module docstring for the API."""
 
     CHUNK: ClassVar[int] = 250

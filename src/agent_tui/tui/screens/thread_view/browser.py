@@ -35,7 +35,10 @@ if TYPE_CHECKING:
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
-SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
+# Seconds the cursor rests on a row before its state is drawn: keys pressed in a burst
+# (page-downs ~0.1 s apart) move the cursor at once and the state follows once they stop
+# (drawing it meanwhile is a layout of the whole screen that the next key waited behind).
+SHOW_DELAY = 0.15
 LOADING_DELAY = 0.25  # seconds without the first rows before the pane says it is loading
 MIN_FIRST_ROWS = 20  # checkpoints asked for first, at least (else as many as the terminal is high)
 SUBGRAPH_CHECKPOINTS = 50  # of each subgraph, listed under the checkpoint whose task ran it

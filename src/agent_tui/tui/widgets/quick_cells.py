@@ -17,7 +17,7 @@ and styles read as upstream does (textual is pinned). The test
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -77,8 +77,17 @@ def quick_line(
     return styled
 
 
+CELL_CACHE = 2500  # drawn cells kept: ~6 screens of 45 rows x 8 columns (DataTable: 10,000)
+
+
 class QuickCellsTable(DataTable[Text]):
     """A `DataTable` of `Text` cells that draws one-line cells directly (see above)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each drawn cell holds its own styles (their meta names the row): paging through
+        # thousands of rows kept 10,000 of them, a good part of what paging added.
+        self._cell_render_cache.maxsize = CELL_CACHE
 
     def _render_cell(
         self,

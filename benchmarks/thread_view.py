@@ -8,7 +8,8 @@ UI level: `ThreadViewScreen` in a headless app (Pilot), over `AgentServerClient`
 built with supersteps on the `loop` test graph, `growing` payload (checkpoint k holds k list items,
 as a chat holds its messages), so the newest checkpoints are the biggest. The app is the thread
 view tests' harness (`tests/support/shell.py`: the app shell, `ShellApp`, over a stand-in home
-screen), and the view is pushed once it runs.
+screen), and the view is pushed once it runs, with the garbage collector set as the app sets it
+once connected (`tui/gc_tuning.tune_for_streaming`).
 
 - open: from pushing the screen to the screen drawn with the newest state and a screenful of rows
   (`call_after_refresh`: the callback runs once the screen has been painted);

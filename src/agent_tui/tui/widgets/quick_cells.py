@@ -73,7 +73,13 @@ def quick_line(
             style = pre_style + style
         if post_style:
             style = style + post_style if style else post_style
-        styled.append(Segment(text_part, style))
+        if styled and styled[-1].style is style:
+            # One segment where the style is the same object (the padding around plain
+            # text): the line's `simplify()` compares neighbours' styles by hash, a good
+            # part of drawing a row.
+            styled[-1] = Segment(styled[-1].text + text_part, style)
+        else:
+            styled.append(Segment(text_part, style))
     return styled
 
 

@@ -10,16 +10,19 @@ into it (its `TabActivated` handler).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from textual.css.query import NoMatches
+from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.app import ComposeResult
-    from textual.widget import AwaitMount, Widget
+    from textual.widget import AwaitMount
+
+WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
 class LazyPane(TabPane):
@@ -81,12 +84,15 @@ class ThreadTabs(TabbedContent):
             return None
         return pane if isinstance(pane, LazyPane) else None
 
-    def content(self, tab_id: str) -> Widget:
-        """The tab's content, built now if it was not."""
+    def content(self, tab_id: str, kind: type[WidgetT]) -> WidgetT:
+        """The tab's content (a `kind`), built now if it was not."""
         pane = self.lazy_pane(tab_id)
         if pane is None:
             raise LookupError(f"no lazy tab {tab_id!r}")
-        return pane.build()
+        content = pane.build()
+        if not isinstance(content, kind):
+            raise TypeError(f"tab {tab_id!r} holds a {type(content).__name__}, not a {kind}")
+        return content
 
     async def ready(self, tab_id: str | None) -> None:
         """Until the tab's content (if it is a lazy one) is mounted."""

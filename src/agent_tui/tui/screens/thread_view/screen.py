@@ -4,10 +4,10 @@ Left, the history (`tui/screens/thread_view/history_pane.py`): one row per check
 paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
 thread opens with one request. Right, tabs: the Chat (`ChatPane`, tui/chat/pane.py),
 the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
-parent, or against the checkpoint marked with `m` after `d`) and the fork tree
-(`ForkTree`, `t`). The header line keeps the thread's status in view; a timer refreshes
-it, and a change on the server (a run that ended, a fork from elsewhere) brings the new
-checkpoints in at the top.
+parent, or the checkpoint marked with `m`, after `d`), the fork tree (`ForkTree`, `t`)
+and the timeline (`T`), those three built when first shown (lazy_tabs.py). The header
+keeps the thread's status in view; a timer refreshes it, and a change on the server (a
+run that ended, a fork from elsewhere) brings the new checkpoints in at the top.
 
 The screen composes the widgets and owns one plain object per piece of work; it holds
 the key bindings (their ids are the keymap's), passes each key and widget message to the
@@ -153,7 +153,6 @@ class ThreadViewScreen(AgentScreen[None]):
             yield HistoryPane(threshold=self.sync.history.page_size, id="history")
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
-            # The diff, the fork tree and the timeline are built when first shown.
             with ThreadTabs(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
                     yield ChatPane(
@@ -184,17 +183,11 @@ class ThreadViewScreen(AgentScreen[None]):
 
     @property
     def diff_view(self) -> DiffView:
-        """The Diff tab's view (built now if it was not)."""
-        view = self.tabs.content("tab-diff")
-        assert isinstance(view, DiffView)
-        return view
+        return self.tabs.content("tab-diff", DiffView)  # built now if it was not
 
     @property
     def fork_tree(self) -> ForkTree:
-        """The Fork tree tab's tree (built now if it was not)."""
-        tree = self.tabs.content("tab-tree")
-        assert isinstance(tree, ForkTree)
-        return tree
+        return self.tabs.content("tab-tree", ForkTree)
 
     @property
     def tabs(self) -> ThreadTabs:

@@ -64,3 +64,26 @@ async def test_keys_that_open_a_tab_not_built_yet_draw_it_and_act_in_it(
         )
         assert screen.selected_row == oldest
         assert screen.tabs.active == "tab-state"
+
+
+async def test_the_fork_tree_keeps_its_cursor_when_a_run_elsewhere_redraws_it(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client)
+    app, screen = view_app(client, thread.thread_id, status_interval=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("t")
+        await wait_for(pilot, lambda: screen.focused is screen.query_one(ForkTree))
+        tree = screen.query_one(ForkTree)
+        await pilot.press("up", "up")  # step 0, while moving in the tree
+        chosen = screen.history.rows[2].checkpoint_id
+        assert tree.cursor_node is not None and tree.cursor_node.data == chosen
+        # Another client runs the thread: the poll brings the new checkpoints into the tree.
+        async with client.runs.stream(thread.thread_id, "counter", input={"n": 1}) as run:
+            async for _ in run:
+                pass
+        await wait_for(pilot, lambda: len(screen.history.rows) == 8, what="the new checkpoints")
+        newest = screen.history.rows[0].checkpoint_id
+        await wait_for(pilot, lambda: tree.node_for(newest) is not None, what="the tree redrawn")
+        assert tree.cursor_node is not None and tree.cursor_node.data == chosen

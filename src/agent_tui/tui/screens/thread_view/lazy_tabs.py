@@ -19,29 +19,20 @@ from textual.widgets import TabbedContent, TabPane
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from textual.app import ComposeResult
     from textual.widget import AwaitMount
 
 WidgetT = TypeVar("WidgetT", bound=Widget)
 
 
 class LazyPane(TabPane):
-    """A tab whose content `make()` builds when the tab is first shown (`built=True`:
-    at once, for the tab the view opens on)."""
+    """A tab whose content `make()` builds when the tab is first shown (the tab a view
+    opens on is a plain `TabPane`)."""
 
-    def __init__(
-        self, title: str, make: Callable[[], Widget], *, id: str, built: bool = False
-    ) -> None:
+    def __init__(self, title: str, make: Callable[[], Widget], *, id: str) -> None:
         super().__init__(title, id=id)
         self._make = make
-        self._now = built
         self.content: Widget | None = None
         self._mounting: AwaitMount | None = None
-
-    def compose(self) -> ComposeResult:
-        if self._now:
-            self.content = self._make()
-            yield self.content
 
     def build(self) -> Widget:
         """The tab's content, made and mounted now if it was not (the pane must be

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
 from textual.widgets import Input, Static
 
 from agent_tui.tui.modals.confirm import ConfirmScreen
@@ -40,6 +43,55 @@ async def test_pages_load_as_the_cursor_nears_the_end(wait_for: WaitFor) -> None
         assert len(screen.fetches) == 51  # the last page is empty
         heading = str(screen.query_one("#resource-heading", Static).render())
         assert "2500 widgets loaded" in heading
+
+
+class HeldListScreen(ListScreen):
+    """Its pages after the first wait until `release()`."""
+
+    def __init__(self, items: list[Item]) -> None:
+        super().__init__(items)
+        self.asked: list[int] = []
+        self._gate = asyncio.Event()
+
+    def release(self) -> None:
+        self._gate.set()
+        self._gate = asyncio.Event()  # the page after waits again
+
+    async def fetch_page(self, offset: int, limit: int) -> Sequence[Item]:
+        self.asked.append(offset)
+        if offset:
+            await self._gate.wait()
+        return await super().fetch_page(offset, limit)
+
+
+async def test_keys_pressed_on_the_last_row_while_a_page_loads_move_on_when_it_comes(
+    wait_for: WaitFor,
+) -> None:
+    screen = HeldListScreen(make_items(200))
+    app = ShellHarness(screen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = screen.table
+        await wait_for(pilot, lambda: table.row_count == 50, what="the first page")
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.asked == [0, 50], what="the next page asked for")
+        page = table.scrollable_content_region.height - table.header_height
+        # The next page is on its way: a page-down and two downs go nowhere yet...
+        await pilot.press("pagedown", "down", "down")
+        assert table.cursor_row == 49
+        # ...and are made once it is in: the cursor is where the keys said.
+        screen.release()
+        await wait_for(pilot, lambda: table.row_count == 100, what="the second page")
+        await pilot.pause()
+        assert table.cursor_row == 49 + page + 2
+        assert table.selected_item == screen.source[49 + page + 2]
+        # A move elsewhere drops what is still owed: the cursor stays where it was put.
+        await pilot.press("end")
+        await wait_for(pilot, lambda: screen.asked[-1] == 100, what="the third page asked for")
+        await pilot.press("pagedown", "pagedown", "home")
+        screen.release()
+        await wait_for(pilot, lambda: table.row_count == 150, what="the third page")
+        await pilot.pause()
+        assert table.cursor_row == 0
 
 
 async def test_filter_shows_matching_loaded_rows_and_esc_clears(wait_for: WaitFor) -> None:

@@ -3,8 +3,13 @@ the first screenful, every row once when paging to the very first checkpoint."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from agent_tui.client import AgentServerClient
-from agent_tui.client.models import Thread
+from agent_tui.client.models import Thread, ThreadState
 from tests.support.screen import screen_text
 from tests.support.thread_view import (
     SIZE,
@@ -91,3 +96,42 @@ async def test_paging_to_the_first_checkpoint_brings_every_row_once_in_order(
         state = screen.checkpoint_view.state
         assert state is not None and state.values["i"] == TICKS
         assert steps_shown(screen) == list(range(TICKS, -2, -1))
+
+
+async def test_page_downs_pressed_while_the_next_page_loads_all_move_the_cursor(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    thread = await long_thread(client)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(screen.history.rows) == 200, what="a page ahead")
+        await wait_for(pilot, lambda: not screen.pane.loading_rows, what="the rows in")
+        pane = screen.pane
+        page = pane.scrollable_content_region.height - pane.header_height
+        # A slow server: the next page comes when the test says.
+        answer, asked = asyncio.Event(), asyncio.Event()
+        read = client.threads.get_history
+
+        async def slow_history(*args: Any, **kwargs: Any) -> list[ThreadState]:
+            asked.set()
+            await answer.wait()
+            return await read(*args, **kwargs)
+
+        monkeypatch.setattr(client.threads, "get_history", slow_history)
+        # On the last row in, the next page is asked for; two page-downs pressed while
+        # it loads wait for its rows instead of being lost.
+        await pilot.press("end")
+        await asyncio.wait_for(asked.wait(), 30)
+        await pilot.press("pagedown", "pagedown")
+        assert pane.cursor_row == 199
+        answer.set()
+        target = 199 + 2 * page
+        await wait_for(pilot, lambda: pane.cursor_row == target, what="two pages further")
+        row = screen.history.rows[target]
+        assert row.step == TICKS - target
+        await wait_for(
+            pilot,
+            lambda: screen.checkpoint_view.checkpoint_id == row.checkpoint_id,
+            what="that checkpoint's state",
+        )
+        assert pane.cursor_row == target

@@ -30,6 +30,8 @@ Usage (a resource screen does this for you; see `tui/resource_screen.py`):
 - When the cursor comes within `threshold` rows of the end (or the table is shorter than
   that) and `has_more` is set and no filter is active, the table posts `NeedMore` once;
   the next `append_rows`/`set_rows` re-arms it.
+- `down`/`pagedown` pressed on the last row loaded while more are coming are not lost:
+  the rest of the move is made when the rows are in (unless the cursor moved meanwhile).
 """
 
 from __future__ import annotations
@@ -43,10 +45,10 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
 from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.widgets.quick_cells import QuickCellsTable
 from agent_tui.tui.widgets.text import server_text
 
 ItemT = TypeVar("ItemT")
@@ -124,7 +126,7 @@ class Column(Generic[ItemT]):
     flex: int = 0
 
 
-class ResourceTable(DataTable[Text], Generic[ItemT]):
+class ResourceTable(QuickCellsTable, Generic[ItemT]):
     """A DataTable of resources; see the module docstring for the API."""
 
     CHUNK: ClassVar[int] = 250
@@ -182,6 +184,8 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
         self._pending: list[str] = []  # ids waiting to be added to the DataTable
         self._filter = ""
         self._adding = False
+        self._owed = 0  # rows a move down could not make yet: made when more rows come
+        self._owed_from = -1  # … from this row (a move elsewhere meanwhile drops them)
 
     def on_mount(self) -> None:
         for column in self._columns:
@@ -341,6 +345,40 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
         self.move_cursor(row=index)
         return True
 
+    # -- moves past the rows loaded ----------------------------------------------------
+
+    def action_cursor_down(self) -> None:
+        self._move_down(1, super().action_cursor_down)
+
+    def action_page_down(self) -> None:
+        page = self.scrollable_content_region.height - (
+            self.header_height if self.show_header else 0
+        )
+        self._move_down(page, super().action_page_down)
+
+    def _move_down(self, rows: int, move: Callable[[], None]) -> None:
+        before = self.cursor_row
+        move()
+        short = before + rows - self.cursor_row
+        last = self.row_count - 1
+        if short > 0 and self.cursor_row == last and (self._pending or self.has_more):
+            self._owed = (self._owed if self._owed_from == last else 0) + short
+            self._owed_from = last
+
+    def _pay_owed(self) -> None:
+        """Rows came in: make the moves down that the last row held up."""
+        if not self._owed:
+            return
+        if self.cursor_row != self._owed_from or self._filter:
+            self._owed = 0
+            return
+        target = min(self.cursor_row + self._owed, self.row_count - 1)
+        self._owed -= target - self.cursor_row
+        self._owed_from = target
+        if not (self._pending or self.has_more):
+            self._owed = 0
+        self.move_cursor(row=target)
+
     # -- internals --------------------------------------------------------------------
 
     def _remember(self, key: str, item: ItemT) -> None:
@@ -370,6 +408,7 @@ class ResourceTable(DataTable[Text], Generic[ItemT]):
                     self.add_row(*self._cells[key], key=key)
         finally:
             self._adding = False
+        self._pay_owed()
         if self._pending:
             # The rest on a later turn of the message loop, so keys stay responsive.
             self.call_later(self._add_pending_chunk)

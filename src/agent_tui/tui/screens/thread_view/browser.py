@@ -11,6 +11,7 @@ it passed in.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -34,7 +35,10 @@ if TYPE_CHECKING:
     from agent_tui.tui.agent_screen import AgentScreen
     from agent_tui.tui.screens.thread_view.sync import ThreadSync
 
-SHOW_DELAY = 0.06  # seconds the cursor rests on a row before its state is drawn
+# Seconds the cursor rests on a row before its state is drawn: keys pressed in a burst
+# (page-downs ~0.1 s apart) move the cursor at once and the state follows once they stop
+# (drawing it meanwhile is a layout of the whole screen that the next key waited behind).
+SHOW_DELAY = 0.15
 LOADING_DELAY = 0.25  # seconds without the first rows before the pane says it is loading
 MIN_FIRST_ROWS = 20  # checkpoints asked for first, at least (else as many as the terminal is high)
 SUBGRAPH_CHECKPOINTS = 50  # of each subgraph, listed under the checkpoint whose task ran it
@@ -68,6 +72,7 @@ class HistoryBrowser:
         self.thread_shown = thread_shown
         self.progress = ""  # a long action (replay, export) in the header
         self._show_timer: Timer | None = None
+        self._opening: asyncio.Future[list[HistoryRow]] | None = None
 
     @property
     def pane(self) -> HistoryPane:
@@ -88,6 +93,23 @@ class HistoryBrowser:
 
     # -- loading ----------------------------------------------------------------------
 
+    def ask_early(self, first_rows: int) -> None:
+        """Ask for the thread and its newest `first_rows` checkpoints now, while the view
+        is still being built: the server answers while the widgets mount (`open` shows
+        the answer)."""
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(
+                self.sync.open(first_rows=max(first_rows, MIN_FIRST_ROWS))
+            )
+
+    def forget_early(self) -> None:
+        """The view goes before it opened: the early request goes too."""
+        opening, self._opening = self._opening, None
+        if opening is not None and not opening.done():
+            opening.cancel()
+        elif opening is not None and not opening.cancelled():
+            opening.exception()  # read: an error nobody shows is no warning at exit
+
     def open(self) -> None:
         start(self.screen, "thread-open", self._open)
 
@@ -103,8 +125,10 @@ class HistoryBrowser:
                 self.pane.loading = True
 
         spinner = self.screen.set_timer(LOADING_DELAY, spin)
+        self.ask_early(self.screen.app.size.height)
+        assert self._opening is not None
         try:
-            rows = await sync.open(first_rows=max(self.screen.app.size.height, MIN_FIRST_ROWS))
+            rows = await self._opening
         except (NotFound, ValidationFailed) as error:
             reason = "no such thread" if isinstance(error, NotFound) else "not a thread id"
             sync.failure = f"Thread {sync.thread_id} not found on this server ({reason})."

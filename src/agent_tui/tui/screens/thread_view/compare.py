@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.widgets import TabbedContent
-
 from agent_tui.client import ApiError
 from agent_tui.tui.screens.thread_view.diff import diff_for
 from agent_tui.tui.screens.thread_view.fork_tree import ForkTree
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
+from agent_tui.tui.screens.thread_view.lazy_tabs import ThreadTabs
 from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.diff_view import DiffView
 
@@ -41,14 +40,15 @@ class Comparison:
         self.history = history
         self.show_row = show_row
         self.against_mark = False  # `d` pressed with a mark set: diff against it
+        self._focus_tree = False  # `t` pressed: the tree takes the focus once drawn
 
     @property
     def pane(self) -> HistoryPane:
         return self.screen.query_one(HistoryPane)
 
     @property
-    def tabs(self) -> TabbedContent:
-        return self.screen.query_one(TabbedContent)
+    def tabs(self) -> ThreadTabs:
+        return self.screen.query_one(ThreadTabs)
 
     # -- diff -------------------------------------------------------------------------
 
@@ -72,8 +72,10 @@ class Comparison:
         if row is None:
             return
         self.against_mark = self.pane.marked is not None
-        self.tabs.active = "tab-diff"
-        self.show_diff(row)
+        if self.tabs.active == "tab-diff":
+            self.show_diff(row)
+        else:
+            self.tabs.active = "tab-diff"  # drawn once shown (`tab_shown`)
 
     def row_shown(self, row: HistoryRow) -> None:
         """The screen shows `row`'s state: the diff tab, when open, follows."""
@@ -81,13 +83,14 @@ class Comparison:
             self.show_diff(row)
 
     def tab_shown(self, tab_id: str | None) -> None:
-        """A tab of the screen came into view: draw it for the selected checkpoint."""
-        if self.pane.selected_item is None:
-            return
-        if tab_id == "tab-diff":
-            self.show_diff(self.pane.selected_item)
-        elif tab_id == "tab-tree":
+        """A tab of the screen came into view (built): draw it for the selected checkpoint."""
+        if tab_id == "tab-tree":
             self.refresh_tree()
+            if self._focus_tree:
+                self._focus_tree = False
+                self.screen.query_one(ForkTree).focus()
+        if self.pane.selected_item is not None and tab_id == "tab-diff":
+            self.show_diff(self.pane.selected_item)
 
     def show_diff(self, row: HistoryRow) -> None:
         start(self.screen, "thread-diff", self._show_diff, row)
@@ -108,14 +111,17 @@ class Comparison:
     # -- fork tree --------------------------------------------------------------------
 
     def tree(self) -> None:
-        self.tabs.active = "tab-tree"
+        if self.tabs.active != "tab-tree":
+            self._focus_tree = True
+            self.tabs.active = "tab-tree"  # drawn and focused once shown (`tab_shown`)
+            return
         self.refresh_tree()
         self.screen.query_one(ForkTree).focus()
 
     def refresh_tree(self) -> None:
         """Redraw the fork tree (the history changed), when its tab is open."""
-        if self.tabs.active != "tab-tree":
-            return
+        if self.tabs.active != "tab-tree" or not self.tabs.is_ready("tab-tree"):
+            return  # once mounted, `tab_shown` draws it
         selected = self.pane.selected_item
         self.screen.query_one(ForkTree).build(
             self.history.rows, selected.checkpoint_id if selected else None

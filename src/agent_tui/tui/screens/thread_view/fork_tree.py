@@ -59,7 +59,11 @@ class ForkTree(Tree[str]):
         self._by_checkpoint: dict[str, TreeNode[str]] = {}
 
     def build(self, rows: Sequence[HistoryRow], current: str | None = None) -> None:
-        """Draw `rows` (any order); `current` is the selected checkpoint, marked ◀."""
+        """Draw `rows` (any order); `current` is the selected checkpoint, marked ◀. The
+        cursor goes to it, unless the user is moving in the tree: then it stays on the
+        checkpoint it was on (the status poll redraws the tree when the thread changes)."""
+        cursor = self.cursor_node
+        keep = cursor.data if self.has_focus and cursor is not None else None
         self.clear()
         self._by_checkpoint.clear()
         self.branches = 0
@@ -80,8 +84,12 @@ class ForkTree(Tree[str]):
         for root in roots:
             self._chain(self.root, root, children, current)
         self.root.expand()
-        if current and current in self._by_checkpoint:
-            self.move_cursor(self._by_checkpoint[current])
+        target = keep if keep in self._by_checkpoint else current
+        if target and target in self._by_checkpoint:
+            # A node knows its line once the tree has laid its lines out, which reading
+            # `last_line` does: before, the cursor went to the first line.
+            _ = self.last_line
+            self.move_cursor(self._by_checkpoint[target])
 
     def _chain(
         self,

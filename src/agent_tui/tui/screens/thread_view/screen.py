@@ -4,10 +4,10 @@ Left, the history (`tui/screens/thread_view/history_pane.py`): one row per check
 paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
 thread opens with one request. Right, tabs: the Chat (`ChatPane`, tui/chat/pane.py),
 the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
-parent, or against the checkpoint marked with `m` after `d`) and the fork tree
-(`ForkTree`, `t`). The header line keeps the thread's status in view; a timer refreshes
-it, and a change on the server (a run that ended, a fork from elsewhere) brings the new
-checkpoints in at the top.
+parent, or the checkpoint marked with `m`, after `d`), the fork tree (`ForkTree`, `t`)
+and the timeline (`T`), those three built when first shown (lazy_tabs.py). The header
+keeps the thread's status in view; a timer refreshes it, and a change on the server (a
+run that ended, a fork from elsewhere) brings the new checkpoints in at the top.
 
 The screen composes the widgets and owns one plain object per piece of work; it holds
 the key bindings (their ids are the keymap's), passes each key and widget message to the
@@ -57,6 +57,7 @@ from agent_tui.tui.screens.thread_view.graph_live import LiveGraph
 from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
+from agent_tui.tui.screens.thread_view.lazy_tabs import LazyPane, ThreadTabs
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -142,6 +143,8 @@ class ThreadViewScreen(AgentScreen[None]):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # The server answers while the widgets below mount.
+        self.browser.ask_early(self.app.size.height)
         yield Breadcrumb()
         yield ThreadHeader(id="thread-header")
         with Horizontal(id="thread-body"):
@@ -150,7 +153,7 @@ class ThreadViewScreen(AgentScreen[None]):
             yield HistoryPane(threshold=self.sync.history.page_size, id="history")
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
-            with TabbedContent(id="thread-tabs", initial=initial):
+            with ThreadTabs(id="thread-tabs", initial=initial):
                 with TabPane("Chat", id="tab-chat"):
                     yield ChatPane(
                         self.client,
@@ -161,12 +164,9 @@ class ThreadViewScreen(AgentScreen[None]):
                     )
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
-                with TabPane("Diff", id="tab-diff"):
-                    yield DiffView(id="diff")
-                with TabPane("Fork tree", id="tab-tree"):
-                    yield ForkTree(id="fork-tree")
-                with TabPane("Timeline", id="tab-timeline"):
-                    yield TimelineView(id="timeline")
+                yield LazyPane("Diff", lambda: DiffView(id="diff"), id="tab-diff")
+                yield LazyPane("Fork tree", lambda: ForkTree(id="fork-tree"), id="tab-tree")
+                yield LazyPane("Timeline", lambda: TimelineView(id="timeline"), id="tab-timeline")
         yield Footer()
 
     @property
@@ -183,15 +183,15 @@ class ThreadViewScreen(AgentScreen[None]):
 
     @property
     def diff_view(self) -> DiffView:
-        return self.query_one(DiffView)
+        return self.tabs.content("tab-diff", DiffView)  # built now if it was not
 
     @property
     def fork_tree(self) -> ForkTree:
-        return self.query_one(ForkTree)
+        return self.tabs.content("tab-tree", ForkTree)
 
     @property
-    def tabs(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
+    def tabs(self) -> ThreadTabs:
+        return self.query_one(ThreadTabs)
 
     @property
     def thread(self) -> Thread | None:
@@ -241,6 +241,7 @@ class ThreadViewScreen(AgentScreen[None]):
             self.set_interval(self.status_interval, self.browser.poll)
 
     def on_unmount(self) -> None:
+        self.browser.forget_early()
         selection = self.agent_app.selection
         # Not when the view that replaced this one (`n`) already named its own thread.
         if selection is not None and selection.thread == short_thread_id(self.thread_id):
@@ -281,7 +282,8 @@ class ThreadViewScreen(AgentScreen[None]):
         self.app.push_screen(routes.build(self.app, "store", client=self.client, mentions=mentions))
 
     @on(TabbedContent.TabActivated)
-    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        await self.tabs.ready(event.pane.id)  # a tab shown for the first time: built
         if event.pane.id == "tab-chat":
             self.chat_controls.tab_shown()
             return

@@ -158,10 +158,13 @@ class TimelineView(ScrollableContainer, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.steps: list[TimelineStep] = []
+        # Made here, not in compose: the tab is built when first shown, and drawn into
+        # before it is mounted.
+        self._body = TimelineBody(id="timeline-body")
 
     def compose(self) -> ComposeResult:
-        yield TimelineBody(id="timeline-body")
+        yield self._body
 
     def show(self, steps: Sequence[TimelineStep]) -> None:
         self.steps = list(steps)
-        self.query_one(TimelineBody).show(self.steps)
+        self._body.show(self.steps)

@@ -7,6 +7,7 @@ without loading Textual or the agent server (both take a noticeable time to impo
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -99,7 +100,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _without_httpx_command_line() -> None:
+    """httpx's own command line (`httpx._main`, which agent-tui never runs) imports click,
+    pygments and rich's syntax and progress modules whenever click is installed (it is,
+    with the server's uvicorn): a third of the time the client takes to import. httpx
+    asks for it with `try: from ._main import main / except ImportError:`; a module set
+    to None in `sys.modules` is an ImportError, so `httpx.main` is then httpx's own stub
+    saying the CLI is not installed. Only while nothing imported httpx yet."""
+    if "httpx" not in sys.modules:
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # the import system's own sign
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _without_httpx_command_line()
     args, unknown = build_parser().parse_known_args(argv)
     # argparse reports options it does not know with the top-level usage whichever
     # command they follow: report them with the usage of the command they follow.
@@ -212,6 +225,10 @@ def _run_tui(args: argparse.Namespace) -> int:
         args.readonly or context.readonly,
     )
 
+    # Start-up time: no collections until the app has imported what it connects with
+    # (`gc_tuning.resume_after_startup`): what start-up builds lives as long as the app,
+    # and walking it again and again took ~5% of the time to the home screen.
+    gc.disable()
     from agent_tui.tui.app import AgentTuiApp
 
     app = AgentTuiApp(
@@ -224,6 +241,7 @@ def _run_tui(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
+        gc.enable()  # an app that ended before it connected
         # The app stops it on the way out; this covers an app that crashed before that.
         app.stop_local_server()
         logger.info("agent-tui exited (return code %s)", app.return_code)

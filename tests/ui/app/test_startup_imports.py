@@ -36,7 +36,9 @@ def is_heavy(module):
     return any(module == name or module.startswith(name + ".") for name in HEAVY)
 
 def report(self):
-    print(" ".join(sorted(m for m in sys.modules if is_heavy(m))) or "none")
+    # (A module set to None is one that is never imported: httpx's command line.)
+    loaded = (m for m, module in sys.modules.items() if module is not None and is_heavy(m))
+    print(" ".join(sorted(loaded)) or "none")
 
 AgentTuiApp.run = report
 from agent_tui.cli.main import main
@@ -69,6 +71,26 @@ def test_connecting_leaves_the_control_plane_client_for_later() -> None:
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_connecting_leaves_out_httpx_command_line(tmp_path: Path) -> None:
+    # httpx's own CLI brings click, pygments and rich's syntax highlighting: a third of the
+    # client's import time, between the first paint and home.
+    probe = (
+        "import sys\n"
+        "from agent_tui.tui.app import AgentTuiApp, _import_connection_modules\n"
+        "AgentTuiApp.run = lambda self: _import_connection_modules()\n"
+        "from agent_tui.cli.main import main\n"
+        "main(['--url', 'http://127.0.0.1:9'])\n"
+        "import httpx\n"
+        "print(sorted(m for m in ('click', 'pygments', 'rich.syntax') if m in sys.modules))\n"
+    )
+    env = {**os.environ, "AGENT_TUI_HOME": str(tmp_path)}
+    env.pop("AGENT_TUI_CONFIG", None)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
 

@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator, Awaitable, Sequence
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import TypeAdapter
 
 from agent_tui.client.errors import RequestTimedOut, StreamCut
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
@@ -16,8 +15,6 @@ from agent_tui.client.models import Run
 from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, SSEError, aiter_sse
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
-
-_RUNS = TypeAdapter(list[Run])
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:
@@ -383,7 +380,7 @@ class RunsClient:
     ) -> list[Run]:
         params = compact(limit=limit, offset=offset, status=status)
         return await self._http.request_as(
-            _RUNS, "GET", f"/threads/{segment(thread_id)}/runs", params=params
+            list[Run], "GET", f"/threads/{segment(thread_id)}/runs", params=params
         )
 
     async def get(self, thread_id: str, run_id: str) -> Run:

@@ -27,6 +27,8 @@ HEAVY = {
     "agent_tui.local.supervisor.embedded_server",
     "agent_tui.local.supervisor.lock",
     "agent_tui.local.project_env.environment",
+    # The subcommands' parsers: the TUI's flags need none of them.
+    "agent_tui.cli.commands",
     # Only when the app crashes (its traceback), and only to compare versions.
     "rich.traceback",
     "agent_tui.assistants.versions",

@@ -152,8 +152,7 @@ class AgentTuiApp(ContextSwitching):
         self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
         self._owner_watch: Timer | None = None
-        # The home screen whose graphs, once shown, start the collector's tuning.
-        self._tune_after: ServerInfoScreen | None = None
+        self._tune_after: ServerInfoScreen | None = None  # see on_server_info_screen_shown
         self._restarting_own = False  # `_check_own_server` is starting it again
         self._remove_stop_signals: Callable[[], None] = lambda: None
 
@@ -192,8 +191,8 @@ class AgentTuiApp(ContextSwitching):
         startup, target = self._startup, self.target
         self.failure = None
         startup.start(target.description)
-        # The local server's process is started while the client and the home screen are
-        # imported (in a thread): its own start-up (langgraph-api, seconds) runs beside it.
+        # The local server starts while the client and the home screen are imported (in
+        # a thread): its own start-up (langgraph-api, seconds) runs beside that.
         local_url: asyncio.Future[str] | None = None
         if isinstance(target, LocalServer):
             self.connection_status = "starting the local server…"
@@ -213,10 +212,14 @@ class AgentTuiApp(ContextSwitching):
         self, startup: StartupScreen, target: ServerTarget, local_url: asyncio.Future[str] | None
     ) -> None:
         from agent_tui.client import ApiError
-        from agent_tui.local import EmbeddedServerError
-        from agent_tui.local.project_env.environment import EnvironmentBuildError
         from agent_tui.tui.screens.server_info import ServerInfoScreen, request_graphs
 
+        failures: tuple[type[Exception], ...] = (ApiError,)
+        if local_url is not None:  # (10-20 ms of imports a remote server needs not)
+            from agent_tui.local import EmbeddedServerError
+            from agent_tui.local.project_env.environment import EnvironmentBuildError
+
+            failures = (ApiError, EmbeddedServerError, EnvironmentBuildError)
         try:
             workspace: str | None = None
             headers: tuple[tuple[str, str], ...] = ()
@@ -233,14 +236,13 @@ class AgentTuiApp(ContextSwitching):
                 headers,
                 started_here=isinstance(target, LocalServer),
             )
-            # Both at once: the home screen can draw the graphs in its first frame.
-            graphs = request_graphs(client)
+            graphs = request_graphs(client)  # with /info: home can draw them at once
             try:
                 info = await client.info()
             except BaseException:
                 graphs.cancel()
                 raise
-        except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
+        except failures as error:
             self._show_failure(startup, target, error)
             return
         if startup is not self._startup:
@@ -271,9 +273,9 @@ class AgentTuiApp(ContextSwitching):
             self.call_later(self.open_resource, route)
 
     def on_server_info_screen_shown(self, message: ServerInfoScreen.Shown) -> None:
-        """The home screen a connect opened shows its graphs: all that lives long is loaded.
-        Keep the collector from walking it during streams (tui/gc_tuning.py) once that
-        frame is drawn: tuning begins with a full collection (30-100 ms)."""
+        """Home shows its graphs: all that lives long is loaded. Tune the collector for
+        streams (tui/gc_tuning.py) once that frame is drawn: it begins with a 30-100 ms
+        full collection, which held back home's first frame before; once a connect."""
         if self._tune_after is None or message.home is not self._tune_after:
             return
         from agent_tui.tui.gc_tuning import tune_for_streaming

@@ -63,13 +63,15 @@ def test_url_start_without_config_file_leaves_client_and_config_models_for_later
     assert _imported_before_start(tmp_path) == "none"
 
 
-def test_connecting_leaves_the_control_plane_client_for_later() -> None:
-    # What the connect worker imports (in a thread, between the first paint and home).
+def test_connecting_leaves_the_control_plane_and_run_clients_for_later() -> None:
+    # What the connect worker imports (in a thread, between the first paint and home):
+    # not the control plane's client, nor the runs' (with their typed events, ~60 ms).
     probe = (
         "import sys\n"
         "from agent_tui.tui.app import _import_connection_modules\n"
         "_import_connection_modules()\n"
-        "print(sorted(m for m in sys.modules if 'control_plane' in m))\n"
+        "later = ('control_plane', 'agent_tui.client.runs', 'agent_tui.client.events')\n"
+        "print(sorted(m for m in sys.modules if any(name in m for name in later)))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True

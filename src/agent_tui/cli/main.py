@@ -49,6 +49,8 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
     """The `agent-tui` parser; `with_commands=False`: the TUI's flags alone."""
     parser = argparse.ArgumentParser(
         prog="agent-tui",
+        # The TUI's flags alone only try the command line (`_parse`), without a word.
+        exit_on_error=with_commands,
         usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload] [--no-traces]\n"
         "       %(prog)s COMMAND ...\n"
         "       %(prog)s --version | --help",
@@ -105,11 +107,14 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
 def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[str]]:
     """Start-up time: the subcommands' parsers (about 40: 20-30 ms to import and build,
     before the TUI's first paint) are built only when the command line may name one,
-    not for `agent-tui [--url URL | --context NAME] …`, which opens the TUI. Both
-    parsers say the same usage, so a mistake in those flags reads the same."""
+    not for `agent-tui [--url URL | --context NAME] …`, which opens the TUI. Anything
+    else (a command, a mistake, --help) is parsed, and answered, as it always was."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     if "-h" not in arguments and "--help" not in arguments:
-        args, unknown = build_parser(with_commands=False).parse_known_args(arguments)
+        try:
+            args, unknown = build_parser(with_commands=False).parse_known_args(arguments)
+        except argparse.ArgumentError:
+            unknown = arguments
         if not unknown:
             return args, unknown
     return build_parser().parse_known_args(arguments)

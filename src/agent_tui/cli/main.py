@@ -201,6 +201,20 @@ def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None =
     return resolve_context(config, args.context, api_key=args.api_key)
 
 
+def _local_without_config_file(args: argparse.Namespace) -> Context | None:
+    """The `local` context when nothing names another (else None: the config models
+    resolve it, and say what is wrong with it)."""
+    import os
+
+    from agent_tui.settings.contexts import CONTEXT_ENV, local_context
+    from agent_tui.settings.target import LOCAL_CONTEXT
+
+    named = args.context or os.environ.get(CONTEXT_ENV, "").strip() or LOCAL_CONTEXT
+    if args.url or args.api_key or named != LOCAL_CONTEXT:
+        return None
+    return local_context()
+
+
 def _target_from_args(args: argparse.Namespace) -> ServerTarget:
     return _context_from_args(args).target
 
@@ -212,13 +226,17 @@ def _run_tui(args: argparse.Namespace) -> int:
 
     config: AgentTuiConfig | None = None
     try:
-        # Start-up time: `--url` without a config file has nothing to validate, so the
-        # config models (pydantic, 70-100 ms to import) stay out of the first paint's way.
-        if not args.url or config_path().exists():
-            from agent_tui.settings.config import load_config
+        # Start-up time: without a config file, `--url` and the `local` context have
+        # nothing to validate, so the config models (pydantic, 70-100 ms to import) stay
+        # out of the first paint's way.
+        has_file = config_path().exists()
+        context = None if has_file else _local_without_config_file(args)
+        if context is None:
+            if not args.url or has_file:
+                from agent_tui.settings.config import load_config
 
-            config = load_config()
-        context = _context_from_args(args, config)
+                config = load_config()
+            context = _context_from_args(args, config)
     except Exception as error:
         # Imported here: only a config file that was read can be wrong (see above).
         from agent_tui.settings.config import ConfigError

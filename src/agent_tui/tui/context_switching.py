@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_tui.settings.target import RemoteServer
+from agent_tui.settings.target import LOCAL_CONTEXT, RemoteServer
 from agent_tui.tui.shell import ShellApp
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ class ContextSwitching(ShellApp):
 
     def _switch_to(self, context: Context) -> None:
         raise NotImplementedError
+
+    def context_names(self) -> list[str]:
+        # No config file was read at start (there was none): `local` is the one there is.
+        return super().context_names() or [LOCAL_CONTEXT]
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         from textual.app import SystemCommand

@@ -44,15 +44,16 @@ def report(self):
 
 AgentTuiApp.run = report
 from agent_tui.cli.main import main
-main(["--url", "http://127.0.0.1:9"])
+main(sys.argv[1:])
 """
 
 
-def _imported_before_start(home: Path) -> str:
+def _imported_before_start(home: Path, *argv: str) -> str:
     env = {**os.environ, "AGENT_TUI_HOME": str(home)}
-    env.pop("AGENT_TUI_CONFIG", None)
+    for name in ("AGENT_TUI_CONFIG", "AGENT_TUI_CONTEXT"):
+        env.pop(name, None)
     result = subprocess.run(
-        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", PROBE, *argv], env=env, capture_output=True, text=True, check=True
     )
     return result.stdout.strip()
 
@@ -60,6 +61,13 @@ def _imported_before_start(home: Path) -> str:
 def test_url_start_without_config_file_leaves_client_and_config_models_for_later(
     tmp_path: Path,
 ) -> None:
+    assert _imported_before_start(tmp_path, "--url", "http://127.0.0.1:9") == "none"
+
+
+def test_local_start_without_config_file_leaves_the_config_models_for_later(
+    tmp_path: Path,
+) -> None:
+    # `agent-tui` alone, the way most sessions start: the local context needs no file.
     assert _imported_before_start(tmp_path) == "none"
 
 
@@ -105,4 +113,5 @@ def test_url_start_with_a_config_file_still_checks_it_first(tmp_path: Path) -> N
     config = tmp_path / "config" / "config.toml"
     config.parent.mkdir(parents=True)
     config.write_text('[ui]\ntheme = "nord"\n')
+    assert "pydantic" in _imported_before_start(tmp_path, "--url", "http://127.0.0.1:9").split()
     assert "pydantic" in _imported_before_start(tmp_path).split()

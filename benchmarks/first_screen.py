@@ -13,6 +13,8 @@ pseudo-terminal (100x30) and reads what the app writes to the terminal:
   appears after the table's column header) — i.e. connected, `GET /info` and the
   assistants search answered, and painted.
 
+With `--local` it times `agent-tui` alone instead, which starts its own embedded server
+(in a folder with no langgraph.json: the demo graphs): the info screen then waits for it.
 Then it presses ctrl+q and waits for the process to exit. `--against PYTHON` starts a
 second agent-tui each round too, with that interpreter (another checkout's environment,
 e.g. a worktree of main): both side by side in the same minutes, against the same server. For scale it also times a bare
@@ -65,11 +67,22 @@ def _ready(screen_bytes: bytes) -> bool:
 
 
 def run_once(
-    url: str, env: dict[str, str], timeout: float = START_TIMEOUT, python: str = sys.executable
+    url: str | None,
+    env: dict[str, str],
+    timeout: float = START_TIMEOUT,
+    python: str = sys.executable,
 ) -> tuple[float, float]:
-    """(seconds to first paint, seconds to the info screen ready) for one app start."""
+    """(seconds to first paint, seconds to the info screen ready) for one app start;
+    `url` None: `agent-tui` alone, which starts its own server (in a folder with no
+    langgraph.json: the demo graphs)."""
+    flags = ["--url", url] if url is not None else []
     first_paint, ready, seen, status = _watch_start(
-        [python, "-m", "agent_tui", "--url", url], env, TITLE, _ready, timeout
+        [python, "-m", "agent_tui", *flags],
+        env,
+        TITLE,
+        _ready,
+        timeout,
+        cwd=env["AGENT_TUI_HOME"] if url is None else None,
     )
     tail = bytes(seen[-400:]).decode("utf-8", "replace")
     check(
@@ -104,6 +117,7 @@ def _watch_start(
     title: bytes,
     ready_test: ReadyTest | None,
     timeout: float,
+    cwd: str | None = None,
 ) -> tuple[float | None, float | None, bytearray, int | None]:
     """Start `command` in a pseudo-terminal and read its output until `ready_test` passes
     (or, without one, the first paint: `title` in the output); then ctrl+q.
@@ -120,6 +134,7 @@ def _watch_start(
         stdout=slave,
         stderr=slave,
         env=env,
+        cwd=cwd,
         start_new_session=True,
     )
     os.close(slave)
@@ -233,6 +248,11 @@ def main() -> None:
         help="also time agent-tui as this interpreter imports it (another checkout's "
         "environment), side by side",
     )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="time `agent-tui` alone instead: it starts its own local server (demo graphs)",
+    )
     add_options(parser, quick=150, full=1800)
     args = parser.parse_args()
     arm(args)
@@ -249,7 +269,7 @@ def main() -> None:
     env["PYTHONPYCACHEPREFIX"] = str(Path(home) / "pycache")
     server = None
     url = args.url
-    if url is None:
+    if url is None and not args.local:
         from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 
         server = EmbeddedAgentServer(DEMO_CONFIG, data_dir=Path(home) / "server")
@@ -290,7 +310,8 @@ def main() -> None:
     finally:
         if server is not None:
             server.stop()
-    print(f"\nagent-tui --url {url}: process start to … (ms)")
+    started = f"--url {url}" if url is not None else "(its own local server, demo graphs)"
+    print(f"\nagent-tui {started}: process start to … (ms)")
     print(f"  {'':<34} {'best':>8} {'median':>8} {'worst':>8}")
     for python in pythons:
         if args.against:

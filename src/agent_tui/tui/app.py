@@ -61,9 +61,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 OWNER_CHECK_SECONDS = 2.0
+"""How often an app using another process's local server looks whether it still runs."""
 HOME_CSS_PATH = StartupScreen.CSS_PATH.with_name("server_info.tcss")
 """`ServerInfoScreen.CSS_PATH`, named without importing that screen (it imports the client)."""
-"""How often an app using another process's local server looks whether it still runs."""
 
 
 def _import_connection_modules() -> None:

@@ -128,7 +128,7 @@ def _without_httpx_command_line() -> None:
     to None in `sys.modules` is an ImportError, so `httpx.main` is then httpx's own stub
     saying the CLI is not installed. Only while nothing imported httpx yet."""
     if "httpx" not in sys.modules:
-        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]  # the import system's own sign
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ without loading Textual or the agent server (both take a noticeable time to impo
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -44,9 +45,12 @@ every agent-tui folder under one directory.
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
+    """The `agent-tui` parser; `with_commands=False`: the TUI's flags alone."""
     parser = argparse.ArgumentParser(
         prog="agent-tui",
+        # The TUI's flags alone only try the command line (`_parse`), without a word.
+        exit_on_error=with_commands,
         usage="%(prog)s [--url URL | --context NAME] [--api-key KEY] [--readonly] [--no-reload] [--no-traces]\n"
         "       %(prog)s COMMAND ...\n"
         "       %(prog)s --version | --help",
@@ -93,14 +97,43 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # No subcommand: the TUI. Every subcommand is a row of `commands.COMMANDS`.
     parser.set_defaults(handler=None, command_parser=parser)
-    from agent_tui.cli.commands import add_commands
+    if with_commands:
+        from agent_tui.cli.commands import add_commands
 
-    add_commands(parser)
+        add_commands(parser)
     return parser
 
 
+def _parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[str]]:
+    """Start-up time: the subcommands' parsers (about 40: 20-30 ms to import and build,
+    before the TUI's first paint) are built only when the command line may name one,
+    not for `agent-tui [--url URL | --context NAME] …`, which opens the TUI. Anything
+    else (a command, a mistake, --help) is parsed, and answered, as it always was."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if "-h" not in arguments and "--help" not in arguments:
+        try:
+            args, unknown = build_parser(with_commands=False).parse_known_args(arguments)
+        except argparse.ArgumentError:
+            unknown = arguments
+        if not unknown:
+            return args, unknown
+    return build_parser().parse_known_args(arguments)
+
+
+def _without_httpx_command_line() -> None:
+    """httpx's own command line (`httpx._main`, which agent-tui never runs) imports click,
+    pygments and rich's syntax and progress modules whenever click is installed (it is,
+    with the server's uvicorn): a third of the time the client takes to import. httpx
+    asks for it with `try: from ._main import main / except ImportError:`; a module set
+    to None in `sys.modules` is an ImportError, so `httpx.main` is then httpx's own stub
+    saying the CLI is not installed. Only while nothing imported httpx yet."""
+    if "httpx" not in sys.modules:
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args, unknown = build_parser().parse_known_args(argv)
+    _without_httpx_command_line()
+    args, unknown = _parse(argv)
     # argparse reports options it does not know with the top-level usage whichever
     # command they follow: report them with the usage of the command they follow.
     parser: argparse.ArgumentParser = args.command_parser
@@ -168,6 +201,20 @@ def _context_from_args(args: argparse.Namespace, config: AgentTuiConfig | None =
     return resolve_context(config, args.context, api_key=args.api_key)
 
 
+def _local_without_config_file(args: argparse.Namespace) -> Context | None:
+    """The `local` context when nothing names another (else None: the config models
+    resolve it, and say what is wrong with it)."""
+    import os
+
+    from agent_tui.settings.contexts import CONTEXT_ENV, local_context
+    from agent_tui.settings.target import LOCAL_CONTEXT
+
+    named = args.context or os.environ.get(CONTEXT_ENV, "").strip() or LOCAL_CONTEXT
+    if args.url or args.api_key or named != LOCAL_CONTEXT:
+        return None
+    return local_context()
+
+
 def _target_from_args(args: argparse.Namespace) -> ServerTarget:
     return _context_from_args(args).target
 
@@ -179,13 +226,17 @@ def _run_tui(args: argparse.Namespace) -> int:
 
     config: AgentTuiConfig | None = None
     try:
-        # Start-up time: `--url` without a config file has nothing to validate, so the
-        # config models (pydantic, 70-100 ms to import) stay out of the first paint's way.
-        if not args.url or config_path().exists():
-            from agent_tui.settings.config import load_config
+        # Start-up time: without a config file, `--url` and the `local` context have
+        # nothing to validate, so the config models (pydantic, 70-100 ms to import) stay
+        # out of the first paint's way.
+        has_file = config_path().exists()
+        context = None if has_file else _local_without_config_file(args)
+        if context is None:
+            if not args.url or has_file:
+                from agent_tui.settings.config import load_config
 
-            config = load_config()
-        context = _context_from_args(args, config)
+                config = load_config()
+            context = _context_from_args(args, config)
     except Exception as error:
         # Imported here: only a config file that was read can be wrong (see above).
         from agent_tui.settings.config import ConfigError
@@ -212,6 +263,10 @@ def _run_tui(args: argparse.Namespace) -> int:
         args.readonly or context.readonly,
     )
 
+    # Start-up time: no collections until the app has imported what it connects with
+    # (`gc_tuning.resume_after_startup`): what start-up builds lives as long as the app,
+    # and walking it again and again took ~5% of the time to the home screen.
+    gc.disable()
     from agent_tui.tui.app import AgentTuiApp
 
     app = AgentTuiApp(
@@ -224,6 +279,7 @@ def _run_tui(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
+        gc.enable()  # an app that ended before it connected
         # The app stops it on the way out; this covers an app that crashed before that.
         app.stop_local_server()
         logger.info("agent-tui exited (return code %s)", app.return_code)

@@ -8,6 +8,8 @@ calls read the same to users who know the SDK.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -15,10 +17,12 @@ from agent_tui.client.assistants import AssistantsClient
 from agent_tui.client.crons import CronsClient
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import ServerInfo
-from agent_tui.client.runs import RunsClient
 from agent_tui.client.store import StoreClient
 from agent_tui.client.threads import ThreadsClient
 from agent_tui.client.transport import ApiClient, Credentials, RetryPolicy
+
+if TYPE_CHECKING:
+    from agent_tui.client.runs import RunsClient
 
 STUDIO_HEADERS = {"x-auth-scheme": "langsmith"}
 """What LangGraph Studio sends, and agent-tui with it to the local servers it starts and to
@@ -49,9 +53,16 @@ class AgentServerClient(ApiClient):
         )
         self.assistants = AssistantsClient(self.transport)
         self.threads = ThreadsClient(self.transport)
-        self.runs = RunsClient(self.transport)
         self.store = StoreClient(self.transport)
         self.crons = CronsClient(self.transport)
+
+    @cached_property
+    def runs(self) -> RunsClient:
+        """Made on first use: with the runs' typed events it takes ~60 ms to import, which
+        the app's first screens need not (a chat does)."""
+        from agent_tui.client.runs import RunsClient
+
+        return RunsClient(self.transport)
 
     async def info(self) -> ServerInfo:
         """`GET /info`: the server's version and feature flags."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from pydantic import TypeAdapter
-
 from agent_tui.client.errors import NotFound
 from agent_tui.client.models import (
     Assistant,
@@ -17,8 +15,6 @@ from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
 from agent_tui.text.short_ids import is_uuid
 
-_ASSISTANTS = TypeAdapter(list[Assistant])
-_VERSIONS = TypeAdapter(list[AssistantVersion])
 _Read = TypeVar("_Read", Assistant, AssistantGraph, AssistantSchemas)
 
 
@@ -109,7 +105,7 @@ class AssistantsClient:
             sort_order=sort_order,
         )
         return await self._http.request_as(
-            _ASSISTANTS, "POST", "/assistants/search", json=body, idempotent=True
+            list[Assistant], "POST", "/assistants/search", json=body, idempotent=True
         )
 
     async def update(
@@ -144,7 +140,7 @@ class AssistantsClient:
         """Every version, newest first, each with its own context."""
         body = compact(metadata=metadata, limit=limit, offset=offset)
         return await self._http.request_as(
-            _VERSIONS,
+            list[AssistantVersion],
             "POST",
             f"/assistants/{segment(assistant_id)}/versions",
             json=body,

@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx
-from pydantic import TypeAdapter
 
 from agent_tui.client.control_plane_logs import LogsClient, UploadsClient
 from agent_tui.client.errors import ApiError
@@ -39,8 +38,6 @@ DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 DEFAULT_WAIT_TIMEOUT = 30 * 60.0
 """Cloud builds take minutes; the official CLI waits this long too."""
-
-_PROVIDERS = TypeAdapter(list[OAuthProvider])
 
 
 class RevisionWaitTimedOut(ApiError):
@@ -222,7 +219,7 @@ class AuthProvidersClient:
         self._http = transport
 
     async def list(self) -> list[OAuthProvider]:
-        return await self._http.request_as(_PROVIDERS, "GET", "/v2/auth/providers")
+        return await self._http.request_as(list[OAuthProvider], "GET", "/v2/auth/providers")
 
     async def get(self, provider_id: str) -> OAuthProvider:
         return await self._http.request_as(

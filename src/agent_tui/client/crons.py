@@ -5,15 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from agent_tui.client.capabilities import NotOffered, no_route
 from agent_tui.client.errors import ApiError, NotFound
 from agent_tui.client.models.memory import Cron
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
 
-_CRONS = TypeAdapter(list[Cron])
 PAGE = 100  # crons a search page holds when looking one up without `GET /runs/crons/{id}`
 
 
@@ -143,7 +140,7 @@ class CronsClient:
             sort_order=sort_order,
         )
         return await self._http.request_as(
-            _CRONS, "POST", "/runs/crons/search", json=body, idempotent=True
+            list[Cron], "POST", "/runs/crons/search", json=body, idempotent=True
         )
 
     async def count(self, *, assistant_id: str | None = None, thread_id: str | None = None) -> int:

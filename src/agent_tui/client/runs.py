@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import TypeAdapter
 
 from agent_tui.client.errors import RequestTimedOut, StreamCut
 from agent_tui.client.events import MetadataEvent, RunEvent, parse_run_event
@@ -18,8 +17,6 @@ from agent_tui.client.sse import MAX_EVENT_BYTES, EventBounds, ServerSentEvent, 
 from agent_tui.client.timeouts import STREAM_TIMEOUT
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
-
-_RUNS = TypeAdapter(list[Run])
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:
@@ -422,7 +419,7 @@ class RunsClient:
     ) -> list[Run]:
         params = compact(limit=limit, offset=offset, status=status)
         return await self._http.request_as(
-            _RUNS, "GET", f"/threads/{segment(thread_id)}/runs", params=params
+            list[Run], "GET", f"/threads/{segment(thread_id)}/runs", params=params
         )
 
     async def get(self, thread_id: str, run_id: str) -> Run:

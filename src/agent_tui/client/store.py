@@ -8,22 +8,28 @@ so `get_item` sends that (a repeated `namespace=` parameter answers `null`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from agent_tui.client.errors import NotFound
 from agent_tui.client.models.memory import Namespace, StoreItem, dotted
 from agent_tui.client.transport import Transport, compact
 
-_MAYBE_ITEM = TypeAdapter(StoreItem | None)
+
+@cache
+def _maybe_item() -> TypeAdapter[StoreItem | None]:
+    return TypeAdapter(StoreItem | None)  # built when first used (start-up time)
 
 
 class _Namespaces(BaseModel):
+    model_config = ConfigDict(defer_build=True)
     namespaces: list[list[Any]]
 
 
 class _Items(BaseModel):
+    model_config = ConfigDict(defer_build=True)
     items: list[StoreItem]
 
 
@@ -76,7 +82,7 @@ class StoreClient:
     async def get_item(self, namespace: Sequence[str], key: str) -> StoreItem:
         """The item, or `NotFound` (the server answers 200 `null` for a missing one)."""
         item = await self._http.request_as(
-            _MAYBE_ITEM,
+            _maybe_item(),
             "GET",
             "/store/items",
             params={"namespace": dotted(list(namespace)), "key": key},

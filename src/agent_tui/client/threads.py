@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from agent_tui.client.capabilities import NotOffered, no_route, refused_option
 from agent_tui.client.errors import ApiError
 from agent_tui.client.models import (
@@ -16,9 +14,6 @@ from agent_tui.client.models import (
 )
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
-
-_THREADS = TypeAdapter(list[Thread])
-_STATES = TypeAdapter(list[ThreadState])
 
 
 def checkpoint_config(checkpoint_id: str) -> dict[str, Any]:
@@ -107,7 +102,7 @@ class ThreadsClient:
 
     async def _search(self, body: dict[str, Any]) -> list[Thread]:
         return await self._http.request_as(
-            _THREADS, "POST", "/threads/search", json=body, idempotent=True
+            list[Thread], "POST", "/threads/search", json=body, idempotent=True
         )
 
     async def count(
@@ -196,7 +191,11 @@ class ThreadsClient:
             checkpoint={"checkpoint_ns": checkpoint_ns} if checkpoint_ns else None,
         )
         return await self._http.request_as(
-            _STATES, "POST", f"/threads/{segment(thread_id)}/history", json=body, idempotent=True
+            list[ThreadState],
+            "POST",
+            f"/threads/{segment(thread_id)}/history",
+            json=body,
+            idempotent=True,
         )
 
     async def update_state(

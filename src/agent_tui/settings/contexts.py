@@ -170,12 +170,7 @@ def resolve_context(
     if name == LOCAL_CONTEXT:
         if api_key:
             raise ContextError("the local context runs without an API key: --api-key needs --url")
-        return Context(
-            name=name,
-            target=LocalServer(),
-            key_source="none (the local server needs no key)",
-            readonly_reason=session_reason,
-        )
+        return local_context(env)
     settings = config.contexts.get(name)
     if settings is None:
         raise ContextError(_unknown(name, config))
@@ -199,6 +194,16 @@ def resolve_context(
         control_plane_url=settings.control_plane_url,
         readonly_reason=session_reason or context_reason,
         header_sources=tuple(describe(h, template) for h, template in settings.headers.items()),
+    )
+
+
+def local_context(environ: Mapping[str, str] | None = None) -> Context:
+    """The `local` context: the embedded server, which needs no key."""
+    return Context(
+        name=LOCAL_CONTEXT,
+        target=LocalServer(),
+        key_source="none (the local server needs no key)",
+        readonly_reason=env_readonly_reason(environ),
     )
 
 

@@ -20,7 +20,9 @@ back to `local`. `readonly_reason` says whether --readonly or the context forbid
 
 The client (httpx, pydantic), the embedded server supervisor and the screens that use
 them take about as long to import as Textual itself, so this module imports them only
-in the connect worker, in a thread, after the first paint.
+in the connect worker, in a thread, after the first paint. Meanwhile the local server's
+process starts, and `GET /info` and the assistants search go out together, so the home
+screen shows its graphs in its first frame (benchmarks/first_screen.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
@@ -36,7 +39,7 @@ from textual.binding import Binding, BindingType
 from agent_tui.assistants.context_overrides import ContextOverrides
 from agent_tui.local.session import LocalSession
 from agent_tui.local.supervisor.errors import ended_how
-from agent_tui.settings.target import LocalServer, ServerTarget
+from agent_tui.settings.target import LocalServer, RemoteServer, ServerTarget
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui import local_status, stop_signals
 from agent_tui.tui.context_switching import ContextSwitching
@@ -44,11 +47,6 @@ from agent_tui.tui.screens.startup import StartupScreen, connect_failure_title
 from agent_tui.tui.server_connections import ServerConnections
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
-
-    from textual.app import SystemCommand
-    from textual.screen import Screen
     from textual.timer import Timer
 
     from agent_tui.client import ControlPlaneClient
@@ -58,26 +56,35 @@ if TYPE_CHECKING:
     from agent_tui.local.live_reload.reloader import ReloadEvent
     from agent_tui.settings.config import AgentTuiConfig
     from agent_tui.settings.contexts import Context
+    from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 logger = logging.getLogger(__name__)
 
 OWNER_CHECK_SECONDS = 2.0
 """How often an app using another process's local server looks whether it still runs."""
+HOME_CSS_PATH = StartupScreen.CSS_PATH.with_name("server_info.tcss")
+"""`ServerInfoScreen.CSS_PATH`, named without importing that screen (it imports the client)."""
 
 
 def _import_connection_modules() -> None:
-    import agent_tui.client
-    import agent_tui.local
-    import agent_tui.tui.screens.server_info  # noqa: F401
+    try:
+        import agent_tui.client
+        import agent_tui.local
+        import agent_tui.tui.screens.server_info  # noqa: F401
+    finally:
+        from agent_tui.tui.gc_tuning import resume_after_startup
+
+        resume_after_startup()  # held off for the start-up by `cli.main`
 
 
 class AgentTuiApp(ContextSwitching):
     TITLE = "agent-tui"
-    # Start-up time: the start-up screen's stylesheet, read with the app's. Read when the
-    # screen is pushed, it made Textual parse every stylesheet again (all widgets' CSS,
-    # ~20 ms) before the first paint; read here, the screen finds it loaded. The same file
-    # and the same precedence either way.
-    CSS_PATH = StartupScreen.CSS_PATH
+    # Start-up time: the stylesheets of the start-up and home screens, read with the app's.
+    # Read when a screen is pushed, one made Textual parse every stylesheet again (all
+    # widgets' CSS, ~20 ms) before the screen's first paint; read here, the screens find
+    # them loaded. The same files and the same precedence either way (a screen's CSS_PATH
+    # is not scoped to it, and these two are the first screens any session opens).
+    CSS_PATH: ClassVar[list[str | PurePath]] = [StartupScreen.CSS_PATH, HOME_CSS_PATH]
     context: Context  # always one here (`_use_context`), unlike in a bare shell
     # The footer's right end goes to the screen's keys too: ctrl+p is in `?` help.
     CSS = "Footer FooterKey.-command-palette { display: none; }"
@@ -145,6 +152,7 @@ class AgentTuiApp(ContextSwitching):
         self.context_overrides = ContextOverrides()
         self._startup = StartupScreen(self.target.description)
         self._owner_watch: Timer | None = None
+        self._tune_after: ServerInfoScreen | None = None  # see on_server_info_screen_shown
         self._restarting_own = False  # `_check_own_server` is starting it again
         self._remove_stop_signals: Callable[[], None] = lambda: None
 
@@ -183,19 +191,42 @@ class AgentTuiApp(ContextSwitching):
         startup, target = self._startup, self.target
         self.failure = None
         startup.start(target.description)
-        await asyncio.to_thread(_import_connection_modules)
-        from agent_tui.client import ApiError
-        from agent_tui.local import EmbeddedServerError
-        from agent_tui.local.project_env.environment import EnvironmentBuildError
-        from agent_tui.tui.screens.server_info import ServerInfoScreen
+        # The local server starts while the client and the home screen are imported (in
+        # a thread): its own start-up (langgraph-api, seconds) runs beside that.
+        local_url: asyncio.Future[str] | None = None
+        if isinstance(target, LocalServer):
+            self.connection_status = "starting the local server…"
+            local_url = asyncio.ensure_future(self._local_url(target, startup))
+            local_url.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            await asyncio.to_thread(_import_connection_modules)
+            await self._connect_to(startup, target, local_url)
+        finally:
+            if local_url is not None:
+                local_url.cancel()  # this worker was: a context switch, quitting
 
+    async def _local_url(self, target: LocalServer, startup: StartupScreen) -> str:
+        return self.local.running_url() or await self.local.url(target, startup)
+
+    async def _connect_to(
+        self, startup: StartupScreen, target: ServerTarget, local_url: asyncio.Future[str] | None
+    ) -> None:
+        from agent_tui.client import ApiError
+        from agent_tui.tui.screens.server_info import ServerInfoScreen, request_graphs
+
+        failures: tuple[type[Exception], ...] = (ApiError,)
+        if local_url is not None:  # (10-20 ms of imports a remote server needs not)
+            from agent_tui.local import EmbeddedServerError
+            from agent_tui.local.project_env.environment import EnvironmentBuildError
+
+            failures = (ApiError, EmbeddedServerError, EnvironmentBuildError)
         try:
             workspace: str | None = None
             headers: tuple[tuple[str, str], ...] = ()
-            if isinstance(target, LocalServer):
-                self.connection_status = "starting the local server…"
-                url = self.local.running_url() or await self.local.url(target, startup)
+            if local_url is not None:
+                url = await local_url
             else:
+                assert isinstance(target, RemoteServer)
                 self.connection_status = f"connecting to {target.url}…"
                 url, workspace, headers = target.url, target.workspace_id, target.headers
             client = self.connections.client_for(
@@ -205,11 +236,17 @@ class AgentTuiApp(ContextSwitching):
                 headers,
                 started_here=isinstance(target, LocalServer),
             )
-            info = await client.info()
-        except (ApiError, EmbeddedServerError, EnvironmentBuildError) as error:
+            graphs = request_graphs(client)  # with /info: home can draw them at once
+            try:
+                info = await client.info()
+            except BaseException:
+                graphs.cancel()
+                raise
+        except failures as error:
             self._show_failure(startup, target, error)
             return
         if startup is not self._startup:
+            graphs.cancel()
             return  # the user switched context meanwhile
         logger.info("connected to %s (%s)", url, clean_text(info.server))
         self.client = client
@@ -218,14 +255,11 @@ class AgentTuiApp(ContextSwitching):
         # that cancels this worker can never cancel it halfway through a screen switch.
         while self.screen is not startup and len(self.screen_stack) > 2:
             self.pop_screen()  # e.g. the command palette, opened while waiting
-        self.switch_screen(
-            ServerInfoScreen(client, about=self._about(url), info=info, readonly=self.readonly)
+        home = ServerInfoScreen(
+            client, about=self._about(url), info=info, graphs=graphs, readonly=self.readonly
         )
-        # Everything long-lived is loaded now: keep the collector from walking it during
-        # streams (see tui/gc_tuning.py).
-        from agent_tui.tui.gc_tuning import tune_for_streaming
-
-        tune_for_streaming()
+        self._tune_after = home
+        self.switch_screen(home)
         if self.local.attached is not None:
             self._owner_watch = self.set_interval(OWNER_CHECK_SECONDS, self._check_owner)
             self.call_later(self._check_owner)  # a reload of its that failed shows at once
@@ -237,6 +271,17 @@ class AgentTuiApp(ContextSwitching):
             self.selection.update(**selection)
             # Queued behind the screen switch above, so it opens on top of the new home.
             self.call_later(self.open_resource, route)
+
+    def on_server_info_screen_shown(self, message: ServerInfoScreen.Shown) -> None:
+        """Home shows its graphs: all that lives long is loaded. Tune the collector for
+        streams (tui/gc_tuning.py) once that frame is drawn: it begins with a 30-100 ms
+        full collection, which held back home's first frame before; once a connect."""
+        if self._tune_after is None or message.home is not self._tune_after:
+            return
+        from agent_tui.tui.gc_tuning import tune_for_streaming
+
+        self._tune_after = None
+        self.call_after_refresh(tune_for_streaming)
 
     def _about(self, url: str) -> list[tuple[str, str]]:
         """What the info screen says about where the server comes from."""
@@ -352,14 +397,6 @@ class AgentTuiApp(ContextSwitching):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(self._startup)
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from textual.app import SystemCommand
-
-        yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
-        )
 
     def report_worker_failure(self, group: str, error: BaseException | None) -> None:
         """As the shell does, but a failed start is said on the start-up screen."""

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent_tui.settings.target import RemoteServer
+from agent_tui.settings.target import LOCAL_CONTEXT, RemoteServer
 from agent_tui.tui.shell import ShellApp
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from textual.app import SystemCommand
+    from textual.screen import Screen
+
     from agent_tui.settings.config import AgentTuiConfig
     from agent_tui.settings.contexts import Context
 
@@ -27,6 +33,18 @@ class ContextSwitching(ShellApp):
 
     def _switch_to(self, context: Context) -> None:
         raise NotImplementedError
+
+    def context_names(self) -> list[str]:
+        # No config file was read at start (there was none): `local` is the one there is.
+        return super().context_names() or [LOCAL_CONTEXT]
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from textual.app import SystemCommand
+
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Contexts", "Pick the context (agent server) to connect to", self.action_pick_context
+        )
 
     def switch_context(self, name: str) -> bool:
         """Connect to the config file's context `name` (`:ctx NAME`, the context picker).

@@ -60,9 +60,21 @@ _streams = 0  # runs streaming now (several thread views may each follow one)
 _full_threshold = THRESHOLDS[2]  # what `streaming()` puts back
 
 
+def resume_after_startup() -> None:
+    """The collector back on, if the command line held it off for the start-up
+    (`cli.main`: what is imported and built then lives as long as the app). What was
+    allocated meanwhile is frozen first, else the first young collection would walk it
+    all (hundreds of thousands of objects); `tune_for_streaming` collects it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def tune_for_streaming() -> None:
-    """Freeze everything alive now and space collections out; safe to call again."""
+    """Collect everything (what start-up froze too), freeze what is alive now and space
+    collections out; safe to call again."""
     global _full_threshold
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
     young, middle, _full_threshold = THRESHOLDS

@@ -35,7 +35,7 @@ async def test_the_build_shows_progress_then_the_project_graph(
     async with app.run_test(size=(120, 40)) as pilot:
         startup = app.screen
         assert isinstance(startup, StartupScreen)
-        bar = startup.query_one("#build-progress", ProgressBar)
+        bars: list[ProgressBar] = []  # the bar, once the build shows it
 
         status = startup.query_one("#status", Static)
         show = status.update
@@ -47,7 +47,8 @@ async def test_the_build_shows_progress_then_the_project_graph(
         status.update = shown  # type: ignore[method-assign]
 
         def building() -> bool:
-            return bool(bar.display) and bar.region.height == 1
+            bars[:] = startup.query("#build-progress").results(ProgressBar)
+            return bool(bars) and bool(bars[0].display) and bars[0].region.height == 1
 
         await wait_for(pilot, building, workers=False, what="the build's progress bar")
         await wait_for(
@@ -60,6 +61,7 @@ async def test_the_build_shows_progress_then_the_project_graph(
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         assert table.get_row_at(0)[0].plain == "weather"
         # Every package installed (the project's and what the server needs), counted.
+        [bar] = bars
         assert bar.total is not None and bar.total > 1 and bar.progress == bar.total
         assert secret not in app.export_screenshot()
         await pilot.press("ctrl+q")

@@ -11,6 +11,7 @@ from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
+from tests.support.held_requests import HeldRequests
 from tests.support.paths import GRAPHS_CONFIG
 from tests.support.waiting import WaitFor
 
@@ -54,6 +55,36 @@ async def test_info_screen_shows_server_version_and_demo_graphs(
         assert graph_ids(screen) == served_graphs
 
         await pilot.press("ctrl+q")
+    assert app.return_code == 0
+
+
+async def test_home_opens_with_its_graphs_drawn(agent_server_url: str, wait_for: WaitFor) -> None:
+    # The graph list is asked for together with /info, so home can show it in its first
+    # frame: here the server answers /info only once it has answered the list.
+    async with HeldRequests.in_front_of(
+        agent_server_url, hold=b"GET /info", until=b"POST /assistants/search"
+    ) as proxy:
+        app = AgentTuiApp(RemoteServer(proxy.url))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, ServerInfoScreen) and app.screen.is_mounted,
+                workers=False,
+                what="home",
+            )
+            screen = app.screen
+            assert isinstance(screen, ServerInfoScreen)
+            assert not screen.query_one("#graphs", DataTable).loading
+            assert graph_ids(screen) == sorted(json.loads(GRAPHS_CONFIG.read_text())["graphs"])
+            await pilot.press("ctrl+q")
+
+
+async def test_q_on_home_quits(agent_server_url: str, wait_for: WaitFor) -> None:
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await pilot.press("q")
+    assert not app.is_running
     assert app.return_code == 0
 
 

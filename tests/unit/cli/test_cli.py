@@ -71,6 +71,18 @@ def test_api_key_without_url_is_refused(capsys: pytest.CaptureFixture[str]) -> N
     assert "--api-key needs --url" in capsys.readouterr().err
 
 
+def test_a_missing_value_is_reported_with_the_usage_of_the_command_it_follows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # (The TUI's flags are first tried alone, without the commands: that must not change
+    # what a mistake after a command says.)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["threads", "list", "--url"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "agent-tui threads list: error: argument --url: expected one argument" in err
+
+
 def test_bad_url_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--url", "ftp://example.com"])

@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -210,3 +214,40 @@ async def test_a_thread_created_by_its_id_is_sent_again_and_an_unnamed_one_is_no
         with pytest.raises(ServerError):
             await client.threads.create(metadata={"a": 1})
         assert len(flaky.requests) == 1
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 that no authority signed, and its key."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("needs the openssl command")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+    subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+    subprocess.run(
+        [openssl, *request, *subject, "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+async def test_a_loopback_server_over_tls_is_still_verified(tmp_path: Path) -> None:
+    # A loopback server over plain HTTP gets no CA certificates (they took 20-60 ms of
+    # every connect); one over TLS is verified as any other: a self-signed one is refused.
+    cert, key = self_signed_certificate(tmp_path)
+    server = FlakyServer(failures=0)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"https://127.0.0.1:{server.server_address[1]}"
+        async with AgentServerClient(url, retry=NO_RETRY) as client:
+            with pytest.raises(ConnectionFailed, match=r"(?i)certificate"):
+                await client.info()
+        assert server.requests == []  # nothing was sent to it
+    finally:
+        server.shutdown()
+        server.server_close()

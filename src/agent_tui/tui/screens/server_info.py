@@ -2,12 +2,18 @@
 
 Every string here comes from the server, so each goes through `server_text` (cleaned,
 never parsed as markup). The resource screens of later issues open from here.
+
+Start-up time: the app asks for the graphs while `GET /info` is answered and hands the
+screen that request (`graphs`): drawn in the screen's first frame when it has answered,
+else as soon as it does.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -15,6 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
 from agent_tui.assistants.fetch import fetch_all_assistants
@@ -58,6 +65,17 @@ def summarize_graphs(assistants: Iterable[Assistant]) -> list[GraphSummary]:
             )
         )
     return summaries
+
+
+GraphsAnswer = tuple[list[Assistant], bool]  # `fetch_all_assistants`: (assistants, truncated)
+
+
+def request_graphs(client: AgentServerClient) -> asyncio.Future[GraphsAnswer]:
+    """The assistants search (`fetch_all_assistants`), started now. Its error is raised
+    where it is awaited; one nobody awaited (/info failed first) is not logged as lost."""
+    request = asyncio.ensure_future(fetch_all_assistants(client))
+    request.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return request
 
 
 LABEL_WIDTH = 12
@@ -115,7 +133,8 @@ class Summary(Static):
 
 
 class ServerInfoScreen(AgentScreen[None]):
-    CSS_PATH = "server_info.tcss"
+    # Absolute, so the app can read the same file before the first paint (see `AgentTuiApp`).
+    CSS_PATH = Path(__file__).with_name("server_info.tcss")
     HELP_TITLE = "home (server and graphs)"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Off the footer (80 columns) like Attention below: `?` lists them.
@@ -134,7 +153,16 @@ class ServerInfoScreen(AgentScreen[None]):
             show=False,
             id="server_info.attention",
         ),
+        # Home is the top screen: `q` quits here, as in k9s (and on the start-up screen).
+        Binding("q", "app.quit", "Quit", show=False, id="server_info.quit"),
     ]
+
+    class Shown(Message):
+        """The graphs (or why they could not be listed) are on the screen."""
+
+        def __init__(self, home: ServerInfoScreen) -> None:
+            super().__init__()
+            self.home = home
 
     def __init__(
         self,
@@ -142,14 +170,18 @@ class ServerInfoScreen(AgentScreen[None]):
         *,
         about: Sequence[tuple[str, str]] = (),
         info: ServerInfo | None = None,
+        graphs: asyncio.Future[GraphsAnswer] | None = None,
         readonly: bool = False,
     ) -> None:
-        """`about` are (label, value) rows describing the connection, shown first."""
+        """`about` are (label, value) rows describing the connection, shown first.
+        `info`: `GET /info`'s answer, and `graphs` the assistants search under way
+        (`fetch_all_assistants`), when the caller asked already."""
         super().__init__()
         self.client = client
         self.about = list(about) or [("Server", client.base_url)]
         self.info = info
         self.readonly = readonly
+        self._graphs = graphs
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb()
@@ -170,7 +202,13 @@ class ServerInfoScreen(AgentScreen[None]):
         table.add_column("Description", key="description")
         if self.info is not None:
             self._show_info(self.info)
-        self.load(with_info=self.info is None)
+        graphs, self._graphs = self._graphs, None
+        answered = graphs is not None and graphs.done() and not graphs.cancelled()
+        if graphs is not None and answered and graphs.exception() is None:
+            self._show_graphs(*graphs.result())  # in the screen's first frame
+            self.post_message(self.Shown(self))
+            return
+        self.load(with_info=self.info is None, graphs=graphs)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """`enter` on a graph: its assistants."""
@@ -210,14 +248,24 @@ class ServerInfoScreen(AgentScreen[None]):
             )
         )
 
-    def load(self, *, with_info: bool = True) -> None:
-        """Fetch the graphs, and `/info` too unless the caller just fetched it."""
+    def load(
+        self, *, with_info: bool = True, graphs: asyncio.Future[GraphsAnswer] | None = None
+    ) -> None:
+        """Fetch the graphs (unless `graphs` is their request under way), and `/info`
+        too unless the caller just fetched it."""
         self.query_one("#graphs", DataTable).loading = True
-        self._load(with_info)
+        self._load(with_info, graphs)
 
-    async def _fetch(self, with_info: bool) -> tuple[ServerInfo | None, list[Assistant], bool]:
-        info = await self.client.info() if with_info else None
-        assistants, truncated = await fetch_all_assistants(self.client)
+    async def _fetch(
+        self, with_info: bool, graphs: asyncio.Future[GraphsAnswer] | None
+    ) -> tuple[ServerInfo | None, list[Assistant], bool]:
+        if graphs is None:
+            graphs = request_graphs(self.client)
+        try:  # both at once
+            info = await self.client.info() if with_info else None
+            assistants, truncated = await graphs
+        finally:
+            graphs.cancel()  # still running when /info failed or the screen went away
         return info, assistants, truncated
 
     def _show_info(self, info: ServerInfo) -> None:
@@ -248,10 +296,10 @@ class ServerInfoScreen(AgentScreen[None]):
         widget.display = message is not None
 
     @work(exclusive=True, group="server-info", exit_on_error=False)
-    async def _load(self, with_info: bool) -> None:
+    async def _load(self, with_info: bool, graphs: asyncio.Future[GraphsAnswer] | None) -> None:
         table = self.query_one("#graphs", DataTable)
         try:
-            info, assistants, truncated = await self._fetch(with_info)
+            info, assistants, truncated = await self._fetch(with_info, graphs)
         except ApiError as error:
             self._show_error(server_text(str(error)))
             self.notify(
@@ -260,6 +308,7 @@ class ServerInfoScreen(AgentScreen[None]):
                 severity="error",
                 markup=False,
             )
+            self.post_message(self.Shown(self))
             return
         finally:
             table.loading = False
@@ -267,3 +316,4 @@ class ServerInfoScreen(AgentScreen[None]):
             self.info = info
             self._show_info(info)
         self._show_graphs(assistants, truncated)
+        self.post_message(self.Shown(self))

@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,12 +21,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, LoadingIndicator, ProgressBar, Static
+from textual.widget import Widget
+from textual.widgets import Footer, Header, LoadingIndicator, Static
 
 from agent_tui.settings.logs import log_file
 from agent_tui.settings.target import RemoteServer, ServerTarget
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.widgets.text import server_text
+
+if TYPE_CHECKING:
+    from textual.widgets import ProgressBar
 
 LogSource = Callable[[], Sequence[str]]
 
@@ -121,20 +125,41 @@ class StartupScreen(AgentScreen[None]):
         self.attempt = 0
 
     def compose(self) -> ComposeResult:
+        # Start-up time: the build's progress bar and the failure panel (eleven widgets,
+        # ~10% of the first paint's time) are mounted when first needed.
         yield Header()
         with Vertical(id="startup"):
             yield Static(server_text(self._heading), id="heading")
             yield LoadingIndicator()
-            yield ProgressBar(id="build-progress", show_eta=False)
             yield Static(id="status")
-            with Vertical(id="failure"):
-                yield Static(id="error-title")
-                yield Static(id="error-hint")
-                yield Static(id="error-watch")
-                with VerticalScroll(id="error-scroll"):
-                    yield Static(id="error-message")
-                    yield Static(id="error-details")
         yield Footer()
+
+    def _build_progress(self) -> ProgressBar:
+        """The project's environment build's progress bar (mounted on first use)."""
+        from textual.widgets import ProgressBar
+
+        for bar in self.query("#build-progress").results(ProgressBar):
+            return bar
+        bar = ProgressBar(id="build-progress", show_eta=False)
+        self.query_one("#startup", Vertical).mount(bar, before="#status")
+        return bar
+
+    def _hide_build_progress(self) -> None:
+        for bar in self.query("#build-progress"):
+            bar.display = False
+
+    def _failure(self) -> Widget:
+        """The failure panel (mounted on first use, each part at once, so that it can be
+        filled in and queried before its first frame)."""
+        for panel in self.query("#failure"):
+            return panel
+        panel = Vertical(id="failure")
+        self.query_one("#startup", Vertical).mount(panel)
+        scroll = VerticalScroll(id="error-scroll")
+        parts = ("error-title", "error-hint", "error-watch")
+        panel.mount(*(Static(id=part) for part in parts), scroll)
+        scroll.mount(Static(id="error-message"), Static(id="error-details"))
+        return panel
 
     def on_mount(self) -> None:
         self.set_interval(0.25, self._show_status)
@@ -149,7 +174,7 @@ class StartupScreen(AgentScreen[None]):
         self._started = time.monotonic()
         self._log_source = None
         self._build_line = ""
-        self.query_one("#build-progress", ProgressBar).display = False
+        self._hide_build_progress()
         self.failed = False
         self.follow(heading)
 
@@ -158,14 +183,14 @@ class StartupScreen(AgentScreen[None]):
         self._heading = heading
         self._log_source = log_source
         if log_source is not None:  # the server starts: the environment is done
-            self.query_one("#build-progress", ProgressBar).display = False
+            self._hide_build_progress()
         self.query_one("#heading", Static).update(server_text(heading))
         self._show_status()
 
     def show_build(self, text: str, done: int, total: int | None) -> None:
         """Progress of the project's environment build: a bar once the number of
         packages is known, and `text` (the step, uv's latest line) below it."""
-        bar = self.query_one("#build-progress", ProgressBar)
+        bar = self._build_progress()
         bar.display = True
         bar.update(total=total, progress=done)
         self._build_line = text
@@ -182,10 +207,11 @@ class StartupScreen(AgentScreen[None]):
         """Show why it did not work: `message` says what happened, `details` are the
         server's last log lines, or uv's (shown below it under `details_title`,
         scrollable)."""
+        self._failure()
         self.failed = True
         # Shown by `show_build` with an inline style, which the "-failed" class cannot
         # hide: an unfinished bar would keep pulsing under the failure.
-        self.query_one("#build-progress", ProgressBar).display = False
+        self._hide_build_progress()
         if self.attempt > 1:  # so a retry that fails the same way visibly did something
             title = f"{title} (attempt {self.attempt})"
         self.query_one("#error-title", Static).update(server_text(title, style="bold"))
@@ -232,13 +258,13 @@ class StartupScreen(AgentScreen[None]):
 
     def show_watch(self, line: str) -> None:
         """Under a failure: the project is being watched, and what a save did."""
-        watch = self.query_one("#error-watch", Static)
+        watch = self._failure().query_one("#error-watch", Static)
         watch.update(server_text(line))
         watch.display = True
 
     def still_broken(self, problems: Sequence[object], log_file: Path | None) -> None:
         """A save did not fix the graphs: where they break now, under the same title."""
-        message = self.query_one("#error-message", Static)
+        message = self._failure().query_one("#error-message", Static)
         message.update(server_text(graph_failure_text(problems, log_file)))
 
     def _show_status(self) -> None:

@@ -81,7 +81,9 @@ async def test_import_is_refused_in_every_kind_of_read_only_session(
 
     # Reading is fine in a read-only session, and --readonly goes after any command.
     for argv in (
-        ["threads", "list", *url, "--readonly"],
+        # The newest thread only: others on the shared server may hold long values,
+        # which the list says it cut (on stderr).
+        ["threads", "list", "--limit", "1", *url, "--readonly"],
         ["history", thread.thread_id, *url, "--readonly"],
         ["export", thread.thread_id, *url, "-o", "-", "--readonly"],
     ):

@@ -2,9 +2,10 @@
 a node, the graph or agent-tui itself said during a run.
 
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
-for JSON, plain text for titles (never markup), and Markdown only with links disabled
-(`TranscriptView` decides which links may open). The AI block and the interrupt block
-live in their own modules; `chat_transcript.block_for` picks the block of an item.
+for JSON, plain text for titles (never markup), and Rich's Markdown of clean text whose
+links only ask (`TranscriptView` decides which links may open). The AI block and the
+interrupt block live in their own modules; `transcript.block_for` picks the block of an
+item.
 
 A block that cannot be drawn (its `compose_item` or an update raises) is the last line
 of defence against what a run can hold: it shows, in its place, that this one item

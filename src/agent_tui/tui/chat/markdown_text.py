@@ -12,8 +12,8 @@ with one `refresh(layout=True)`.
 
 Bringing the lines to a new text runs in steps of at most `STEP_SECONDS` of drawing, with
 the loop free in between (a whole answer loaded at once, or a final text that differs
-from the streamed one, is hundreds of blocks): the lines shown change once all blocks of
-the newest text are drawn, so the text shown is always one the widget was given.
+from the streamed one, is hundreds of blocks). A text replaced shows once all its blocks
+are drawn; a text that grew shows its blocks as they are drawn, from its start.
 
 The text must be clean (`clean_text`): Rich's Markdown never parses console markup, and
 a link's target is no terminal hyperlink here: the link text is drawn with its target in
@@ -28,6 +28,7 @@ import logging
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import takewhile
 
 from rich.console import Console, ConsoleOptions
 from rich.markdown import Markdown as RichMarkdown
@@ -253,15 +254,27 @@ class MarkdownText(Widget):
             for source in missing:
                 drawn[source] = draw_block(source, console, options)
                 if time.perf_counter() > deadline:
+                    self._show_drawn_head(target, blocks)
                     return False
         self._swap(target, blocks)
-        return self.caught_up
-
-    def _swap(self, target: str, blocks: list[str]) -> None:
-        drawn = self._drawing.by_source
-        lines = join_blocks(drawn[source] for source in blocks)
         if len(drawn) > 2 * len(blocks) + 16:  # blocks no longer shown: let them go
             self._drawing.by_source = {source: drawn[source] for source in blocks}
+        return self.caught_up
+
+    def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
+        """While a text that grew is drawn: show the blocks drawn from its start (a text
+        replaced shows once drawn whole: its head alone would be a text never given)."""
+        if not target.startswith(self._shown) or self._drawing.width != self._width:
+            return
+        drawn = self._drawing.by_source
+        head = list(takewhile(drawn.__contains__, blocks))
+        text = "".join(head)
+        if len(text) > len(self._shown):
+            self._swap(text, head)
+
+    def _swap(self, text: str, blocks: list[str]) -> None:
+        drawn = self._drawing.by_source
+        lines = join_blocks(drawn[source] for source in blocks)
         resized = len(lines) != len(self._lines)
-        self._lines, self._shown = lines, target
+        self._lines, self._shown = lines, text
         self.refresh(layout=resized)

@@ -30,7 +30,7 @@ from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.chat.ai_block import AIBlock
 from agent_tui.tui.chat.blocks import ChatBlock
 from agent_tui.tui.chat.interrupt import InterruptBlock
-from agent_tui.tui.chat.markdown_text import MarkdownText
+from agent_tui.tui.chat.markdown_text import MarkdownText, drawing_queue
 from agent_tui.tui.chat.transcript import TranscriptView
 from tests.support.screen import painted_control_codes, screen_text, toast_saying, toasts_shown
 from tests.support.waiting import WaitFor
@@ -463,6 +463,29 @@ async def test_a_long_message_loaded_whole_shows_all_of_it_in_one_text_widget(
         assert len(app.query(MarkdownText)) == 1 and not view.children
         app.transcript.scroll_home(animate=False)
         await wait_for(pilot, lambda: "paragraph 0 of" in screen_text(app), what="the top")
+
+
+async def test_a_long_history_loaded_at_once_is_drawn_in_turns_and_shows_every_message(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        items = [
+            AIItem(f"m{m}", text="\n\n".join(f"m{m} p{n} says hello" for n in range(100)))
+            for m in range(20)
+        ]
+        add(app, *(item for item in items))
+        queue = drawing_queue(app)
+        await wait_for(
+            pilot,
+            lambda: [source_of(app, item.key) for item in items] == [item.text for item in items],
+            what="every message drawn",
+        )
+        # 2,000 paragraphs: never drawn in one go (each turn of the loop draws a few ms).
+        assert queue.turns > 10
+        await wait_for(pilot, lambda: "m19 p99" in screen_text(app), what="the last message")
+        app.transcript.scroll_home(animate=False)
+        await wait_for(pilot, lambda: "m0 p0 says hello" in screen_text(app), what="the top")
 
 
 def test_transcript_with_one_block_of_each_kind_snapshot(snap_compare: Callable[..., bool]) -> None:

@@ -5,137 +5,111 @@ A streaming answer changes only at its end. Textual's `Markdown` is a widget per
 of tokens, and replacing blocks removed widgets through the app's message queue, where
 keys waited behind them (a flood made keys wait seconds). Here the text is cut into its
 top-level blocks (`text.markdown_blocks`), each block is drawn once with Rich's Markdown
-into lines (`Strip`s) kept by its source, and the widget shows those lines through
-Textual's line API (`render_line`). A batch of tokens draws only the blocks that are new
-or changed (the last one, mostly); no widget is mounted or removed; the height changes
-with one `refresh(layout=True)`.
+into lines kept by its source (`markdown_lines`), and the widget shows those lines
+through Textual's line API (`render_line`). A batch of tokens draws only the blocks that
+are new or changed (the last one, mostly); no widget is mounted or removed; the height
+changes with one `refresh(layout=True)`.
 
-Bringing the lines to a new text runs in steps of at most `STEP_SECONDS` of drawing, with
-the loop free in between (a whole answer loaded at once, or a final text that differs
-from the streamed one, is hundreds of blocks). A text replaced shows once all its blocks
-are drawn; a text that grew shows its blocks as they are drawn, from its start.
+The drawing is off the caller's path and in bounded steps: every `MarkdownText` of an app
+with drawing to do waits in one `DrawingQueue`, whose task draws for at most
+`STEP_SECONDS` a turn of the loop and lets it go in between. However many messages wait
+(a thread's history loaded) and however long (a whole answer loaded at once, or a final
+text that differs from the streamed one, is hundreds of blocks), a key waits for one
+step at most. A text replaced shows once all its blocks are drawn; a text that grew
+shows its blocks as they are drawn, from its start.
 
-The text must be clean (`clean_text`): Rich's Markdown never parses console markup, and
-a link's target is no terminal hyperlink here: the link text is drawn with its target in
-the style's meta, and a click posts `LinkClicked` (the transcript asks before opening).
+A link's target is in its line's style meta (`LINK_META`); a click on it posts
+`LinkClicked` (the transcript asks before opening anything).
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import time
-from collections.abc import Iterable
+import weakref
 from dataclasses import dataclass
 from itertools import takewhile
+from typing import Any
 
-from rich.console import Console, ConsoleOptions
-from rich.markdown import Markdown as RichMarkdown
-from rich.segment import Segment
-from rich.style import Style
 from textual import events
+from textual.app import App
 from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from agent_tui.text.markdown_blocks import MarkdownBlocks, block_parser
+from agent_tui.text.markdown_blocks import MarkdownBlocks
+from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block, join_blocks
 
 logger = logging.getLogger(__name__)
 
-STEP_SECONDS = 0.006  # drawing done in one go before the loop is let go
-CODE_THEME = "ansi_dark"  # the terminal's own palette: fits every theme
-LINK_META = "chat_link"  # the key of a link's target in a drawn line's style meta
-
-_PARSER = block_parser()
-# Rich's Markdown builds its parser (compiling every rule) in `__init__`; a block drawn
-# is a copy of this one with the tokens of the shared parser (`parsed`, a public
-# attribute of Rich's Markdown; tests/ui/chat/test_markdown_text.py checks the drawing
-# is Rich's own).
-_TEMPLATE = RichMarkdown("", code_theme=CODE_THEME, hyperlinks=True)
+STEP_SECONDS = 0.005  # drawing done in one turn of the loop, over every message
 
 
-def markdown_of(source: str) -> RichMarkdown:
-    """Rich's Markdown of `source`, parsed with the shared parser."""
-    markdown = copy.copy(_TEMPLATE)
-    markdown.markup = source
-    markdown.parsed = _PARSER.parse(source)
-    return markdown
+class DrawingQueue:
+    """The texts of one app that have drawing to do, drawn in turn by one task."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[MarkdownText, None] = {}  # an ordered set, oldest first
+        self._task: asyncio.Task[None] | None = None
+        self.turns = 0
+        """Turns of the loop the queue drew in (for tests and benchmarks)."""
+
+    def add(self, text: MarkdownText) -> None:
+        self._waiting.setdefault(text, None)
+        if self._task is None:
+            self._task = asyncio.create_task(self._draw())
+
+    def discard(self, text: MarkdownText) -> None:
+        self._waiting.pop(text, None)
+
+    async def _draw(self) -> None:
+        try:
+            while self._waiting:
+                self._turn(time.perf_counter() + STEP_SECONDS)
+                await asyncio.sleep(0)  # the loop is free between turns: keys go first
+        finally:
+            self._task = None
+
+    def _turn(self, deadline: float) -> None:
+        self.turns += 1
+        for text in list(self._waiting):
+            if time.perf_counter() > deadline:
+                return
+            try:
+                done = text.draw_until(deadline)
+            except Exception as error:
+                done = True
+                logger.error("Could not draw a Markdown text", exc_info=error)
+                text.post_message(MarkdownText.Failed(error))
+            self._waiting.pop(text, None)
+            if not done:  # to the end of the queue: the others get their turn
+                self._waiting[text] = None
 
 
-# Rich's Markdown starts these with a blank line when they open the text (a nested block
-# closed before them asks for one); in a text they follow a block and its blank line.
-_CONTAINERS = frozenset({"bullet_list_open", "ordered_list_open", "blockquote_open", "table_open"})
+_queues: weakref.WeakKeyDictionary[App[Any], DrawingQueue] = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True)
-class DrawnBlock:
-    """A top-level block of Markdown drawn as lines (no base style: the widget adds it)."""
-
-    lines: list[Strip]
-    blank_after: bool  # Rich's Markdown leaves a blank line after every block but a rule
-
-
-def draw_block(source: str, console: Console, options: ConsoleOptions) -> DrawnBlock:
-    """One top-level block of Markdown, as Rich's Markdown draws it inside a text (after
-    the blank line that ends the block before it)."""
-    markdown = markdown_of(source)
-    lines = console.render_lines(markdown, options, pad=False, new_lines=False)
-    first = markdown.parsed[0].type if markdown.parsed else ""
-    if first in _CONTAINERS and lines and Segment.get_line_length(lines[0]) == 0:
-        del lines[0]
-    has_link = "](" in source or "<" in source  # inline and autolinks; a false hit costs little
-    strips = [Strip(_inert_links(line) if has_link else line) for line in lines]
-    return DrawnBlock(strips, blank_after=first != "hr")
-
-
-_BLANK = Strip.blank(0)
-
-
-def join_blocks(blocks: Iterable[DrawnBlock]) -> list[Strip]:
-    """The lines of blocks drawn one by one, as Rich's Markdown draws them together."""
-    lines: list[Strip] = []
-    blank = False
-    for block in blocks:
-        if block.lines:
-            if blank:
-                lines.append(_BLANK)
-            lines.extend(block.lines)
-            blank = block.blank_after
-    return lines
-
-
-_link_styles: dict[str, Style] = {}
-
-
-def _inert_links(line: list[Segment]) -> list[Segment]:
-    """A line whose links are no terminal hyperlinks: the target moves to the meta."""
-    inert = []
-    for segment in line:
-        style = segment.style
-        href = style.link if style is not None else None
-        if style is not None and href:
-            meta = _link_styles.get(href)
-            if meta is None:
-                meta = _link_styles[href] = Style.from_meta({LINK_META: href})
-                if len(_link_styles) > 1_000:  # a cache, not a record of every link seen
-                    _link_styles.clear()
-            segment = Segment(segment.text, style.update_link(None) + meta)
-        inert.append(segment)
-    return inert
+def drawing_queue(app: App[Any]) -> DrawingQueue:
+    """The drawing queue of `app`."""
+    queue = _queues.get(app)
+    if queue is None:
+        queue = _queues[app] = DrawingQueue()
+    return queue
 
 
 @dataclass
 class _Drawing:
-    """Lines drawn at one width, by block source (a block repeated is drawn once)."""
+    """Blocks drawn at one width, by source (a block repeated is drawn once)."""
 
     width: int
     by_source: dict[str, DrawnBlock]
 
 
 class MarkdownText(Widget):
-    """Markdown text shown as lines; `show(text)` brings it to a new text."""
+    """Markdown text (clean: see `markdown_lines`) shown as lines; `show(text)` brings
+    it to a new text."""
 
     DEFAULT_CSS = """
     MarkdownText { width: 1fr; height: auto; }
@@ -164,7 +138,6 @@ class MarkdownText(Widget):
         self._lines: list[Strip] = []
         self._width = 0  # the content width the layout gives
         self._drawing = _Drawing(0, {})
-        self._job: asyncio.Task[None] | None = None
         self.steps = 0
         """Drawing steps taken so far (for tests and benchmarks)."""
 
@@ -185,9 +158,9 @@ class MarkdownText(Widget):
         return len(self._lines)
 
     def show(self, text: str) -> None:
-        """Show `text` (clean Markdown) once drawn: at once when only its end changed."""
+        """Show `text` (clean Markdown) once drawn, soon: nothing is drawn here."""
         self._target = text
-        self._start()
+        self._wait_for_drawing()
 
     # -- the line API -----------------------------------------------------------------
 
@@ -196,9 +169,9 @@ class MarkdownText(Widget):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if width != self._width:
-            # Drawn again at the new width in steps; meanwhile the old lines, cut to fit.
+            # Drawn again at the new width; meanwhile the old lines, cut to fit.
             self._width = width
-            self._start()
+            self._wait_for_drawing()
         return len(self._lines)
 
     def render_line(self, y: int) -> Strip:
@@ -214,34 +187,22 @@ class MarkdownText(Widget):
             self.post_message(self.LinkClicked(self, href))
 
     def on_unmount(self) -> None:
-        if self._job is not None:
-            self._job.cancel()
-            self._job = None
+        drawing_queue(self.app).discard(self)
         self._drawing = _Drawing(0, {})
         self._lines = []
 
     # -- drawing ------------------------------------------------------------------------
 
-    def _start(self) -> None:
-        if self._job is None and self._width > 0 and not self.caught_up and self.is_attached:
-            self._job = asyncio.create_task(self._catch_up())
+    def _wait_for_drawing(self) -> None:
+        if self._width > 0 and not self.caught_up and self.is_attached:
+            drawing_queue(self.app).add(self)
 
-    async def _catch_up(self) -> None:
-        try:
-            # A step, then the loop is free (keys go first), until caught up.
-            while not self._step():  # noqa: ASYNC110 (steps of work, not a wait)
-                await asyncio.sleep(0)
-        except Exception as error:
-            logger.error("Could not draw a Markdown text", exc_info=error)
-            self.post_message(self.Failed(error))
-        finally:
-            self._job = None
-
-    def _step(self) -> bool:
-        """Draw for at most `STEP_SECONDS`; show the newest text once all of it is
-        drawn. True when caught up."""
+    def draw_until(self, deadline: float) -> bool:
+        """Draw until `deadline` (`time.perf_counter()`) at most; show the newest text
+        once all of it is drawn. True when caught up (or gone: nothing left to draw)."""
+        if not self.is_attached:
+            return True
         self.steps += 1
-        deadline = time.perf_counter() + STEP_SECONDS
         width, target = self._width, self._target
         if self._drawing.width != width:
             self._drawing = _Drawing(width, {})
@@ -264,7 +225,7 @@ class MarkdownText(Widget):
     def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
         """While a text that grew is drawn: show the blocks drawn from its start (a text
         replaced shows once drawn whole: its head alone would be a text never given)."""
-        if not target.startswith(self._shown) or self._drawing.width != self._width:
+        if not target.startswith(self._shown):
             return
         drawn = self._drawing.by_source
         head = list(takewhile(drawn.__contains__, blocks))

@@ -10,7 +10,7 @@ from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 
 from agent_tui.text.markdown_blocks import split_blocks
-from agent_tui.tui.chat.markdown_text import CODE_THEME, LINK_META, draw_block, join_blocks
+from agent_tui.tui.chat.markdown_lines import CODE_THEME, LINK_META, draw_block, join_blocks
 
 EVERY_KIND = (
     "# Title\n\nFirst **bold**, *em*, ~~gone~~ and `code`.\n\n## Plan\n\n"

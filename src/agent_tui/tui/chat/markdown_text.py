@@ -34,7 +34,7 @@ from typing import Any
 
 from textual import events
 from textual.app import App
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
@@ -235,7 +235,17 @@ class MarkdownText(Widget):
 
     def _swap(self, text: str, blocks: list[str]) -> None:
         drawn = self._drawing.by_source
-        lines = join_blocks(drawn[source] for source in blocks)
-        resized = len(lines) != len(self._lines)
+        lines, old = join_blocks(drawn[source] for source in blocks), self._lines
         self._lines, self._shown = lines, text
-        self.refresh(layout=resized)
+        # Only the lines from the first one that changed are painted again (a block
+        # unchanged keeps its line objects): a batch of tokens repaints the last block,
+        # not the screenful of text above it.
+        first = next(
+            (y for y, (was, now) in enumerate(zip(old, lines, strict=False)) if was is not now),
+            min(len(old), len(lines)),
+        )
+        end = max(len(old), len(lines))
+        if first < end:
+            self.refresh(Region(0, first, max(self.size.width, 1), end - first))
+        if len(lines) != len(old):
+            self.refresh(layout=True, repaint=False)

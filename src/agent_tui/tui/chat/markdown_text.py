@@ -45,6 +45,7 @@ from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block,
 logger = logging.getLogger(__name__)
 
 STEP_SECONDS = 0.005  # drawing done in one turn of the loop, over every message
+HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
 
 
 class DrawingQueue:
@@ -138,6 +139,7 @@ class MarkdownText(Widget):
         self._lines: list[Strip] = []
         self._width = 0  # the content width the layout gives
         self._drawing = _Drawing(0, {})
+        self._head_shown = 0.0  # when the head of a text being drawn was last shown
         self.steps = 0
         """Drawing steps taken so far (for tests and benchmarks)."""
 
@@ -223,10 +225,13 @@ class MarkdownText(Widget):
         return self.caught_up
 
     def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
-        """While a text that grew is drawn: show the blocks drawn from its start (a text
-        replaced shows once drawn whole: its head alone would be a text never given)."""
-        if not target.startswith(self._shown):
+        """While a text that grew is drawn: show the blocks drawn from its start, every
+        `HEAD_EVERY` s at most (each is a layout of the screen). A text replaced shows
+        once drawn whole: its head alone would be a text never given."""
+        now = time.perf_counter()
+        if not target.startswith(self._shown) or now - self._head_shown < HEAD_EVERY:
             return
+        self._head_shown = now
         drawn = self._drawing.by_source
         head = list(takewhile(drawn.__contains__, blocks))
         text = "".join(head)

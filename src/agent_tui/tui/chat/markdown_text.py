@@ -177,7 +177,7 @@ class MarkdownText(Widget):
         return len(self._lines)
 
     def render_line(self, y: int) -> Strip:
-        style = self.rich_style
+        style = self.visual_style.rich_style  # cached (`rich_style` walks the ancestors)
         if y < len(self._lines):
             return self._lines[y].apply_style(style)
         return Strip.blank(self.size.width, style)

@@ -62,7 +62,7 @@ from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.memory_release import release_when_gone
 
-FLUSHES_PER_SECOND = 20
+FLUSHES_PER_SECOND = 10
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
 

@@ -46,13 +46,19 @@ logger = logging.getLogger(__name__)
 
 STEP_SECONDS = 0.005  # drawing done in one turn of the loop, over every message
 HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
+SHOW_EVERY = 0.1  # seconds between two showings of what was drawn, over every message
 
 
 class DrawingQueue:
-    """The texts of one app that have drawing to do, drawn in turn by one task."""
+    """The texts of one app that have drawing to do, drawn in turn by one task; what
+    they drew is shown all at once, every `SHOW_EVERY` s at most (each showing that
+    changes a height is a layout of the whole screen: under a flood of messages, one
+    per text and turn of the loop left no time for keys)."""
 
     def __init__(self) -> None:
         self._waiting: dict[MarkdownText, None] = {}  # an ordered set, oldest first
+        self._drawn: dict[MarkdownText, None] = {}  # drawn, to show at the next showing
+        self._next_show = 0.0
         self._task: asyncio.Task[None] | None = None
         self.turns = 0
         """Turns of the loop the queue drew in (for tests and benchmarks)."""
@@ -64,12 +70,20 @@ class DrawingQueue:
 
     def discard(self, text: MarkdownText) -> None:
         self._waiting.pop(text, None)
+        self._drawn.pop(text, None)
 
     async def _draw(self) -> None:
         try:
-            while self._waiting:
-                self._turn(time.perf_counter() + STEP_SECONDS)
-                await asyncio.sleep(0)  # the loop is free between turns: keys go first
+            while self._waiting or self._drawn:
+                if self._waiting:
+                    self._turn(time.perf_counter() + STEP_SECONDS)
+                now = time.perf_counter()
+                if self._drawn and now >= self._next_show:
+                    self._show(now)
+                if self._waiting:
+                    await asyncio.sleep(0)  # the loop is free between turns: keys go first
+                elif self._drawn:
+                    await asyncio.sleep(self._next_show - now)
         finally:
             self._task = None
 
@@ -82,11 +96,21 @@ class DrawingQueue:
                 done = text.draw_until(deadline)
             except Exception as error:
                 done = True
-                logger.error("Could not draw a Markdown text", exc_info=error)
-                text.post_message(MarkdownText.Failed(error))
+                text.failed(error)
             self._waiting.pop(text, None)
             if not done:  # to the end of the queue: the others get their turn
                 self._waiting[text] = None
+            elif text.has_drawn_text:
+                self._drawn[text] = None
+
+    def _show(self, now: float) -> None:
+        drawn, self._drawn = self._drawn, {}
+        for text in drawn:
+            try:
+                text.show_drawn()
+            except Exception as error:
+                text.failed(error)
+        self._next_show = now + SHOW_EVERY
 
 
 _queues: weakref.WeakKeyDictionary[App[Any], DrawingQueue] = weakref.WeakKeyDictionary()
@@ -140,6 +164,7 @@ class MarkdownText(Widget):
         self._width = 0  # the content width the layout gives
         self._drawing = _Drawing(0, {})
         self._head_shown = 0.0  # when the head of a text being drawn was last shown
+        self._drawn_text: tuple[str, list[str]] | None = None  # drawn, not shown yet
         self.steps = 0
         """Drawing steps taken so far (for tests and benchmarks)."""
 
@@ -180,7 +205,7 @@ class MarkdownText(Widget):
         style = self.visual_style.rich_style  # cached (`rich_style` walks the ancestors)
         if y < len(self._lines):
             return self._lines[y].apply_style(style)
-        return Strip.blank(self.size.width, style)
+        return Strip.blank(self._width, style)
 
     def on_click(self, event: events.Click) -> None:
         href = event.style.meta.get(LINK_META) if event.style else None
@@ -200,8 +225,8 @@ class MarkdownText(Widget):
             drawing_queue(self.app).add(self)
 
     def draw_until(self, deadline: float) -> bool:
-        """Draw until `deadline` (`time.perf_counter()`) at most; show the newest text
-        once all of it is drawn. True when caught up (or gone: nothing left to draw)."""
+        """Draw until `deadline` (`time.perf_counter()`) at most. True once the newest
+        text is drawn (shown at the queue's next showing) or the widget is gone."""
         if not self.is_attached:
             return True
         self.steps += 1
@@ -219,10 +244,28 @@ class MarkdownText(Widget):
                 if time.perf_counter() > deadline:
                     self._show_drawn_head(target, blocks)
                     return False
-        self._swap(target, blocks)
+        self._drawn_text = (target, blocks)  # shown at the queue's next showing
         if len(drawn) > 2 * len(blocks) + 16:  # blocks no longer shown: let them go
             self._drawing.by_source = {source: drawn[source] for source in blocks}
-        return self.caught_up
+        return True
+
+    @property
+    def has_drawn_text(self) -> bool:
+        """Whether a text is drawn and waits to be shown."""
+        return self._drawn_text is not None
+
+    def show_drawn(self) -> None:
+        """Show the text drawn last (if the widget is still there)."""
+        if self._drawn_text is not None and self.is_attached:
+            (text, blocks), self._drawn_text = self._drawn_text, None
+            if all(source in self._drawing.by_source for source in blocks):
+                self._swap(text, blocks)
+            else:  # drawn at another width meanwhile: drawn again
+                self._wait_for_drawing()
+
+    def failed(self, error: Exception) -> None:
+        logger.error("Could not draw a Markdown text", exc_info=error)
+        self.post_message(self.Failed(error))
 
     def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
         """While a text that grew is drawn: show the blocks drawn from its start, every
@@ -251,6 +294,7 @@ class MarkdownText(Widget):
         )
         end = max(len(old), len(lines))
         if first < end:
-            self.refresh(Region(0, first, max(self.size.width, 1), end - first))
+            # (Not `self.size`: it walks the whole screen's map once a layout is due.)
+            self.refresh(Region(0, first, max(self._width, 1), end - first))
         if len(lines) != len(old):
             self.refresh(layout=True, repaint=False)

@@ -15,8 +15,10 @@ with drawing to do waits in one `DrawingQueue`, whose task draws for at most
 `STEP_SECONDS` a turn of the loop and lets it go in between. However many messages wait
 (a thread's history loaded) and however long (a whole answer loaded at once, or a final
 text that differs from the streamed one, is hundreds of blocks), a key waits for one
-step at most. A text replaced shows once all its blocks are drawn; a text that grew
-shows its blocks as they are drawn, from its start.
+step at most. What was drawn is shown every `SHOW_EVERY` s at most, for every message at
+once: a height that changes is a layout and a paint of the whole screen. A text replaced
+shows once all its blocks are drawn; a long text that grew shows its blocks as they are
+drawn, from its start.
 
 A link's target is in its line's style meta (`LINK_META`); a click on it posts
 `LinkClicked` (the transcript asks before opening anything).

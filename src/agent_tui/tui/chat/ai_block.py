@@ -95,7 +95,11 @@ class AIBlock(ChatBlock):
         text = self.item.text
         if len(text) <= len(self._written) or not text.startswith(self._written):
             return
-        self._write(text, self._cleaned + clean_text(text[len(self._written) :]))
+        try:
+            self._write(text, self._cleaned + clean_text(text[len(self._written) :]))
+        except Exception as error:
+            self.call_later(self.show_failure, error)
+            return
         self.stream_writes += 1
 
     def _write(self, text: str, cleaned: str) -> None:
@@ -112,6 +116,12 @@ class AIBlock(ChatBlock):
         (see `drawn`)."""
         if self.broken or not self.drawn:
             return
+        try:
+            self._sync()
+        except Exception as error:
+            self.call_later(self.show_failure, error)
+
+    def _sync(self) -> None:
         item = self.item
         self.query_one(".block-label", Static).update(self._label())
         tool_calls = self.query_one(".tool-calls", Static)

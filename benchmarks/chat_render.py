@@ -11,17 +11,17 @@ resumable run). The same run goes through four stacks, side by side:
 - wire: `RunDriver` alone (HTTP, SSE parsing, typed events, replay bookkeeping);
 - engine: `ChatSession` = `RunDriver` + `ChatTranscript` (+ the final reconcile);
 - app, no widget: the engine in a worker of a headless Textual app (Pilot), nothing drawn;
-- app + TranscriptView: the same, feeding `widgets.chat_transcript.TranscriptView`, which
-  streams into one Markdown widget (batched writes) — what the chat pane does.
+- app + TranscriptView: the same, feeding `tui.chat.transcript.TranscriptView`, which
+  hands the text to one `MarkdownText` widget (batched writes) — what the chat pane does.
 
 Figures: tokens/s from the run request until the last token is applied (for the widget:
-until the Markdown holds the whole answer), whether the final text equals the sent text,
+until it shows the whole answer), whether the final text equals the sent text,
 and the app's response to a key press during the stream: a thread presses f12 every 25 ms
 (posting the key into the app's loop as a terminal driver does) and the time until the
 bound action runs is recorded (median and 99th percentile).
 
 Checked (exit status 1 if not): every stack delivers every token, and the text it holds (for
-a widget: its Markdown's source) is exactly the text the model sent; every key pressed was
+a widget: the text it shows) is exactly the text the model sent; every key pressed was
 answered. Every wait has a deadline. The apps are the app shell (`ShellApp`), as the test
 harnesses are: the chat pane asks the app for what the app contract promises.
 """
@@ -266,7 +266,7 @@ class ChatBench(ShellApp):
         if self.stack == "none":
             return None
         blocks = [b for b in self.query(AIBlock) if isinstance(b, AIBlock)]
-        return blocks[-1].markdown.source if blocks else ""
+        return blocks[-1].shown_text if blocks else ""
 
 
 def press_keys(app: ChatBench, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
@@ -337,8 +337,9 @@ async def in_app(
         if drawn:
             block = list(app.query(AIBlock))[-1]
             note += (
-                f"; Markdown stream writes {block.stream_writes},"
-                f" Markdown children at the end {len(block.markdown.children)}"
+                f"; text writes {block.stream_writes}, drawing steps {block.text_view.steps},"
+                f" lines at the end {block.text_view.line_count},"
+                f" widgets on the screen {len(app.screen.query('*'))}"
             )
         return Result(name, app.tokens, seconds, exact, app.key_ms, note, app.presses)
 

@@ -13,6 +13,9 @@ chat tests build it, the event inspector never opened, the collector tuned as th
 tunes it. Printed every `--every` s: the process's RSS, events received, characters
 streamed, transcript items, and what the inspector keeps; then `esc` (cancel the run)
 and RSS a few seconds later, and `esc` again (leave the thread view) and RSS then.
+Meanwhile a thread presses f12 (a priority binding to a no-op action) every 50 ms,
+posting the key into the app's loop as a terminal's input thread does: each row says
+how long the keys of its period waited for their action (p50 / p99 / max, ms).
 
 Then RSS every second for `--after` s after leaving: the app gives memory back once the
 chat is gone (`tui/memory_release.py`: every generation collected, the frozen one too —
@@ -31,19 +34,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 import weakref
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests' helpers: the `tests` package
 
 from textual import events  # noqa: E402
+from textual.binding import Binding, BindingType  # noqa: E402
 
+from agent_tui.chat.assistant import ChatAssistant  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.local import EmbeddedAgentServer  # noqa: E402
 from agent_tui.tui.gc_tuning import tune_for_streaming  # noqa: E402
@@ -51,7 +60,6 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen  # noqa: E
 from benchkit import add_options, arm, check, until  # noqa: E402
 from tests.support.chat import (  # noqa: E402
     SIZE,
-    chat_app,
     chat_assistant,
     chat_thread,
     ended,
@@ -73,6 +81,44 @@ QUICK_AFTER_S = 6.0
 # the view was freed (72 -> 203 -> 200 MB). What stays: Python's arenas that the objects
 # outliving the chat keep from going back.
 GIVE_BACK = 0.15
+KEY_INTERVAL = 0.05  # seconds between two presses of the probe key
+
+
+class ProbedHarness(ShellHarness):
+    """The test harness with a probe key: f12 answers at once, wherever the focus is."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f12", "ping", "Ping", priority=True)]
+
+    def __init__(self, screen: ThreadViewScreen) -> None:
+        super().__init__(screen)
+        self.pressed: deque[float] = deque()
+        self.key_ms: list[float] = []
+
+    def action_ping(self) -> None:
+        if self.pressed:
+            self.key_ms.append((time.perf_counter() - self.pressed.popleft()) * 1000)
+
+    async def on_event(self, event: events.Event) -> None:
+        # A key that arrives while the app closes (no screen left) is for no one.
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return
+        await super().on_event(event)
+
+
+def press_keys(app: ProbedHarness, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
+    """Press f12 every KEY_INTERVAL from another thread, as a terminal's input thread does."""
+    while not stop.wait(KEY_INTERVAL):
+        app.pressed.append(time.perf_counter())
+        loop.call_soon_threadsafe(app.post_message, events.Key("f12", None))
+
+
+def key_figures(key_ms: list[float]) -> str:
+    """p50 / p99 / max of key waits, ms."""
+    if not key_ms:
+        return "no key answered"
+    ordered = sorted(key_ms)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered):5.0f} {p99:5.0f} {ordered[-1]:6.0f}"
 
 
 def rss_mb() -> float:
@@ -110,7 +156,12 @@ async def bench(url: str, args: argparse.Namespace) -> None:
     faults = FaultyStreams()
     faults.arm(Fault("endless", after_events=5))
     async with AgentServerClient(url, http_transport=faults) as faulty:
-        app, screen = chat_app(faulty, thread.thread_id, slow)
+        # As tests.support.chat.chat_app builds it, with the probe key.
+        screen = ThreadViewScreen(
+            faulty, thread.thread_id, chat=True, assistant=ChatAssistant.of(slow), status_interval=0
+        )
+        app = ProbedHarness(screen)
+        app.client = faulty
         view = weakref.ref(screen)
         del screen  # the app holds it while it shows
         async with app.run_test(size=SIZE):
@@ -119,7 +170,16 @@ async def bench(url: str, args: argparse.Namespace) -> None:
             print(f"before the run: {before}")
             if args.trace:
                 tracemalloc.start()
-            peak = await stream_then_esc(app, faults, args, before)
+            stop = threading.Event()
+            presser = threading.Thread(
+                target=press_keys, args=(app, asyncio.get_running_loop(), stop), daemon=True
+            )
+            presser.start()
+            try:
+                peak = await stream_then_esc(app, faults, args, before)
+            finally:
+                stop.set()
+                presser.join()
             await settle(SETTLE_S)
             cancelled = Memory.now()
             print(f"{SETTLE_S:g} s after the run ended: {cancelled}")
@@ -183,7 +243,7 @@ class Memory:
 
 
 async def stream_then_esc(
-    app: ShellHarness, faults: FaultyStreams, args: argparse.Namespace, before: Memory
+    app: ProbedHarness, faults: FaultyStreams, args: argparse.Namespace, before: Memory
 ) -> Memory:
     """Stream for `args.seconds` printing rows, then `esc`; memory at the last row."""
     pane = pane_of(app)
@@ -192,7 +252,11 @@ async def stream_then_esc(
     await until(lambda: faults.streams, "the run's stream", STEP_TIMEOUT, 0.05)
     stream = faults.streams[0]
     await until(stream.faulty.is_set, "the stream to begin", STEP_TIMEOUT, 0.05)
-    print("     s   RSS MB    events  MB streamed  items  widgets  inspector kept (dropped)")
+    print(
+        "     s   RSS MB    events  MB streamed  items  widgets  key p50   p99    max"
+        "  inspector kept (dropped)"
+    )
+    all_keys: list[float] = []
     started = last = time.monotonic()
     seen, peak = [stream.made_up], before
     while (now := time.monotonic()) - started < args.seconds:
@@ -206,11 +270,13 @@ async def stream_then_esc(
         print(
             f"{now - started:6.0f} {rss_mb():8.1f} {stream.made_up:9,}"
             f" {stream.made_up * 1000 / 1e6:12,.1f} {len(pane.model.items):6}"
-            f" {len(app.screen.query('*')):8}"
+            f" {len(app.screen.query('*')):8}   {key_figures(app.key_ms)}"
             f"  {len(inspector.records):,} ({inspector.dropped:,})"
             + (f"  traced {traced_mb():.0f} MB" if args.trace else ""),
             flush=True,
         )
+        all_keys += app.key_ms
+        app.key_ms = []
         check(
             seen[-1] > seen[-2],
             f"the stream stopped: {seen[-1]:,} events, as {args.every:g} s before",
@@ -218,6 +284,9 @@ async def stream_then_esc(
         check(peak.rss < args.limit, f"RSS {peak.rss:.0f} MB: over {args.limit:g} MB")
     check(len(seen) > 1, f"no row in {args.seconds:g} s")
     print(f"at the peak: {peak}")
+    print(
+        f"keys during the stream (p50 / p99 / max ms): {key_figures(all_keys)}, {len(all_keys)} keys"
+    )
     if args.trace:
         top_allocations()
     pressed = time.monotonic()

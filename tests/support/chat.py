@@ -135,12 +135,12 @@ def notices(pane: ChatPane) -> list[str]:
 
 
 def shown_ai_texts(pane: ChatPane) -> list[str | None]:
-    """The Markdown source of every AI block on screen (what the user reads)."""
+    """The text every AI block shows (what the user reads)."""
     texts: list[str | None] = []
     for item in pane.model.items:
         if isinstance(item, AIItem):
             block = pane.transcript.block(item.key)
-            texts.append(block.markdown.source if isinstance(block, AIBlock) else None)
+            texts.append(block.shown_text if isinstance(block, AIBlock) else None)
     return texts
 
 

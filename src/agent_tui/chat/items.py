@@ -6,7 +6,7 @@ are mutable: the model updates an item in place and reports `Appended`/`Updated`
 the same object, so a widget keyed by `item.key` can find its block.
 
 Texts here are raw server text: widgets must render them inertly (`sanitize.clean_text`,
-`widgets.text.server_text`, Markdown with `open_links=False`).
+`widgets.text.server_text`, Rich's Markdown of clean text with links that only ask).
 """
 
 from __future__ import annotations

@@ -8,10 +8,12 @@ from __future__ import annotations
 import logging
 
 import pytest
+from textual.app import App, ComposeResult
 
-from agent_tui.chat.items import AIItem
+from agent_tui.chat.items import Added, AIItem, Updated
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.chat.ai_block import AIBlock
+from agent_tui.tui.chat.transcript import TranscriptView
 from tests.support.chat import (
     SIZE,
     chat_app,
@@ -85,3 +87,32 @@ async def test_a_block_whose_update_raises_says_so_and_the_app_goes_on(
         shown = await _run_once(client, wait_for)
     assert "hello there" in shown
     assert any("Could not draw" in r.getMessage() for r in caplog.records)
+
+
+class TranscriptApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TranscriptView()
+
+
+async def test_a_drawn_block_whose_final_update_raises_says_so_and_the_app_goes_on(
+    wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The block is on screen when its final update comes (no reload draws it anew).
+    label = AIBlock._label
+
+    def label_until_complete(block: AIBlock) -> object:
+        if not block.item.streaming:
+            _raise()
+        return label(block)
+
+    monkeypatch.setattr(AIBlock, "_label", label_until_complete)
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        transcript = app.query_one(TranscriptView)
+        item = AIItem("m1", text="streaming")
+        transcript.apply([Added(item)])
+        await wait_for(pilot, lambda: "streaming" in screen_text(app), what="the message")
+        item.streaming = False
+        transcript.apply([Updated(item)])
+        await wait_for(pilot, lambda: FAILED in screen_text(app), what="the failure shown")
+        assert app.is_running

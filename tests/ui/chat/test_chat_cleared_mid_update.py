@@ -27,7 +27,7 @@ class TranscriptApp(App[None]):
         return self.query_one(TranscriptView)
 
 
-async def test_a_transcript_cleared_while_it_writes_out_tokens_does_not_end_the_app(
+async def test_a_transcript_cleared_while_it_draws_a_long_text_does_not_end_the_app(
     wait_for: WaitFor, caplog: pytest.LogCaptureFixture
 ) -> None:
     app = TranscriptApp()
@@ -36,26 +36,23 @@ async def test_a_transcript_cleared_while_it_writes_out_tokens_does_not_end_the_
         first, second = AIItem("m1", text="first"), AIItem("m2", text="second")
         transcript.apply([Added(first), Added(second)])
         await wait_for(pilot, lambda: "second" in screen_text(app), what="both messages")
-        [first_block, second_block] = app.query(AIBlock)
-        write_tokens = first_block.flush
-
-        async def write_while_the_thread_reloads() -> None:
-            # While tokens of the first message are written out, the run is cancelled
-            # and the thread reloaded: the transcript is cleared, the blocks removed.
-            await write_tokens()
-            # The reload: cleared, then the thread's messages (after the clear, always).
-            transcript.apply([Cleared(), Added(HumanItem("h1", "after the reload"))])
-            while second_block.children:  # noqa: ASYNC110 (removal runs in the blocks' tasks)
-                await asyncio.sleep(0)
-
-        first_block.flush = write_while_the_thread_reloads  # type: ignore[method-assign]
-        # Tokens of the first message; the second re-shown whole (written in the same batch).
-        first.text += " flood"
+        [first_block, _] = app.query(AIBlock)
+        # Tokens of the first message, a long text: drawn in steps, with the loop free
+        # in between; the second re-shown whole.
+        tokens = "".join(f"\n\nparagraph {n} of a long answer" for n in range(3_000))
+        first.text += tokens
         second.text = "second, re-shown"
-        transcript.apply([Appended(first, " flood"), Updated(second)])
+        transcript.apply([Appended(first, tokens), Updated(second)])
+        first_block.flush()
+        await asyncio.sleep(0)  # one step of the drawing, not all of it
+        assert not first_block.text_view.caught_up
+        # Meanwhile the run is cancelled and the thread reloaded: the transcript is
+        # cleared, the blocks removed while the first one is still drawing.
+        transcript.apply([Cleared(), Added(HumanItem("h1", "after the reload"))])
         await wait_for(pilot, lambda: "after the reload" in screen_text(app), what="the reload")
         await wait_for(pilot, lambda: len(app.query(AIBlock)) == 0, what="the blocks gone")
+        await pilot.pause(0.1)
         assert app.is_running and app.return_code is None
-        assert "first" not in screen_text(app)
+        assert "first" not in screen_text(app) and "paragraph" not in screen_text(app)
     # Not even a block that "could not be drawn": a removed block has nothing to draw.
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []

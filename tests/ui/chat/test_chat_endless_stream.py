@@ -56,7 +56,7 @@ async def test_an_endless_message_shows_its_head_and_latest_text_and_the_inspect
         # saying how much is left out and where the whole text is.
         await wait_for(
             pilot,
-            lambda: (block := live_block()) is not None and NOTE in block.markdown.source,
+            lambda: (block := live_block()) is not None and NOTE in block.shown_text,
             what="the note in the live message",
             workers=False,
         )
@@ -66,7 +66,7 @@ async def test_an_endless_message_shows_its_head_and_latest_text_and_the_inspect
         assert faults.streams[0].made_up >= 1_000
         block = live_block()
         assert block is not None
-        shown = block.markdown.source
+        shown = block.shown_text
         assert shown.startswith("chunk 0 of an answer that never ends")
         assert len(shown) < 200 + 2 * 1_000 + 400
         # The user reads it: the head, then the note.

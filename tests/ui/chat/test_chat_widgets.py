@@ -8,9 +8,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Button, Collapsible, Input, Markdown, Static
-from textual.widgets.markdown import MarkdownBlock
+from textual.widgets import Button, Collapsible, Input, Static
 
 from agent_tui.chat.items import (
     Added,
@@ -32,12 +30,7 @@ from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.chat.ai_block import AIBlock
 from agent_tui.tui.chat.blocks import ChatBlock
 from agent_tui.tui.chat.interrupt import InterruptBlock
-from agent_tui.tui.chat.streaming_markdown import (
-    FREEZE_AT,
-    KEEP_LIVE,
-    FrozenMarkdown,
-    StreamingMarkdown,
-)
+from agent_tui.tui.chat.markdown_text import MarkdownText, drawing_queue
 from agent_tui.tui.chat.transcript import TranscriptView
 from tests.support.screen import painted_control_codes, screen_text, toast_saying, toasts_shown
 from tests.support.waiting import WaitFor
@@ -84,26 +77,21 @@ async def stream(pilot: Pilot[None], app: TranscriptApp, item: AIItem, tokens: l
             await pilot.pause()
 
 
-def markdown_of(app: TranscriptApp, key: str) -> Markdown:
+def text_of(app: TranscriptApp, key: str) -> MarkdownText:
     block = app.transcript.block(key)
     assert isinstance(block, AIBlock)
-    return block.markdown
-
-
-def paragraphs(markdown: Widget) -> list[MarkdownBlock]:
-    """The paragraphs of a Markdown view (blocks; Textual exports no paragraph class)."""
-    return list(markdown.query("MarkdownParagraph").results(MarkdownBlock))
+    return block.text_view
 
 
 def source_of(app: TranscriptApp, key: str) -> str | None:
-    """The Markdown text of AI message `key`, once its block is on screen."""
+    """The Markdown text AI message `key` shows, once its block is on screen."""
     block = app.transcript.block(key)
     if not isinstance(block, AIBlock) or not block.is_mounted:
         return None
-    return block.markdown.source
+    return block.shown_text
 
 
-async def test_streamed_tokens_end_with_the_exact_text_in_one_markdown_written_in_batches(
+async def test_streamed_tokens_end_with_the_exact_text_in_one_text_widget_written_in_batches(
     wait_for: WaitFor,
 ) -> None:
     app = TranscriptApp()
@@ -114,7 +102,7 @@ async def test_streamed_tokens_end_with_the_exact_text_in_one_markdown_written_i
         await stream(pilot, app, ai, tokens)
         expected = "".join(tokens)
         await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
-        assert len(app.query(Markdown)) == 1
+        assert len(app.query(MarkdownText)) == 1
         assert 1 <= app.transcript.stream_writes <= 40  # 2,000 tokens, a few dozen writes
         await wait_for(pilot, lambda: "1999" in screen_text(app), what="the newest output")
 
@@ -149,7 +137,7 @@ async def test_the_final_text_replaces_the_streamed_one_and_tool_calls_show(
         shown = screen_text(app)
         assert "Deploying staging now." in shown
         assert 'deploy({"target":"staging","dry_run":false})' in shown
-        assert len(app.query(Markdown)) == 1
+        assert len(app.query(MarkdownText)) == 1
 
 
 async def test_an_answer_ends_one_line_below_its_text_and_the_next_block_follows(
@@ -254,7 +242,7 @@ async def test_hostile_server_text_shows_literally_and_acts_on_nothing(
         for static in app.query(Static):
             if static.region.area:
                 await pilot.click(static)
-        await pilot.click(markdown_of(app, "m1"))
+        await pilot.click(text_of(app, "m1"))
         await pilot.pause()
         assert app.is_running and app.opened == []
 
@@ -276,7 +264,7 @@ async def test_only_http_links_open_and_only_when_the_user_confirms(wait_for: Wa
         await pilot.pause()
 
         async def click_link(key: str) -> None:
-            await pilot.click(paragraphs(markdown_of(app, key))[0], offset=(1, 0))
+            await pilot.click(text_of(app, key), offset=(1, 0))  # on "link"
             await pilot.pause()
 
         for key in ["m0", "m1", "m2", "m3"]:
@@ -383,7 +371,14 @@ async def test_cleared_removes_every_block_and_streams_start_again(wait_for: Wai
         again = AIItem("m1", text="fresh", streaming=False)
         add(app, again)
         await wait_for(pilot, lambda: source_of(app, "m1") == "fresh")
-        assert len(app.query(Input)) == 0 and len(app.query(Markdown)) == 1
+        assert len(app.query(Input)) == 0 and len(app.query(MarkdownText)) == 1
+
+
+async def click_on_text(pilot: Pilot[None], words: str) -> None:
+    """Click where the screen shows `words` (on its first character)."""
+    rows = screen_text(pilot.app).splitlines()
+    y = next(y for y, row in enumerate(rows) if words in row)
+    await pilot.click(offset=(rows[y].index(words), y))
 
 
 async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
@@ -393,63 +388,104 @@ async def test_a_long_answer_keeps_few_widgets_and_still_shows_all_of_it(
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         ai = AIItem("m1", node="agent")
         add(app, ai)
+        await pilot.pause()
+        widgets = len(app.screen.query("*"))
         tokens = [f"p{n} " if n % 10 else f"\n\np{n} " for n in range(1500)]
-        tokens[705] = "see [the docs](https://example.com/docs) "
+        tokens[5] = "see [the docs](https://example.com/docs) "
         tokens[15] = HOSTILE + " "
         tokens[1495] = "and [the end](https://example.com/end) "
-        await stream(pilot, app, ai, tokens)
+        counts = []
+        for start in range(0, 1500, 100):
+            await stream(pilot, app, ai, tokens[start : start + 100])
+            counts.append(len(app.screen.query("*")))
         expected = clean_text("".join(tokens))
         await wait_for(pilot, lambda: source_of(app, "m1") == expected, what="all tokens")
-        markdown = markdown_of(app, "m1")
-        assert isinstance(markdown, StreamingMarkdown)
+        # 150 paragraphs, and the same widgets as for one: no widget per paragraph.
+        assert counts == [widgets] * len(counts)
         await wait_for(pilot, lambda: "p1490" in screen_text(app), what="the newest text")
-        # 150 paragraphs, but a few widgets: layout work stays bounded. (How many frozen
-        # groups depends on how the tokens were batched, i.e. on the machine's load.)
-        # The freeze runs after each append lands: the last one may still be on its way
-        # when the text is already on screen (seen under load), so wait for it.
-        await wait_for(
-            pilot,
-            lambda: len(markdown.query(MarkdownBlock)) <= FREEZE_AT,
-            what="the finished paragraphs frozen",
-        )
-        assert 1 <= markdown.frozen_count <= 150 // (FREEZE_AT - KEEP_LIVE) + 1
+
+        # A link at the end asks before opening.
+        await click_on_text(pilot, "the end")
+        await toast_saying(pilot, "Open https://example.com/end? Press o")
 
         app.transcript.scroll_home(animate=False)
-        # The first paragraphs are frozen: still on screen, from the frozen widget.
         await wait_for(pilot, lambda: "p1 p2 p3" in screen_text(app), what="the top")
         assert "[@click=app.quit]q[/]" in screen_text(app) and painted_control_codes(app) == []
-        frozen_text = "".join(f.source for f in markdown.query(FrozenMarkdown))
-        assert "see [the docs](https://example.com/docs)" in frozen_text
-
-        # A link in the live tail still asks before opening.
-        app.transcript.scroll_end(animate=False)
-        await pilot.pause()
-        link = next(p for p in paragraphs(markdown) if "the end" in str(p.content))
-        await pilot.click(link, offset=(str(link.content).index("the end") + 1, 0))
-        await toast_saying(pilot, "Press o")
+        await click_on_text(pilot, "the docs")  # drawn long ago: still a link
+        await toast_saying(pilot, "Open https://example.com/docs? Press o")
 
         ai.text = "Short final answer."
         ai.streaming = False
         app.transcript.apply([Updated(ai)])
         await wait_for(pilot, lambda: source_of(app, "m1") == "Short final answer.")
         await pilot.pause()
-        assert markdown.frozen_count == 0
-        assert len(paragraphs(markdown)) == 1
+        assert text_of(app, "m1").line_count == 1
+        assert "Short final answer." in screen_text(app) and "p1 p2" not in screen_text(app)
 
 
-async def test_a_long_message_loaded_whole_is_as_light_as_a_streamed_one(
+async def test_a_streamed_answer_draws_its_markdown(wait_for: WaitFor) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 60)) as pilot:
+        ai = AIItem("m1", node="agent")
+        add(app, ai)
+        answer = (
+            "## Plan\n\nFirst **build**, then `deploy`:\n\n- build the image\n- push it\n\n"
+            "1. staging\n2. production\n\n```python\ndef deploy(target):\n"
+            "    return target\n```\n\n> quoted advice\n\n| env | url |\n| --- | --- |\n"
+            "| staging | s.example |\n\nDone."
+        )
+        await stream(pilot, app, ai, [answer[i : i + 3] for i in range(0, len(answer), 3)])
+        await wait_for(pilot, lambda: source_of(app, "m1") == answer, what="all of it")
+        await pilot.pause()
+        rows = [row.strip(" ▊▍▌█▐") for row in screen_text(app).splitlines()]
+        shown = "\n".join(rows)
+        assert "Plan" in shown and "## Plan" not in shown  # a heading, not its marks
+        assert "First build, then deploy:" in shown  # no ** or ` marks
+        assert "• build the image" in shown and "• push it" in shown
+        assert "1 staging" in shown and "2 production" in shown
+        assert "def deploy(target):" in shown and "```" not in shown
+        assert "quoted advice" in shown and "> quoted" not in shown
+        assert "staging" in shown and "s.example" in shown and "| --- |" not in shown
+        assert rows.index("Done.") > rows.index("def deploy(target):")
+
+
+async def test_a_long_message_loaded_whole_shows_all_of_it_in_one_text_widget(
     wait_for: WaitFor,
 ) -> None:
     app = TranscriptApp()
     async with app.run_test(size=(100, 30)) as pilot:
-        text = "\n\n".join(f"paragraph {n} of the loaded answer" for n in range(200))
+        text = "\n\n".join(f"paragraph {n} of the loaded answer" for n in range(2_000))
         add(app, AIItem("m1", text=text, streaming=False))
-        await wait_for(pilot, lambda: "paragraph 199" in screen_text(app), what="the end")
-        markdown = markdown_of(app, "m1")
-        assert isinstance(markdown, StreamingMarkdown) and markdown.source == text
-        assert markdown.frozen_count == 1 and len(markdown.query(MarkdownBlock)) == KEEP_LIVE
+        await wait_for(pilot, lambda: "paragraph 1999" in screen_text(app), what="the end")
+        view = text_of(app, "m1")
+        assert view.text == text and view.line_count == 2 * 2_000 - 1
+        assert view.steps > 1  # drawn in steps, the loop free between them
+        assert len(app.query(MarkdownText)) == 1 and not view.children
         app.transcript.scroll_home(animate=False)
         await wait_for(pilot, lambda: "paragraph 0 of" in screen_text(app), what="the top")
+
+
+async def test_a_long_history_loaded_at_once_is_drawn_in_turns_and_shows_every_message(
+    wait_for: WaitFor,
+) -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        items = [
+            AIItem(f"m{m}", text="\n\n".join(f"m{m} p{n} says hello" for n in range(100)))
+            for m in range(20)
+        ]
+        add(app, *(item for item in items))
+        queue = drawing_queue(app)
+        await wait_for(
+            pilot,
+            lambda: [source_of(app, item.key) for item in items] == [item.text for item in items],
+            what="every message drawn",
+        )
+        # 2,000 paragraphs: never drawn in one go (each turn of the loop draws a few ms).
+        assert queue.turns > 10
+        await wait_for(pilot, lambda: "m19 p99" in screen_text(app), what="the last message")
+        app.transcript.scroll_home(animate=False)
+        await wait_for(pilot, lambda: "m0 p0 says hello" in screen_text(app), what="the top")
 
 
 def test_transcript_with_one_block_of_each_kind_snapshot(snap_compare: Callable[..., bool]) -> None:

@@ -2,9 +2,10 @@
 a node, the graph or agent-tui itself said during a run.
 
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
-for JSON, plain text for titles (never markup), and Markdown only with links disabled
-(`TranscriptView` decides which links may open). The AI block and the interrupt block
-live in their own modules; `chat_transcript.block_for` picks the block of an item.
+for JSON, plain text for titles (never markup), and Rich's Markdown of clean text whose
+links only ask (`TranscriptView` decides which links may open). The AI block and the
+interrupt block live in their own modules; `transcript.block_for` picks the block of an
+item.
 
 A block that cannot be drawn (its `compose_item` or an update raises) is the last line
 of defence against what a run can hold: it shows, in its place, that this one item
@@ -17,6 +18,7 @@ import logging
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.compose import compose
 from textual.containers import Vertical
@@ -211,8 +213,16 @@ class NodeUpdateBlock(ChatBlock):
         # Collapsible parses a str title as markup (escaping is no defence: `[link=…]`
         # inside a list breaks it, a backslash before `[` is doubled); Text it keeps.
         title = server_text(self.title)
-        with Collapsible(title=title, collapsed=True):  # type: ignore[arg-type]
-            yield Static(json_syntax(self.item.update), classes="node-update")
+        yield Collapsible(title=title, collapsed=True)  # type: ignore[arg-type]
+
+    @on(Collapsible.Expanded)
+    def _show_update(self, event: Collapsible.Expanded) -> None:
+        # The JSON is built and laid out once opened: an update holds whole messages (a
+        # long answer's is hundreds of KB: ~0.3 s to highlight and measure), and most
+        # stay closed.
+        contents = event.collapsible.query_one(Collapsible.Contents)
+        if not contents.children:
+            contents.mount(Static(json_syntax(self.item.update), classes="node-update"))
 
 
 class CustomBlock(ChatBlock):

@@ -13,8 +13,10 @@ the hot path, kept to those calls.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
@@ -48,6 +50,9 @@ if TYPE_CHECKING:
     from agent_tui.tui.chat.graph_input import GraphInputs, InputError
     from agent_tui.tui.chat.prompt import PromptArea
     from agent_tui.tui.chat.transcript import TranscriptView
+
+
+SLICE_SECONDS = 0.008  # events handled in one go, at most, before the loop is let go
 
 
 class GivesBack(Protocol):
@@ -255,7 +260,13 @@ class ChatRun:
         # Closed here, whatever a step raises: left to asyncio, the chain of the
         # session's generators would be closed side by side at shutdown.
         async with contextlib.aclosing(steps):
+            sliced = time.perf_counter()
             async for event, changes in steps:
+                if time.perf_counter() - sliced > SLICE_SECONDS:
+                    # Events already read (a replay, a fast model: a read holds dozens)
+                    # come without a pause: keys and drawing get the loop in between.
+                    await asyncio.sleep(0)
+                    sliced = time.perf_counter()
                 if changes:
                     transcript.apply(changes)
                 if isinstance(event, Received):

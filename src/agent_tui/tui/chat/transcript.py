@@ -2,16 +2,17 @@
 
 `TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only
 mark their block dirty), so a run streaming thousands of tokens a second costs a few
-Markdown writes a second, not one per token: dirty AI blocks are flushed at most
-`FLUSHES_PER_SECOND` times a second.
+text writes a second, not one per token: dirty AI blocks are flushed at most
+`FLUSHES_PER_SECOND` times a second, and each flush draws only what changed
+(`markdown_text.py`).
 
 Following: the view is anchored to its end (Textual's `anchor()`) so new output stays
 in sight. When the user scrolls up the anchor is released and new output shows a
 "new output below" marker instead of moving the view; `end` (or a click on the
 marker) scrolls to the end and follows again.
 
-Links inside AI Markdown never open by themselves (`open_links=False`): only http(s)
-links, and only after the user confirms with `o`.
+Links inside AI Markdown never open by themselves: a click asks, and only http(s)
+links open, only after the user confirms with `o`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from agent_tui.chat.items import (
     Added,
@@ -58,9 +59,10 @@ from agent_tui.tui.chat.blocks import (
 )
 from agent_tui.tui.chat.handoff_block import HandoffBlock
 from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.memory_release import release_when_gone
 
-FLUSHES_PER_SECOND = 20
+FLUSHES_PER_SECOND = 10
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
 
@@ -216,15 +218,17 @@ class TranscriptView(VerticalScroll, can_focus=True):
         else:
             self.mount(block)
 
-    async def _flush(self) -> None:
+    def _flush(self) -> None:
+        # Cheap: each block hands its text to its `MarkdownText`, which draws only what
+        # changed, in steps of its own (nothing here waits for the drawing).
         self._flush_timer = None
         dirty, self._dirty = self._dirty, {}
         resync, self._resync = self._resync, set()
         for key, block in dirty.items():
             if self._blocks.get(key) is not block:
-                continue  # cleared while an earlier block was written (a thread reload)
+                continue  # cleared meanwhile (a thread reload)
             if block.is_mounted:
-                await (block.sync_item() if key in resync else block.flush())
+                block.sync_item() if key in resync else block.flush()
             else:
                 self._dirty[key] = block  # not mounted yet: next time
                 if key in resync:
@@ -265,7 +269,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     @property
     def stream_writes(self) -> int:
-        """Markdown stream writes so far, over all AI blocks (tokens are batched)."""
+        """Text writes so far, over all AI blocks (tokens are batched)."""
         return sum(b.stream_writes for b in self._blocks.values() if isinstance(b, AIBlock))
 
     # -- following ----------------------------------------------------------------
@@ -296,8 +300,8 @@ class TranscriptView(VerticalScroll, can_focus=True):
 
     # -- links ----------------------------------------------------------------------
 
-    @on(Markdown.LinkClicked)
-    def _link_clicked(self, event: Markdown.LinkClicked) -> None:
+    @on(MarkdownText.LinkClicked)
+    def _link_clicked(self, event: MarkdownText.LinkClicked) -> None:
         event.stop()
         href = clean_text(event.href)
         if not is_openable_link(href):

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.functional.cli.test_odd_bodies import ARGV, run_cli, with_server
+# `dataset`: the module's dataset the experiments run (an autouse fixture, brought in).
+from tests.functional.cli.test_odd_bodies import ARGV, dataset, run_cli, with_server  # noqa: F401
 from tests.support.fake_api import IDLE_THREAD, good_answer, run_stream, sse
 from tests.support.fixed_servers import THREAD_ID
 from tests.support.hostile_text import terminal_controls
@@ -73,6 +74,9 @@ _KEPT = (
     *("status", "type", "schedule", "namespace", "source", "format", "version"),
     # The upload URL a deploy PUTs to, the path it names back and the headers it sends.
     *("upload_url", "object_path", "Content-Type"),
+    # How an assistant is named on the command line: by its name, or as its graph's
+    # default (the one the system made).
+    *("name", "created_by"),
 )
 
 

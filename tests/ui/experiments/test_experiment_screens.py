@@ -5,7 +5,6 @@ with its examples."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from pathlib import Path
 
@@ -65,15 +64,13 @@ async def test_an_experiment_listed_and_opened_side_by_side(
         assert experiment_id in shown and "cities" in shown and "exact" in shown
         assert f"{name} v1 2/3 67%, {name} v2 2/3 67%" in shown
 
-        started = time.perf_counter()
+        # How fast it opens is the benchmark's (benchmarks/experiments.py), not a test's.
         await pilot.press("enter")
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, ExperimentResultsScreen),
             what="the results screen",
         )
-        opened = time.perf_counter() - started
-        assert opened < 2.0  # generous for a loaded machine; the target is 200 ms
         shown = screen_text(app)
         assert "dataset cities · 4 examples · evaluator exact" in shown
         assert f"{name} v1  2/3 67%" in shown and f"{name} v2  2/3 67%" in shown

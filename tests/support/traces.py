@@ -3,16 +3,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TypeVar
 
 import httpx
 import langsmith
 
+from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector
 from agent_tui.traces.query import TracedRun, TraceSummary, get_run, list_traces
 from agent_tui.traces.store import TraceStore
+from tests.support.openai_standin import OpenAIStandIn
+
+TRACED_CONFIG = Path(__file__).resolve().parents[1] / "graphs" / "traced" / "langgraph.json"
+"""The traced test graphs (a `ChatOpenAI` agent against the OpenAI stand-in)."""
 
 T = TypeVar("T")
 
@@ -83,3 +90,24 @@ def stored_bytes(collector: TraceCollector) -> bytes:
     """Every byte of the store's files (the database and its write-ahead log)."""
     folder = collector.store.path.parent
     return b"".join(p.read_bytes() for p in sorted(folder.glob("traces.sqlite3*")))
+
+
+@contextlib.contextmanager
+def traced_agent_server(collector: TraceCollector, data_dir: Path) -> Iterator[str]:
+    """The traced graphs' server (its URL), tracing to ``collector``, its model the
+    OpenAI stand-in."""
+    standin = OpenAIStandIn()
+    standin.start()
+    try:
+        env = {
+            **collector.tracing_environment(),
+            "OPENAI_BASE_URL": standin.url,
+            "OPENAI_API_KEY": "sk-standin-0123456789abcdef",
+        }
+        server = EmbeddedAgentServer(
+            TRACED_CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
+        )
+        with server:
+            yield server.url
+    finally:
+        standin.stop()

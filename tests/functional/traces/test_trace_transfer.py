@@ -11,34 +11,21 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector, default_folder
 from agent_tui.traces.calls import list_calls
 from tests.support.cli import cli
-from tests.support.openai_standin import OpenAIStandIn
-from tests.support.traces import finished_trace, run_weather_agent
-
-CONFIG = Path(__file__).resolve().parents[2] / "graphs" / "traced" / "langgraph.json"
+from tests.support.traces import finished_trace, run_weather_agent, traced_agent_server
 
 
 @pytest.fixture(scope="module")
 def traced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, TraceCollector]]:
     """A server tracing to a collector on the default store (the one export reads)."""
-    standin = OpenAIStandIn()
-    standin.start()
     data_dir = tmp_path_factory.mktemp("traced-server")
-    with TraceCollector(default_folder()) as collector:
-        env = {
-            **collector.tracing_environment(),
-            "OPENAI_BASE_URL": standin.url,
-            "OPENAI_API_KEY": "sk-standin-0123456789abcdef",
-        }
-        server = EmbeddedAgentServer(
-            CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
-        )
-        with server:
-            yield server.url, collector
-    standin.stop()
+    with (
+        TraceCollector(default_folder()) as collector,
+        traced_agent_server(collector, data_dir) as url,
+    ):
+        yield url, collector
 
 
 async def test_traces_travel_with_the_thread(

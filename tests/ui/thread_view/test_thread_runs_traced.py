@@ -5,25 +5,20 @@ says plainly that a run is not traced here otherwise."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from textual.widgets import DataTable
 
-from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector, default_folder
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
-from tests.support.openai_standin import OpenAIStandIn
-from tests.support.traces import finished_trace, run_weather_agent
+from tests.support.traces import finished_trace, run_weather_agent, traced_agent_server
 from tests.support.waiting import WaitFor
-
-CONFIG = Path(__file__).resolve().parents[2] / "graphs" / "traced" / "langgraph.json"
 
 
 async def runs_of(
@@ -45,21 +40,12 @@ async def runs_of(
 @pytest.fixture(scope="module")
 def traced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, TraceCollector]]:
     """A server tracing to a collector on this machine's store (the one the app reads)."""
-    standin = OpenAIStandIn()
-    standin.start()
     data_dir = tmp_path_factory.mktemp("traced-server")
-    with TraceCollector(default_folder()) as collector:
-        env = {
-            **collector.tracing_environment(),
-            "OPENAI_BASE_URL": standin.url,
-            "OPENAI_API_KEY": "sk-standin-0123456789abcdef",
-        }
-        server = EmbeddedAgentServer(
-            CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
-        )
-        with server:
-            yield server.url, collector
-    standin.stop()
+    with (
+        TraceCollector(default_folder()) as collector,
+        traced_agent_server(collector, data_dir) as url,
+    ):
+        yield url, collector
 
 
 async def test_a_traced_runs_calls_and_tokens_are_listed(

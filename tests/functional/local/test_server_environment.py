@@ -40,7 +40,7 @@ CALLER = {
 WITHHELD = ["AGENT_TUI_CONTROL_PLANE_KEY", "LANGSMITH_API_KEY", "PROD_SERVER_API_KEY"]
 PASSED = {"OPENAI_API_KEY": "sk-provider", "LC_ALL": "C.UTF-8", "no_proxy": "internal.example"}
 PROJECT_ENV = {"PROJECT_SETTING": "from langgraph.json"}
-NAMES = [*CALLER, *PROJECT_ENV, "PATH", "HOME", "DEPLOY_SECRET"]
+NAMES = [*CALLER, *PROJECT_ENV, "PATH", "HOME", "DEPLOY_SECRET", "LANGSMITH_ENDPOINT"]
 
 
 @pytest.fixture
@@ -66,7 +66,16 @@ def _read_env(url: str) -> dict[str, str | None]:
 
 
 def _assert_allow_listed(values: dict[str, str | None], secrets: dict[str, str]) -> None:
-    assert {name: values[name] for name in WITHHELD} == dict.fromkeys(WITHHELD)
+    kept_home = [name for name in WITHHELD if name != "LANGSMITH_API_KEY"]
+    assert {name: values[name] for name in kept_home} == dict.fromkeys(kept_home)
+    # A server agent-tui starts may hold a key, but only its local trace collector's,
+    # with that collector's loopback URL; never the key agent-tui itself connects with.
+    # (Compared, not printed: the collector's key stays out of the test's output.)
+    traced_key = values["LANGSMITH_API_KEY"]
+    assert traced_key != CALLER["LANGSMITH_API_KEY"], "agent-tui's own LangSmith key leaked"
+    if traced_key is not None:
+        endpoint = values["LANGSMITH_ENDPOINT"] or ""
+        assert endpoint.startswith("http://127.0.0.1:"), endpoint
     assert values["SOME_SHELL_SETTING"] is None
     assert {name: values[name] for name in PASSED} == PASSED
     assert values["PROJECT_SETTING"] == "from langgraph.json"

@@ -81,7 +81,7 @@ def toast_widgets(app: App[Any], words: str) -> list[Widget]:
     return [toast for toast in app.screen.query("Toast") if words in str(toast.render())]
 
 
-async def toast_saying(pilot: Pilot[Any], words: str, *, timeout: float = 30.0) -> str:
+async def toast_saying(pilot: Pilot[Any], words: str, *, timeout: float = 60.0) -> str:
     """Wait until a notification on the screen says `words`, and return all it says.
 
     Checked while the app keeps running, without waiting for its workers: a toast is on
@@ -102,7 +102,7 @@ async def toast_saying(pilot: Pilot[Any], words: str, *, timeout: float = 30.0) 
     return said[0]
 
 
-async def toasts_shown(pilot: Pilot[Any], count: int, *, timeout: float = 30.0) -> list[str]:
+async def toasts_shown(pilot: Pilot[Any], count: int, *, timeout: float = 60.0) -> list[str]:
     """Wait until at least `count` notifications are on the screen; what they all say."""
     await wait_for(
         pilot,

@@ -25,7 +25,7 @@ class WaitFor(Protocol):
         pilot: Pilot[Any],
         condition: Callable[[], bool],
         *,
-        timeout: float = 30.0,
+        timeout: float = 60.0,
         what: str = "condition",
         workers: bool = True,
     ) -> None: ...
@@ -35,7 +35,7 @@ async def wait_for(
     pilot: Pilot[Any],
     condition: Callable[[], bool],
     *,
-    timeout: float = 30.0,
+    timeout: float = 60.0,
     what: str = "condition",
     workers: bool = True,
 ) -> None:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
+
+from textual.widgets import Static
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Assistant
@@ -60,12 +63,21 @@ async def test_a_dropped_connection_rejoins_and_the_transcript_equals_the_final_
             await wait_for(
                 pilot, lambda: len("".join(ai_texts(pane))) > 30, what="tokens", workers=False
             )
-            assert proxy.drop_all() >= 1
+            # Every state line drawn, as it is drawn: "reconnecting…" can come and go
+            # between two looks under load.
             lines: list[str] = []
+            state = pane.query_one("#chat-state", Static)
+            draw = state.update
+
+            def drawn(content: Any = "", **options: Any) -> None:
+                lines.append(str(content))
+                draw(content, **options)
+
+            state.update = drawn  # type: ignore[method-assign]
+            assert proxy.drop_all() >= 1
             said: list[str] = []  # the toasts, looked at while they are shown
 
             def finished() -> bool:
-                lines.append(state_line(pane))
                 said.extend(toasts(app))
                 return ended(pane)
 

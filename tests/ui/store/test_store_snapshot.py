@@ -12,6 +12,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.store.browser import StoreScreen
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import settled, steady_cursors
+from tests.support.waiting import wait_for
 
 NAMESPACES = [
     ["users", "u1", "memories"],
@@ -78,6 +79,9 @@ def after(*keys: str) -> Callable[[Any], Any]:
         await settled(pilot)
         await pilot.press(*keys)
         await settled(pilot)
+        # The screen the keys open focuses its field when mounted: under load that came
+        # after the picture, which then had no text cursor.
+        await wait_for(pilot, lambda: pilot.app.focused is not None, what="a focused field")
         steady_cursors(pilot.app)
 
     return run_before

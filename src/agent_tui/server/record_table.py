@@ -22,6 +22,8 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from agent_tui.server import loop_sqlite
+from agent_tui.server.loop_sqlite import LoopConnection
 from agent_tui.server.names import DATA_FOLDER
 
 DATABASE = os.path.join(DATA_FOLDER, "records.db")
@@ -34,21 +36,12 @@ CUT = "DELETE FROM records WHERE file = ? AND key = ? AND position >= ?"
 FULL_EVERY = 200
 
 
-class Connection(sqlite3.Connection):
-    """Writes on the event loop on purpose: the methods as they were before langgraph-api's
-    blocking-call guard wraps them (it starts with the queue, after this import)."""
-
-    execute = sqlite3.Connection.execute
-    executemany = sqlite3.Connection.executemany
-    commit = sqlite3.Connection.commit
-    rollback = sqlite3.Connection.rollback
+Connection = LoopConnection
+"""Writes on the event loop on purpose (`loop_sqlite`)."""
 
 
 def connect(path: str = DATABASE) -> Connection:
-    conn = sqlite3.connect(path, factory=Connection, check_same_thread=False)
-    assert isinstance(conn, Connection)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    conn = loop_sqlite.connect(path)
     conn.execute(SCHEMA)  # sqlite3 opens no transaction for it: nothing to commit
     return conn
 

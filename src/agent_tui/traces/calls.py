@@ -14,7 +14,7 @@ from agent_tui.traces.store import TraceStore
 
 _COLUMNS = (
     "id, trace_id, parent_run_id, run_type, name, node, checkpoint_ns, thread_id,"
-    " graph_run_id, model, start_time, end_time, first_token, input_tokens,"
+    " graph_run_id, model, provider, start_time, end_time, first_token, input_tokens,"
     " output_tokens, finish_reason, failed"
 )
 
@@ -33,6 +33,7 @@ class CallSummary:
     thread_id: str | None
     graph_run_id: str | None
     model: str | None
+    provider: str | None
     start_time: datetime | None
     end_time: datetime | None
     first_token_time: datetime | None
@@ -88,7 +89,7 @@ def list_calls(
 def _call(row: tuple[Any, ...]) -> CallSummary:
     (
         run_id, trace_id, parent_run_id, run_type, name, node, checkpoint_ns, thread_id,
-        graph_run_id, model, start_time, end_time, first_token, input_tokens,
+        graph_run_id, model, provider, start_time, end_time, first_token, input_tokens,
         output_tokens, finish_reason, failed,
     ) = row  # fmt: skip
     parse = run_fields.parse_time
@@ -103,6 +104,7 @@ def _call(row: tuple[Any, ...]) -> CallSummary:
         thread_id=thread_id,
         graph_run_id=graph_run_id,
         model=model,
+        provider=provider,
         start_time=parse(start_time),
         end_time=parse(end_time),
         first_token_time=parse(first_token),

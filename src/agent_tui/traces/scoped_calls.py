@@ -1,7 +1,8 @@
 """The calls a thread view's Calls tab lists: those of one agent-server run (the selected
 checkpoint's), or of the whole thread when the checkpoint has no run (a person's
 ``update`` or ``fork``), with their totals. Columns only (`calls.list_calls`): fast on
-thousands of calls. Blocking: the UI calls `read_scoped_calls` from a thread."""
+thousands of calls; one call whole is `read_call`. Blocking: the UI calls both from a
+thread."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from agent_tui.traces import run_fields
 from agent_tui.traces.calls import CallSummary, list_calls
-from agent_tui.traces.query import StoreUnreadable, open_for_reading
+from agent_tui.traces.query import StoreUnreadable, TracedRun, get_run, open_for_reading
 from agent_tui.traces.store import TraceStore
 from agent_tui.traces.totals import ModelPrice, RunTotals, run_totals
 
@@ -56,6 +57,23 @@ def read_scoped_calls(
         raise NoTraceStore("nothing has been traced on this machine yet")
     try:
         return scoped_calls(store, thread_id, run_id, prices=prices)
+    except sqlite3.Error as error:
+        raise NoTraceStore(f"cannot read the trace store: {error}") from None
+    finally:
+        store.close()
+
+
+def read_call(call_id: str, *, store_path: Path | None = None) -> TracedRun | None:
+    """One call whole (its body: messages, parameters, answer), with the runs under it;
+    None when the store no longer has it (pruned). `NoTraceStore` when there is none."""
+    try:
+        store = open_for_reading(store_path)
+    except StoreUnreadable as error:
+        raise NoTraceStore(str(error)) from None
+    if store is None:
+        raise NoTraceStore("nothing has been traced on this machine yet")
+    try:
+        return get_run(store, call_id)
     except sqlite3.Error as error:
         raise NoTraceStore(f"cannot read the trace store: {error}") from None
     finally:

@@ -61,9 +61,12 @@ def list_calls(
     thread_id: str | None = None,
     run_id: str | None = None,
     run_types: tuple[str, ...] = ("llm", "tool"),
+    limit: int | None = None,
 ) -> list[CallSummary]:
     """The calls of a thread's traces, or of one trace (``run_id``: its id or the agent
-    server's run id), oldest first and in order within each trace."""
+    server's run id), oldest first and in order within each trace; the first ``limit``
+    of them when given (a list's first screenful, before the rest)."""
+    cap = "" if limit is None else f" LIMIT {int(limit)}"
     if (thread_id is None) == (run_id is None):
         raise ValueError("give a thread id or a run id")
     marks = ",".join("?" * len(run_types))
@@ -73,14 +76,14 @@ def list_calls(
         if thread_id is not None:
             rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE thread_id = ? AND run_type IN ({marks})"
-                " ORDER BY dotted_order",
+                f" ORDER BY dotted_order{cap}",
                 (thread_id, *run_types),
             ).fetchall()
         else:
             rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE trace_id IN (SELECT trace_id FROM runs"
                 " WHERE id = ? OR graph_run_id = ? OR trace_id = ? LIMIT 1)"
-                f" AND run_type IN ({marks}) ORDER BY dotted_order",
+                f" AND run_type IN ({marks}) ORDER BY dotted_order{cap}",
                 (run_id, run_id, run_id, *run_types),
             ).fetchall()
     return [_call(row) for row in rows]

@@ -28,7 +28,10 @@ class ScopedCalls:
     run_id: str | None
     """The agent server's run whose calls these are; None: the whole thread's."""
     calls: list[CallSummary]
-    totals: RunTotals
+    totals: RunTotals | None
+    """None when only the first calls were read (``complete`` is False)."""
+    complete: bool
+    """Every call is in ``calls`` (else only the first: see `read_scoped_calls`)."""
     thread_traced: bool
     """The store holds some trace of the thread (of this run or another)."""
     run_traced: bool
@@ -46,9 +49,12 @@ def read_scoped_calls(
     *,
     prices: Mapping[str, ModelPrice] | None = None,
     store_path: Path | None = None,
+    first: int | None = None,
 ) -> ScopedCalls:
     """The calls of ``run_id`` (None: of the whole thread) from the store at
-    ``store_path`` (default: the user's). `NoTraceStore` when there is none."""
+    ``store_path`` (default: the user's), with their totals; with ``first``, only that
+    many calls and no totals (a screenful at once, the rest after). `NoTraceStore` when
+    there is no store."""
     try:
         store = open_for_reading(store_path)
     except StoreUnreadable as error:
@@ -56,7 +62,7 @@ def read_scoped_calls(
     if store is None:
         raise NoTraceStore("nothing has been traced on this machine yet")
     try:
-        return scoped_calls(store, thread_id, run_id, prices=prices)
+        return scoped_calls(store, thread_id, run_id, prices=prices, first=first)
     except sqlite3.Error as error:
         raise NoTraceStore(f"cannot read the trace store: {error}") from None
     finally:
@@ -86,26 +92,31 @@ def scoped_calls(
     run_id: str | None,
     *,
     prices: Mapping[str, ModelPrice] | None = None,
+    first: int | None = None,
 ) -> ScopedCalls:
     """`read_scoped_calls` on an open store."""
     roots = _root_times(store, thread_id)
     if run_id is not None:
-        calls = list_calls(store, run_id=run_id)
-        wall = roots.get(run_id, (None, None))
-        totals = run_totals(calls, wall=wall, prices=prices)
+        calls = list_calls(store, run_id=run_id, limit=first)
         traced = run_id in roots or bool(calls)
     else:
-        calls = list_calls(store, thread_id=thread_id)
+        calls = list_calls(store, thread_id=thread_id, limit=first)
+        traced = bool(roots) or bool(calls)
+    complete = first is None
+    totals: RunTotals | None = None
+    if complete and run_id is not None:
+        totals = run_totals(calls, wall=roots.get(run_id, (None, None)), prices=prices)
+    elif complete:
         totals = run_totals(calls, prices=prices)
         walls = [(end - start).total_seconds() for start, end in roots.values() if start and end]
         if walls:
             totals = dataclasses.replace(totals, wall_seconds=sum(walls))
-        traced = bool(roots) or bool(calls)
     return ScopedCalls(
         thread_id=thread_id,
         run_id=run_id,
         calls=calls,
         totals=totals,
+        complete=complete,
         thread_traced=bool(roots) or bool(calls),
         run_traced=traced,
     )

@@ -23,7 +23,7 @@ from agent_tui.traces.scoped_calls import NoTraceStore, ScopedCalls, read_call, 
 from agent_tui.traces.totals import configured_prices
 from agent_tui.traces.untraced import why_no_traces
 from agent_tui.tui.modals.call_detail import CallDetailScreen
-from agent_tui.tui.screens.thread_view.calls_view import CallsView
+from agent_tui.tui.screens.thread_view.calls_view import FIRST, CallsView
 from agent_tui.tui.screens.thread_view.workers import start
 
 if TYPE_CHECKING:
@@ -45,7 +45,9 @@ def scope_line(thread_id: str, row: HistoryRow | None) -> Text:
     return Text(f"Calls of the whole thread: step {step} was written by no run ({source})")
 
 
-def _read(thread_id: str, run_id: str | None) -> ScopedCalls:
+def _read(thread_id: str, run_id: str | None, first: int | None = None) -> ScopedCalls:
+    if first is not None:
+        return read_scoped_calls(thread_id, run_id, first=first)
     return read_scoped_calls(thread_id, run_id, prices=configured_prices())
 
 
@@ -72,7 +74,9 @@ class CallsTab:
     def tab_shown(self, row: HistoryRow | None) -> None:
         """The tab came into view (mounted): read the calls afresh (a run grows)."""
         self.refresh(row, again=True)
-        self.view.table.focus()
+        # Once painted: a focus change redraws the footer's keys, which held back the
+        # first frame of the tab.
+        self.view.call_after_refresh(self.view.table.focus)
 
     def row_shown(self, row: HistoryRow | None) -> None:
         """Another checkpoint is selected: its run's calls, if the tab is in view."""
@@ -95,7 +99,9 @@ class CallsTab:
     async def _load(self, run_id: str | None, scope: Text) -> None:
         tracing = self.screen.agent_app.server_tracing
         try:
-            scoped = await asyncio.to_thread(_read, self.thread_id, run_id)
+            # The first screenful at once, then the rest and the totals (5,000 calls read
+            # whole took most of the tab's opening).
+            scoped = await asyncio.to_thread(_read, self.thread_id, run_id, FIRST)
         except NoTraceStore as error:
             self.view.show_absent(scope, f"No traces here: {error}.\n\n{why_no_traces(tracing)}")
             return
@@ -103,12 +109,19 @@ class CallsTab:
             self.view.show_absent(scope, why_no_traces(tracing))
             return
         if run_id is not None and not scoped.run_traced:
-            scoped = await asyncio.to_thread(_read, self.thread_id, None)
             scope = Text(
                 f"Run {short_thread_id(run_id)} has no trace here (it ran before tracing was"
                 " on, or was pruned): the whole thread's calls"
             )
+            run_id = None
+            scoped = await asyncio.to_thread(_read, self.thread_id, None, FIRST)
         self.view.show(scoped, scope)
+        # The rest once the first rows are on screen: read beside the painting, it held
+        # the interpreter lock the painting needed, and the first rows came late.
+        painted = asyncio.Event()
+        self.view.call_after_refresh(painted.set)
+        await painted.wait()
+        self.view.show_all(await asyncio.to_thread(_read, self.thread_id, run_id))
 
     def open(self, call: CallSummary) -> None:
         """`enter` on a call: the call whole."""

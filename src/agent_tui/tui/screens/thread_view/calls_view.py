@@ -26,7 +26,8 @@ from agent_tui.tui.widgets.resource_table import Column, ResourceTable, status_t
 from agent_tui.tui.widgets.text import server_text
 
 KIND_STYLES = {"llm": "magenta", "tool": "cyan"}
-PAGE = 200  # calls put in the table at a time (all of them are read: the totals need them)
+FIRST = 80  # calls shown first: a screenful of the tallest terminal, before the rest are read
+PAGE = 200  # calls put in the table at a time after that (as the cursor nears the end)
 
 
 def subgraph_of(call: CallSummary) -> str:
@@ -120,18 +121,33 @@ class CallsView(Vertical):
         self.totals_line.update(Text("reading the trace store…", style="dim"))
 
     def show(self, scoped: ScopedCalls, scope: Text) -> None:
-        """The calls of `scoped`, under the line `scope` (whose calls they are)."""
+        """The calls of `scoped`, under the line `scope` (whose calls they are): all of
+        them, or the first (`complete` False) until `show_all` brings the rest."""
         self.shown = scoped
         self.absent.display = False
         self.table.display = self.totals_line.display = True
         self.scope_line.update(scope)
         # A page first, the rest as the cursor nears the end (`NeedMore`): rendering the
         # cells of 5,000 calls up front held back the first screenful.
-        self.table.set_rows(scoped.calls[:PAGE], has_more=len(scoped.calls) > PAGE)
-        if scoped.calls:
+        more = len(scoped.calls) > FIRST or not scoped.complete
+        self.table.set_rows(scoped.calls[:FIRST], has_more=more)
+        self._show_totals(scoped)
+
+    def show_all(self, scoped: ScopedCalls) -> None:
+        """Every call of what `show` showed the first of, and their totals."""
+        self.shown = scoped
+        loaded = self.table.loaded_count
+        rest = scoped.calls[loaded : loaded + PAGE]
+        self.table.append_rows(rest, has_more=loaded + PAGE < len(scoped.calls))
+        self._show_totals(scoped)
+
+    def _show_totals(self, scoped: ScopedCalls) -> None:
+        if scoped.totals is not None and scoped.calls:
             self.totals_line.update(server_text(scoped.totals.text()))
-        else:
+        elif scoped.totals is not None:
             self.totals_line.update(Text("No model or tool calls.", style="dim"))
+        else:
+            self.totals_line.update(Text("adding up the totals…", style="dim"))
 
     def show_absent(self, scope: Text, reason: str) -> None:
         """No calls to list, and why (`traces.untraced`)."""
@@ -144,7 +160,7 @@ class CallsView(Vertical):
 
     def on_resource_table_need_more(self, event: ResourceTable.NeedMore) -> None:
         event.stop()
-        if self.shown is not None:
+        if self.shown is not None and self.shown.complete:  # else `show_all` will
             calls = self.shown.calls
             more = calls[event.loaded : event.loaded + PAGE]
             self.table.append_rows(more, has_more=event.loaded + PAGE < len(calls))

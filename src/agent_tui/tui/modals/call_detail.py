@@ -105,6 +105,11 @@ def sections(run: TracedRun) -> list[tuple[str, RenderableType]]:
     return shown
 
 
+def section_widgets(title: str, body: RenderableType) -> ComposeResult:
+    yield Static(Text(title), classes="call-heading")
+    yield Static(body, classes="call-body")
+
+
 def call_title(run: TracedRun) -> str:
     kind = "model call" if run.run_type == "llm" else f"{run.run_type or '?'} call"
     model = f" · {run.model}" if run.run_type == "llm" and run.model else ""
@@ -139,8 +144,7 @@ class CallDetailScreen(ModalScreen[None]):
             yield Static(server_line(call_title(self.run)), id="call-title")
             with VerticalScroll(id="call-sections", can_focus=True):
                 for title, body in self.shown:
-                    yield Static(Text(title), classes="call-heading")
-                    yield Static(body, classes="call-body")
+                    yield from section_widgets(title, body)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from agent_tui.local.live_reload.record import ReloadRecord
     from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
     from agent_tui.local.supervisor.errors import ServerExited
+    from agent_tui.traces.untraced import ServerTracing
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +90,17 @@ class LocalSession:
         """Set by `stop`: a build under way ends (uv killed), so quitting does not wait."""
         self._config: LangGraphConfig | None = None
         """The project's ``langgraph.json`` as the last start read it (once, for all)."""
+        self._tracing: ServerTracing = "tracing-off"
+        """How the server this app started traces (set as it starts)."""
+
+    def server_tracing(self, target: object) -> ServerTracing:
+        """How the runs of the server of ``target`` (the app's) reach this machine's trace
+        store: only a local server's are known."""
+        if not isinstance(target, LocalServer):
+            return "not-started-here"
+        if self.attached is not None:
+            return "traced"  # another agent-tui's: it starts servers as this one does
+        return self._tracing if self.server is not None else "not-started-here"
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -176,8 +188,10 @@ class LocalSession:
         python = await self._project_python(config, loaded, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
-        from agent_tui.local.trace_collector.wiring import tracing_environment
+        from agent_tui.local.trace_collector.wiring import server_tracing, tracing_environment
 
+        tracing = await asyncio.to_thread(tracing_environment, loaded.env)
+        self._tracing = server_tracing(tracing, loaded.env)
         server = EmbeddedAgentServer(
             loaded,
             data_dir=data_dir,
@@ -185,7 +199,7 @@ class LocalSession:
             hold_listener=reload,
             on_line=self._watch_disk,
             # Every model and tool call of its runs, to agent-tui's own collector.
-            env=await asyncio.to_thread(tracing_environment, loaded.env),
+            env=tracing,
         )
         self.server = server  # set before start: shutdown must find it
         self.disk_problem = None

@@ -50,6 +50,8 @@ class TimelineStep:
     tasks: tuple[TaskSpan, ...] = ()  # per node, when the run streamed in this session
     waited: float = 0.0  # seconds before it that were no node's (paused, between runs)
     timed: bool = True  # False: a person wrote it, or its run's start is not known
+    run_id: str | None = None  # the run that wrote it (`metadata.run_id`)
+    began_at: datetime | None = None  # when its nodes began (timed steps), on the clock
 
     @property
     def label(self) -> str:
@@ -165,6 +167,8 @@ def build_timeline(
                 tasks=tasks,
                 waited=max(0.0, waited),
                 timed=began is not None or bool(finished),
+                run_id=run_id_of(row),
+                began_at=anchor if began is not None or finished else None,
             )
         )
         clock += duration

@@ -14,7 +14,7 @@ from agent_tui.traces.store import TraceStore
 
 _COLUMNS = (
     "id, trace_id, parent_run_id, run_type, name, node, checkpoint_ns, thread_id,"
-    " graph_run_id, model, start_time, end_time, first_token, input_tokens,"
+    " graph_run_id, model, provider, start_time, end_time, first_token, input_tokens,"
     " output_tokens, finish_reason, failed"
 )
 
@@ -33,6 +33,7 @@ class CallSummary:
     thread_id: str | None
     graph_run_id: str | None
     model: str | None
+    provider: str | None
     start_time: datetime | None
     end_time: datetime | None
     first_token_time: datetime | None
@@ -60,9 +61,12 @@ def list_calls(
     thread_id: str | None = None,
     run_id: str | None = None,
     run_types: tuple[str, ...] = ("llm", "tool"),
+    limit: int | None = None,
 ) -> list[CallSummary]:
     """The calls of a thread's traces, or of one trace (``run_id``: its id or the agent
-    server's run id), oldest first and in order within each trace."""
+    server's run id), oldest first and in order within each trace; the first ``limit``
+    of them when given (a list's first screenful, before the rest)."""
+    cap = "" if limit is None else f" LIMIT {int(limit)}"
     if (thread_id is None) == (run_id is None):
         raise ValueError("give a thread id or a run id")
     marks = ",".join("?" * len(run_types))
@@ -72,14 +76,14 @@ def list_calls(
         if thread_id is not None:
             rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE thread_id = ? AND run_type IN ({marks})"
-                " ORDER BY dotted_order",
+                f" ORDER BY dotted_order{cap}",
                 (thread_id, *run_types),
             ).fetchall()
         else:
             rows = cursor.execute(
                 f"SELECT {_COLUMNS} FROM runs WHERE trace_id IN (SELECT trace_id FROM runs"
                 " WHERE id = ? OR graph_run_id = ? OR trace_id = ? LIMIT 1)"
-                f" AND run_type IN ({marks}) ORDER BY dotted_order",
+                f" AND run_type IN ({marks}) ORDER BY dotted_order{cap}",
                 (run_id, run_id, run_id, *run_types),
             ).fetchall()
     return [_call(row) for row in rows]
@@ -88,7 +92,7 @@ def list_calls(
 def _call(row: tuple[Any, ...]) -> CallSummary:
     (
         run_id, trace_id, parent_run_id, run_type, name, node, checkpoint_ns, thread_id,
-        graph_run_id, model, start_time, end_time, first_token, input_tokens,
+        graph_run_id, model, provider, start_time, end_time, first_token, input_tokens,
         output_tokens, finish_reason, failed,
     ) = row  # fmt: skip
     parse = run_fields.parse_time
@@ -103,6 +107,7 @@ def _call(row: tuple[Any, ...]) -> CallSummary:
         thread_id=thread_id,
         graph_run_id=graph_run_id,
         model=model,
+        provider=provider,
         start_time=parse(start_time),
         end_time=parse(end_time),
         first_token_time=parse(first_token),

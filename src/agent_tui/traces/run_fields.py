@@ -41,6 +41,7 @@ class RunColumns:
     node: str | None
     checkpoint_ns: str | None
     model: str | None
+    provider: str | None
     input_tokens: int | None
     output_tokens: int | None
     first_token: str | None
@@ -178,6 +179,7 @@ def run_columns(run: dict[str, Any]) -> RunColumns:
         node=_text(meta.get("langgraph_node")),
         checkpoint_ns=checkpoint_ns(run),
         model=model_name(run) if llm else None,
+        provider=provider(run) if llm else None,
         input_tokens=tokens[0],
         output_tokens=tokens[1],
         first_token=first.isoformat() if first else None,

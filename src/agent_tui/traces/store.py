@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS runs (
     node TEXT,
     checkpoint_ns TEXT,
     model TEXT,
+    provider TEXT,
     input_tokens INTEGER,
     output_tokens INTEGER,
     first_token TEXT,
@@ -75,16 +76,16 @@ CREATE INDEX IF NOT EXISTS runs_by_graph_run ON runs (graph_run_id);
 CREATE INDEX IF NOT EXISTS runs_by_received ON runs (received);
 CREATE INDEX IF NOT EXISTS roots_by_start ON runs (start_time) WHERE parent_run_id IS NULL;
 """
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """``PRAGMA user_version`` of the file. Traces are a record, not a source of truth: a file of
 another version is started afresh rather than migrated."""
 
 _UPSERT = """
 INSERT OR REPLACE INTO runs (
     id, trace_id, parent_run_id, dotted_order, run_type, name, start_time, end_time,
-    failed, thread_id, graph_run_id, node, checkpoint_ns, model, input_tokens,
+    failed, thread_id, graph_run_id, node, checkpoint_ns, model, provider, input_tokens,
     output_tokens, first_token, finish_reason, posted, received, size
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 _UPSERT_BODY = "INSERT OR REPLACE INTO run_bodies (id, body) VALUES (?, ?)"
 
@@ -297,6 +298,7 @@ def _row(
         columns.node,
         columns.checkpoint_ns,
         columns.model,
+        columns.provider,
         columns.input_tokens,
         columns.output_tokens,
         columns.first_token,

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from agent_tui.local.live_reload.reloader import ReloadEvent
     from agent_tui.settings.config import AgentTuiConfig
     from agent_tui.settings.contexts import Context
+    from agent_tui.traces.untraced import ServerTracing
     from agent_tui.tui.screens.server_info import ServerInfoScreen
 
 logger = logging.getLogger(__name__)
@@ -256,7 +257,11 @@ class AgentTuiApp(ContextSwitching):
         while self.screen is not startup and len(self.screen_stack) > 2:
             self.pop_screen()  # e.g. the command palette, opened while waiting
         home = ServerInfoScreen(
-            client, about=self._about(url), info=info, graphs=graphs, readonly=self.readonly
+            client,
+            about=local_status.server_about(self.context, self.local, url),
+            info=info,
+            graphs=graphs,
+            readonly=self.readonly,
         )
         self._tune_after = home
         self.switch_screen(home)
@@ -282,18 +287,6 @@ class AgentTuiApp(ContextSwitching):
 
         self._tune_after = None
         self.call_after_refresh(tune_for_streaming)
-
-    def _about(self, url: str) -> list[tuple[str, str]]:
-        """What the info screen says about where the server comes from."""
-        context = [("Context", self.context.name)]
-        if isinstance(self.target, LocalServer):
-            return [*context, *self.local.about(url)]
-        rows = [*context, ("Server", f"{url}  (remote)"), ("API key", self.context.key_source)]
-        if self.context.workspace_id:
-            rows.append(("Workspace", f"{self.context.workspace_id}  (X-Tenant-Id)"))
-        if self.context.header_sources:
-            rows.append(("Headers", ", ".join(self.context.header_sources)))
-        return rows
 
     def _show_failure(
         self, startup: StartupScreen, target: ServerTarget, error: BaseException
@@ -429,6 +422,11 @@ class AgentTuiApp(ContextSwitching):
     def local_server(self) -> EmbeddedAgentServer | None:
         """The local server this app started and owns, if it did."""
         return self.local.server
+
+    @property
+    def server_tracing(self) -> ServerTracing:
+        """Whether the current server's runs are traced to this machine (`traces.untraced`)."""
+        return self.local.server_tracing(self.target)
 
     @property
     def attached_server(self) -> RunningServer | None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient, ControlPlaneClient
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.settings.contexts import Context
+    from agent_tui.traces.untraced import ServerTracing
     from agent_tui.tui.selection import Selection
 
 
@@ -101,6 +102,10 @@ class AgentApp(Protocol):
 
     async def get_control_plane(self) -> ControlPlaneClient:
         """The current context's control plane client; `ApiError` when there is none."""
+
+    @property
+    def server_tracing(self) -> ServerTracing:
+        """Whether the current server's runs are traced to this machine's store."""
 
     def open_server_context(
         self,

@@ -9,7 +9,8 @@
   start-up screen, the line under the failure says the project is watched and what a
   save did, and a save that fixes it starts the server again (``retry``);
 - the server's data that cannot be saved (a full disk: its writes are refused with 507),
-  in the header and a notification, until it is saved again.
+  in the header and a notification, until it is saved again;
+- where the server comes from, as the home screen lists it (`server_about`).
 """
 
 from __future__ import annotations
@@ -21,14 +22,29 @@ from weakref import WeakKeyDictionary
 
 from textual.notifications import Notification, Notify
 
+from agent_tui.settings.target import LocalServer
 from agent_tui.text.sanitize import clean_text
 
 if TYPE_CHECKING:
     from agent_tui.local.live_reload.broken_start import FixEvent
     from agent_tui.local.live_reload.reloader import ReloadEvent
     from agent_tui.local.session import LocalSession
+    from agent_tui.settings.contexts import Context
     from agent_tui.tui.screens.startup import StartupScreen
     from agent_tui.tui.shell import ShellApp
+
+
+def server_about(context: Context, session: LocalSession, url: str) -> list[tuple[str, str]]:
+    """What the info screen says about where the server comes from."""
+    rows = [("Context", context.name)]
+    if isinstance(context.target, LocalServer):
+        return [*rows, *session.about(url)]
+    rows += [("Server", f"{url}  (remote)"), ("API key", context.key_source)]
+    if context.workspace_id:
+        rows.append(("Workspace", f"{context.workspace_id}  (X-Tenant-Id)"))
+    if context.header_sources:
+        rows.append(("Headers", ", ".join(context.header_sources)))
+    return rows
 
 
 def show_disk_problem(app: ShellApp, problem: str | None, session: LocalSession) -> None:

@@ -110,7 +110,7 @@ register(
     Route(
         "thread",
         "Open one thread by id (the thread view: history, diff, fork, replay)",
-        "agent_tui.tui.screens.thread_view.screen:thread_view_screen",
+        "agent_tui.tui.screens.thread_view.route:thread_view_screen",
         argument="id",
         drill_down=True,
         takes_thread_id=True,

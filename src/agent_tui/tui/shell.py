@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from agent_tui.local.control_plane import LocalControlPlane
     from agent_tui.settings.config import AgentTuiConfig
     from agent_tui.settings.contexts import Context
+    from agent_tui.traces.untraced import ServerTracing
 
 logger = logging.getLogger(__name__)
 
@@ -327,6 +328,11 @@ class ShellApp(App[None]):
         from agent_tui.client.errors import ApiError
 
         raise ApiError("this app has no control plane")
+
+    @property
+    def server_tracing(self) -> ServerTracing:
+        """An app that started no server traces none here."""
+        return "not-started-here"
 
     def open_server_context(
         self,

@@ -23,6 +23,7 @@ def call(
     return CallSummary(
         id=f"{run_type}-{start}", trace_id="t", parent_run_id="p", run_type=run_type, name="x",
         node="agent", checkpoint_ns=None, thread_id="th", graph_run_id="t", model=model,
+        provider="openai" if model else None,
         start_time=T0 + timedelta(seconds=start), end_time=T0 + timedelta(seconds=end),
         first_token_time=None, input_tokens=tokens[0] if run_type == "llm" else None,
         output_tokens=tokens[1] if run_type == "llm" else None, finish_reason=None,

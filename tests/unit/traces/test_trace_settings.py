@@ -11,6 +11,7 @@ from agent_tui.cli.main import build_parser
 from agent_tui.local.trace_collector.wiring import (
     deployment_tracing,
     project_traces_itself,
+    server_tracing,
     tracing_environment,
 )
 from agent_tui.settings.traces import ENABLED_ENV, MAX_MB_ENV, trace_settings
@@ -65,3 +66,10 @@ def test_a_deployments_secrets_count_as_its_own_settings(tmp_path: Path) -> None
 
     config.write_text('{"graphs": {"g": "./g.py:graph"}, "env": {}}')
     assert deployment_tracing(config, {"LANGSMITH_API_KEY": "lsv2_pt_x"}) == {}  # a secret
+
+
+def test_how_a_started_server_traces_is_known_to_its_starter() -> None:
+    added = {"LANGSMITH_TRACING": "true", "LANGSMITH_ENDPOINT": "http://127.0.0.1:8124"}
+    assert server_tracing(added, {}) == "traced"
+    assert server_tracing({}, {"LANGSMITH_API_KEY": "lsv2_x"}) == "own-settings"
+    assert server_tracing({}, {"OTHER": "1"}) == "tracing-off"

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from agent_tui.local.trace_collector.server import TraceCollector
+from agent_tui.traces.untraced import ServerTracing
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,13 @@ def tracing_environment(project_env: Mapping[str, str]) -> dict[str, str]:
     except (OSError, RuntimeError) as error:
         logger.warning("the trace collector did not start, so runs are not traced: %s", error)
         return {}
+
+
+def server_tracing(added: Mapping[str, str], project_env: Mapping[str, str]) -> ServerTracing:
+    """How a server started with ``added`` (`tracing_environment`'s answer) traces."""
+    if added:
+        return "traced"
+    return "own-settings" if project_traces_itself(project_env) else "tracing-off"
 
 
 def deployment_tracing(config_path: Path, secrets: Mapping[str, str]) -> dict[str, str]:

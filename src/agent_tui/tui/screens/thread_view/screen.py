@@ -5,7 +5,7 @@ paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-che
 thread opens with one request. Right, tabs: the Chat (`ChatPane`, tui/chat/pane.py),
 the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
 parent, or the checkpoint marked with `m`, after `d`), the fork tree (`ForkTree`, `t`)
-and the timeline (`T`), those three built when first shown (lazy_tabs.py). The header
+the timeline (`T`) and the calls (`C`), built when first shown (lazy_tabs.py). The header
 keeps the thread's status in view; a timer refreshes it, and a change on the server (a
 run that ended, a fork from elsewhere) brings the new checkpoints in at the top.
 
@@ -18,16 +18,17 @@ part it concerns, and tells each part what another did:
 - `Comparison` (compare.py): mark, diff, the fork tree;
 - `TimeTravel` (actions.py): fork, replay, export, import;
 - `TimelineTab` (timeline_tab.py): the waterfall of the selected branch (`T`);
+- `CallsTab` (calls_tab.py): the traced model and tool calls of the selected run (`C`);
 - `ChatControls` (chat.py): the chat keys that work wherever the focus is;
 - `LiveGraph` (graph_live.py): the graph pane (`v`), the run lit on the graph.
 
 `enter` on a thread opens this screen on the State tab; `:thread <id>`
-(`thread_view_screen`) opens it on the Chat tab with the prompt focused.
+(`route.thread_view_screen`) opens it on the Chat tab with the prompt focused.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -42,13 +43,13 @@ from agent_tui.text.short_ids import short_thread_id
 from agent_tui.threads.history import HistoryRow
 from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
-from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.event_inspector import EventInspector
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.palette import PaletteCommand
-from agent_tui.tui.routes import RouteUnavailable
 from agent_tui.tui.screens.thread_view.actions import TimeTravel
 from agent_tui.tui.screens.thread_view.browser import HistoryBrowser
+from agent_tui.tui.screens.thread_view.calls_tab import CallsTab
+from agent_tui.tui.screens.thread_view.calls_view import CallsView
 from agent_tui.tui.screens.thread_view.chat import CHAT_BINDINGS, ChatControls
 from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
 from agent_tui.tui.screens.thread_view.compare import Comparison
@@ -66,9 +67,6 @@ from agent_tui.tui.widgets.diff_view import DiffView
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from textual.app import App
-    from textual.screen import Screen
 
     from agent_tui.client import AgentServerClient
 
@@ -89,6 +87,7 @@ class ThreadViewScreen(AgentScreen[None]):
         Binding("d", "diff", "Diff", show=False, id="thread_view.diff"),
         Binding("t", "tree", "Fork tree", show=False, id="thread_view.tree"),
         Binding("T", "timeline", "Timeline", show=False, id="thread_view.timeline"),
+        Binding("C", "calls", "Calls", show=False, id="thread_view.calls"),
         Binding("s", "state", "State", show=False, id="thread_view.state"),
         Binding("x", "export", "Export", show=False, id="thread_view.export"),
         Binding("i", "import", "Import", show=False, id="thread_view.import"),
@@ -138,6 +137,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.chat_controls = ChatControls(self, client, open_chat=self.open_chat)
         self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
         self.timeline = TimelineTab(self, client, thread_id, self.history)
+        self.calls = CallsTab(self, thread_id)
         self.live_graph = LiveGraph(self, client, self.sync, self.timeline)
 
     # -- layout -----------------------------------------------------------------------
@@ -167,6 +167,7 @@ class ThreadViewScreen(AgentScreen[None]):
                 yield LazyPane("Diff", lambda: DiffView(id="diff"), id="tab-diff")
                 yield LazyPane("Fork tree", lambda: ForkTree(id="fork-tree"), id="tab-tree")
                 yield LazyPane("Timeline", lambda: TimelineView(id="timeline"), id="tab-timeline")
+                yield LazyPane("Calls", lambda: CallsView(id="calls"), id="tab-calls")
         yield Footer()
 
     @property
@@ -210,6 +211,7 @@ class ThreadViewScreen(AgentScreen[None]):
     def _row_shown(self, row: HistoryRow) -> None:
         self.compare.row_shown(row)
         self.live_graph.row_shown(row)
+        self.calls.row_shown(row)
 
     def _rows_changed(self) -> None:
         self.compare.refresh_tree()
@@ -267,6 +269,9 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_timeline(self) -> None:
         self.timeline.show()
 
+    def action_calls(self) -> None:
+        self.calls.show()
+
     def action_graph(self) -> None:
         self.live_graph.toggle()
 
@@ -289,6 +294,9 @@ class ThreadViewScreen(AgentScreen[None]):
             return
         if event.pane.id == "tab-timeline":
             self.refresh_timeline()
+        if event.pane.id == "tab-calls":
+            self.calls.tab_shown(self.selected_row)
+            return
         if self.chat.has_focus_within and self.pane.display:
             self.pane.focus()  # keys typed next must not go to the hidden prompt
         self.compare.tab_shown(event.pane.id)
@@ -317,6 +325,10 @@ class ThreadViewScreen(AgentScreen[None]):
 
     def action_tree(self) -> None:
         self.compare.tree()
+
+    @on(CallsView.Opened)
+    def _open_call(self, event: CallsView.Opened) -> None:
+        self.calls.open(event.call)
 
     @on(ForkTree.Jump)
     def _jump(self, event: ForkTree.Jump) -> None:
@@ -389,6 +401,9 @@ class ThreadViewScreen(AgentScreen[None]):
         yield PaletteCommand(
             "Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline
         )
+        yield PaletteCommand(
+            "Calls", "Every model and tool call of the run, traced here (C)", self.action_calls
+        )
         yield PaletteCommand("Graph pane", "The run lit on the graph (v)", self.action_graph)
         yield PaletteCommand(
             "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
@@ -425,26 +440,3 @@ class ThreadViewScreen(AgentScreen[None]):
         if row is not None:
             self.app.copy_to_clipboard(row.checkpoint_id)
             self.notify(f"Copied {row.checkpoint_id}", markup=False)
-
-
-# -- route (tui/routes.py) ------------------------------------------------------
-
-
-def thread_view_screen(
-    app: App[Any],
-    argument: str | None,
-    *,
-    client: AgentServerClient | None = None,
-    chat: bool = True,
-    assistant: ChatAssistant | None = None,
-) -> Screen[Any]:
-    """`:thread <id>`: the thread view of that thread, on the Chat tab, ready to type.
-    Screens that open it (`routes.build`) pass their `client`, `chat=False` for the State
-    tab, and the `assistant` the chat runs."""
-    thread_id = (argument or "").strip()
-    if not thread_id:
-        raise RouteUnavailable(":thread needs a thread id")
-    client = client or agent_app(app).client
-    if client is None:
-        raise RouteUnavailable("not connected to a server yet")
-    return ThreadViewScreen(client, thread_id, chat=chat, assistant=assistant)

@@ -5,7 +5,9 @@ the newest), from the thread's first checkpoint to the branch's newest, with `th
 this session (the chat's event records), and the start of each run that resumed after a
 pause or ran from an older checkpoint — read from the run records (`GET
 /threads/{id}/runs/{run_id}`), once per run, so a pause is never counted as a node's time.
-It shows at once with what it knows and again when the runs' starts arrive.
+It shows at once with what it knows and again when the runs' starts arrive, and when the
+thread's model calls traced on this machine are read: a bar each inside its node
+(`threads.timeline_calls`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from agent_tui.threads.timeline import (
     parse_time,
     runs_to_ask,
 )
+from agent_tui.threads.timeline_calls import place_model_calls
+from agent_tui.traces.scoped_calls import NoTraceStore, read_scoped_calls
 from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
 
     from agent_tui.client import AgentServerClient
     from agent_tui.threads.history import HistoryRow, ThreadHistory
+    from agent_tui.traces.calls import CallSummary
     from agent_tui.tui.agent_screen import AgentScreen
 
 MAX_RUNS_ASKED = 20  # per refresh: a branch with more resumed runs shows the rest as `—`
@@ -56,6 +61,7 @@ class TimelineTab:
         self.run_starts: dict[str, datetime] = {}
         self._asked: set[str] = set()  # run ids asked for (found or not): asked once
         self._shown: list[HistoryRow] = []  # the branch drawn last
+        self.model_calls: list[CallSummary] = []  # the thread's, as traced here
 
     def show(self) -> None:
         """`T`: the Timeline tab."""
@@ -74,6 +80,7 @@ class TimelineTab:
         missing = sorted(runs_to_ask(branch) - self._asked)[:MAX_RUNS_ASKED]
         if missing:
             start(self.screen, "thread-timeline", self._load_runs, branch, missing)
+        start(self.screen, "thread-timeline-calls", self._load_model_calls, branch)
 
     @property
     def runs_pending(self) -> bool:
@@ -104,7 +111,19 @@ class TimelineTab:
         return build_timeline(branch, clock.by_checkpoint, self.run_starts)
 
     def _draw(self, branch: list[HistoryRow]) -> None:
-        self.screen.query_one(TimelineView).show(self._steps(branch))
+        steps = self._steps(branch)
+        calls = place_model_calls(steps, self.model_calls)
+        self.screen.query_one(TimelineView).show(steps, calls)
+
+    async def _load_model_calls(self, branch: list[HistoryRow]) -> None:
+        """The thread's traced model calls (this machine's trace store), drawn inside
+        their nodes; none when nothing was traced here."""
+        try:
+            found = await asyncio.to_thread(read_scoped_calls, self.thread_id, None)
+        except NoTraceStore:
+            return
+        self.model_calls = [call for call in found.calls if call.run_type == "llm"]
+        self._draw(branch)
 
     async def _load_runs(self, branch: list[HistoryRow], run_ids: list[str]) -> None:
         found = await asyncio.gather(

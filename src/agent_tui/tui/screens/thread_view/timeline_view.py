@@ -5,14 +5,15 @@ ran, and a bar placed on a shared axis of running time — the longest superstep
 red, so the slow node is found at a glance. Time that was no node's (paused at a
 breakpoint, editing a fork, between runs) is a dim line of its own, off the axis; a
 checkpoint a person wrote shows `—`. Under a superstep whose run streamed in this session,
-one line per node with its own span (parallel nodes side by side). Node names are
+one line per node with its own span (parallel nodes side by side); under a superstep whose
+run was traced here, one `◇` line per model call with its own bar. Node names are
 server text: cleaned, never markup. The bars span the width the view has when painted
 (`TimelineBody`), so it fits as the tab opens, after a resize and beside a scrollbar.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -23,6 +24,7 @@ from textual.visual import visualize
 from textual.widget import Widget
 
 from agent_tui.threads.timeline import TimelineStep, format_duration, slowest, waited
+from agent_tui.threads.timeline_calls import CallSpan
 from agent_tui.tui.widgets.text import server_text
 
 LABEL_WIDTH = 28  # at most; a narrow view gives the bars the room first
@@ -30,6 +32,8 @@ LABEL_MIN_WIDTH = 8
 STEP_WIDTH = 5
 DURATION_WIDTH = 10
 BAR_MIN_WIDTH = 20
+MODEL_MARK = "◇"  # a model call's line, under its node
+MODEL_STYLE = "magenta"
 MIN_WAIT_SHOWN = 0.5  # seconds: shorter gaps between runs are not worth a line
 # The narrowest waterfall: every row fits it; a narrower view scrolls sideways to it.
 MIN_WIDTH = STEP_WIDTH + LABEL_MIN_WIDTH + DURATION_WIDTH + 4 + BAR_MIN_WIDTH // 2
@@ -51,8 +55,13 @@ def _bar(start: float, duration: float, total: float, width: int, style: str) ->
     return bar
 
 
-def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
-    """The waterfall as one `Text`, for a view `width` cells wide."""
+def timeline_renderable(
+    steps: Sequence[TimelineStep],
+    width: int,
+    calls: Mapping[str, Sequence[CallSpan]] | None = None,
+) -> Text:
+    """The waterfall as one `Text`, for a view `width` cells wide; `calls`: the traced
+    model calls of each superstep (`threads.timeline_calls`), a bar each under it."""
     if not steps:
         return Text("No checkpoints with times to show yet.", style="dim")
     fixed = STEP_WIDTH + DURATION_WIDTH + 4  # the separators too
@@ -90,6 +99,14 @@ def timeline_renderable(steps: Sequence[TimelineStep], width: int) -> Text:
             text.append(f" {format_duration(task.duration):>{DURATION_WIDTH}}  ")
             task_style = "red" if task.error else "green"
             text.append_text(_bar(task.start, task.duration, total, bar_width, task_style))
+        for call in (calls or {}).get(step.checkpoint_id, ()):
+            text.append("\n")
+            text.append(" " * (STEP_WIDTH + 1))
+            label = server_text(f"  {MODEL_MARK} {call.model}", style="red" if call.error else "")
+            text.append_text(_fit(label, label_width))
+            text.append(f" {format_duration(call.duration):>{DURATION_WIDTH}}  ")
+            call_style = "red" if call.error else MODEL_STYLE
+            text.append_text(_bar(call.start, call.duration, total, bar_width, call_style))
     paused = waited(steps)
     if worst is not None or paused >= MIN_WAIT_SHOWN:
         text.append("\n")
@@ -125,16 +142,18 @@ class TimelineBody(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.steps: list[TimelineStep] = []
+        self.calls: Mapping[str, Sequence[CallSpan]] = {}
         self._drawn: tuple[int, Text] | None = None
 
-    def show(self, steps: Sequence[TimelineStep]) -> None:
+    def show(self, steps: Sequence[TimelineStep], calls: Mapping[str, Sequence[CallSpan]]) -> None:
         self.steps = list(steps)
+        self.calls = calls
         self._drawn = None
         self.refresh(layout=True)
 
     def _drawing(self, width: int) -> Text:
         if self._drawn is None or self._drawn[0] != width:
-            self._drawn = (width, timeline_renderable(self.steps, width))
+            self._drawn = (width, timeline_renderable(self.steps, width, self.calls))
         return self._drawn[1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -158,6 +177,7 @@ class TimelineView(ScrollableContainer, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.steps: list[TimelineStep] = []
+        self.calls: dict[str, Sequence[CallSpan]] = {}
         # Made here, not in compose: the tab is built when first shown, and drawn into
         # before it is mounted.
         self._body = TimelineBody(id="timeline-body")
@@ -165,6 +185,12 @@ class TimelineView(ScrollableContainer, can_focus=True):
     def compose(self) -> ComposeResult:
         yield self._body
 
-    def show(self, steps: Sequence[TimelineStep]) -> None:
+    def show(
+        self,
+        steps: Sequence[TimelineStep],
+        calls: Mapping[str, Sequence[CallSpan]] | None = None,
+    ) -> None:
+        """Draw `steps`, with the model calls of each (by checkpoint id) under it."""
         self.steps = list(steps)
-        self._body.show(self.steps)
+        self.calls = dict(calls or {})
+        self._body.show(self.steps, self.calls)

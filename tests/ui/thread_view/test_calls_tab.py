@@ -1,0 +1,147 @@
+"""The thread view's Calls tab (`C`): every model and tool call of the selected
+checkpoint's run, as this machine traced it — a real langgraph-api server running a real
+`ChatOpenAI` agent (against the tests' OpenAI stand-in), traced by the real `langsmith`
+SDK to a collector on the store the app reads. `enter` shows one call whole. A server
+whose runs were not traced here gets a sentence saying why, not an empty table; the
+Timeline draws each model call as a bar inside its node."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from agent_tui.client import AgentServerClient
+from agent_tui.local.trace_collector import TraceCollector, default_folder
+from agent_tui.tui.modals.call_detail import CallDetailScreen
+from agent_tui.tui.screens.thread_view.calls_view import CallsView
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from tests.support.openai_standin import ANSWER
+from tests.support.screen import painted_control_codes, screen_text
+from tests.support.thread_view import counter_thread, loaded, view_app
+from tests.support.traces import finished_trace, run_weather_agent, traced_agent_server
+from tests.support.waiting import WaitFor
+
+QUESTION = "Weather in [bold]Paris[/] [@click=app.quit]x \x1b[31mred\x1b[0m?"
+"""Markup-shaped text and an escape sequence: sent to the model, shown as text."""
+SYSTEM_PROMPT = "You are a weather bot. Use lookup_weather."  # tests/graphs/traced/agent.py
+TALL = (160, 120)  # the call's sections all in view
+
+
+@pytest.fixture(scope="module")
+def traced_thread(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A traced server (on the store the app reads) and a thread of one finished, traced
+    run of the weather agent: the server's URL and the thread's id."""
+    data_dir = tmp_path_factory.mktemp("traced-calls")
+    with (
+        TraceCollector(default_folder()) as collector,
+        traced_agent_server(collector, data_dir) as url,
+    ):
+        thread_id, _run_id = run_weather_agent(url, QUESTION, {})
+        finished_trace(collector, thread_id=thread_id, calls=3)
+        yield url, thread_id
+
+
+@pytest.fixture
+async def traced_client(traced_thread: tuple[str, str]) -> AsyncIterator[AgentServerClient]:
+    async with AgentServerClient(traced_thread[0]) as client:
+        yield client
+
+
+def calls_listed(screen: ThreadViewScreen) -> list[dict[str, str]]:
+    """The Calls tab's rows as shown, by column heading."""
+    table = screen.query_one(CallsView).table
+    headings = [str(column.label) for column in table.columns.values()]
+    return [
+        dict(zip(headings, [cell.plain for cell in table.get_row_at(i)], strict=True))
+        for i in range(table.row_count)
+    ]
+
+
+async def test_the_calls_of_a_traced_run_are_listed_with_their_model_and_tokens(
+    traced_thread: tuple[str, str], traced_client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app, screen = view_app(traced_client, traced_thread[1])
+    async with app.run_test(size=(170, 45)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("C")
+        await wait_for(pilot, lambda: len(calls_listed(screen)) == 3, what="the calls")
+
+        rows = calls_listed(screen)
+        assert [(r["Type"], r["Name"], r["Node"]) for r in rows] == [
+            ("model", "ChatOpenAI", "agent"),
+            ("tool", "lookup_weather", "tools"),
+            ("model", "ChatOpenAI", "agent"),
+        ]
+        assert [(r["Model"], r["Provider"], r["Tokens"], r["Finish"]) for r in rows[::2]] == [
+            ("gpt-standin-mini", "openai", "21→7", "tool_calls"),
+            ("gpt-standin-mini", "openai", "34→9", "stop"),
+        ]
+        assert all(r["Status"] == "success" and r["Latency"].endswith("s") for r in rows)
+        shown = screen_text(app)
+        assert "Calls of run " in shown
+        assert "2 model calls, 1 tool call, tokens 55→16, model time" in shown
+
+
+async def test_enter_shows_the_prompt_sent_and_the_answer_as_text(
+    traced_thread: tuple[str, str], traced_client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app, screen = view_app(traced_client, traced_thread[1])
+    async with app.run_test(size=TALL) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("C")
+        await wait_for(pilot, lambda: len(calls_listed(screen)) == 3, what="the calls")
+        await pilot.press("down", "down", "enter")  # the second model call: the answer
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CallDetailScreen), what="the call whole"
+        )
+        await pilot.pause()
+
+        shown = screen_text(app)
+        assert SYSTEM_PROMPT in shown
+        assert "Weather in [bold]Paris[/] [@click=app.quit]x red?" in shown  # markup as text
+        assert "lookup_weather" in shown and '"temperature": 0.2' in shown
+        response = shown[shown.index("Response") :]
+        assert ANSWER in response
+        assert painted_control_codes(app) == []
+
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="back to the thread")
+
+
+async def test_a_server_not_traced_here_says_why_instead_of_an_empty_table(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client)  # the shared server: agent-tui did not start it
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("C")
+        await wait_for(
+            pilot,
+            lambda: "not started by agent-tui" in screen_text(app),
+            what="why there are no calls",
+        )
+        shown = screen_text(app)
+        assert "LANGSMITH_ENDPOINT" in shown and "agent-tui traces serve" in shown
+        assert not screen.query_one(CallsView).table.display
+
+
+async def test_the_timeline_draws_each_model_call_inside_its_node(
+    traced_thread: tuple[str, str], traced_client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    app, screen = view_app(traced_client, traced_thread[1])
+    async with app.run_test(size=(150, 45)) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        await pilot.press("T")
+        await wait_for(
+            pilot,
+            lambda: screen_text(app).count("◇ gpt-standin-mini") == 2,
+            what="the model calls on the timeline",
+        )
+        lines = screen_text(app).splitlines()
+        # Each call's line comes under its own `agent` superstep, with a bar.
+        for index, line in enumerate(lines):
+            if "◇ gpt-standin-mini" in line:
+                above = [text for text in lines[:index] if " agent " in text]
+                assert above and "█" in line

@@ -15,15 +15,17 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from enum import Enum
 from pathlib import Path
 
 from agent_tui.traces import run_fields
-from agent_tui.traces.totals import ModelPrice, RunTotals, run_totals
+from agent_tui.traces.totals import CallLike, ModelPrice, RunTotals, run_totals
 
-FIRST_PIECES = 2.0
-"""Seconds from a run's start within which a traced run's first pieces are in the store."""
+FIRST_PIECES = 1.0
+"""Seconds from a run's start within which a traced run's first pieces are in the store
+(the SDK sends its first batch some 50-300 ms in; the rest is a loaded machine's margin)."""
 WHOLE_WITHIN = 8.0
 """Seconds after a run's end within which its trace is whole (the SDK's last batch)."""
 POLL = 0.05
@@ -105,3 +107,25 @@ async def wait_for_totals(
         if now > ended + whole_within:
             return None
         await asyncio.sleep(POLL)
+
+
+async def totals_at_end(
+    run_id: str | None,
+    *,
+    started: float,
+    live: Sequence[CallLike] = (),
+    wall: tuple[datetime | None, datetime | None] = (None, None),
+    store_path: Path | None = None,
+) -> RunTotals | None:
+    """What a run's end says of it: its trace's totals when it was traced here, else the
+    totals of the calls it streamed live (``events`` mode; ``wall``: when it streamed),
+    else None (nothing to say)."""
+    if run_id is None:
+        return None
+    from agent_tui.traces.totals import configured_prices
+
+    prices = await asyncio.to_thread(configured_prices)
+    traced = await wait_for_totals(run_id, started=started, store_path=store_path, prices=prices)
+    if traced is not None or not live:
+        return traced
+    return run_totals(live, wall=wall, prices=prices)

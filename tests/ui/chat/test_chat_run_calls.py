@@ -12,15 +12,13 @@ import pytest
 
 from agent_tui.chat.items import NoticeItem
 from agent_tui.client import AgentServerClient
-from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector, default_folder
 from agent_tui.tui.chat.blocks import NoticeBlock
 from agent_tui.tui.chat.pane import ChatPane
 from tests.support.chat import SIZE, chat_app, chat_thread, ended, pane_of, type_and_send
 from tests.support.hostile_text import terminal_controls
-from tests.support.openai_standin import OpenAIStandIn
 from tests.support.screen import screen_text
-from tests.support.traces import TRACED_CONFIG, traced_agent_server
+from tests.support.traces import traced_agent_server, untraced_agent_server
 from tests.support.waiting import WaitFor
 
 HOSTILE_MODEL = "[bold]gpt[/] \x1b[2Jstandin"
@@ -40,17 +38,8 @@ def traced_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def untraced_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The same graphs on a server that traces nowhere (as one agent-tui did not start)."""
-    standin = OpenAIStandIn()
-    standin.start()
-    data_dir = tmp_path_factory.mktemp("chat-untraced-server")
-    env = {"OPENAI_BASE_URL": standin.url, "OPENAI_API_KEY": "sk-standin-0123456789abcdef"}
-    server = EmbeddedAgentServer(
-        TRACED_CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
-    )
-    with server:
-        yield server.url
-    standin.stop()
+    with untraced_agent_server(tmp_path_factory.mktemp("chat-untraced-server")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.chat.items import Added, NoticeItem, TranscriptChange, Updated
 from agent_tui.traces.live_calls import LiveCall, LiveCalls, call_line
+from agent_tui.traces.run_end import totals_at_end
 from agent_tui.tui.chat.stream_modes import remember_modes, session_modes
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
     from agent_tui.chat.session import ChatSession
     from agent_tui.client.events import EventsEvent
-    from agent_tui.traces.totals import RunTotals
     from agent_tui.tui.chat.transcript import TranscriptView
 
 EVENTS_MODE = "events"
@@ -138,26 +138,8 @@ class RunCalls:
         calls: list[LiveCall],
         wall: tuple[datetime, datetime],
     ) -> None:
-        totals = await run_totals(run_id, self._started, calls, wall)
+        totals = await totals_at_end(run_id, started=self._started, live=calls, wall=wall)
         if totals is None or run_number != self._runs:
             return  # not traced nor streamed; or another run has begun since
         changes = self.pane.session.transcript.notice(f"run totals: {totals.text()}")
         self.pane.transcript.apply(changes)
-
-
-async def run_totals(
-    run_id: str, started: float, calls: list[LiveCall], wall: tuple[datetime, datetime]
-) -> RunTotals | None:
-    """The run's totals: its trace's, else its live calls' (when it streamed any)."""
-    import asyncio
-
-    from agent_tui.traces import totals
-    from agent_tui.traces.run_end import wait_for_totals
-
-    prices = await asyncio.to_thread(totals.configured_prices)
-    traced = await wait_for_totals(run_id, started=started, prices=prices)
-    if traced is not None:
-        return traced
-    if not calls:
-        return None
-    return totals.run_totals(calls, wall=wall, prices=prices)

@@ -5,9 +5,10 @@ The `langsmith` SDK in the server sends a run in batches, a few tens of millisec
 apart: the root's end and the last call's patch reach the store a moment after the run's
 stream has ended. `wait_for_totals` waits for them, briefly. Whether a run is traced here
 at all only the store can say (a `--url` server may trace to `agent-tui traces serve`,
-a local one may have tracing off): a traced run's first pieces (its root's post) arrive
-within `FIRST_PIECES` seconds of its start, so a run with none by then is not traced
-here, and the wait ends at once for a run that ran longer than that.
+a local one may have tracing off; a run's record does not say): a traced run's first
+pieces arrive within `FIRST_PIECES` seconds of its start, so a run with none by then is
+not traced here, and the wait ends at once for a run that ran longer than that. With no
+store at all (nothing ever traced on this machine) nothing is waited for.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from pathlib import Path
 from agent_tui.traces import run_fields
 from agent_tui.traces.totals import CallLike, ModelPrice, RunTotals, run_totals
 
-FIRST_PIECES = 1.0
-"""Seconds from a run's start within which a traced run's first pieces are in the store
-(the SDK sends its first batch some 50-300 ms in; the rest is a loaded machine's margin)."""
+FIRST_PIECES = 2.5
+"""Seconds from a run's start within which a traced run's first pieces are in the store:
+the SDK sends compressed batches about a second apart (measured: the first ~1.0 s after
+the start), the rest is a loaded machine's margin. An untraced run shorter than this is
+known not traced once this has passed."""
 WHOLE_WITHIN = 8.0
 """Seconds after a run's end within which its trace is whole (the SDK's last batch)."""
 POLL = 0.05

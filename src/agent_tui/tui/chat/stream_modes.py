@@ -31,7 +31,7 @@ MODES: dict[str, str] = {
     "values": "the whole state after each step",
     "custom": "what nodes write with get_stream_writer()",
     "debug": "the runtime's task and checkpoint events (see the event inspector)",
-    "events": "each model and tool call, live (f5; a record a token: heavier)",
+    "events": "model and tool calls, live (f5; a record per token)",
 }
 
 _chosen: WeakKeyDictionary[App[Any], tuple[str, ...]] = WeakKeyDictionary()

@@ -111,3 +111,20 @@ def traced_agent_server(collector: TraceCollector, data_dir: Path) -> Iterator[s
             yield server.url
     finally:
         standin.stop()
+
+
+@contextlib.contextmanager
+def untraced_agent_server(data_dir: Path) -> Iterator[str]:
+    """The same graphs on a server that traces nowhere (as a server agent-tui did not
+    start): its URL. Its calls are known only from the `events` stream mode."""
+    standin = OpenAIStandIn()
+    standin.start()
+    try:
+        env = {"OPENAI_BASE_URL": standin.url, "OPENAI_API_KEY": "sk-standin-0123456789abcdef"}
+        server = EmbeddedAgentServer(
+            TRACED_CONFIG, data_dir=data_dir, log_file=data_dir / "server.log", env=env
+        )
+        with server:
+            yield server.url
+    finally:
+        standin.stop()

@@ -9,6 +9,10 @@ graph name (its default assistant), else the one the thread's metadata names, el
 server's only graph. Without `--thread` a new thread is made, as the chat's "new thread"
 does. With no input at all, a thread paused at a breakpoint goes on.
 
+When the run was traced here (a local server agent-tui started), its totals end the
+output (calls, tokens, model time against wall time, cost when priced; `totals` in the
+`--json` outcome); with `--stream-mode events`, its streamed calls' totals otherwise.
+
 Exit codes: 0 the run ended; 3 it stopped at an interrupt or a breakpoint (what it waits
 for is printed); 1 the server said no (its words on stderr); 2 bad usage; 130 ctrl+c
 (which cancels the run on the server first). The arguments are in `run_args.py`.
@@ -22,6 +26,8 @@ import contextlib
 import json
 import shlex
 import signal
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 from agent_tui.assistants.graph_input import graph_input
@@ -48,10 +54,12 @@ from agent_tui.cli.common import (
 from agent_tui.cli.run_args import NOT_GIVEN
 from agent_tui.cli.run_output import HumanOutput, JsonOutput, RunOutput
 from agent_tui.client import AgentServerClient, ApiError
-from agent_tui.client.events import UpdatesEvent
+from agent_tui.client.events import EventsEvent, UpdatesEvent
 from agent_tui.client.models import Thread
 from agent_tui.text.user_json import JsonTextError
 from agent_tui.threads.failure import failure_of
+from agent_tui.traces.live_calls import LiveCalls
+from agent_tui.traces.run_end import totals_at_end
 
 EXIT_PAUSED = 3  # the thread waits: an interrupt() to answer, or a breakpoint
 EXIT_CTRL_C = 130  # 128 + SIGINT, what a shell reports for a command stopped by ctrl+c
@@ -74,6 +82,7 @@ class HeadlessRun:
         self.modes = list(dict.fromkeys(modes))  # once each, in the order given
         self.ran: list[str] = []  # the nodes of the run's latest top-level step
         self.finished: Finished | None = None  # how the run ended (the session's last step)
+        self.live = LiveCalls()  # its calls, when it streams the `events` mode
         self.ctrl_c = CtrlC()
 
     async def start(self, client: AgentServerClient) -> int:
@@ -110,7 +119,16 @@ class HeadlessRun:
         else:
             output = human = HumanOutput(thread.thread_id)
             human.started(new=new, assistant=assistant.shown)
+        started, started_at = time.monotonic(), datetime.now(UTC)
         await self._stream(session, assistant.assistant_id, resume, output)
+        if self.finished is not None:
+            # Its calls, tokens and times: from its trace when it was traced here.
+            output.totals = await totals_at_end(
+                self.finished.run_id,
+                started=started,
+                live=self.live.calls,
+                wall=(started_at, datetime.now(UTC)),
+            )
         return await self._ended(client, session, output, assistant.assistant_id)
 
     async def _stream(
@@ -174,7 +192,9 @@ class HeadlessRun:
         if not isinstance(event, Received):
             return
         update = event.event
-        if isinstance(update, UpdatesEvent) and not update.namespace:
+        if isinstance(update, EventsEvent):
+            self.live.feed(update.data)
+        elif isinstance(update, UpdatesEvent) and not update.namespace:
             nodes = [node for node in update.updates if node != "__interrupt__"]
             self.ran = nodes or self.ran
 

@@ -6,7 +6,8 @@ updates, custom events, interrupts. When two messages stream at once (parallel b
 the first is written as it streams and the other prints whole once its stream ended. `JsonOutput` writes one JSON object per server event
 (JSON Lines, stable keys `event`, `data`, `run_id`, `thread_id`), then one `outcome`
 object (with `failure`: the exception's type, message and node, from the thread's state
-where the error event has only the server's generic words). Both say on stderr what goes
+where the error event has only the server's generic words; `totals`: the run's calls and
+tokens when it was traced here, else null). Both say on stderr what goes
 wrong (why the run failed, a dropped connection).
 
 Everything for a human goes through `clean_text` (server text must never reach the
@@ -52,6 +53,7 @@ from agent_tui.threads.failure import Failure
 if TYPE_CHECKING:
     from agent_tui.chat.driver_events import DriverEvent
     from agent_tui.chat.waiting import Waiting
+    from agent_tui.traces.totals import RunTotals
 
 VALUE_LIMIT = 200  # characters of one value shown on a line (the JSON output has it all)
 # Events the transcript does not show: one line each, so asking for them shows something.
@@ -67,6 +69,7 @@ class RunOutput:
         self.err = err or sys.stderr
         self.said: Failure | None = None  # the stream's error event, as the chat shows it
         self.failure: Failure | None = None  # why the run failed, once said (`fail`)
+        self.totals: RunTotals | None = None  # its calls and tokens, when known here
 
     def step(
         self, event: DriverEvent | None, changes: list[TranscriptChange], run_id: str | None
@@ -142,6 +145,8 @@ class HumanOutput(RunOutput):
 
     def ended(self, finished: Finished, waiting: Waiting | None, command: str) -> None:
         self._end_line()
+        if self.totals is not None:
+            self.line(f"totals: {self.totals.text()}")
         if waiting is None:
             return
         for interrupt in waiting.interrupts:
@@ -311,6 +316,7 @@ class JsonOutput(RunOutput):
             "pause": None,
             "interrupts": [],
             "failure": self.failure.as_json() if self.failure is not None else None,
+            "totals": self.totals.as_json() if self.totals is not None else None,
         }
         if waiting is not None:
             if waiting.pause is not None:

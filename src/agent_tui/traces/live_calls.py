@@ -31,6 +31,14 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _error_text(error: Any) -> str:
+    """A record's error: langgraph-api sends ``{"error": type, "message": words}``."""
+    if isinstance(error, dict):
+        kind, message = error.get("error"), error.get("message")
+        return ": ".join(str(part) for part in (kind, message) if part) or "error"
+    return str(error or "error")
+
+
 @dataclass(slots=True)
 class LiveCall:
     """One model or tool call of a streaming run, filled in as its records come."""
@@ -109,7 +117,7 @@ class LiveCalls:
                 self._read_answer(call, _dict(data.get("output")))
         elif kind in ERRORS:
             call.end_time = now
-            call.error = str(data.get("error") or "error")
+            call.error = _error_text(data.get("error"))
         else:
             return None
         return call
@@ -147,3 +155,31 @@ class LiveCalls:
         call.finish_reason = reason if isinstance(reason, str) else None
         if call.model is None and isinstance(response.get("model_name"), str):
             call.model = response["model_name"]
+
+
+def call_line(call: LiveCall) -> str:
+    """The call in one line, as the chat shows it live: kind, node, name and model,
+    tokens, latency and first token, finish reason, or its error. Plain text: whoever
+    shows it renders it inertly."""
+    parts = ["model call" if call.run_type == "llm" else "tool call"]
+    if call.node:
+        parts.append(call.node)
+    name = call.name or "?"
+    if call.run_type == "llm" and call.model:
+        provider = f", {call.provider}" if call.provider else ""
+        name = f"{name} ({call.model}{provider})"
+    parts.append(name)
+    if call.input_tokens is not None or call.output_tokens is not None:
+        given, made = call.input_tokens, call.output_tokens
+        parts.append(f"tokens {'?' if given is None else given}→{'?' if made is None else made}")
+    if call.latency is None:
+        parts.append("running…")
+    else:
+        first = call.time_to_first_token
+        parts.append(f"{call.latency:.2f}s" + (f", first token {first:.2f}s" if first else ""))
+    if call.error:
+        lines = call.error.strip().splitlines()
+        parts.append(f"failed: {lines[-1] if lines else 'error'}")
+    elif call.finish_reason:
+        parts.append(call.finish_reason)
+    return " · ".join(parts)

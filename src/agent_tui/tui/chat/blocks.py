@@ -278,5 +278,18 @@ class NoticeBlock(ChatBlock):
     item: NoticeItem
 
     def compose_item(self) -> ComposeResult:
+        yield Static(self._line(), classes="notice-text")
+
+    def _line(self) -> Text:
         style = _NOTICE_STYLES.get(self.item.severity, "dim")
-        yield Static(server_text(f"— {self.item.text}", style=style), classes="notice-text")
+        return server_text(f"— {self.item.text}", style=style)
+
+    def refresh_item(self) -> None:
+        # A live call's line when the call ends (`run_calls.py`): its one Static
+        # updated in place, not the block composed again.
+        shown = self.query(".notice-text").results(Static) if self.drawn else iter(())
+        line = next(shown, None)
+        if line is not None and not self.broken:
+            line.update(self._line())
+        else:
+            super().refresh_item()

@@ -1,9 +1,9 @@
 """The chat pane of the thread view: a transcript, the run's state, a prompt, the SSE wire.
 
 Top, the state line (`tui/chat/state_line.py`): run state, thread status, assistant.
-Middle, the transcript (`tui/chat/transcript.py`) and, toggled with `f2` beside it, the
-event inspector (`tui/chat/event_inspector.py`; `ctrl+s` saves its events). Bottom, the
-prompt (`tui/chat/prompt.py`).
+Middle, the transcript (`tui/chat/transcript.py`; run totals and, `f5`, each model and
+tool call live: `tui/chat/run_calls.py`) and, toggled with `f2` beside it, the event
+inspector (`tui/chat/event_inspector.py`; `ctrl+s` saves its events). Bottom, the prompt.
 
 The pane renders the run and sends it the user's intents; it keeps no run state of its
 own. The state is the session's `RunMachine`, and the session (`chat/session.py`) alone
@@ -47,6 +47,7 @@ from agent_tui.tui.chat.paused import PausedBar
 from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.chat.queue import BUSY_MESSAGE, MessageQueue
 from agent_tui.tui.chat.run import ChatRun
+from agent_tui.tui.chat.run_calls import RunCalls
 from agent_tui.tui.chat.state_line import state_line
 from agent_tui.tui.chat.stream_modes import run_modes
 from agent_tui.tui.chat.transcript import TranscriptView
@@ -79,6 +80,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     # `f2` (show the inspector) is the thread view's key: it works wherever the focus is.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save_events", "Save events", id="chat.save_events"),
+        Binding("f5", "live_calls", "Live calls", id="chat.live_calls"),
     ]
 
     class RunEnded(Message):
@@ -117,6 +119,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.breakpoints = ThreadBreakpoints()  # every run started here carries them
         self.watching_graph = False  # a graph pane shows the runs (they stream `tasks`)
         self.graph_inputs = GraphInputs(client)  # a graph without messages takes JSON
+        self.calls = RunCalls(self)  # each call live (`f5`: the events mode), run totals
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
@@ -151,11 +154,6 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     @property
     def run_state(self) -> RunState:
         return self.machine.state
-
-    @property
-    def detail(self) -> str:
-        """A word beside the state, e.g. "attempt 2" beside "reconnecting…"."""
-        return self.machine.detail
 
     @property
     def paused_bar(self) -> PausedBar:
@@ -424,6 +422,9 @@ class ChatPane(ReportsWorkerFailures, Vertical):
             self.inspector.focus()
         else:
             self.prompt.focus()
+
+    def action_live_calls(self) -> None:
+        self.calls.toggle()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save_events":

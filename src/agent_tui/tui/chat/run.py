@@ -30,6 +30,7 @@ from agent_tui.chat.driver_events import (
 from agent_tui.chat.run_machine import GoOn, Intent, Join, Send
 from agent_tui.chat.run_request import RunRequest
 from agent_tui.client import ApiError
+from agent_tui.client.events import EventsEvent
 from agent_tui.text.user_json import JsonTextError
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
     from agent_tui.tui.chat.event_inspector import EventInspector
     from agent_tui.tui.chat.graph_input import GraphInputs, InputError
     from agent_tui.tui.chat.prompt import PromptArea
+    from agent_tui.tui.chat.run_calls import RunCalls
     from agent_tui.tui.chat.transcript import TranscriptView
 
 
@@ -70,6 +72,7 @@ class RunHost(Protocol):
     assistant: ChatAssistant | None
     breakpoints: ThreadBreakpoints
     graph_inputs: GraphInputs
+    calls: RunCalls
 
     @property
     def queue(self) -> GivesBack: ...
@@ -254,6 +257,8 @@ class ChatRun:
     async def _follow(self, steps: AsyncGenerator[Step, None]) -> None:
         pane = self.pane
         transcript, machine, inspector = pane.transcript, pane.machine, pane.inspector
+        calls = pane.calls
+        calls.begin()
         intent = self.intent
         # Only a message typed in the prompt clears it, once the server took the run.
         self._prompt_done = not isinstance(intent, Send) or intent.queued
@@ -271,6 +276,8 @@ class ChatRun:
                     transcript.apply(changes)
                 if isinstance(event, Received):
                     run_event = event.event
+                    if isinstance(run_event, EventsEvent) and (lines := calls.take(run_event)):
+                        transcript.apply(lines)  # a call began or ended (never per token)
                     inspector.add(
                         event.elapsed_s,
                         run_event.raw_event,
@@ -294,6 +301,7 @@ class ChatRun:
                 elif isinstance(event, Finished):
                     pane.thread_status = event.thread_status or pane.thread_status
                     pane.show_state()
+                    calls.ended(event.run_id)
                 if not self._prompt_done and machine.accepted:
                     self._prompt_done = True
                     pane.prompt.accept()

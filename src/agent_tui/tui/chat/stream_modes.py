@@ -2,8 +2,9 @@
 
 `updates` (one block per node step) and `messages-tuple` (AI tokens) are on by default;
 `values` (the whole state after each step), `custom` (what nodes write with the stream
-writer) and `debug` (the runtime's own events, shown in the event inspector) can be
-turned on. The choice lasts until the app exits (`session_modes` / `remember_modes`),
+writer), `debug` (the runtime's own events, shown in the event inspector) and `events`
+(LangChain's callbacks: each model and tool call, live, `tui/chat/run_calls.py`; `f5`
+in the chat toggles it) can be turned on. The choice lasts until the app exits (`session_modes` / `remember_modes`),
 so every thread view opened afterwards streams the same way.
 """
 
@@ -30,6 +31,7 @@ MODES: dict[str, str] = {
     "values": "the whole state after each step",
     "custom": "what nodes write with get_stream_writer()",
     "debug": "the runtime's task and checkpoint events (see the event inspector)",
+    "events": "model and tool calls, live (f5; a record per token)",
 }
 
 _chosen: WeakKeyDictionary[App[Any], tuple[str, ...]] = WeakKeyDictionary()

@@ -23,7 +23,7 @@ HOW_TO_TRACE_HERE = (
     "To trace its runs here, start it with LANGSMITH_TRACING=true,"
     " LANGSMITH_ENDPOINT=<the collector's URL> and LANGSMITH_API_KEY=<its key>"
     " (`agent-tui traces serve` runs the collector and prints both), or stream a run with"
-    " the chat's `events` mode (f3) to see its calls live."
+    " the chat's live calls (f5, the `events` stream mode) to see its calls as they happen."
 )
 
 

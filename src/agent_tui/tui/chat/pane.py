@@ -80,7 +80,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     # `f2` (show the inspector) is the thread view's key: it works wherever the focus is.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save_events", "Save events", id="chat.save_events"),
-        Binding("f5", "live_calls", "Live calls", id="chat.live_calls"),
+        Binding("f5", "live_calls", "Live calls", show=False, id="chat.live_calls"),
     ]
 
     class RunEnded(Message):

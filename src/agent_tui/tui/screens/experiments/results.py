@@ -3,6 +3,10 @@ rate, median latency, tokens, model calls, errors), then every example with each
 assistant's answer side by side (✓ passed, ✗ failed, · no verdict; a regression in red),
 and for the highlighted example its input, reference and every answer whole, with a
 diff of each later answer against the first. `y` the experiment as JSON · `esc` back.
+
+Opening it is a hot path (`benchmarks/experiments.py`: 200 examples x 2 within 200 ms):
+the rows go into a `QuickCellsTable` at once (no widget per row, each cell one `Text`),
+and only the highlighted example's answers are diffed, when it is highlighted.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from textual.widgets import DataTable, Footer, Static
 from agent_tui.experiments.outputs import as_text
 from agent_tui.experiments.results import Experiment, Outcome
 from agent_tui.text.fit import cut_end
+from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.quick_cells import QuickCellsTable
 from agent_tui.tui.widgets.text import server_line, server_text
 
 CELL = 36  # characters of an answer in the table; the pane below shows it whole
@@ -75,7 +81,7 @@ class ExperimentResultsScreen(AgentScreen[None]):
     def compose(self) -> ComposeResult:
         yield Breadcrumb()
         yield Static(self.summary(), id="experiment-summary")
-        yield DataTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
+        yield QuickCellsTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="experiment-detail-pane"):
             yield Static(id="experiment-detail")
         yield Footer()
@@ -115,11 +121,12 @@ class ExperimentResultsScreen(AgentScreen[None]):
         return text
 
     def on_mount(self) -> None:
-        table: DataTable[Text] = self.query_one("#experiment-examples", DataTable)
+        table = self.query_one("#experiment-examples", QuickCellsTable)
         table.add_column("Input", key="input")
         table.add_column("Reference", key="reference")
         for target in self.experiment.targets:
             table.add_column(server_line(target.label), key=target.label)
+        rows = []
         for example_id, row in self.rows.items():
             example = self.examples.get(example_id, {})
             reference = example.get("reference")
@@ -129,17 +136,19 @@ class ExperimentResultsScreen(AgentScreen[None]):
             ]
             for target in self.experiment.targets:
                 cells.append(self.cell(example_id, target.label, row.get(target.label)))
-            table.add_row(*cells, key=example_id)
-        if self.rows:
-            self.show_example(next(iter(self.rows)))
+            rows.append((example_id, cells))
+        # Its first row highlighted, the table says so: the pane below shows that example.
+        table.add_text_rows(rows)
 
     def cell(self, example_id: str, label: str, outcome: Outcome | None) -> Text:
+        # One `Text` styled by spans: a table of hundreds of rows makes hundreds of these.
         passed = outcome.passed if outcome is not None else None
         mark, style = MARKS[passed]
-        text = Text(f"{mark} ", style=style)
-        regressed = (example_id, label) in self.regressed
-        answer = " ".join(answer_of(outcome).split())
-        text.append_text(server_text(cut_end(answer, CELL), style="bold red" if regressed else ""))
+        answer = cut_end(" ".join(clean_text(answer_of(outcome)).split()), CELL)
+        text = Text(f"{mark} {answer}")
+        text.stylize(style, 0, 1)
+        if (example_id, label) in self.regressed:
+            text.stylize("bold red", 2)
         return text
 
     @on(DataTable.RowHighlighted, "#experiment-examples")

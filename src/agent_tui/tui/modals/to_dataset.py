@@ -151,6 +151,10 @@ class AddToDatasetScreen(SavingForm[tuple[str, int, bool], Example]):
             self.show_error("name the dataset")
             return None
         chosen = self.query_one("#to-dataset-turn", Select).value
+        if not isinstance(chosen, int) and self.message is not None and not self.turn_problem:
+            # Not the last turn by default: the message's own is on its way.
+            self.show_error("the thread's turns are still loading: try again in a moment")
+            return None
         turn = chosen if isinstance(chosen, int) else -1
         return name, turn, self.query_one("#to-dataset-reference", Checkbox).value
 

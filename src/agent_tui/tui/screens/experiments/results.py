@@ -73,17 +73,23 @@ class ExperimentResultsScreen(AgentScreen[None]):
         self.rows = experiment.by_example()
         self.examples = {example["id"]: example for example in experiment.examples}
         self.regressed = {(r.example_id, r.failed_on) for r in experiment.regressions()}
+        self.shown: str | None = None  # the example the pane below shows
 
     @property
     def breadcrumb_title(self) -> str:
         return f"experiments · {self.experiment.id}"
 
     def compose(self) -> ComposeResult:
+        # Everything filled before the first layout: filled once mounted, the table's
+        # rows and the example below changed sizes and cost the screen a second layout.
+        table = QuickCellsTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
+        self.fill(table)
+        first = next(iter(self.rows), None)
         yield Breadcrumb()
         yield Static(self.summary(), id="experiment-summary")
-        yield QuickCellsTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
+        yield table
         with VerticalScroll(id="experiment-detail-pane"):
-            yield Static(id="experiment-detail")
+            yield Static(self.example_text(first) if first else "", id="experiment-detail")
         yield Footer()
 
     def summary(self) -> Text:
@@ -120,8 +126,7 @@ class ExperimentResultsScreen(AgentScreen[None]):
             text.append("no regressions", style="green")
         return text
 
-    def on_mount(self) -> None:
-        table = self.query_one("#experiment-examples", QuickCellsTable)
+    def fill(self, table: QuickCellsTable) -> None:
         table.add_column("Input", key="input")
         table.add_column("Reference", key="reference")
         for target in self.experiment.targets:
@@ -137,7 +142,6 @@ class ExperimentResultsScreen(AgentScreen[None]):
             for target in self.experiment.targets:
                 cells.append(self.cell(example_id, target.label, row.get(target.label)))
             rows.append((example_id, cells))
-        # Its first row highlighted, the table says so: the pane below shows that example.
         table.add_text_rows(rows)
 
     def cell(self, example_id: str, label: str, outcome: Outcome | None) -> Text:
@@ -153,10 +157,16 @@ class ExperimentResultsScreen(AgentScreen[None]):
 
     @on(DataTable.RowHighlighted, "#experiment-examples")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
+        if event.row_key.value is not None and event.row_key.value != self.shown:
             self.show_example(event.row_key.value)
 
     def show_example(self, example_id: str) -> None:
+        self.query_one("#experiment-detail", Static).update(self.example_text(example_id))
+
+    def example_text(self, example_id: str) -> Text:
+        """The example's input, reference, every answer whole and each later answer's
+        diff against the first: worked out only for the example shown."""
+        self.shown = example_id
         example = self.examples.get(example_id, {})
         row = self.rows.get(example_id, {})
         text = Text()
@@ -190,7 +200,7 @@ class ExperimentResultsScreen(AgentScreen[None]):
                 style = "green" if line[:1] == "+" else "red" if line[:1] == "-" else "dim"
                 text.append("\n")
                 text.append_text(server_text(line, style=style))
-        self.query_one("#experiment-detail", Static).update(text)
+        return text
 
     def action_raw(self) -> None:
         self.app.push_screen(RawJsonScreen(self.experiment.as_json(), title="experiment"))

@@ -17,8 +17,10 @@ The two take turns round by round (whose turn goes first alternates), so a machi
 with something else slows both alike. It prints each round's seconds and the median
 ratio agent-tui / sdk.
 
-Then the results screen of the last experiment opens in a headless app (pushed to its
-last row painted, the median of 3).
+Then the results screen of the last experiment opens in a headless app, through Pilot
+(pushed until its table holds every example and the app is idle: painted), the median of
+5 — its wall time, and the CPU time this process spent on it (what the screen itself
+costs, whatever else the machine runs), beside a bare screen's for scale.
 
 Checked (exit status 1 if not): on both sides every example answered as its version
 should (version 1 passes all, version 2 none: every example a regression); the results
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -58,7 +61,10 @@ def dataset_of(size: int) -> Any:
     return Dataset("bench", examples)
 
 
-async def bare_screen_opens(repeats: int = 3) -> float:
+Opening = tuple[float, float]  # seconds: (wall, CPU of this process), each the median
+
+
+async def bare_screen_opens(repeats: int = 5) -> Opening:
     """The same for a bare screen (breadcrumb, an empty table, footer): for scale, what
     opening any screen costs on this machine now."""
     from textual.screen import Screen
@@ -73,20 +79,22 @@ async def bare_screen_opens(repeats: int = 3) -> float:
             yield DataTable()
             yield Footer()
 
-    times = []
+    times: list[float] = []
+    cpu: list[float] = []
     app = ShellApp()
     async with app.run_test(size=(160, 50)) as pilot:
         for _ in range(repeats):
-            started = time.perf_counter()
+            started, spent = time.perf_counter(), time.process_time()
             await app.push_screen(Bare())
             await pilot.pause()
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - spent)
             app.pop_screen()
             await pilot.pause()
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpu)
 
 
-async def results_screen_opens(experiment: Any, repeats: int = 3) -> float:
+async def results_screen_opens(experiment: Any, repeats: int = 5) -> Opening:
     """Seconds from pushing the experiment's results screen to its last row in (the
     median of `repeats`, the first one the screen's styles are read), in a headless app
     of the app's own shell."""
@@ -95,20 +103,22 @@ async def results_screen_opens(experiment: Any, repeats: int = 3) -> float:
     from agent_tui.tui.screens.experiments.results import ExperimentResultsScreen
     from agent_tui.tui.shell import ShellApp
 
-    times = []
+    times: list[float] = []
+    cpu: list[float] = []
     app = ShellApp()
     async with app.run_test(size=(160, 50)) as pilot:
         for _ in range(repeats):
-            started = time.perf_counter()
+            started, spent = time.perf_counter(), time.process_time()
             screen = ExperimentResultsScreen(experiment)
             await app.push_screen(screen)
             await pilot.pause()
             table = screen.query_one("#experiment-examples", DataTable)
             check(table.row_count == len(experiment.examples), "the results table is not full")
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - spent)
             app.pop_screen()
             await pilot.pause()
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpu)
 
 
 async def ours(url: str, dataset: Any, specs: list[str], concurrency: int) -> tuple[float, Any]:
@@ -200,11 +210,13 @@ async def bench(url: str, size: int, concurrency: int, rounds: int, quick: bool)
         )
     ratio = statistics.median(ratios)
     print(f"median ratio agent-tui / sdk: {ratio:.2f} (budget {BUDGET})")
-    opened = await results_screen_opens(experiment)
-    bare = await bare_screen_opens()
+    (opened, opened_cpu) = await results_screen_opens(experiment)
+    (bare, bare_cpu) = await bare_screen_opens()
+    load = os.getloadavg()[0]
     print(f"the results screen ({size} examples x 2) opens in {opened * 1000:.0f} ms"
-          f" (budget {SCREEN_BUDGET * 1000:.0f} ms); a bare screen, for scale:"
-          f" {bare * 1000:.0f} ms")  # fmt: skip
+          f" ({opened_cpu * 1000:.0f} ms of CPU; budget {SCREEN_BUDGET * 1000:.0f} ms);"
+          f" a bare screen, for scale: {bare * 1000:.0f} ms ({bare_cpu * 1000:.0f} ms of"
+          f" CPU); load average {load:.1f}")  # fmt: skip
     print("checked: every answer as its version says, on both sides; every example regressed")
     if not quick:
         check(ratio <= BUDGET, f"agent-tui took {ratio:.2f}x the sdk's time (budget {BUDGET}x)")

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +24,8 @@ SIZE = (140, 40)
 
 os.environ["AGENT_TUI_HOME"] = tempfile.mkdtemp(prefix="agent-tui-shots-")
 
+from experiment_shots import EXPERIMENT_SHOTS  # noqa: E402
+from shot_support import info_screen, stable_ports, to_png, until  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 
 from agent_tui.client import AgentServerClient  # noqa: E402
@@ -34,15 +34,6 @@ from agent_tui.settings.target import LocalServer, RemoteServer  # noqa: E402
 from agent_tui.tui.app import AgentTuiApp  # noqa: E402
 
 Shot = Callable[[Pilot[None]], Awaitable[None]]
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the screen did not get ready")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.05)
 
 
 async def seed(url: str) -> None:
@@ -58,10 +49,6 @@ async def seed(url: str) -> None:
             ) as run:
                 async for _event in run:
                     pass
-
-
-async def info_screen(pilot: Pilot[None]) -> None:
-    await until(pilot, lambda: type(pilot.app.screen).__name__ == "ServerInfoScreen")
 
 
 async def pirate_bot(pilot: Pilot[None]) -> str:
@@ -358,6 +345,7 @@ SHOTS: dict[str, Shot] = {
     "store": store_screen,
     "crons": crons,
     "cron-form": cron_form,
+    **EXPERIMENT_SHOTS,
 }
 
 
@@ -387,48 +375,6 @@ async def project_reload(folder: Path) -> str:
 PROJECT_SHOTS = {"project-reload": project_reload}
 
 
-def stable_ports(text: str, agent_server_url: str) -> str:
-    """Ports change run to run; the pictures should not: the agent server shows as 2024,
-    other local servers (control plane, deployments) as 8123, 8124… in order of appearance."""
-    text = text.replace(agent_server_url, "http://127.0.0.1:2024")
-    stable: dict[str, str] = {}
-
-    def replace(match: re.Match[str]) -> str:
-        url = match.group(0)
-        if url.endswith(":2024"):
-            return url
-        return stable.setdefault(url, f"http://127.0.0.1:{8123 + len(stable)}")
-
-    return re.sub(r"http://127\.0\.0\.1:\d+", replace, text)
-
-
-def to_png(svg: Path) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        return
-    width, height = SIZE[0] * 9 + 40, SIZE[1] * 20 + 80
-    subprocess.run(
-        [
-            chromium,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={tempfile.mkdtemp()}",
-            f"--screenshot={svg.with_suffix('.png')}",
-            f"--window-size={width},{height}",
-            svg.as_uri(),
-        ],
-        check=False,
-        capture_output=True,
-        timeout=60,
-    )
-
-
 async def main(names: list[str]) -> None:
     OUT.mkdir(exist_ok=True)
     for name, project_shot in PROJECT_SHOTS.items():
@@ -442,7 +388,7 @@ async def main(names: list[str]) -> None:
             svg.write_text(await project_shot(Path("/tmp/my-agent")))
         finally:
             os.environ["AGENT_TUI_HOME"] = home
-        to_png(svg)
+        to_png(svg, SIZE)
         print(f"wrote {svg.relative_to(ROOT)}")
     if names and not set(names) & set(SHOTS):
         return
@@ -460,7 +406,7 @@ async def main(names: list[str]) -> None:
                 # The port changes run to run; the picture should not.
                 text = app.export_screenshot(title=f"agent-tui — {name}")
                 svg.write_text(stable_ports(text, server.url))
-            to_png(svg)
+            to_png(svg, SIZE)
             print(f"wrote {svg.relative_to(ROOT)}")
 
 

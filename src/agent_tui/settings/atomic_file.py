@@ -83,3 +83,25 @@ def _sync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_export(path: Path, text: str, *, replace: bool = False) -> Path:
+    """Write `text` to the file `path` (`~` expanded, its folder made), whole or not at
+    all, and return it as an absolute path. A file already there is written over only
+    when `replace`: else `FileExistsError`; a folder at `path` is `IsADirectoryError`, a
+    file where a folder of it should be `NotADirectoryError`; anything else the system
+    refuses (no permission, a full disk) its own `OSError`. Nothing is left half-written,
+    and a refused file keeps what it held."""
+    target = path.expanduser().absolute()
+    for folder in target.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise NotADirectoryError(f"{folder} is a file, not a folder")
+            break
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a folder: name a file in it")
+    if target.exists() and not replace:
+        raise FileExistsError(f"{target} already exists")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(target, text)
+    return target

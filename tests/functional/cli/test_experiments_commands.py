@@ -308,3 +308,50 @@ async def test_a_graph_without_messages_compared_by_a_state_key(
     assert [o["output"] for o in result["outcomes"]] == ["summary of cats", "summary of dogs"]
     assert [o["passed"] for o in result["outcomes"]] == [True, False]
     assert result["summary"][0]["pass_rate"] == 0.5
+
+
+async def test_an_older_version_runs_without_the_keys_a_later_one_added(
+    client: AgentServerClient,
+    agent_server_url: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """The server merges a run's context over the assistant's current one: version 1 of a
+    pirate bot must not shout because version 2 does. A key with no default in the
+    graph's context schema cannot be kept out: that version is refused, saying why."""
+    url = ["--url", agent_server_url]
+    dataset = unique("hello")
+    source = tmp_path / "hello.jsonl"
+    source.write_text(line("hello", "Arr! You said: hello"))
+    code, _out, err = await cli(capsys, "datasets", "import", str(source), "--name", dataset)
+    assert code == 0, err
+    name = unique("pirate")
+    made = await client.assistants.create(
+        "chat", {"style": "pirate", "token_delay_ms": 0}, name=name
+    )
+    await client.assistants.update(
+        made.assistant_id, {"style": "pirate", "token_delay_ms": 0, "shout": True}
+    )
+    code, out, err = await cli(
+        capsys, "experiments", "run", dataset,
+        "--assistant", f"{name}@1", "--assistant", f"{name}@2", "--json", *url,
+    )  # fmt: skip
+    assert code == 1, err  # version 2 shouts: it fails what version 1 passes
+    result = json.loads(out)
+    by_label = {o["target"]: o["output"] for o in result["outcomes"]}
+    assert by_label == {f"{name} v1": "Arr! You said: hello", f"{name} v2": "ARR! YOU SAID: HELLO"}
+    # Sent with version 1's runs: the key version 2 added, at the graph's default.
+    assert result["targets"][0]["context"] == {
+        "style": "pirate",
+        "token_delay_ms": 0,
+        "shout": False,
+    }
+
+    echo = await client.assistants.create("echo", {"mode": "upper"}, name=unique("echo-note"))
+    await client.assistants.update(echo.assistant_id, {"mode": "lower", "note": "mine"})
+    code, out, err = await cli(
+        capsys, "experiments", "run", dataset, "--assistant", f"{echo.assistant_id}@1", *url
+    )
+    assert (code, out) == (2, "")
+    assert "version 1 of echo-note-" in err and "cannot run as itself" in err
+    assert "its 'note' (not in version 1) has no default in graph echo's context schema" in err

@@ -14,6 +14,7 @@ of both instances loses nothing.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,66 @@ async def test_store_and_crons(server: Server, capsys: pytest.CaptureFixture[str
     assert len(crons) == 1 and crons[0]["schedule"] == "0 9 * * 1-5"  # made once, not twice
     code, _, err = await cli(capsys, "crons", "rm", cron_id, "--url", url)
     assert code == 0, err
+
+
+async def test_an_experiment_on_two_assistants_then_two_versions(
+    server: Server, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A dataset of four examples run on two `echo` assistants (capitals, small letters),
+    then on two versions of one: the same pass rates, regression and exit code on both
+    servers. Tokens and model calls stay unknown: neither server here sends its traces to
+    agent-tui's collector."""
+    url = ["--url", server.url]
+    tag = uuid.uuid4().hex[:6]
+    source = tmp_path / "small.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"inputs": {"messages": [{"role": "user", "content": text}]},
+                        "outputs": {"answer": answer}}) + "\n"
+            for text, answer in [("hello Oslo", "HELLO OSLO"), ("hi Bern", "hi bern"),
+                                 ("42", "42"), ("boom now", "never")]
+        )
+    )  # fmt: skip
+    code, _out, err = await cli(capsys, "datasets", "import", str(source), "--name", f"small-{tag}")
+    assert code == 0, err
+    async with AgentServerClient(server.url) as client:
+        upper = await client.assistants.create("echo", {"mode": "upper"}, name=f"upper-{tag}")
+        lower = await client.assistants.create("echo", {"mode": "lower"}, name=f"lower-{tag}")
+
+    async def experiment(*specs: str) -> dict[str, Any]:
+        assistants = [arg for spec in specs for arg in ("--assistant", spec)]
+        code, out, err = await cli(
+            capsys, "experiments", "run", f"small-{tag}", *assistants, "--json", *url
+        )
+        assert code == 1, err  # "hello Oslo": passed in capitals, failed in small letters
+        result: dict[str, Any] = json.loads(out)
+        return result
+
+    # Two assistants, then two versions of the first (version 2 answers as typed: on
+    # Aegra a version may not take a context another assistant of the graph has).
+    rounds = [
+        ((upper.assistant_id, lower.assistant_id), [f"upper-{tag} v1", f"lower-{tag} v1"], 2),
+        ((f"{upper.assistant_id}@1", f"{upper.assistant_id}@2"), [f"upper-{tag} v1", f"upper-{tag} v2"], 1),
+    ]  # fmt: skip
+    for specs, labels, later_passes in rounds:
+        result = await experiment(*specs)
+        assert [t["label"] for t in result["targets"]] == labels
+        rows = [
+            (r["passed"], r["judged"], r["errors"], r["model_calls"], r["input_tokens"])
+            for r in result["summary"]
+        ]
+        assert rows == [(2, 4, 1, None, None), (later_passes, 4, 1, None, None)]
+        texts = {e["id"]: e["inputs"]["messages"][0]["content"] for e in result["examples"]}
+        assert [(texts[r["example_id"]], r["passed_on"], r["failed_on"])
+                for r in result["regressions"]] == [("hello Oslo", *labels)]  # fmt: skip
+        answers = {(texts[o["example_id"]], o["target"]): o for o in result["outcomes"]}
+        assert answers[("hello Oslo", labels[0])]["output"] == "HELLO OSLO"
+        assert answers[("hello Oslo", labels[1])]["output"] != "HELLO OSLO"
+        failed = answers[("boom now", labels[1])]
+        assert failed["status"] == "error" and "asked to fail: boom now" in failed["error"]
+        if specs[0] == upper.assistant_id:
+            async with AgentServerClient(server.url) as client:
+                await client.assistants.update(upper.assistant_id, {"mode": "same"})
 
 
 HELLO = {"messages": [{"role": "user", "content": "hello"}]}

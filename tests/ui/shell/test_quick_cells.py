@@ -5,6 +5,8 @@ this fails when textual's drawing moves away from it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -61,7 +63,7 @@ def painted(table: DataTable[Text]) -> list[list[tuple[str, Style | None]]]:
 
 
 async def paintings(
-    app: TwoTables, pilot: Pilot[None]
+    app: App[None], pilot: Pilot[None]
 ) -> list[list[list[tuple[str, Style | None]]]]:
     """Each table painted with the focus elsewhere, then with the focus."""
     shown = []
@@ -94,5 +96,61 @@ async def test_the_quick_table_paints_what_data_table_paints() -> None:
         # A narrower table cuts the cells: still the same.
         for table in (plain, quick):
             table.styles.width = 30
+        before, after = await paintings(app, pilot)
+        assert after == before
+
+
+class FilledAtOnce(App[None]):
+    """One table filled row by row (`add_row`), the other at once (`add_text_rows`), then
+    a few rows `DataTable` sizes itself: two lines high, labelled, not `Text`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[tuple[str, str | None]] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield DataTable(id="plain", cursor_type="row")
+            yield QuickCellsTable(id="quick", cursor_type="row")
+
+    def on_mount(self) -> None:
+        plain = self.query_one("#plain", DataTable)
+        quick = self.query_one("#quick", QuickCellsTable)
+        for table in (plain, quick):
+            table.add_column(Text("A"), key="a")
+            table.add_column(Text("B"), key="b", width=10)
+            table.add_column(Text("C"), key="c")
+        rows = [(str(index), [c.copy() for c in CELLS[index % len(CELLS)]]) for index in range(9)]
+        rows.append(("short", [Text("one")]))  # the other cells empty
+        rows.append(("lines", [Text("x"), Text("y"), Text("two\nlines, the second longer")]))
+        for key, cells in rows:
+            plain.add_row(*cells, key=key)
+        quick.add_text_rows((key, [cell.copy() for cell in cells]) for key, cells in rows)
+        tables: tuple[DataTable[Any], ...] = (plain, quick)
+        for each in tables:
+            each.add_row(Text("tall"), Text("row"), Text("a\nb\nc"), height=None, key="tall")
+            each.add_row("a [b]str[/b] cell", key="str", label="label")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        assert event.data_table.id is not None
+        self.highlighted.append((event.data_table.id, event.row_key.value))
+
+
+async def test_rows_added_at_once_are_the_rows_added_one_by_one() -> None:
+    app = FilledAtOnce()
+    async with app.run_test(size=(200, 24)) as pilot:
+        plain = app.query_one("#plain", DataTable)
+        quick = app.query_one("#quick", QuickCellsTable)
+        await pilot.pause()
+        assert [str(key.value) for key in quick.rows] == [str(key.value) for key in plain.rows]
+        assert [c.content_width for c in quick.ordered_columns] == [
+            c.content_width for c in plain.ordered_columns
+        ]
+        assert quick.virtual_size == plain.virtual_size
+        assert sorted(app.highlighted) == [("plain", "0"), ("quick", "0")]
+        before, after = await paintings(app, pilot)
+        assert after == before
+        quick.move_cursor(row=quick.get_row_index("lines"))
+        plain.move_cursor(row=plain.get_row_index("lines"))
         before, after = await paintings(app, pilot)
         assert after == before

@@ -11,9 +11,9 @@ from agent_tui.datasets.store import DatasetStore
 from agent_tui.settings.target import RemoteServer
 from agent_tui.threads.query import ThreadQuery
 from agent_tui.tui.app import AgentTuiApp
+from agent_tui.tui.modals.to_dataset import AddToDatasetScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
-from agent_tui.tui.screens.threads.to_dataset import AddToDatasetScreen
 from agent_tui.tui.widgets.inert import Input
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor

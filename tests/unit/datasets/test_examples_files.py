@@ -4,10 +4,11 @@ file, ids kept; and an example made from a thread's turn."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agent_tui.datasets.from_thread import example_from_messages
+from agent_tui.datasets.from_thread import MessageRef, example_from_messages, turn_of_message
 from agent_tui.datasets.jsonl import read_examples, write_examples
 from agent_tui.datasets.model import DatasetError, Example
 from agent_tui.datasets.store import DatasetStore
@@ -72,3 +73,35 @@ def test_an_example_from_a_turn() -> None:
         example_from_messages(messages)
     with pytest.raises(DatasetError, match="has 3 turns, not turn 5"):
         example_from_messages(messages, turn=5)
+
+
+def test_the_turn_of_a_message() -> None:
+    messages: list[dict[str, Any]] = [
+        {"type": "system", "content": "be brief", "id": "s"},
+        {"type": "human", "content": "hi", "id": "h1"},
+        {"type": "ai", "content": "", "tool_calls": [{"name": "t", "args": {}}], "id": "call"},
+        {"type": "tool", "content": "42", "id": "tool"},
+        {"type": "ai", "content": "hello", "id": "a1"},
+        {"type": "human", "content": "one", "id": "h2"},
+        {"type": "human", "content": "two", "id": "h3"},
+        {"type": "ai", "content": "ONE TWO", "id": "a2"},
+        {"type": "human", "content": "unanswered", "id": "h4"},
+    ]
+    turns = {m["id"]: turn_of_message(messages, m["id"]) for m in messages}
+    assert turns == {
+        "s": None,  # before the first human message: no turn
+        "h1": 0, "call": 0, "tool": 0, "a1": 0,
+        "h2": 1, "h3": 1, "a2": 1,
+        "h4": 2,
+    }  # fmt: skip
+    assert turn_of_message(messages, "gone") is None
+    # A message sent from the chat keeps a local id: found by the text that began its
+    # turn, the second of two alike the second.
+    messages.append({"type": "ai", "content": "UNANSWERED", "id": "a3"})
+    messages.append({"type": "human", "content": "one", "id": "h5"})
+    assert turn_of_message(messages, MessageRef("local-1", "one")) == 1
+    assert turn_of_message(messages, MessageRef("local-2", "one", occurrence=1)) == 3
+    assert turn_of_message(messages, MessageRef(None, "one", occurrence=2)) is None
+    assert turn_of_message(messages, MessageRef("h4", "one")) == 2  # the id first
+    # The turn it names is the one `example_from_messages` makes an example of.
+    assert example_from_messages(messages, turn=1).outputs == {"answer": "ONE TWO"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.settings.atomic_file import write_private_text, write_text_atomically
+from agent_tui.settings.atomic_file import write_export, write_private_text, write_text_atomically
 
 
 def test_a_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
@@ -46,3 +46,23 @@ def test_a_link_is_followed_and_what_is_no_file_is_written_to(tmp_path: Path) ->
     # `-o /dev/null` (or a FIFO): written to, never replaced by a file.
     write_text_atomically(Path(os.devnull), "nothing")
     assert Path(os.devnull).is_char_device()
+
+
+def test_an_export_is_a_new_file_unless_replacing(tmp_path: Path) -> None:
+    target = tmp_path / "made" / "on the way" / "out.jsonl"
+    assert write_export(target, "one\n") == target
+    with pytest.raises(FileExistsError, match="already exists"):
+        write_export(target, "two\n")
+    assert target.read_text() == "one\n"
+    assert write_export(target, "two\n", replace=True) == target
+    assert target.read_text() == "two\n"
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        write_export(tmp_path / "made", "x")
+    with pytest.raises(NotADirectoryError, match=f"{target} is a file, not a folder"):
+        write_export(target / "deeper" / "x.json", "x")
+    with pytest.raises(OSError) as refused:  # the system's own words
+        write_export(tmp_path / ("x" * 300), "x")
+    assert refused.value.strerror == "File name too long"
+    assert target.read_text() == "two\n" and sorted(p.name for p in target.parent.iterdir()) == [
+        "out.jsonl"
+    ]

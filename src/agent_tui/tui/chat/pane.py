@@ -124,7 +124,7 @@ class ChatPane(ReportsWorkerFailures, Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="chat-state")
         with Horizontal(id="chat-body"):
-            yield TranscriptView(id="transcript")
+            yield TranscriptView(client=self.client, thread_id=self.thread_id, id="transcript")
             yield EventInspector(id="inspector")
         yield PausedBar(id="paused")
         yield PromptArea(id="prompt")

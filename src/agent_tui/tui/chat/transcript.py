@@ -13,12 +13,15 @@ marker) scrolls to the end and follows again.
 
 Links inside AI Markdown never open by themselves: a click asks, and only http(s)
 links open, only after the user confirms with `o`.
+
+`D` adds the turn of the message in view (or the one clicked) to a dataset
+(`tui/chat/to_dataset.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
 from rich.text import Text
@@ -60,7 +63,11 @@ from agent_tui.tui.chat.blocks import (
 from agent_tui.tui.chat.handoff_block import HandoffBlock
 from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
+from agent_tui.tui.chat.to_dataset import add_to_dataset, pick_at
 from agent_tui.tui.memory_release import release_when_gone
+
+if TYPE_CHECKING:
+    from agent_tui.client import AgentServerClient
 
 FLUSHES_PER_SECOND = 10
 OPENABLE_SCHEMES = frozenset({"http", "https"})
@@ -121,15 +128,27 @@ class TranscriptView(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     TranscriptView { height: 1fr; padding: 0 1; }
     TranscriptView.-empty > EmptyHint { display: block; }
+    TranscriptView > .-picked { outline-left: thick $accent; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("end", "follow", "Follow", id="transcript.follow"),
         Binding("o", "open_link", "Open link", id="transcript.open_link"),
+        Binding("D", "to_dataset", "Add to dataset", id="transcript.to_dataset"),
     ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        client: AgentServerClient | None = None,
+        thread_id: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """`client`, `thread_id`: the thread shown, whose turns `D` adds to a dataset."""
         super().__init__(id=id, classes=classes)
+        self.client = client
+        self.thread_id = thread_id
         self._blocks: dict[str, ChatBlock] = {}
         self._dirty: dict[str, AIBlock] = {}  # insertion-ordered set of blocks to flush
         self._resync: set[str] = set()  # of those, blocks to show whole (`sync_item`)
@@ -320,7 +339,16 @@ class TranscriptView(VerticalScroll, can_focus=True):
         # key goes on to the screen's bindings and the footer does not offer it.
         if action == "open_link":
             return self._pending_link is not None
+        if action == "to_dataset":
+            return self.thread_id is not None
         return True
+
+    def on_click(self, event: events.Click) -> None:
+        pick_at(self, event.widget)
+
+    def action_to_dataset(self) -> None:
+        if self.client is not None and self.thread_id is not None:
+            add_to_dataset(self, self.blocks, self.client, self.thread_id)
 
     def _set_pending_link(self, href: str | None) -> None:
         self._pending_link = href

@@ -10,19 +10,31 @@ table has — a `Text` on one line, of a row one line high — with the same seg
 made directly; any other cell (a header, a wrapped or justified text) still goes
 through `DataTable`.
 
-`DataTable` keeps no public hook for this: `_render_cell` is overridden with its cache
-and styles read as upstream does (textual is pinned). The test
-`tests/ui/shell/test_quick_cells.py` draws cells both ways and fails when they differ.
+Measuring is the other cost: `DataTable` measures every new cell to size its columns,
+through Rich's `__rich_measure__` with a fresh `console.options` each time (three
+terminal-size system calls a cell) — for 200 rows of 4 columns, tens of milliseconds of
+opening a screen. A `Text` cell's width is its longest line's `cell_len`, which is what
+that measure answers: `QuickCellsTable` reads it directly for the rows of `Text` cells
+one line high, and hands any other row to `DataTable`.
+
+`DataTable` keeps no public hook for this: `_render_cell` and `_update_dimensions` are
+overridden with its cache, styles and column widths read as upstream does (textual is
+pinned). The test `tests/ui/shell/test_quick_cells.py` draws and sizes cells both ways
+and fails when they differ.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import DuplicateKey, Row, RowKey
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -94,6 +106,64 @@ class QuickCellsTable(DataTable[Text]):
         # Each drawn cell holds its own styles (their meta names the row): paging through
         # thousands of rows kept 10,000 of them, a good part of what paging added.
         self._cell_render_cache.maxsize = CELL_CACHE
+
+    def add_text_rows(self, rows: Iterable[tuple[str, Sequence[Text]]]) -> None:
+        """Add rows one line high (`(key, cells)`) at the bottom, as `add_row` adds each
+        but with the cursor checked and the table told once for them all (`add_row`
+        does both per row: a good part of adding hundreds)."""
+        columns = self.ordered_columns
+        was_empty = self.row_count == 0
+        added = False
+        for key, cells in rows:
+            row_key = RowKey(key)
+            if row_key in self._row_locations:
+                raise DuplicateKey(f"The row key {row_key!r} already exists.")
+            if len(cells) > len(columns):
+                raise ValueError("More values provided than there are columns.")
+            self._row_locations[row_key] = self.row_count
+            self._data[row_key] = {column.key: cell for column, cell in zip_longest(columns, cells)}
+            self.rows[row_key] = Row(row_key, 1)
+            self._new_rows.add(row_key)
+            added = True
+        if not added:
+            return
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate
+        if was_empty and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """Size the columns for `new_rows`: rows of one-line-high `Text` cells here, by
+        their lines' widths (what `DataTable`'s measure of a `Text` answers), the others
+        (and the table's size) by `DataTable`."""
+        columns = self.ordered_columns
+        others: list[RowKey] = []
+        for row_key in new_rows:
+            row = self.rows.get(row_key)
+            data = self._data.get(row_key)
+            if row is None or data is None:
+                continue  # removed before the table was idle
+            if row.height != 1 or row.label is not None:
+                others.append(row_key)
+                continue
+            widths = []
+            for column in columns:
+                cell = data.get(column.key)
+                if cell is None:
+                    widths.append(0)
+                elif isinstance(cell, Text):
+                    widths.append(max(map(cell_len, cell.plain.splitlines()), default=0))
+                else:
+                    break
+            else:
+                for column, width in zip(columns, widths, strict=True):
+                    if width > column.content_width:
+                        column.content_width = width
+                continue
+            others.append(row_key)
+        super()._update_dimensions(others)
 
     def _render_cell(
         self,

@@ -13,16 +13,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Static
 
 from agent_tui.datasets.model import DatasetError, Example, check_name
 from agent_tui.datasets.store import DatasetStore
 from agent_tui.text.user_json import JsonTextError, parse_json_object
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
 from agent_tui.tui.widgets.inert import Input, TextArea
+from agent_tui.tui.widgets.labelled_field import LabelledField, show_field_problems
 from agent_tui.tui.widgets.text import server_text
-
-FIELDS = ("name", "input", "reference", "metadata")
 
 
 class ExampleFormScreen(SavingForm[tuple[str, Example], Example]):
@@ -34,7 +33,6 @@ class ExampleFormScreen(SavingForm[tuple[str, Example], Example]):
     }
     ExampleFormScreen .title { text-style: bold; }
     ExampleFormScreen TextArea { height: 6; }
-    ExampleFormScreen .field-error { color: $text-error; display: none; }
     ExampleFormScreen #example-error { color: $text-error; display: none; }
     ExampleFormScreen .buttons { height: auto; align-horizontal: right; }
     ExampleFormScreen Button { margin-left: 2; }
@@ -57,19 +55,27 @@ class ExampleFormScreen(SavingForm[tuple[str, Example], Example]):
         with Vertical():
             title = f"New example in {self.dataset}" if self.dataset else "New dataset"
             yield Static(server_text(title), classes="title")
-            with Vertical(id="example-name-field"):
-                yield Label("Dataset name")
-                yield Input(id="example-name", placeholder="qa")
-                yield Static(id="example-name-error", classes="field-error")
-            yield Label("Input: a message, or a JSON object of the graph's input keys")
-            yield TextArea(id="example-input", soft_wrap=True)
-            yield Static(id="example-input-error", classes="field-error")
-            yield Label("Reference answer (text or a JSON object; empty: none)")
-            yield Input(id="example-reference")
-            yield Static(id="example-reference-error", classes="field-error")
-            yield Label("Metadata (a JSON object; optional)")
-            yield Input(id="example-metadata", placeholder='{"topic": "cities"}')
-            yield Static(id="example-metadata-error", classes="field-error")
+            yield LabelledField(
+                "Dataset name",
+                Input(id="example-name", placeholder="qa"),
+                name="name",
+                id="example-name-field",
+            )
+            yield LabelledField(
+                "Input: a message, or a JSON object of the graph's input keys",
+                TextArea(id="example-input", soft_wrap=True),
+                name="input",
+            )
+            yield LabelledField(
+                "Reference answer (text or a JSON object; empty: none)",
+                Input(id="example-reference"),
+                name="reference",
+            )
+            yield LabelledField(
+                "Metadata (a JSON object; optional)",
+                Input(id="example-metadata", placeholder='{"topic": "cities"}'),
+                name="metadata",
+            )
             yield Static(id="example-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
@@ -80,10 +86,7 @@ class ExampleFormScreen(SavingForm[tuple[str, Example], Example]):
         self.query_one("#example-input" if self.dataset else "#example-name").focus()
 
     def show_problems(self, problems: dict[str, str]) -> None:
-        for name in FIELDS:
-            widget = self.query_one(f"#example-{name}-error", Static)
-            widget.update(server_text(problems.get(name, "")))
-            widget.display = name in problems
+        show_field_problems(self, problems)
 
     def focus_field(self, field: str) -> None:
         super().focus_field(f"example-{field}")

@@ -1,8 +1,9 @@
 """The Datasets screen (`:datasets`): the datasets kept on this machine — name, examples,
 how many have a reference, when changed. `enter` lists a dataset's examples (input,
 reference, metadata; `enter` there shows one whole) · `n` a new dataset with its first
-example, or (in a dataset) one more example, typed in (`example_form.py`) · `ctrl+d`
-deletes a dataset (asks first). `agent-tui datasets import` and `add`, and `D` on
+example, or (in a dataset) one more example, typed in (`example_form.py`) · `x`
+exports a dataset as JSON Lines in LangSmith's example shape (`modals/export_file.py`)
+· `ctrl+d` deletes a dataset (asks first). `agent-tui datasets import` and `add`, and `D` on
 `:threads`, fill them too. In a read-only session the app refuses these changes as it
 refuses the others (the headless `datasets` commands, which change only this machine, do
 not)."""
@@ -10,13 +11,19 @@ not)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual.binding import Binding, BindingType
+
 from agent_tui.chat.item_text import compact_json
+from agent_tui.datasets.jsonl import write_examples
 from agent_tui.datasets.model import Dataset, Example
 from agent_tui.datasets.store import DatasetStore
 from agent_tui.text.time_text import utc_minutes
+from agent_tui.tui.modals.export_file import ExportFileScreen, default_export_path
+from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.datasets.example_form import ExampleFormScreen
 from agent_tui.tui.widgets.resource_table import Column
@@ -34,6 +41,9 @@ class DatasetsScreen(ResourceScreen[Dataset]):
     RESOURCES = "datasets"
     VERBS = frozenset({"new", "delete"})
     EMPTY_HINT: ClassVar[str] = "none yet: n makes one (or agent-tui datasets import)"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "export", "Export", id="datasets.export"),
+    ]
 
     def __init__(self, store: DatasetStore | None = None) -> None:
         super().__init__()
@@ -72,6 +82,35 @@ class DatasetsScreen(ResourceScreen[Dataset]):
 
     async def delete_item(self, item: Dataset) -> None:
         await asyncio.to_thread(self.store.delete, item.name)
+
+    def action_export(self) -> None:
+        """The selected dataset as JSON Lines (allowed read-only: it writes only here)."""
+        item = self._selected()
+        if item is None:
+            return
+
+        def written(path: Path | None) -> None:
+            if path is not None:
+                self.notify(
+                    f"Wrote {len(item.examples)} examples of dataset {item.name} to {path}",
+                    title="Dataset exported",
+                    markup=False,
+                )
+
+        self.app.push_screen(
+            ExportFileScreen(
+                f"Export dataset {item.name} as JSON Lines (inputs, outputs, metadata)",
+                default_export_path(f"{item.name}.jsonl"),
+                lambda: write_examples(item.examples),
+            ),
+            written,
+        )
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield from super().palette_commands()
+        yield PaletteCommand(
+            "Export dataset…", "The selected dataset as JSON Lines", self.action_export
+        )
 
 
 class ExamplesScreen(ResourceScreen[Example]):

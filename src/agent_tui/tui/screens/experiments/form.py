@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Static
 
 from agent_tui.assistants.lookup import NoSuchAssistant
 from agent_tui.client import AgentServerClient
@@ -24,9 +24,8 @@ from agent_tui.experiments.evaluators import Evaluator, EvaluatorError, evaluato
 from agent_tui.experiments.targets import Target, resolve_targets
 from agent_tui.tui.modals.saving_form import NotSaved, SavingForm
 from agent_tui.tui.widgets.inert import Input
+from agent_tui.tui.widgets.labelled_field import LabelledField, show_field_problems
 from agent_tui.tui.widgets.text import server_text
-
-FIELDS = ("dataset", "assistants", "evaluator", "concurrency")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +52,6 @@ class ExperimentFormScreen(SavingForm[ExperimentDraft, ExperimentPlan]):
         border: thick $primary; background: $surface; padding: 0 1;
     }
     ExperimentFormScreen .title { text-style: bold; }
-    ExperimentFormScreen .field-error { color: $text-error; display: none; }
     ExperimentFormScreen #experiment-error { color: $text-error; display: none; }
     ExperimentFormScreen .buttons { height: auto; align-horizontal: right; }
     ExperimentFormScreen Button { margin-left: 2; }
@@ -76,18 +74,24 @@ class ExperimentFormScreen(SavingForm[ExperimentDraft, ExperimentPlan]):
         with Vertical():
             yield Static("New experiment", classes="title")
             known = ", ".join(names) or "none yet: agent-tui datasets import"
-            yield Label(server_text(f"Dataset ({known})"))
-            yield Input(names[0] if len(names) == 1 else "", id="experiment-dataset")
-            yield Static(id="experiment-dataset-error", classes="field-error")
-            yield Label("Assistants to compare, earlier first (ASSISTANT or ASSISTANT@VERSION)")
-            yield Input(placeholder="bot@1, bot@2", id="experiment-assistants")
-            yield Static(id="experiment-assistants-error", classes="field-error")
-            yield Label("Evaluator: exact, contains, regex:PATTERN, json:PATH, module:function")
-            yield Input("exact", id="experiment-evaluator")
-            yield Static(id="experiment-evaluator-error", classes="field-error")
-            yield Label("Runs at a time")
-            yield Input("4", id="experiment-concurrency")
-            yield Static(id="experiment-concurrency-error", classes="field-error")
+            yield LabelledField(
+                server_text(f"Dataset ({known})"),
+                Input(names[0] if len(names) == 1 else "", id="experiment-dataset"),
+                name="dataset",
+            )
+            yield LabelledField(
+                "Assistants to compare, earlier first (ASSISTANT or ASSISTANT@VERSION)",
+                Input(placeholder="bot@1, bot@2", id="experiment-assistants"),
+                name="assistants",
+            )
+            yield LabelledField(
+                "Evaluator: exact, contains, regex:PATTERN, json:PATH, module:function",
+                Input("exact", id="experiment-evaluator"),
+                name="evaluator",
+            )
+            yield LabelledField(
+                "Runs at a time", Input("4", id="experiment-concurrency"), name="concurrency"
+            )
             yield Static(id="experiment-error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
@@ -97,10 +101,7 @@ class ExperimentFormScreen(SavingForm[ExperimentDraft, ExperimentPlan]):
         return self.query_one(f"#experiment-{name}", Input).value.strip()
 
     def show_problems(self, problems: dict[str, str]) -> None:
-        for name in FIELDS:
-            widget = self.query_one(f"#experiment-{name}-error", Static)
-            widget.update(server_text(problems.get(name, "")))
-            widget.display = name in problems
+        show_field_problems(self, problems)
 
     def focus_field(self, field: str) -> None:
         super().focus_field(f"experiment-{field}")

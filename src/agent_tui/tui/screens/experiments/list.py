@@ -2,18 +2,21 @@
 first — id, dataset, evaluator, each assistant's pass rate, regressions, when. `enter`
 opens one's results side by side (`results.py`) · `n` runs a new one on the connected
 server (`form.py`), with a progress bar; `esc` cancels it, and the runs it started are
-cancelled on the server · `ctrl+d` deletes one (asks first). `agent-tui experiments run`
+cancelled on the server · `x` exports one as JSON (`modals/export_file.py`) · `ctrl+d`
+deletes one (asks first). `agent-tui experiments run`
 makes them too."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
@@ -22,8 +25,11 @@ from agent_tui.datasets.store import DatasetStore
 from agent_tui.experiments.results import Experiment
 from agent_tui.experiments.runner import fill_traces, run_experiment
 from agent_tui.experiments.store import ExperimentStore
+from agent_tui.text.escaping import exact_json
 from agent_tui.text.time_text import utc_minutes
 from agent_tui.tui.app_contract import agent_app
+from agent_tui.tui.modals.export_file import ExportFileScreen, default_export_path
+from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.experiments.form import ExperimentFormScreen, ExperimentPlan
 from agent_tui.tui.screens.experiments.results import ExperimentResultsScreen, rate_text
@@ -40,6 +46,9 @@ class ExperimentsScreen(ResourceScreen[Experiment]):
     RESOURCES = "experiments"
     VERBS = frozenset({"new", "delete"})
     EMPTY_HINT: ClassVar[str] = "none yet: n runs one (or agent-tui experiments run)"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "export", "Export", id="experiments.export"),
+    ]
     DEFAULT_CSS = """
     ExperimentsScreen #experiment-progress { dock: bottom; height: 1; display: none; }
     ExperimentsScreen #experiment-progress.-running { display: block; }
@@ -105,6 +114,36 @@ class ExperimentsScreen(ResourceScreen[Experiment]):
 
     async def delete_item(self, item: Experiment) -> None:
         await asyncio.to_thread(self.store.delete, item.id)
+
+    def action_export(self) -> None:
+        """The selected experiment as JSON, as `y` shows it (summary, regressions, every
+        answer); allowed read-only: it writes only here."""
+        item = self._selected()
+        if item is None:
+            return
+
+        def written(path: Path | None) -> None:
+            if path is not None:
+                self.notify(
+                    f"Wrote experiment {item.id} to {path}",
+                    title="Experiment exported",
+                    markup=False,
+                )
+
+        self.app.push_screen(
+            ExportFileScreen(
+                f"Export experiment {item.id} as JSON",
+                default_export_path(f"experiment-{item.id}.json"),
+                lambda: exact_json(item.as_json()) + "\n",
+            ),
+            written,
+        )
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield from super().palette_commands()
+        yield PaletteCommand(
+            "Export experiment…", "The selected experiment as JSON", self.action_export
+        )
 
     # -- running one --------------------------------------------------------------------
 

@@ -3,6 +3,10 @@ rate, median latency, tokens, model calls, errors), then every example with each
 assistant's answer side by side (✓ passed, ✗ failed, · no verdict; a regression in red),
 and for the highlighted example its input, reference and every answer whole, with a
 diff of each later answer against the first. `y` the experiment as JSON · `esc` back.
+
+Opening it is a hot path (`benchmarks/experiments.py`: 200 examples x 2 within 200 ms):
+the rows go into a `QuickCellsTable` at once (no widget per row, each cell one `Text`),
+and only the highlighted example's answers are diffed, when it is highlighted.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from textual.widgets import DataTable, Footer, Static
 from agent_tui.experiments.outputs import as_text
 from agent_tui.experiments.results import Experiment, Outcome
 from agent_tui.text.fit import cut_end
+from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
+from agent_tui.tui.widgets.quick_cells import QuickCellsTable
 from agent_tui.tui.widgets.text import server_line, server_text
 
 CELL = 36  # characters of an answer in the table; the pane below shows it whole
@@ -67,17 +73,23 @@ class ExperimentResultsScreen(AgentScreen[None]):
         self.rows = experiment.by_example()
         self.examples = {example["id"]: example for example in experiment.examples}
         self.regressed = {(r.example_id, r.failed_on) for r in experiment.regressions()}
+        self.shown: str | None = None  # the example the pane below shows
 
     @property
     def breadcrumb_title(self) -> str:
         return f"experiments · {self.experiment.id}"
 
     def compose(self) -> ComposeResult:
+        # Everything filled before the first layout: filled once mounted, the table's
+        # rows and the example below changed sizes and cost the screen a second layout.
+        table = QuickCellsTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
+        self.fill(table)
+        first = next(iter(self.rows), None)
         yield Breadcrumb()
         yield Static(self.summary(), id="experiment-summary")
-        yield DataTable(id="experiment-examples", cursor_type="row", zebra_stripes=True)
+        yield table
         with VerticalScroll(id="experiment-detail-pane"):
-            yield Static(id="experiment-detail")
+            yield Static(self.example_text(first) if first else "", id="experiment-detail")
         yield Footer()
 
     def summary(self) -> Text:
@@ -114,12 +126,12 @@ class ExperimentResultsScreen(AgentScreen[None]):
             text.append("no regressions", style="green")
         return text
 
-    def on_mount(self) -> None:
-        table: DataTable[Text] = self.query_one("#experiment-examples", DataTable)
+    def fill(self, table: QuickCellsTable) -> None:
         table.add_column("Input", key="input")
         table.add_column("Reference", key="reference")
         for target in self.experiment.targets:
             table.add_column(server_line(target.label), key=target.label)
+        rows = []
         for example_id, row in self.rows.items():
             example = self.examples.get(example_id, {})
             reference = example.get("reference")
@@ -129,25 +141,32 @@ class ExperimentResultsScreen(AgentScreen[None]):
             ]
             for target in self.experiment.targets:
                 cells.append(self.cell(example_id, target.label, row.get(target.label)))
-            table.add_row(*cells, key=example_id)
-        if self.rows:
-            self.show_example(next(iter(self.rows)))
+            rows.append((example_id, cells))
+        table.add_text_rows(rows)
 
     def cell(self, example_id: str, label: str, outcome: Outcome | None) -> Text:
+        # One `Text` styled by spans: a table of hundreds of rows makes hundreds of these.
         passed = outcome.passed if outcome is not None else None
         mark, style = MARKS[passed]
-        text = Text(f"{mark} ", style=style)
-        regressed = (example_id, label) in self.regressed
-        answer = " ".join(answer_of(outcome).split())
-        text.append_text(server_text(cut_end(answer, CELL), style="bold red" if regressed else ""))
+        answer = cut_end(" ".join(clean_text(answer_of(outcome)).split()), CELL)
+        text = Text(f"{mark} {answer}")
+        text.stylize(style, 0, 1)
+        if (example_id, label) in self.regressed:
+            text.stylize("bold red", 2)
         return text
 
     @on(DataTable.RowHighlighted, "#experiment-examples")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
+        if event.row_key.value is not None and event.row_key.value != self.shown:
             self.show_example(event.row_key.value)
 
     def show_example(self, example_id: str) -> None:
+        self.query_one("#experiment-detail", Static).update(self.example_text(example_id))
+
+    def example_text(self, example_id: str) -> Text:
+        """The example's input, reference, every answer whole and each later answer's
+        diff against the first: worked out only for the example shown."""
+        self.shown = example_id
         example = self.examples.get(example_id, {})
         row = self.rows.get(example_id, {})
         text = Text()
@@ -181,7 +200,7 @@ class ExperimentResultsScreen(AgentScreen[None]):
                 style = "green" if line[:1] == "+" else "red" if line[:1] == "-" else "dim"
                 text.append("\n")
                 text.append_text(server_text(line, style=style))
-        self.query_one("#experiment-detail", Static).update(text)
+        return text
 
     def action_raw(self) -> None:
         self.app.push_screen(RawJsonScreen(self.experiment.as_json(), title="experiment"))

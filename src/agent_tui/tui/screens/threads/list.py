@@ -167,7 +167,7 @@ class ThreadsScreen(ResourceScreen[Thread]):
     def action_to_dataset(self) -> None:
         """The selected thread's last turn as an example of a dataset (kept on this
         machine: allowed in read-only mode)."""
-        from agent_tui.tui.screens.threads.to_dataset import AddToDatasetScreen
+        from agent_tui.tui.modals.to_dataset import AddToDatasetScreen
 
         item = self._selected()
         if item is not None:

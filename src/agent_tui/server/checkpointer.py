@@ -6,14 +6,12 @@ in WAL mode with ``synchronous=NORMAL``: every ``aput``/``aput_writes`` is a com
 transaction before it returns, so a checkpoint survives a crash of the process (not
 necessarily a power cut: no fsync per commit).
 
-Writes run on the event loop, on a connection of their own (`loop_sqlite`): a checkpoint's
-insert and commit take tens of microseconds, less than a hop to a thread and back, and its
-serialising holds the interpreter lock wherever it runs. Reads (a thread's history can be
-thousands of checkpoints) and the rare long writes (deleting, copying, pruning a thread)
-run on a thread (`OneThread`) through a second connection, so a long read never holds the
-loop's writes. langgraph's `AsyncSqliteSaver` makes a hop per statement, fetch and commit
-(two or three per write, behind an ``asyncio.Lock``), which cost a short run more than its
-graph.
+Each async method runs the saver's synchronous one, whole, on a thread of its own (one per
+connection, `OneThread`): one hop off the event loop and back per call, or for all the
+calls made while the thread was busy. langgraph's `AsyncSqliteSaver`
+makes a hop per statement, fetch and commit (two or three per write, behind an
+``asyncio.Lock``), which cost a short run more than its graph. langgraph-api's
+blocking-call guard never sees the statements (they are not on the event loop).
 
 langgraph-api calls four methods beyond the required ones when they are overridden
 (``_checkpointer/_adapter.py``, `CheckpointerCapabilities`): ``adelete_thread``,
@@ -28,8 +26,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
@@ -37,8 +35,6 @@ from langgraph.checkpoint.base import CheckpointTuple
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agent_tui.server import loop_sqlite
-from agent_tui.server.loop_sqlite import LoopConnection
 from agent_tui.server.names import DATA_FOLDER
 from agent_tui.server.one_thread import OneThread
 from agent_tui.server.records import NO_ROOM, SAVER, full_disk
@@ -51,42 +47,42 @@ T = TypeVar("T")
 
 
 def _off_loop_as(name: str) -> Any:
-    """The async form of `SqliteSaver`'s method ``name``: the reader's, run off the loop."""
+    """The async form of `SqliteSaver`'s method ``name``: the method, run off the loop."""
 
     async def method(self: DurableSqliteSaver, *args: Any, **kwargs: Any) -> Any:
-        return await self._off_loop(getattr(self.reader, name), *args, **kwargs)
+        return await self._off_loop(getattr(self, name), *args, **kwargs)
 
     method.__name__ = "a" + name
     return method
 
 
-def _on_loop_as(name: str) -> Any:
-    """The async form of `SqliteSaver`'s write ``name``: run here, on the loop."""
+class DurableSqliteSaver(SqliteSaver):
+    def __init__(self, conn: sqlite3.Connection, thread: OneThread) -> None:
+        super().__init__(conn, serde=JsonPlusSerializer(pickle_fallback=True))
+        self._thread = thread
 
-    def method(self: DurableSqliteSaver, *args: Any, **kwargs: Any) -> Any:
-        with _refused_when_full():
-            return getattr(self, name)(*args, **kwargs)
+    async def _off_loop(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        try:
+            return await self._thread.run(lambda: call(*args, **kwargs))
+        except sqlite3.OperationalError as exc:
+            if full_disk(exc):  # changes are refused until there is room again
+                SAVER.report(NO_ROOM)
+            raise
 
-    async def amethod(self: DurableSqliteSaver, *args: Any, **kwargs: Any) -> Any:
-        return method(self, *args, **kwargs)
+    aget_tuple = _off_loop_as("get_tuple")
+    aput = _off_loop_as("put")
+    aput_writes = _off_loop_as("put_writes")
+    aget_delta_channel_history = _off_loop_as("get_delta_channel_history")
+    adelete_thread = _off_loop_as("delete_thread")
+    adelete_for_runs = _off_loop_as("delete_for_runs")
+    acopy_thread = _off_loop_as("copy_thread")
+    aprune = _off_loop_as("prune")
 
-    amethod.__name__ = "a" + name
-    return amethod
-
-
-@contextmanager
-def _refused_when_full() -> Iterator[None]:
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        if full_disk(exc):  # changes are refused until there is room again
-            SAVER.report(NO_ROOM)
-        raise
-
-
-class MaintainedSqliteSaver(SqliteSaver):
-    """`SqliteSaver` with synchronous forms of the methods langgraph-api calls when they are
-    overridden and `SqliteSaver` lacks."""
+    async def alist(
+        self, config: RunnableConfig | None, **options: Any
+    ) -> AsyncIterator[CheckpointTuple]:
+        for item in await self._off_loop(lambda: list(self.list(config, **options))):
+            yield item
 
     def delete_for_runs(self, run_ids: Iterable[str]) -> None:
         runs = [str(run_id) for run_id in run_ids]
@@ -139,61 +135,25 @@ class MaintainedSqliteSaver(SqliteSaver):
                 )
 
 
-class DurableSqliteSaver(MaintainedSqliteSaver):
-    """Writes on this saver's connection, on the loop; reads and the rare long calls
-    (deleting, copying, pruning a thread) through `reader`, a saver of another connection
-    to the same database, on `OneThread`."""
-
-    def __init__(self, conn: LoopConnection, reader: MaintainedSqliteSaver, thread: OneThread):
-        super().__init__(conn, serde=reader.serde)
-        self.reader = reader
-        self._thread = thread
-
-    async def _off_loop(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with _refused_when_full():
-            return await self._thread.run(lambda: call(*args, **kwargs))
-
-    aput = _on_loop_as("put")
-    aput_writes = _on_loop_as("put_writes")
-    aget_tuple = _off_loop_as("get_tuple")
-    aget_delta_channel_history = _off_loop_as("get_delta_channel_history")
-    adelete_thread = _off_loop_as("delete_thread")
-    adelete_for_runs = _off_loop_as("delete_for_runs")
-    acopy_thread = _off_loop_as("copy_thread")
-    aprune = _off_loop_as("prune")
-
-    async def alist(
-        self, config: RunnableConfig | None, **options: Any
-    ) -> AsyncIterator[CheckpointTuple]:
-        for item in await self._off_loop(lambda: list(self.reader.list(config, **options))):
-            yield item
-
-
-def _reader_connection() -> sqlite3.Connection:
-    # Used only from the saver's thread (check_same_thread: it is opened on another).
+def _connect() -> sqlite3.Connection:
+    os.makedirs(DATA_FOLDER, exist_ok=True)
+    # Used only from the saver's own thread (check_same_thread: it is opened on another).
     conn = sqlite3.connect(DATABASE, check_same_thread=False)
-    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # WAL: set by the saver's setup
     return conn
 
 
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """Entered by langgraph-api once per thread that asks (a saver is tied to its event
-    loop): each gets its own two connections to the one database."""
+    loop): each gets its own connection to the one database, used from one thread."""
     thread = OneThread("agent-tui-checkpoints")
     try:
-        await thread.run(lambda: os.makedirs(DATA_FOLDER, exist_ok=True))
-        serde = JsonPlusSerializer(pickle_fallback=True)
-        reader = MaintainedSqliteSaver(await thread.run(_reader_connection), serde=serde)
+        saver = DurableSqliteSaver(await thread.run(_connect), thread)
         try:
-            saver = DurableSqliteSaver(loop_sqlite.connect(DATABASE), reader, thread)
-            try:
-                saver.setup()  # the tables: a few statements, once
-                reader.is_setup = True
-                yield saver
-            finally:
-                saver.conn.close()
+            await thread.run(saver.setup)
+            yield saver
         finally:
-            await thread.run(reader.conn.close)
+            await thread.run(saver.conn.close)
     finally:
         thread.shutdown()

@@ -22,8 +22,6 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from agent_tui.server import loop_sqlite
-from agent_tui.server.loop_sqlite import LoopConnection
 from agent_tui.server.names import DATA_FOLDER
 
 DATABASE = os.path.join(DATA_FOLDER, "records.db")
@@ -36,12 +34,21 @@ CUT = "DELETE FROM records WHERE file = ? AND key = ? AND position >= ?"
 FULL_EVERY = 200
 
 
-Connection = LoopConnection
-"""Writes on the event loop on purpose (`loop_sqlite`)."""
+class Connection(sqlite3.Connection):
+    """Writes on the event loop on purpose: the methods as they were before langgraph-api's
+    blocking-call guard wraps them (it starts with the queue, after this import)."""
+
+    execute = sqlite3.Connection.execute
+    executemany = sqlite3.Connection.executemany
+    commit = sqlite3.Connection.commit
+    rollback = sqlite3.Connection.rollback
 
 
 def connect(path: str = DATABASE) -> Connection:
-    conn = loop_sqlite.connect(path)
+    conn = sqlite3.connect(path, factory=Connection, check_same_thread=False)
+    assert isinstance(conn, Connection)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute(SCHEMA)  # sqlite3 opens no transaction for it: nothing to commit
     return conn
 

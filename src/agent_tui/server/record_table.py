@@ -8,8 +8,12 @@ A row is (file, key, position, data): a value is one row at position -1; a list 
 (the runtime appends to its lists and rebuilds them to delete) is a row at -1 with no data
 and a row per record. A record is changed when one of its values is another object or
 unequal: the lists are compared with a shallow copy kept from the last save, in C
-(``map(ne, …)``), so an unchanged list costs no Python loop. A value changed in place
-inside a record is seen at the next full save (every `FULL_EVERY` saves) only.
+(``map(ne, …)``), so an unchanged list costs no Python loop. A record that can no longer
+change (a run that has ended, `upstream.run_has_ended`), still the same object where it
+was, is not compared at all: reading every record is what a save of a few thousand cost
+(memory the save touches, milliseconds each time), and they are mostly runs that ended.
+A value changed in place inside a record is seen at the next full save (every
+`FULL_EVERY` saves) only.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import operator
 import os
 import pickle
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from agent_tui.server.names import DATA_FOLDER
@@ -53,38 +57,51 @@ def connect(path: str = DATABASE) -> Connection:
     return conn
 
 
-class RecordTable:
-    """One dictionary's rows; `save` writes what changed since the last save."""
+Ended = Callable[[Mapping[Any, Any]], bool]
+"""Whether a record of a list is one the runtime never changes in place again (a run
+that has ended: `upstream.run_has_ended`)."""
 
-    def __init__(self, conn: Connection, file: str) -> None:
+
+class RecordTable:
+    """One dictionary's rows; `save` writes what changed since the last save.
+
+    ``ended``: per list, which of its records are never changed in place once they are
+    as saved. Such a record, still the same object at the same position, is not compared
+    again: a save then costs what may still change (threads, runs under way), not every
+    run ever made. A full save (every `FULL_EVERY`) compares and writes everything."""
+
+    def __init__(self, conn: Connection, file: str, ended: Mapping[Any, Ended] = {}) -> None:
         self.conn, self.file = conn, file
+        self._ended = dict(ended)
         self._saves = 0
-        # Per list of records: shallow copies of its records as last saved.
+        # Per list of records: shallow copies of its records as last saved, the
+        # records themselves, and (lists with an `ended` rule) whether each had ended.
         self._lists: dict[Any, list[dict[Any, Any]]] = {}
+        self._objects: dict[Any, list[dict[Any, Any]]] = {}
+        self._settled: dict[Any, list[bool]] = {}
         self._values: dict[Any, bytes] = {}
 
     def write(self, mapping: Mapping[Any, Any]) -> None:
         """What changed since the last save, in the transaction open on the connection
         (the caller commits; after a failure it calls `forget`)."""
         if self._saves % FULL_EVERY == 0:
-            self._lists.clear()
+            self._drop_lists()
             self._values.clear()
             self.conn.execute("DELETE FROM records WHERE file = ?", (self.file,))
         self._saves += 1
         execute, file = self.conn.execute, self.file
         for key, value in list(mapping.items()):
-            if isinstance(value, list) and set(map(type, value)) <= {dict}:
+            if isinstance(value, list) and self._write_list(key, value):
                 self._values.pop(key, None)
-                self._write_list(key, value)
                 continue
-            self._lists.pop(key, None)
+            self._drop_lists(key)
             data = pickle.dumps(value, 5)
             if self._values.get(key) != data:
                 self._values[key] = data
                 execute("DELETE FROM records WHERE file = ? AND key = ?", (file, _key(key)))
                 execute(PUT, (file, _key(key), -1, data))
         for key in [k for k in (*self._lists, *self._values) if k not in mapping]:
-            self._lists.pop(key, None)
+            self._drop_lists(key)
             self._values.pop(key, None)
             execute("DELETE FROM records WHERE file = ? AND key = ?", (file, _key(key)))
 
@@ -92,25 +109,64 @@ class RecordTable:
         """What is known saved is not (a transaction undone): the next save writes all."""
         self._saves = 0
 
-    def _write_list(self, key: Any, records: list[dict[Any, Any]]) -> None:
-        copies = self._lists.get(key, [])
-        kept = min(len(records), len(copies))
+    def _drop_lists(self, *keys: Any) -> None:
+        for kept in (self._lists, self._objects, self._settled):
+            if not keys:
+                kept.clear()
+            for key in keys:
+                kept.pop(key, None)
+
+    def _changed(self, key: Any, records: list[Any], kept: int) -> list[int]:
+        """Positions below ``kept`` whose record is not as last saved (in C: an unchanged
+        list costs no Python loop)."""
+        copies = self._lists[key]
+        settled = self._settled.get(key)
+        if settled is None:
+            return list(itertools.compress(range(kept), map(operator.ne, copies, records)))
+        # Compared: what had not ended, or is another object now.
+        same = map(operator.is_, self._objects[key], records)
+        open_ = list(map(operator.not_, map(operator.and_, settled[:kept], same)))
+        positions = list(itertools.compress(range(kept), open_))
+        unequal = map(
+            operator.ne,
+            itertools.compress(copies, open_),
+            itertools.compress(records, open_),
+        )
+        return list(itertools.compress(positions, unequal))
+
+    def _write_list(self, key: Any, records: list[Any]) -> bool:
+        """Writes a list of dictionaries; False (nothing written) when a record to write
+        is not one: the list is then written as a value."""
+        known = key in self._lists
+        kept = min(len(records), len(self._lists[key])) if known else 0
         try:
-            changed = list(itertools.compress(range(kept), map(operator.ne, copies, records)))
+            changed = self._changed(key, records, kept) if known else []
         except (TypeError, ValueError):  # a value that cannot tell whether it is equal
             changed = list(range(kept))
         changed.extend(range(kept, len(records)))
-        if not changed and len(records) == len(copies) and key in self._lists:
-            return
+        if not all(type(records[p]) is dict for p in changed):
+            return False
+        if not changed and known and len(records) == len(self._lists[key]):
+            self._objects[key] = list(records)
+            return True
+        copies = self._lists.get(key, [])
         copies = copies[: len(records)] + [{}] * (len(records) - len(copies))
         for position in changed:
             copies[position] = dict(records[position])
         self._lists[key] = copies
+        self._objects[key] = list(records)
+        if (ended := self._ended.get(key)) is not None:
+            settled = self._settled.get(key, [])
+            settled = settled[: len(records)] + [False] * (len(records) - len(settled))
+            for position in changed:
+                settled[position] = ended(records[position])
+            self._settled[key] = settled
         blob = _key(key)
         self.conn.execute(CUT, (self.file, blob, len(records)))
         self.conn.execute(PUT, (self.file, blob, -1, None))
         rows = ((self.file, blob, p, pickle.dumps(records[p], 5)) for p in changed)
         self.conn.executemany(PUT, rows)
+        return True
 
 
 def _key(key: Any) -> bytes:

@@ -81,7 +81,9 @@ class Saver:
                 if kept.default_factory is int:
                     continue  # the retry counts: the runtime never loads them (0.34-0.36)
                 if kept.filename not in self._tables:
-                    self._tables[kept.filename] = RecordTable(self._conn, kept.filename)
+                    self._tables[kept.filename] = RecordTable(
+                        self._conn, kept.filename, upstream.records_that_end(kept.filename)
+                    )
                 self._tables[kept.filename].write(kept)
             self._conn.commit()  # one transaction: the save is kept whole or not at all
         except (OSError, sqlite3.Error) as exc:

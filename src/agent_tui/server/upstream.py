@@ -22,7 +22,11 @@ without it, and a test runs it against each supported version.
    ``running`` was cut off by a crash (no worker runs before the runtime loads its
    files). langgraph-runtime-inmem 0.36 puts such runs back in the queue itself
    (``database.start_pool``); 0.34 and 0.35 leave them running for ever, and their
-   threads take no other run. `requeue_cut_off_runs` does it for those.
+   threads take no other run. `requeue_cut_off_runs` does it for those. A run that has
+   ended (``success``, ``error``, ``timeout``: set once, by its worker, at its end) is
+   never changed in place again, only deleted (`run_has_ended`); ``interrupted`` is not
+   such an end (a cancel sets it while the worker may still set its own). A save does
+   not compare those again (`record_table`), so it costs what may still change.
 """
 
 from __future__ import annotations
@@ -86,6 +90,19 @@ def stop_runtime_writer() -> None:
     from langgraph_runtime_inmem import _persistence
 
     _persistence.stop_flush_loop()
+
+
+ENDED_RUN_STATUSES = frozenset({"success", "error", "timeout"})
+
+
+def run_has_ended(run: Any) -> bool:
+    """(5) A run record the runtime will not change in place again."""
+    return run.get("status") in ENDED_RUN_STATUSES
+
+
+def records_that_end(filename: str) -> dict[str, Callable[[Any], bool]]:
+    """(5) For the runtime's file `filename`: per list, which records no longer change."""
+    return {"runs": run_has_ended} if filename.endswith(OPS_FILE) else {}
 
 
 RUNTIME_REQUEUES_FROM = (0, 36)

@@ -25,7 +25,7 @@ def thread(n: int, status: str = "idle") -> dict[str, Any]:
 
 
 @pytest.fixture
-def conn(tmp_path: Path) -> sqlite3.Connection:
+def conn(tmp_path: Path) -> record_table.Connection:
     return record_table.connect(str(tmp_path / "records.db"))
 
 
@@ -43,7 +43,7 @@ def read_back(conn: sqlite3.Connection) -> dict[Any, Any]:
     return mapping
 
 
-def test_every_change_the_runtime_makes_reads_back(conn: sqlite3.Connection) -> None:
+def test_every_change_the_runtime_makes_reads_back(conn: record_table.Connection) -> None:
     table = RecordTable(conn, FILE, upstream.records_that_end(FILE))
     runs = [run(n) for n in range(300)] + [run(300, "running")]
     ops: dict[str, Any] = {"runs": runs, "threads": [thread(n) for n in range(301)]}
@@ -86,7 +86,7 @@ def test_every_change_the_runtime_makes_reads_back(conn: sqlite3.Connection) -> 
 
 
 def test_a_save_writes_what_changed_and_nothing_when_nothing_did(
-    conn: sqlite3.Connection,
+    conn: record_table.Connection,
 ) -> None:
     table = RecordTable(conn, FILE, upstream.records_that_end(FILE))
     ops = {"runs": [run(n) for n in range(2000)], "threads": [thread(n) for n in range(2000)]}

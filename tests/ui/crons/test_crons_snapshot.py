@@ -116,6 +116,7 @@ def test_cron_form_snapshot(snap_compare: Callable[..., bool]) -> None:
         form.query_one("#timezone", Input).value = "Europe/Paris"
         await settled(pilot)
         steady_cursors(pilot.app)
+        await pilot.pause()  # the cursors' rows drawn again, still
 
     assert snap_compare(app, terminal_size=(110, 36), run_before=typed)
 
@@ -179,5 +180,6 @@ def test_cron_detail_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.press("enter")
         await settled(pilot)
         steady_cursors(pilot.app)
+        await pilot.pause()  # the cursors' rows drawn again, still
 
     assert snap_compare(app, terminal_size=(110, 36), run_before=opened)

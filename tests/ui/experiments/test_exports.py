@@ -100,20 +100,32 @@ async def test_x_exports_a_dataset_as_jsonl(
         assert problem(form) == (
             f"{wanted} already exists: tick “Replace” to write over it, or name another file"
         )
-        assert "already exists: tick" in screen_text(app)
-        assert "Nothing was written." in screen_text(app)
+        # Said on screen (painted a moment after the form knows it; a long path wraps
+        # the line, so its words are looked for one by one).
+        await wait_for(
+            pilot,
+            lambda: (
+                all(w in screen_text(app) for w in ("already", "exists:", "“Replace”"))
+                and "Nothing was written." in screen_text(app)
+            ),
+            what="the refusal on screen",
+        )
         assert wanted.read_text() == "mine\n" and app.screen is form
 
         # A folder, then a file under a file: said under the path, the path kept as typed.
         path_field(form).value = str(here)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "is a folder: name a file in it" in (problem(form) or ""))
-        assert "is a folder" in screen_text(app)
+        await wait_for(pilot, lambda: "is a folder" in screen_text(app), what="on screen")
         under_a_file = f"{wanted}/inside.jsonl"
         path_field(form).value = under_a_file
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: problem(form) == f"{wanted} is a file, not a folder")
-        assert "is a file, not a folder" in screen_text(app)
+        await wait_for(
+            pilot,
+            lambda: all(w in screen_text(app) for w in ("file,", "not", "folder")),
+            what="on screen (the long path wraps the line)",
+        )
         assert path_field(form).value == under_a_file and app.screen is form
         assert wanted.read_text() == "mine\n"
 

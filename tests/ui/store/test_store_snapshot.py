@@ -83,6 +83,7 @@ def after(*keys: str) -> Callable[[Any], Any]:
         # after the picture, which then had no text cursor.
         await wait_for(pilot, lambda: pilot.app.focused is not None, what="a focused field")
         steady_cursors(pilot.app)
+        await pilot.pause()  # the cursors' rows drawn again, still
 
     return run_before
 

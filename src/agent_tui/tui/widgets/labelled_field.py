@@ -43,7 +43,8 @@ class LabelledField(Vertical):
         self.problem: str | None = None  # what the error line says
 
     def compose(self) -> ComposeResult:
-        yield Label(self.label)
+        # A label given as a string is text, never markup (a dataset's name is in some).
+        yield Label(Text().append(self.label))
         yield self.field
         yield Static(classes="field-error")
 

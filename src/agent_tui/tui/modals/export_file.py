@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Static
 
 from agent_tui.settings.atomic_file import write_export
@@ -30,6 +31,25 @@ from agent_tui.tui.widgets.text import server_text
 def default_export_path(file_name: str) -> Path:
     """`file_name` in the current folder."""
     return Path.cwd() / file_name
+
+
+def export_to_file(
+    screen: Screen[Any],
+    title: str,
+    file_name: str,
+    text: Callable[[], str],
+    *,
+    said: Callable[[Path], str],
+    notice: str,
+) -> None:
+    """Asks where (`ExportFileScreen`, `file_name` in the current folder by default),
+    writes `text()` there and says `said(path)` under the title `notice`."""
+
+    def written(path: Path | None) -> None:
+        if path is not None:
+            screen.notify(said(path), title=notice, markup=False)
+
+    screen.app.push_screen(ExportFileScreen(title, default_export_path(file_name), text), written)
 
 
 class ExportFileScreen(SavingForm[tuple[Path, bool], Path]):

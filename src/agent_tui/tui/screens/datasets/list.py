@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding, BindingType
@@ -22,7 +21,7 @@ from agent_tui.datasets.jsonl import write_examples
 from agent_tui.datasets.model import Dataset, Example
 from agent_tui.datasets.store import DatasetStore
 from agent_tui.text.time_text import utc_minutes
-from agent_tui.tui.modals.export_file import ExportFileScreen, default_export_path
+from agent_tui.tui.modals.export_file import export_to_file
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.datasets.example_form import ExampleFormScreen
@@ -89,21 +88,15 @@ class DatasetsScreen(ResourceScreen[Dataset]):
         if item is None:
             return
 
-        def written(path: Path | None) -> None:
-            if path is not None:
-                self.notify(
-                    f"Wrote {len(item.examples)} examples of dataset {item.name} to {path}",
-                    title="Dataset exported",
-                    markup=False,
-                )
-
-        self.app.push_screen(
-            ExportFileScreen(
-                f"Export dataset {item.name} as JSON Lines (inputs, outputs, metadata)",
-                default_export_path(f"{item.name}.jsonl"),
-                lambda: write_examples(item.examples),
+        export_to_file(
+            self,
+            f"Export dataset {item.name} as JSON Lines (inputs, outputs, metadata)",
+            f"{item.name}.jsonl",
+            lambda: write_examples(item.examples),
+            said=lambda path: (
+                f"Wrote {len(item.examples)} examples of dataset {item.name} to {path}"
             ),
-            written,
+            notice="Dataset exported",
         )
 
     def palette_commands(self) -> Iterable[PaletteCommand]:

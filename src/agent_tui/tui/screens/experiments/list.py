@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -28,7 +27,7 @@ from agent_tui.experiments.store import ExperimentStore
 from agent_tui.text.escaping import exact_json
 from agent_tui.text.time_text import utc_minutes
 from agent_tui.tui.app_contract import agent_app
-from agent_tui.tui.modals.export_file import ExportFileScreen, default_export_path
+from agent_tui.tui.modals.export_file import export_to_file
 from agent_tui.tui.palette import PaletteCommand
 from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.experiments.form import ExperimentFormScreen, ExperimentPlan
@@ -122,21 +121,13 @@ class ExperimentsScreen(ResourceScreen[Experiment]):
         if item is None:
             return
 
-        def written(path: Path | None) -> None:
-            if path is not None:
-                self.notify(
-                    f"Wrote experiment {item.id} to {path}",
-                    title="Experiment exported",
-                    markup=False,
-                )
-
-        self.app.push_screen(
-            ExportFileScreen(
-                f"Export experiment {item.id} as JSON",
-                default_export_path(f"experiment-{item.id}.json"),
-                lambda: exact_json(item.as_json()) + "\n",
-            ),
-            written,
+        export_to_file(
+            self,
+            f"Export experiment {item.id} as JSON",
+            f"experiment-{item.id}.json",
+            lambda: exact_json(item.as_json()) + "\n",
+            said=lambda path: f"Wrote experiment {item.id} to {path}",
+            notice="Experiment exported",
         )
 
     def palette_commands(self) -> Iterable[PaletteCommand]:

@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import langsmith
@@ -19,7 +22,8 @@ from agent_tui.traces.store import TraceStore
 from tests.support.openai_standin import OpenAIStandIn
 
 TRACED_CONFIG = Path(__file__).resolve().parents[1] / "graphs" / "traced" / "langgraph.json"
-"""The traced test graphs (a `ChatOpenAI` agent against the OpenAI stand-in)."""
+"""The traced test graphs: ``weather``, a `ChatOpenAI` agent against the OpenAI stand-in
+(which reports its tokens), and ``chat``, agent-tui's demo chat (whose model does not)."""
 
 T = TypeVar("T")
 
@@ -29,15 +33,17 @@ def sdk_client(collector: TraceCollector, **options: object) -> langsmith.Client
     return langsmith.Client(api_url=collector.url, api_key=collector.api_key, **options)  # type: ignore[arg-type]
 
 
-def run_weather_agent(url: str, text: str, metadata: dict[str, str]) -> tuple[str, str]:
-    """A run of the `weather` graph (`tests/graphs/traced`) on a new thread, joined: its
-    thread and run ids."""
+def run_weather_agent(
+    url: str, text: str, metadata: dict[str, str], *, graph: str = "weather"
+) -> tuple[str, str]:
+    """A run of the `weather` graph (`tests/graphs/traced`; or ``graph``) on a new thread,
+    joined: its thread and run ids."""
     with httpx.Client(base_url=url, timeout=60) as http:
         thread_id = http.post("/threads", json={}).json()["thread_id"]
         answer = http.post(
             f"/threads/{thread_id}/runs",
             json={
-                "assistant_id": "weather",
+                "assistant_id": graph,
                 "input": {"messages": [{"role": "user", "content": text}]},
                 "metadata": metadata,
             },
@@ -128,3 +134,49 @@ def untraced_agent_server(data_dir: Path) -> Iterator[str]:
             yield server.url
     finally:
         standin.stop()
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:\+00:00|Z)?")
+_COMPACT_TIME = re.compile(r"\d{8}T\d{12}Z")  # a dotted order's
+_PORT = re.compile(r"127\.0\.0\.1:\d+")
+_MACHINE_KEYS = ("version", "platform")  # of the libraries and the machine that ran it
+STEADY_START = datetime(2026, 1, 2, 3, 4, 5)
+
+
+def steady_run(run: TracedRun) -> TracedRun:
+    """``run`` (a real one) with what differs from one test run to the next made fixed:
+    ids numbered in the order they appear, times moved to `STEADY_START` (each later one
+    a quarter of a second after the one before it, so latencies stay positive), ports
+    and the versions of the libraries and the machine replaced by words. For a
+    snapshot."""
+    ids: dict[str, str] = {}
+    times = sorted(set(_TIME.findall(json.dumps(run.raw))))
+    moved = {
+        text: (STEADY_START + timedelta(seconds=0.25 * index)).isoformat() + "+00:00"
+        for index, text in enumerate(times)
+    }
+
+    def same_id(match: re.Match[str]) -> str:
+        return ids.setdefault(match.group(0), f"00000000-0000-4000-8000-{len(ids) + 1:012d}")
+
+    def steady(value: Any, key: str = "") -> Any:
+        if isinstance(value, dict):
+            return {k: steady(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [steady(item, key) for item in value]
+        if not isinstance(value, str):
+            return value
+        if any(word in key for word in _MACHINE_KEYS):
+            return f"<{key}>"
+        value = _TIME.sub(lambda match: moved.get(match.group(0), match.group(0)), value)
+        value = _COMPACT_TIME.sub("20260102T030405000000Z", value)
+        value = _PORT.sub("127.0.0.1:PORT", value)
+        return _UUID.sub(same_id, value)
+
+    raw = steady(run.raw)
+    for name in ("runtime", "lc_versions"):  # versions and the machine, by name
+        for holder in (raw.get("extra", {}), raw.get("extra", {}).get("metadata", {})):
+            if name in holder:
+                holder[name] = f"<{name}>"
+    return TracedRun(raw, [steady_run(child) for child in run.children])

@@ -108,6 +108,7 @@ def list_command(args: argparse.Namespace) -> int:
 
     from agent_tui.text.time_text import utc_seconds
     from agent_tui.traces.query import StoreUnreadable, list_traces
+    from agent_tui.traces.totals import NOT_REPORTED, tokens_pair
 
     try:
         store = _open(args)
@@ -140,7 +141,7 @@ def list_command(args: argparse.Namespace) -> int:
             summary.name or "",
             summary.thread_id or "-",
             f"{summary.model_calls}/{summary.tool_calls}",
-            f"{summary.input_tokens}→{summary.output_tokens}",
+            tokens_pair(summary.input_tokens, summary.output_tokens) or NOT_REPORTED,
             _duration(summary),
         ]
         for summary in found

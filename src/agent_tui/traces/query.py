@@ -33,8 +33,9 @@ class TraceSummary:
     status: str
     model_calls: int
     tool_calls: int
-    input_tokens: int
-    output_tokens: int
+    input_tokens: int | None
+    """Of its model calls that reported them; None when none did (not 0)."""
+    output_tokens: int | None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -277,8 +278,9 @@ def _summary(db: sqlite3.Connection, trace_id: str) -> TraceSummary:
         status=status,
         model_calls=totals[0] or 0,
         tool_calls=totals[1] or 0,
-        input_tokens=totals[2] or 0,
-        output_tokens=totals[3] or 0,
+        # SQL's SUM of no known value is NULL: unknown, unless there was no model call.
+        input_tokens=totals[2] if totals[2] is not None or totals[0] else 0,
+        output_tokens=totals[3] if totals[3] is not None or totals[0] else 0,
     )
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from agent_tui.traces.query import TracedRun
+from agent_tui.traces.totals import NOT_REPORTED, tokens_pair
 
 PREVIEW = 200
 """Characters of one message shown in the text form (``--json`` gives it whole)."""
@@ -17,10 +18,9 @@ def seconds(value: float | None) -> str:
 
 
 def tokens_text(run: TracedRun) -> str:
+    """A model call's tokens in words: ``tokens 21→7``, or ``tokens not reported``."""
     given, made, _ = run.tokens
-    if given is None and made is None:
-        return ""
-    return f"tokens {given if given is not None else '?'}→{made if made is not None else '?'}"
+    return f"tokens {tokens_pair(given, made) or NOT_REPORTED}"
 
 
 def run_line(run: TracedRun) -> str:
@@ -31,8 +31,7 @@ def run_line(run: TracedRun) -> str:
     if run.run_type == "llm":
         model = run.model or "?"
         parts.append(f"model={model}" + (f" ({run.provider})" if run.provider else ""))
-        if tokens := tokens_text(run):
-            parts.append(tokens)
+        parts.append(tokens_text(run))
     parts.append(seconds(run.latency))
     if run.time_to_first_token is not None:
         parts.append(f"first token {seconds(run.time_to_first_token)}")

@@ -1,7 +1,11 @@
 """A run's totals: its model and tool calls, tokens, the time its model calls took against
 its wall time, and what they cost where the config gives a price for the model
 (``[traces.prices]``; agent-tui ships none). What the runs screen and the end of a chat
-run show; `agent-tui traces show` prints it."""
+run show; `agent-tui traces show` prints it.
+
+A model that reports no token usage (agent-tui's demo model, many local servers) is not
+a model that used none: its calls' tokens are unknown (None, null in JSON, "not
+reported" in words), never 0."""
 
 from __future__ import annotations
 
@@ -32,6 +36,17 @@ class CallLike(Protocol):
     def output_tokens(self) -> int | None: ...
 
 
+NOT_REPORTED = "not reported"
+
+
+def tokens_pair(given: int | None, made: int | None) -> str | None:
+    """Input→output tokens (``21→7``, ``?→7`` when only one is known); None when the call
+    reported neither."""
+    if given is None and made is None:
+        return None
+    return f"{'?' if given is None else given}→{'?' if made is None else made}"
+
+
 @dataclass(frozen=True, slots=True)
 class ModelPrice:
     """US dollars per million tokens (``[traces.prices."gpt-4o-mini"]``)."""
@@ -44,8 +59,9 @@ class ModelPrice:
 class RunTotals:
     model_calls: int
     tool_calls: int
-    input_tokens: int
-    output_tokens: int
+    input_tokens: int | None
+    """Of the model calls that reported it; None when none did (unknown, not 0)."""
+    output_tokens: int | None
     model_seconds: float
     """Time while at least one model call ran (calls at once count once)."""
     wall_seconds: float | None
@@ -53,6 +69,8 @@ class RunTotals:
     """Of the priced calls; None when no call's model has a price."""
     unpriced_calls: int
     """Model calls whose model has no price (their cost is not in ``cost``)."""
+    calls_without_tokens: int = 0
+    """Model calls that reported no token usage (their tokens are not in the sums)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -64,13 +82,25 @@ class RunTotals:
             "wall_seconds": None if self.wall_seconds is None else round(self.wall_seconds, 6),
             "cost_usd": self.cost,
             "unpriced_calls": self.unpriced_calls,
+            "calls_without_tokens": self.calls_without_tokens,
         }
+
+    def tokens_text(self) -> str:
+        """``55→16``; ``not reported`` when no model call said its tokens; the calls left
+        out when some did not (``55→16 (1 call not reported)``)."""
+        pair = tokens_pair(self.input_tokens, self.output_tokens)
+        if pair is None:
+            return NOT_REPORTED if self.calls_without_tokens else "0→0"
+        missing = self.calls_without_tokens
+        if missing:
+            pair += f" ({missing} call{'s' * (missing != 1)} {NOT_REPORTED})"
+        return pair
 
     def text(self) -> str:
         parts = [
             f"{self.model_calls} model call{'s' * (self.model_calls != 1)}",
             f"{self.tool_calls} tool call{'s' * (self.tool_calls != 1)}",
-            f"tokens {self.input_tokens}→{self.output_tokens}",
+            f"tokens {self.tokens_text()}",
         ]
         wall = f" of {self.wall_seconds:.2f}s" if self.wall_seconds is not None else ""
         parts.append(f"model time {self.model_seconds:.2f}s{wall}")
@@ -129,8 +159,8 @@ def run_totals(
     unpriced = 0
     for call in models:
         price = price_of(call.model, prices or {})
-        if price is None:
-            unpriced += 1
+        if price is None or (call.input_tokens is None and call.output_tokens is None):
+            unpriced += 1  # no price, or no tokens to price: not in the cost
             continue
         cost = (cost or 0.0) + (
             (call.input_tokens or 0) * price.input_per_million
@@ -140,13 +170,22 @@ def run_totals(
     return RunTotals(
         model_calls=len(models),
         tool_calls=sum(call.run_type == "tool" for call in calls),
-        input_tokens=sum(call.input_tokens or 0 for call in models),
-        output_tokens=sum(call.output_tokens or 0 for call in models),
+        input_tokens=_known_sum([call.input_tokens for call in models]),
+        output_tokens=_known_sum([call.output_tokens for call in models]),
         model_seconds=busy_seconds(spans),
         wall_seconds=(end - start).total_seconds() if start and end else None,
         cost=cost,
         unpriced_calls=unpriced if cost is not None else 0,
+        calls_without_tokens=sum(
+            call.input_tokens is None and call.output_tokens is None for call in models
+        ),
     )
+
+
+def _known_sum(values: Sequence[int | None]) -> int | None:
+    """The sum of the known ``values``; None when none is known (0 for no calls at all)."""
+    known = [value for value in values if value is not None]
+    return sum(known) if known or not values else None
 
 
 def totals_of_runs(

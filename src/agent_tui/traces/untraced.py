@@ -2,8 +2,9 @@
 says instead of an empty table.
 
 Whether a server traces to this machine is known to whoever started it: the app knows
-when it started the server itself (`LocalSession.server_tracing`); of any other server
-it knows nothing, and says how to make it trace here.
+when it started the server itself (`LocalSession.server_tracing`), and a local control
+plane notes it of each deployment it starts (`control_plane.deployment_tracing`); of any
+other server it knows nothing, and says how to make it trace here.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Literal
 ServerTracing = Literal["traced", "tracing-off", "own-settings", "not-started-here"]
 """How the current server's runs reach this machine's trace store:
 
-- ``traced``: agent-tui started it tracing to its collector;
+- ``traced``: agent-tui (or its local control plane) started it tracing to its collector;
 - ``tracing-off``: agent-tui started it with tracing off (config, variable, flag);
-- ``own-settings``: agent-tui started it, but the project sets its own ``LANGSMITH_*``;
+- ``own-settings``: agent-tui started it, but the project sets its own ``LANGSMITH_*``
+  (in its ``env``; a deployment's secrets count too);
 - ``not-started-here``: another server (``langgraph dev``, a remote or cloud one).
 """
 
@@ -42,8 +44,9 @@ def why_no_traces(tracing: ServerTracing) -> str:
         )
     if tracing == "own-settings":
         return (
-            "The project sets its own LANGSMITH_* variables in its langgraph.json env, so this"
-            " server sends its traces where those say, not here."
+            "The project sets its own LANGSMITH_* variables (in its langgraph.json env, or"
+            " a deployment's secrets), so this server sends its traces where those say,"
+            " not here."
         )
     return (
         "No run of this thread was traced here: its runs ran before tracing was on, on"

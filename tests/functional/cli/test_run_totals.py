@@ -91,3 +91,18 @@ async def test_an_untraced_run_has_no_totals_unless_it_streamed_its_calls(
     code, out, _ = await cli(capsys, *ASK, *streamed, "--url", untraced_url, "--json")
     totals = outcome(out)["totals"]
     assert (totals["model_calls"], totals["tool_calls"], totals["input_tokens"]) == (2, 1, 55)
+
+
+async def test_tokens_the_model_did_not_report_are_said_so_not_zero(
+    traced_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo = ("run", "chat", "--message", "hello", "--url", traced_url)  # agent-tui's demo
+    code, out, _ = await cli(capsys, *demo)
+    assert code == 0
+    last = out.splitlines()[-1]
+    assert last.startswith("totals: 1 model call, 0 tool calls, tokens not reported, model")
+
+    code, out, _ = await cli(capsys, *demo, "--json")
+    totals = outcome(out)["totals"]
+    assert (totals["input_tokens"], totals["output_tokens"]) == (None, None)
+    assert totals["calls_without_tokens"] == 1

@@ -58,12 +58,14 @@ async def test_list_shows_each_trace_safely(
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["TRACE", "STARTED", "(UTC)"]
     assert len(lines) == 3 and all("graph" in line and "1/0" in line for line in lines[1:])
+    assert all("not reported" in line and "0→0" not in line for line in lines[1:])
 
     code, out, _ = await cli(
         capsys, "traces", "list", "--data-dir", str(folder), "--thread", "thread-b", "--json"
     )
     (trace,) = json.loads(out)
     assert (trace["thread_id"], trace["model_calls"], trace["status"]) == ("thread-b", 1, "success")
+    assert (trace["input_tokens"], trace["output_tokens"]) == (None, None)
 
     code, out, _ = await cli(
         capsys, "traces", "list", "--data-dir", str(folder), "--run", trace["trace_id"], "--json"
@@ -83,7 +85,9 @@ async def test_show_prints_the_tree_and_each_model_call(
     assert "[chain]  graph" in out
     assert "[llm]" in out and "node=agent" in out and "model=gpt-cli (openai)" in out
     assert "messages sent:" in out
-    assert "totals: 1 model call, 0 tool calls, tokens 0→0, model time" in out
+    # The model said nothing of its tokens: not reported, never a made-up 0.
+    assert "totals: 1 model call, 0 tool calls, tokens not reported, model time" in out
+    assert "model=gpt-cli (openai)  tokens not reported" in out and "0→0" not in out
     assert "cost" not in out  # no price in the config: no cost said
 
     code, out, _ = await cli(
@@ -91,6 +95,9 @@ async def test_show_prints_the_tree_and_each_model_call(
     )
     shown = json.loads(out)
     assert shown["totals"]["model_calls"] == 1 and shown["totals"]["cost_usd"] is None
+    totals = shown["totals"]
+    assert (totals["input_tokens"], totals["output_tokens"]) == (None, None)
+    assert totals["calls_without_tokens"] == 1
     (call,) = shown["children"]
     assert (call["run_type"], call["name"], call["model"]) == ("llm", HOSTILE_NAME, "gpt-cli")
     assert call["outputs"] == {"answer": "\x1b[31mred\x1b[0m"}  # whole, escaped as JSON

@@ -94,6 +94,22 @@ async def test_a_traced_run_ends_with_its_totals_from_the_trace(
         assert any("2 model calls, 1 tool call" in text for text in shown_notices(pane))
 
 
+async def test_a_model_that_reports_no_tokens_is_said_not_to_have(
+    traced: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await traced.assistants.create("chat")  # agent-tui's demo chat
+    thread = await chat_thread(traced, assistant)
+    app, _ = chat_app(traced, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "hello")
+        await wait_for(pilot, lambda: totals_line(pane) is not None, what="the run's totals")
+        line = totals_line(pane)
+        assert line is not None
+        assert line.startswith("run totals: 1 model call, 0 tool calls, tokens not reported")
+        assert "0→0" not in line
+
+
 async def test_live_calls_show_each_call_of_a_run_not_traced_here(
     untraced: AgentServerClient, wait_for: WaitFor
 ) -> None:

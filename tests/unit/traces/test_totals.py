@@ -18,7 +18,7 @@ def call(
     start: float,
     end: float,
     model: str | None = None,
-    tokens: tuple[int, int] = (0, 0),
+    tokens: tuple[int | None, int | None] = (0, 0),
 ) -> CallSummary:
     return CallSummary(
         id=f"{run_type}-{start}", trace_id="t", parent_run_id="p", run_type=run_type, name="x",
@@ -65,3 +65,19 @@ def test_a_dated_release_takes_its_models_price() -> None:
     assert price_of("gpt-4o-mini-2024-07-18", prices) == prices["gpt-4o-mini"]
     assert price_of("gpt-4o-2024-08-06", prices) == prices["gpt-4o"]
     assert price_of("claude-3-5", prices) is None and price_of(None, prices) is None
+
+
+def test_tokens_a_model_did_not_report_are_not_counted_as_zero() -> None:
+    unreported = [call("llm", 0, 1, "scripted", (None, None)), call("tool", 1, 2)]
+    totals = run_totals(unreported, prices={"scripted": ModelPrice(1.0, 1.0)})
+    assert (totals.input_tokens, totals.output_tokens) == (None, None)
+    assert "tokens not reported" in totals.text() and "0→0" not in totals.text()
+    assert totals.as_json()["input_tokens"] is None
+    assert totals.as_json()["calls_without_tokens"] == 1
+    assert totals.cost is None  # nothing to price
+
+    # Some calls said, one did not: the sums are of those that said, and that is said.
+    mixed = [*unreported, call("llm", 2, 3, "gpt", (10, 5))]
+    assert "tokens 10→5 (1 call not reported)" in run_totals(mixed).text()
+    # A run with no model call at all used no tokens.
+    assert "tokens 0→0" in run_totals([call("tool", 0, 1)]).text()

@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 from agent_tui.client.models.control_plane import PENDING_REVISION_STATUSES, RevisionStatus
 from agent_tui.local.control_plane.build_children import build_environment, check_build
 from agent_tui.local.control_plane.config_rules import config_problems
+from agent_tui.local.control_plane.deployment_tracing import record_tracing
 from agent_tui.local.control_plane.env_names import reserved_because
 from agent_tui.local.control_plane.old_sources import empty_removed, set_aside_sources
 from agent_tui.local.control_plane.secret_values import redact, secret_values
@@ -61,7 +62,7 @@ from agent_tui.local.control_plane.uploads import uploaded_revision_folder
 from agent_tui.local.project_env.environment import EnvironmentBuildError
 from agent_tui.local.supervisor.embedded_server import EmbeddedAgentServer
 from agent_tui.local.supervisor.errors import EmbeddedServerError
-from agent_tui.local.trace_collector.wiring import deployment_tracing
+from agent_tui.local.trace_collector.wiring import traced_deployment
 
 logger = logging.getLogger(__name__)
 
@@ -321,7 +322,10 @@ class Deployer:
             self._mark_down(deployment_id)
             await old.stop_async()
         folder = self.data_dir / "deployments" / deployment_id
-        env = {**await asyncio.to_thread(deployment_tracing, config_path, env), **env}
+        tracing, traced = await asyncio.to_thread(traced_deployment, config_path, env)
+        env = {**tracing, **env}
+        # Where an app connected to this server finds whether its runs are traced here.
+        await asyncio.to_thread(record_tracing, folder, traced)
         server = EmbeddedAgentServer(
             config_path,
             data_dir=folder / "server",

@@ -88,10 +88,19 @@ def server_tracing(added: Mapping[str, str], project_env: Mapping[str, str]) -> 
 def deployment_tracing(config_path: Path, secrets: Mapping[str, str]) -> dict[str, str]:
     """`tracing_environment` for a local control plane's deployment: its project's ``env``
     and its secrets both count as the project's own settings."""
+    return traced_deployment(config_path, secrets)[0]
+
+
+def traced_deployment(
+    config_path: Path, secrets: Mapping[str, str]
+) -> tuple[dict[str, str], ServerTracing]:
+    """`deployment_tracing`, and how the deployment's server then traces."""
     from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 
     try:
         project_env = load_langgraph_config(config_path).env
     except (LangGraphConfigError, OSError):
         project_env = {}  # the server will say what is wrong with it
-    return tracing_environment({**project_env, **secrets})
+    own = {**project_env, **secrets}
+    added = tracing_environment(own)
+    return added, server_tracing(added, own)

@@ -32,7 +32,13 @@ from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id, short_thread_id
 from agent_tui.text.time_text import utc_seconds
 from agent_tui.threads.failure import Failure, run_failure
-from agent_tui.traces.totals import RunTotals, configured_prices, totals_of_runs
+from agent_tui.traces.totals import (
+    NOT_REPORTED,
+    RunTotals,
+    configured_prices,
+    tokens_pair,
+    totals_of_runs,
+)
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -113,8 +119,12 @@ class ThreadRunsScreen(ResourceScreen[Run]):
         return f"{totals.model_calls}/{totals.tool_calls}" if totals else "—"
 
     def _tokens_text(self, run: Run) -> str:
+        """Input→output tokens; "not reported" when its model did not say them; "—" when
+        this machine has no trace of the run."""
         totals = self.traced.get(run.run_id)
-        return f"{totals.input_tokens}→{totals.output_tokens}" if totals else "—"
+        if totals is None:
+            return "—"
+        return tokens_pair(totals.input_tokens, totals.output_tokens) or NOT_REPORTED
 
     def _error_text(self, run: Run) -> Text:
         failure = self.failures.get(run.run_id)

@@ -23,6 +23,9 @@ Usage (a resource screen does this for you; see `tui/resource_screen.py`):
 - A column with `flex` (a weight) takes its share of the room the other columns leave,
   `width` at least and `max_width` at most, again on every resize: a wider terminal
   shows more of a long name.
+- A column with `needs` (cells of the table's width) is drawn only while the table is at
+  least that wide: a narrow pane drops the columns a user needs least, whole, rather than
+  cutting the last ones off at its edge. The filter still searches them.
 - Rows are added in chunks of `CHUNK` per message-loop turn: DataTable measures every cell
   on insert, so 10,000 rows at once would freeze the UI for a while.
 - `set_filter(text)` shows only the loaded items whose rendered cells contain `text`
@@ -116,7 +119,8 @@ def _fit(cell: Text, max_width: int) -> Text:
 class Column(Generic[ItemT]):
     """One column: its key, header label, how to render an item, an optional fixed
     width, and the most cells a cell may take before it is cut with `…`. With `flex`
-    (a weight), `width` is its least and it grows into the room the table has."""
+    (a weight), `width` is its least and it grows into the room the table has. With
+    `needs`, it is drawn only in a table at least that many cells wide."""
 
     key: str
     label: str
@@ -124,6 +128,7 @@ class Column(Generic[ItemT]):
     width: int | None = None
     max_width: int = COLUMN_LIMIT
     flex: int = 0
+    needs: int = 0
 
 
 class ResourceTable(QuickCellsTable, Generic[ItemT]):
@@ -186,16 +191,45 @@ class ResourceTable(QuickCellsTable, Generic[ItemT]):
         self._adding = False
         self._owed = 0  # rows a move down could not make yet: made when more rows come
         self._owed_from = -1  # … from this row (a move elsewhere meanwhile drops them)
+        self._shown = list(range(len(self._columns)))  # the columns drawn (`needs`)
 
     def on_mount(self) -> None:
-        for column in self._columns:
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        for index in self._shown:
+            column = self._columns[index]
             self.add_column(Text(column.label), key=column.key, width=column.width)
 
     def on_resize(self) -> None:
         self._share_room()
 
+    def _columns_for(self, width: int) -> list[int]:
+        return [i for i, column in enumerate(self._columns) if column.needs <= width]
+
+    def _drop_or_restore_columns(self) -> None:
+        """Draw the columns the table is wide enough for (`needs`): the table is built
+        again when they change (a resize across a column's need, rarely)."""
+        width = self.scrollable_content_region.width
+        shown = self._columns_for(width) if width > 0 else self._shown
+        if shown == self._shown:
+            return
+        selected = self.selected_item
+        self._shown = shown
+        self.clear(columns=True)
+        self._add_columns()
+        self._pending = [key for key in self._items if self._matches(key)]
+        self._add_pending_chunk()
+        if selected is not None:
+            self.move_to(self._item_id(selected))
+
+    def _shown_cells(self, key: str) -> list[Text]:
+        cells = self._cells[key]
+        return [cells[index] for index in self._shown]
+
     def _share_room(self) -> None:
         """Give the `flex` columns the room the others leave, by weight."""
+        self._drop_or_restore_columns()
         flexible = [c for c in self._columns if c.flex and c.key in self.columns]
         if not flexible:
             return
@@ -303,7 +337,8 @@ class ResourceTable(QuickCellsTable, Generic[ItemT]):
             return
         self._remember(key, item)
         if key in self.rows:
-            for column, cell in zip(self._columns, self._cells[key], strict=True):
+            for index in self._shown:
+                column, cell = self._columns[index], self._cells[key][index]
                 self.update_cell(key, column.key, cell, update_width=True)
 
     def remove_item(self, item_id: str) -> None:
@@ -405,7 +440,7 @@ class ResourceTable(QuickCellsTable, Generic[ItemT]):
         try:
             for key in chunk:
                 if key in self._cells and key not in self.rows:
-                    self.add_row(*self._cells[key], key=key)
+                    self.add_row(*self._shown_cells(key), key=key)
         finally:
             self._adding = False
         self._pay_owed()

@@ -96,17 +96,23 @@ class CallsTab:
         self.view.show_reading(scope)
         start(self.screen, "thread-calls", self._load, run_id, scope)
 
+    async def _why_no_traces(self) -> str:
+        app = self.screen.agent_app
+        # Off the event loop: for a server this app did not start, notes on disk say
+        # whether a local control plane deployed it tracing here.
+        return why_no_traces(await asyncio.to_thread(lambda: app.server_tracing))
+
     async def _load(self, run_id: str | None, scope: Text) -> None:
-        tracing = self.screen.agent_app.server_tracing
         try:
             # The first screenful at once, then the rest and the totals (5,000 calls read
             # whole took most of the tab's opening).
             scoped = await asyncio.to_thread(_read, self.thread_id, run_id, FIRST)
         except NoTraceStore as error:
-            self.view.show_absent(scope, f"No traces here: {error}.\n\n{why_no_traces(tracing)}")
+            why = await self._why_no_traces()
+            self.view.show_absent(scope, f"No traces here: {error}.\n\n{why}")
             return
         if not scoped.thread_traced:
-            self.view.show_absent(scope, why_no_traces(tracing))
+            self.view.show_absent(scope, await self._why_no_traces())
             return
         if run_id is not None and not scoped.run_traced:
             scope = Text(

@@ -3,12 +3,14 @@ whole thread), in order, as this machine's trace store has them (`traces.scoped_
 
 A line says whose calls these are; the table (a `ResourceTable`: cells drawn straight
 to segments, rows added by chunks, so thousands show their first screenful at once)
-lists each call — type, name (the model's class or the tool), node, subgraph (the
-checkpoint namespace above the node), model, provider, tokens in→out, latency, time to
-first token, finish reason, status;
-a line under it gives the totals. `enter` on a call posts `Opened` (the screen's part
-shows the call whole). With no traces here, a plain sentence says why instead of an
-empty table. Every server string is inert text.
+lists each call — its name (the model's class or the tool, coloured by kind), node
+(under the subgraphs it ran in: ``chat/agent``), model (provider), tokens in→out
+(``—``: not reported), latency, time to first token, and how it finished (the finish
+reason; else its status); a line under it gives the totals. The table fits the thread
+view's right pane: numbers are compact (``12k``, ``1.2s``) and a narrow pane drops whole
+columns, the least needed first, never cuts them off (`call_columns`). `enter` on a
+call posts `Opened` (the screen's part shows the call whole). With no traces here, a
+plain sentence says why instead of an empty table. Every server string is inert text.
 """
 
 from __future__ import annotations
@@ -19,54 +21,82 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from agent_tui.text.compact import compact_count, compact_seconds
 from agent_tui.traces.calls import CallSummary
-from agent_tui.traces.run_view import seconds
+from agent_tui.traces.query import SUCCESS
 from agent_tui.traces.scoped_calls import ScopedCalls
 from agent_tui.tui.widgets.resource_table import Column, ResourceTable, status_text
 from agent_tui.tui.widgets.text import server_text
 
 KIND_STYLES = {"llm": "magenta", "tool": "cyan"}
+NOT_SHOWN = "—"  # a cell whose value the call did not report
 FIRST = 80  # calls shown first: a screenful of the tallest terminal, before the rest are read
 PAGE = 200  # calls put in the table at a time after that (as the cursor nears the end)
 
 
-def subgraph_of(call: CallSummary) -> str:
-    """The subgraphs the call ran in, outermost first (``chat:1f0…|agent:7a2…`` →
-    ``chat``); "" for a node of the top graph."""
+def node_path(call: CallSummary) -> str:
+    """The call's node under the subgraphs it ran in, outermost first: ``chat/agent``."""
     parts = (call.checkpoint_ns or "").split("|")[:-1]
-    return " > ".join(part.split(":", 1)[0] for part in parts)
+    return "/".join([*(part.split(":", 1)[0] for part in parts), call.node or "?"])
 
 
 def tokens_of(call: CallSummary) -> str:
+    """``21→7``, ``12k→1.2k``; ``—`` when the model reported no tokens (a tool has none)."""
     if call.input_tokens is None and call.output_tokens is None:
-        return ""
-    given = "?" if call.input_tokens is None else call.input_tokens
-    made = "?" if call.output_tokens is None else call.output_tokens
+        return NOT_SHOWN
+    given = "?" if call.input_tokens is None else compact_count(call.input_tokens)
+    made = "?" if call.output_tokens is None else compact_count(call.output_tokens)
     return f"{given}→{made}"
 
 
-def _kind(call: CallSummary) -> Text:
-    word = "model" if call.run_type == "llm" else call.run_type
-    return Text(word, style=KIND_STYLES.get(call.run_type, ""))
+def model_of(call: CallSummary) -> str:
+    """``gpt-4o-mini (openai)``: cut at the column's edge, the provider goes first."""
+    if not call.model:
+        return ""
+    return f"{call.model} ({call.provider})" if call.provider else call.model
 
 
-def _optional_seconds(value: float | None) -> str:
-    return "" if value is None else seconds(value)
+def finish_of(call: CallSummary) -> Text:
+    """How the call ended: its finish reason when it succeeded, else its status."""
+    if call.status == SUCCESS and call.finish_reason:
+        return server_text(call.finish_reason)
+    return status_text(call.status)
+
+
+def name_of(call: CallSummary) -> Text:
+    """The model's class or the tool, in the colour of its kind (model or tool: the Model
+    column is empty for a tool)."""
+    return server_text(call.name, style=KIND_STYLES.get(call.run_type, ""))
+
+
+def _latency(call: CallSummary) -> str:
+    return "" if call.latency is None else compact_seconds(call.latency)
+
+
+def _first_token(call: CallSummary) -> str:
+    ttft = call.time_to_first_token
+    return "" if ttft is None else compact_seconds(ttft)
 
 
 def call_columns() -> list[Column[CallSummary]]:
+    """The columns, each with the least table width it is drawn in (`needs`): a column
+    takes its width and two cells of padding; a narrow pane drops time to first token
+    first, then the model, then the latency. The weights suit the thread view's right
+    pane at 160 columns (32 cells to share): ``lookup_weather`` whole, the model's name
+    before its provider."""
+    name, node, model, tokens, seconds, finish = 10, 6, 8, 9, 5, 10
+    core = sum(width + 2 for width in (name, node, tokens, finish))
+    with_latency = core + seconds + 2
+    with_model = with_latency + model + 2
+    with_first_token = with_model + seconds + 2
     return [
-        Column("kind", "Type", _kind, width=5),
-        Column("name", "Name", lambda c: c.name, width=12, flex=2),
-        Column("node", "Node", lambda c: c.node or "", width=8, flex=2),
-        Column("subgraph", "Subgraph", subgraph_of, width=8, flex=1),
-        Column("model", "Model", lambda c: c.model or "", width=10, flex=2),
-        Column("provider", "Provider", lambda c: c.provider or "", width=8),
-        Column("tokens", "Tokens", tokens_of, width=9),
-        Column("latency", "Latency", lambda c: _optional_seconds(c.latency), width=7),
-        Column("ttft", "1st tok", lambda c: _optional_seconds(c.time_to_first_token), width=7),
-        Column("finish", "Finish", lambda c: c.finish_reason or "", width=10),
-        Column("status", "Status", lambda c: status_text(c.status), width=7),
+        Column("name", "Name", name_of, width=name, flex=5),
+        Column("node", "Node", node_path, width=node, flex=2),
+        Column("model", "Model", model_of, width=model, flex=4, needs=with_model),
+        Column("tokens", "Tokens", tokens_of, width=tokens),
+        Column("latency", "Time", _latency, width=seconds, needs=with_latency),
+        Column("ttft", "TTFT", _first_token, width=seconds, needs=with_first_token),
+        Column("finish", "Finish", finish_of, width=finish),
     ]
 
 

@@ -10,14 +10,17 @@ and a row per record. A record is changed when one of its values is another obje
 unequal: the lists are compared with a shallow copy kept from the last save, in C
 (``map(ne, …)``), so an unchanged list costs no Python loop. A record that can no longer
 change (a run that has ended, `upstream.run_has_ended`), still the same object where it
-was, is not compared at all: reading every record is what a save of a few thousand cost
+was, is not read at all: reading every record is what a save of a few thousand cost
 (memory the save touches, milliseconds each time), and they are mostly runs that ended.
+Whether they are still where they were is one comparison of two lists in C, by address
+(`_changed_open`); the lists kept change in place, where something changed.
 A value changed in place inside a record is seen at the next full save (every
 `FULL_EVERY` saves) only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
 import os
@@ -66,19 +69,21 @@ class RecordTable:
     """One dictionary's rows; `save` writes what changed since the last save.
 
     ``ended``: per list, which of its records are never changed in place once they are
-    as saved. Such a record, still the same object at the same position, is not compared
-    again: a save then costs what may still change (threads, runs under way), not every
-    run ever made. A full save (every `FULL_EVERY`) compares and writes everything."""
+    as saved. While every saved record of such a list is still where it was, only those
+    that had not ended are compared: a save then costs what may still change (threads,
+    runs under way), not every run ever made. Otherwise (a list rebuilt), and at a full
+    save (every `FULL_EVERY`), every record is compared."""
 
     def __init__(self, conn: Connection, file: str, ended: Mapping[Any, Ended] = {}) -> None:
         self.conn, self.file = conn, file
         self._ended = dict(ended)
         self._saves = 0
-        # Per list of records: shallow copies of its records as last saved, the
-        # records themselves, and (lists with an `ended` rule) whether each had ended.
+        # Per list of records: shallow copies of its records as last saved; for lists
+        # with an `ended` rule, the records themselves and the positions of those that
+        # had not ended.
         self._lists: dict[Any, list[dict[Any, Any]]] = {}
         self._objects: dict[Any, list[dict[Any, Any]]] = {}
-        self._settled: dict[Any, list[bool]] = {}
+        self._open: dict[Any, set[int]] = {}
         self._values: dict[Any, bytes] = {}
 
     def write(self, mapping: Mapping[Any, Any]) -> None:
@@ -110,57 +115,52 @@ class RecordTable:
         self._saves = 0
 
     def _drop_lists(self, *keys: Any) -> None:
-        for kept in (self._lists, self._objects, self._settled):
+        for kept in (self._lists, self._objects, self._open):
             if not keys:
                 kept.clear()
             for key in keys:
                 kept.pop(key, None)
 
-    def _changed(self, key: Any, records: list[Any], kept: int) -> list[int]:
-        """Positions below ``kept`` whose record is not as last saved (in C: an unchanged
-        list costs no Python loop)."""
-        copies = self._lists[key]
-        settled = self._settled.get(key)
-        if settled is None:
-            return list(itertools.compress(range(kept), map(operator.ne, copies, records)))
-        # Compared: what had not ended, or is another object now.
-        same = map(operator.is_, self._objects[key], records)
-        open_ = list(map(operator.not_, map(operator.and_, settled[:kept], same)))
-        positions = list(itertools.compress(range(kept), open_))
-        unequal = map(
-            operator.ne,
-            itertools.compress(copies, open_),
-            itertools.compress(records, open_),
-        )
-        return list(itertools.compress(positions, unequal))
+    def _changed(self, key: Any, records: list[Any]) -> list[int]:
+        """Positions whose record is not as last saved, new ones included.
+
+        Whether the saved records are still where they were is one comparison of two
+        lists in C, which tells the same object by its address without reading it
+        (nor its reference count, as a copy or a `map` would: reading each of a few
+        thousand records cost a save about a millisecond in the memory it touches)."""
+        copies, objects = self._lists[key], self._objects.pop(key, None)
+        if objects is not None and len(records) >= (saved := len(objects)):
+            objects.extend(records[saved:])
+            if objects == records:
+                self._objects[key] = objects
+                return [p for p in self._open[key] if copies[p] != records[p]] + list(
+                    range(saved, len(records))
+                )
+        kept = min(len(records), len(copies))
+        changed = list(itertools.compress(range(kept), map(operator.ne, copies, records)))
+        return changed + list(range(kept, len(records)))
 
     def _write_list(self, key: Any, records: list[Any]) -> bool:
         """Writes a list of dictionaries; False (nothing written) when a record to write
         is not one: the list is then written as a value."""
         known = key in self._lists
-        kept = min(len(records), len(self._lists[key])) if known else 0
-        try:
-            changed = self._changed(key, records, kept) if known else []
-        except (TypeError, ValueError):  # a value that cannot tell whether it is equal
-            changed = list(range(kept))
-        changed.extend(range(kept, len(records)))
+        changed = list(range(len(records)))
+        if known:  # a value that cannot tell whether it is equal: all written
+            with contextlib.suppress(TypeError, ValueError):
+                changed = self._changed(key, records)
         if not all(type(records[p]) is dict for p in changed):
             return False
-        if not changed and known and len(records) == len(self._lists[key]):
-            self._objects[key] = list(records)
+        if (ended := self._ended.get(key)) is not None:
+            self._objects.setdefault(key, list(records))
+            open_ = {p for p in (*self._open.get(key, ()), *changed) if p < len(records)}
+            self._open[key] = {p for p in open_ if not ended(records[p])}
+        if known and not changed and len(records) == len(self._lists[key]):
             return True
-        copies = self._lists.get(key, [])
-        copies = copies[: len(records)] + [{}] * (len(records) - len(copies))
+        copies = self._lists.setdefault(key, [])
+        del copies[len(records) :]
+        copies.extend([{}] * (len(records) - len(copies)))
         for position in changed:
             copies[position] = dict(records[position])
-        self._lists[key] = copies
-        self._objects[key] = list(records)
-        if (ended := self._ended.get(key)) is not None:
-            settled = self._settled.get(key, [])
-            settled = settled[: len(records)] + [False] * (len(records) - len(settled))
-            for position in changed:
-                settled[position] = ended(records[position])
-            self._settled[key] = settled
         blob = _key(key)
         self.conn.execute(CUT, (self.file, blob, len(records)))
         self.conn.execute(PUT, (self.file, blob, -1, None))

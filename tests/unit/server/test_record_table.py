@@ -106,3 +106,29 @@ def test_only_runs_that_succeeded_failed_or_timed_out_have_ended() -> None:
     ]
     assert ended == ["success", "error", "timeout"]
     assert upstream.records_that_end("/elsewhere/store.pckl") == {}
+
+
+def test_runs_under_way_are_saved_as_they_change_among_thousands_that_ended(
+    conn: record_table.Connection,
+) -> None:
+    table = RecordTable(conn, FILE, upstream.records_that_end(FILE))
+    runs = [run(n) for n in range(3000)]
+    ops: dict[str, Any] = {"runs": runs, "threads": []}
+    save(conn, table, ops)
+    # Runs start and go on while others end: each save reads back as the runtime holds it.
+    for step in range(6):
+        runs.append(run(3000 + step, "pending"))
+        for under_way in runs[3000:]:
+            if under_way["status"] == "pending":
+                under_way["status"] = "running"
+            elif under_way["status"] == "running" and step % 2:
+                under_way.update(status="success", kwargs={"n": step})
+        save(conn, table, ops)
+        assert read_back(conn) == ops
+    # An ended run replaced by an equal one, then another run appended: both read back.
+    runs[5] = dict(runs[5])
+    runs.append(run(4000, "running"))
+    save(conn, table, ops)
+    runs[-1]["status"] = "success"
+    save(conn, table, ops)
+    assert read_back(conn) == ops

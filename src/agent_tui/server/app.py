@@ -13,10 +13,8 @@ middleware first in its list and our lifespan around its own (public Starlette A
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import os
-from collections.abc import AsyncIterator
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -32,14 +30,7 @@ def durable(served: Starlette) -> Starlette:
     """``served`` with `SaveBeforeAnswer` first (then `WakeOnRun`) and `records.lifespan`
     around its own."""
     served.user_middleware[:0] = [Middleware(SaveBeforeAnswer), Middleware(WakeOnRun)]
-    own = served.router.lifespan_context
-
-    @contextlib.asynccontextmanager
-    async def both(app: Any) -> AsyncIterator[Any]:
-        async with lifespan(app), own(app) as state:
-            yield state
-
-    served.router.lifespan_context = both
+    served.router.lifespan_context = functools.partial(lifespan, own=served.router.lifespan_context)
     return served
 
 

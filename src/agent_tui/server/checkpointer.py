@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
@@ -86,17 +86,8 @@ class DurableSqliteSaver(SqliteSaver):
 
     def delete_for_runs(self, run_ids: Iterable[str]) -> None:
         runs = [str(run_id) for run_id in run_ids]
-        if not runs:
-            return
-        marks = ",".join("?" * len(runs))
         with self.cursor() as cur:
-            cur.execute(
-                "DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) IN "
-                f"(SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints "
-                f"WHERE {_RUN} IN ({marks}))",
-                runs,
-            )
-            cur.execute(f"DELETE FROM checkpoints WHERE {_RUN} IN ({marks})", runs)
+            _delete(cur, f"{_RUN} IN ({','.join('?' * len(runs))})", runs)
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         with self.cursor() as cur:
@@ -114,46 +105,43 @@ class DurableSqliteSaver(SqliteSaver):
             )
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        if strategy != "keep_latest":
-            for thread_id in thread_ids:
-                self.delete_thread(thread_id)
-            return
+        where = "thread_id = ?1"  # strategy "delete": all of them
+        if strategy == "keep_latest":
+            # Checkpoint ids are time-ordered: the newest of a namespace is its max.
+            where += (
+                " AND checkpoint_id NOT IN (SELECT max(checkpoint_id) FROM checkpoints"
+                " WHERE thread_id = ?1 GROUP BY checkpoint_ns)"
+            )
         with self.cursor() as cur:
-            for thread_id in map(str, thread_ids):
-                # Checkpoint ids are time-ordered: the newest of a namespace is its max.
-                cur.execute(
-                    "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id NOT IN "
-                    "(SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? "
-                    "GROUP BY checkpoint_ns)",
-                    (thread_id, thread_id),
-                )
-                cur.execute(
-                    "DELETE FROM writes WHERE thread_id = ? AND (checkpoint_ns, checkpoint_id) "
-                    "NOT IN (SELECT checkpoint_ns, checkpoint_id FROM checkpoints "
-                    "WHERE thread_id = ?)",
-                    (thread_id, thread_id),
-                )
+            for thread_id in thread_ids:
+                _delete(cur, where, (str(thread_id),))
+
+
+def _delete(cur: sqlite3.Cursor, where: str, parameters: Sequence[str]) -> None:
+    """The checkpoints ``where`` selects, and their writes."""
+    cur.execute(
+        "DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) IN "
+        f"(SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints WHERE {where})",
+        parameters,
+    )
+    cur.execute(f"DELETE FROM checkpoints WHERE {where}", parameters)
 
 
 def _connect() -> sqlite3.Connection:
-    os.makedirs(DATA_FOLDER, exist_ok=True)
     # Used only from the saver's own thread (check_same_thread: it is opened on another).
     conn = sqlite3.connect(DATABASE, check_same_thread=False)
-    conn.execute("PRAGMA synchronous=NORMAL")  # WAL: set by the saver's setup
+    conn.execute("PRAGMA synchronous=NORMAL")  # WAL: set by the saver's setup, at its first use
     return conn
 
 
 @asynccontextmanager
 async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
     """Entered by langgraph-api once per thread that asks (a saver is tied to its event
-    loop): each gets its own connection to the one database, used from one thread."""
-    thread = OneThread("agent-tui-checkpoints")
-    try:
+    loop): each gets its own connection to the one database, used from one thread. The
+    data folder is made before langgraph-api starts (`main`)."""
+    async with AsyncExitStack() as stack:
+        thread = OneThread("agent-tui-checkpoints")
+        stack.callback(thread.shutdown)
         saver = DurableSqliteSaver(await thread.run(_connect), thread)
-        try:
-            await thread.run(saver.setup)
-            yield saver
-        finally:
-            await thread.run(saver.conn.close)
-    finally:
-        thread.shutdown()
+        stack.push_async_callback(thread.run, saver.conn.close)
+        yield saver

@@ -32,8 +32,7 @@ RUNNING = os.path.join(DATA_FOLDER, "running")
 
 def mark_running() -> bool:
     """Note that a server runs here; whether the last one was stopped without cleaning up
-    (a crash, a kill)."""
-    os.makedirs(DATA_FOLDER, exist_ok=True)
+    (a crash, a kill). The data folder is there (`main` makes it first)."""
     crashed = os.path.exists(RUNNING)
     open(RUNNING, "w").close()
     return crashed
@@ -142,11 +141,8 @@ def _rows(source: sqlite3.Connection, table: str) -> tuple[list[tuple[object, ..
         return rows, 1
     lost = 0
     for rowid in range(1, top + 1):
-        try:
-            row = source.execute(f'SELECT * FROM "{table}" WHERE rowid = ?', (rowid,)).fetchone()
+        try:  # the row, or none where no row has that id
+            rows.extend(source.execute(f'SELECT * FROM "{table}" WHERE rowid = ?', (rowid,)))
         except sqlite3.DatabaseError:
             lost += 1
-            continue
-        if row is not None:
-            rows.append(row)
     return rows, lost

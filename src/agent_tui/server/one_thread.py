@@ -47,12 +47,8 @@ class OneThread:
         and nothing cancels it (``shutdown`` lets the calls sent run)."""
         self._busy = False
         for (_, future), (ok, value) in zip(batch, finished.result(), strict=True):
-            if future.done():  # its caller was cancelled: nobody reads the outcome
-                continue
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)
+            if not future.done():  # done: its caller was cancelled, nobody reads it
+                (future.set_result if ok else future.set_exception)(value)
         if self._queue:
             self._send()
 

@@ -22,16 +22,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import functools
-import json
 import logging
 import os
 import pickle
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
 from agent_tui.local.disk_problem import DISK_PROBLEM, DISK_RECOVERED, PROBLEM_END
@@ -41,6 +40,7 @@ from agent_tui.server.names import OPS_FILE
 from agent_tui.server.record_table import RecordTable
 
 logger = logging.getLogger("agent_tui.server.records")
+AsyncContext = contextlib.AbstractAsyncContextManager[Any]
 
 FOLDER = os.getcwd()
 """The data folder (the server's working folder), read before the blocking-call guard."""
@@ -136,7 +136,7 @@ class Saver:
         """A save within `BACKGROUND_DELAY` (a run ended: a stream's end, answered just
         after, usually saves it first)."""
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(functools.partial(self.saved, urgent=False))
+            self._loop.call_soon_threadsafe(lambda: self.saved(urgent=False))
 
     def _save_now(self) -> None:
         pending, self._pending, self._handle = self._pending, None, None
@@ -198,13 +198,10 @@ def restore(early: bool) -> None:
     none: it puts the runs it stops back itself). `early`: the store's items and vectors,
     before langgraph-api is imported (it loads them at import); else `names.OPS_FILE`, whose
     records name classes of langgraph-api (restored from the ``http.app`` module)."""
-    if not os.path.exists(record_table.DATABASE):
+    database = record_table.DATABASE
+    if not os.path.exists(database):
         return
-    saved_at = max(
-        os.path.getmtime(path)
-        for path in (record_table.DATABASE, record_table.DATABASE + "-wal")
-        if os.path.exists(path)
-    )
+    saved_at = max(os.path.getmtime(p) for p in (database, database + "-wal") if os.path.exists(p))
     with contextlib.closing(record_table.connect()) as conn:
         for filename in record_table.files(conn):
             if early == filename.endswith(OPS_FILE):
@@ -246,20 +243,18 @@ class SaveBeforeAnswer:
         if scope["type"] != "http" or not changes(scope["method"], scope["path"]):
             await self.app(scope, receive, send)
             return
-        if SAVER.problem is not None and not await _saved_or_refused(send):
+        if SAVER.problem is not None and not await _saved_or_refused(scope, receive, send):
             return
         refused = streamed = False
 
         async def send_after_save(message: Message) -> None:
             nonlocal refused, streamed
-            if refused:
-                return
             if message["type"] == "http.response.start":
                 streamed = _streamed(message)
                 # Before any 200, streams included: a write that cannot be kept is
                 # answered 507, never a 200 cut short.
-                refused = not await _saved_or_refused(send)
-            elif streamed and not message.get("more_body", False):
+                refused = not await _saved_or_refused(scope, receive, send)
+            elif streamed and not refused and not message.get("more_body", False):
                 await SAVER.saved()  # a failure cuts the answer short
             if not refused:
                 await send(message)
@@ -268,32 +263,30 @@ class SaveBeforeAnswer:
 
 
 def _streamed(start: Message) -> bool:
-    if start.get("status") in (204, 304):
-        return False
-    return not any(name.lower() == b"content-length" for name, _ in start.get("headers", ()))
+    names = {name.lower() for name, _ in start.get("headers", ())}
+    return start.get("status") not in (204, 304) and b"content-length" not in names
 
 
-async def _saved_or_refused(send: Send) -> bool:
+async def _saved_or_refused(scope: Scope, receive: Receive, send: Send) -> bool:
     """Whether `SAVER` saved; if not, the answer is ``507`` with the reason, sent here."""
     try:
         await SAVER.saved()
     except SaveError as exc:
-        body = json.dumps({"detail": str(exc.strerror)}).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-        await send({"type": "http.response.start", "status": 507, "headers": headers})
-        await send({"type": "http.response.body", "body": body, "more_body": False})
+        await JSONResponse({"detail": exc.strerror}, 507)(scope, receive, send)
         return False
     return True
 
 
 @contextlib.asynccontextmanager
-async def lifespan(_: Any) -> AsyncIterator[None]:
-    """Run by langgraph-api after its own start (``combine_lifespans(lifespan, custom)``):
-    the runtime has loaded and registered its dictionaries and started its writer."""
+async def lifespan(app: Any, own: Callable[[Any], AsyncContext]) -> AsyncIterator[Any]:
+    """Around the app's ``own`` lifespan; run by langgraph-api after its own start
+    (``combine_lifespans(lifespan, custom)``): the runtime has loaded and registered its
+    dictionaries and started its writer."""
     upstream.stop_runtime_writer()
     with contextlib.suppress(SaveError):
         SAVER.save()  # an unwritable folder is told before any request
-    yield
+    async with own(app) as state:
+        yield state
     mark_stopped()
     logger.info(
         "agent-tui: %d saves, %.1f ms each", SAVER.saves, SAVER.seconds / max(1, SAVER.saves) * 1000

@@ -42,7 +42,7 @@ class DurableSqliteStore(AsyncSqliteStore):
 
 @asynccontextmanager
 async def store() -> AsyncIterator[AsyncSqliteStore]:
-    os.makedirs(DATA_FOLDER, exist_ok=True)
+    """The data folder is there: `main` makes it before langgraph-api starts."""
     settings: dict[str, Any] = json.loads(os.environ.get("LANGGRAPH_STORE") or "{}")
     index, ttl = settings.get("index"), settings.get("ttl")
     if index and isinstance(index.get("embed"), str):
@@ -52,7 +52,6 @@ async def store() -> AsyncIterator[AsyncSqliteStore]:
 
         index = {**index, "embed": resolve_embeddings(index)}
     async with DurableSqliteStore.from_conn_string(DATABASE, index=index, ttl=ttl) as kept:
-        await kept.conn.execute("PRAGMA journal_mode=WAL")
-        await kept.conn.execute("PRAGMA synchronous=NORMAL")
+        await kept.conn.executescript("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
         await kept.setup()
         yield kept

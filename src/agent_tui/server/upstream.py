@@ -81,8 +81,8 @@ def runtime_stores() -> list[Saveable]:
     """(1) The dictionaries the runtime would save, in its registry's order."""
     from langgraph_runtime_inmem import _persistence
 
-    stores = [ref() for ref in list(_persistence._stores.values())]
-    return [kept for kept in stores if kept is not None]  # weak references: None once gone
+    # Weak references: None once gone.
+    return [kept for ref in list(_persistence._stores.values()) if (kept := ref()) is not None]
 
 
 def stop_runtime_writer() -> None:
@@ -105,8 +105,9 @@ def records_that_end(filename: str) -> dict[str, Callable[[Any], bool]]:
     return {"runs": run_has_ended} if filename.endswith(OPS_FILE) else {}
 
 
-RUNTIME_REQUEUES_FROM = (0, 36)
-"""The first langgraph-runtime-inmem series that requeues cut-off runs itself (5)."""
+RUNTIMES_LEAVING_CUT_OFF_RUNS = frozenset({"0.34", "0.35"})
+"""The langgraph-runtime-inmem series that leave cut-off runs running (5); later ones
+requeue them themselves."""
 
 
 def requeue_cut_off_runs(records: dict[Any, Any]) -> list[str]:
@@ -114,16 +115,13 @@ def requeue_cut_off_runs(records: dict[Any, Any]) -> list[str]:
     left ``running`` become ``pending`` again, as 0.36 does at start, unless the installed
     runtime does it itself. Returns their ids."""
     runs = records.get("runs")
-    major, minor = series(metadata.version("langgraph-runtime-inmem")).split(".")
-    if not isinstance(runs, list) or (int(major), int(minor)) >= RUNTIME_REQUEUES_FROM:
+    runtime = series(metadata.version("langgraph-runtime-inmem"))
+    if not isinstance(runs, list) or runtime not in RUNTIMES_LEAVING_CUT_OFF_RUNS:
         return []
-    now = datetime.now(UTC)
-    requeued = []
-    for run in runs:
-        if isinstance(run, dict) and run.get("status") == "running":
-            run.update(status="pending", updated_at=now)
-            requeued.append(str(run.get("run_id")))
-    return requeued
+    cut_off = [run for run in runs if isinstance(run, dict) and run.get("status") == "running"]
+    for run in cut_off:
+        run.update(status="pending", updated_at=datetime.now(UTC))
+    return [str(run.get("run_id")) for run in cut_off]
 
 
 def wake_queue_on(wakeup: Callable[[float], Awaitable[None]]) -> None:

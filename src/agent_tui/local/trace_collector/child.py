@@ -3,13 +3,15 @@ started by `process.CollectorProcess` (never by hand: `agent-tui traces serve` i
 
 What passes between it and its parent:
 
-- the command line: the store's folder, its size bound, the host to listen on;
+- the command line: the store's folder, its size bound, and its listening socket (on
+  POSIX: inherited, ``--fd``, bound by the parent, so the URL is known before this
+  process has started) or the host to listen on (elsewhere: it picks a free port);
 - stdin: first the key, one line (never on the command line or in the environment, where
   ``ps`` or another process could read it), then nothing: end-of-file means the parent is
   gone, even through ``kill -9``, and the collector stops (`local.lifeline`);
 - stdout, one line once the store is open and the socket listens: ``READY_PREFIX`` and
-  the port (picked by the system among the free ones). Anything else it prints (a
-  failure's reason, uvicorn's warnings) the parent logs. The key is never printed.
+  the port. Anything else it prints (a failure's reason, uvicorn's warnings) the parent
+  logs. The key is never printed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import sqlite3
 import sys
 import threading
@@ -45,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, required=True)
     parser.add_argument("--max-bytes", type=int, required=True)
     parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--fd", type=int, help="a listening socket, inherited")
     args = parser.parse_args(argv)
     key = _read_key()
     if not key:
@@ -67,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot open the trace store in {args.folder}: {error}", file=sys.stderr)
         return 1
     try:
-        sock = bind_socket(args.host, 0)
+        sock = socket.socket(fileno=args.fd) if args.fd is not None else bind_socket(args.host, 0)
     except OSError as error:
         store.close()
         print(f"cannot listen on {args.host}: {error.strerror or error}", file=sys.stderr)

@@ -53,7 +53,8 @@ def project_traces_itself(project_env: Mapping[str, str]) -> bool:
 
 def shared_collector() -> CollectorProcess:
     """This process's collector, started on first use (`OSError`, `RuntimeError` when it
-    cannot be). Blocking: a fraction of a second, the child's start until it listens."""
+    cannot be). Blocking: its key, its store opened, a process started; not the child's
+    own start, which goes on beside the server's."""
     global _shared
     with _lock:
         if _shared is not None and not _shared.running():
@@ -65,7 +66,8 @@ def shared_collector() -> CollectorProcess:
             from agent_tui.settings.traces import trace_settings
 
             collector = CollectorProcess(max_bytes=trace_settings().max_bytes)
-            collector.start()
+            # It listens (a client waits in the backlog): the server may start meanwhile.
+            collector.start(wait=False)
             atexit.register(collector.stop)
             _shared = collector
             logger.info(

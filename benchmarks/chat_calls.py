@@ -1,13 +1,13 @@
 """The chat's keys while a run streams, traced or not and with the live calls or not: what
-the in-process trace collector and the `events` stream mode cost the user.
+the trace collector and the `events` stream mode cost the user.
 
     uv run python benchmarks/chat_calls.py                # 20,000 tokens / 200 calls, 3 rounds
     uv run python benchmarks/chat_calls.py --rounds 5 --tokens 5000 --calls 100
     uv run python benchmarks/chat_calls.py --quick        # 2,000 tokens / 30 calls, 1 round
 
 Two embedded servers of `benchmarks/graphs` run at once: one traced as agent-tui traces
-the local servers it starts (`LANGSMITH_*` pointing at a `TraceCollector` that runs in
-this process, in a thread, as the app's does), one with tracing off (as with
+the local servers it starts (`LANGSMITH_*` pointing at a `CollectorProcess`, the
+collector in a child process, as the app's is), one with tracing off (as with
 `AGENT_TUI_TRACES=0`). The thread view's `ChatPane` (the collector tuned as the app
 tunes it) sends one run of each graph to each server, with the live calls (`f5`: the
 `events` mode, a record per token) off and on:
@@ -52,7 +52,10 @@ from agent_tui.chat.assistant import ChatAssistant  # noqa: E402
 from agent_tui.chat.items import TERMINAL_RUN_STATES, NoticeItem  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.local import EmbeddedAgentServer  # noqa: E402
-from agent_tui.local.trace_collector import TraceCollector, default_folder  # noqa: E402
+from agent_tui.local.trace_collector import default_folder  # noqa: E402
+from agent_tui.local.trace_collector.process import CollectorProcess  # noqa: E402
+from agent_tui.traces.query import open_for_reading  # noqa: E402
+from agent_tui.traces.store import DB_FILE  # noqa: E402
 from agent_tui.tui.chat.pane import ChatPane  # noqa: E402
 from agent_tui.tui.chat.stream_modes import DEFAULT_MODES, remember_modes  # noqa: E402
 from benchkit import add_options, arm, check, until  # noqa: E402
@@ -111,6 +114,18 @@ class CallsBench(ChatBench):
         ended = pane.run_state in TERMINAL_RUN_STATES and pane.run_state != "idle"
         if self.finished_at is None and not pane.machine.active and ended:
             self.finished_at = time.perf_counter()
+
+
+def stored_runs(folder: Path) -> int:
+    """The runs in the collector's store, read from this process as the app reads it."""
+    store = open_for_reading(folder / DB_FILE)
+    if store is None:
+        return 0
+    try:
+        with store.reading() as db:
+            return int(db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+    finally:
+        store.close()
 
 
 def notices(pane: ChatPane) -> list[str]:
@@ -221,7 +236,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="chat-calls-servers-") as temporary:
             folder = Path(temporary)
-            with TraceCollector(default_folder()) as collector:
+            with CollectorProcess(default_folder()) as collector:
                 traced = EmbeddedAgentServer(
                     CONFIG,
                     data_dir=folder / "traced",
@@ -234,7 +249,7 @@ def main() -> None:
                 with traced, untraced:
                     urls = {True: traced.url, False: untraced.url}
                     rows = asyncio.run(bench(urls, args.tokens, args.calls, args.rounds))
-                received = sum(collector.received.values())
+            received = stored_runs(default_folder())
     finally:
         standin.stop()
         shutil.rmtree(_HOME, ignore_errors=True)
@@ -244,7 +259,7 @@ def main() -> None:
     )
     for row in rows:
         print(row.text())
-    print(f"\ncollector: {received} requests stored")
+    print(f"\ncollector (another process): {received} runs stored")
     print("checked: every key answered, every run done, its call lines and totals shown")
 
 

@@ -17,6 +17,7 @@ import langsmith
 
 from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.trace_collector import TraceCollector
+from agent_tui.local.trace_collector.process import CollectorProcess
 from agent_tui.traces.query import TracedRun, TraceSummary, get_run, list_traces
 from agent_tui.traces.store import TraceStore
 from tests.support.openai_standin import OpenAIStandIn
@@ -28,7 +29,7 @@ TRACED_CONFIG = Path(__file__).resolve().parents[1] / "graphs" / "traced" / "lan
 T = TypeVar("T")
 
 
-def sdk_client(collector: TraceCollector, **options: object) -> langsmith.Client:
+def sdk_client(collector: TraceCollector | CollectorProcess, **options: object) -> langsmith.Client:
     """The official client, as a traced program makes it from LANGSMITH_ENDPOINT/API_KEY."""
     return langsmith.Client(api_url=collector.url, api_key=collector.api_key, **options)  # type: ignore[arg-type]
 
@@ -99,7 +100,9 @@ def stored_bytes(collector: TraceCollector) -> bytes:
 
 
 @contextlib.contextmanager
-def traced_agent_server(collector: TraceCollector, data_dir: Path) -> Iterator[str]:
+def traced_agent_server(
+    collector: TraceCollector | CollectorProcess, data_dir: Path
+) -> Iterator[str]:
     """The traced graphs' server (its URL), tracing to ``collector``, its model the
     OpenAI stand-in."""
     standin = OpenAIStandIn()

@@ -24,15 +24,13 @@ def _folder(args: argparse.Namespace) -> Path:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from agent_tui.local.trace_collector.app import create_app
     from agent_tui.local.trace_collector.server import (
-        KEEP_ALIVE,
         KEY_ENV,
         KEY_FILE,
         bind_socket,
         collector_key,
+        http_url,
+        uvicorn_server,
     )
     from agent_tui.settings.traces import trace_settings
     from agent_tui.traces.redaction import Redactor
@@ -53,8 +51,7 @@ def serve_command(args: argparse.Namespace) -> int:
         store.close()
         reason = error.strerror or error
         return fail(f"cannot listen on {args.host}:{args.port}: {reason}", EXIT_API_ERROR)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{host}:{sock.getsockname()[1]}"
+    url = http_url(args.host, sock.getsockname()[1])
     import os
 
     # Where the key is, never the key: the terminal is no place for a secret.
@@ -70,15 +67,8 @@ def serve_command(args: argparse.Namespace) -> int:
         sys.stderr,
     )
     sys.stderr.flush()
-    config = uvicorn.Config(
-        create_app(store, key, compression=args.compression),
-        log_level="warning",
-        lifespan="off",
-        access_log=False,
-        timeout_keep_alive=KEEP_ALIVE,
-    )
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn_server(store, key, compression=args.compression).run(sockets=[sock])
     except KeyboardInterrupt:
         pass  # uvicorn raises the ctrl+c again once it has shut down: a clean stop
     finally:

@@ -8,13 +8,15 @@ One package per subsystem, each named for what it does:
   start, stop, restart, the data folder's lock, prewarmed standbys, its log;
 - `live_reload`: an edit restarts the server (and a broken start waits for a fix);
 - `control_plane`: the local deployments API (``agent-tui control-plane``);
+- `trace_collector`: LangSmith's ingestion API on this machine, in a child process
+  (``python -m agent_tui.local.trace_collector.child``) the servers above trace to;
 - `session`: the app's side, which puts them together for the ``local`` context.
 
 Beside them, what several of them share: the config reader (`langgraph_config`), safe
 reads of project files (`project_files`), the children's environment
-(`server_environment`), process groups and output (`child_processes`), standbys
-(`standby`), the data folder's name (`server_paths`), the disk problem's words
-(`disk_problem`), and the bundled `demo` graphs.
+(`server_environment`), process groups and output (`child_processes`), a child's end
+with its parent (`lifeline`), standbys (`standby`), the data folder's name
+(`server_paths`), the disk problem's words (`disk_problem`), and the bundled `demo` graphs.
 
 Nothing here imports Textual (a test checks), and importing this package does not import
 langgraph-api or LangGraph: only the server process does. The names below load their

@@ -185,12 +185,15 @@ class LocalSession:
         # Read once, here: the environment, the server, its standbys and live reload are
         # handed this (only a reload after a save, and the children, read it again).
         loaded = self._config = read_config(config)
+        from agent_tui.local.trace_collector.wiring import server_tracing, tracing_environment
+
+        # The collector's process starts (if this is its first server) while the
+        # project's environment is checked or built.
+        tracing_started = asyncio.ensure_future(asyncio.to_thread(tracing_environment, loaded.env))
         python = await self._project_python(config, loaded, startup)
         # The demo graphs are agent-tui's own code: nothing of the user's to watch.
         reload = self.reload and config != DEMO_CONFIG
-        from agent_tui.local.trace_collector.wiring import server_tracing, tracing_environment
-
-        tracing = await asyncio.to_thread(tracing_environment, loaded.env)
+        tracing = await tracing_started
         self._tracing = server_tracing(tracing, loaded.env)
         server = EmbeddedAgentServer(
             loaded,

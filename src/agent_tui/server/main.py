@@ -40,12 +40,12 @@ from typing import Any
 
 from agent_tui.local.disk_problem import DISK_PROBLEM
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
+from agent_tui.local.lifeline import exit_when_parent_goes, set_parent_death_signal
 from agent_tui.local.standby import wait_for_go
 
 # `records` before langgraph-api: it takes the plain os functions that langgraph-api's
 # blocking-call guard wraps later.
 from agent_tui.server import names, records
-from agent_tui.server.lifeline import exit_when_parent_goes, set_parent_death_signal
 from agent_tui.server.served_url import correct_served_url
 from agent_tui.server.supported import unsupported_versions
 

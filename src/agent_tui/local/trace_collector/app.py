@@ -6,10 +6,12 @@ Routes, as the SDK (0.4-0.15) calls them:
 - ``GET /info``: what the SDK asks first. It answers with a ``batch_ingest_config``
   (multipart on, the SDK's own batch sizes) and ``instance_flags.zstd_compression_enabled``
   when zstd can be read here, so the SDK compresses its batches;
+- ``GET /ok``: agent-tui's own, not the SDK's: it answers, and its process id (the
+  collector runs in a process of its own, `process`);
 - ``POST /runs/multipart`` (compressed or not), ``POST /runs/batch``, ``POST /runs``,
   ``PATCH /runs/{run_id}``: posts and patches, in any order (`traces.store`).
 
-Every route but ``/info`` asks for the collector's key, in ``X-Api-Key`` or
+Every route but ``/info`` and ``/ok`` asks for the collector's key, in ``X-Api-Key`` or
 ``Authorization: Bearer`` (the SDK sends ``LANGSMITH_API_KEY`` as ``X-Api-Key``): the
 port is on a loopback address any local user can reach. Bodies are read, parsed and
 stored on a worker thread, so the loop only moves bytes.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -114,8 +117,12 @@ def create_app(
     async def info(request: Request) -> Response:
         return JSONResponse(info_body(compression=compression))
 
+    async def ok(request: Request) -> Response:
+        return JSONResponse({"ok": True, "pid": os.getpid()})
+
     routes = [
         Route("/info", info, methods=["GET"]),
+        Route("/ok", ok, methods=["GET"]),
         Route("/runs/multipart", ingesting("multipart", _multipart), methods=["POST"]),
         Route("/runs/batch", ingesting("batch", _batch), methods=["POST"]),
         Route("/runs", ingesting("run", _post), methods=["POST"]),

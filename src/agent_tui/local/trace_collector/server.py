@@ -1,10 +1,14 @@
-"""Running the trace collector: in this process (a uvicorn thread), for the local agent
-servers agent-tui starts, or alone (`agent-tui traces serve`).
+"""Running the trace collector: its key, its socket, its uvicorn server, and
+`TraceCollector`, the collector in a thread of this process (the tests' and some
+benchmarks'). The local agent servers agent-tui starts trace to a collector in a child
+process instead (`process`, `child`): ingestion then never competes with the app for its
+GIL. `agent-tui traces serve` runs it alone, in the foreground.
 
 Its folder is ``<user data>/traces``: the store (`traces.store.DB_FILE`) and the key
 (``api-key``, 0600, made on first start; ``AGENT_TUI_TRACES_KEY`` instead when set).
-Several collectors may write the same store (two agent-tui windows): SQLite in WAL
-mode takes turns.
+Several collectors may write the same store (two agent-tui windows), and other processes
+read it while one writes (the app's Calls tab and run totals, `agent-tui traces list`):
+SQLite in WAL mode takes turns.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from agent_tui.traces.store import DB_FILE, DEFAULT_MAX_BYTES, TraceStore
 
 if TYPE_CHECKING:
     import uvicorn
+
+    from agent_tui.local.trace_collector.app import RequestListener
 
 KEY_ENV = "AGENT_TUI_TRACES_KEY"
 KEY_FILE = "api-key"
@@ -74,6 +80,45 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def tracing_variables(url: str, api_key: str) -> dict[str, str]:
+    """What a process needs to trace to the collector at ``url`` with the `langsmith` SDK.
+    Every spelling of the switch: the SDK reads ``LANGSMITH_TRACING_V2`` first."""
+    return {
+        "LANGSMITH_TRACING": "true",
+        "LANGSMITH_TRACING_V2": "true",
+        "LANGCHAIN_TRACING_V2": "true",
+        "LANGCHAIN_TRACING": "true",
+        "LANGSMITH_ENDPOINT": url,
+        "LANGSMITH_API_KEY": api_key,
+    }
+
+
+def http_url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def uvicorn_server(
+    store: TraceStore,
+    api_key: str,
+    *,
+    compression: bool = True,
+    on_request: RequestListener | None = None,
+) -> uvicorn.Server:
+    """The collector's app of ``store`` in a uvicorn server, to run on a bound socket."""
+    import uvicorn
+
+    from agent_tui.local.trace_collector.app import create_app
+
+    config = uvicorn.Config(
+        create_app(store, api_key, compression=compression, on_request=on_request),
+        log_level="warning",
+        lifespan="off",
+        access_log=False,
+        timeout_keep_alive=KEEP_ALIVE,
+    )
+    return uvicorn.Server(config)
+
+
 class TraceCollector:
     """The collector served by uvicorn in a background thread of this process."""
 
@@ -106,20 +151,11 @@ class TraceCollector:
     def url(self) -> str:
         if self.port is None:
             raise RuntimeError("the trace collector was not started")
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}"
+        return http_url(self.host, self.port)
 
     def tracing_environment(self) -> dict[str, str]:
-        """What a process needs to trace here with the `langsmith` SDK. Every spelling
-        of the switch: the SDK reads ``LANGSMITH_TRACING_V2`` first."""
-        return {
-            "LANGSMITH_TRACING": "true",
-            "LANGSMITH_TRACING_V2": "true",
-            "LANGCHAIN_TRACING_V2": "true",
-            "LANGCHAIN_TRACING": "true",
-            "LANGSMITH_ENDPOINT": self.url,
-            "LANGSMITH_API_KEY": self.api_key,
-        }
+        """What a process needs to trace here with the `langsmith` SDK."""
+        return tracing_variables(self.url, self.api_key)
 
     def start(self, timeout: float = 30.0, *, wait: bool = True) -> None:
         """Listen, and serve from a thread. ``wait=False`` returns once the socket
@@ -142,23 +178,9 @@ class TraceCollector:
             time.sleep(0.01)
 
     def _serve(self, sock: socket.socket) -> None:
-        import uvicorn
-
-        from agent_tui.local.trace_collector.app import create_app
-
-        config = uvicorn.Config(
-            create_app(
-                self.store,
-                self.api_key,
-                compression=self._compression,
-                on_request=self._count,
-            ),
-            log_level="warning",
-            lifespan="off",
-            access_log=False,
-            timeout_keep_alive=KEEP_ALIVE,
+        server = uvicorn_server(
+            self.store, self.api_key, compression=self._compression, on_request=self._count
         )
-        server = uvicorn.Server(config)
         with self._lock:
             if self._stopping:
                 sock.close()

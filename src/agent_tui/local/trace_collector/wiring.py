@@ -5,8 +5,10 @@ environment (`EmbeddedAgentServer(env=…)`): the `langsmith` SDK's switches, th
 collector's URL (``LANGSMITH_ENDPOINT``) and its key (``LANGSMITH_API_KEY``, set only in
 that server's environment, never agent-tui's own key). A local control plane's deployments get
 the same (`deployment_tracing`: a secret counts as the project's own setting). The
-collector is this process's (`shared_collector`): started the first time a server needs it, on a free port of
-127.0.0.1, stopped when the process exits.
+collector is this process's (`shared_collector`): a child process (`process`), started the
+first time a server needs it, on a free port of 127.0.0.1, stopped when this process exits
+(and gone by itself if this process is killed); started again if it has died when
+another server needs it.
 
 Nothing is added when
 
@@ -17,8 +19,8 @@ Nothing is added when
   ``LANGSMITH_API_KEY`` … in either namespace). Its own settings then stand whole, as
   under ``langgraph dev``: sending its key to our collector, or its runs here while it
   asked for LangSmith, would be wrong either way;
-- the collector cannot start (its folder cannot be written): the server starts untraced
-  and the log says why.
+- the collector cannot start (its folder cannot be written, its store cannot be opened,
+  its process cannot be started): the server starts untraced and the log says why.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from agent_tui.local.trace_collector.server import TraceCollector
+from agent_tui.local.trace_collector.process import CollectorProcess
 from agent_tui.traces.untraced import ServerTracing
 
 logger = logging.getLogger(__name__)
@@ -41,7 +43,7 @@ PROJECT_TRACING_NAMES = frozenset(
 )
 """A project that sets one of these in its ``env`` keeps its own tracing."""
 
-_shared: TraceCollector | None = None
+_shared: CollectorProcess | None = None
 _lock = threading.Lock()
 
 
@@ -49,19 +51,31 @@ def project_traces_itself(project_env: Mapping[str, str]) -> bool:
     return any(name.upper() in PROJECT_TRACING_NAMES for name in project_env)
 
 
-def shared_collector() -> TraceCollector:
+def shared_collector() -> CollectorProcess:
     """This process's collector, started on first use (`OSError`, `RuntimeError` when it
-    cannot be)."""
+    cannot be). Blocking: its key, its store opened, a process started; not the child's
+    own start, which goes on beside the server's."""
     global _shared
     with _lock:
+        if _shared is not None and not _shared.running():
+            logger.warning(
+                "the trace collector had exited (status %s): starting another", _shared.stop()
+            )
+            _shared = None
         if _shared is None:
             from agent_tui.settings.traces import trace_settings
 
-            collector = TraceCollector(max_bytes=trace_settings().max_bytes)
-            collector.start(wait=False)  # it listens: the server may start meanwhile
-            atexit.register(collector.close)
+            collector = CollectorProcess(max_bytes=trace_settings().max_bytes)
+            # It listens (a client waits in the backlog): the server may start meanwhile.
+            collector.start(wait=False)
+            atexit.register(collector.stop)
             _shared = collector
-            logger.info("trace collector at %s, storing in %s", collector.url, collector.folder)
+            logger.info(
+                "trace collector (process %s) at %s, storing in %s",
+                collector.pid,
+                collector.url,
+                collector.folder,
+            )
         return _shared
 
 

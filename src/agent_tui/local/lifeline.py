@@ -1,5 +1,7 @@
-"""The server process never outlives agent-tui: end-of-file on stdin, or (Linux) the
-parent-death signal, shuts it down."""
+"""agent-tui's long-lived children (the agent server, `agent_tui.server.main`; the trace
+collector, `local.trace_collector.child`) never outlive it: end-of-file on stdin, or
+(Linux) the parent-death signal, shuts them down. The parent holds the write end of the
+child's stdin, so even its ``kill -9`` closes it."""
 
 from __future__ import annotations
 
@@ -13,15 +15,15 @@ _PR_SET_PDEATHSIG = 1
 
 
 def exit_when_parent_goes(grace: float) -> None:
-    """Run on a thread: returns when stdin ends, having asked the server to stop, with a
-    hard exit ``grace`` seconds later."""
+    """Run on a thread: returns when stdin ends, having asked the process to stop (SIGTERM:
+    uvicorn shuts down cleanly), with a hard exit ``grace`` seconds later."""
     # The raw descriptor, not `sys.stdin.buffer`: a read blocked in the buffered reader
     # holds its lock, and when the server stops (or fails to start) while we wait, the
     # interpreter's shutdown cannot take that lock and aborts ("Fatal Python error:
     # _enter_buffered_busy", exit code -6).
     try:
         while os.read(0, 65536):
-            pass  # Nothing is ever sent; reading only waits for end-of-file.
+            pass  # Nothing (more) is sent; reading only waits for end-of-file.
     except OSError:
         pass
     # Nobody reads our output any more: writing to the dead pipe would only raise.

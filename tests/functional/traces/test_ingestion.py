@@ -16,7 +16,7 @@ from langsmith import traceable, tracing_context
 
 from agent_tui.local.trace_collector import TraceCollector
 from agent_tui.traces.query import get_run, list_traces
-from tests.support.traces import sdk_client
+from tests.support.traces import sdk_client, wait_until
 
 
 @pytest.fixture
@@ -29,6 +29,10 @@ def trace_a_chat(collector: TraceCollector, **options: Any) -> str:
     """A traced program's run: a chain that calls a model and a tool, sent by the SDK's
     background batching, flushed. Its trace id."""
     client = sdk_client(collector, **options)
+    if (client.info.instance_flags or {}).get("zstd_compression_enabled") and not options:
+        # The SDK turns compression on from a thread of its own once it has read /info:
+        # a run traced before that goes uncompressed (seen when this module runs second).
+        wait_until(lambda: client.compressed_traces, "the SDK's compressed buffer")
     meta = {"thread_id": "thread-1", "ls_model_name": "m-1", "ls_provider": "local"}
 
     @traceable(run_type="llm", metadata={**meta, "langgraph_node": "agent"})

@@ -16,10 +16,18 @@ links open, only after the user confirms with `o`.
 
 `D` adds the turn of the message in view (or the one clicked) to a dataset
 (`tui/chat/to_dataset.py`).
+
+Folding: a block costs its widgets, however short its item (~200 KB each, and each is
+laid out again as the view changes), so while the view follows its end it draws the
+newest `MAX_DRAWN` blocks only; the older items are folded behind one line at the top
+("N earlier items"), and come back a page at a time (`home` at the top, or a click on
+that line). A long thread opens, and a run that floods the chat streams, at the cost
+of what is on screen, not of everything it ever showed.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
@@ -70,6 +78,8 @@ if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
 
 FLUSHES_PER_SECOND = 10
+MAX_DRAWN = 120  # blocks drawn while following; older ones are folded
+UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
 
@@ -116,6 +126,29 @@ class NewOutputMarker(Static):
             transcript.follow()
 
 
+class FoldedMarker(Static):
+    """The first line while older items are folded: how many, and how to see them."""
+
+    DEFAULT_CSS = """
+    FoldedMarker { color: $text-muted; padding: 0 1; display: none; }
+    FoldedMarker.visible { display: block; }
+    """
+
+    def show(self, folded: int) -> None:
+        self.set_class(folded > 0, "visible")
+        if folded:
+            page = min(folded, UNFOLD_PAGE)
+            self.update(
+                f"▲ {folded:,} earlier items not drawn: home (at the top) or a click draws {page:,} more"
+            )
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        transcript = self.parent
+        if isinstance(transcript, TranscriptView):
+            transcript.unfold()
+
+
 class EmptyHint(Static):
     """What to do in a chat with no message yet; hidden once anything is shown."""
 
@@ -155,8 +188,12 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._flush_timer: Timer | None = None
         self._pending_link: str | None = None
         self._queued: QueuedBlock | None = None  # kept below every other block
+        self._folded: list[TranscriptItem] = []  # items not drawn, oldest first
+        self._folded_keys: set[str] = set()
+        self._unmounted: list[ChatBlock] = []  # added in this `apply`, mounted at its end
 
     def compose(self) -> ComposeResult:
+        yield FoldedMarker()
         yield EmptyHint()
         yield NewOutputMarker("new output below ↓ (end)")
 
@@ -166,7 +203,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._show_emptiness()
 
     def _show_emptiness(self) -> None:
-        self.set_class(not self._blocks and self._queued is None, "-empty")
+        self.set_class(not self._blocks and not self._folded and self._queued is None, "-empty")
 
     def on_mount(self) -> None:
         self.anchor()
@@ -182,6 +219,8 @@ class TranscriptView(VerticalScroll, can_focus=True):
         """Show `changes` (from `ChatTranscript`), in order."""
         grew = False
         for change in changes:
+            if not isinstance(change, Cleared) and change.item.key in self._folded_keys:
+                continue  # drawn from the item itself when unfolded
             if isinstance(change, Appended):
                 block = self._blocks.get(change.item.key)
                 if block is None:  # a delta for an unseen message: show the message
@@ -209,6 +248,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
                     block.refresh_item()
             elif isinstance(change, Cleared):
                 self.clear()
+        self._fold()
+        if self._unmounted:
+            new, self._unmounted = self._unmounted, []
+            self.mount_all(new, before=self._queued)
         if self._dirty and self._flush_timer is None:
             self._flush_timer = self.set_timer(1 / FLUSHES_PER_SECOND, self._flush)
         if grew and not self.following:
@@ -220,6 +263,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._blocks.clear()
         self._dirty.clear()
         self._resync.clear()
+        self._unmounted.clear()
+        self._folded.clear()
+        self._folded_keys.clear()
+        self.query_one(FoldedMarker).show(0)
         # Not `query(ChatBlock).exclude(…)`: Textual's `exclude` drops the type filter,
         # which removed the hint and the "new output" marker with the blocks.
         self.remove_children([b for b in self.query(ChatBlock) if b is not self._queued])
@@ -232,10 +279,48 @@ class TranscriptView(VerticalScroll, can_focus=True):
             return
         block = block_for(item)
         self._blocks[item.key] = block
-        if self._queued is not None:
-            self.mount(block, before=self._queued)
+        self._unmounted.append(block)  # at the end of `apply`, unless folded first
+
+    def _fold(self) -> None:
+        """While following, the oldest blocks past `MAX_DRAWN` are folded (see the
+        module doc); those not mounted yet never are."""
+        excess = len(self._blocks) - MAX_DRAWN
+        if excess <= 0 or not self.following:
+            return
+        oldest = list(itertools.islice(self._blocks.items(), excess))
+        for key, block in oldest:
+            del self._blocks[key]
+            self._dirty.pop(key, None)
+            self._resync.discard(key)
+            self._folded.append(block.item)
+            self._folded_keys.add(key)
+        waiting = {id(block) for block in self._unmounted}  # not given to `mount` yet
+        self._unmounted = [b for b in self._unmounted if b.item.key not in self._folded_keys]
+        self.remove_children([block for _, block in oldest if id(block) not in waiting])
+        self.query_one(FoldedMarker).show(len(self._folded))
+
+    @property
+    def folded(self) -> int:
+        """Items not drawn (folded behind the first line)."""
+        return len(self._folded)
+
+    def unfold(self) -> None:
+        """Draw the newest `UNFOLD_PAGE` folded items again, above the others."""
+        if not self._folded:
+            return
+        page = self._folded[-UNFOLD_PAGE:]
+        del self._folded[-UNFOLD_PAGE:]
+        blocks = {item.key: block_for(item) for item in page}
+        self._folded_keys.difference_update(blocks)
+        self._blocks = {**blocks, **self._blocks}
+        self.mount_all(blocks.values(), after=self.query_one(EmptyHint))
+        self.query_one(FoldedMarker).show(len(self._folded))
+
+    def action_scroll_home(self) -> None:
+        if self._folded and self.scroll_y == 0:
+            self.unfold()
         else:
-            self.mount(block)
+            super().action_scroll_home()
 
     def _flush(self) -> None:
         # Cheap: each block hands its text to its `MarkdownText`, which draws only what
@@ -307,6 +392,7 @@ class TranscriptView(VerticalScroll, can_focus=True):
         """Scroll to the newest output and keep following it."""
         self.anchor()
         self.marker.remove_class("visible")
+        self._fold()
 
     def action_follow(self) -> None:
         self.follow()

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agent_tui.settings.target import LocalServer
+from agent_tui.settings.target import LocalServer, RemoteServer
 
 if TYPE_CHECKING:
     from agent_tui.local import EmbeddedAgentServer, LangGraphConfig, RunningServer
@@ -93,9 +93,19 @@ class LocalSession:
         self._tracing: ServerTracing = "tracing-off"
         """How the server this app started traces (set as it starts)."""
 
-    def server_tracing(self, target: object) -> ServerTracing:
+    def server_tracing(
+        self, target: object, control_plane_folder: Path | None = None
+    ) -> ServerTracing:
         """How the runs of the server of ``target`` (the app's) reach this machine's trace
-        store: only a local server's are known."""
+        store: a local server's as this app started it; another's as the local control
+        plane that deployed it started it, if one did (of ``control_plane_folder``, or
+        the default one: its deployments' notes, read from disk: call this from a
+        thread)."""
+        if isinstance(target, RemoteServer):
+            from agent_tui.local.control_plane.deployment_tracing import deployment_tracing
+
+            found = deployment_tracing(target.url, control_plane_folder)
+            return found or "not-started-here"
         if not isinstance(target, LocalServer):
             return "not-started-here"
         if self.attached is not None:

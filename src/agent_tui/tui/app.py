@@ -425,20 +425,10 @@ class AgentTuiApp(ContextSwitching):
 
     @property
     def server_tracing(self) -> ServerTracing:
-        """Whether the current server's runs are traced to this machine (`traces.untraced`):
-        the local server's as this app started it; another's as the local control plane
-        that deployed it started it, if one did (its deployments' notes, read from disk:
-        call this from a thread)."""
-        tracing = self.local.server_tracing(self.target)
-        target = self.target
-        if tracing != "not-started-here" or not isinstance(target, RemoteServer):
-            return tracing
-        from agent_tui.local.control_plane.deployment_tracing import tracing_at
-        from agent_tui.local.control_plane.server import default_data_dir
-
-        local = self.connections.local_control_plane
-        folders = [*([local.data_dir] if local is not None else []), default_data_dir()]
-        return tracing_at(target.url, folders) or tracing
+        """Whether the current server's runs are traced to this machine (`traces.untraced`;
+        blocking: call this from a thread)."""
+        plane = self.local_control_plane
+        return self.local.server_tracing(self.target, plane.data_dir if plane else None)
 
     @property
     def attached_server(self) -> RunningServer | None:

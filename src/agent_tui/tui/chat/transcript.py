@@ -139,7 +139,9 @@ class FoldedMarker(Static):
         if folded:
             page = min(folded, UNFOLD_PAGE)
             self.update(
-                f"▲ {folded:,} earlier items not drawn: home (at the top) or a click draws {page:,} more"
+                Text(
+                    f"▲ {folded:,} earlier items not drawn: home (at the top) or a click draws"
+                ).append(f" {page:,} more")
             )
 
     def on_click(self, event: events.Click) -> None:

@@ -52,43 +52,12 @@ from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.quick_cells import QuickCellsTable
+from agent_tui.tui.widgets.status_cells import STATUS_STYLES as STATUS_STYLES
+from agent_tui.tui.widgets.status_cells import status_style as status_style
+from agent_tui.tui.widgets.status_cells import status_text as status_text
 from agent_tui.tui.widgets.text import server_text
 
 ItemT = TypeVar("ItemT")
-
-# Status words of agent server threads/runs and control-plane deployments/revisions.
-STATUS_STYLES: dict[str, str] = {
-    "idle": "green",
-    "success": "green",
-    "ready": "green",
-    "deployed": "green",
-    "busy": "yellow",
-    "pending": "yellow",
-    "running": "yellow",
-    "interrupted": "magenta",
-    "timeout": "dark_orange",
-    "error": "bold red",
-}
-
-
-def status_style(status: str | None) -> str:
-    """The colour for a status word: known words first, then by their shape."""
-    word = (status or "").strip().lower()
-    if word in STATUS_STYLES:
-        return STATUS_STYLES[word]
-    if word.endswith("failed") or word in {"failure", "failed", "cancelled"}:
-        return "bold red"
-    if word.startswith(("awaiting", "creating", "queued", "building", "deploying")):
-        return "yellow"
-    if word in {"", "unknown", "unused", "skipped"}:
-        return "dim"
-    return ""
-
-
-def status_text(status: str | None) -> Text:
-    """A status word, coloured (idle green, busy yellow, interrupted magenta, error red)."""
-    return server_text(status or "—", style=status_style(status))
-
 
 CELL_LIMIT = 200  # characters of a str cell: one 10 KB message must not make a 10 KB column
 COLUMN_LIMIT = 60  # cells a column shows at most, unless it sets its own `max_width`

@@ -22,6 +22,7 @@ import gc
 import os
 import shutil
 import socket
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -40,6 +41,12 @@ _saved_home: list[str | None] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Python's bytecode cache on, as on a user's machine: where it is turned off
+    # (PYTHONDONTWRITEBYTECODE), every server and command a test starts compiles all it
+    # imports from source again (0.5 s and more a process: langgraph-api, agent-tui).
+    # Set here, so the workers and every process they start inherit it.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     # Before any test module is imported, so even import-time path lookups are isolated.
     _saved_home.append(os.environ.get(_HOME_KEY))
     os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")

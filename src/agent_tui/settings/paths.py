@@ -35,6 +35,11 @@ def data_dir() -> Path:
     return _ensure(_home_override("data") or Path(platformdirs.user_data_dir(APP_NAME)))
 
 
+def control_plane_data_dir() -> Path:
+    """The local control plane's data folder, unless told another (`--data-dir`)."""
+    return data_dir() / "control-plane"
+
+
 def log_dir() -> Path:
     return _ensure(_home_override("log") or Path(platformdirs.user_log_dir(APP_NAME)))
 

@@ -49,9 +49,9 @@ def tracing_at(url: str, control_plane_folders: Iterable[Path]) -> ServerTracing
 def deployment_tracing(url: str, control_plane_folder: Path | None) -> ServerTracing | None:
     """`tracing_at` among the deployments of the app's local control plane (its data
     folder, when it has one) and of the default one."""
-    from agent_tui.local.control_plane.server import default_data_dir
+    from agent_tui.settings.paths import control_plane_data_dir
 
-    return tracing_at(url, [*filter(None, [control_plane_folder]), default_data_dir()])
+    return tracing_at(url, [*filter(None, [control_plane_folder]), control_plane_data_dir()])
 
 
 _WORDS: dict[str, ServerTracing] = {word: word for word in get_args(ServerTracing)}

@@ -29,7 +29,7 @@ from agent_tui.settings import paths
 
 
 def default_data_dir() -> Path:
-    return paths.data_dir() / "control-plane"
+    return paths.control_plane_data_dir()
 
 
 def bind_socket(host: str, port: int) -> socket.socket:

@@ -16,7 +16,7 @@ from agent_tui.client.models import Assistant, Cron
 from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.crons.list import CronsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 YEARLY = "0 0 1 1 *"
 
@@ -27,7 +27,7 @@ def label() -> str:
 
 
 async def home(app: AgentTuiApp, pilot: Any, wait_for: WaitFor) -> None:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await screen_shown(pilot, ServerInfoScreen, what="home")
     table = app.screen.query_one("#graphs", DataTable)
     await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
 

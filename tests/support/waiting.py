@@ -10,11 +10,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.worker import WorkerCancelled
+
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
 
 
 class WaitFor(Protocol):
@@ -54,6 +57,31 @@ async def wait_for(
         if workers:
             await workers_done(app)
         await pilot.pause(0.02)
+
+
+async def screen_shown(
+    pilot: Pilot[Any],
+    kind: type[ScreenT],
+    *,
+    timeout: float = 60.0,
+    what: str | None = None,
+    workers: bool = True,
+) -> ScreenT:
+    """Wait until the active screen is a `kind` with its widgets mounted, and return it.
+
+    A screen a worker or a callback pushes is the active one a moment before it has
+    composed its widgets: a query on it then finds nothing (`NoMatches`)."""
+
+    def shown() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, kind) and screen.is_mounted
+
+    await wait_for(
+        pilot, shown, timeout=timeout, what=what or f"the {kind.__name__}", workers=workers
+    )
+    screen = pilot.app.screen
+    assert isinstance(screen, kind)
+    return screen
 
 
 async def workers_done(app: App[Any]) -> None:

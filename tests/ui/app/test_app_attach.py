@@ -19,7 +19,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.projects import tiny_config
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 def heading(app: AgentTuiApp) -> str:
@@ -38,9 +38,7 @@ async def test_a_second_app_uses_the_running_server_and_leaves_it_running(
     async with owner:
         app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
         async with app.run_test(size=(140, 40)) as pilot:
-            await wait_for(
-                pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=60, what="home"
-            )
+            await screen_shown(pilot, ServerInfoScreen, timeout=60, what="home")
             table = app.screen.query_one("#graphs", DataTable)
             await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
             assert table.get_row_at(0)[0].plain == "tiny"

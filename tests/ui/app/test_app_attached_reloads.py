@@ -19,7 +19,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.projects import broken_project
 from tests.support.screen import toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 MISSING = "tools.py:1: ModuleNotFoundError: No module named 'not_installed_anywhere' (graph agent)"
 
@@ -64,9 +64,7 @@ async def test_an_attached_copy_shows_the_owners_reloads(
 
     app = AgentTuiApp(LocalServer(config_path=project))
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=60, what="home"
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=60, what="home")
         summary = str(app.screen.query_one("#summary", Static).render())
         assert f"belongs to {owner}" in summary
         assert f"on: {owner} reloads the server on an edit" in summary

@@ -13,7 +13,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.projects import broken_project
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 MISSING = "tools.py:1: ModuleNotFoundError: No module named 'not_installed_anywhere' (graph agent)"
 
@@ -65,9 +65,7 @@ async def test_broken_at_start_says_where_and_opens_home_when_a_save_fixes_it(
 
         # Fixed: the server starts and home opens, with no key pressed.
         tools.write_text("STEP = 1\n")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=90, what="home"
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=90, what="home")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         assert table.get_row_at(0)[0].plain == "agent"

@@ -16,7 +16,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support import guarded as guarded_support
 from tests.support.guarded import TOKEN
 from tests.support.screen import screen_text
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 VARIABLE = "GUARD_TOKEN_FOR_THE_APP"
 
@@ -37,7 +37,7 @@ def guarded_context(guarded: str, config_file: Path, monkeypatch: pytest.MonkeyP
 async def test_the_app_gets_in_with_the_contexts_header(wait_for: WaitFor) -> None:
     app = AgentTuiApp(resolve_context(load_config(), "guarded"))
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await screen_shown(pilot, ServerInfoScreen, what="home")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the project's graph")
         shown = screen_text(app)

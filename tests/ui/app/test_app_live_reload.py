@@ -13,7 +13,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.projects import copy_weather_project
 from tests.support.screen import toast_saying, toasts
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 def graph_ids(table: DataTable[object]) -> list[str]:
@@ -24,9 +24,7 @@ async def test_edit_break_fix_with_the_app_open(tmp_path: Path, wait_for: WaitFo
     config = copy_weather_project(tmp_path)
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"), reload=True)
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=120, what="home"
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=120, what="home")
         home = app.screen
         table = home.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")

@@ -16,7 +16,7 @@ from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.processes import group_gone, pids_running, process_gone
 from tests.support.projects import add_endless_dependency, copy_weather_project, tiny_config
 from tests.support.screen import screen_text
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
@@ -39,12 +39,7 @@ async def test_local_server_starts_with_progress_and_is_gone_after_ctrl_q(
         assert status.region.height == 1  # on screen, not only rendered
         assert app.sub_title == "starting the local server…"
 
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ServerInfoScreen),
-            timeout=90,
-            what="the info screen",
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=90, what="the info screen")
         screen = app.screen
         table = screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
@@ -122,9 +117,7 @@ async def test_home_at_80_by_24_shows_the_graphs_and_cuts_long_paths_in_the_midd
     assert len(str(config)) > 80 and len(str(data)) > 80  # wider than the terminal
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=data))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=90, what="home"
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=90, what="home")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         lines = [line.strip() for line in screen_text(app).splitlines()]

@@ -15,7 +15,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from tests.support.guarded import AUTH
 from tests.support.projects import copy_weather_project
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_the_app_works_on_a_project_with_its_own_auth(
@@ -28,9 +28,7 @@ async def test_the_app_works_on_a_project_with_its_own_auth(
     config.write_text(json.dumps(raw))
     app = AgentTuiApp(LocalServer(config_path=config, data_dir=tmp_path / "data"))
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=120, what="home"
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=120, what="home")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the project's graph")
         assert app.client is not None

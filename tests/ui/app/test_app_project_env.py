@@ -21,7 +21,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.startup import StartupScreen
 from tests.support.projects import add_dependency, copy_weather_project
 from tests.support.screen import screen_text
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_the_build_shows_progress_then_the_project_graph(
@@ -51,12 +51,7 @@ async def test_the_build_shows_progress_then_the_project_graph(
             return bool(bars) and bool(bars[0].display) and bars[0].region.height == 1
 
         await wait_for(pilot, building, workers=False, what="the build's progress bar")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ServerInfoScreen),
-            timeout=120,
-            what="the info screen",
-        )
+        await screen_shown(pilot, ServerInfoScreen, timeout=120, what="the info screen")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the graph list")
         assert table.get_row_at(0)[0].plain == "weather"

@@ -50,7 +50,7 @@ from tests.support.shell import ShellHarness
 from tests.support.store import unique_root
 from tests.support.thread_view import loaded as history_loaded
 from tests.support.thread_view import view_app
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 LINK = "[link=file:///etc/passwd]x"  # the first markup shape, as typed
 SIZE = (240, 60)  # wide: the hostile names are long, and the checks want them whole
@@ -267,7 +267,7 @@ async def test_fork_editor_and_node_choice_draw_inertly(
         await wait_for(pilot, lambda: history_loaded(view), what="the thread's history")
         await pilot.click("#history")  # the history has the keys, not the chat's prompt
         await pilot.press("f")  # fork at the newest step: its state in the editor
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="editor")
+        await screen_shown(pilot, TextEditorScreen, what="editor")
         await pilot.pause()
         # Lines wrap at the editor's width: the shapes' start on one line, the end on another.
         drawn_inertly(app, "\\u001b]0;pwned", "\\u202e", LINK, "[@click=app.quit]click[/]")
@@ -275,7 +275,7 @@ async def test_fork_editor_and_node_choice_draw_inertly(
         assert json.loads(area.text) == state.values  # reads back as the server has it
         area.text = json.dumps({**state.values, "note": "changed"})
         await pilot.press("ctrl+s")  # a change: asks which node the fork writes as
-        await wait_for(pilot, lambda: isinstance(app.screen, AsNodeScreen), what="the nodes")
+        await screen_shown(pilot, AsNodeScreen, what="the nodes")
         await pilot.pause()
         node_link = LINK.replace(":", "")  # the node's name, cut at the choice's width
         drawn_inertly(app, f"node-{MARKER}", node_link)

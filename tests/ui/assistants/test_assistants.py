@@ -22,7 +22,7 @@ from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
 from tests.support.chat import ai_texts, ended, state_line
 from tests.support.graph import boxes_styled, reversed_style
 from tests.support.screen import toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_the_table_lists_one_graphs_assistants_and_f_cycles_graphs(
@@ -137,7 +137,7 @@ async def test_update_lists_the_keys_the_new_version_drops_before_saving(
         step.value = "3"
         double.clear()  # not set: the new version will not have `double`
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the warning")
+        await screen_shown(pilot, ConfirmScreen, what="the warning")
         question = str(app.screen.query_one("#confirm-question").render())
         assert "will not have double" in question
 
@@ -165,7 +165,7 @@ async def test_delete_asks_first_then_removes_the_assistant(
         await loaded(pilot, wait_for, app)
         await select(pilot, wait_for, app, created.assistant_id)
         await pilot.press("ctrl+d")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await screen_shown(pilot, ConfirmScreen)
         assert created.name in str(app.screen.query_one("#confirm-question").render())
         await pilot.press("y")
         await wait_for(
@@ -243,7 +243,7 @@ async def test_the_breadcrumb_names_the_assistant_only_while_its_detail_is_open(
 
     async def open_detail() -> AssistantsScreen:
         assert await app.run_command(":assistants counter")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
+        await screen_shown(pilot, AssistantsScreen, what="the list")
         screen = app.screen
         assert isinstance(screen, AssistantsScreen)
         await wait_for(pilot, lambda: screen.table.get_item(created.assistant_id) is not None)

@@ -18,7 +18,7 @@ from agent_tui.tui.editor import TextEditorScreen, editor_command, run_editor
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
 from tests.support.assistants import SIZE, AssistantsApp, loaded, unique
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def new_assistant_form(
@@ -70,7 +70,7 @@ async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
         form = await new_assistant_form(pilot, wait_for, app)
 
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        await screen_shown(pilot, TextEditorScreen, what="the editor")
         area = app.screen.query_one(TextArea)
         body = json.loads(area.text)
         assert body["graph_id"] == "chat" and body["context"] == {}
@@ -80,7 +80,7 @@ async def test_ctrl_e_edits_the_assistant_as_json_and_fills_the_form(
         await wait_for(pilot, lambda: app.screen is form)
         assert "The JSON was not applied" in (form.error or "")
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen))
+        await screen_shown(pilot, TextEditorScreen)
         area = app.screen.query_one(TextArea)
         assert area.text == '{"name": "oops",'
         area.text = json.dumps(
@@ -130,7 +130,7 @@ async def test_what_the_json_editor_cannot_put_in_a_field_is_said_and_kept(
 
         # A value outside the enum: said under its field and in the form, kept in Other keys.
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        await screen_shown(pilot, TextEditorScreen, what="the editor")
         app.screen.query_one(TextArea).text = json.dumps(
             {"graph_id": "chat", "context": {"style": "shouting", "token_delay_ms": 5}}
         )
@@ -157,7 +157,7 @@ async def test_ctrl_s_read_in_one_burst_with_typing_keeps_every_typed_character(
 
     app = EditorApp()
     async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen))
+        await screen_shown(pilot, TextEditorScreen)
         area = app.screen.query_one(TextArea)
         area.move_cursor(area.document.end)
         for key in ["}", "ctrl+s"]:
@@ -177,7 +177,7 @@ async def test_json_for_another_graph_keeps_a_value_its_fields_cannot_show(
         form = await new_assistant_form(pilot, wait_for, app)
 
         await pilot.press("ctrl+e")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEditorScreen), what="the editor")
+        await screen_shown(pilot, TextEditorScreen, what="the editor")
         app.screen.query_one(TextArea).text = json.dumps(
             {"graph_id": "ticker", "context": {"then": "explode", "ticks": 2}}
         )

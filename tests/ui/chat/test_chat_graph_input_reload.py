@@ -23,7 +23,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.chat import ended, humans, mounted_pane, type_and_send
 from tests.support.screen import screen_text, toast_saying
 from tests.support.serve import Serve
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 GRAPH = """
 from typing import TypedDict
@@ -62,9 +62,7 @@ def keyed_project(folder: Path, key: str) -> Path:
 
 async def open_chat(app: AgentTuiApp, pilot: Pilot[None], wait_for: WaitFor) -> None:
     """From home, `c` on the graph: a new chat with it."""
-    await wait_for(
-        pilot, lambda: isinstance(app.screen, ServerInfoScreen), timeout=120, what="home"
-    )
+    await screen_shown(pilot, ServerInfoScreen, timeout=120, what="home")
     table = app.screen.query_one("#graphs", DataTable)
     await wait_for(pilot, lambda: table.row_count == 1, what="the graph")
     await pilot.press("c")

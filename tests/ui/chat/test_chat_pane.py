@@ -25,6 +25,7 @@ from tests.support.chat import (
     ended,
     final_messages,
     humans,
+    mounted_pane,
     pane_of,
     shown_ai_texts,
     state_line,
@@ -35,7 +36,7 @@ from tests.support.screen import footer_keys, painted_control_codes, screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import steady_cursors
 from tests.support.threads import HOSTILE, SHOWN, hostile_thread
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_thread_route_opens_the_chat_ready_to_type_with_the_thread_messages(
@@ -53,7 +54,7 @@ async def test_thread_route_opens_the_chat_ready_to_type_with_the_thread_message
     app.client = client
     async with app.run_test(size=SIZE) as pilot:
         assert await app.run_command(f"thread {thread.thread_id}")
-        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the view")
+        await screen_shown(pilot, ThreadViewScreen, what="the view")
         screen = app.screen
         assert isinstance(screen, ThreadViewScreen)
         pane = pane_of(app)
@@ -198,10 +199,11 @@ async def test_n_starts_a_new_thread_on_the_same_assistant(
         )
         fresh = app.screen
         assert isinstance(fresh, ThreadViewScreen) and fresh.thread_id != thread.thread_id
+        # A new view composes its widgets a moment after it is the active screen.
+        await mounted_pane(app, pilot, wait_for)
+        await wait_for(pilot, lambda: isinstance(app.focused, PromptArea), what="the prompt")
         # The breadcrumb names the new thread (the old view's exit must not clear it).
-        await pilot.pause()
         assert app.selection.thread == short_thread_id(fresh.thread_id)
-        assert isinstance(app.focused, PromptArea)
         created = await client.threads.get(fresh.thread_id)
         assert created.metadata["graph_id"] == "chat"
         pane = pane_of(app)

@@ -26,7 +26,7 @@ from tests.support.chat import (
     type_and_send,
 )
 from tests.support.screen import screen_text, toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 def asked(text: str) -> dict[str, object]:
@@ -56,7 +56,7 @@ async def test_d_adds_the_turn_of_a_chat_message(
 
         async def add(*, keep_answer: bool = True) -> AddToDatasetScreen:
             await pilot.press("D")
-            await wait_for(pilot, lambda: isinstance(app.screen, AddToDatasetScreen), what="form")
+            await screen_shown(pilot, AddToDatasetScreen, what="form")
             form = app.screen
             assert isinstance(form, AddToDatasetScreen)
             turns = form.query_one("#to-dataset-turn", Select)
@@ -108,5 +108,5 @@ async def test_d_adds_the_turn_of_a_chat_message(
 
         # The key is listed in the help while the transcript has the focus.
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        await screen_shown(pilot, HelpScreen, what="the help")
         assert "Add to dataset" in screen_text(app)

@@ -33,7 +33,7 @@ from tests.support.chat import (
     type_and_send,
 )
 from tests.support.shell import ShellHarness
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 PLAIN = {"style": "plain", "token_delay_ms": 0}
 PIRATE = {"style": "pirate", "token_delay_ms": 0}
@@ -213,7 +213,7 @@ async def test_picking_an_assistant_of_another_graph_asks_first(
         )
         picker.table.move_cursor(row=row)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await screen_shown(pilot, ConfirmScreen, what="the question")
         question = str(app.screen.query_one("#confirm-question").render())
         assert "This thread runs graph 'chat'" in question and "'counter'" in question
         await pilot.press("n")  # no: back to the list, the chat keeps its assistant

@@ -11,7 +11,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.chat import ai_texts, ended, mounted_pane
 from tests.support.screen import toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_c_on_a_graph_opens_a_new_chat_with_it(
@@ -19,7 +19,7 @@ async def test_c_on_a_graph_opens_a_new_chat_with_it(
 ) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=(150, 45)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await screen_shown(pilot, ServerInfoScreen, what="home")
         home = app.screen
         table = home.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
@@ -40,7 +40,7 @@ async def test_c_on_a_graph_opens_a_new_chat_with_it(
 async def test_c_is_refused_read_only(agent_server_url: str, wait_for: WaitFor) -> None:
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True)
     async with app.run_test(size=(150, 45), notifications=True) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        await screen_shown(pilot, ServerInfoScreen, what="home")
         table = app.screen.query_one("#graphs", DataTable)
         await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
         await pilot.press("c")

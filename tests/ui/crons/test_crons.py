@@ -19,7 +19,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.crons import YEARLY, home, label, made_crons, open_crons, row_of
 from tests.support.screen import footer_keys_in_view, toast_saying
-from tests.support.waiting import WaitFor, workers_done
+from tests.support.waiting import WaitFor, screen_shown, workers_done
 
 
 async def test_the_list_shows_what_each_cron_runs_and_its_next_run_in_utc(
@@ -267,7 +267,7 @@ async def test_the_palette_opens_the_crons_and_the_keys_fit_80_columns(
         assert {"/", "r", "n", "e", "^d"} <= footer_keys_in_view(app)
         # The form scrolls its fields at 24 rows; its buttons stay on screen.
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, CronFormScreen), what="the form")
+        await screen_shown(pilot, CronFormScreen, what="the form")
         await pilot.pause()
         for selector in ("#save", "#cancel", "#assistant"):
             region = app.screen.query_one(selector).region

@@ -18,7 +18,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.crons.form import JSON, CronFormScreen
 from agent_tui.tui.screens.crons.list import CronsScreen
 from tests.support.crons import YEARLY, label, made_crons, open_crons
-from tests.support.waiting import WaitFor, workers_done
+from tests.support.waiting import WaitFor, screen_shown, workers_done
 
 
 def note(form: CronFormScreen, name: str) -> str:
@@ -33,7 +33,7 @@ async def open_form(
     """`n` on `:crons`, and the assistant picked in the form's list."""
     screen = await open_crons(app, pilot, wait_for)
     await pilot.press("n")
-    await wait_for(pilot, lambda: isinstance(app.screen, CronFormScreen), what="the form")
+    await screen_shown(pilot, CronFormScreen, what="the form")
     form = app.screen
     assert isinstance(form, CronFormScreen)
     select = form.query_one("#assistant", Select)

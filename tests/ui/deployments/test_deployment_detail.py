@@ -39,7 +39,7 @@ from tests.support.deployments import (
     select_alpha,
 )
 from tests.support.screen import toast_saying, toasts
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 pytestmark = pytest.mark.timeout(120)
 EXTRA_NAME = "EXTRA_TOKEN"
@@ -134,7 +134,7 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
         await wait_for(pilot, lambda: app.screen is detail)
         detail.table.move_to(newest)
         await pilot.press("d")
-        await wait_for(pilot, lambda: isinstance(app.screen, RevisionDiffScreen), what="diff")
+        await screen_shown(pilot, RevisionDiffScreen, what="diff")
         diff_screen = app.screen
         assert isinstance(diff_screen, RevisionDiffScreen)
         text = screen_text(diff_screen)
@@ -145,7 +145,7 @@ async def test_a_new_revision_turns_deployed_live_and_the_diff_shows_names_only(
 
         # y on a revision: its JSON, no secret value either.
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen), what="JSON")
+        await screen_shown(pilot, RawJsonScreen, what="JSON")
         assert EXTRA_VALUE not in app.screen.query_one("#raw-json").text  # type: ignore[attr-defined]
         assert not any(EXTRA_VALUE in said or SECRET_VALUE in said for said in toasts(app))
 
@@ -221,7 +221,7 @@ async def test_redeploying_an_older_revision_asks_then_the_list_follows_it(
         # Back on the list: the new revision is still on its way, and the list refreshes
         # itself until it is deployed.
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentsScreen), what="list")
+        await screen_shown(pilot, DeploymentsScreen, what="list")
         listing = app.screen
         assert isinstance(listing, DeploymentsScreen)
 

@@ -29,7 +29,7 @@ from tests.support.deployments import (
     wait_terminal,
 )
 from tests.support.screen import toast_saying, toasts
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -71,7 +71,7 @@ async def test_table_shows_the_deployed_deployment_filters_and_masks_secrets(
         # y: the JSON names the secret and masks its value.
         screen.table.move_to(plane.alpha["id"])
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen), what="raw JSON")
+        await screen_shown(pilot, RawJsonScreen, what="raw JSON")
         raw = app.screen.query_one("#raw-json").text  # type: ignore[attr-defined]
         assert SECRET_NAME in raw and "••••" in raw and SECRET_VALUE not in raw
         await pilot.press("escape")
@@ -308,7 +308,7 @@ async def test_a_patch_that_makes_no_revision_says_so_and_stays_on_the_list(
         screen = await open_deployments(app, pilot, wait_for)
         assert screen.table.move_to(tuned["id"])
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, DeploymentFormScreen), what="form")
+        await screen_shown(pilot, DeploymentFormScreen, what="form")
         form = app.screen
         assert isinstance(form, DeploymentFormScreen)
         # source_config alone is not built: the spec makes no revision for it.

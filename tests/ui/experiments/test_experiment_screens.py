@@ -24,7 +24,7 @@ from agent_tui.tui.screens.experiments.results import ExperimentResultsScreen
 from agent_tui.tui.widgets.inert import Input
 from tests.support.screen import painted_control_codes, screen_text
 from tests.support.shell import ShellHarness
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 def example(text: str, reference: str | None) -> Example:
@@ -66,11 +66,7 @@ async def test_an_experiment_listed_and_opened_side_by_side(
 
         # How fast it opens is the benchmark's (benchmarks/experiments.py), not a test's.
         await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ExperimentResultsScreen),
-            what="the results screen",
-        )
+        await screen_shown(pilot, ExperimentResultsScreen, what="the results screen")
         shown = screen_text(app)
         assert "dataset cities · 4 examples · evaluator exact" in shown
         assert f"{name} v1  2/3 67%" in shown and f"{name} v2  2/3 67%" in shown
@@ -133,7 +129,7 @@ async def test_n_runs_an_experiment_with_a_progress_bar_and_opens_its_results(
         await wait_for(pilot, lambda: screen.table.row_count == 0 and "n runs one" in
                        screen_text(app), what="the empty list")  # fmt: skip
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExperimentFormScreen), what="form")
+        await screen_shown(pilot, ExperimentFormScreen, what="form")
         form = app.screen
         assert form.query_one("#experiment-dataset", Input).value == "greetings"  # the only one
         # A bad evaluator and an unknown version are said under their fields.
@@ -149,11 +145,7 @@ async def test_n_runs_an_experiment_with_a_progress_bar_and_opens_its_results(
         )
         form.query_one("#experiment-assistants", Input).value = f"{name}@1, {name}@2"
         await pilot.press("ctrl+s")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, ExperimentResultsScreen),
-            what="the experiment's results",
-        )
+        await screen_shown(pilot, ExperimentResultsScreen, what="the experiment's results")
         shown = screen_text(app)
         assert f"{name} v1  6/6 100%" in shown and f"{name} v2  0/6 0%" in shown
         assert "6 regressions" in shown
@@ -174,7 +166,7 @@ async def test_esc_cancels_a_running_experiment_and_its_runs(
     app = ShellHarness(screen)
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExperimentFormScreen), what="form")
+        await screen_shown(pilot, ExperimentFormScreen, what="form")
         app.screen.query_one("#experiment-assistants", Input).value = made.assistant_id
         await pilot.press("ctrl+s")
         await wait_for(
@@ -209,7 +201,7 @@ async def test_n_types_in_a_new_dataset_and_more_examples(
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: "n makes one" in screen_text(app), what="the empty list")
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExampleFormScreen), what="form")
+        await screen_shown(pilot, ExampleFormScreen, what="form")
         form = app.screen
         form.query_one("#example-name", Input).value = "typed"
         form.query_one("#example-input", TextArea).text = "hello Oslo"
@@ -231,7 +223,7 @@ async def test_n_types_in_a_new_dataset_and_more_examples(
         await wait_for(pilot, lambda: isinstance(app.screen, ExamplesScreen), what="examples")
         examples = app.screen
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExampleFormScreen), what="form")
+        await screen_shown(pilot, ExampleFormScreen, what="form")
         app.screen.query_one("#example-input", TextArea).text = '{"topic": "cats"}'
         await pilot.press("ctrl+s")
         await wait_for(

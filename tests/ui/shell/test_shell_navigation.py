@@ -13,11 +13,11 @@ from agent_tui.tui.resource_screen import ResourceScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from tests.support.screen import screen_text, toasts
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def connected(app: AgentTuiApp, pilot: Pilot[Any], wait_for: WaitFor) -> ServerInfoScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await screen_shown(pilot, ServerInfoScreen, what="home")
     home = app.screen
     assert isinstance(home, ServerInfoScreen)
     table = home.query_one("#graphs", DataTable)

@@ -30,7 +30,7 @@ from tests.support.traces import (
     steady_run,
     traced_agent_server,
 )
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 QUESTION = "Weather in [bold]Paris[/] [@click=app.quit]x \x1b[31mred\x1b[0m?"
 """Markup-shaped text and an escape sequence: sent to the model, shown as text."""
@@ -140,9 +140,7 @@ async def test_enter_shows_the_prompt_sent_and_the_answer_as_text(
         await pilot.press("C")
         await wait_for(pilot, lambda: len(calls_listed(screen)) == 3, what="the calls")
         await pilot.press("down", "down", "enter")  # the second model call: the answer
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, CallDetailScreen), what="the call whole"
-        )
+        await screen_shown(pilot, CallDetailScreen, what="the call whole")
         await pilot.pause()
 
         shown = screen_text(app)
@@ -209,9 +207,7 @@ async def test_a_model_that_reports_no_tokens_is_said_not_to_have_reported_them(
             assert "0→0" not in shown
 
             await pilot.press("enter")
-            await wait_for(
-                pilot, lambda: isinstance(app.screen, CallDetailScreen), what="the call whole"
-            )
+            await screen_shown(pilot, CallDetailScreen, what="the call whole")
             await pilot.pause()
             assert "tokens not reported" in screen_text(app)
 

@@ -16,7 +16,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.screen import toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 def ticker(**context: Any) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def rows(screen: ThreadRunsScreen) -> list[list[str]]:
 
 
 async def home(app: AgentTuiApp, pilot: Any, wait_for: WaitFor) -> None:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await screen_shown(pilot, ServerInfoScreen, what="home")
     table = app.screen.query_one("#graphs", DataTable)
     await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
 
@@ -116,9 +116,7 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
 
         # `j`: the thread view, following the run on its chat.
         await pilot.press("j")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the view", workers=False
-        )
+        await screen_shown(pilot, ThreadViewScreen, what="the view", workers=False)
         view = app.screen
         assert isinstance(view, ThreadViewScreen) and view.thread_id == thread_id
         # `R` there (with the history focused) comes back to the runs. The view opens on

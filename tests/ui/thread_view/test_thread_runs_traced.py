@@ -18,14 +18,14 @@ from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from tests.support.traces import finished_trace, run_weather_agent, traced_agent_server
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def runs_of(
     app: AgentTuiApp, pilot: Any, wait_for: WaitFor, thread_id: str
 ) -> dict[str, str]:
     """Open the thread's runs (`:runs ID`); its one run's cells by column heading."""
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await screen_shown(pilot, ServerInfoScreen, what="home")
     graphs = app.screen.query_one("#graphs", DataTable)
     await wait_for(pilot, lambda: graphs.row_count > 0, what="the graphs")
     await pilot.press("colon", *f"runs {thread_id}", "enter")

@@ -142,7 +142,12 @@ async def test_hostile_text_in_a_state_is_inert(
         await pilot.press("d")
         await wait_for(pilot, lambda: screen.diff_view.diff is not None)
         await pilot.press("t")
-        await pilot.pause()
+        # Built as it is shown: looked at once the tree holds the checkpoints.
+        await wait_for(
+            pilot,
+            lambda: screen.tabs.is_ready("tab-tree") and bool(screen.fork_tree.root.children),
+            what="the fork tree drawn",
+        )
         assert painted_control_codes(app) == []
         assert app.is_running
 

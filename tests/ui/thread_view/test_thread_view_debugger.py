@@ -79,6 +79,8 @@ async def test_t_shows_the_timeline_and_a_pause_at_a_breakpoint_is_no_nodes_time
         await wait_for(pilot, lambda: loaded(screen), what="the thread")
         await pilot.press("T")
         assert screen.tabs.active == "tab-timeline"
+        # The tab is built as it is shown: its body is there once the tab is mounted.
+        await wait_for(pilot, lambda: screen.tabs.is_ready("tab-timeline"), what="the timeline")
         body = screen.query_one(TimelineBody)
 
         def line_of(prefix: str) -> str:

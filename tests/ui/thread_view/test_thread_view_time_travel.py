@@ -17,7 +17,7 @@ from agent_tui.tui.chat.thread_inputs import AsNodeScreen, PathScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.screen import toast_saying, toasts_shown
 from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_fork_selects_the_branch_and_a_run_continues_from_the_edit(
@@ -145,7 +145,7 @@ async def test_export_writes_the_file_asked_for(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, PathScreen), workers=False)
+        await screen_shown(pilot, PathScreen, workers=False)
         field = app.screen.query_one(Input)
         assert field.value == f"./thread-{thread.thread_id}.json"
         field.value = str(target)
@@ -169,7 +169,7 @@ async def test_import_makes_a_new_thread_and_opens_it(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: loaded(screen), what="the history")
         await pilot.press("i")
-        await wait_for(pilot, lambda: isinstance(app.screen, PathScreen), workers=False)
+        await screen_shown(pilot, PathScreen, workers=False)
         app.screen.query_one(Input).value = str(source)
         await pilot.press("enter")
         await wait_for(

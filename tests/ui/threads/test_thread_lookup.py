@@ -18,7 +18,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.screen import toast_saying
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def new_thread(url: str) -> str:
@@ -46,7 +46,7 @@ async def test_a_short_id_resolves_to_its_thread(agent_server_url: str) -> None:
 
 
 async def home(app: AgentTuiApp, pilot: Any, wait_for: WaitFor) -> None:
-    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    await screen_shown(pilot, ServerInfoScreen, what="home")
     table = app.screen.query_one("#graphs", DataTable)
     await wait_for(pilot, lambda: table.row_count > 0, what="the graphs")
 

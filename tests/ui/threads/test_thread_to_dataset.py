@@ -16,7 +16,7 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.threads.list import ThreadsScreen
 from agent_tui.tui.widgets.inert import Input
 from tests.support.screen import screen_text
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, screen_shown
 
 
 async def test_d_adds_the_last_turn_to_a_dataset(
@@ -41,7 +41,7 @@ async def test_d_adds_the_last_turn_to_a_dataset(
         assert screen.table.visible_items[0].thread_id == talked.thread_id
 
         await pilot.press("D")
-        await wait_for(pilot, lambda: isinstance(app.screen, AddToDatasetScreen), what="form")
+        await screen_shown(pilot, AddToDatasetScreen, what="form")
         app.screen.query_one("#to-dataset-name", Input).value = dataset
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen, what="the form closed")
@@ -51,7 +51,7 @@ async def test_d_adds_the_last_turn_to_a_dataset(
         assert example.metadata == {"source_thread_id": talked.thread_id}
 
         await pilot.press("down", "D")
-        await wait_for(pilot, lambda: isinstance(app.screen, AddToDatasetScreen), what="form")
+        await screen_shown(pilot, AddToDatasetScreen, what="form")
         app.screen.query_one("#to-dataset-name", Input).value = dataset
         await pilot.press("ctrl+s")
         await wait_for(

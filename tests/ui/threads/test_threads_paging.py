@@ -28,7 +28,7 @@ from tests.support.threads import (
     page_to_the_end,
     tag,
 )
-from tests.support.waiting import WaitFor, workers_done
+from tests.support.waiting import WaitFor, screen_shown, workers_done
 
 SIZE = (130, 40)
 MANY = 2_500
@@ -224,7 +224,7 @@ async def test_hostile_text_in_the_table_and_raw_view_is_inert(
             await pilot.press("escape")
 
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen))
+        await screen_shown(pilot, RawJsonScreen)
         raw = app.screen.query_one(JsonView)
         assert "[@click=app.quit]x[/]" in raw.text
         await pilot.pause()

@@ -16,6 +16,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Collapsible, Static
 
 from agent_tui.client.models import ThreadState
@@ -58,6 +59,7 @@ def transcript(messages: list[Any]) -> Text:
     return text
 
 
+DETAILS_DELAY = 0.3  # seconds after the first state is drawn: its lower sections are built
 TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
 
 
@@ -121,6 +123,7 @@ class CheckpointView(VerticalScroll):
         self.checkpoint_id: str | None = None
         self.state: ThreadState | None = None
         self._details: asyncio.Future[None] | None = None  # the sections below the values
+        self._build_timer: Timer | None = None
         self._subgraph_history: tuple[str, list[SubgraphHistory]] | None = None
         # Their contents, drawn into before they are composed as well as after.
         self._subgraphs_json = JsonView(id="checkpoint-subgraphs-json")
@@ -135,11 +138,19 @@ class CheckpointView(VerticalScroll):
         with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
             yield JsonTree({}, label="values", id="checkpoint-values-tree")
 
-    def on_mount(self) -> None:
-        # The sections below the values (20 of the view's 30 widgets) are built once
-        # the screen has been painted: the first paint does not wait for them, and the
-        # thread's state is usually still on its way then.
-        self.call_after_refresh(self.build_details)
+    def _build_soon(self, *, now: bool = False) -> None:
+        """The sections below the values (20 of the view's 30 widgets) are built a
+        moment after the first state is drawn (its first paint does not wait for them:
+        building them is a mount and a layout, ~70 ms of opening a thread), or now when
+        they have something to show (the subgraphs a task is inside)."""
+        if self._details is not None or (self._build_timer is not None and not now):
+            return
+        if self._build_timer is not None:
+            self._build_timer.stop()
+        if now:
+            self.call_later(self.build_details)
+        else:
+            self._build_timer = self.set_timer(DETAILS_DELAY, self.build_details)
 
     async def build_details(self) -> None:
         """Mount the subgraph, task and metadata sections, then draw the state shown
@@ -190,6 +201,7 @@ class CheckpointView(VerticalScroll):
             return
         self._subgraph_history = (checkpoint_id, histories)
         if not self.details_built:
+            self._build_soon(now=True)
             return  # drawn once the section is built
         section = self.query_one("#checkpoint-subgraph-history", Collapsible)
         section.title = f"Subgraph checkpoints ({sum(len(h.checkpoints) for h in histories)})"
@@ -235,6 +247,8 @@ class CheckpointView(VerticalScroll):
             self._subgraph_history = None
         if self.details_built:
             self._show_details(state, again=again)
+        else:
+            self._build_soon(now=bool(subgraph_frames(state)))
 
     def _show_details(self, state: ThreadState, *, again: bool) -> None:
         frames = subgraph_frames(state)

@@ -21,7 +21,7 @@ once connected (`tui/gc_tuning.tune_for_streaming`).
   the cursor short of its target for `AGAIN` s is pressed again, all of it counted in that
   press's time;
 - memory: the process's RSS once the view has opened and loaded what it loads on its own, and
-  once paged to the end (after a collection each time);
+  once paged to the end, each time after `REST` s without a key and a collection;
 - 200 x down: the cursor held down over 200 rows, then the state of the row it rests on drawn.
 
 Reported: open (wall and CPU ms), page-down wall and CPU (median and p90, the slowest), RSS
@@ -67,6 +67,7 @@ READING = 0.1  # seconds between a page shown and the next pagedown
 AGAIN = 1.0  # seconds on the last row loaded, no more coming, before pagedown is pressed again
 OPEN_GOAL_MS = 150.0
 PAGE_GOAL_MS = 50.0
+REST = 1.0  # seconds the view rests (no key) before its memory is read, at the open and the end
 MEMORY_GOAL_MB = 15.0  # "flat": what a few screens of drawn lines and the allocator's slack take
 
 
@@ -196,6 +197,7 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
             )
             # What the view loads behind the first screenful, in: the memory of an open view.
             await asyncio.wait_for(settle(pilot), STEP_TIMEOUT)
+            await asyncio.sleep(REST)
             rss_open = rss_mb()
 
             started = time.perf_counter()
@@ -233,6 +235,7 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
             )
             check(steps == list(range(ticks, -2, -1)), "the rows are not newest first, in order")
             await pilot.pause()
+            await asyncio.sleep(REST)
             rss_end = rss_mb()
             print(
                 f"  RSS: {rss_before:.0f} MB before, {rss_open:.0f} MB open,"

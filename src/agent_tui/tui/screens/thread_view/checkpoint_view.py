@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.timer import Timer
+from textual.widget import MountError
 from textual.widgets import Collapsible, Static
 
 from agent_tui.client.models import ThreadState
@@ -124,6 +125,7 @@ class CheckpointView(VerticalScroll):
         self.state: ThreadState | None = None
         self._details: asyncio.Future[None] | None = None  # the sections below the values
         self._build_timer: Timer | None = None
+        self._built = False
         self._subgraph_history: tuple[str, list[SubgraphHistory]] | None = None
         # Their contents, drawn into before they are composed as well as after.
         self._subgraphs_json = JsonView(id="checkpoint-subgraphs-json")
@@ -181,8 +183,14 @@ class CheckpointView(VerticalScroll):
                     ),
                 ]
             )
+            # Not when the view was taken down meanwhile (the thread view left).
+            self._built = bool(self.query("#checkpoint-subgraphs"))
+        except MountError:
+            self._built = False  # the view is being taken down
         finally:
             self._details.set_result(None)
+        if not self._built:
+            return
         self.query_one("#checkpoint-subgraphs").display = False
         self.query_one("#checkpoint-subgraph-history").display = False
         if self.state is not None:
@@ -192,7 +200,7 @@ class CheckpointView(VerticalScroll):
 
     @property
     def details_built(self) -> bool:
-        return self._details is not None and self._details.done()
+        return self._built
 
     def show_subgraph_history(self, checkpoint_id: str, histories: list[SubgraphHistory]) -> None:
         """The checkpoints each subgraph of `checkpoint_id`'s tasks wrote, in its namespace

@@ -21,14 +21,17 @@ once connected (`tui/gc_tuning.tune_for_streaming`).
   the cursor short of its target for `AGAIN` s is pressed again, all of it counted in that
   press's time;
 - memory: the process's RSS once the view has opened and loaded what it loads on its own, and
-  once paged to the end (after a collection each time);
+  once paged to the end, each time after `REST` s without a key and a collection;
 - 200 x down: the cursor held down over 200 rows, then the state of the row it rests on drawn.
 
-Checked (exit status 1 if not): the newest state shown on opening is the last checkpoint's
-(`i` = ticks, a list of as many items); every checkpoint becomes a row, once, in order; the cursor
-rests on row 200 and the state drawn is that checkpoint's. Without --quick, also the goals: open
-within OPEN_GOAL_MS, every page-down within PAGE_GOAL_MS, RSS grown by at most MEMORY_GOAL_MB
-from opening to the end. Every wait has a deadline.
+Reported: open (wall and CPU ms), page-down wall and CPU (median and p90, the slowest), RSS
+growth from opening to the end. Checked (exit status 1 if not): the newest state shown on opening
+is the last checkpoint's (`i` = ticks, a list of as many items); every checkpoint becomes a row,
+once, in order; the cursor rests on row 200 and the state drawn is that checkpoint's. Without
+--quick, also the goals (the figures are printed first): open within OPEN_GOAL_MS (wall), page-down
+p90 within PAGE_GOAL_MS (wall: nine pages in ten; the slowest is printed too), RSS grown by at
+most MEMORY_GOAL_MB from opening to the end; every goal missed is named. Every wait has a
+deadline.
 """
 
 from __future__ import annotations
@@ -64,7 +67,16 @@ READING = 0.1  # seconds between a page shown and the next pagedown
 AGAIN = 1.0  # seconds on the last row loaded, no more coming, before pagedown is pressed again
 OPEN_GOAL_MS = 150.0
 PAGE_GOAL_MS = 50.0
-MEMORY_GOAL_MB = 50.0
+REST = 1.0  # seconds the view rests (no key) before its memory is read, at the open and the end
+MEMORY_GOAL_MB = 15.0  # "flat": what a few screens of drawn lines and the allocator's slack take
+
+
+def quantiles(seconds: list[float]) -> tuple[float, float]:
+    """The median and the 90th percentile, in ms."""
+    if len(seconds) < 2:
+        return seconds[0] * 1e3, seconds[0] * 1e3
+    tenths = statistics.quantiles(seconds, n=10, method="inclusive")
+    return statistics.median(seconds) * 1e3, tenths[-1] * 1e3
 
 
 async def settle(pilot: Any) -> None:
@@ -185,6 +197,7 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
             )
             # What the view loads behind the first screenful, in: the memory of an open view.
             await asyncio.wait_for(settle(pilot), STEP_TIMEOUT)
+            await asyncio.sleep(REST)
             rss_open = rss_mb()
 
             started = time.perf_counter()
@@ -205,18 +218,13 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
                 )
             walked = time.perf_counter() - started
             slowest = max(pages) * 1e3
-            p95 = (
-                statistics.quantiles(pages, n=20, method="inclusive")[-1] * 1e3
-                if len(pages) > 1
-                else slowest
-            )
-            median = statistics.median(pages) * 1e3
-            median_cpu = statistics.median(cpus) * 1e3
+            median, p90 = quantiles(pages)
+            median_cpu, p90_cpu = quantiles(cpus)
             rows = screen.pane.row_count
             print(
                 f"  pagedown to all {rows:,} rows: {len(pages)} pages in {walked:.1f} s;"
-                f" a page: median {median:.0f} ms (CPU {median_cpu:.0f} ms), p95 {p95:.0f} ms,"
-                f" slowest {slowest:.0f} ms"
+                f" a page: median {median:.0f} ms (CPU {median_cpu:.0f}),"
+                f" p90 {p90:.0f} ms (CPU {p90_cpu:.0f}), slowest {slowest:.0f} ms"
             )
             ids = [row.checkpoint_id for row in screen.history.rows]
             steps = [row.step for row in screen.history.rows]
@@ -227,6 +235,7 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
             )
             check(steps == list(range(ticks, -2, -1)), "the rows are not newest first, in order")
             await pilot.pause()
+            await asyncio.sleep(REST)
             rss_end = rss_mb()
             print(
                 f"  RSS: {rss_before:.0f} MB before, {rss_open:.0f} MB open,"
@@ -264,17 +273,18 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
     )
     if quick:
         return
-    check(opened <= OPEN_GOAL_MS, f"open took {opened:.0f} ms (goal {OPEN_GOAL_MS:.0f})")
-    check(
-        slowest <= PAGE_GOAL_MS,
-        f"the slowest page-down took {slowest:.0f} ms (goal {PAGE_GOAL_MS:.0f})",
-    )
-    check(
-        rss_end - rss_open <= MEMORY_GOAL_MB,
-        f"RSS grew by {rss_end - rss_open:.0f} MB paging to the end (goal {MEMORY_GOAL_MB:.0f})",
-    )
+    missed = [
+        f"open took {opened:.0f} ms (goal {OPEN_GOAL_MS:.0f})" if opened > OPEN_GOAL_MS else "",
+        f"nine page-downs in ten took up to {p90:.0f} ms (goal {PAGE_GOAL_MS:.0f})"
+        if p90 > PAGE_GOAL_MS
+        else "",
+        f"RSS grew by {rss_end - rss_open:.0f} MB paging to the end (goal {MEMORY_GOAL_MB:.0f})"
+        if rss_end - rss_open > MEMORY_GOAL_MB
+        else "",
+    ]
+    check(not any(missed), "goals missed: " + "; ".join(m for m in missed if m))
     print(
-        f"goals met: open <= {OPEN_GOAL_MS:.0f} ms, every page-down <= {PAGE_GOAL_MS:.0f} ms,"
+        f"goals met: open <= {OPEN_GOAL_MS:.0f} ms, page-down p90 <= {PAGE_GOAL_MS:.0f} ms,"
         f" RSS +{MEMORY_GOAL_MB:.0f} MB at most"
     )
 

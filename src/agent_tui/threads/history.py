@@ -236,6 +236,12 @@ class ThreadHistory:
             for index in range(start, len(self.rows))
             if self.rows[index].writes_source is None
         ]
+        if self.keep_states is not None:
+            # The page's newest checkpoints are the ones a cursor going down comes to
+            # first (and the first page's first is shown on opening): let go last.
+            for state in reversed(page):
+                if (checkpoint_id := state.checkpoint_id or "") in self._kept:
+                    self._kept.move_to_end(checkpoint_id)
         self._let_go()
         return self.rows[start:]
 

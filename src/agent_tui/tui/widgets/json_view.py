@@ -64,8 +64,10 @@ class JsonView(VerticalScroll):
         yield Static(json_syntax(self._data), classes="json-body")
 
     def update(self, data: Any) -> None:
+        """Show `data` (before the view is composed: what it composes with)."""
         self._data = data
-        self.query_one(".json-body", Static).update(json_syntax(data))
+        for body in self.query(".json-body").results(Static):
+            body.update(json_syntax(data))
 
 
 _LEAF_LIMIT = 200  # characters of a scalar shown on a tree label

@@ -74,7 +74,7 @@ def one_line(value: str, limit: int = CELL_LIMIT) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
-def _fit(cell: Text, max_width: int) -> Text:
+def fit_cell(cell: Text, max_width: int) -> Text:
     """`cell` on one line (a row is one line high) and at most `max_width` cells wide;
     drawn in a narrower column it ends in `…` (Rich cuts it so when it paints)."""
     cell = Text(" ").join(cell.split("\n", allow_blank=True)) if "\n" in cell.plain else cell.copy()
@@ -389,7 +389,8 @@ class ResourceTable(QuickCellsTable, Generic[ItemT]):
         full = [self._cell(column, item) for column in self._columns]
         self._items[key] = item
         self._cells[key] = [
-            _fit(cell, column.max_width) for cell, column in zip(full, self._columns, strict=True)
+            fit_cell(cell, column.max_width)
+            for cell, column in zip(full, self._columns, strict=True)
         ]
         self._haystack[key] = "\x00".join(cell.plain for cell in full).lower()
 

@@ -9,12 +9,15 @@ Every server string goes through `server_text`/the JSON views, so it stays inert
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.timer import Timer
+from textual.widget import MountError
 from textual.widgets import Collapsible, Static
 
 from agent_tui.client.models import ThreadState
@@ -57,6 +60,7 @@ def transcript(messages: list[Any]) -> Text:
     return text
 
 
+DETAILS_DELAY = 0.3  # seconds after the first state is drawn: its lower sections are built
 TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
 
 
@@ -119,6 +123,15 @@ class CheckpointView(VerticalScroll):
         super().__init__(id=id, can_focus=False)
         self.checkpoint_id: str | None = None
         self.state: ThreadState | None = None
+        self._details: asyncio.Future[None] | None = None  # the sections below the values
+        self._build_timer: Timer | None = None
+        self._built = False
+        self._subgraph_history: tuple[str, list[SubgraphHistory]] | None = None
+        # Their contents, drawn into before they are composed as well as after.
+        self._subgraphs_json = JsonView(id="checkpoint-subgraphs-json")
+        self._subgraph_history_text = Static(id="checkpoint-subgraph-history-text")
+        self._tasks_json = JsonView(id="checkpoint-tasks-json")
+        self._metadata_json = JsonView(id="checkpoint-metadata-json")
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Select a checkpoint", style="dim"), id="checkpoint-summary")
@@ -126,20 +139,78 @@ class CheckpointView(VerticalScroll):
             yield Static(id="checkpoint-transcript")
         with Collapsible(title="Values", id="checkpoint-values", collapsed=False):
             yield JsonTree({}, label="values", id="checkpoint-values-tree")
-        with Collapsible(title="Subgraphs", id="checkpoint-subgraphs", collapsed=False):
-            yield JsonView(id="checkpoint-subgraphs-json")
-        with Collapsible(title="Subgraph checkpoints", id="checkpoint-subgraph-history"):
-            yield Static(id="checkpoint-subgraph-history-text")
-        with Collapsible(title="Tasks", id="checkpoint-tasks", collapsed=True):
-            yield JsonView(id="checkpoint-tasks-json")
-        with Collapsible(title="Metadata", id="checkpoint-metadata", collapsed=True):
-            yield JsonView(id="checkpoint-metadata-json")
+
+    def _build_soon(self, *, now: bool = False) -> None:
+        """The sections below the values (20 of the view's 30 widgets) are built a
+        moment after the first state is drawn (its first paint does not wait for them:
+        building them is a mount and a layout, ~70 ms of opening a thread), or now when
+        they have something to show (the subgraphs a task is inside)."""
+        if self._details is not None or (self._build_timer is not None and not now):
+            return
+        if self._build_timer is not None:
+            self._build_timer.stop()
+        if now:
+            self.call_later(self.build_details)
+        else:
+            self._build_timer = self.set_timer(DETAILS_DELAY, self.build_details)
+
+    async def build_details(self) -> None:
+        """Mount the subgraph, task and metadata sections, then draw the state shown
+        meanwhile into them. Done once."""
+        if self._details is not None:
+            await self._details
+            return
+        self._details = asyncio.get_running_loop().create_future()
+        try:
+            await self.mount_all(
+                [
+                    Collapsible(
+                        self._subgraphs_json,
+                        title="Subgraphs",
+                        id="checkpoint-subgraphs",
+                        collapsed=False,
+                    ),
+                    Collapsible(
+                        self._subgraph_history_text,
+                        title="Subgraph checkpoints",
+                        id="checkpoint-subgraph-history",
+                    ),
+                    Collapsible(self._tasks_json, title="Tasks", id="checkpoint-tasks"),
+                    Collapsible(
+                        self._metadata_json,
+                        title="Metadata",
+                        id="checkpoint-metadata",
+                    ),
+                ]
+            )
+            # Not when the view was taken down meanwhile (the thread view left).
+            self._built = bool(self.query("#checkpoint-subgraphs"))
+        except MountError:
+            self._built = False  # the view is being taken down
+        finally:
+            self._details.set_result(None)
+        if not self._built:
+            return
+        self.query_one("#checkpoint-subgraphs").display = False
+        self.query_one("#checkpoint-subgraph-history").display = False
+        if self.state is not None:
+            self._show_details(self.state, again=False)
+        if self._subgraph_history is not None:
+            self.show_subgraph_history(*self._subgraph_history)
+
+    @property
+    def details_built(self) -> bool:
+        return self._built
 
     def show_subgraph_history(self, checkpoint_id: str, histories: list[SubgraphHistory]) -> None:
         """The checkpoints each subgraph of `checkpoint_id`'s tasks wrote, in its namespace
         (ignored if another checkpoint is shown by now)."""
         if checkpoint_id != self.checkpoint_id or not histories:
             return
+        self._subgraph_history = (checkpoint_id, histories)
+        if not self.details_built:
+            self._build_soon(now=True)
+            return  # drawn once the section is built
         section = self.query_one("#checkpoint-subgraph-history", Collapsible)
         section.title = f"Subgraph checkpoints ({sum(len(h.checkpoints) for h in histories)})"
         text = Text()
@@ -147,15 +218,17 @@ class CheckpointView(VerticalScroll):
             for i, line in enumerate(history.lines()):
                 text.append_text(server_text(line, style="bold" if i == 0 else ""))
                 text.append("\n")
-        self.query_one("#checkpoint-subgraph-history-text", Static).update(text)
+        self._subgraph_history_text.update(text)
         section.display = True
 
     @property
     def subgraph_history_text(self) -> str:
+        if not self.details_built:
+            return ""
         section = self.query_one("#checkpoint-subgraph-history")
         if not section.display:
             return ""
-        return str(self.query_one("#checkpoint-subgraph-history-text", Static).render())
+        return str(self._subgraph_history_text.render())
 
     @property
     def transcript_text(self) -> str:
@@ -178,14 +251,22 @@ class CheckpointView(VerticalScroll):
         others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
         self.query_one("#checkpoint-values").display = bool(others) or not has_messages
         self.query_one("#checkpoint-values-tree", JsonTree).update(trimmed(others), expand_depth=2)
+        if not again:
+            self._subgraph_history = None
+        if self.details_built:
+            self._show_details(state, again=again)
+        else:
+            self._build_soon(now=bool(subgraph_frames(state)))
+
+    def _show_details(self, state: ThreadState, *, again: bool) -> None:
         frames = subgraph_frames(state)
         subgraphs = self.query_one("#checkpoint-subgraphs", Collapsible)
         subgraphs.display = bool(frames)
         subgraphs.title = f"Subgraphs ({len(frames)})"
-        self.query_one("#checkpoint-subgraphs-json", JsonView).update(frames_as_json(frames))
+        self._subgraphs_json.update(frames_as_json(frames))
         if not again:
             self.query_one("#checkpoint-subgraph-history").display = False
         tasks = [task.raw() for task in state.tasks]
         self.query_one("#checkpoint-tasks", Collapsible).title = f"Tasks ({len(tasks)})"
-        self.query_one("#checkpoint-tasks-json", JsonView).update(tasks)
-        self.query_one("#checkpoint-metadata-json", JsonView).update(state.metadata)
+        self._tasks_json.update(tasks)
+        self._metadata_json.update(state.metadata)

@@ -1,7 +1,8 @@
 """The history pane of the thread view: one row per checkpoint, most recent first.
 
-A `ResourceTable` of `history.HistoryRow`s keyed by checkpoint id, so it pages like every
-other list: rows go in by chunks, and `NeedMore` is posted when the cursor nears the end.
+A `LineTable` of `history.HistoryRow`s keyed by checkpoint id: each row is drawn from its
+`HistoryRow` when it scrolls into view (a row off screen holds nothing else), and
+`NeedMore` is posted when the cursor nears the end of the rows loaded.
 Columns: a mark (`m` in the thread view), step, source, the nodes that wrote, what runs
 next (`⤷`: a node that runs a subgraph), how many interrupts wait (Int), time and the short
 checkpoint id. The node columns grow with the terminal; a name that does not fit ends in
@@ -15,7 +16,8 @@ from collections.abc import Callable
 from rich.text import Text
 
 from agent_tui.threads.history import HistoryRow
-from agent_tui.tui.widgets.resource_table import Column, ResourceTable, one_line
+from agent_tui.tui.widgets.line_table import LineTable
+from agent_tui.tui.widgets.resource_table import Column, one_line
 from agent_tui.tui.widgets.text import server_text
 
 SOURCE_STYLES = {"input": "cyan", "loop": "", "update": "yellow", "fork": "magenta"}
@@ -73,7 +75,7 @@ def history_columns(
     ]
 
 
-class HistoryPane(ResourceTable[HistoryRow]):
+class HistoryPane(LineTable[HistoryRow]):
     """The checkpoints of one thread. `marked` is the checkpoint `m` marked (or None)."""
 
     DEFAULT_CSS = """

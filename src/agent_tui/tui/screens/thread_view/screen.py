@@ -34,7 +34,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, TabbedContent, TabPane
+from textual.widgets import Footer, TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client.models import Thread
@@ -256,8 +256,8 @@ class ThreadViewScreen(AgentScreen[None]):
         # hold up its first paint.
         self.call_after_refresh(self.browser.load_more)
 
-    @on(DataTable.RowHighlighted, "#history")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(HistoryPane.RowHighlighted)
+    def _highlighted(self, event: HistoryPane.RowHighlighted) -> None:
         self.browser.highlighted()
 
     def action_refresh(self) -> None:

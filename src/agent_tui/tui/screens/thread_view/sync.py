@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from agent_tui.threads.history import HistoryRow
 
 
-KEEP_PAGES = 2  # pages of whole states held (the cursor's, the one ahead); every row stays
+# Whole states held: the ones used last (the rows the cursor rested on, a page's oldest
+# waiting for their parents). Every row stays; a state let go is read again (one
+# request) when its row is shown. Two pages of them (200) held 30-40 MB of a thread
+# whose states grow with it, and what they left behind once let go kept the process
+# that much bigger after paging through it (`benchmarks/thread_view.py`).
+KEEP_STATES = 30
 
 
 class ThreadSync:
@@ -28,10 +33,10 @@ class ThreadSync:
     def __init__(self, client: AgentServerClient, thread_id: str, *, page_size: int) -> None:
         self.client = client
         self.thread_id = thread_id
-        # The states of a few pages around the cursor: a thread whose states grow with
-        # it would hold the square of its length once paged through.
+        # A thread whose states grow with it would hold the square of its length once
+        # paged through: a few states only.
         self.history = ThreadHistory(
-            client, thread_id, page_size=page_size, keep_states=KEEP_PAGES * page_size
+            client, thread_id, page_size=page_size, keep_states=KEEP_STATES
         )
         self.thread: Thread | None = None
         self.failure: str | None = None  # why the thread could not be loaded

@@ -31,7 +31,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -39,7 +39,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from agent_tui.tui.widgets.quick_cells import quick_line
-from agent_tui.tui.widgets.resource_table import Column, fit_cell, one_line
+from agent_tui.tui.widgets.resource_table import ROW_BINDINGS, Column, fit_cell, one_line
 from agent_tui.tui.widgets.text import server_text
 
 ItemT = TypeVar("ItemT")
@@ -85,17 +85,7 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
     }
     """
 
-    # The resource tables' bindings (their ids: one keymap entry moves both).
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Cursor up", show=False, id="resource_table.cursor_up"),
-        Binding("down", "cursor_down", "Cursor down", show=False, id="resource_table.cursor_down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="resource_table.page_up"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="resource_table.page_down"),
-        Binding("home,ctrl+home,g", "scroll_top", "First row", show=False, id="resource_table.top"),
-        Binding(
-            "end,ctrl+end,G", "scroll_bottom", "Last row", show=False, id="resource_table.bottom"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = ROW_BINDINGS  # the resource tables' row keys
 
     class NeedMore(Message):
         """The cursor is near the end of the loaded rows and the server has more."""

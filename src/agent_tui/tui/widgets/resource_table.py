@@ -100,6 +100,19 @@ class Column(Generic[ItemT]):
     needs: int = 0
 
 
+ROW_BINDINGS: list[BindingType] = [
+    Binding("up", "cursor_up", "Cursor up", show=False, id="resource_table.cursor_up"),
+    Binding("down", "cursor_down", "Cursor down", show=False, id="resource_table.cursor_down"),
+    Binding("pageup", "page_up", "Page up", show=False, id="resource_table.page_up"),
+    Binding("pagedown", "page_down", "Page down", show=False, id="resource_table.page_down"),
+    # Rows matter more than columns here: home/end (and vi's g/G) go to the first/last row.
+    Binding("home,ctrl+home,g", "scroll_top", "First row", show=False, id="resource_table.top"),
+    Binding("end,ctrl+end,G", "scroll_bottom", "Last row", show=False, id="resource_table.bottom"),
+]
+"""The row keys of a table of resources (their ids: one keymap entry moves them in every
+table, `LineTable` too)."""
+
+
 class ResourceTable(QuickCellsTable, Generic[ItemT]):
     """A DataTable of resources; see the module docstring for the API."""
 
@@ -108,21 +121,13 @@ class ResourceTable(QuickCellsTable, Generic[ItemT]):
     # DataTable's own bindings, redeclared with ids (keys are remapped by id).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", show=False, id="resource_table.select"),
-        Binding("up", "cursor_up", "Cursor up", show=False, id="resource_table.cursor_up"),
-        Binding("down", "cursor_down", "Cursor down", show=False, id="resource_table.cursor_down"),
         Binding("right", "cursor_right", "Cursor right", show=False, id="resource_table.right"),
         Binding("left", "cursor_left", "Cursor left", show=False, id="resource_table.left"),
-        Binding("pageup", "page_up", "Page up", show=False, id="resource_table.page_up"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="resource_table.page_down"),
         Binding("ctrl+pageup", "page_left", "Page left", show=False, id="resource_table.page_left"),
         Binding(
             "ctrl+pagedown", "page_right", "Page right", show=False, id="resource_table.page_right"
         ),
-        # Rows matter more than columns here: home/end (and vi's g/G) go to the first/last row.
-        Binding("home,ctrl+home,g", "scroll_top", "First row", show=False, id="resource_table.top"),
-        Binding(
-            "end,ctrl+end,G", "scroll_bottom", "Last row", show=False, id="resource_table.bottom"
-        ),
+        *ROW_BINDINGS,
     ]
 
     class NeedMore(Message):

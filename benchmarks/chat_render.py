@@ -3,6 +3,8 @@
     uv run python benchmarks/chat_render.py                 # 20,000 tokens, each scenario once
     uv run python benchmarks/chat_render.py --tokens 5000   # a shorter look
     uv run python benchmarks/chat_render.py --quick         # 2,000 tokens, checked (seconds)
+    uv run python benchmarks/chat_render.py --busy-core --tuned-only  # one core spinning beside it;
+                                                            # only the app's collector settings
 
 The `tokens` graph (`benchmarks/graphs/`) has a fake chat model that streams `"w<i> "` tokens
 with no pause, through the real embedded langgraph-api server (messages-tuple mode, a
@@ -12,7 +14,8 @@ resumable run). The same run goes through four stacks, side by side:
 - engine: `ChatSession` = `RunDriver` + `ChatTranscript` (+ the final reconcile);
 - app, no widget: the engine in a worker of a headless Textual app (Pilot), nothing drawn;
 - app + TranscriptView: the same, feeding `tui.chat.transcript.TranscriptView`, which
-  hands the text to one `MarkdownText` widget (batched writes) — what the chat pane does.
+  hands the text to one `MarkdownText` widget (batched writes), and letting the loop go
+  as the chat pane does between events (`tui.turn_budget`) — what the chat pane does.
 
 Figures: tokens/s from the run request until the last token is applied (for the widget:
 until it shows the whole answer), whether the final text equals the sent text,
@@ -63,12 +66,13 @@ from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.transcript import TranscriptView
 from agent_tui.tui.gc_tuning import streaming, tune_for_streaming
 from agent_tui.tui.shell import ShellApp
+from agent_tui.tui.turn_budget import TurnBudget
 
 GRAPHS = Path(__file__).parent / "graphs" / "langgraph.json"
 sys.path.insert(0, str(GRAPHS.parent))
 from tokens import answer  # noqa: E402  (the graph module: the text its model sends)
 
-from benchkit import add_options, arm, check, until  # noqa: E402
+from benchkit import add_options, arm, busy_core, check, until  # noqa: E402
 
 KEY_INTERVAL = 0.025
 QUICK_TOKENS = 2_000
@@ -229,6 +233,7 @@ class ChatBench(ShellApp):
     async def stream(self) -> None:
         self.session = ChatSession(self.server, self.thread_id)
         view = self.query_one(TranscriptView) if self.stack == "view" else None
+        budget = TurnBudget()
         self.started = time.perf_counter()
         # The chat pane holds full collections back while it streams: so does this
         # stack when the collector is tuned as the app tunes it.
@@ -236,6 +241,8 @@ class ChatBench(ShellApp):
             async for event, changes in await self.source.steps(self.session):
                 self.tokens += bool(new_token(event))
                 if view is not None:
+                    if budget.spent():  # as the chat pane's run does (`tui.chat.run`)
+                        await budget.yield_turn()
                     view.apply(changes)
         self.finished_at = time.perf_counter()
 
@@ -344,19 +351,17 @@ async def in_app(
         return Result(name, app.tokens, seconds, exact, app.key_ms, note, app.presses)
 
 
-async def bench(url: str, count: int) -> list[Result]:
+async def bench(url: str, count: int, *, tuned_only: bool = False) -> list[Result]:
     async with AgentServerClient(url) as client:
         info = await client.info()
         print(f"server: langgraph-api {info.version}, {url}")
         await wire(client, Source(200))  # warm up: graph import, first run
         live_wire, run = await wire(client, Source(count))
-        live = [
-            live_wire,
-            await in_app(client, Source(count), "view"),
-            await in_app(client, Source(count), "view", tuned_gc=True),
-            await in_app(client, Source(count), "pane"),
-            await in_app(client, Source(count), "pane", tuned_gc=True),
-        ]
+        tunings = (True,) if tuned_only else (False, True)
+        live = [live_wire]
+        for stack in ("view", "pane"):
+            for tuned in tunings:
+                live.append(await in_app(client, Source(count), stack, tuned_gc=tuned))
         # The finished run again, replayed by the server from its store (`join_stream`
         # with Last-Event-ID -1): as fast as the server can send, ~6x a live run.
         replay = Source(count, run)
@@ -364,9 +369,9 @@ async def bench(url: str, count: int) -> list[Result]:
             (await wire(client, replay))[0],
             await engine(client, replay),
             await in_app(client, replay, "none"),
-            await in_app(client, replay, "view"),
-            await in_app(client, replay, "view", tuned_gc=True),
         ]
+        for tuned in tunings:
+            replayed.append(await in_app(client, replay, "view", tuned_gc=tuned))
     header = (
         f"  {'stack':<34}{'tokens':>7} {'seconds':>8} {'tokens/s':>9}   {'exact':<5}"
         f"{'key p50':>8} {'key p99':>8} {'key max':>8} {'keys':>5}"
@@ -401,14 +406,25 @@ def check_results(results: list[Result], count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=20_000)
+    parser.add_argument(
+        "--busy-core", action="store_true", help="a child process spins on one core meanwhile"
+    )
+    parser.add_argument(
+        "--tuned-only",
+        action="store_true",
+        help="the widget stacks only with the app's collector settings (gc tuned)",
+    )
     add_options(parser, quick=150, full=1800)
     args = parser.parse_args()
     arm(args)
     count = QUICK_TOKENS if args.quick else args.tokens
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        with EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server:
-            results = asyncio.run(bench(server.url, count))
+        with (
+            EmbeddedAgentServer(GRAPHS, data_dir=data, log_file=data / "server.log") as server,
+            busy_core(args.busy_core),
+        ):
+            results = asyncio.run(bench(server.url, count, tuned_only=args.tuned_only))
     check_results(results, count)
 
 

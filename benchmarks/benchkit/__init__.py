@@ -11,6 +11,8 @@ a script's own folder is first on `sys.path`.
   SIGINT (so servers and temporary folders are cleaned up as on ctrl+c) and the process
   exits with status 124 — at once if it was about to exit 0, after a grace period if the
   clean-up hangs too.
+- `busy_core()`: a child process spinning on one core for as long as the block runs (what
+  a machine's other work does to the measured process).
 - `check(condition, message)`: raise `BenchmarkFailed` (exit status 1) unless it holds;
   `until(condition, what, timeout)`: poll in an event loop, fail if it never holds.
 """
@@ -20,13 +22,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import faulthandler
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 QUICK_HELP = "a small run (seconds) that still checks its result and prints its figures"
 TIMED_OUT_STATUS = 124
@@ -37,6 +41,20 @@ _timed_out = threading.Event()
 
 class BenchmarkFailed(Exception):
     """A benchmark's own check failed: its figures would mean nothing."""
+
+
+@contextlib.contextmanager
+def busy_core(enabled: bool = True) -> Iterator[None]:
+    """Keep one core busy while the block runs: a child process spinning in a loop."""
+    if not enabled:
+        yield
+        return
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def check(condition: object, message: str) -> None:

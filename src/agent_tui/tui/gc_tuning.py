@@ -28,8 +28,8 @@ held back that way the app grew by 100 MB every 5 s (`benchmarks/endless_stream.
 So while a run streams the process's memory is watched too: once it grew by
 `STREAMING_GROWTH_MB` since the last full collection, one runs at once. And memory a
 collection frees stays with the process unless handed back (glibc keeps freed heap
-pages): `release_memory_soon()` collects and hands it back after a run that grew the
-process by `RELEASE_AFTER_GROWTH_MB`; when a chat is left, `tui/memory_release.py` does,
+pages): after a run that grew the process by `RELEASE_AFTER_GROWTH_MB`, the collection
+held back is `release_memory()`, which hands it back; when a chat is left, `tui/memory_release.py` does,
 the frozen objects included.
 """
 
@@ -55,8 +55,13 @@ STREAMING_GROWTH_MB = 64
 RELEASE_DELAY_S = 1.0  # after a run's end or a chat's unmount, time for what it frees
 # Growth of the process's memory since the last release that makes a run's end release.
 RELEASE_AFTER_GROWTH_MB = 16
+# While the screen catches up with a run that ended (`catching_up()`: the text still being
+# drawn), its full collection waits, checked this often, this long at most.
+CATCH_UP_CHECK_S = 0.1
+CATCH_UP_MOST_S = 10.0
 
 _streams = 0  # runs streaming now (several thread views may each follow one)
+_catching_up = 0  # work the screen still does for what streamed (the text being drawn)
 _full_threshold = THRESHOLDS[2]  # what `streaming()` puts back
 
 
@@ -84,9 +89,11 @@ def tune_for_streaming() -> None:
 @contextmanager
 def streaming() -> Iterator[None]:
     """While inside, full collections are held back (young ones still run), to one per
-    `STREAMING_FULL_THRESHOLD` middle collections; when the last
-    stream ends the oldest generation's threshold is put back, and the collection that
-    was held back runs at the next young collection, after the run."""
+    `STREAMING_FULL_THRESHOLD` middle collections. When the last stream ends, the collection
+    that was held back runs once the screen caught up (`after_streams`): a full
+    collection walks every object the app holds (0.1 s, and 1 s on a busy machine), and
+    two came right after a long answer, while its end was still being drawn — one when
+    the threshold was put back, one for the memory handed back."""
     global _streams, _full_threshold
     if _streams == 0:
         young, middle, _full_threshold = gc.get_threshold()
@@ -99,9 +106,48 @@ def streaming() -> Iterator[None]:
         _streams -= 1
         if _streams == 0:
             _watch.stop()
-            young, middle, _ = gc.get_threshold()
-            gc.set_threshold(young, middle, _full_threshold)
-            release_memory_soon()
+            try:
+                asyncio.get_running_loop().call_later(RELEASE_DELAY_S, after_streams)
+            except RuntimeError:  # no loop to wait in: at once
+                after_streams(waited=CATCH_UP_MOST_S)
+
+
+@contextmanager
+def catching_up() -> Iterator[None]:
+    """While inside, the screen still shows what streamed (a text drawn in slices): the
+    full collection after a run waits (`CATCH_UP_MOST_S` at most)."""
+    global _catching_up
+    _catching_up += 1
+    try:
+        yield
+    finally:
+        _catching_up -= 1
+
+
+def after_streams(waited: float = 0.0) -> None:
+    """After the last run streamed: once the screen caught up, the oldest generation's
+    threshold back, and one full collection — `release_if_grown()`'s, which hands the
+    memory back too, or else the one held back, at the next young collection."""
+    if _streams:
+        return  # another run streams: its end will do it
+    if _catching_up and waited < CATCH_UP_MOST_S:
+        with contextlib.suppress(RuntimeError):
+            loop = asyncio.get_running_loop()
+            loop.call_later(CATCH_UP_CHECK_S, after_streams, waited + CATCH_UP_CHECK_S)
+            return
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, _full_threshold)
+    if _in_a_loop():
+        release_if_grown()
+
+
+def _in_a_loop() -> bool:
+    """Whether this thread runs an event loop (an app's)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def resident_mb() -> float | None:
@@ -154,12 +200,6 @@ def release_if_grown() -> None:
     now = resident_mb()
     if now is None or not _released_at or now - _released_at[0] >= RELEASE_AFTER_GROWTH_MB:
         release_memory()
-
-
-def release_memory_soon(delay: float = RELEASE_DELAY_S) -> None:
-    """`release_if_grown()` in `delay` seconds, from the running event loop (if any)."""
-    with contextlib.suppress(RuntimeError):
-        asyncio.get_running_loop().call_later(delay, release_if_grown)
 
 
 class _GrowthWatch:

@@ -5,6 +5,7 @@ only a full collection frees grow the app without bound."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from collections.abc import Iterator
@@ -83,3 +84,31 @@ def test_a_stream_that_never_ends_still_gets_full_collections_now_and_then(
     # Held back well past the usual two middle collections, then done.
     assert middle_before_full >= 10
     assert collections_seen.count(2) >= 2
+
+
+async def test_after_a_run_the_full_collection_waits_for_the_screen_to_catch_up(
+    collections_seen: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long answer's end is still being drawn when its run ends: the full collection
+    held back (a pause of the whole app) comes once the drawing is done, and only one."""
+    monkeypatch.setattr(gc_tuning, "RELEASE_DELAY_S", 0.0)
+    monkeypatch.setattr(gc_tuning, "CATCH_UP_CHECK_S", 0.0)
+    monkeypatch.setattr(gc_tuning, "_released_at", [])  # no release yet: this one collects
+    gc.set_threshold(700, 2, 2)
+    with gc_tuning.catching_up():  # the text is still being drawn
+        with gc_tuning.streaming():
+            pass
+        for _ in range(20):  # turns of the loop meanwhile
+            await asyncio.sleep(0)
+            churn(5)
+        assert 2 not in collections_seen
+        assert gc.get_threshold()[2] >= gc_tuning.STREAMING_FULL_THRESHOLD  # held back
+        collections_seen.clear()
+    for _ in range(100):  # the next checks, once the drawing is done
+        if gc.get_threshold() == (700, 2, 2):
+            break
+        await asyncio.sleep(0)
+    assert gc.get_threshold() == (700, 2, 2)  # put back
+    assert collections_seen.count(2) == 1  # the release's collection…
+    churn(5)
+    assert collections_seen.count(2) == 1  # …and not a second one

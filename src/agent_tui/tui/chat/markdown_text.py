@@ -11,11 +11,12 @@ are new or changed (the last one, mostly); no widget is mounted or removed; the 
 changes with one `refresh(layout=True)`.
 
 The drawing is off the caller's path and in bounded steps: every `MarkdownText` of an app
-with drawing to do waits in one `DrawingQueue`, whose task draws for at most
-`STEP_SECONDS` a turn of the loop and lets it go in between. However many messages wait
+with drawing to do waits in one `DrawingQueue`, whose task draws for a slice of a turn of
+the loop and lets it go in between: 5 ms when the loop is idle, down to 1 ms when the rest
+of the turn was long (`tui.turn_budget`: a refresh of the screen, a busy machine). However many messages wait
 (a thread's history loaded) and however long (a whole answer loaded at once, or a final
 text that differs from the streamed one, is hundreds of blocks), a key waits for one
-step at most. What was drawn is shown every `SHOW_EVERY` s at most, for every message at
+slice at most. What was drawn is shown every `SHOW_EVERY` s at most, for every message at
 once: a height that changes is a layout and a paint of the whole screen. A text replaced
 shows once all its blocks are drawn; a long text that grew shows its blocks as they are
 drawn, from its start.
@@ -43,10 +44,11 @@ from textual.widget import Widget
 
 from agent_tui.text.markdown_blocks import MarkdownBlocks
 from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block, join_blocks
+from agent_tui.tui.gc_tuning import catching_up
+from agent_tui.tui.turn_budget import TurnBudget
 
 logger = logging.getLogger(__name__)
 
-STEP_SECONDS = 0.005  # drawing done in one turn of the loop, over every message
 HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
 SHOW_EVERY = 0.1  # seconds between two showings of what was drawn, over every message
 
@@ -62,6 +64,8 @@ class DrawingQueue:
         self._drawn: dict[MarkdownText, None] = {}  # drawn, to show at the next showing
         self._next_show = 0.0
         self._task: asyncio.Task[None] | None = None
+        self.budget = TurnBudget()
+        """The drawing's slice of each turn of the loop."""
         self.turns = 0
         """Turns of the loop the queue drew in (for tests and benchmarks)."""
 
@@ -75,17 +79,22 @@ class DrawingQueue:
         self._drawn.pop(text, None)
 
     async def _draw(self) -> None:
+        budget = self.budget
+        deadline = budget.start()
         try:
-            while self._waiting or self._drawn:
-                if self._waiting:
-                    self._turn(time.perf_counter() + STEP_SECONDS)
-                now = time.perf_counter()
-                if self._drawn and now >= self._next_show:
-                    self._show(now)
-                if self._waiting:
-                    await asyncio.sleep(0)  # the loop is free between turns: keys go first
-                elif self._drawn:
-                    await asyncio.sleep(self._next_show - now)
+            with catching_up():  # the full collection after a run waits for the drawing
+                while self._waiting or self._drawn:
+                    if self._waiting:
+                        self._turn(deadline)
+                    now = time.perf_counter()
+                    if self._drawn and now >= self._next_show:
+                        self._show(now)
+                    if self._waiting:
+                        # The loop is free between turns: keys go first.
+                        deadline = await budget.yield_turn()
+                    elif self._drawn:
+                        await asyncio.sleep(self._next_show - now)
+                        deadline = budget.start()
         finally:
             self._task = None
 

@@ -13,10 +13,8 @@ the hot path, kept to those calls.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_tui.chat.assistant import ChatAssistant, named_by, only_graph
@@ -34,6 +32,7 @@ from agent_tui.client.events import EventsEvent
 from agent_tui.text.user_json import JsonTextError
 from agent_tui.tui.app_contract import agent_app
 from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
+from agent_tui.tui.turn_budget import TurnBudget
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -52,9 +51,6 @@ if TYPE_CHECKING:
     from agent_tui.tui.chat.prompt import PromptArea
     from agent_tui.tui.chat.run_calls import RunCalls
     from agent_tui.tui.chat.transcript import TranscriptView
-
-
-SLICE_SECONDS = 0.008  # events handled in one go, at most, before the loop is let go
 
 
 class GivesBack(Protocol):
@@ -265,13 +261,13 @@ class ChatRun:
         # Closed here, whatever a step raises: left to asyncio, the chain of the
         # session's generators would be closed side by side at shutdown.
         async with contextlib.aclosing(steps):
-            sliced = time.perf_counter()
+            budget = TurnBudget()
             async for event, changes in steps:
-                if time.perf_counter() - sliced > SLICE_SECONDS:
+                if budget.spent():
                     # Events already read (a replay, a fast model: a read holds dozens)
-                    # come without a pause: keys and drawing get the loop in between.
-                    await asyncio.sleep(0)
-                    sliced = time.perf_counter()
+                    # come without a pause: keys and drawing get the loop in between,
+                    # the more so when the loop is slow (`tui.turn_budget`).
+                    await budget.yield_turn()
                 if changes:
                     transcript.apply(changes)
                 if isinstance(event, Received):

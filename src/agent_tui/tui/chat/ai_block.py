@@ -28,10 +28,10 @@ from agent_tui.tui.widgets.text import server_text
 
 class AIBlock(ChatBlock):
     DEFAULT_CSS = """
-    /* No margin below: the text brings its own (one blank line in the bar). The
-       tool-calls line is hidden while there are none, or it would add a second. */
-    AIBlock { border-left: thick $success; margin-bottom: 0; }
-    AIBlock > MarkdownText { margin-bottom: 1; }
+    /* The bar ends with the text (or its tool calls): the blank line below is the
+       block's margin, outside it, as for every block. The tool-calls line is hidden
+       while there are none. */
+    AIBlock { border-left: thick $success; }
     AIBlock > .tool-calls { color: $text-accent; }
     AIBlock.empty > MarkdownText { display: none; }
     """

@@ -41,7 +41,7 @@ from typing import Any
 from agent_tui.local.disk_problem import DISK_PROBLEM
 from agent_tui.local.langgraph_config import LangGraphConfigError, load_langgraph_config
 from agent_tui.local.lifeline import exit_when_parent_goes, set_parent_death_signal
-from agent_tui.local.standby import wait_for_go
+from agent_tui.local.standby import SERVER_PREWARMED, wait_for_go
 
 # `records` before langgraph-api: it takes the plain os functions that langgraph-api's
 # blocking-call guard wraps later.
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         # A prewarmed server (`standby`): the slow imports now, the rest once told to go.
         if args.die_with_parent:
             set_parent_death_signal(args.parent_pid)
-        wait_for_go()
+        wait_for_go(SERVER_PREWARMED)
     threading.Thread(
         target=exit_when_parent_goes, args=(args.grace,), name="parent-watchdog", daemon=True
     ).start()

@@ -153,6 +153,8 @@ class CheckStandby:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._standby: Standby | None = None
+        self._early: Standby | None = None
+        """The check told to go ahead of `take` (`start_early`), still running."""
         self._closed = False
 
     @property
@@ -185,18 +187,49 @@ class CheckStandby:
                 key, command, imports, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options
             )
 
-    def take(self, command: list[str], options: dict[str, Any]) -> subprocess.Popen[bytes] | None:
-        """The waiting check, told to go, if it was started for this launch."""
+    def start_early(self) -> bool:
+        """Tell the waiting check to go now, for the launch it was started for: a `take`
+        for that launch gets it running (or done), one for another kills it. The caller
+        must `drop_early` it when files it may have read changed after this. True if
+        one started."""
         with self._lock:
             standby, self._standby = self._standby, None
-        return standby.go(_launch_key(command, options)) if standby is not None else None
+            if standby is None or self._early is not None:
+                self._standby = standby
+                return False
+            if standby.go(standby.key) is None:
+                return False
+            self._early = standby
+            return True
+
+    def drop_early(self) -> None:
+        """Kill the check `start_early` started, unless `take` took it."""
+        with self._lock:
+            early, self._early = self._early, None
+        if early is not None:
+            early.discard()
+
+    def take(self, command: list[str], options: dict[str, Any]) -> subprocess.Popen[bytes] | None:
+        """The check started early for this launch (`start_early`), or the waiting one,
+        told to go, if it was started for it."""
+        key = _launch_key(command, options)
+        with self._lock:
+            early, self._early = self._early, None
+            if early is not None and early.key == key:
+                return early.process
+            standby, self._standby = self._standby, None
+        if early is not None:
+            early.discard()
+        return standby.go(key) if standby is not None else None
 
     def discard(self) -> None:
-        """Kill the waiting check (the environment it imported from changed)."""
+        """Kill the waiting check (the environment it imported from changed), and one
+        started early."""
         with self._lock:
             standby, self._standby = self._standby, None
         if standby is not None:
             standby.discard()
+        self.drop_early()
 
     def close(self) -> None:
         """Kill the waiting check; nothing is prepared any more."""

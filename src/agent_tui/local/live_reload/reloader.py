@@ -15,7 +15,9 @@ Like ``langgraph dev``, but an edit that breaks the graphs never takes the serve
 Steps 2 and 4 each start a process that spends seconds importing LangGraph and the web
 server. So, after each reload (and at start), a graph check and a server are started
 ahead of time (`standby`) and wait: the next reload only tells them to go. `stop` ends
-them, and they end by themselves when agent-tui dies.
+them, and they end by themselves when agent-tui dies. The graph check goes at the first
+change to the code, not at the end of the burst, so it runs during the quiet time that
+ends the burst; a later change in the burst kills it and the check runs after.
 
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
 them into a notification or a log line. The latest one is also recorded in the server's
@@ -44,7 +46,7 @@ from agent_tui.local.live_reload.record import (
     write_imports,
     write_reload_record,
 )
-from agent_tui.local.live_reload.watcher import ProjectWatcher
+from agent_tui.local.live_reload.watcher import DEFAULT_DEBOUNCE_MS, ProjectWatcher
 from agent_tui.local.project_env.environment import (
     EnvironmentBuildError,
     ensure_environment,
@@ -139,11 +141,14 @@ class LiveReload:
         *,
         prewarm: bool = True,
         prewarm_delay: float = PREWARM_DELAY,
+        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
     ) -> None:
         """``prewarm``: keep a graph check and a server process started ahead of time
         (`standby`), so a reload skips their slow imports; the first ones start
-        ``prewarm_delay`` seconds after `start`, the next ones after each reload."""
+        ``prewarm_delay`` seconds after `start`, the next ones after each reload.
+        ``debounce_ms``: the quiet time that ends a burst of changes (`ProjectWatcher`)."""
         self.server = server
+        self._debounce_ms = debounce_ms
         self._prewarm = prewarm
         self._prewarm_delay = prewarm_delay
         self._first_prewarm: threading.Timer | None = None
@@ -162,6 +167,12 @@ class LiveReload:
         self._imports = read_imports(server.data_dir)
         """The installed modules the graphs imported at the last check (kept in the data
         folder for the next start): the standbys import them ahead."""
+        self._early_lock = threading.Lock()
+        self._early = False
+        """The waiting graph check was told to go at this burst's first change (`_noticed`)."""
+        self._settings: frozenset[Path] = frozenset()
+        self._settings_for: LangGraphConfig | None = None
+        """The files outside the code that count (`project_paths`), for this config."""
 
     def start(self, *, changed_since: float | None = None) -> None:
         """Watch the project. ``changed_since``: when the server started reading the
@@ -169,7 +180,13 @@ class LiveReload:
         place, reloads the server once they are (`ProjectWatcher.start`)."""
         self._config = self.server.config  # as the start read it: not read again here
         folders, extra = project_paths(self._config)
-        self._watcher = ProjectWatcher(folders, self._changed, extra_files=extra)
+        self._watcher = ProjectWatcher(
+            folders,
+            self._changed,
+            debounce_ms=self._debounce_ms,
+            extra_files=extra,
+            on_notice=self._noticed,
+        )
         self._watcher.start(changed_since=changed_since)
         self._record(None)
         if self._prewarm:
@@ -219,10 +236,34 @@ class LiveReload:
 
     def _changed(self, paths: Sequence[Path]) -> None:
         with self._busy:  # one reload at a time; a burst during one starts the next
-            self.reload(list(paths))
+            with self._early_lock:
+                self._early = False  # changes seen from now on belong to the next burst
+            try:
+                self.reload(list(paths))
+            finally:
+                self._checks.drop_early()  # if not taken: it must not serve the next burst
             # After the reload, so the slow imports do not slow down the new server's
             # start; in time for the next edit (seconds later, at the earliest).
             self._prepare()
+
+    def _noticed(self, paths: Sequence[Path]) -> None:
+        """As each change is seen (on a watching thread): at a burst's first change to the
+        project's code, the waiting graph check goes at once, so it runs during the quiet
+        time that ends the burst instead of after it. A later change in the same burst
+        may be to a file it has read: it is killed, and a new one started for the
+        burst's own check."""
+        config = self._config
+        if not self._prewarm or self._stopping.is_set() or config is None:
+            return
+        with self._early_lock:
+            if self._early:
+                self._early = False
+                self._checks.drop_early()
+                self._prepare_check(config)
+            elif not {path.resolve() for path in paths} & self._settings_files(config):
+                # (Not for langgraph.json, .env or dependency files: the check reads them
+                # at its start, and they may change its launch or environment.)
+                self._early = self._checks.start_early()
 
     def _prepare_when_idle(self) -> None:
         if not self._busy.acquire(blocking=False):
@@ -237,11 +278,19 @@ class LiveReload:
         config = self._config
         if not self._prewarm or self._stopping.is_set() or config is None:
             return  # (no config: the last reload could not read it, the next one says why)
-        imports = self._imports
+        self._prepare_check(config)
+        self.server.prepare_standby(config, self._imports)
+
+    def _settings_files(self, config: LangGraphConfig) -> frozenset[Path]:
+        if self._settings_for is not config:
+            self._settings = frozenset(path.resolve() for path in project_paths(config)[1])
+            self._settings_for = config
+        return self._settings
+
+    def _prepare_check(self, config: LangGraphConfig) -> None:
         self._checks.prepare(
-            config.path, python=self.server.python, env=config.env, imports=imports
+            config.path, python=self.server.python, env=config.env, imports=self._imports
         )
-        self.server.prepare_standby(config, imports)
 
     def reload(self, files: list[Path]) -> ReloadEvent:
         """Check the project and restart the server on it; what happened, as reported."""

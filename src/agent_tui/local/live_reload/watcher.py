@@ -80,7 +80,9 @@ class ProjectWatcher:
     count when they change (inside a folder or not: the folder of an outside file is
     watched, not its subfolders). ``on_change`` runs on the watcher's own thread, one
     call at a time; changes made while it runs make the next call. It gets absolute
-    paths, sorted.
+    paths, sorted. ``on_notice(paths)``, if given, is called as each change is seen,
+    before the burst it belongs to can end (on a watching thread: it must be quick), so a
+    caller may start work ahead and know whether more came after it started.
     """
 
     def __init__(
@@ -90,8 +92,10 @@ class ProjectWatcher:
         *,
         debounce_ms: int = DEFAULT_DEBOUNCE_MS,
         extra_files: Iterable[Path] = (),
+        on_notice: Callable[[list[Path]], None] | None = None,
     ) -> None:
         self._on_change = on_change
+        self._on_notice = on_notice
         self._debounce = debounce_ms / 1000
         self._roots = _outermost([folder.expanduser().resolve() for folder in folders])
         # The parent is resolved, not the file: events name a symlinked .env by its link.
@@ -259,6 +263,12 @@ class ProjectWatcher:
 
     def _note(self, paths: list[Path]) -> None:
         if paths:
+            if self._on_notice is not None:
+                # Before the burst can end: the call that ends it comes after this one.
+                try:
+                    self._on_notice(sorted(paths))
+                except Exception:
+                    logger.exception("the project notice handler failed")
             with self._changed:
                 self._pending.update(paths)
                 self._last_change = time.monotonic()

@@ -12,10 +12,12 @@ only agent-tui, and a stop signals its whole process group.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -195,12 +197,30 @@ def end_server(process: subprocess.Popen[bytes], timeout: float) -> None:
     if process.poll() is None:
         signal_server(process, force=False)
         try:
-            process.wait(timeout)
+            wait_for_exit(process, timeout)
         except subprocess.TimeoutExpired:
             signal_server(process, force=True)
             process.wait(5.0)
     # Processes the graphs started may still be in the group.
     signal_server(process, force=True)
+
+
+def wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """``process.wait(timeout)``, returning as soon as the process exits where the OS
+    tells (a Linux pidfd): `Popen.wait` with a timeout polls, up to 50 ms late, and a
+    reload waits for the old server's exit before the new one may read the data."""
+    deadline = time.monotonic() + timeout
+    if process.returncode is None and hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(process.pid)
+        except OSError:
+            pidfd = None  # reaped already, or no pidfd here: the wait below finds out
+        if pidfd is not None:
+            try:
+                select.select([pidfd], [], [], timeout)
+            finally:
+                os.close(pidfd)
+    process.wait(max(0.0, deadline - time.monotonic()))
 
 
 def signal_server(process: subprocess.Popen[bytes], *, force: bool) -> None:

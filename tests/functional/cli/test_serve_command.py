@@ -125,6 +125,13 @@ def test_serve_builds_the_project_and_its_env_reaches_the_graph_but_no_output(
     assert logs and not [path for path in logs if secret in path.read_text()]
 
 
+def command_of(pid: int) -> str:
+    try:
+        return (Path(f"/proc/{pid}/cmdline").read_bytes()).replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 def children_of(pid: int) -> list[int]:
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -144,12 +151,14 @@ def test_a_stop_while_the_server_starts_leaves_nothing_running(
     serve = Serve(home, folder)
     serves.append(serve)
     serve.wait_for_stderr("\n")  # the server process has said something: it runs
-    [server_pid] = children_of(serve.pid)
+    # The server, and the trace collector when it has started (a child of its own).
+    children = children_of(serve.pid)
+    assert [pid for pid in children if "agent_tui.server.main" in command_of(pid)]
     assert serve.stop() == 0
     assert "Traceback" not in serve.stderr
     # `stop` ends with a SIGKILL to the server's group: the kernel finishes those exits,
     # and reaps the orphans, a moment later (seconds on a loaded machine).
-    assert gone_within([server_pid], 10, groups=True), "the server's group outlived the stop"
+    assert gone_within(children, 10, groups=True), "a child of serve outlived the stop"
     data_dir = home / "data" / "servers" / server_key(folder / "langgraph.json")
     assert not (data_dir / "server.json").exists()
 
@@ -336,9 +345,11 @@ def test_the_prewarmed_processes_never_outlive_a_killed_serve(
     # With live reload, a graph check and a server wait, prewarmed, for the next edit.
     check = running("build_check", "--standby", config)
     standby = running("agent_tui.server.main", "--standby", config)
-    [server_pid] = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
+    others = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
+    # The server, and the trace collector (a child of its own).
+    assert sorted("trace_collector" in command_of(pid) for pid in others) == [False, True]
     serve.stop(signal.SIGKILL)
-    pids = [check, standby, server_pid]
+    pids = [check, standby, *others]
     assert gone_within(pids, 30, groups=True), "a process outlived agent-tui"
 
 

@@ -86,6 +86,9 @@ def test_a_stream_that_never_ends_still_gets_full_collections_now_and_then(
     assert collections_seen.count(2) >= 2
 
 
+# A loop of its own: the releases earlier tests scheduled on the session's loop (a second,
+# 32 s and 302 s after a chat is left) must not collect while this one counts collections.
+@pytest.mark.asyncio(loop_scope="function")
 async def test_after_a_run_the_full_collection_waits_for_the_screen_to_catch_up(
     collections_seen: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:

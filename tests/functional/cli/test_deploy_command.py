@@ -14,6 +14,10 @@ import contextlib
 import io
 import json
 import os
+import signal
+import subprocess
+import sys
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,22 +176,49 @@ def test_logs_show_the_build_lines_filtered_and_as_json(
     assert "Uvicorn running" in served.out  # the deployment's agent server log
 
 
-def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
-    plane: LocalControlPlane, deployed: Deployed
-) -> None:
-    import signal
-    import subprocess
-    import sys
-
-    argv = ["deployments", "logs", NAME, "--type", "build", "--follow", "--interval", "0.2"]
+@contextlib.contextmanager
+def following(plane: LocalControlPlane, *argv: str) -> Iterator[subprocess.Popen[str]]:
+    """`agent-tui ARGV` as its own process, its key in its environment (a command line
+    shows in a failure's output), killed if still running at the end."""
+    env = {**os.environ, "AGENT_TUI_CONTROL_PLANE_KEY": plane.api_key}
     follower = subprocess.Popen(
-        [sys.executable, "-m", "agent_tui", *argv, *where(plane)],
+        [sys.executable, "-X", "faulthandler", "-m", "agent_tui", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
+        env=env,
     )
     try:
+        yield follower
+    finally:
+        if follower.poll() is None:
+            follower.kill()
+            follower.wait()
+
+
+def ended_by_ctrl_c(follower: subprocess.Popen[str]) -> str:
+    """Press ctrl+c; what the follower wrote to stderr once it ended. If it does not end,
+    the failure shows where each of its threads was (faulthandler's dump on SIGABRT)."""
+    assert follower.poll() is None  # still following
+    follower.send_signal(signal.SIGINT)
+    try:
+        code = follower.wait(60)
+    except subprocess.TimeoutExpired:
+        follower.send_signal(signal.SIGABRT)
+        follower.wait(30)
+        stuck = follower.stderr.read() if follower.stderr else ""
+        raise AssertionError(f"ctrl+c did not end the follower in 60 s:\n{stuck}") from None
+    err = follower.stderr.read() if follower.stderr else ""
+    assert code == 130, err
+    return err
+
+
+def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
+    plane: LocalControlPlane, deployed: Deployed
+) -> None:
+    argv = ["deployments", "logs", NAME, "--type", "build", "--follow", "--interval", "0.2"]
+    with following(plane, *argv, "--control-plane", plane.url) as follower:
         assert follower.stdout is not None
         seen: list[str] = []
         for line in follower.stdout:  # as they come: the follower never ends by itself
@@ -195,14 +226,7 @@ def test_logs_follow_prints_the_lines_then_waits_until_ctrl_c(
             if "agent server ready at" in line:
                 break
         assert any("graph weather: ok" in line for line in seen), seen
-        assert follower.poll() is None  # still following
-        follower.send_signal(signal.SIGINT)
-        assert follower.wait(60) == 130
-        assert "Traceback" not in (follower.stderr.read() if follower.stderr else "")
-    finally:
-        if follower.poll() is None:
-            follower.kill()
-            follower.wait()
+        assert "Traceback" not in ended_by_ctrl_c(follower)
 
 
 def test_logs_follow_starts_from_the_newest_lines_then_prints_new_ones(
@@ -210,24 +234,12 @@ def test_logs_follow_starts_from_the_newest_lines_then_prints_new_ones(
 ) -> None:
     """As `tail -f` and `langgraph deploy logs --follow`: the newest --limit lines, not
     the whole log, then each line the agent server writes afterwards."""
-    import signal
-    import subprocess
-    import sys
-    import uuid
-
     newest = agent_tui("deployments", "logs", NAME, "--limit", "2", "--json", *where(plane))
     assert newest.code == 0, newest.err
     last_two = [entry["message"] for entry in json.loads(newest.out)]
     assert len(last_two) == 2
-    argv = ["deployments", "logs", NAME, "--follow", "--limit", "2", "--json"]
-    follower = subprocess.Popen(
-        [sys.executable, "-m", "agent_tui", *argv, "--interval", "0.2", *where(plane)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
+    argv = ["deployments", "logs", NAME, "--follow", "--limit", "2", "--json", "--interval", "0.2"]
+    with following(plane, *argv, "--control-plane", plane.url) as follower:
         assert follower.stdout is not None
         first = [json.loads(follower.stdout.readline())["message"] for _ in range(2)]
         assert first == last_two  # not the log's first line: its newest two
@@ -238,13 +250,7 @@ def test_logs_follow_starts_from_the_newest_lines_then_prints_new_ones(
         while marker not in later[-1]:
             later.append(json.loads(follower.stdout.readline())["message"])
         assert not set(later) & set(first)  # nothing printed twice
-        assert follower.poll() is None
-        follower.send_signal(signal.SIGINT)
-        assert follower.wait(60) == 130
-    finally:
-        if follower.poll() is None:
-            follower.kill()
-            follower.wait()
+        ended_by_ctrl_c(follower)
 
 
 @pytest.mark.timeout(DEPLOY_TIMEOUT * 2)

@@ -325,6 +325,14 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         self._size_virtually()
         self._scroll_to_cursor()
 
+    def watch_show_vertical_scrollbar(self) -> None:
+        # Rows that overflow bring a scrollbar without resizing the table: the flex
+        # columns give it their room (or take back what it left), so the last column
+        # is never cut by the scrollbar's width.
+        self._share_room()
+        self._size_virtually()
+        self.refresh()
+
     def _share_room(self) -> None:
         """Give the `flex` columns the room the others leave, by weight."""
         flexible = [i for i, c in enumerate(self.columns) if c.flex]

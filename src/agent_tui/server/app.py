@@ -37,6 +37,8 @@ def durable(served: Starlette) -> Starlette:
 if _gone := upstream.missing_after_start():
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
 upstream.wake_queue_on(WAKEUP.wait)
+# Before the lifespan loads the graphs: a file several graphs name runs once.
+upstream.share_graph_files()
 if os.environ.get(VOLATILE) == "1":
     app = Starlette(middleware=[Middleware(WakeOnRun)])
 else:

@@ -177,15 +177,17 @@ def graph_files_shareable() -> bool:
     )
 
 
-def share_graph_files() -> bool:
+def share_graph_files(preloaded: dict[str, str] | None = None) -> bool:
     """(6) From now on a graph file runs once in this process, however many graphs it
-    holds; False (nothing changed) where langgraph-api does not load graphs as expected."""
+    holds, and not at all if ``preloaded`` (its real path -> its module's name in
+    ``sys.modules``) has it; False (nothing changed) where langgraph-api does not load
+    graphs as expected."""
     from langgraph_api import graph
 
     if not graph_files_shareable():
         return False
     original = graph._graph_from_spec
-    loaded: dict[str, str] = {}
+    loaded = dict(preloaded or {})
     """A graph file's real path -> the name its module has in ``sys.modules``."""
 
     def load_graph(spec: Any) -> Any:

@@ -16,6 +16,7 @@ this. A file that changes after the ``load`` is seen by the watcher, and reloads
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.abc
 import importlib.util
 import os
@@ -56,12 +57,21 @@ def preload(config_path: Path) -> None:
     for spec in config.graphs.values():
         location = _ref(spec).rpartition(":")[0]
         # langgraph-api's own test: a reference with a slash is a file, else a module.
-        if "/" in location and os.path.realpath(location) not in PRELOADED:
+        if "/" not in location:
+            _import(location)
+        elif os.path.realpath(location) not in PRELOADED:
             _run_file(location)
 
 
 def _ref(spec: Any) -> str:
     return str(spec.get("path", "") if isinstance(spec, dict) else spec)
+
+
+def _import(module: str) -> None:
+    # langgraph-api imports it by name: then from ``sys.modules``.
+    if module and module not in sys.modules:
+        with contextlib.suppress(Exception), _refused(NOT_YET):
+            importlib.import_module(module)
 
 
 def _run_file(location: str) -> None:

@@ -241,8 +241,9 @@ with open(Path(__file__).with_name("runs.txt"), "a") as runs:
 """
 
 
+@pytest.mark.parametrize("code", ["./agent.py", "agent"], ids=["file", "module"])
 def test_the_prewarmed_server_runs_the_edit_once_and_a_broken_edit_never_serves(
-    tmp_path: Path,
+    tmp_path: Path, code: str
 ) -> None:
     # Two graphs of one file, which notes each process that runs it. The waiting server
     # runs the file as the check starts: a broken edit is reported and the old code kept
@@ -252,9 +253,9 @@ def test_the_prewarmed_server_runs_the_edit_once_and_a_broken_edit_never_serves(
     agent = folder / "agent.py"
     good = (GRAPHS / "counter.py").read_text() + RUNS
     agent.write_text(good)
-    graphs = {"counter": "./agent.py:graph", "again": "./agent.py:graph"}
+    graphs = {"counter": f"{code}:graph", "again": f"{code}:graph"}
     config = folder / "langgraph.json"
-    config.write_text(json.dumps({"graphs": graphs}))
+    config.write_text(json.dumps({"dependencies": ["."], "graphs": graphs}))
     server = EmbeddedAgentServer(config, data_dir=tmp_path / "data", hold_listener=True)
     events = Events()
 

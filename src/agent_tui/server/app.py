@@ -19,7 +19,7 @@ import os
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
-from agent_tui.server import upstream
+from agent_tui.server import graph_files, upstream
 from agent_tui.server.names import PROJECT_APP, VOLATILE
 from agent_tui.server.project_app import load_project_app
 from agent_tui.server.records import SAVER, SaveBeforeAnswer, lifespan, restore
@@ -37,6 +37,9 @@ def durable(served: Starlette) -> Starlette:
 if _gone := upstream.missing_after_start():
     raise RuntimeError(f"langgraph-api changed: {', '.join(_gone)} not found")
 upstream.wake_queue_on(WAKEUP.wait)
+# Before the lifespan loads the graphs: a file several graphs name runs once (or not at
+# all, when a standby ran it ahead).
+upstream.share_graph_files(graph_files.PRELOADED)
 if os.environ.get(VOLATILE) == "1":
     app = Starlette(middleware=[Middleware(WakeOnRun)])
 else:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import logging
 import os
 import socket
@@ -45,7 +46,7 @@ from agent_tui.local.standby import SERVER_PREWARMED, wait_for_go
 
 # `records` before langgraph-api: it takes the plain os functions that langgraph-api's
 # blocking-call guard wraps later.
-from agent_tui.server import names, records
+from agent_tui.server import graph_files, names, records
 from agent_tui.server.served_url import correct_served_url
 from agent_tui.server.supported import unsupported_versions
 
@@ -67,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         # A prewarmed server (`standby`): the slow imports now, the rest once told to go.
         if args.die_with_parent:
             set_parent_death_signal(args.parent_pid)
-        wait_for_go(SERVER_PREWARMED)
+        # Told ``load`` (live reload, as its check starts): the graph files run now.
+        wait_for_go(SERVER_PREWARMED, on_load=functools.partial(graph_files.preload, args.config))
     threading.Thread(
         target=exit_when_parent_goes, args=(args.grace,), name="parent-watchdog", daemon=True
     ).start()
@@ -88,11 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"agent-tui: cannot listen on {args.host}:{args.port}: {problem}", flush=True)
         return EXIT_PORT_BUSY
 
-    # As `langgraph dev` does with its working folder: the project folder and its local
-    # dependency folders are importable.
-    for folder in [config.folder, *config.dependencies]:
-        if str(folder) not in sys.path:
-            sys.path.append(str(folder))
+    graph_files.add_project_paths(config)
 
     durable = not config.disable_persistence and not args.volatile
     # Before langgraph-api is imported: its runtime loads some of its files at import.

@@ -230,3 +230,69 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
         finally:
             reload.stop()
     assert gone_within(following, 10), "a standby outlived the stop"
+
+
+RUNS = """
+import os
+from pathlib import Path
+
+with open(Path(__file__).with_name("runs.txt"), "a") as runs:
+    runs.write(f"{os.getpid()}\\n")
+"""
+
+
+@pytest.mark.parametrize("code", ["./agent.py", "agent"], ids=["file", "module"])
+def test_the_prewarmed_server_runs_the_edit_once_and_a_broken_edit_never_serves(
+    tmp_path: Path, code: str
+) -> None:
+    # Two graphs of one file, which notes each process that runs it. The waiting server
+    # runs the file as the check starts: a broken edit is reported and the old code kept
+    # serving, the waiting server that ran it is replaced, and the fix is what is served.
+    folder = tmp_path / "project"
+    folder.mkdir()
+    agent = folder / "agent.py"
+    good = (GRAPHS / "counter.py").read_text() + RUNS
+    agent.write_text(good)
+    graphs = {"counter": f"{code}:graph", "again": f"{code}:graph"}
+    config = folder / "langgraph.json"
+    config.write_text(json.dumps({"dependencies": ["."], "graphs": graphs}))
+    server = EmbeddedAgentServer(config, data_dir=tmp_path / "data", hold_listener=True)
+    events = Events()
+
+    def counted(graph: str) -> int:
+        body = {"assistant_id": graph, "input": {"n": 1}}
+        answer = httpx.post(server.url + "/runs/wait", json=body, timeout=60)
+        assert answer.status_code == 200, answer.text
+        return int(answer.json()["n"])
+
+    with server:
+        reload = LiveReload(server, events)
+        reload.start()
+        try:
+            assert reload.wait_ready()
+            _, standby = prewarmed_pids(server)
+            assert holds_standby(server, standby), f"holds {server.standby_pid}"
+            thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
+            running = server.pid
+
+            agent.write_text(good + "\nbroken = undefined_name\n")
+            failed = events.wait("failed", 0)
+            assert failed.problems and "undefined_name" in failed.problems[0].message
+            assert failed.problems[0].line == len((good + "\nbroken").splitlines())
+            assert server.pid == running and counted("counter") == 4
+            assert gone_within([standby], 30), "the server that ran the broken edit waits on"
+
+            _, standby = prewarmed_pids(server)
+            assert holds_standby(server, standby), f"holds {server.standby_pid}"
+            mark = len(events.seen)
+            agent.write_text(good.replace("step: int = 1", "step: int = 2"))
+            events.wait("reloaded", mark)
+            assert server.pid == standby
+            assert counted("counter") == 6 and counted("again") == 6  # (1 + 2) * 2
+            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+            assert kept.status_code == 200, "the thread was lost"
+            # Once in the new server for both graphs (langgraph-api alone: once each).
+            runs = (folder / "runs.txt").read_text().split()
+            assert runs.count(str(server.pid)) == 1, runs
+        finally:
+            reload.stop()

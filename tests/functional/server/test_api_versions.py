@@ -73,10 +73,10 @@ os.environ["LANGGRAPH_RUNTIME_EDITION"] = defaults["runtime_edition"].default
 
 from agent_tui.server import upstream
 
-print(json.dumps([upstream.missing(), upstream.missing_after_start()]))
+print(json.dumps([upstream.missing(), upstream.missing_after_start(), upstream.graph_files_shareable()]))
 """
 
 
 def test_every_private_name_the_server_touches_is_there(api_env: ApiEnv) -> None:
-    missing, missing_after_start = json.loads(api_env.run(CHECK_UPSTREAM))
-    assert (missing, missing_after_start) == ([], [])
+    missing, missing_after_start, shareable = json.loads(api_env.run(CHECK_UPSTREAM))
+    assert (missing, missing_after_start, shareable) == ([], [], True)

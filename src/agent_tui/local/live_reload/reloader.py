@@ -17,7 +17,9 @@ server. So, after each reload (and at start), a graph check and a server are sta
 ahead of time (`standby`) and wait: the next reload only tells them to go. `stop` ends
 them, and they end by themselves when agent-tui dies. The graph check goes at the first
 change to the code, not at the end of the burst, so it runs during the quiet time that
-ends the burst; a later change in the burst kills it and the check runs after.
+ends the burst; a later change in the burst kills it and the check runs after. As the
+burst's check starts, the waiting server runs the graph files too (`load`), beside the
+check and the old server's stop; if the check fails, that server is replaced.
 
 Events go to ``on_event`` from the watcher's thread; the app and ``agent-tui serve`` turn
 them into a notification or a log line. The latest one is also recorded in the server's
@@ -313,6 +315,10 @@ class LiveReload:
             return self._failed(shown, str(exc))
         except EnvironmentBuildError as exc:
             return self._failed(shown, exc.reason, details=exc.lines[-20:])
+        if self._prewarm:
+            # The waiting server runs the graph files beside the check and the old
+            # server's stop (`graph_files`); if the check fails, `_prepare` replaces it.
+            self.server.load_standby()
         check = check_graphs(
             config.path, python=python, env=config.env, cancel=self._stopping, standby=self._checks
         )

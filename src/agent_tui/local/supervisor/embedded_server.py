@@ -110,8 +110,7 @@ class EmbeddedAgentServer:
         self._hold_listener = hold_listener and launch.SOCKET_INHERITANCE
         self._listener: socket.socket | None = None
         self._restarting = False
-        self._stopped = False
-        """``stop()`` was called since the last ``start()``: a reload must not relaunch."""
+        self._stopped = False  # `stop` since the last `start`: a reload must not relaunch
         self._process: subprocess.Popen[bytes] | None = None
         self._standby = launch.ServerStandby()
         self._port: int | None = None
@@ -255,15 +254,19 @@ class EmbeddedAgentServer:
     ) -> None:
         """Start a prewarmed server process (`standby`) for the next `restart` (on
         ``config``, as live reload last read it; default: the one it runs), importing
-        ``imports`` ahead, unless one waits already: a live reload then skips the slow
-        imports. Only while the server runs on a held listening socket
-        (``hold_listener``); `stop` kills it."""
+        ``imports`` ahead, unless one waits already (and was not told to load). Only while
+        the server runs on a held listening socket (``hold_listener``); `stop` kills it."""
         with self._lock:
             listener = self._listener
             if self._stopped or listener is None or not self.is_running:
                 return
             command, options = self._launch_command(int(listener.getsockname()[1]), listener)
             self._standby.prepare(command, options, (config or self.config).env, imports)
+
+    def load_standby(self) -> None:
+        """Have the waiting standby run the graph files now, so the next `restart` does not."""
+        with self._lock:
+            self._standby.load()
 
     @property
     def standby_pid(self) -> int | None:

@@ -168,11 +168,17 @@ class ServerStandby:
         key, env = standby_launch(config_env, command, options)
         waiting = self._waiting
         if waiting is not None:
-            if waiting.key == key and waiting.process.poll() is None:
+            if waiting.key == key and waiting.process.poll() is None and not waiting.loaded:
                 return
             self.discard()
         command = command + thread_flags()
         self._waiting = Standby.spawn(key, command, imports, **{**options, "env": env})
+
+    def load(self) -> None:
+        """Tell the waiting one, if any, to run the project's graph files now: the code
+        as it is, which the next `take` serves (or `prepare` discards)."""
+        if self._waiting is not None and not self._waiting.loaded:
+            self._waiting.load()
 
     def take(
         self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]

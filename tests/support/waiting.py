@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -48,11 +48,14 @@ async def wait_for(
     `workers=False` does not wait for running workers to finish between checks: for
     watching what the app shows while a worker is still busy. A condition that queries
     a widget not mounted yet (`NoMatches`: a screen pushed by a worker composes a moment
-    later) is not met yet, rather than an error; at the timeout that error is shown.
+    later) is not met yet, rather than an error; at the timeout that error is shown. And
+    a condition met while the screen on top has not mounted its widgets yet (a screen is
+    on top a moment before it composed them) waits for them: what the test reads next
+    exists.
     """
     app = pilot.app
     deadline = time.monotonic() + timeout
-    while not _holds(condition):
+    while not (_holds(condition) and _screen_ready(app)):
         if time.monotonic() > deadline:
             try:
                 condition()
@@ -66,6 +69,14 @@ async def wait_for(
         if workers:
             await workers_done(app)
         await pilot.pause(0.02)
+
+
+def _screen_ready(app: App[Any]) -> bool:
+    """The screen on top has mounted its widgets (or there is none: the app ended)."""
+    try:
+        return app.screen.is_mounted
+    except ScreenStackError:
+        return True
 
 
 def _holds(condition: Callable[[], bool]) -> bool:

@@ -81,10 +81,19 @@ def select_key(screen: StoreScreen, key: str) -> None:
     assert screen.table.move_to(screen.item_id(item))
 
 
-async def next_screen(pilot: Any, wait_for: WaitFor, kind: type[S]) -> S:
-    """The screen of `kind` once it is the app's current one."""
+async def next_screen(
+    pilot: Any, wait_for: WaitFor, kind: type[S], *, other_than: Screen[Any] | None = None
+) -> S:
+    """The screen of `kind` once it is the app's current one with its widgets mounted (a
+    pushed screen is current a moment before it composed them); `other_than`: not that
+    one (a `:store` from a Store screen pushes another Store screen)."""
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, kind), what=kind.__name__, workers=False)
+
+    def shown() -> bool:
+        screen = app.screen
+        return isinstance(screen, kind) and screen.is_mounted and screen is not other_than
+
+    await wait_for(pilot, shown, what=kind.__name__, workers=False)
     screen = app.screen
     assert isinstance(screen, kind)
     return screen

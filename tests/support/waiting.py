@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from textual.app import App
+from textual.app import App, ScreenStackError
+from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
@@ -45,18 +46,44 @@ async def wait_for(
     """Let workers and messages run until `condition()` holds, or fail after `timeout`.
 
     `workers=False` does not wait for running workers to finish between checks: for
-    watching what the app shows while a worker is still busy.
+    watching what the app shows while a worker is still busy. A condition that queries
+    a widget not mounted yet (`NoMatches`: a screen pushed by a worker composes a moment
+    later) is not met yet, rather than an error; at the timeout that error is shown. And
+    a condition met while the screen on top has not mounted its widgets yet (a screen is
+    on top a moment before it composed them) waits for them: what the test reads next
+    exists.
     """
     app = pilot.app
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not (_holds(condition) and _screen_ready(app)):
         if time.monotonic() > deadline:
+            try:
+                condition()
+            except NoMatches as missing:
+                raise AssertionError(
+                    f"timed out after {timeout}s waiting for {what}: {missing}"
+                ) from missing
             raise AssertionError(f"timed out after {timeout}s waiting for {what}")
         # Polls a condition, bounded by the deadline: the short pause only keeps this
         # loop from spinning while a subprocess or the network is busy.
         if workers:
             await workers_done(app)
         await pilot.pause(0.02)
+
+
+def _screen_ready(app: App[Any]) -> bool:
+    """The screen on top has mounted its widgets (or there is none: the app ended)."""
+    try:
+        return app.screen.is_mounted
+    except ScreenStackError:
+        return True
+
+
+def _holds(condition: Callable[[], bool]) -> bool:
+    try:
+        return condition()
+    except NoMatches:  # what it reads is not mounted yet
+        return False
 
 
 async def screen_shown(

@@ -472,8 +472,8 @@ async def test_a_long_history_loaded_at_once_is_drawn_in_turns_and_shows_every_m
     app = TranscriptApp()
     async with app.run_test(size=(100, 30)) as pilot:
         items = [
-            AIItem(f"m{m}", text="\n\n".join(f"m{m} p{n} says hello" for n in range(100)))
-            for m in range(20)
+            AIItem(f"m{m}", text="\n\n".join(f"m{m} p{n} says hello" for n in range(60)))
+            for m in range(12)
         ]
         add(app, *(item for item in items))
         queue = drawing_queue(app)
@@ -482,9 +482,9 @@ async def test_a_long_history_loaded_at_once_is_drawn_in_turns_and_shows_every_m
             lambda: [source_of(app, item.key) for item in items] == [item.text for item in items],
             what="every message drawn",
         )
-        # 2,000 paragraphs: never drawn in one go (each turn of the loop draws a few ms).
+        # 720 paragraphs: never drawn in one go (each turn of the loop draws a few ms).
         assert queue.turns > 10
-        await wait_for(pilot, lambda: "m19 p99" in screen_text(app), what="the last message")
+        await wait_for(pilot, lambda: "m11 p59" in screen_text(app), what="the last message")
         app.transcript.scroll_home(animate=False)
         await wait_for(pilot, lambda: "m0 p0 says hello" in screen_text(app), what="the top")
 

@@ -263,8 +263,13 @@ async def test_the_palette_opens_the_crons_and_the_keys_fit_80_columns(
         await wait_for(pilot, lambda: any("Open crons" in p for p in prompts()), workers=False)
         found.highlighted = next(i for i, p in enumerate(prompts()) if "Open crons" in p)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")
-        assert {"/", "r", "n", "e", "^d"} <= footer_keys_in_view(app)
+        await screen_shown(pilot, CronsScreen, what="the crons")
+        # The footer shows a screen's keys once it has read its bindings (a moment later).
+        await wait_for(
+            pilot,
+            lambda: {"/", "r", "n", "e", "^d"} <= footer_keys_in_view(app),
+            what="the crons' keys in the footer",
+        )
         # The form scrolls its fields at 24 rows; its buttons stay on screen.
         await pilot.press("n")
         await screen_shown(pilot, CronFormScreen, what="the form")

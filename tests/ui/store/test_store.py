@@ -43,8 +43,9 @@ async def test_the_tree_shows_namespaces_and_a_selected_one_lists_its_items(
     app, _ = store_app(client)
     async with app.run_test(size=SIZE) as pilot:
         # `:store PREFIX` from the command line opens on that prefix.
+        first = app.screen
         await pilot.press("colon", *f"store {root}", "enter")
-        screen = await next_screen(pilot, wait_for, StoreScreen)
+        screen = await next_screen(pilot, wait_for, StoreScreen, other_than=first)
         await opened(pilot, wait_for, screen, keys=3)
         labels = tree_labels(screen)
         # Every prefix a node, nested; the root counts the items it holds once loaded.

@@ -46,6 +46,7 @@ from agent_tui.text.markdown_blocks import MarkdownBlocks
 from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block, join_blocks
 from agent_tui.tui.gc_tuning import catching_up
 from agent_tui.tui.turn_budget import TurnBudget
+from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 
 logger = logging.getLogger(__name__)
 
@@ -150,6 +151,8 @@ class MarkdownText(Widget):
     DEFAULT_CSS = """
     MarkdownText { width: 1fr; height: auto; }
     """
+
+    virtual_size = virtual_size_without_layout()  # its height is its lines'
 
     class LinkClicked(Message):
         """A link in the text was clicked; `href` is its target, as the text has it."""

@@ -73,12 +73,13 @@ from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.chat.to_dataset import add_to_dataset, pick_at
 from agent_tui.tui.memory_release import release_when_gone
+from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
 
 FLUSHES_PER_SECOND = 10
-MAX_DRAWN = 120  # blocks drawn while following; older ones are folded
+MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
@@ -165,6 +166,8 @@ class TranscriptView(VerticalScroll, can_focus=True):
     TranscriptView.-empty > EmptyHint { display: block; }
     TranscriptView > .-picked { outline-left: thick $accent; }
     """
+
+    virtual_size = virtual_size_without_layout()  # its scroll bar lays out by itself
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("end", "follow", "Follow", id="transcript.follow"),

@@ -52,18 +52,29 @@ logger = logging.getLogger(__name__)
 
 HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
 SHOW_EVERY = 0.1  # seconds between two showings of what was drawn, over every message
+# ... at least, and at least this many times the longest turn of the loop since the last
+# showing (which holds that showing's layout), at most SHOW_MOST seconds.
+SHOW_LAG_FACTOR = 4
+SHOW_MOST = 0.4
 
 
 class DrawingQueue:
     """The texts of one app that have drawing to do, drawn in turn by one task; what
     they drew is shown all at once, every `SHOW_EVERY` s at most (each showing that
     changes a height is a layout of the whole screen: under a flood of messages, one
-    per text and turn of the loop left no time for keys)."""
+    per text and turn of the loop left no time for keys).
+
+    A layout costs what is on screen, and the machine's other work stretches it (20-40
+    ms on a quiet 2-core machine, 50-130 ms on a loaded one): the time between two
+    showings is also `SHOW_LAG_FACTOR` times the longest turn of the loop seen since the
+    last one, up to `SHOW_MOST`, so the layouts of a stream keep to about a quarter of
+    the loop's time and keys do not queue behind one layout after another."""
 
     def __init__(self) -> None:
         self._waiting: dict[MarkdownText, None] = {}  # an ordered set, oldest first
         self._drawn: dict[MarkdownText, None] = {}  # drawn, to show at the next showing
         self._next_show = 0.0
+        self._longest_lag = 0.0  # the longest turn of the loop since the last showing
         self._task: asyncio.Task[None] | None = None
         self.budget = TurnBudget()
         """The drawing's slice of each turn of the loop."""
@@ -93,8 +104,11 @@ class DrawingQueue:
                     if self._waiting:
                         # The loop is free between turns: keys go first.
                         deadline = await budget.yield_turn()
+                        self._longest_lag = max(self._longest_lag, budget.lag)
                     elif self._drawn:
                         await asyncio.sleep(self._next_show - now)
+                        late = time.perf_counter() - self._next_show
+                        self._longest_lag = max(self._longest_lag, late)
                         deadline = budget.start()
         finally:
             self._task = None
@@ -122,7 +136,8 @@ class DrawingQueue:
                 text.show_drawn()
             except Exception as error:
                 text.failed(error)
-        self._next_show = now + SHOW_EVERY
+        wait = min(SHOW_MOST, max(SHOW_EVERY, SHOW_LAG_FACTOR * self._longest_lag))
+        self._next_show, self._longest_lag = now + wait, 0.0
 
 
 _queues: weakref.WeakKeyDictionary[App[Any], DrawingQueue] = weakref.WeakKeyDictionary()

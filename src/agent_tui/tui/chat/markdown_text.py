@@ -16,10 +16,11 @@ the loop and lets it go in between: 5 ms when the loop is idle, down to 1 ms whe
 of the turn was long (`tui.turn_budget`: a refresh of the screen, a busy machine). However many messages wait
 (a thread's history loaded) and however long (a whole answer loaded at once, or a final
 text that differs from the streamed one, is hundreds of blocks), a key waits for one
-slice at most. What was drawn is shown every `SHOW_EVERY` s at most, for every message at
-once: a height that changes is a layout and a paint of the whole screen. A text replaced
-shows once all its blocks are drawn; a long text that grew shows its blocks as they are
-drawn, from its start.
+slice at most. What was drawn is shown every `SHOW_EVERY` s at most (longer when the loop
+is slow: see `DrawingQueue`), for every message at once: a height that changes is a layout
+and a paint of the whole screen. A text replaced shows once all its blocks are drawn; a
+long text that grew shows its blocks as they are drawn, from its start, at the same
+showings.
 
 A link's target is in its line's style meta (`LINK_META`); a click on it posts
 `LinkClicked` (the transcript asks before opening anything).
@@ -50,7 +51,7 @@ from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 
 logger = logging.getLogger(__name__)
 
-HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
+HEAD_EVERY = 0.1  # seconds between two stagings of a long text's head while it is drawn
 SHOW_EVERY = 0.1  # seconds between two showings of what was drawn, over every message
 # ... at least, and at least this many times the longest turn of the loop since the last
 # showing (which holds that showing's layout), at most SHOW_MOST seconds.
@@ -126,7 +127,7 @@ class DrawingQueue:
             self._waiting.pop(text, None)
             if not done:  # to the end of the queue: the others get their turn
                 self._waiting[text] = None
-            elif text.has_drawn_text:
+            if text.has_drawn_text:  # the whole text, or the head of one being drawn
                 self._drawn[text] = None
 
     def _show(self, now: float) -> None:
@@ -271,7 +272,7 @@ class MarkdownText(Widget):
             for source in missing:
                 drawn[source] = draw_block(source, console, options)
                 if time.perf_counter() > deadline:
-                    self._show_drawn_head(target, blocks)
+                    self._stage_head(target, blocks)
                     return False
         self._drawn_text = (target, blocks)  # shown at the queue's next showing
         if len(drawn) > 2 * len(blocks) + 16:  # blocks no longer shown: let them go
@@ -287,6 +288,8 @@ class MarkdownText(Widget):
         """Show the text drawn last (if the widget is still there)."""
         if self._drawn_text is not None and self.is_attached:
             (text, blocks), self._drawn_text = self._drawn_text, None
+            if not self._target.startswith(text):
+                return  # the text was replaced meanwhile: it is being drawn
             if all(source in self._drawing.by_source for source in blocks):
                 self._swap(text, blocks)
             else:  # drawn at another width meanwhile: drawn again
@@ -296,10 +299,12 @@ class MarkdownText(Widget):
         logger.error("Could not draw a Markdown text", exc_info=error)
         self.post_message(self.Failed(error))
 
-    def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
-        """While a text that grew is drawn: show the blocks drawn from its start, every
-        `HEAD_EVERY` s at most (each is a layout of the screen). A text replaced shows
-        once drawn whole: its head alone would be a text never given."""
+    def _stage_head(self, target: str, blocks: list[str]) -> None:
+        """While a text that grew is drawn: the blocks drawn from its start are shown at
+        the queue's next showing (each is a layout of the screen: under a flood, the
+        text being drawn was shown this way, besides the queue's showings). Looked at
+        every `HEAD_EVERY` s at most. A text replaced shows once drawn whole: its head
+        alone would be a text never given."""
         now = time.perf_counter()
         if not target.startswith(self._shown) or now - self._head_shown < HEAD_EVERY:
             return
@@ -308,7 +313,7 @@ class MarkdownText(Widget):
         head = list(takewhile(drawn.__contains__, blocks))
         text = "".join(head)
         if len(text) > len(self._shown):
-            self._swap(text, head)
+            self._drawn_text = (text, head)
 
     def _swap(self, text: str, blocks: list[str]) -> None:
         drawn = self._drawing.by_source

@@ -1,21 +1,19 @@
 """The chat transcript: one block per item, fed by `TranscriptChange`s.
 
-`TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only
-mark their block dirty), so a run streaming thousands of tokens a second costs a few
-text writes a second, not one per token: dirty AI blocks are flushed at most
-`FLUSHES_PER_SECOND` times a second, and each flush draws only what changed
-(`markdown_text.py`).
+`TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only mark
+their block dirty), so a run streaming thousands of tokens a second costs a few text
+writes a second, not one per token: dirty AI blocks are flushed at most
+`FLUSHES_PER_SECOND` times a second, each flush drawing only what changed (`markdown_text`).
 
 Following: the view is anchored to its end (Textual's `anchor()`) so new output stays
 in sight. When the user scrolls up the anchor is released and new output shows a
 "new output below" marker instead of moving the view; `end` (or a click on the
 marker) scrolls to the end and follows again.
 
-Links inside AI Markdown never open by themselves: a click asks, and only http(s)
-links open, only after the user confirms with `o`.
+Links inside AI Markdown never open by themselves: a click asks, and only http(s) links
+open, only after the user confirms with `o`.
 
-`D` adds the turn of the message in view (or the one clicked) to a dataset
-(`tui/chat/to_dataset.py`).
+`D` adds the turn of the message in view (or the one clicked) to a dataset (`to_dataset.py`).
 
 Folding: a block costs its widgets, however short its item (~200 KB each, and each is
 laid out again as the view changes), so while the view follows its end it draws the

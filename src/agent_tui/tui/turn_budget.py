@@ -42,6 +42,8 @@ class TurnBudget:
         """The current slice, in seconds (for tests and benchmarks)."""
         self.shortened = 0
         """Slices cut short by a slow loop so far (for tests and benchmarks)."""
+        self.lag = 0.0
+        """How long the loop took, the last time the task let it go."""
         self._deadline = time.perf_counter() + most
 
     def deadline(self) -> float:
@@ -59,6 +61,7 @@ class TurnBudget:
 
     def after_lag(self, lag: float) -> None:
         """The loop took `lag` seconds before the task ran again: the next slice."""
+        self.lag = lag
         self.slice = min(self._most, max(self._least, self._turn - lag))
         self.shortened += self.slice < self._most
         self._deadline = time.perf_counter() + self.slice

@@ -63,8 +63,13 @@ def totals_line(pane: ChatPane) -> str | None:
 
 
 def shown_notices(pane: ChatPane) -> list[str]:
-    """The notice lines as painted (plain text)."""
-    return [str(block.query_one(".notice-text").render()) for block in pane.query(NoticeBlock)]
+    """The notice lines as painted (plain text); a block mounted but not composed yet
+    shows none."""
+    return [
+        str(line.render())
+        for block in pane.query(NoticeBlock)
+        for line in block.query(".notice-text")
+    ]
 
 
 async def weather_chat(
@@ -91,7 +96,11 @@ async def test_a_traced_run_ends_with_its_totals_from_the_trace(
         assert " of " in line  # model time against the run's wall time
         # No live calls were asked for: the totals are the only line of agent-tui's.
         assert notices(pane) == [line]
-        assert any("2 model calls, 1 tool call" in text for text in shown_notices(pane))
+        await wait_for(
+            pilot,
+            lambda: any("2 model calls, 1 tool call" in text for text in shown_notices(pane)),
+            what="the totals line shown",
+        )
 
 
 async def test_a_model_that_reports_no_tokens_is_said_not_to_have(

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from agent_tui.chat.item_text import compact_json
 from agent_tui.chat.items import AIItem
 from agent_tui.text.sanitize import clean_text
-from agent_tui.tui.chat.blocks import ChatBlock, block_label
+from agent_tui.tui.chat.blocks import BlockText, ChatBlock, block_label
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.widgets.text import server_text
 
@@ -48,6 +48,7 @@ class AIBlock(ChatBlock):
         self._cleaned = clean_text(item.text)
         self.stream_writes = 0
         """How many times streamed text was handed to the text widget."""
+        self._shown_label = self._shown_calls = Text()  # as composed, then as updated
 
     @property
     def text_view(self) -> MarkdownText:
@@ -65,9 +66,10 @@ class AIBlock(ChatBlock):
 
     def compose_item(self) -> ComposeResult:
         self.set_class(not self._written, "empty")
-        yield Static(self._label(), classes="block-label")
+        self._shown_label, self._shown_calls = self._label(), self._tool_calls()
+        yield BlockText(self._shown_label, classes="block-label")
         yield MarkdownText(self._cleaned, classes="ai-text")
-        tool_calls = Static(self._tool_calls(), classes="tool-calls")
+        tool_calls = BlockText(self._shown_calls, classes="tool-calls")
         tool_calls.display = bool(self.item.tool_calls)
         yield tool_calls
 
@@ -123,10 +125,17 @@ class AIBlock(ChatBlock):
 
     def _sync(self) -> None:
         item = self.item
-        self.query_one(".block-label", Static).update(self._label())
-        tool_calls = self.query_one(".tool-calls", Static)
-        tool_calls.update(self._tool_calls())
-        tool_calls.display = bool(item.tool_calls)
+        # Only what changed: `Static.update` lays the whole screen out again, and a
+        # streaming message is synced on every batch that re-shows it whole.
+        label, calls = self._label(), self._tool_calls()
+        if label != self._shown_label:
+            self._shown_label = label
+            self.query_one(".block-label", Static).update(label)
+        if calls != self._shown_calls:
+            self._shown_calls = calls
+            tool_calls = self.query_one(".tool-calls", Static)
+            tool_calls.update(calls)
+            tool_calls.display = bool(item.tool_calls)
         if item.text.startswith(self._written):
             self.flush()
         else:

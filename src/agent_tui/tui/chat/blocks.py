@@ -36,6 +36,7 @@ from agent_tui.chat.items import (
 )
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.widgets.json_view import json_syntax
+from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 from agent_tui.tui.widgets.text import server_text
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,12 @@ def block_label(kind: str, *details: str | None, namespace: tuple[str, ...] = ()
     return label
 
 
+class BlockText(Static):
+    """A block's line of text (its label, its body): sized by its text."""
+
+    virtual_size = virtual_size_without_layout()
+
+
 class ChatBlock(Vertical):
     """Base of the transcript blocks: knows its item; `refresh_item` re-renders it after
     an `Updated` change. Subclasses draw the item in `compose_item`."""
@@ -65,6 +72,8 @@ class ChatBlock(Vertical):
     ChatBlock.-broken { border-left: thick $error; }
     ChatBlock > .draw-error { color: $text-error; }
     """
+
+    virtual_size = virtual_size_without_layout()  # its height is its content's
 
     KIND: ClassVar[str] = "item"
     """What the user calls the item, in "This … could not be drawn"."""
@@ -133,8 +142,8 @@ class HumanBlock(ChatBlock):
     item: HumanItem
 
     def compose_item(self) -> ComposeResult:
-        yield Static(block_label("you"), classes="block-label")
-        yield Static(server_text(self.item.text), classes="human-text")
+        yield BlockText(block_label("you"), classes="block-label")
+        yield BlockText(server_text(self.item.text), classes="human-text")
 
 
 class QueuedBlock(HumanBlock):
@@ -155,8 +164,8 @@ class QueuedBlock(HumanBlock):
     def compose_item(self) -> ComposeResult:
         label = block_label("you")
         label.append(f" · {self.how}", style="italic")
-        yield Static(label, classes="block-label")
-        yield Static(server_text(self.item.text), classes="human-text")
+        yield BlockText(label, classes="block-label")
+        yield BlockText(server_text(self.item.text), classes="human-text")
 
 
 class ToolResultBlock(ChatBlock):
@@ -176,8 +185,8 @@ class ToolResultBlock(ChatBlock):
         self.set_class(failed, "error")
         status = Text(item.status, style="bold red" if failed else "green")
         label = block_label("tool", item.name, namespace=item.namespace)
-        yield Static(Text.assemble(label, " ", status), classes="block-label")
-        yield Static(server_text(item.content), classes="tool-content")
+        yield BlockText(Text.assemble(label, " ", status), classes="block-label")
+        yield BlockText(server_text(item.content), classes="tool-content")
 
 
 TITLE_VALUE_LIMIT = 80  # characters of one value in a node update's one line
@@ -222,7 +231,7 @@ class NodeUpdateBlock(ChatBlock):
         # stay closed.
         contents = event.collapsible.query_one(Collapsible.Contents)
         if not contents.children:
-            contents.mount(Static(json_syntax(self.item.update), classes="node-update"))
+            contents.mount(BlockText(json_syntax(self.item.update), classes="node-update"))
 
 
 class CustomBlock(ChatBlock):
@@ -235,10 +244,10 @@ class CustomBlock(ChatBlock):
     item: CustomItem
 
     def compose_item(self) -> ComposeResult:
-        yield Static(block_label("custom", namespace=self.item.namespace), classes="block-label")
+        yield BlockText(block_label("custom", namespace=self.item.namespace), classes="block-label")
         data = self.item.data
         body = server_text(data) if isinstance(data, str) else json_syntax(data)
-        yield Static(body, classes="custom-data")
+        yield BlockText(body, classes="custom-data")
 
 
 class ErrorBlock(ChatBlock):
@@ -262,7 +271,7 @@ class ErrorBlock(ChatBlock):
         if failure.message:
             text.append(": ")
             text.append_text(server_text(failure.message))
-        yield Static(text, classes="error-text")
+        yield BlockText(text, classes="error-text")
 
 
 _NOTICE_STYLES = {"information": "dim", "warning": "yellow", "error": "bold red"}
@@ -278,7 +287,7 @@ class NoticeBlock(ChatBlock):
     item: NoticeItem
 
     def compose_item(self) -> ComposeResult:
-        yield Static(self._line(), classes="notice-text")
+        yield BlockText(self._line(), classes="notice-text")
 
     def _line(self) -> Text:
         style = _NOTICE_STYLES.get(self.item.severity, "dim")

@@ -16,10 +16,11 @@ the loop and lets it go in between: 5 ms when the loop is idle, down to 1 ms whe
 of the turn was long (`tui.turn_budget`: a refresh of the screen, a busy machine). However many messages wait
 (a thread's history loaded) and however long (a whole answer loaded at once, or a final
 text that differs from the streamed one, is hundreds of blocks), a key waits for one
-slice at most. What was drawn is shown every `SHOW_EVERY` s at most, for every message at
-once: a height that changes is a layout and a paint of the whole screen. A text replaced
-shows once all its blocks are drawn; a long text that grew shows its blocks as they are
-drawn, from its start.
+slice at most. What was drawn is shown every `SHOW_EVERY` s at most (longer when the loop
+is slow: see `DrawingQueue`), for every message at once: a height that changes is a layout
+and a paint of the whole screen. A text replaced shows once all its blocks are drawn; a
+long text that grew shows its blocks as they are drawn, from its start, at the same
+showings.
 
 A link's target is in its line's style meta (`LINK_META`); a click on it posts
 `LinkClicked` (the transcript asks before opening anything).
@@ -46,23 +47,35 @@ from agent_tui.text.markdown_blocks import MarkdownBlocks
 from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block, join_blocks
 from agent_tui.tui.gc_tuning import catching_up
 from agent_tui.tui.turn_budget import TurnBudget
+from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 
 logger = logging.getLogger(__name__)
 
-HEAD_EVERY = 0.25  # seconds between two showings of a long text's head while it is drawn
+HEAD_EVERY = 0.1  # seconds between two stagings of a long text's head while it is drawn
 SHOW_EVERY = 0.1  # seconds between two showings of what was drawn, over every message
+# ... at least, and at least this many times the longest turn of the loop since the last
+# showing (which holds that showing's layout), at most SHOW_MOST seconds.
+SHOW_LAG_FACTOR = 4
+SHOW_MOST = 0.4
 
 
 class DrawingQueue:
     """The texts of one app that have drawing to do, drawn in turn by one task; what
     they drew is shown all at once, every `SHOW_EVERY` s at most (each showing that
     changes a height is a layout of the whole screen: under a flood of messages, one
-    per text and turn of the loop left no time for keys)."""
+    per text and turn of the loop left no time for keys).
+
+    A layout costs what is on screen, and the machine's other work stretches it (20-40
+    ms on a quiet 2-core machine, 50-130 ms on a loaded one): the time between two
+    showings is also `SHOW_LAG_FACTOR` times the longest turn of the loop seen since the
+    last one, up to `SHOW_MOST`, so the layouts of a stream keep to about a quarter of
+    the loop's time and keys do not queue behind one layout after another."""
 
     def __init__(self) -> None:
         self._waiting: dict[MarkdownText, None] = {}  # an ordered set, oldest first
         self._drawn: dict[MarkdownText, None] = {}  # drawn, to show at the next showing
         self._next_show = 0.0
+        self._longest_lag = 0.0  # the longest turn of the loop since the last showing
         self._task: asyncio.Task[None] | None = None
         self.budget = TurnBudget()
         """The drawing's slice of each turn of the loop."""
@@ -92,8 +105,11 @@ class DrawingQueue:
                     if self._waiting:
                         # The loop is free between turns: keys go first.
                         deadline = await budget.yield_turn()
+                        self._longest_lag = max(self._longest_lag, budget.lag)
                     elif self._drawn:
                         await asyncio.sleep(self._next_show - now)
+                        late = time.perf_counter() - self._next_show
+                        self._longest_lag = max(self._longest_lag, late)
                         deadline = budget.start()
         finally:
             self._task = None
@@ -111,7 +127,7 @@ class DrawingQueue:
             self._waiting.pop(text, None)
             if not done:  # to the end of the queue: the others get their turn
                 self._waiting[text] = None
-            elif text.has_drawn_text:
+            if text.has_drawn_text:  # the whole text, or the head of one being drawn
                 self._drawn[text] = None
 
     def _show(self, now: float) -> None:
@@ -121,7 +137,8 @@ class DrawingQueue:
                 text.show_drawn()
             except Exception as error:
                 text.failed(error)
-        self._next_show = now + SHOW_EVERY
+        wait = min(SHOW_MOST, max(SHOW_EVERY, SHOW_LAG_FACTOR * self._longest_lag))
+        self._next_show, self._longest_lag = now + wait, 0.0
 
 
 _queues: weakref.WeakKeyDictionary[App[Any], DrawingQueue] = weakref.WeakKeyDictionary()
@@ -150,6 +167,8 @@ class MarkdownText(Widget):
     DEFAULT_CSS = """
     MarkdownText { width: 1fr; height: auto; }
     """
+
+    virtual_size = virtual_size_without_layout()  # its height is its lines'
 
     class LinkClicked(Message):
         """A link in the text was clicked; `href` is its target, as the text has it."""
@@ -253,7 +272,7 @@ class MarkdownText(Widget):
             for source in missing:
                 drawn[source] = draw_block(source, console, options)
                 if time.perf_counter() > deadline:
-                    self._show_drawn_head(target, blocks)
+                    self._stage_head(target, blocks)
                     return False
         self._drawn_text = (target, blocks)  # shown at the queue's next showing
         if len(drawn) > 2 * len(blocks) + 16:  # blocks no longer shown: let them go
@@ -269,6 +288,8 @@ class MarkdownText(Widget):
         """Show the text drawn last (if the widget is still there)."""
         if self._drawn_text is not None and self.is_attached:
             (text, blocks), self._drawn_text = self._drawn_text, None
+            if not self._target.startswith(text):
+                return  # the text was replaced meanwhile: it is being drawn
             if all(source in self._drawing.by_source for source in blocks):
                 self._swap(text, blocks)
             else:  # drawn at another width meanwhile: drawn again
@@ -278,10 +299,12 @@ class MarkdownText(Widget):
         logger.error("Could not draw a Markdown text", exc_info=error)
         self.post_message(self.Failed(error))
 
-    def _show_drawn_head(self, target: str, blocks: list[str]) -> None:
-        """While a text that grew is drawn: show the blocks drawn from its start, every
-        `HEAD_EVERY` s at most (each is a layout of the screen). A text replaced shows
-        once drawn whole: its head alone would be a text never given."""
+    def _stage_head(self, target: str, blocks: list[str]) -> None:
+        """While a text that grew is drawn: the blocks drawn from its start are shown at
+        the queue's next showing (each is a layout of the screen: under a flood, the
+        text being drawn was shown this way, besides the queue's showings). Looked at
+        every `HEAD_EVERY` s at most. A text replaced shows once drawn whole: its head
+        alone would be a text never given."""
         now = time.perf_counter()
         if not target.startswith(self._shown) or now - self._head_shown < HEAD_EVERY:
             return
@@ -290,7 +313,7 @@ class MarkdownText(Widget):
         head = list(takewhile(drawn.__contains__, blocks))
         text = "".join(head)
         if len(text) > len(self._shown):
-            self._swap(text, head)
+            self._drawn_text = (text, head)
 
     def _swap(self, text: str, blocks: list[str]) -> None:
         drawn = self._drawing.by_source

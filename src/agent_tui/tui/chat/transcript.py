@@ -1,21 +1,19 @@
 """The chat transcript: one block per item, fed by `TranscriptChange`s.
 
-`TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only
-mark their block dirty), so a run streaming thousands of tokens a second costs a few
-text writes a second, not one per token: dirty AI blocks are flushed at most
-`FLUSHES_PER_SECOND` times a second, and each flush draws only what changed
-(`markdown_text.py`).
+`TranscriptView.apply(changes)` is cheap per change (a dict lookup; AI tokens only mark
+their block dirty), so a run streaming thousands of tokens a second costs a few text
+writes a second, not one per token: dirty AI blocks are flushed at most
+`FLUSHES_PER_SECOND` times a second, each flush drawing only what changed (`markdown_text`).
 
 Following: the view is anchored to its end (Textual's `anchor()`) so new output stays
 in sight. When the user scrolls up the anchor is released and new output shows a
 "new output below" marker instead of moving the view; `end` (or a click on the
 marker) scrolls to the end and follows again.
 
-Links inside AI Markdown never open by themselves: a click asks, and only http(s)
-links open, only after the user confirms with `o`.
+Links inside AI Markdown never open by themselves: a click asks, and only http(s) links
+open, only after the user confirms with `o`.
 
-`D` adds the turn of the message in view (or the one clicked) to a dataset
-(`tui/chat/to_dataset.py`).
+`D` adds the turn of the message in view (or the one clicked) to a dataset (`to_dataset.py`).
 
 Folding: a block costs its widgets, however short its item (~200 KB each, and each is
 laid out again as the view changes), so while the view follows its end it draws the
@@ -73,12 +71,13 @@ from agent_tui.tui.chat.interrupt import InterruptBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.chat.to_dataset import add_to_dataset, pick_at
 from agent_tui.tui.memory_release import release_when_gone
+from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
 
 if TYPE_CHECKING:
     from agent_tui.client import AgentServerClient
 
 FLUSHES_PER_SECOND = 10
-MAX_DRAWN = 120  # blocks drawn while following; older ones are folded
+MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
@@ -165,6 +164,8 @@ class TranscriptView(VerticalScroll, can_focus=True):
     TranscriptView.-empty > EmptyHint { display: block; }
     TranscriptView > .-picked { outline-left: thick $accent; }
     """
+
+    virtual_size = virtual_size_without_layout()  # its scroll bar lays out by itself
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("end", "follow", "Follow", id="transcript.follow"),

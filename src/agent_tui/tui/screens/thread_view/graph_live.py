@@ -93,7 +93,7 @@ class LiveGraph:
     def shown(self) -> bool:
         return bool(self.pane.display)
 
-    def toggle(self) -> None:
+    async def toggle(self) -> None:
         pane = self.pane
         history = self.screen.query_one("#history")
         self.chat.watching_graph = not pane.display
@@ -107,6 +107,7 @@ class LiveGraph:
                 self._timer = None
             (history if history.display else self.chat.prompt).focus()
             return
+        await pane.build()  # the first time it shows
         pane.display = True
         if self.screen.size.width < NARROW_FOR_GRAPH and history.display:
             history.display, self._hid_history = False, True

@@ -34,7 +34,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client.models import Thread
@@ -64,6 +64,7 @@ from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
+from agent_tui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -73,6 +74,9 @@ if TYPE_CHECKING:
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
 NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
+# Seconds the first paint waits for the thread's first rows (then it shows the screen
+# without them, and they come in when the server answers).
+FIRST_PAINT_WAIT = 0.2
 
 
 class ThreadViewScreen(AgentScreen[None]):
@@ -168,7 +172,7 @@ class ThreadViewScreen(AgentScreen[None]):
                 yield LazyPane("Fork tree", lambda: ForkTree(id="fork-tree"), id="tab-tree")
                 yield LazyPane("Timeline", lambda: TimelineView(id="timeline"), id="tab-timeline")
                 yield LazyPane("Calls", lambda: CallsView(id="calls"), id="tab-calls")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def pane(self) -> HistoryPane:
@@ -227,17 +231,21 @@ class ThreadViewScreen(AgentScreen[None]):
 
     # -- history (browser.py) ---------------------------------------------------------
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         selection = self.agent_app.selection
         if selection is not None:
             selection.update(thread=short_thread_id(self.thread_id))
-        self.browser.show_header()
         if not self.open_on_chat:
             self.pane.focus()
         elif self.app.size.width < NARROW_FOR_HISTORY:
             # A narrow terminal opened on the chat: the chat takes the width
             # (`ctrl+b` shows the history pane).
             self.query_one("#history").display = False
+        # The screen is first laid out and painted once this returns: with the rows
+        # and the newest state when the server answers in time (one paint, not an
+        # empty screen and the whole screen again a moment later).
+        await self.browser.first_rows(FIRST_PAINT_WAIT)
+        self.browser.show_header()
         self.browser.open()
         if self.status_interval > 0:
             self.set_interval(self.status_interval, self.browser.poll)
@@ -272,8 +280,8 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_calls(self) -> None:
         self.calls.show()
 
-    def action_graph(self) -> None:
-        self.live_graph.toggle()
+    async def action_graph(self) -> None:
+        await self.live_graph.toggle()
 
     async def action_runs(self) -> None:
         """`R`: the thread's runs (`screens/thread_runs.py`)."""

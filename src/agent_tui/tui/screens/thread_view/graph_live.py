@@ -43,6 +43,8 @@ from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.text import server_text
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread, ThreadState
     from agent_tui.threads.history import HistoryRow
@@ -64,8 +66,11 @@ class LiveGraph:
         client: AgentServerClient,
         sync: ThreadSync,
         timeline: TimelineTab,
+        chat_ready: Callable[[], Awaitable[ChatPane]],
     ) -> None:
+        """`chat_ready`: the chat pane, built if it was not (`ChatControls.ready`)."""
         self.screen = screen
+        self.chat_ready = chat_ready
         self.client = client
         self.sync = sync
         self.timeline = timeline  # the nodes' times: the Timeline tab's
@@ -94,6 +99,7 @@ class LiveGraph:
         return bool(self.pane.display)
 
     async def toggle(self) -> None:
+        await self.chat_ready()  # its breakpoints, its runs and their events are drawn
         pane = self.pane
         history = self.screen.query_one("#history")
         self.chat.watching_graph = not pane.display

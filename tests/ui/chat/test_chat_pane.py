@@ -14,6 +14,7 @@ from agent_tui.client.models import Assistant
 from agent_tui.text.short_ids import short_thread_id
 from agent_tui.tui.chat.assistant_picker import AssistantPickerScreen
 from agent_tui.tui.chat.double_text_modal import DoubleTextScreen
+from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.chat import (
@@ -379,11 +380,14 @@ async def test_opened_from_the_threads_list_the_chat_loads_when_first_shown(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: screen.thread is not None and not screen.pane.loading)
         assert screen.tabs.active == "tab-state" and app.focused is screen.pane
-        pane = pane_of(app)
-        assert pane.model.items == []  # nothing loaded for a tab nobody looks at
+        # Nothing built, nothing loaded for a tab nobody looks at.
+        assert not screen.query(ChatPane)
         await pilot.press("a")
+        await wait_for(pilot, lambda: bool(screen.query(ChatPane)), what="the chat pane")
+        pane = pane_of(app)
         await wait_for(pilot, lambda: ai_texts(pane) == ["You said: hi"], what="the chat")
         assert isinstance(app.focused, PromptArea)
+        assert "Chat" in screen_text(app) and "You said: hi" in screen_text(app)
 
 
 async def test_an_empty_chat_says_how_to_start_and_what_the_assistant_does(

@@ -7,6 +7,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 from agent_tui.tui.widgets.json_view import JsonTree, JsonView
+from tests.support.screen import screen_text
 
 HOSTILE = "[@click=app.quit]x[/] [bold]b\x1b]0;title\x07\x1b[31m\u202e"
 DATA: dict[str, Any] = {
@@ -50,3 +51,26 @@ async def test_json_view_and_tree_are_inert() -> None:
 
         view.update({"replaced": 1})
         assert '"replaced": 1' in view.text
+
+
+class TreeOnly(App[None]):
+    def compose(self) -> ComposeResult:
+        yield JsonTree({"name": "a long value " * 4, "items": list(range(30))}, label="state")
+
+
+async def test_the_tree_is_drawn_again_at_each_width_and_keeps_its_keys() -> None:
+    app = TreeOnly()
+    async with app.run_test(size=(80, 12)) as pilot:
+        tree = app.query_one(JsonTree)
+        tree.focus()
+        await pilot.pause()
+        assert "name: " in screen_text(app) and "a long value a long value" in screen_text(app)
+        await pilot.resize_terminal(24, 12)  # narrower: lines cut at the new width
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert all(len(line) <= 24 for line in lines) and "name: " in screen_text(app)
+        await pilot.resize_terminal(80, 30)  # wider and taller: whole lines, more of them
+        await pilot.pause()
+        assert "a long value a long value" in screen_text(app) and "[20]" in screen_text(app)
+        await pilot.press("down", "down")  # the cursor moves over the lines drawn
+        assert tree.cursor_line == 2

@@ -7,10 +7,15 @@ import asyncio
 from typing import Any
 
 import pytest
+from textual.widget import Widget
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread, ThreadState
+from agent_tui.tui.screens.thread_view import screen as screen_module
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+from agent_tui.tui.widgets.footer import KeysFooter
 from tests.support.screen import screen_text
+from tests.support.shell import ShellHarness
 from tests.support.thread_view import (
     SIZE,
     TICKS,
@@ -20,7 +25,7 @@ from tests.support.thread_view import (
     superstep,
     view_app,
 )
-from tests.support.waiting import WaitFor
+from tests.support.waiting import WaitFor, wait_in_flood
 
 GROWING = 400  # ticks: checkpoint k holds k list items, as a chat holds its messages
 
@@ -57,6 +62,55 @@ async def test_a_thread_of_growing_states_opens_on_its_newest_and_the_rows_fill_
         shown = screen.checkpoint_view.state
         assert shown is not None and shown.checkpoint_id == state.checkpoint_id
         assert shown.values == state.values
+
+
+async def test_the_first_frame_already_shows_the_rows_and_the_newest_state(
+    client: AgentServerClient, wait_for: WaitFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opened over another screen, the view is painted once with its rows and the newest
+    checkpoint's state, not empty first and again when the server has answered."""
+    thread = await growing_thread(client)
+    # The server answers once the view's widgets are mounted, however long that takes
+    # under load (the first paint waits that long here).
+    monkeypatch.setattr(screen_module, "FIRST_PAINT_WAIT", 60.0)
+    answer = asyncio.Event()
+    read = client.threads.get_history
+
+    async def late_history(*args: Any, **kwargs: Any) -> list[ThreadState]:
+        await answer.wait()
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(client.threads, "get_history", late_history)
+    app = ShellHarness()
+    app.client = client
+    screen = ThreadViewScreen(client, thread.thread_id, status_interval=0)
+    frames: list[tuple[int, str | None]] = []
+
+    def laid_out(_: object) -> None:  # each layout of the screen, before its paint
+        frames.append((screen.pane.row_count, screen.checkpoint_view.checkpoint_id))
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen.screen_layout_refresh_signal.subscribe(app, laid_out, immediate=True)
+        app.push_screen(screen)
+        # (Not `wait_for`: Pilot's pauses wait for the screen, which waits for the answer.)
+        await wait_in_flood(
+            lambda: (
+                bool(screen.query(KeysFooter))
+                and all(widget.is_mounted for widget in screen.query(Widget))
+            ),
+            what="the view's widgets mounted",
+        )
+        answer.set()
+        await wait_for(pilot, lambda: loaded(screen) and bool(frames), what="the thread view")
+        rows, shown = frames[0]
+        assert rows >= screen.pane.scrollable_content_region.height - screen.pane.header_height
+        assert shown == screen.history.rows[0].checkpoint_id
+        assert screen.pane.cursor_row == 0
+        text = screen_text(app)
+        assert f"Step       {GROWING}" in text and f"Thread {thread.thread_id}" in text
+        await pilot.press("down")  # the keys work as ever
+        await wait_for(pilot, lambda: screen.selected_row is screen.history.rows[1], what="row 1")
 
 
 async def test_paging_to_the_first_checkpoint_brings_every_row_once_in_order(

@@ -39,6 +39,11 @@ async def test_the_state_tab_says_where_inside_a_subgraph_the_thread_waits(
 
         await wait_for(pilot, lambda: "Inside" in summary(), what="the subgraph's state")
         assert "Inside     chat > approve" in summary()
+        # The Subgraphs section, built for it a moment later (the lower sections are
+        # built when there is something to show in them).
+        await wait_for(
+            pilot, lambda: screen.checkpoint_view.details_built, what="the subgraphs section"
+        )
         assert (
             "chat (chat:"
             in screen.checkpoint_view.query_one("#checkpoint-subgraphs-json", JsonView).text

@@ -1,9 +1,14 @@
 """The thread view's tabs are built the first time they show: each is drawn for the selected
-checkpoint then, whether a click, its key or another key opened it."""
+checkpoint then, whether a click, its key or another key opened it; the chat too, when a key
+first needs it."""
 
 from __future__ import annotations
 
+from textual.widgets import Static
+
 from agent_tui.client import AgentServerClient
+from agent_tui.tui.chat.pane import ChatPane
+from agent_tui.tui.chat.prompt import PromptArea
 from agent_tui.tui.screens.thread_view.fork_tree import ForkTree
 from tests.support.screen import screen_text
 from tests.support.thread_view import SIZE, counter_thread, loaded, view_app
@@ -87,3 +92,32 @@ async def test_the_fork_tree_keeps_its_cursor_when_a_run_elsewhere_redraws_it(
         newest = screen.history.rows[0].checkpoint_id
         await wait_for(pilot, lambda: tree.node_for(newest) is not None, what="the tree redrawn")
         assert tree.cursor_node is not None and tree.cursor_node.data == chosen
+
+
+async def test_the_chat_is_built_when_a_key_first_needs_it_and_works_from_then(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    """Opened on the State tab, the view builds no chat; f2 (the event inspector) builds
+    it, shows it with the inspector open, and its keys and state line work."""
+    thread = await counter_thread(client)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: loaded(screen), what="the history")
+        assert not screen.query(ChatPane) and screen.tabs.active == "tab-state"
+        assert "Cancel run" not in screen_text(app)  # no run: esc goes back
+        await pilot.press("f2")
+        await wait_for(
+            pilot,
+            lambda: bool(screen.query(ChatPane)) and screen.chat.has_class("-inspecting"),
+            what="the chat with its inspector",
+        )
+        assert screen.tabs.active == "tab-chat"
+        # The state line knows the thread read before the chat was built.
+        line = str(screen.chat.query_one("#chat-state", Static).render())
+        assert "thread idle" in line and "assistant counter" in line
+        await pilot.press("f2")  # and back
+        await wait_for(pilot, lambda: not screen.chat.has_class("-inspecting"), what="closed")
+        await pilot.press("ctrl+g", "s")  # from the prompt to the history, then its tab
+        await wait_for(pilot, lambda: screen.tabs.active == "tab-state", what="the state tab")
+        await pilot.press("a")  # the prompt of the chat built before
+        await wait_for(pilot, lambda: isinstance(app.focused, PromptArea), what="the prompt")

@@ -258,6 +258,8 @@ class ChatPane(ReportsWorkerFailures, Vertical):
         self.screen.refresh_bindings()  # the cancel keys come and go with the run
 
     def show_state(self) -> None:
+        if not self.children:
+            return  # not composed yet (built a moment ago): drawn at mount
         line = state_line(
             self.machine,
             thread_status=self.thread_status,

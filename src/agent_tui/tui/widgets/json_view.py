@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static, Tree
@@ -109,6 +110,14 @@ class JsonTree(Tree[Any]):
 
     def on_mount(self) -> None:
         self.update(self.root.data)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # `Tree` drops every drawn line and asks for a layout of the screen on each
+        # resize, its first sizing included: opening the thread view with a state in
+        # its tree laid the whole screen out a second time for it. Its lines are kept
+        # per width and its virtual size is its lines': a repaint is enough.
+        event.prevent_default()
+        self.refresh()
 
     def update(self, data: Any, *, expand_depth: int = 1) -> None:
         self.clear()

@@ -116,11 +116,24 @@ class HistoryBrowser:
         elif opening is not None and not opening.cancelled():
             opening.exception()  # read: an error nobody shows is no warning at exit
 
+    async def first_rows(self, wait: float) -> None:
+        """Until the early request (`ask_early`) is answered, `wait` seconds at most: the
+        screen waits for it before its first paint, so that it paints once, with the
+        rows and the newest state, rather than empty and again a moment later."""
+        opening = self._opening
+        if opening is not None and not opening.done():
+            await asyncio.wait({opening}, timeout=wait)
+
     def open(self) -> None:
-        start(self.screen, "thread-open", self._open)
+        """Show the first rows: now if they are in (drawn with the screen's first
+        paint), else once they come, with a loading indicator if they are slow."""
+        opening = self._opening
+        if opening is not None and opening.done():
+            self._opened(opening)
+        else:
+            start(self.screen, "thread-open", self._open)
 
     async def _open(self) -> None:
-        sync = self.sync
         # A first screenful, shown at once; the rest of the page and the next ones come
         # in behind it (the pane asks for more while the cursor is within a page of its
         # end). The loading indicator only if the server is slow to answer.
@@ -132,9 +145,25 @@ class HistoryBrowser:
 
         spinner = self.screen.set_timer(LOADING_DELAY, spin)
         self.ask_early(self.screen.app.size.height)
-        assert self._opening is not None
+        opening = self._opening
+        assert opening is not None
         try:
-            rows = await self._opening
+            await asyncio.wait({opening})
+        finally:
+            waiting[0] = False
+            spinner.stop()
+            if self.pane.loading:
+                self.pane.loading = False
+        self._opened(opening)
+
+    def _opened(self, opening: asyncio.Future[list[HistoryRow]]) -> None:
+        """Draw the answer to the first request (`opening` is done): the header, the
+        rows, the newest checkpoint's state; or why the thread could not be shown."""
+        sync = self.sync
+        if opening.cancelled():
+            return  # the view was left
+        try:
+            rows = opening.result()
         except (NotFound, ValidationFailed) as error:
             reason = "no such thread" if isinstance(error, NotFound) else "not a thread id"
             sync.failure = f"Thread {sync.thread_id} not found on this server ({reason})."
@@ -146,11 +175,6 @@ class HistoryBrowser:
             self.screen.report_error(error, doing="load the thread")
             self.show_header()
             return
-        finally:
-            waiting[0] = False
-            spinner.stop()
-            if self.pane.loading:
-                self.pane.loading = False
         self.show_header()
         self.pane.set_rows(rows, has_more=not sync.history.exhausted)
         if rows:

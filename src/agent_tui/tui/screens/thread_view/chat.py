@@ -1,6 +1,9 @@
 """The thread view's chat verbs: cancel, a new thread, the assistant, the stream modes.
 
-A part the screen (screen.py) owns; the screen composes the `ChatPane` in its first tab.
+A part the screen (screen.py) owns, over the `ChatPane` of the screen's first tab. A view
+opened on another tab builds the pane when something first needs it (its tab shown, the
+graph pane, `b`, f2…): `chat` builds it, `ready()` waits until its widgets are mounted,
+`built` is the pane if it is built (else None).
 The keys live on the screen rather than the pane because they must work wherever the
 focus is: `ctrl+c` cancels the active run even with the prompt focused (a priority
 binding, active only while a run streams — otherwise `ctrl+c` copies as usual). `esc` has
@@ -23,6 +26,7 @@ from agent_tui.tui.chat.pane import ChatPane
 from agent_tui.tui.chat.stream_modes import StreamModesScreen, remember_modes, session_modes
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.palette import PaletteCommand
+from agent_tui.tui.screens.thread_view.lazy_tabs import ThreadTabs
 from agent_tui.tui.screens.thread_view.workers import start
 
 if TYPE_CHECKING:
@@ -61,6 +65,7 @@ CHAT_BINDINGS: list[BindingType] = [
 
 # The actions whose keys depend on the chat's run (`ChatControls.allows`).
 RUN_ACTIONS = frozenset({"cancel_run", "drop_queued", "focus_history", "back"})
+TAB = "tab-chat"
 WIDE_FOR_INSPECTOR = 200  # columns: below, the history pane makes way for the inspector
 
 
@@ -81,22 +86,35 @@ class ChatControls:
         self._history_made_way = False  # the inspector hid the history pane (it comes back after)
 
     @property
+    def built(self) -> ChatPane | None:
+        panes = self.screen.query(ChatPane)
+        return panes.first() if panes else None
+
+    @property
     def chat(self) -> ChatPane:
-        return self.screen.query_one(ChatPane)
+        """The chat pane, built now if it was not (its widgets mount a moment later)."""
+        return self.built or self.screen.query_one(ThreadTabs).content(TAB, ChatPane)
+
+    async def ready(self) -> ChatPane:
+        """The chat pane, built if it was not, with its widgets mounted."""
+        chat = self.chat
+        await self.screen.query_one(ThreadTabs).ready(TAB)
+        return chat
 
     def allows(self, action: str) -> bool | None:
         """The screen's `check_action` for the keys a run changes (esc, ctrl+c)."""
         if action not in RUN_ACTIONS:
             # Asked for every binding whenever the footer redraws: no query for the rest.
             return True
-        if not (self.screen.is_mounted and self.screen.query(ChatPane)):
+        if action == "focus_history":
+            histories = self.screen.query("#history")
+            return not (histories and histories.first().has_focus)
+        chat = self.built if self.screen.is_mounted else None
+        if chat is None:  # no chat yet: no run
             return action not in ("cancel_run", "drop_queued")
-        chat = self.chat
         if action == "cancel_run":
             # False lets ctrl+c fall through to the focused widget (copy) when idle.
             return chat.running
-        if action == "focus_history":
-            return not self.screen.query_one("#history").has_focus
         if action == "drop_queued":
             # Only a message kept here: one handed to the server is a run there.
             return chat.queued is not None and chat.machine.queued_run_id is None
@@ -110,29 +128,35 @@ class ChatControls:
     def cancel_run(self) -> None:
         if self.screen.refuse_if_readonly("cancel a run"):
             return
-        if not self.chat.cancel_run():
+        chat = self.built  # a run streams in a chat that was built
+        if chat is None or not chat.cancel_run():
             self.screen.notify("No run is streaming.", markup=False)
 
     def drop_queued(self) -> None:
-        if not self.chat.drop_queued():
+        chat = self.built
+        if chat is None or not chat.drop_queued():
             self.screen.notify("No message is queued.", markup=False)
 
     def focus_prompt(self) -> None:
-        self.screen.query_one(TabbedContent).active = "tab-chat"
-        self.chat.prompt.focus()
+        tabs = self.screen.query_one(TabbedContent)
+        if tabs.active == TAB:
+            self.chat.prompt.focus()
+        else:
+            tabs.active = TAB  # the prompt is focused once the tab shows (`tab_shown`)
 
     def tab_shown(self) -> None:
-        """The Chat tab came into view: it loads its transcript on first sight."""
+        """The Chat tab came into view (built): it loads its transcript on first sight."""
         self.chat.show()
         self.chat.prompt.focus()
 
-    def toggle_inspector(self) -> None:
-        self.screen.query_one(TabbedContent).active = "tab-chat"
-        self.chat.action_toggle_inspector()
+    async def toggle_inspector(self) -> None:
+        self.screen.query_one(TabbedContent).active = TAB
+        chat = await self.ready()
+        chat.action_toggle_inspector()
         # The inspector shares the chat's half of the screen: below WIDE_FOR_INSPECTOR
         # columns the history pane makes way while it is open, and comes back after.
         history = self.screen.query_one("#history")
-        inspecting = self.chat.has_class("-inspecting")
+        inspecting = chat.has_class("-inspecting")
         if inspecting and history.display and self.screen.size.width < WIDE_FOR_INSPECTOR:
             history.display = False
             self._history_made_way = True
@@ -146,11 +170,11 @@ class ChatControls:
         history.display = True
         history.focus()
 
-    def toggle_history(self) -> None:
+    async def toggle_history(self) -> None:
         history = self.screen.query_one("#history")
         history.display = not history.display
         if not history.display and history.has_focus:
-            self.chat.prompt.focus()
+            (await self.ready()).prompt.focus()
 
     def show_event(self, record: EventRecord) -> None:
         """`enter` on an event of the inspector: the event as raw JSON."""
@@ -159,9 +183,10 @@ class ChatControls:
 
     # -- breakpoints (tui/chat/breakpoints.py) --------------------------------------
 
-    def breakpoints(self, thread_assistant: str | None) -> None:
+    async def breakpoints(self, thread_assistant: str | None) -> None:
         """`b`: the breakpoints of the chat's assistant (else the thread's)."""
-        chosen = self.chat.assistant
+        chat = await self.ready()
+        chosen = chat.assistant
         assistant_id = chosen.assistant_id if chosen is not None else thread_assistant
         if assistant_id is None:
             self.screen.notify(
@@ -171,7 +196,7 @@ class ChatControls:
                 markup=False,
             )
             return
-        self.chat.choose_breakpoints(assistant_id)
+        chat.choose_breakpoints(assistant_id)
 
     # -- stream modes -----------------------------------------------------------------
 
@@ -181,19 +206,22 @@ class ChatControls:
         def chosen(modes: tuple[str, ...] | None) -> None:
             if modes:
                 remember_modes(app, modes)
-                self.chat.show_state()
+                if (chat := self.built) is not None:
+                    chat.show_state()  # a chat built later reads them then
                 self.screen.notify(f"Stream modes: {', '.join(modes)}", markup=False)
 
         app.push_screen(StreamModesScreen(session_modes(app)), chosen)
 
     # -- the assistant ----------------------------------------------------------------
 
-    def pick_assistant(self) -> None:
+    async def pick_assistant(self) -> None:
+        chat = await self.ready()
+
         def chosen(assistant: ChatAssistant | None) -> None:
             if assistant is not None:
-                self.chat.use_assistant(assistant)
+                chat.use_assistant(assistant)
 
-        current = self.chat.assistant
+        current = chat.assistant
         picker = AssistantPickerScreen(
             self.client,
             current=current.assistant_id if current else None,
@@ -213,7 +241,7 @@ class ChatControls:
     async def _new_thread(self) -> None:
         app = self.screen.app
         try:
-            assistant = self.chat.assistant or await only_graph(self.client)
+            assistant = (await self.ready()).assistant or await only_graph(self.client)
             if assistant is None:
                 picked = await app.push_screen_wait(
                     AssistantPickerScreen(
@@ -235,8 +263,11 @@ class ChatControls:
         # the first run), so the new view is told which assistant to run.
         self.open_chat(thread.thread_id, assistant)
 
+    async def save_events(self) -> None:
+        (await self.ready()).action_save_events()
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        chat = self.chat
+        chat = self.built
         yield PaletteCommand(
             "Chat: focus the prompt", "The Chat tab, ready to type", self.focus_prompt
         )
@@ -264,11 +295,11 @@ class ChatControls:
         yield PaletteCommand(
             "Save raw events…",
             "The event inspector's events as JSON Lines",
-            chat.action_save_events,
+            self.save_events,
         )
-        if chat.running:
+        if chat is not None and chat.running:
             yield PaletteCommand("Chat: cancel the run", "Stop it on the server", self.cancel_run)
-        if chat.queued is not None:
+        if chat is not None and chat.queued is not None:
             yield PaletteCommand(
                 "Chat: drop the queued message",
                 "It goes back into the prompt",

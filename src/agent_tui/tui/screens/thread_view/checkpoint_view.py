@@ -60,7 +60,7 @@ def transcript(messages: list[Any]) -> Text:
     return text
 
 
-DETAILS_DELAY = 0.3  # seconds after the first state is drawn: its lower sections are built
+DETAILS_DELAY = 0.3  # seconds after the first state is painted: its lower sections are built
 TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
 
 
@@ -125,6 +125,7 @@ class CheckpointView(VerticalScroll):
         self.state: ThreadState | None = None
         self._details: asyncio.Future[None] | None = None  # the sections below the values
         self._build_timer: Timer | None = None
+        self._build_waits_for_paint = False
         self._built = False
         self._subgraph_history: tuple[str, list[SubgraphHistory]] | None = None
         # Their contents, drawn into before they are composed as well as after.
@@ -151,7 +152,14 @@ class CheckpointView(VerticalScroll):
             self._build_timer.stop()
         if now:
             self.call_later(self.build_details)
-        else:
+        elif not self._build_waits_for_paint:
+            # Counted from the paint: a state drawn before the view's first layout would
+            # otherwise see them built into its first frames on a slow machine.
+            self._build_waits_for_paint = True
+            self.call_after_refresh(self._build_later)
+
+    def _build_later(self) -> None:
+        if self._details is None and self._build_timer is None:
             self._build_timer = self.set_timer(DETAILS_DELAY, self.build_details)
 
     async def build_details(self) -> None:

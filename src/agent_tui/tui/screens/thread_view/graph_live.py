@@ -43,6 +43,8 @@ from agent_tui.tui.screens.thread_view.workers import start
 from agent_tui.tui.widgets.text import server_text
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from agent_tui.client import AgentServerClient
     from agent_tui.client.models import Thread, ThreadState
     from agent_tui.threads.history import HistoryRow
@@ -64,8 +66,11 @@ class LiveGraph:
         client: AgentServerClient,
         sync: ThreadSync,
         timeline: TimelineTab,
+        chat_ready: Callable[[], Awaitable[ChatPane]],
     ) -> None:
+        """`chat_ready`: the chat pane, built if it was not (`ChatControls.ready`)."""
         self.screen = screen
+        self.chat_ready = chat_ready
         self.client = client
         self.sync = sync
         self.timeline = timeline  # the nodes' times: the Timeline tab's
@@ -93,7 +98,8 @@ class LiveGraph:
     def shown(self) -> bool:
         return bool(self.pane.display)
 
-    def toggle(self) -> None:
+    async def toggle(self) -> None:
+        await self.chat_ready()  # its breakpoints, its runs and their events are drawn
         pane = self.pane
         history = self.screen.query_one("#history")
         self.chat.watching_graph = not pane.display
@@ -107,6 +113,7 @@ class LiveGraph:
                 self._timer = None
             (history if history.display else self.chat.prompt).focus()
             return
+        await pane.build()  # the first time it shows
         pane.display = True
         if self.screen.size.width < NARROW_FOR_GRAPH and history.display:
             history.display, self._hid_history = False, True

@@ -4,6 +4,10 @@ A line saying what the drawing shows (running, paused, breakpoints) over the dra
 (`tui/widgets/graph_view.py`: the node cursor, subgraphs expanded in place). `b` / `B`
 on the node under the cursor toggles pausing before / after it: the chat's breakpoints,
 the same the `b` modal sets. `LiveGraph` (graph_live.py) feeds it.
+
+Hidden until `v`, the pane is built the first time it shows (`build`): most visits never
+show it, and its drawing (an empty graph model to start from) was a good part of the
+widgets mounted on opening the thread view.
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ from __future__ import annotations
 from typing import ClassVar, Literal, Protocol
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -43,10 +46,17 @@ class GraphPane(Vertical):
         super().__init__(id=id)
         self.live = live
 
-    def compose(self) -> ComposeResult:
-        yield Static("Graph", id="graph-status")
-        yield GraphView(id="live-graph")
-        yield Static(LEGEND, id="graph-legend")
+    async def build(self) -> None:
+        """Mount the status line, the drawing and the legend, once (the pane must be
+        mounted): until they are mounted, the first time."""
+        if not self.children:
+            await self.mount_all(
+                [
+                    Static("Graph", id="graph-status"),
+                    GraphView(id="live-graph"),
+                    Static(LEGEND, id="graph-legend"),
+                ]
+            )
 
     @property
     def view(self) -> GraphView:

@@ -1,13 +1,11 @@
 """The thread view — the debugger: history, the state at a checkpoint, diffs, the fork tree.
 
-Left, the history (`tui/screens/thread_view/history_pane.py`): one row per checkpoint, most recent first,
-paged with `ThreadHistory.load_more` as the cursor nears the end, so a 5,000-checkpoint
-thread opens with one request. Right, tabs: the Chat (`ChatPane`, tui/chat/pane.py),
-the selected checkpoint's state (`CheckpointView`), a diff (`DiffView`: against its
-parent, or the checkpoint marked with `m`, after `d`), the fork tree (`ForkTree`, `t`)
-the timeline (`T`) and the calls (`C`), built when first shown (lazy_tabs.py). The header
-keeps the thread's status in view; a timer refreshes it, and a change on the server (a
-run that ended, a fork from elsewhere) brings the new checkpoints in at the top.
+Left, the history (history_pane.py): a row per checkpoint, newest first, paged in as the
+cursor nears the end. Right, tabs: the Chat (`ChatPane`), the selected checkpoint's state,
+a diff (`d`), the fork tree (`t`), the timeline (`T`) and the calls (`C`); every tab but
+the one opened on is built when first needed (lazy_tabs.py), as is the graph pane (`v`).
+The screen's first paint waits a moment for the first rows (one paint, not two). A timer
+refreshes the header; a change on the server brings new checkpoints in at the top.
 
 The screen composes the widgets and owns one plain object per piece of work; it holds
 the key bindings (their ids are the keymap's), passes each key and widget message to the
@@ -34,7 +32,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client.models import Thread
@@ -64,6 +62,7 @@ from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.diff_view import DiffView
+from agent_tui.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -73,6 +72,7 @@ if TYPE_CHECKING:
 STATUS_INTERVAL = 3.0  # seconds between status refreshes
 PAGE_SIZE = 100
 NARROW_FOR_HISTORY = 100  # columns: below, a view opened on the chat hides the history
+FIRST_PAINT_WAIT = 0.2  # seconds the first paint waits for the first rows (then: without)
 
 
 class ThreadViewScreen(AgentScreen[None]):
@@ -138,7 +138,9 @@ class ThreadViewScreen(AgentScreen[None]):
         self.time_travel = TimeTravel(self, self.sync, self.browser, open_thread=self.open_thread)
         self.timeline = TimelineTab(self, client, thread_id, self.history)
         self.calls = CallsTab(self, thread_id)
-        self.live_graph = LiveGraph(self, client, self.sync, self.timeline)
+        self.live_graph = LiveGraph(
+            self, client, self.sync, self.timeline, self.chat_controls.ready
+        )
 
     # -- layout -----------------------------------------------------------------------
 
@@ -154,29 +156,39 @@ class ThreadViewScreen(AgentScreen[None]):
             yield GraphPane(self.live_graph, id="graph-pane")
             initial = "tab-chat" if self.open_on_chat else "tab-state"
             with ThreadTabs(id="thread-tabs", initial=initial):
-                with TabPane("Chat", id="tab-chat"):
-                    yield ChatPane(
-                        self.client,
-                        self.thread_id,
-                        assistant=self.chat_assistant,
-                        load=self.open_on_chat,
-                        id="chat",
-                    )
+                if self.open_on_chat:
+                    with TabPane("Chat", id="tab-chat"):
+                        yield self._make_chat()
+                else:  # built when first needed (chat.py)
+                    yield LazyPane("Chat", self._make_chat, id="tab-chat")
                 with TabPane("State", id="tab-state"):
                     yield CheckpointView(id="checkpoint")
                 yield LazyPane("Diff", lambda: DiffView(id="diff"), id="tab-diff")
                 yield LazyPane("Fork tree", lambda: ForkTree(id="fork-tree"), id="tab-tree")
                 yield LazyPane("Timeline", lambda: TimelineView(id="timeline"), id="tab-timeline")
                 yield LazyPane("Calls", lambda: CallsView(id="calls"), id="tab-calls")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def pane(self) -> HistoryPane:
         return self.query_one(HistoryPane)
 
+    def _make_chat(self) -> ChatPane:
+        chat = ChatPane(
+            self.client,
+            self.thread_id,
+            assistant=self.chat_assistant,
+            load=self.open_on_chat,
+            id="chat",
+        )
+        if self.sync.thread is not None:
+            chat.thread_loaded(self.sync.thread)  # built after the thread was read
+        return chat
+
     @property
     def chat(self) -> ChatPane:
-        return self.query_one(ChatPane)
+        """The chat pane, built now if it was not (`chat_controls.ready()`: mounted)."""
+        return self.chat_controls.chat
 
     @property
     def checkpoint_view(self) -> CheckpointView:
@@ -222,22 +234,26 @@ class ThreadViewScreen(AgentScreen[None]):
         self.timeline.refresh(self.selected_row)
 
     def _thread_shown(self, thread: Thread) -> None:
-        self.chat.thread_loaded(thread)
+        if (chat := self.chat_controls.built) is not None:
+            chat.thread_loaded(thread)
         self.live_graph.thread_shown(thread)
 
     # -- history (browser.py) ---------------------------------------------------------
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         selection = self.agent_app.selection
         if selection is not None:
             selection.update(thread=short_thread_id(self.thread_id))
-        self.browser.show_header()
         if not self.open_on_chat:
             self.pane.focus()
         elif self.app.size.width < NARROW_FOR_HISTORY:
             # A narrow terminal opened on the chat: the chat takes the width
             # (`ctrl+b` shows the history pane).
             self.query_one("#history").display = False
+        # The first layout and paint come once this returns: with the rows and the
+        # newest state if they come in time (not empty, then all again a moment later).
+        await self.browser.first_rows(FIRST_PAINT_WAIT)
+        self.browser.show_header()
         self.browser.open()
         if self.status_interval > 0:
             self.set_interval(self.status_interval, self.browser.poll)
@@ -272,8 +288,8 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_calls(self) -> None:
         self.calls.show()
 
-    def action_graph(self) -> None:
-        self.live_graph.toggle()
+    async def action_graph(self) -> None:
+        await self.live_graph.toggle()
 
     async def action_runs(self) -> None:
         """`R`: the thread's runs (`screens/thread_runs.py`)."""
@@ -297,7 +313,8 @@ class ThreadViewScreen(AgentScreen[None]):
         if event.pane.id == "tab-calls":
             self.calls.tab_shown(self.selected_row)
             return
-        if self.chat.has_focus_within and self.pane.display:
+        chat = self.chat_controls.built
+        if chat is not None and chat.has_focus_within and self.pane.display:
             self.pane.focus()  # keys typed next must not go to the hidden prompt
         self.compare.tab_shown(event.pane.id)
 
@@ -348,23 +365,23 @@ class ThreadViewScreen(AgentScreen[None]):
     def action_chat(self) -> None:
         self.chat_controls.focus_prompt()
 
-    def action_inspector(self) -> None:
-        self.chat_controls.toggle_inspector()
+    async def action_inspector(self) -> None:
+        await self.chat_controls.toggle_inspector()
 
-    def action_breakpoints(self) -> None:
-        self.chat_controls.breakpoints(self.sync.assistant_id)
+    async def action_breakpoints(self) -> None:
+        await self.chat_controls.breakpoints(self.sync.assistant_id)
 
     def action_focus_history(self) -> None:
         self.chat_controls.focus_history()
 
-    def action_toggle_history(self) -> None:
-        self.chat_controls.toggle_history()
+    async def action_toggle_history(self) -> None:
+        await self.chat_controls.toggle_history()
 
     def action_stream_modes(self) -> None:
         self.chat_controls.pick_stream_modes()
 
-    def action_pick_assistant(self) -> None:
-        self.chat_controls.pick_assistant()
+    async def action_pick_assistant(self) -> None:
+        await self.chat_controls.pick_assistant()
 
     def action_new_thread(self) -> None:
         self.chat_controls.new_thread()
@@ -390,36 +407,26 @@ class ThreadViewScreen(AgentScreen[None]):
         self.browser.show_raw()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        yield PaletteCommand(
-            "Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork
-        )
-        yield PaletteCommand(
-            "Run from this checkpoint", "Replay with no input: a new branch", self.action_replay
-        )
-        yield PaletteCommand("Diff checkpoints", "Against the parent or the mark", self.action_diff)
-        yield PaletteCommand("Fork tree", "Branches by parent id", self.action_tree)
-        yield PaletteCommand(
-            "Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline
-        )
-        yield PaletteCommand(
-            "Calls", "Every model and tool call of the run, traced here (C)", self.action_calls
-        )
-        yield PaletteCommand("Graph pane", "The run lit on the graph (v)", self.action_graph)
-        yield PaletteCommand(
-            "Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs
-        )
-        yield PaletteCommand(
-            "Memory of this thread",
-            "Store namespaces naming it or its assistant (M)",
-            self.action_memory,
-        )
-        yield PaletteCommand(
-            "Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons
-        )
-        yield PaletteCommand("Export thread…", "Write the history as JSON", self.action_export)
-        yield PaletteCommand(
-            "Import thread…", "A thread export as a new thread", self.action_import
-        )
+        commands = [
+            ("Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork),
+            ("Run from this checkpoint", "Replay with no input: a new branch", self.action_replay),
+            ("Diff checkpoints", "Against the parent or the mark", self.action_diff),
+            ("Fork tree", "Branches by parent id", self.action_tree),
+            ("Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline),
+            ("Calls", "Every model and tool call of the run, traced here (C)", self.action_calls),
+            ("Graph pane", "The run lit on the graph (v)", self.action_graph),
+            ("Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs),
+            (
+                "Memory of this thread",
+                "Store namespaces naming it or its assistant (M)",
+                self.action_memory,
+            ),
+            ("Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons),
+            ("Export thread…", "Write the history as JSON", self.action_export),
+            ("Import thread…", "A thread export as a new thread", self.action_import),
+        ]
+        for name, help_text, callback in commands:
+            yield PaletteCommand(name, help_text, callback)
         yield from self.chat_controls.palette_commands()
 
     def open_crons(self) -> None:

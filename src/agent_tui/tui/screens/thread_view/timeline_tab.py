@@ -65,9 +65,9 @@ class TimelineTab:
 
     def show(self) -> None:
         """`T`: the Timeline tab."""
-        chat = self.screen.query_one(ChatPane)
+        chats = self.screen.query(ChatPane)  # a chat not built yet has no focus
         pane = self.screen.query_one(HistoryPane)
-        if chat.has_focus_within and pane.display:
+        if chats and chats.first().has_focus_within and pane.display:
             pane.focus()  # a focused widget would bring its own tab back
         self.screen.query_one(TabbedContent).active = "tab-timeline"
 
@@ -102,7 +102,9 @@ class TimelineTab:
 
     def _steps(self, branch: list[HistoryRow]) -> list[TimelineStep]:
         clock = TaskClock()
-        for record in list(self.screen.query_one(ChatPane).inspector.records):
+        chats = self.screen.query(ChatPane)  # the runs that streamed here, if any did
+        records = chats.first().inspector.records if chats else []
+        for record in list(records):
             try:
                 data = json.loads(record.data)
             except ValueError:

@@ -86,6 +86,28 @@ async def test_the_tree_shows_namespaces_and_a_selected_one_lists_its_items(
         await wait_for(pilot, lambda: keys_shown(screen) == ["oslo"], what="filtered")
 
 
+async def test_r_keeps_the_namespace_picked_in_the_tree_and_its_items(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    root = unique_root()
+    await client.store.put_item((root, "u1", "memories"), "paris", {"city": "Paris"})
+    await client.store.put_item((root, "u2"), "rome", {"city": "Rome"})
+    app, screen = store_app(client, (root,))
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, wait_for, screen, keys=2)
+        tree = screen.namespace_tree
+        tree.focus()
+        await pilot.press("down", "down", "down")
+        await wait_for(pilot, lambda: screen.prefix == (root, "u2"), what="u2 picked")
+        await wait_for(pilot, lambda: keys_shown(screen) == ["rome"], what="u2's items")
+        # The tree is drawn again from the server's namespaces: the cursor stays on u2
+        # (not back on the first line, which would list the whole root's items).
+        await pilot.press("r")
+        await wait_for(pilot, lambda: not screen.workers, what="the refresh")
+        assert tree.cursor_node is not None and tree.cursor_node.data == (root, "u2")
+        assert screen.prefix == (root, "u2") and keys_shown(screen) == ["rome"]
+
+
 async def test_n_puts_an_item_and_bad_json_is_refused_with_the_text_kept(
     client: AgentServerClient, wait_for: WaitFor
 ) -> None:

@@ -32,8 +32,11 @@ async def test_a_tab_first_opened_by_a_click_shows_the_selected_checkpoint(
         await pilot.click("#--content-tab-tab-tree")
         await wait_for(pilot, lambda: "dbl" in screen_text(app), what="the fork tree")
         tree = screen.query_one(ForkTree)
-        assert tree.cursor_node is not None and tree.cursor_node.data == (
-            screen.history.rows[1].checkpoint_id
+        selected = screen.history.rows[1].checkpoint_id
+        await wait_for(
+            pilot,
+            lambda: tree.cursor_node is not None and tree.cursor_node.data == selected,
+            what="the tree's cursor on the selected checkpoint",
         )
 
         await pilot.click("#--content-tab-tab-timeline")

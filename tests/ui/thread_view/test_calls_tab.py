@@ -126,9 +126,10 @@ async def test_the_calls_of_a_traced_run_are_listed_with_their_model_and_tokens(
         ]
         assert rows[1]["Finish"] == "success" and rows[1]["Tokens"] == "—"
         assert all(r["Time"].endswith("s") for r in rows)
-        shown = screen_text(app)
-        assert "Calls of run " in shown
-        assert "2 model calls, 1 tool call, tokens 55→16, model time" in shown
+        # The totals come after the first screenful of rows (read with the rest).
+        totals = "2 model calls, 1 tool call, tokens 55→16, model time"
+        await wait_for(pilot, lambda: totals in screen_text(app), what="the run's totals")
+        assert "Calls of run " in screen_text(app)
 
 
 async def test_enter_shows_the_prompt_sent_and_the_answer_as_text(

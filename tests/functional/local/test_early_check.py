@@ -10,13 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
+from agent_tui.local import EmbeddedAgentServer
 from agent_tui.local.live_reload.graph_check import CheckStandby, check_graphs
-from agent_tui.local.live_reload.reloader import LiveReload
-from agent_tui.local.project_env.environment import ensure_environment
-from tests.functional.local.test_live_reload import Events, forecast, prewarmed_pids
+from tests.functional.local.test_live_reload import (
+    Events,
+    forecast,
+    live_reloaded,
+    prewarmed_pids,
+    weather_server,
+)
 from tests.support.processes import gone_within
-from tests.support.projects import copy_weather_project
 
 NOTE_PID = "import os\n\nopen(os.environ['PID_FILE'], 'w').write(str(os.getpid()))\n"
 GRAPH = """
@@ -91,24 +94,9 @@ def test_a_check_started_early_serves_only_its_own_launch_and_can_be_dropped(
 def slow_burst(tmp_path: Path) -> Iterator[tuple[EmbeddedAgentServer, Events]]:
     """A live reloaded server whose bursts end after 1.5 s without a change, so two
     writes half a second apart are one burst however loaded the machine."""
-    config = copy_weather_project(tmp_path)
-    python = ensure_environment(load_langgraph_config(config))
-    server = EmbeddedAgentServer(
-        config,
-        data_dir=tmp_path / "data",
-        log_file=tmp_path / "server.log",
-        python=python,
-        hold_listener=True,
-    )
-    events = Events()
-    with server:
-        reload = LiveReload(server, events, prewarm_delay=0, debounce_ms=1500)
-        reload.start()
-        assert reload.wait_ready()
-        try:
-            yield server, events
-        finally:
-            reload.stop()
+    server, events = weather_server(tmp_path), Events()
+    with live_reloaded(server, events, prewarm_delay=0, debounce_ms=1500):
+        yield server, events
 
 
 def test_a_burst_is_judged_by_how_it_left_the_files(

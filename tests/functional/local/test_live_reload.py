@@ -3,6 +3,7 @@ the running code and says where it broke; fixing it recovers without a restart."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -44,27 +46,41 @@ class Events:
         return next(e for e in self.seen[after:] if e.kind == kind)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Iterator[tuple[EmbeddedAgentServer, Events, LiveReload]]:
+def weather_server(tmp_path: Path) -> EmbeddedAgentServer:
+    """A copy of the weather project served with its own environment, its listener held
+    (as the app and `serve` run it under live reload)."""
     config = copy_weather_project(tmp_path)
     # Where live reload finds it too, as in the app: its reloads keep the same interpreter.
     python = ensure_environment(load_langgraph_config(config))
-    server = EmbeddedAgentServer(
+    return EmbeddedAgentServer(
         config,
         data_dir=tmp_path / "data",
         log_file=tmp_path / "server.log",
         python=python,
         hold_listener=True,
     )
-    events = Events()
+
+
+@contextlib.contextmanager
+def live_reloaded(
+    server: EmbeddedAgentServer, events: Events, **options: Any
+) -> Iterator[LiveReload]:
+    """`server` started under live reload, ready; the reload stopped before the server."""
     with server:
-        reload = LiveReload(server, events)
+        reload = LiveReload(server, events, **options)
         reload.start()
-        assert reload.wait_ready()
         try:
-            yield server, events, reload
+            assert reload.wait_ready()
+            yield reload
         finally:
             reload.stop()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[tuple[EmbeddedAgentServer, Events, LiveReload]]:
+    server, events = weather_server(tmp_path), Events()
+    with live_reloaded(server, events) as reload:
+        yield server, events, reload
 
 
 def forecast(url: str, thread_id: str | None = None) -> str:
@@ -192,43 +208,37 @@ def test_a_reload_runs_on_the_prewarmed_processes_and_stop_ends_them(tmp_path: P
     config.write_text(json.dumps(settings))
     server = EmbeddedAgentServer(config, data_dir=tmp_path / "data", hold_listener=True)
     events = Events()
-    with server:
-        reload = LiveReload(server, events)
-        reload.start()
-        try:
-            assert reload.wait_ready()
-            check, standby = prewarmed_pids(server)
-            assert holds_standby(server, standby), f"holds {server.standby_pid}"
-            assert b"AGENT_GREETING=hello\0" in Path(f"/proc/{standby}/environ").read_bytes()
-            thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
-            (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
-            events.wait("reloaded", 0)
-            # The prewarmed server now serves; the prewarmed check ran the check and ended.
-            assert server.pid == standby and process_gone(check)
-            # What the graphs imported is kept for the next standbys (and the next start).
-            assert "langgraph.graph" in read_imports(tmp_path / "data")
-            answer = httpx.post(
-                server.url + "/runs/wait",
-                json={"assistant_id": "counter", "input": {"n": 1}},
-                timeout=60,
-            )
-            assert answer.status_code == 200 and answer.json()["n"] == 4
-            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
-            assert kept.status_code == 200, "the thread was lost"
-            # New ones wait for the next edit.
-            check, standby = prewarmed_pids(server)
-            assert holds_standby(server, standby), f"holds {server.standby_pid}"
-            # The config's env changed: the server prepared with the old one is not used.
-            mark = len(events.seen)
-            settings["env"] = {"AGENT_GREETING": "bye"}
-            config.write_text(json.dumps(settings))
-            events.wait("reloaded", mark)
-            assert server.pid != standby and process_gone(standby)
-            # Stopping ends the ones prepared for the next edit.
-            following = prewarmed_pids(server)
-            assert not set(following) & {check, standby}
-        finally:
-            reload.stop()
+    with live_reloaded(server, events):
+        check, standby = prewarmed_pids(server)
+        assert holds_standby(server, standby), f"holds {server.standby_pid}"
+        assert b"AGENT_GREETING=hello\0" in Path(f"/proc/{standby}/environ").read_bytes()
+        thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
+        (folder / "agent.py").write_text((folder / "agent.py").read_text() + "# edited\n")
+        events.wait("reloaded", 0)
+        # The prewarmed server now serves; the prewarmed check ran the check and ended.
+        assert server.pid == standby and process_gone(check)
+        # What the graphs imported is kept for the next standbys (and the next start).
+        assert "langgraph.graph" in read_imports(tmp_path / "data")
+        answer = httpx.post(
+            server.url + "/runs/wait",
+            json={"assistant_id": "counter", "input": {"n": 1}},
+            timeout=60,
+        )
+        assert answer.status_code == 200 and answer.json()["n"] == 4
+        kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+        assert kept.status_code == 200, "the thread was lost"
+        # New ones wait for the next edit.
+        check, standby = prewarmed_pids(server)
+        assert holds_standby(server, standby), f"holds {server.standby_pid}"
+        # The config's env changed: the server prepared with the old one is not used.
+        mark = len(events.seen)
+        settings["env"] = {"AGENT_GREETING": "bye"}
+        config.write_text(json.dumps(settings))
+        events.wait("reloaded", mark)
+        assert server.pid != standby and process_gone(standby)
+        # Stopping ends the ones prepared for the next edit.
+        following = prewarmed_pids(server)
+        assert not set(following) & {check, standby}
     assert gone_within(following, 10), "a standby outlived the stop"
 
 
@@ -265,34 +275,28 @@ def test_the_prewarmed_server_runs_the_edit_once_and_a_broken_edit_never_serves(
         assert answer.status_code == 200, answer.text
         return int(answer.json()["n"])
 
-    with server:
-        reload = LiveReload(server, events)
-        reload.start()
-        try:
-            assert reload.wait_ready()
-            _, standby = prewarmed_pids(server)
-            assert holds_standby(server, standby), f"holds {server.standby_pid}"
-            thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
-            running = server.pid
+    with live_reloaded(server, events):
+        _, standby = prewarmed_pids(server)
+        assert holds_standby(server, standby), f"holds {server.standby_pid}"
+        thread = httpx.post(server.url + "/threads", json={}, timeout=30).json()["thread_id"]
+        running = server.pid
 
-            agent.write_text(good + "\nbroken = undefined_name\n")
-            failed = events.wait("failed", 0)
-            assert failed.problems and "undefined_name" in failed.problems[0].message
-            assert failed.problems[0].line == len((good + "\nbroken").splitlines())
-            assert server.pid == running and counted("counter") == 4
-            assert gone_within([standby], 30), "the server that ran the broken edit waits on"
+        agent.write_text(good + "\nbroken = undefined_name\n")
+        failed = events.wait("failed", 0)
+        assert failed.problems and "undefined_name" in failed.problems[0].message
+        assert failed.problems[0].line == len((good + "\nbroken").splitlines())
+        assert server.pid == running and counted("counter") == 4
+        assert gone_within([standby], 30), "the server that ran the broken edit waits on"
 
-            _, standby = prewarmed_pids(server)
-            assert holds_standby(server, standby), f"holds {server.standby_pid}"
-            mark = len(events.seen)
-            agent.write_text(good.replace("step: int = 1", "step: int = 2"))
-            events.wait("reloaded", mark)
-            assert server.pid == standby
-            assert counted("counter") == 6 and counted("again") == 6  # (1 + 2) * 2
-            kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
-            assert kept.status_code == 200, "the thread was lost"
-            # Once in the new server for both graphs (langgraph-api alone: once each).
-            runs = (folder / "runs.txt").read_text().split()
-            assert runs.count(str(server.pid)) == 1, runs
-        finally:
-            reload.stop()
+        _, standby = prewarmed_pids(server)
+        assert holds_standby(server, standby), f"holds {server.standby_pid}"
+        mark = len(events.seen)
+        agent.write_text(good.replace("step: int = 1", "step: int = 2"))
+        events.wait("reloaded", mark)
+        assert server.pid == standby
+        assert counted("counter") == 6 and counted("again") == 6  # (1 + 2) * 2
+        kept = httpx.get(f"{server.url}/threads/{thread}", timeout=30)
+        assert kept.status_code == 200, "the thread was lost"
+        # Once in the new server for both graphs (langgraph-api alone: once each).
+        runs = (folder / "runs.txt").read_text().split()
+        assert runs.count(str(server.pid)) == 1, runs

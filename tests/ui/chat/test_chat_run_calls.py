@@ -160,6 +160,25 @@ async def test_an_untraced_run_without_live_calls_says_nothing(
         assert notices(pane) == []
 
 
+async def test_a_traced_run_that_called_nothing_ends_without_totals(
+    traced: AgentServerClient, wait_for: WaitFor
+) -> None:
+    assistant = await traced.assistants.create("plain")  # no model, no tool
+    thread = await chat_thread(traced, assistant)
+    app, _ = chat_app(traced, thread.thread_id, assistant)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = pane_of(app)
+        await type_and_send(pilot, pane, "anything?")
+        await wait_for(pilot, lambda: ended(pane), what="the run's end")
+        await wait_for(
+            pilot,
+            lambda: not any(w.group == "chat-totals" and w.is_running for w in pane.workers),
+            what="the totals' look-up",
+        )
+        assert "Nothing to look up." in screen_text(app)
+        assert notices(pane) == []
+
+
 async def test_a_model_name_and_an_error_with_markup_and_escapes_show_as_text(
     untraced: AgentServerClient, wait_for: WaitFor
 ) -> None:

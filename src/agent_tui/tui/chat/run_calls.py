@@ -141,5 +141,7 @@ class RunCalls:
         totals = await totals_at_end(run_id, started=self._started, live=calls, wall=wall)
         if totals is None or run_number != self._runs:
             return  # not traced nor streamed; or another run has begun since
+        if totals.model_calls == 0 and totals.tool_calls == 0:
+            return  # a run that called nothing: "0 model calls, 0 tool calls" is noise
         changes = self.pane.session.transcript.notice(f"run totals: {totals.text()}")
         self.pane.transcript.apply(changes)

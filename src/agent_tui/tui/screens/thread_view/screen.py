@@ -57,7 +57,7 @@ from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.lazy_tabs import LazyPane, ThreadTabs
-from agent_tui.tui.screens.thread_view.palette import thread_view_commands
+from agent_tui.tui.screens.thread_view.palette import THREAD_VIEW_COMMANDS
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -418,7 +418,9 @@ class ThreadViewScreen(AgentScreen[None]):
         self.browser.show_raw()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        return thread_view_commands(self)
+        for name, help_text, method in THREAD_VIEW_COMMANDS:
+            yield PaletteCommand(name, help_text, getattr(self, method))
+        yield from self.chat_controls.palette_commands()
 
     def open_crons(self) -> None:
         """The crons whose runs go to this thread, over this view (`esc` comes back)."""

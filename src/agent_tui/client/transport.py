@@ -32,6 +32,7 @@ from agent_tui.client.errors import (
     UnusableUrl,
     error_from_response,
 )
+from agent_tui.client.json_body import decoded_json, not_json
 from agent_tui.client.timeouts import DEFAULT_TIMEOUT, STREAM_TIMEOUT, for_host, is_loopback
 from agent_tui.text.escaping import escape_json_controls
 
@@ -349,13 +350,13 @@ class Transport:
         if not response.content:
             return None
         try:
-            body = response.json()
+            body = decoded_json(response)
         except RecursionError:
             raise self.unexpected_body(
                 method, path, "JSON nested deeper than can be read"
             ) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise self.unexpected_body(method, path, _not_json(response, error)) from None
+            raise self.unexpected_body(method, path, not_json(response, error)) from None
         if isinstance(body, dict) and set(body) == {"detail"}:
             raise PartialFailure(
                 str(body["detail"]),
@@ -437,14 +438,3 @@ class ApiClient:
 
     async def aclose(self) -> None:
         await self.transport.aclose()
-
-
-def _not_json(response: httpx.Response, error: ValueError) -> str:
-    """Why a body could not be read as JSON: what it is instead, or, when it says it is
-    JSON, where it stops being so ("expected JSON, got application/json" says nothing)."""
-    kind = response.headers.get("content-type", "no content type")
-    if "json" not in kind.split(";")[0].lower():
-        return f"expected JSON, got {kind}"
-    if isinstance(error, json.JSONDecodeError):
-        return f"{kind} that is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-    return f"{kind} that is not valid UTF-8 text"

@@ -77,8 +77,13 @@ def resume_after_startup() -> None:
 
 def tune_for_streaming() -> None:
     """Collect everything (what start-up froze too), freeze what is alive now and space
-    collections out; safe to call again."""
+    collections out; safe to call again. First, what lives as long as the app but was
+    left to its first use: the validator of a thread's checkpoints (a thread opened next
+    would build it before its first rows show; built now, it is frozen with the rest)."""
     global _full_threshold
+    from agent_tui.client.models import build_thread_state
+
+    build_thread_state()
     gc.unfreeze()
     gc.collect()
     gc.freeze()

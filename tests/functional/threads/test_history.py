@@ -266,3 +266,25 @@ async def test_a_look_for_newer_checkpoints_after_a_first_screenful_finds_none(
     steps = [row.step for row in history.rows]
     assert steps == list(range(TICKS, TICKS - 100, -1))
     assert [row.step for row in first + rest] == steps
+
+
+async def test_a_history_nested_deeper_than_the_fast_decoder_reads_opens_whole(
+    client: AgentServerClient,
+) -> None:
+    """pydantic-core decodes most bodies (client/json_body.py) but stops at 200 levels of
+    nesting; the server stores and sends up to 254. Such a checkpoint still reads whole,
+    its other text too (`json` reads what pydantic-core refuses)."""
+    deep: Any = "bottom"
+    for _ in range(220):
+        deep = [deep]
+    steps = [superstep({"steps": 1}, "__input__"), superstep({"steps": 1}, "__start__")]
+    steps.append(superstep({"i": 1, "seen": [deep, "naïve ☃"]}, "tick"))
+    thread = await client.threads.create(metadata={"graph_id": "loop"}, supersteps=steps)
+    rows = await ThreadHistory(client, thread.thread_id).load_more()
+    assert [row.step for row in rows] == [1, 0, -1]
+    seen = rows[0].state.values["seen"]
+    assert seen[1] == "naïve ☃"
+    depth, inner = 0, seen[0]
+    while isinstance(inner, list):
+        depth, inner = depth + 1, inner[0]
+    assert (depth, inner) == (220, "bottom")

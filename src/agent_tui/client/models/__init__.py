@@ -20,6 +20,7 @@ from agent_tui.client.models.agent_server import (
     ThreadStateUpdateResult,
     ThreadStatus,
     ThreadTask,
+    build_thread_state,
 )
 from agent_tui.client.models.memory import Cron, Namespace, StoreItem, dotted, namespace_of
 
@@ -46,6 +47,7 @@ __all__ = [
     "ThreadStateUpdateResult",
     "ThreadStatus",
     "ThreadTask",
+    "build_thread_state",
     "dotted",
     "namespace_of",
 ]

@@ -200,6 +200,14 @@ class ThreadState(ApiModel):
         return writes if isinstance(writes, dict) else {}
 
 
+def build_thread_state() -> None:
+    """Build `ThreadState`'s validator now rather than on its first use (`defer_build`):
+    the first thread opened in a process built it, 10-40 ms of CPU (with its tasks' and
+    checkpoints') spent between the server's answer and the first rows on screen
+    (`benchmarks/thread_view.py`). Once built, this returns at once."""
+    ThreadState.model_rebuild()
+
+
 class ThreadStateUpdateResult(ApiModel):
     checkpoint: CheckpointRef
 

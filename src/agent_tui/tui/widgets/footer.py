@@ -5,13 +5,16 @@ bindings may have changed: a focus change says so twice (at once and after the n
 refresh) and a screen coming into view once more, so opening a screen rebuilt the same
 keys three times in a row, each a mount and a layout (~20 ms of CPU for the thread view's
 eight keys: `benchmarks/thread_view.py`). This one rebuilds them when what it would show
-— each key, its label, whether it is enabled, its tooltip — differs from what it shows.
+— each key, its label, whether it is enabled, its tooltip — differs from what it shows,
+and draws the first ones at once, before the screen's first layout rather than after its
+first paint.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual.screen import Screen
 from textual.widgets import Footer
 
 
@@ -42,6 +45,17 @@ class KeysFooter(Footer):
             self.show_command_palette,
             self.compact,
         )
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        # The first keys are drawn as soon as the screen says what they are (its focus
+        # set as it mounts), not after the next refresh as `Footer` does: drawn before
+        # the screen's first layout, they take no layout of their own after it.
+        first = self._drawn is None and screen.app.app_focus and self.is_attached
+        if first and screen is self.screen:
+            self._bindings_ready = True
+            self.call_later(self.recompose)
+            return
+        super().bindings_changed(screen)
 
     async def recompose(self) -> None:
         if not self.is_attached:

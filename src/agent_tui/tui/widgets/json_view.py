@@ -19,6 +19,7 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from agent_tui.text.sanitize import clean_text
+from agent_tui.tui.widgets.laid_out_once import expect_vertical_scroll_bar
 from agent_tui.tui.widgets.text import server_text
 
 
@@ -107,6 +108,7 @@ class JsonTree(Tree[Any]):
     ) -> None:
         super().__init__(server_text(label, style="bold"), data=data, id=id, classes=classes)
         self.show_root = True
+        self.lines = 1  # on screen, every expanded branch open (`update`)
 
     def on_mount(self) -> None:
         self.update(self.root.data)
@@ -115,17 +117,21 @@ class JsonTree(Tree[Any]):
         # `Tree` drops every drawn line and asks for a layout of the screen on each
         # resize, its first sizing included: opening the thread view with a state in
         # its tree laid the whole screen out a second time for it. Its lines are kept
-        # per width and its virtual size is its lines': a repaint is enough.
+        # per width and its virtual size is its lines'; the layout that resized it
+        # has drawn it at its new size already (before this event is handled), so
+        # nothing is left to do: a repaint here drew it a second time.
         event.prevent_default()
-        self.refresh()
 
     def update(self, data: Any, *, expand_depth: int = 1) -> None:
         self.clear()
         self.root.data = data
-        self._fill(self.root, data, expand_depth)
+        self.lines = self._fill(self.root, data, expand_depth, shown=True) + self.show_root
         self.root.expand()
+        expect_vertical_scroll_bar(self, self.lines)
 
-    def _fill(self, node: TreeNode[Any], value: Any, expand_depth: int) -> None:
+    def _fill(self, node: TreeNode[Any], value: Any, expand_depth: int, *, shown: bool) -> int:
+        """Add `value`'s entries under `node`; the lines they take on screen (`shown`:
+        `node` is expanded, and its ancestors are)."""
         entries: list[tuple[str, Any]]
         if isinstance(value, dict):
             entries = [(str(key), item) for key, item in value.items()]
@@ -133,14 +139,16 @@ class JsonTree(Tree[Any]):
             entries = [(f"[{index}]", item) for index, item in enumerate(value)]
         else:
             node.set_label(Text.assemble(node.label, " ", _scalar(value)))
-            return
+            return 0
+        lines = len(entries) if shown else 0
         for key, item in entries:
             label = _key_text(key)
             if isinstance(item, dict | list):
                 size = f" {{{len(item)}}}" if isinstance(item, dict) else f" [{len(item)}]"
                 child = node.add(Text.assemble(label, (size, "dim")), data=item)
-                self._fill(child, item, expand_depth - 1)
+                lines += self._fill(child, item, expand_depth - 1, shown=shown and expand_depth > 0)
                 if expand_depth > 0:
                     child.expand()
             else:
                 node.add_leaf(Text.assemble(label, ": ", _scalar(item)), data=item)
+        return lines

@@ -10,14 +10,38 @@ stream each growth of the answer was two layouts of every widget on screen (meas
 `benchmarks/endless_stream.py`: a layout asked by a virtual size for every other one).
 
 A widget class opts out with `virtual_size = virtual_size_without_layout()`.
+
+A scrolling widget drawn into before its first layout, with more lines than the screen
+is high, says so with `expect_vertical_scroll_bar`: its scroll bar is placed by the first
+layout instead of the second (see there).
 """
 
 from __future__ import annotations
 
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.widget import Widget
 
 
 def virtual_size_without_layout() -> Reactive[Size]:
     """`Widget.virtual_size` as a reactive that repaints nothing and lays nothing out."""
     return Reactive(Size(0, 0), layout=False)
+
+
+def expect_vertical_scroll_bar(widget: Widget, lines: int) -> None:
+    """Before a scrolling widget's first layout: content `lines` high, taller than the
+    screen, cannot fit its box, so its vertical scroll bar is certain. Said now, the first
+    layout places it. Textual finds it out in the first layout and lays the screen out
+    again, the widget's content (and a neighbour's) narrower by the bar: drawn twice, on
+    opening the thread view its history, its state and the state's tree. A widget whose
+    height follows its content needs a `max-height` for this; a guess proven wrong (the
+    bar not needed after all) costs the layout it would have cost anyway."""
+    styles = widget.styles
+    bounded = styles.height is None or not styles.height.is_auto or styles.max_height is not None
+    if (
+        not widget.container_size  # laid out: Textual keeps the bar up to date
+        and bounded
+        and styles.overflow_y == "auto"
+        and lines > widget.app.size.height
+    ):
+        widget.show_vertical_scrollbar = True

@@ -38,6 +38,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from agent_tui.tui.widgets.laid_out_once import expect_vertical_scroll_bar
 from agent_tui.tui.widgets.quick_cells import quick_line
 from agent_tui.tui.widgets.resource_table import ROW_BINDINGS, Column, fit_cell, one_line
 from agent_tui.tui.widgets.text import server_text
@@ -350,6 +351,7 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
     def _size_virtually(self) -> None:
         width = sum(self._widths) + 2 * PADDING * len(self.columns)
         self.virtual_size = Size(width, len(self._items) + self.header_height)
+        expect_vertical_scroll_bar(self, self.virtual_size.height)
 
     def _scroll_to_cursor(self) -> None:
         top = int(self.scroll_y)

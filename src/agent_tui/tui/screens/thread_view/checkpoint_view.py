@@ -31,6 +31,7 @@ from agent_tui.threads.subgraph_state import (
 )
 from agent_tui.threads.writes import checkpoint_interrupts
 from agent_tui.tui.widgets.json_view import JsonTree, JsonView
+from agent_tui.tui.widgets.laid_out_once import expect_vertical_scroll_bar
 from agent_tui.tui.widgets.text import server_text
 
 ROLE_STYLES = {"human": "bold cyan", "user": "bold cyan", "ai": "bold green", "tool": "bold yellow"}
@@ -62,6 +63,7 @@ def transcript(messages: list[Any]) -> Text:
 
 DETAILS_DELAY = 0.3  # seconds after the first state is painted: its lower sections are built
 TREE_ITEMS = 200  # list items drawn in the values tree; `y` shows the whole state
+TREE_HEIGHT = 40  # lines of the values tree at most (it scrolls)
 
 
 def trimmed(value: Any, limit: int = TREE_ITEMS) -> Any:
@@ -110,13 +112,13 @@ def checkpoint_summary(state: ThreadState) -> Text:
 class CheckpointView(VerticalScroll):
     """Shows one checkpoint's state; `checkpoint_id` is the one shown (None: nothing yet)."""
 
-    DEFAULT_CSS = """
-    CheckpointView { padding: 0 1; }
-    CheckpointView #checkpoint-summary { margin-bottom: 1; }
-    CheckpointView Collapsible { padding: 0; border-top: none; }
-    CheckpointView JsonTree { height: auto; max-height: 40; }
-    CheckpointView JsonView { height: auto; }
-    CheckpointView #checkpoint-transcript { padding: 0 1; }
+    DEFAULT_CSS = f"""
+    CheckpointView {{ padding: 0 1; }}
+    CheckpointView #checkpoint-summary {{ margin-bottom: 1; }}
+    CheckpointView Collapsible {{ padding: 0; border-top: none; }}
+    CheckpointView JsonTree {{ height: auto; max-height: {TREE_HEIGHT}; }}
+    CheckpointView JsonView {{ height: auto; }}
+    CheckpointView #checkpoint-transcript {{ padding: 0 1; }}
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -248,7 +250,8 @@ class CheckpointView(VerticalScroll):
         again = state.checkpoint_id is not None and state.checkpoint_id == self.checkpoint_id
         self.state = state
         self.checkpoint_id = state.checkpoint_id
-        self.query_one("#checkpoint-summary", Static).update(checkpoint_summary(state))
+        summary = checkpoint_summary(state)
+        self.query_one("#checkpoint-summary", Static).update(summary)
         values = state.values if isinstance(state.values, dict) else {"value": state.values}
         messages = values.get("messages")
         has_messages = isinstance(messages, list) and bool(messages)
@@ -258,7 +261,12 @@ class CheckpointView(VerticalScroll):
         )
         others = {k: v for k, v in values.items() if k != "messages" or not has_messages}
         self.query_one("#checkpoint-values").display = bool(others) or not has_messages
-        self.query_one("#checkpoint-values-tree", JsonTree).update(trimmed(others), expand_depth=2)
+        tree = self.query_one("#checkpoint-values-tree", JsonTree)
+        tree.update(trimmed(others), expand_depth=2)
+        # At least: the summary, its margin, the values' title and tree (`DEFAULT_CSS`).
+        values_shown = self.query_one("#checkpoint-values").display
+        values_lines = 1 + min(tree.lines, TREE_HEIGHT) if values_shown else 0
+        expect_vertical_scroll_bar(self, len(summary.plain.splitlines()) + 1 + values_lines)
         if not again:
             self._subgraph_history = None
         if self.details_built:

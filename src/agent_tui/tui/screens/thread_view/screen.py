@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -57,6 +57,7 @@ from agent_tui.tui.screens.thread_view.graph_pane import GraphPane
 from agent_tui.tui.screens.thread_view.header import ThreadHeader
 from agent_tui.tui.screens.thread_view.history_pane import HistoryPane
 from agent_tui.tui.screens.thread_view.lazy_tabs import LazyPane, ThreadTabs
+from agent_tui.tui.screens.thread_view.palette import THREAD_VIEW_COMMANDS
 from agent_tui.tui.screens.thread_view.sync import ThreadSync
 from agent_tui.tui.screens.thread_view.timeline_tab import TimelineTab
 from agent_tui.tui.screens.thread_view.timeline_view import TimelineView
@@ -117,6 +118,7 @@ class ThreadViewScreen(AgentScreen[None]):
         self.thread_id = thread_id
         self.status_interval = status_interval
         self.open_on_chat = chat
+        self._styled = False  # see `_resumed`
         self.chat_assistant = assistant
         if chat:
             # What the screen focuses when it shows (a class variable in Textual, read
@@ -257,6 +259,15 @@ class ThreadViewScreen(AgentScreen[None]):
         self.browser.open()
         if self.status_interval > 0:
             self.set_interval(self.status_interval, self.browser.poll)
+
+    @on(events.ScreenResume)
+    def _resumed(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's own handler. Pushed, the screen was styled as its widgets
+        # mounted: styling all of them again on its first showing cost a pass over the
+        # screen and drew the state's tree once more (its lines are dropped on a restyle).
+        if not self._styled:
+            self._styled = True
+            event.refresh_styles = False
 
     def on_unmount(self) -> None:
         self.browser.forget_early()
@@ -407,26 +418,8 @@ class ThreadViewScreen(AgentScreen[None]):
         self.browser.show_raw()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        commands = [
-            ("Fork from this checkpoint…", "Edit the state as JSON, continue", self.action_fork),
-            ("Run from this checkpoint", "Replay with no input: a new branch", self.action_replay),
-            ("Diff checkpoints", "Against the parent or the mark", self.action_diff),
-            ("Fork tree", "Branches by parent id", self.action_tree),
-            ("Timeline", "The supersteps as a waterfall: the slow node (T)", self.action_timeline),
-            ("Calls", "Every model and tool call of the run, traced here (C)", self.action_calls),
-            ("Graph pane", "The run lit on the graph (v)", self.action_graph),
-            ("Runs of this thread", "Status, duration; join or cancel (R)", self.action_runs),
-            (
-                "Memory of this thread",
-                "Store namespaces naming it or its assistant (M)",
-                self.action_memory,
-            ),
-            ("Crons of this thread", "Its runs on a schedule; n adds one", self.open_crons),
-            ("Export thread…", "Write the history as JSON", self.action_export),
-            ("Import thread…", "A thread export as a new thread", self.action_import),
-        ]
-        for name, help_text, callback in commands:
-            yield PaletteCommand(name, help_text, callback)
+        for name, help_text, method in THREAD_VIEW_COMMANDS:
+            yield PaletteCommand(name, help_text, getattr(self, method))
         yield from self.chat_controls.palette_commands()
 
     def open_crons(self) -> None:

@@ -4,7 +4,7 @@ a node, the graph or agent-tui itself said during a run.
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
 for JSON, plain text for titles (never markup), and Rich's Markdown of clean text whose
 links only ask (`TranscriptView` decides which links may open). The AI block and the
-interrupt block live in their own modules; `transcript.block_for` picks the block of an
+interrupt block live in their own modules; `block_for.block_for` picks the block of an
 item.
 
 A block that cannot be drawn (its `compose_item` or an update raises) is the last line
@@ -81,6 +81,12 @@ class ChatBlock(Vertical):
     def __init__(self, item: TranscriptItem) -> None:
         super().__init__(classes="chat-block")
         self.item = item
+
+    @property
+    def text_lines(self) -> int:
+        """Lines of text drawn, for the transcript's folding: the long ones count (an AI
+        message's), the short ones are counted by the number of blocks."""
+        return 0
 
     @property
     def broken(self) -> bool:

@@ -17,8 +17,9 @@ open, only after the user confirms with `o`.
 
 Folding: a block costs its widgets, however short its item (~200 KB each, and each is
 laid out again as the view changes), so while the view follows its end it draws the
-newest `MAX_DRAWN` blocks only; the older items are folded behind one line at the top
-("N earlier items"), and come back a page at a time (`home` at the top, or a click on
+newest `MAX_DRAWN` blocks only, fewer when their text is long (`MAX_DRAWN_LINES`: a
+flood of long messages draws a few); the older items are folded behind one line at the
+top ("N earlier items"), and come back a page at a time (`home` at the top, or a click on
 that line). A long thread opens, and a run that floods the chat streams, at the cost
 of what is on screen, not of everything it ever showed.
 """
@@ -40,34 +41,16 @@ from textual.widgets import Static
 
 from agent_tui.chat.items import (
     Added,
-    AIItem,
     Appended,
     Cleared,
-    CustomItem,
-    ErrorItem,
-    HumanItem,
-    InterruptItem,
-    NodeUpdateItem,
-    NoticeItem,
-    ToolResultItem,
     TranscriptChange,
     TranscriptItem,
     Updated,
 )
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.chat.ai_block import AIBlock
-from agent_tui.tui.chat.blocks import (
-    ChatBlock,
-    CustomBlock,
-    ErrorBlock,
-    HumanBlock,
-    NodeUpdateBlock,
-    NoticeBlock,
-    QueuedBlock,
-    ToolResultBlock,
-)
-from agent_tui.tui.chat.handoff_block import HandoffBlock
-from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.block_for import block_for
+from agent_tui.tui.chat.blocks import ChatBlock, QueuedBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.chat.to_dataset import add_to_dataset, pick_at
 from agent_tui.tui.memory_release import release_when_gone
@@ -78,29 +61,11 @@ if TYPE_CHECKING:
 
 FLUSHES_PER_SECOND = 10
 MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
+# ... and while following, no more blocks than those whose text (newest first) reaches
+# this many lines: a run that floods the chat with long messages draws the newest few.
+MAX_DRAWN_LINES = 600
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
-
-
-def block_for(item: TranscriptItem) -> ChatBlock:
-    """The widget that shows `item`."""
-    if isinstance(item, AIItem):
-        return AIBlock(item)
-    if isinstance(item, HumanItem):
-        return HumanBlock(item)
-    if isinstance(item, ToolResultItem):
-        return HandoffBlock(item) if item.handoff else ToolResultBlock(item)
-    if isinstance(item, NodeUpdateItem):
-        return NodeUpdateBlock(item)
-    if isinstance(item, CustomItem):
-        return CustomBlock(item)
-    if isinstance(item, InterruptItem):
-        return InterruptBlock(item)
-    if isinstance(item, ErrorItem):
-        return ErrorBlock(item)
-    if isinstance(item, NoticeItem):
-        return NoticeBlock(item)
-    raise TypeError(f"no transcript block for {type(item).__name__}")
 
 
 def is_openable_link(href: str) -> bool:
@@ -287,8 +252,10 @@ class TranscriptView(VerticalScroll, can_focus=True):
     def _fold(self) -> None:
         """While following, the oldest blocks past `MAX_DRAWN` are folded (see the
         module doc); those not mounted yet never are."""
-        excess = len(self._blocks) - MAX_DRAWN
-        if excess <= 0 or not self.following:
+        if not self.following:
+            return
+        excess = max(len(self._blocks) - MAX_DRAWN, self._too_long())
+        if excess <= 0:
             return
         oldest = list(itertools.islice(self._blocks.items(), excess))
         for key, block in oldest:
@@ -301,6 +268,15 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._unmounted = [b for b in self._unmounted if b.item.key not in self._folded_keys]
         self.remove_children([block for _, block in oldest if id(block) not in waiting])
         self.query_one(FoldedMarker).show(len(self._folded))
+
+    def _too_long(self) -> int:
+        """How many of the oldest blocks are past `MAX_DRAWN_LINES` lines of text."""
+        lines = 0
+        for newer, block in enumerate(reversed(self._blocks.values())):
+            lines += block.text_lines
+            if lines >= MAX_DRAWN_LINES:
+                return len(self._blocks) - newer - 1
+        return 0
 
     @property
     def folded(self) -> int:

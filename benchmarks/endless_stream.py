@@ -15,7 +15,9 @@ streamed, transcript items, and what the inspector keeps; then `esc` (cancel the
 and RSS a few seconds later, and `esc` again (leave the thread view) and RSS then.
 Meanwhile a thread presses f12 (a priority binding to a no-op action) every 50 ms,
 posting the key into the app's loop as a terminal's input thread does: each row says
-how long the keys of its period waited for their action (p50 / p99 / max, ms).
+how long the keys of its period waited for their action (p50 / p99 / max, ms), and how
+much CPU time the app's loop spent meanwhile (its thread's clock: what the app made the
+key wait for, little changed by other work on the machine, which only stretches it).
 
 Then RSS every second for `--after` s after leaving: the app gives memory back once the
 chat is gone (`tui/memory_release.py`: every generation collected, the frozen one too —
@@ -91,12 +93,15 @@ class ProbedHarness(ShellHarness):
 
     def __init__(self, screen: ThreadViewScreen) -> None:
         super().__init__(screen)
-        self.pressed: deque[float] = deque()
+        self.pressed: deque[tuple[float, float]] = deque()  # wall clock, loop's CPU clock
         self.key_ms: list[float] = []
+        self.key_cpu_ms: list[float] = []
 
     def action_ping(self) -> None:
         if self.pressed:
-            self.key_ms.append((time.perf_counter() - self.pressed.popleft()) * 1000)
+            wall, cpu = self.pressed.popleft()
+            self.key_ms.append((time.perf_counter() - wall) * 1000)
+            self.key_cpu_ms.append((time.thread_time() - cpu) * 1000)
 
     async def on_event(self, event: events.Event) -> None:
         # A key that arrives while the app closes (no screen left) is for no one.
@@ -106,9 +111,11 @@ class ProbedHarness(ShellHarness):
 
 
 def press_keys(app: ProbedHarness, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
-    """Press f12 every KEY_INTERVAL from another thread, as a terminal's input thread does."""
+    """Press f12 every KEY_INTERVAL from another thread, as a terminal's input thread does.
+    Each press notes the time and the CPU time of the loop's thread (this one's caller)."""
+    loop_cpu = time.pthread_getcpuclockid(threading.main_thread().ident or 0)
     while not stop.wait(KEY_INTERVAL):
-        app.pressed.append(time.perf_counter())
+        app.pressed.append((time.perf_counter(), time.clock_gettime(loop_cpu)))
         loop.call_soon_threadsafe(app.post_message, events.Key("f12", None))
 
 
@@ -254,9 +261,10 @@ async def stream_then_esc(
     await until(stream.faulty.is_set, "the stream to begin", STEP_TIMEOUT, 0.05)
     print(
         "     s   RSS MB    events  MB streamed  items  widgets  key p50   p99    max"
-        "  inspector kept (dropped)"
+        "    CPU p50  p99    max  inspector kept (dropped)"
     )
     all_keys: list[float] = []
+    all_cpu: list[float] = []
     started = last = time.monotonic()
     seen, peak = [stream.made_up], before
     while (now := time.monotonic()) - started < args.seconds:
@@ -271,12 +279,14 @@ async def stream_then_esc(
             f"{now - started:6.0f} {rss_mb():8.1f} {stream.made_up:9,}"
             f" {stream.made_up * 1000 / 1e6:12,.1f} {len(pane.model.items):6}"
             f" {len(app.screen.query('*')):8}   {key_figures(app.key_ms)}"
+            f"  {key_figures(app.key_cpu_ms)}"
             f"  {len(inspector.records):,} ({inspector.dropped:,})"
             + (f"  traced {traced_mb():.0f} MB" if args.trace else ""),
             flush=True,
         )
         all_keys += app.key_ms
-        app.key_ms = []
+        all_cpu += app.key_cpu_ms
+        app.key_ms, app.key_cpu_ms = [], []
         check(
             seen[-1] > seen[-2],
             f"the stream stopped: {seen[-1]:,} events, as {args.every:g} s before",
@@ -287,6 +297,7 @@ async def stream_then_esc(
     print(
         f"keys during the stream (p50 / p99 / max ms): {key_figures(all_keys)}, {len(all_keys)} keys"
     )
+    print(f"  the loop's CPU time while a key waited (p50 / p99 / max ms): {key_figures(all_cpu)}")
     if args.trace:
         top_allocations()
     pressed = time.monotonic()

@@ -7,13 +7,7 @@ from textual.app import App, ComposeResult
 
 from agent_tui.chat.items import Added, AIItem, Appended, NoticeItem, Updated
 from agent_tui.tui.chat.blocks import ChatBlock
-from agent_tui.tui.chat.transcript import (
-    MAX_DRAWN,
-    MAX_DRAWN_LINES,
-    UNFOLD_PAGE,
-    FoldedMarker,
-    TranscriptView,
-)
+from agent_tui.tui.chat.transcript import MAX_DRAWN, UNFOLD_PAGE, FoldedMarker, TranscriptView
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
@@ -89,31 +83,3 @@ async def test_a_folded_message_that_changes_shows_its_latest_text_when_unfolded
         await pilot.click(FoldedMarker)
         await wait_for(pilot, lambda: "the final answer" in screen_text(app), what="unfolded")
         assert view.folded == 0 and not app.query_one(FoldedMarker).display
-
-
-async def test_long_messages_fold_by_their_lines_while_the_view_follows(wait_for: WaitFor) -> None:
-    # A run that floods the chat with long answers: far fewer than MAX_DRAWN blocks, but
-    # the newest two already hold more than MAX_DRAWN_LINES lines of text.
-    app = TranscriptApp()
-    async with app.run_test(size=(90, 20)) as pilot:
-        view = app.transcript
-        view.focus()
-        paragraphs = MAX_DRAWN_LINES // 3  # a line and a blank line each
-        answers = [
-            AIItem(f"a{n}", text="\n\n".join(f"answer {n} line {i}" for i in range(paragraphs)))
-            for n in range(3)
-        ]
-        view.apply(Added(answer) for answer in answers)
-        last = f"answer 2 line {paragraphs - 1}"
-        await wait_for(pilot, lambda: last in screen_text(app), what="the newest answer's end")
-        view.apply(Added(item) for item in notices(0, 1))  # more output comes
-        await wait_for(pilot, lambda: view.folded == 1, what="the oldest answer folded")
-        assert [block.item.key for block in view.blocks] == ["a1", "a2", "n0"]
-        await wait_for(pilot, lambda: "— line 0" in screen_text(app), what="the new notice")
-
-        await pilot.press("home")
-        await wait_for(pilot, lambda: "1 earlier items not drawn" in screen_text(app))
-        assert "answer 1 line 0" in screen_text(app)
-        await pilot.press("home")  # at the top: the folded answer drawn again
-        await wait_for(pilot, lambda: view.folded == 0, what="the answer unfolded")
-        await wait_for(pilot, lambda: "answer 0 line 0" in screen_text(app))

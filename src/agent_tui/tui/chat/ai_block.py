@@ -49,15 +49,10 @@ class AIBlock(ChatBlock):
         self.stream_writes = 0
         """How many times streamed text was handed to the text widget."""
         self._shown_label = self._shown_calls = Text()  # as composed, then as updated
-        self._text_view: MarkdownText | None = None  # once composed
 
     @property
     def text_view(self) -> MarkdownText:
         return self.query_one(".ai-text", MarkdownText)
-
-    @property
-    def text_lines(self) -> int:
-        return self._text_view.line_count if self._text_view is not None else 0
 
     @property
     def shown_text(self) -> str:
@@ -73,8 +68,7 @@ class AIBlock(ChatBlock):
         self.set_class(not self._written, "empty")
         self._shown_label, self._shown_calls = self._label(), self._tool_calls()
         yield BlockText(self._shown_label, classes="block-label")
-        self._text_view = MarkdownText(self._cleaned, classes="ai-text")
-        yield self._text_view
+        yield MarkdownText(self._cleaned, classes="ai-text")
         tool_calls = BlockText(self._shown_calls, classes="tool-calls")
         tool_calls.display = bool(self.item.tool_calls)
         yield tool_calls

@@ -83,12 +83,6 @@ class ChatBlock(Vertical):
         self.item = item
 
     @property
-    def text_lines(self) -> int:
-        """Lines of text drawn, for the transcript's folding: the long ones count (an AI
-        message's), the short ones are counted by the number of blocks."""
-        return 0
-
-    @property
     def broken(self) -> bool:
         """Whether the block shows that its item could not be drawn (it has none of
         the widgets `compose_item` makes: nothing may query them)."""

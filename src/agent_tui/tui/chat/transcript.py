@@ -17,9 +17,8 @@ open, only after the user confirms with `o`.
 
 Folding: a block costs its widgets, however short its item (~200 KB each, and each is
 laid out again as the view changes), so while the view follows its end it draws the
-newest `MAX_DRAWN` blocks only, fewer when their text is long (`MAX_DRAWN_LINES`: a
-flood of long messages draws a few); the older items are folded behind one line at the
-top ("N earlier items"), and come back a page at a time (`home` at the top, or a click on
+newest `MAX_DRAWN` blocks only; the older items are folded behind one line at the top
+("N earlier items"), and come back a page at a time (`home` at the top, or a click on
 that line). A long thread opens, and a run that floods the chat streams, at the cost
 of what is on screen, not of everything it ever showed.
 """
@@ -61,9 +60,6 @@ if TYPE_CHECKING:
 
 FLUSHES_PER_SECOND = 10
 MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
-# ... and while following, no more blocks than those whose text (newest first) reaches
-# this many lines: a run that floods the chat with long messages draws the newest few.
-MAX_DRAWN_LINES = 600
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
@@ -252,10 +248,8 @@ class TranscriptView(VerticalScroll, can_focus=True):
     def _fold(self) -> None:
         """While following, the oldest blocks past `MAX_DRAWN` are folded (see the
         module doc); those not mounted yet never are."""
-        if not self.following:
-            return
-        excess = max(len(self._blocks) - MAX_DRAWN, self._too_long())
-        if excess <= 0:
+        excess = len(self._blocks) - MAX_DRAWN
+        if excess <= 0 or not self.following:
             return
         oldest = list(itertools.islice(self._blocks.items(), excess))
         for key, block in oldest:
@@ -268,15 +262,6 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._unmounted = [b for b in self._unmounted if b.item.key not in self._folded_keys]
         self.remove_children([block for _, block in oldest if id(block) not in waiting])
         self.query_one(FoldedMarker).show(len(self._folded))
-
-    def _too_long(self) -> int:
-        """How many of the oldest blocks are past `MAX_DRAWN_LINES` lines of text."""
-        lines = 0
-        for newer, block in enumerate(reversed(self._blocks.values())):
-            lines += block.text_lines
-            if lines >= MAX_DRAWN_LINES:
-                return len(self._blocks) - newer - 1
-        return 0
 
     @property
     def folded(self) -> int:

@@ -4,6 +4,7 @@
     uv run python benchmarks/endless_stream.py --seconds 60 --every 5
     uv run python benchmarks/endless_stream.py --trace         # and where memory is (tracemalloc)
     uv run python benchmarks/endless_stream.py --quick         # 15 s, checked
+    uv run python benchmarks/endless_stream.py --parts         # and the screen's updates timed
 
 The real embedded agent server runs the test `chat` graph; after 5 real events the run's
 stream is replaced by one that never ends (`tests/support/stream_faults.py`, `endless`):
@@ -15,7 +16,13 @@ streamed, transcript items, and what the inspector keeps; then `esc` (cancel the
 and RSS a few seconds later, and `esc` again (leave the thread view) and RSS then.
 Meanwhile a thread presses f12 (a priority binding to a no-op action) every 50 ms,
 posting the key into the app's loop as a terminal's input thread does: each row says
-how long the keys of its period waited for their action (p50 / p99 / max, ms).
+how long the keys of its period waited for their action (p50 / p99 / max, ms), and how
+much CPU time the app's loop spent meanwhile (its thread's clock: what the app made the
+key wait for, little changed by other work on the machine, which only stretches it).
+
+With `--parts`, the screen's updates are timed by the loop thread's CPU clock
+(`time.thread_time`) by part: the layout (and the paint that ends it), the arrangement of
+every widget (`Compositor._arrange_root`, which a layout should run once), every paint.
 
 Then RSS every second for `--after` s after leaving: the app gives memory back once the
 chat is gone (`tui/memory_release.py`: every generation collected, the frozen one too —
@@ -44,13 +51,15 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tests' helpers: the `tests` package
 
 from textual import events  # noqa: E402
+from textual._compositor import Compositor  # noqa: E402
 from textual.binding import Binding, BindingType  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 
 from agent_tui.chat.assistant import ChatAssistant  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
@@ -91,12 +100,15 @@ class ProbedHarness(ShellHarness):
 
     def __init__(self, screen: ThreadViewScreen) -> None:
         super().__init__(screen)
-        self.pressed: deque[float] = deque()
+        self.pressed: deque[tuple[float, float]] = deque()  # wall clock, loop's CPU clock
         self.key_ms: list[float] = []
+        self.key_cpu_ms: list[float] = []
 
     def action_ping(self) -> None:
         if self.pressed:
-            self.key_ms.append((time.perf_counter() - self.pressed.popleft()) * 1000)
+            wall, cpu = self.pressed.popleft()
+            self.key_ms.append((time.perf_counter() - wall) * 1000)
+            self.key_cpu_ms.append((time.thread_time() - cpu) * 1000)
 
     async def on_event(self, event: events.Event) -> None:
         # A key that arrives while the app closes (no screen left) is for no one.
@@ -106,9 +118,11 @@ class ProbedHarness(ShellHarness):
 
 
 def press_keys(app: ProbedHarness, loop: asyncio.AbstractEventLoop, stop: threading.Event) -> None:
-    """Press f12 every KEY_INTERVAL from another thread, as a terminal's input thread does."""
+    """Press f12 every KEY_INTERVAL from another thread, as a terminal's input thread does.
+    Each press notes the time and the CPU time of the loop's thread (this one's caller)."""
+    loop_cpu = time.pthread_getcpuclockid(threading.main_thread().ident or 0)
     while not stop.wait(KEY_INTERVAL):
-        app.pressed.append(time.perf_counter())
+        app.pressed.append((time.perf_counter(), time.clock_gettime(loop_cpu)))
         loop.call_soon_threadsafe(app.post_message, events.Key("f12", None))
 
 
@@ -119,6 +133,44 @@ def key_figures(key_ms: list[float]) -> str:
     ordered = sorted(key_ms)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return f"{statistics.median(ordered):5.0f} {p99:5.0f} {ordered[-1]:6.0f}"
+
+
+class UpdateParts:
+    """The screen's updates and their parts, timed by the loop thread's CPU clock (the
+    classes' methods wrapped for the run)."""
+
+    PARTS: ClassVar[list[tuple[type, str, str]]] = [
+        (Screen, "_refresh_layout", "layout (with its paint)"),
+        (Compositor, "_arrange_root", "arrangement of every widget"),
+        (Compositor, "render_update", "paint (with or without a layout)"),
+    ]
+
+    def __init__(self) -> None:
+        self.calls: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+        for owner, name, label in self.PARTS:
+            setattr(owner, name, self._timed(getattr(owner, name), label))
+
+    def _timed(self, method: Any, label: str) -> Any:
+        calls, seconds = self.calls, self.seconds
+        calls[label], seconds[label] = 0, 0.0
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                calls[label] += 1
+                seconds[label] += time.thread_time() - started
+
+        return timed
+
+    def report(self) -> None:
+        print("  the screen's updates (CPU time of the loop's thread):")
+        for _, _, label in self.PARTS:
+            calls, seconds = self.calls[label], self.seconds[label]
+            each = seconds * 1000 / calls if calls else 0.0
+            print(f"    {label:32} {calls:6,} calls {seconds * 1000:8,.0f} ms {each:6.1f} ms each")
 
 
 def rss_mb() -> float:
@@ -252,11 +304,13 @@ async def stream_then_esc(
     await until(lambda: faults.streams, "the run's stream", STEP_TIMEOUT, 0.05)
     stream = faults.streams[0]
     await until(stream.faulty.is_set, "the stream to begin", STEP_TIMEOUT, 0.05)
+    parts = UpdateParts() if args.parts else None
     print(
         "     s   RSS MB    events  MB streamed  items  widgets  key p50   p99    max"
-        "  inspector kept (dropped)"
+        "    CPU p50  p99    max  inspector kept (dropped)"
     )
     all_keys: list[float] = []
+    all_cpu: list[float] = []
     started = last = time.monotonic()
     seen, peak = [stream.made_up], before
     while (now := time.monotonic()) - started < args.seconds:
@@ -271,12 +325,14 @@ async def stream_then_esc(
             f"{now - started:6.0f} {rss_mb():8.1f} {stream.made_up:9,}"
             f" {stream.made_up * 1000 / 1e6:12,.1f} {len(pane.model.items):6}"
             f" {len(app.screen.query('*')):8}   {key_figures(app.key_ms)}"
+            f"  {key_figures(app.key_cpu_ms)}"
             f"  {len(inspector.records):,} ({inspector.dropped:,})"
             + (f"  traced {traced_mb():.0f} MB" if args.trace else ""),
             flush=True,
         )
         all_keys += app.key_ms
-        app.key_ms = []
+        all_cpu += app.key_cpu_ms
+        app.key_ms, app.key_cpu_ms = [], []
         check(
             seen[-1] > seen[-2],
             f"the stream stopped: {seen[-1]:,} events, as {args.every:g} s before",
@@ -287,6 +343,9 @@ async def stream_then_esc(
     print(
         f"keys during the stream (p50 / p99 / max ms): {key_figures(all_keys)}, {len(all_keys)} keys"
     )
+    print(f"  the loop's CPU time while a key waited (p50 / p99 / max ms): {key_figures(all_cpu)}")
+    if parts is not None:
+        parts.report()
     if args.trace:
         top_allocations()
     pressed = time.monotonic()
@@ -306,6 +365,7 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=LIMIT_MB, help="RSS limit, MB")
     parser.add_argument("--after", type=float, default=AFTER_S, help="seconds after leaving")
     parser.add_argument("--trace", action="store_true", help="where memory is (slow)")
+    parser.add_argument("--parts", action="store_true", help="the screen's updates timed")
     add_options(parser, quick=150, full=600)
     args = parser.parse_args()
     if args.quick:

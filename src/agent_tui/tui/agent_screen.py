@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from agent_tui.tui.app_contract import AgentApp, agent_app
+from agent_tui.tui.widgets.arranged_once import ArrangedOnce
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 ResultType = TypeVar("ResultType")
@@ -44,6 +45,10 @@ class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
             id="screen.copy_text",
         ),
     ]
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None):
+        super().__init__(name=name, id=id, classes=classes)
+        self._compositor = ArrangedOnce()  # a layout arranges the screen once
 
     @property
     def agent_app(self) -> AgentApp:

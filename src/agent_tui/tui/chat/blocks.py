@@ -4,7 +4,7 @@ a node, the graph or agent-tui itself said during a run.
 Every block renders server text inertly: `server_text` for plain text, `json_syntax`
 for JSON, plain text for titles (never markup), and Rich's Markdown of clean text whose
 links only ask (`TranscriptView` decides which links may open). The AI block and the
-interrupt block live in their own modules; `transcript.block_for` picks the block of an
+interrupt block live in their own modules; `block_for.block_for` picks the block of an
 item.
 
 A block that cannot be drawn (its `compose_item` or an update raises) is the last line

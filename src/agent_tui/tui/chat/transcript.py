@@ -40,34 +40,16 @@ from textual.widgets import Static
 
 from agent_tui.chat.items import (
     Added,
-    AIItem,
     Appended,
     Cleared,
-    CustomItem,
-    ErrorItem,
-    HumanItem,
-    InterruptItem,
-    NodeUpdateItem,
-    NoticeItem,
-    ToolResultItem,
     TranscriptChange,
     TranscriptItem,
     Updated,
 )
 from agent_tui.text.sanitize import clean_text
 from agent_tui.tui.chat.ai_block import AIBlock
-from agent_tui.tui.chat.blocks import (
-    ChatBlock,
-    CustomBlock,
-    ErrorBlock,
-    HumanBlock,
-    NodeUpdateBlock,
-    NoticeBlock,
-    QueuedBlock,
-    ToolResultBlock,
-)
-from agent_tui.tui.chat.handoff_block import HandoffBlock
-from agent_tui.tui.chat.interrupt import InterruptBlock
+from agent_tui.tui.chat.block_for import block_for
+from agent_tui.tui.chat.blocks import ChatBlock, QueuedBlock
 from agent_tui.tui.chat.markdown_text import MarkdownText
 from agent_tui.tui.chat.to_dataset import add_to_dataset, pick_at
 from agent_tui.tui.memory_release import release_when_gone
@@ -80,27 +62,6 @@ FLUSHES_PER_SECOND = 10
 MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
-
-
-def block_for(item: TranscriptItem) -> ChatBlock:
-    """The widget that shows `item`."""
-    if isinstance(item, AIItem):
-        return AIBlock(item)
-    if isinstance(item, HumanItem):
-        return HumanBlock(item)
-    if isinstance(item, ToolResultItem):
-        return HandoffBlock(item) if item.handoff else ToolResultBlock(item)
-    if isinstance(item, NodeUpdateItem):
-        return NodeUpdateBlock(item)
-    if isinstance(item, CustomItem):
-        return CustomBlock(item)
-    if isinstance(item, InterruptItem):
-        return InterruptBlock(item)
-    if isinstance(item, ErrorItem):
-        return ErrorBlock(item)
-    if isinstance(item, NoticeItem):
-        return NoticeBlock(item)
-    raise TypeError(f"no transcript block for {type(item).__name__}")
 
 
 def is_openable_link(href: str) -> bool:

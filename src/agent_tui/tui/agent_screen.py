@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from agent_tui.tui.app_contract import AgentApp, agent_app
-from agent_tui.tui.widgets.arranged_once import ArrangedOnce
+from agent_tui.tui.widgets.arranged_once import screen_compositor
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 ResultType = TypeVar("ResultType")
@@ -48,7 +48,7 @@ class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None):
         super().__init__(name=name, id=id, classes=classes)
-        self._compositor = ArrangedOnce()  # a layout arranges the screen once
+        self._compositor = screen_compositor()  # a layout arranges the screen once
 
     @property
     def agent_app(self) -> AgentApp:

@@ -91,3 +91,14 @@ async def test_a_followed_scroll_that_grows_paints_its_lines_not_the_screen(
         assert painted <= 2  # not once per paint of the scroll (Textual's: 20)
         assert arranged <= layouts + 2  # once per layout (Textual's: twice)
         await wait_for(pilot, lambda: "line 20" in screen_text(app), what="the newest line")
+
+
+def test_a_textual_without_the_parts_it_builds_on_keeps_its_own_compositor(
+    monkeypatch: Any,
+) -> None:
+    from agent_tui.tui.widgets import arranged_once
+
+    assert isinstance(arranged_once.screen_compositor(), ArrangedOnce)
+    monkeypatch.delattr(Compositor, "_render_chops")
+    kept = arranged_once.screen_compositor()
+    assert type(kept) is Compositor

@@ -17,7 +17,10 @@ does less (measured with `benchmarks/endless_stream.py`, the paint and the layou
   drawn and cut at every paint for nothing. Here a widget whose every piece on the rows
   to paint is already covered is not drawn.
 
-`AgentScreen` uses `ArrangedOnce` as its compositor.
+`AgentScreen` uses `ArrangedOnce` as its compositor (`screen_compositor`), written
+against Textual 8.2 (pinned in pyproject.toml): where Textual's compositor lacks a part it
+reads or replaces, the screen keeps Textual's own (`tests/ui/widgets/test_arranged_once.py`
+checks the two paint the same).
 """
 
 from __future__ import annotations
@@ -28,6 +31,20 @@ from textual._compositor import Compositor, ReflowResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
+
+# What `ArrangedOnce` reads or replaces of Textual's compositor.
+_PARTS = ("reflow", "_render_chops", "_get_renders", "cuts", "visible_widgets")
+
+
+def screen_compositor() -> Compositor:
+    """`ArrangedOnce` where this Textual's compositor has the parts it builds on (and
+    keeps its map's freshness as `_full_map_invalidated`), else Textual's own."""
+    compositor = Compositor()
+    if all(hasattr(Compositor, part) for part in _PARTS) and isinstance(
+        getattr(compositor, "_full_map_invalidated", None), bool
+    ):
+        return ArrangedOnce()
+    return compositor
 
 
 class ArrangedOnce(Compositor):

@@ -345,8 +345,15 @@ def test_the_prewarmed_processes_never_outlive_a_killed_serve(
     # With live reload, a graph check and a server wait, prewarmed, for the next edit.
     check = running("build_check", "--standby", config)
     standby = running("agent_tui.server.main", "--standby", config)
-    others = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
-    # The server, and the trace collector (a child of its own).
+    # The server, and the trace collector (a child of its own, started beside the server:
+    # it may come a moment after the URL).
+    deadline = time.monotonic() + 60
+    while True:
+        others = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
+        collecting = any("trace_collector" in command_of(pid) for pid in others)
+        if collecting or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)  # another process's start: nothing to wait on
     assert sorted("trace_collector" in command_of(pid) for pid in others) == [False, True]
     serve.stop(signal.SIGKILL)
     pids = [check, standby, *others]

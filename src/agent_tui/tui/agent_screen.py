@@ -9,7 +9,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from agent_tui.tui.app_contract import AgentApp, agent_app
-from agent_tui.tui.widgets.arranged_once import screen_compositor
 from agent_tui.tui.widgets.worker_failures import ReportsWorkerFailures
 
 ResultType = TypeVar("ResultType")
@@ -45,10 +44,6 @@ class AgentScreen(ReportsWorkerFailures, Screen[ResultType]):
             id="screen.copy_text",
         ),
     ]
-
-    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None):
-        super().__init__(name=name, id=id, classes=classes)
-        self._compositor = screen_compositor()  # a layout arranges the screen once
 
     @property
     def agent_app(self) -> AgentApp:

@@ -7,12 +7,18 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from agent_tui.client import AgentServerClient, NotFound
+from agent_tui.settings.target import RemoteServer
+from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
+from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
+from agent_tui.tui.screens.server_info import ServerInfoScreen
+from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.assistants import SIZE, AssistantsApp, loaded, open_detail, unique
+from tests.support.chat import ai_texts, ended, state_line
 from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
 
@@ -131,3 +137,40 @@ async def test_edit_and_delete_from_the_detail(
         await wait_for(pilot, lambda: app.assistants.table.get_item(created.assistant_id) is None)
         with pytest.raises(NotFound):
             await client.assistants.get(created.assistant_id)
+
+
+async def test_c_in_the_detail_chats_with_the_highlighted_version(
+    agent_server_url: str, client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    name = unique("detail-chat")
+    bot = await client.assistants.create("chat", {"style": "plain", "token_delay_ms": 0}, name)
+    bot = await client.assistants.update(bot.assistant_id, {"style": "pirate", "token_delay_ms": 0})
+    app = AgentTuiApp(RemoteServer(agent_server_url))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        assert await app.run_command(":assistants chat")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
+        listing = app.screen
+        assert isinstance(listing, AssistantsScreen)
+        await wait_for(pilot, lambda: listing.table.get_item(bot.assistant_id) is not None)
+        assert listing.table.move_to(bot.assistant_id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
+        detail = app.screen
+        assert isinstance(detail, AssistantDetailScreen)
+        versions = detail.query_one("#versions", DataTable)
+        await wait_for(pilot, lambda: versions.row_count == 2, what="both versions")
+        await pilot.press("down")  # version 1, not the active one
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the chat")
+        view = app.screen
+        assert isinstance(view, ThreadViewScreen)
+        pane = view.chat
+        await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
+        assert f"{name} v1 (not the active version)" in state_line(pane)
+        await pilot.press(*"hi", "enter")
+        await wait_for(pilot, lambda: ended(pane), what="the run")
+        assert ai_texts(pane) == ["You said: hi"]  # version 1's plain style, not the pirate
+        runs = await client.runs.list(view.thread_id)
+        assert [run.assistant_id for run in runs] == [bot.assistant_id]

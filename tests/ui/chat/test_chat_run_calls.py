@@ -72,6 +72,16 @@ def shown_notices(pane: ChatPane) -> list[str]:
     ]
 
 
+async def ended_and_looked_up(pilot: Any, pane: ChatPane, wait_for: WaitFor) -> None:
+    """Wait for the run's end, then for the look-up of its totals to finish."""
+    await wait_for(pilot, lambda: ended(pane), what="the run's end")
+    await wait_for(
+        pilot,
+        lambda: not any(w.group == "chat-totals" and w.is_running for w in pane.workers),
+        what="the totals' look-up",
+    )
+
+
 async def weather_chat(
     client: AgentServerClient, configurable: dict[str, Any] | None = None
 ) -> tuple[Any, Any]:
@@ -151,12 +161,7 @@ async def test_an_untraced_run_without_live_calls_says_nothing(
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "Weather in Paris?")
-        await wait_for(pilot, lambda: ended(pane), what="the run's end")
-        await wait_for(
-            pilot,
-            lambda: not any(w.group == "chat-totals" and w.is_running for w in pane.workers),
-            what="the totals' look-up",
-        )
+        await ended_and_looked_up(pilot, pane, wait_for)
         assert notices(pane) == []
 
 
@@ -169,12 +174,7 @@ async def test_a_traced_run_that_called_nothing_ends_without_totals(
     async with app.run_test(size=SIZE) as pilot:
         pane = pane_of(app)
         await type_and_send(pilot, pane, "anything?")
-        await wait_for(pilot, lambda: ended(pane), what="the run's end")
-        await wait_for(
-            pilot,
-            lambda: not any(w.group == "chat-totals" and w.is_running for w in pane.workers),
-            what="the totals' look-up",
-        )
+        await ended_and_looked_up(pilot, pane, wait_for)
         assert "Nothing to look up." in screen_text(app)
         assert notices(pane) == []
 

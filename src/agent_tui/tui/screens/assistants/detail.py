@@ -5,7 +5,8 @@ against the active version's (green added, red removed, yellow changed). `a` mak
 highlighted version active, then checks that the server really switched the context:
 the in-memory runtime of `langgraph dev` does not (docs/server-quirks.md). On a mismatch the screen
 says so and the app records the version's context, so every run agent-tui starts with
-this assistant passes it (`assistants.context_overrides.ContextOverrides`).
+this assistant passes it (`assistants.context_overrides.ContextOverrides`). `c` opens a
+chat in a new thread with the highlighted version (pinned when it is not the active one).
 
 Dismisses with True when something changed (the list then reloads).
 """
@@ -30,10 +31,12 @@ from agent_tui.assistants.versions import (
     set_active_version,
     version_check,
 )
+from agent_tui.chat.assistant import ChatAssistant
 from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, AssistantVersion
 from agent_tui.text.context_diff import context_diff
 from agent_tui.text.time_text import Clock, now_utc, time_ago, updated_text
+from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
@@ -85,6 +88,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "activate", "Make active", id="assistant_detail.activate"),
+        Binding("c", "chat", "Chat", id="assistant_detail.chat"),
         Binding("e", "edit", "Edit", id="assistant_detail.edit"),
         Binding("v", "graph", "Graph", id="assistant_detail.graph"),
         Binding("ctrl+d", "delete", "Delete", id="assistant_detail.delete"),
@@ -122,7 +126,10 @@ class AssistantDetailScreen(AgentScreen[bool]):
                 yield Static("Metadata", classes="section")
                 yield JsonView({}, id="detail-metadata")
             with Vertical(id="detail-right"):
-                yield Static("Versions  (a: make the highlighted one active)", classes="section")
+                yield Static(
+                    "Versions  (highlighted: a make active · c chat)",
+                    classes="section",
+                )
                 table: DataTable[Text] = DataTable(id="versions", cursor_type="row")
                 yield table
                 yield Static("Diff against the active version", classes="section")
@@ -314,6 +321,31 @@ class AssistantDetailScreen(AgentScreen[bool]):
         else:
             self.notify(f"Version {version} is now active", markup=False)
         self.load()
+
+    def action_chat(self) -> None:
+        """`c`: a new thread open on its chat, with the highlighted version: pinned to it
+        (its context and config passed with each run) when it is not the active one."""
+        if self.refuse_if_readonly("create a thread to chat in"):
+            return
+        version, active = self.highlighted_version, self.active
+        if version is None or active is None or version.version == active.version:
+            chosen = ChatAssistant.of(self.assistant)
+        else:
+            chosen = ChatAssistant.of_version(self.assistant, version, active.config)
+        self._chat(chosen)
+
+    @work(exclusive=True, group="assistant-chat", exit_on_error=False)
+    async def _chat(self, assistant: ChatAssistant) -> None:
+        try:
+            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
+        except ApiError as error:
+            self.report_error(error, doing="create a thread")
+            return
+        await self.app.push_screen(
+            routes.build(
+                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
+            )
+        )
 
     def action_edit(self) -> None:
         if self.refuse_if_readonly("edit an assistant"):

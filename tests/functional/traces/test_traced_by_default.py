@@ -65,6 +65,7 @@ def test_a_project_with_its_own_langsmith_settings_keeps_them(
     project.mkdir()
     shutil.copy(PROJECT / "agent.py", project / "agent.py")
     config = json.loads((PROJECT / "langgraph.json").read_text())
+    config["graphs"] = {"weather": config["graphs"]["weather"]}  # the one graph copied
     config["env"] = {"LANGSMITH_TRACING": "false"}
     (project / "langgraph.json").write_text(json.dumps(config))
     home = tmp_path / "home"

@@ -31,8 +31,8 @@ from agent_tui.client.models import Assistant, ServerInfo
 from agent_tui.text.fit import fit_value
 from agent_tui.text.sanitize import clean_text
 from agent_tui.text.short_ids import short_random_id
-from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
+from agent_tui.tui.new_chat import chat_in_new_thread
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
 from agent_tui.tui.widgets.text import server_text
 
@@ -237,16 +237,7 @@ class ServerInfoScreen(AgentScreen[None]):
     @work(exclusive=True, group="server-info-chat", exit_on_error=False)
     async def _chat(self, graph_id: str) -> None:
         assistant = ChatAssistant(graph_id, graph_id, graph_id)
-        try:
-            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
-        except ApiError as error:
-            self.report_error(error, doing="create a thread")
-            return
-        await self.app.push_screen(
-            routes.build(
-                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
-            )
-        )
+        await chat_in_new_thread(self, self.client, assistant)
 
     def load(
         self, *, with_info: bool = True, graphs: asyncio.Future[GraphsAnswer] | None = None

@@ -36,10 +36,10 @@ from agent_tui.client import AgentServerClient, ApiError
 from agent_tui.client.models import Assistant, AssistantVersion
 from agent_tui.text.context_diff import context_diff
 from agent_tui.text.time_text import Clock, now_utc, time_ago, updated_text
-from agent_tui.tui import routes
 from agent_tui.tui.agent_screen import AgentScreen
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.modals.raw_json import RawJsonScreen
+from agent_tui.tui.new_chat import chat_in_new_thread
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.tui.widgets.breadcrumb import Breadcrumb
@@ -336,16 +336,7 @@ class AssistantDetailScreen(AgentScreen[bool]):
 
     @work(exclusive=True, group="assistant-chat", exit_on_error=False)
     async def _chat(self, assistant: ChatAssistant) -> None:
-        try:
-            thread = await self.client.threads.create(metadata=assistant.thread_metadata())
-        except ApiError as error:
-            self.report_error(error, doing="create a thread")
-            return
-        await self.app.push_screen(
-            routes.build(
-                self.app, "thread", thread.thread_id, client=self.client, assistant=assistant
-            )
-        )
+        await chat_in_new_thread(self, self.client, assistant)
 
     def action_edit(self) -> None:
         if self.refuse_if_readonly("edit an assistant"):

@@ -85,3 +85,19 @@ async def open_detail(
     assert isinstance(detail, AssistantDetailScreen)
     await wait_for(pilot, lambda: detail.active is not None, what="the versions")
     return detail
+
+
+async def chat_graph_listing(
+    pilot: Pilot[Any], wait_for: WaitFor, app: Any, assistant_id: str
+) -> AssistantsScreen:
+    """On the app's home: `:assistants chat`, the cursor on ``assistant_id``."""
+    from agent_tui.tui.screens.server_info import ServerInfoScreen
+
+    await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+    assert await app.run_command(":assistants chat")
+    await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
+    listing = app.screen
+    assert isinstance(listing, AssistantsScreen)
+    await wait_for(pilot, lambda: listing.table.get_item(assistant_id) is not None)
+    assert listing.table.move_to(assistant_id)
+    return listing

@@ -18,7 +18,14 @@ from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 from agent_tui.tui.widgets.graph_view import GraphView
-from tests.support.assistants import SIZE, AssistantsApp, loaded, select, unique
+from tests.support.assistants import (
+    SIZE,
+    AssistantsApp,
+    chat_graph_listing,
+    loaded,
+    select,
+    unique,
+)
 from tests.support.chat import ai_texts, ended, state_line
 from tests.support.graph import boxes_styled, reversed_style
 from tests.support.screen import toast_saying
@@ -277,13 +284,7 @@ async def test_c_chats_with_the_highlighted_assistant_and_shift_c_copies_its_id(
     chosen = await client.assistants.create("chat", {"token_delay_ms": 0}, name)
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-        assert await app.run_command(":assistants chat")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
-        listing = app.screen
-        assert isinstance(listing, AssistantsScreen)
-        await wait_for(pilot, lambda: listing.table.get_item(chosen.assistant_id) is not None)
-        assert listing.table.move_to(chosen.assistant_id)
+        listing = await chat_graph_listing(pilot, wait_for, app, chosen.assistant_id)
 
         await pilot.press("C")
         await toast_saying(pilot, f"Copied assistant id {chosen.assistant_id}")

@@ -12,12 +12,17 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
-from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
-from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
-from tests.support.assistants import SIZE, AssistantsApp, loaded, open_detail, unique
+from tests.support.assistants import (
+    SIZE,
+    AssistantsApp,
+    chat_graph_listing,
+    loaded,
+    open_detail,
+    unique,
+)
 from tests.support.chat import ai_texts, ended, state_line
 from tests.support.screen import toast_saying
 from tests.support.waiting import WaitFor
@@ -147,13 +152,7 @@ async def test_c_in_the_detail_chats_with_the_highlighted_version(
     bot = await client.assistants.update(bot.assistant_id, {"style": "pirate", "token_delay_ms": 0})
     app = AgentTuiApp(RemoteServer(agent_server_url))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
-        assert await app.run_command(":assistants chat")
-        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the list")
-        listing = app.screen
-        assert isinstance(listing, AssistantsScreen)
-        await wait_for(pilot, lambda: listing.table.get_item(bot.assistant_id) is not None)
-        assert listing.table.move_to(bot.assistant_id)
+        await chat_graph_listing(pilot, wait_for, app, bot.assistant_id)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, AssistantDetailScreen))
         detail = app.screen

@@ -101,3 +101,16 @@ async def chat_graph_listing(
     await wait_for(pilot, lambda: listing.table.get_item(assistant_id) is not None)
     assert listing.table.move_to(assistant_id)
     return listing
+
+
+async def chat_by_c(pilot: Pilot[Any], wait_for: WaitFor, app: Any) -> tuple[Any, Any]:
+    """`c`: the new thread's view and its chat pane, once the prompt has the focus."""
+    from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
+
+    await pilot.press("c")
+    await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the chat")
+    view = app.screen
+    assert isinstance(view, ThreadViewScreen)
+    pane = view.chat
+    await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
+    return view, pane

@@ -15,12 +15,12 @@ from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.graph import AssistantGraphScreen
 from agent_tui.tui.screens.assistants.list import AssistantsScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
 from agent_tui.tui.widgets.graph_view import GraphView
 from tests.support.assistants import (
     SIZE,
     AssistantsApp,
+    chat_by_c,
     chat_graph_listing,
     loaded,
     select,
@@ -288,12 +288,7 @@ async def test_c_chats_with_the_highlighted_assistant_and_shift_c_copies_its_id(
 
         await pilot.press("C")
         await toast_saying(pilot, f"Copied assistant id {chosen.assistant_id}")
-        await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the chat")
-        view = app.screen
-        assert isinstance(view, ThreadViewScreen)
-        pane = view.chat
-        await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
+        view, pane = await chat_by_c(pilot, wait_for, app)
         assert name in state_line(pane)  # the chat names the assistant it runs
         await pilot.press(*"hi there", "enter")
         await wait_for(pilot, lambda: ended(pane), what="the run")

@@ -13,11 +13,11 @@ from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.assistants.detail import AssistantDetailScreen
 from agent_tui.tui.screens.assistants.form import AssistantFormScreen
 from agent_tui.tui.screens.assistants.schema_form import SchemaForm
-from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.assistants import (
     SIZE,
     AssistantsApp,
+    chat_by_c,
     chat_graph_listing,
     loaded,
     open_detail,
@@ -161,12 +161,7 @@ async def test_c_in_the_detail_chats_with_the_highlighted_version(
         await wait_for(pilot, lambda: versions.row_count == 2, what="both versions")
         await pilot.press("down")  # version 1, not the active one
 
-        await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(app.screen, ThreadViewScreen), what="the chat")
-        view = app.screen
-        assert isinstance(view, ThreadViewScreen)
-        pane = view.chat
-        await wait_for(pilot, lambda: pane.prompt.has_focus, what="the prompt focused")
+        view, pane = await chat_by_c(pilot, wait_for, app)
         assert f"{name} v1 (not the active version)" in state_line(pane)
         await pilot.press(*"hi", "enter")
         await wait_for(pilot, lambda: ended(pane), what="the run")

@@ -69,6 +69,15 @@ class Saver:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.saves = 0
         self.seconds = 0.0
+        self.closed = False
+
+    def close(self) -> None:
+        """No save from now on: the server is stopping, and the runtime's clean stop
+        clears its dictionaries once it has written them to its own files. A save after
+        that would record every thread deleted, newer than those files (so the next
+        start would load it): a run cut off by the stop ends after this, and its save
+        came 0.1 s later, which a slow stop can outlast."""
+        self.closed = True
 
     def save(self) -> None:
         began = time.perf_counter()
@@ -113,6 +122,10 @@ class Saver:
         """Done when a save that started after this call has ended (`urgent`: within two
         turns of the loop; else within `BACKGROUND_DELAY`, or with the next urgent one)."""
         loop = self._loop = asyncio.get_running_loop()
+        if self.closed:
+            done = loop.create_future()
+            done.set_result(None)
+            return done
         if self._pending is None:
             self._pending = loop.create_future()
             # Its outcome read even when nobody waits (no "exception never retrieved").
@@ -135,14 +148,15 @@ class Saver:
     def soon_from_any_thread(self) -> None:
         """A save within `BACKGROUND_DELAY` (a run ended: a stream's end, answered just
         after, usually saves it first)."""
-        if self._loop is not None:
+        if self._loop is not None and not self.closed:
             self._loop.call_soon_threadsafe(lambda: self.saved(urgent=False))
 
     def _save_now(self) -> None:
         pending, self._pending, self._handle = self._pending, None, None
         assert pending is not None
         try:
-            self.save()
+            if not self.closed:
+                self.save()
         except SaveError as exc:
             pending.set_exception(exc)
         except Exception as exc:  # never leave an answer waiting
@@ -285,8 +299,15 @@ async def lifespan(app: Any, own: Callable[[Any], AsyncContext]) -> AsyncIterato
     upstream.stop_runtime_writer()
     with contextlib.suppress(SaveError):
         SAVER.save()  # an unwritable folder is told before any request
-    async with own(app) as state:
-        yield state
+    try:
+        async with own(app) as state:
+            yield state
+    finally:
+        # The runtime's stop follows: what it changes from here on (the runs it cuts
+        # off, put back in the queue) is in the file it writes, newer than ours.
+        with contextlib.suppress(SaveError):
+            SAVER.save()
+        SAVER.close()
     mark_stopped()
     logger.info(
         "agent-tui: %d saves, %.1f ms each", SAVER.saves, SAVER.seconds / max(1, SAVER.saves) * 1000

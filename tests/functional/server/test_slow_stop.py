@@ -17,7 +17,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 from tests.support.paths import GRAPHS
 
-SLOW_STOP = '''
+SLOW_STOP = """
 
 import time as _time
 
@@ -32,7 +32,7 @@ def _slow_close() -> None:
 
 
 _database.GLOBAL_STORE.close = _slow_close
-'''
+"""
 
 
 async def running(client: AgentServerClient, thread_id: str, run_id: str) -> None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segments
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -45,6 +46,7 @@ from agent_tui.tui.commands import SHELL_COMMANDS, parse_command
 from agent_tui.tui.crash_output import crash_traceback
 from agent_tui.tui.palette import ShellCommands
 from agent_tui.tui.selection import Selection
+from agent_tui.tui.widgets.inert import takes_text
 from agent_tui.tui.widgets.worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
@@ -64,7 +66,12 @@ class ShellApp(App[None]):
     COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ShellCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Keys", id="app.help"),
-        Binding("colon", "command_mode", "Command", id="app.command_mode"),
+        # A priority binding: the command line is pushed as `:` is read, so the keys
+        # typed right after it go to the line, not to the screen below (a non-priority
+        # binding runs once the key has bubbled up from the focused widget, after the
+        # next keys were already sent there: `:store x⏎` typed fast, or read in one go
+        # after a busy moment, lost its letters, or ran them as that screen's keys).
+        Binding("colon", "command_mode", "Command", id="app.command_mode", priority=True),
     ]
 
     # What the header shows: starting… / connected · URL / offline · URL / failed.
@@ -259,6 +266,9 @@ class ShellApp(App[None]):
 
     def action_command_mode(self) -> None:
         from agent_tui.tui.screens.command_line import CommandLineScreen
+
+        if isinstance(self.screen, CommandLineScreen) or takes_text(self.focused):
+            raise SkipAction  # a `:` typed as text
 
         def run(line: str | None) -> None:
             if line:

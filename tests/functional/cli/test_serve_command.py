@@ -345,21 +345,27 @@ def test_the_prewarmed_processes_never_outlive_a_killed_serve(
     # With live reload, a graph check and a server wait, prewarmed, for the next edit.
     check = running("build_check", "--standby", config)
     standby = running("agent_tui.server.main", "--standby", config)
+
     # The server, and the trace collector (a child of its own, started beside the server:
     # it may come a moment after the URL).
+    def started() -> list[str]:
+        commands = [command_of(pid) for pid in children_of(serve.pid)]
+        return [
+            part
+            for part in ("trace_collector", "agent_tui.server.main")
+            if any(part in c and "--standby" not in c for c in commands)
+        ]
+
     deadline = time.monotonic() + 60
-    while True:
-        others = [pid for pid in children_of(serve.pid) if pid not in (check, standby)]
-        collecting = any("trace_collector" in command_of(pid) for pid in others)
-        if collecting or time.monotonic() > deadline:
-            break
+    while len(started()) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)  # another process's start: nothing to wait on
     # When the collector cannot start the server runs untraced and serve's log says why.
-    assert sorted("trace_collector" in command_of(pid) for pid in others) == [False, True], (
-        serve.stderr[-4000:]
+    assert started() == ["trace_collector", "agent_tui.server.main"], (
+        [command_of(pid) for pid in children_of(serve.pid)],
+        serve.stderr[-4000:],
     )
+    pids = [check, standby, *children_of(serve.pid)]  # a standby replaced since: both
     serve.stop(signal.SIGKILL)
-    pids = [check, standby, *others]
     assert gone_within(pids, 30, groups=True), "a process outlived agent-tui"
 
 

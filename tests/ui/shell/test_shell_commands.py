@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Static
 
@@ -36,6 +38,17 @@ def widgets_route() -> Iterator[list[ListScreen]]:
     yield opened
     routes._ROUTES.clear()
     routes._ROUTES.update(saved)
+
+
+async def wait_for_line(pilot: Any, wait_for: WaitFor) -> CommandLineScreen:
+    app = pilot.app
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, CommandLineScreen) and isinstance(app.focused, Input),
+        what="the command line",
+    )
+    assert isinstance(app.screen, CommandLineScreen)
+    return app.screen
 
 
 def completions(app: ShellHarness) -> str:
@@ -259,3 +272,31 @@ async def test_up_recalls_earlier_commands(wait_for: WaitFor) -> None:
         assert box.value == "bogus"
         await pilot.press("down", "down")
         assert box.value == ""
+
+
+async def test_keys_typed_right_after_the_colon_all_reach_the_line(
+    widgets_route: list[ListScreen], wait_for: WaitFor
+) -> None:
+    """A fast typist (or a loaded machine) sends the command's keys before the command
+    line has mounted and focused its input: none may be lost (the keys are sent in one
+    go, with no wait between them)."""
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        for key in ["colon", *"widgets", "enter"]:
+            app.post_message(
+                events.Key(key, ":" if key == "colon" else key if len(key) == 1 else None)
+            )
+        await wait_for(pilot, lambda: len(widgets_route) == 1, what="the widgets screen")
+        assert widgets_route[0].is_current
+
+
+async def test_a_colon_typed_as_text_stays_text(wait_for: WaitFor) -> None:
+    """`:` opens the command line from anywhere, but in a field it is a character: typed
+    in the command line itself it is part of the line (no second line opens)."""
+    app = ShellHarness()
+    async with app.run_test() as pilot:
+        await pilot.press("colon")
+        line = await wait_for_line(pilot, wait_for)
+        await pilot.press("a", "colon", "b")
+        assert app.screen is line
+        assert line.query_one("#command-input", Input).value == "a:b"

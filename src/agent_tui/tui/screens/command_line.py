@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -113,6 +113,25 @@ class CommandLineScreen(ModalScreen[str | None]):
         if not found and text.strip():
             shown = Text("no matching command", style="italic")
         self.query_one("#command-completions", Static).update(shown)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys sent right after `:` (a fast typist, a paste, a loaded machine) can come
+        before the input has taken the focus: they reach the screen, which would drop
+        them. They go to the line instead, so `:store x⏎` typed in one go runs as typed."""
+        box = self.query_one("#command-input", Input)
+        if self.focused is box:
+            return
+        if event.key == "enter":
+            self.dismiss(box.value.strip() or None)
+        elif event.key == "backspace":
+            box.action_delete_left()
+        elif event.is_printable and event.character:
+            box.insert_text_at_cursor(event.character)
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        box.focus()
 
     @on(Input.Changed, "#command-input")
     def _changed(self, event: Input.Changed) -> None:

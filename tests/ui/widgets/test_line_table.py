@@ -10,6 +10,7 @@ from textual.app import App, ComposeResult
 from agent_tui.tui.widgets.line_table import LineTable
 from agent_tui.tui.widgets.resource_table import Column
 from tests.support.screen import screen_text
+from tests.support.waiting import WaitFor
 
 
 @dataclass(frozen=True)
@@ -51,3 +52,33 @@ async def test_rows_that_bring_a_scrollbar_keep_the_last_column_whole() -> None:
         table.set_rows(items(2))
         await pilot.pause()
         assert not table.show_vertical_scrollbar and "key00001" in screen_text(app)
+
+
+async def test_rows_drawn_before_show_what_their_items_hold_when_paged_to(
+    wait_for: WaitFor,
+) -> None:
+    """Rows are drawn before they are shown (the page below, while the table is idle);
+    an item changed meanwhile (a row completed by a later page, a re-sent row) shows as
+    it is now when the page comes, and the rows around it are not drawn again."""
+    app = TableApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        table = app.query_one(LineTable)
+        table.focus()
+        table.set_rows(items(60))
+        await wait_for(
+            pilot,
+            lambda: table.show_vertical_scrollbar and "key00009" in screen_text(app),
+            what="the first page, with its scrollbar",
+        )
+        page = table.page_rows
+        below = [(i, table._line(i, table.size.width)) for i in range(page, 2 * page)]
+        table.update_item(Item(f"key{page + 1:05d}", "renamed one"))
+        table.append_rows([Item(f"key{page + 2:05d}", "renamed two")])
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: "renamed one" in screen_text(app), what="the new page")
+        shown = screen_text(app)
+        assert "renamed two" in shown and f"item {page + 1}" not in shown
+        assert f"item {page + 3}" in shown
+        # The unchanged rows were drawn once, ahead: the same lines are shown.
+        kept = [line is table._line(i, table.size.width) for i, line in below]
+        assert kept.count(False) <= 3, kept  # the two renamed rows and the cursor's

@@ -24,6 +24,7 @@ pressed on the last row while more rows are coming are made when they come.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
@@ -47,6 +48,7 @@ ItemT = TypeVar("ItemT")
 
 LINES_KEPT = 400  # drawn lines: a few screens (pages come back drawn when paging up)
 PADDING = 1  # cells each side of a cell, as DataTable's `cell_padding`
+AHEAD_SLICE = 0.002  # seconds of drawing ahead per turn of the loop: a key waits no longer
 
 
 class LineTable(ScrollView, Generic[ItemT], can_focus=True):
@@ -136,6 +138,9 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(LINES_KEPT)
         self._drawn = 0  # bumped when what the rows show changed: drawn lines are stale
         self._pass: tuple[Style, object] = (Style.null(), None)
+        self._ahead: list[int] = []  # rows to draw before they are asked for (`_draw_ahead`)
+        self._ahead_due = False
+        self._versions: dict[int, int] = {}  # rows drawn again since `_drawn` was bumped
         self._owed = 0  # rows a move down could not make yet: made when more rows come
         self._owed_from = -1  # … from this row (a move elsewhere meanwhile drops them)
 
@@ -186,7 +191,7 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
 
     def set_rows(self, items: Iterable[ItemT], *, has_more: bool = False) -> None:
         """Replace every row with `items`; the cursor goes back to the top."""
-        self._items, self._index = [], {}
+        self._items, self._index, self._versions = [], {}, {}
         self._cursor, self._owed = 0, 0
         self._drawn += 1
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -197,17 +202,15 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         """Add `items` after the loaded ones (an item already loaded is updated in place)."""
         self.has_more = has_more
         self._more_requested = False
-        updated = False
         for item in items:
             key = self._item_id(item)
             index = self._index.get(key)
             if index is not None:
-                self._items[index], updated = item, True
+                self._items[index] = item
+                self._versions[index] = self._versions.get(index, 0) + 1  # drawn again
                 continue
             self._index[key] = len(self._items)
             self._items.append(item)
-        if updated:
-            self._drawn += 1  # rows drawn before show something else now
         self._size_virtually()
         self.refresh()
         self._pay_owed()
@@ -220,7 +223,11 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
             self.append_rows([item], has_more=self.has_more)
             return
         self._items[index] = item
-        self._changed()
+        # Its own lines only: the other rows' drawn lines still hold (loading a page of
+        # checkpoints completes the rows before it: bumping `_drawn` drew every row
+        # on screen again, and threw away the rows drawn ahead).
+        self._versions[index] = self._versions.get(index, 0) + 1
+        self.refresh_line(index + self.header_height)
 
     def move_to(self, item_id: str) -> bool:
         """Put the cursor on the item's row, if it is loaded."""
@@ -246,11 +253,6 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
                 self.refresh()
             self.post_message(self.RowHighlighted(self, row))  # type: ignore[arg-type]
             self._check_need_more()
-
-    def _changed(self) -> None:
-        self._drawn += 1
-        self._size_virtually()
-        self.refresh()
 
     # -- keys ---------------------------------------------------------------------------
 
@@ -342,11 +344,13 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         fixed = sum(w for i, w in enumerate(self._widths) if i not in flexible)
         room = self.scrollable_content_region.width - fixed - 2 * PADDING * len(self.columns)
         weights = sum(self.columns[i].flex for i in flexible)
+        before = list(self._widths)
         for i in flexible:
             column = self.columns[i]
             least = column.width or 1
             self._widths[i] = max(least, min(column.max_width, room * column.flex // weights))
-        self._drawn += 1
+        if self._widths != before:
+            self._drawn += 1  # drawn lines are the old widths
 
     def _size_virtually(self) -> None:
         width = sum(self._widths) + 2 * PADDING * len(self.columns)
@@ -367,7 +371,32 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         # What every line of this pass is drawn with, read once (`rich_style` walks the
         # widget's ancestors: a good part of a line's time when read for each).
         self._pass = (self.rich_style, self.get_pseudo_class_state())
-        return super().render_lines(crop)
+        lines = super().render_lines(crop)
+        self._ahead = []  # the rows around what is on screen now, at the next slice
+        if not self._ahead_due:
+            self._ahead_due = True
+            self.call_later(self._draw_ahead)
+        return lines
+
+    def _draw_ahead(self) -> None:
+        """The page below the screen's rows and the page above, drawn into the line cache
+        while nothing else waits, a slice per turn of the loop (a key pressed meanwhile
+        comes first): a page-down then finds its rows drawn (drawing a screenful of rows
+        was most of a page-down's time), only the cursor's line is drawn on the key."""
+        width, top, page = self.size.width, int(self.scroll_y), self.page_rows
+        if not self._ahead:
+            rows = [*range(top + page, top + 2 * page), *range(top - 1, top - page - 1, -1)]
+            self._ahead = [i for i in rows if 0 <= i < len(self._items)]
+        if width <= 0:
+            self._ahead, self._ahead_due = [], False
+            return
+        deadline = time.perf_counter() + AHEAD_SLICE
+        while self._ahead and time.perf_counter() < deadline:
+            self._line(self._ahead.pop(0), width)
+        if self._ahead:
+            self.call_later(self._draw_ahead)
+        else:
+            self._ahead_due = False
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
@@ -387,7 +416,7 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
     def _line(self, index: int, width: int) -> Strip:
         """Row `index` (-1: the header), every column, filled out to `width`."""
         cursor = index == self._cursor and index >= 0
-        key = (index, cursor, width, self._drawn, self._pass)
+        key = (index, self._versions.get(index, 0), cursor, width, self._drawn, self._pass)
         cached = self._lines.get(key)
         if cached is not None:
             return cached

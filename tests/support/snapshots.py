@@ -4,6 +4,7 @@ pictures open their screens in."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,15 @@ def steady_cursors(app: App[Any]) -> None:
     for screen in app.screen_stack:
         for field in [*screen.query(Input), *screen.query(TextArea)]:
             field.cursor_blink = False
+
+
+async def repainted(app: App[Any]) -> None:
+    """Until the screen has been painted with what changed so far (a field's focus
+    draws its cursor line a paint after the focus itself)."""
+    done = asyncio.Event()
+    app.screen.call_after_refresh(done.set)
+    app.screen.refresh()
+    await asyncio.wait_for(done.wait(), 60)
 
 
 async def settled(pilot: Any) -> None:

@@ -435,7 +435,8 @@ async def test_an_80_column_terminal_shows_the_chat_and_ctrl_b_the_history(
         assert pane.prompt.region.width >= 70  # the chat has the width
         await type_and_send(pilot, pane, "hi")
         await wait_for(pilot, lambda: ended(pane), what="the run")
-        assert "You said: hi" in screen_text(app)
+        # Drawn a moment after the run's end (under load the screen was read before).
+        await wait_for(pilot, lambda: "You said: hi" in screen_text(app), what="the answer")
         await pilot.press("ctrl+b")
         await pilot.pause()
         # Both panes share the width: the history never squeezes the chat out.

@@ -11,7 +11,7 @@ import httpx
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.screens.store.browser import StoreScreen
 from tests.support.shell import ShellHarness
-from tests.support.snapshots import settled, steady_cursors
+from tests.support.snapshots import repainted, settled, steady_cursors
 from tests.support.waiting import wait_for
 
 NAMESPACES = [
@@ -83,7 +83,10 @@ def after(*keys: str) -> Callable[[Any], Any]:
         # after the picture, which then had no text cursor.
         await wait_for(pilot, lambda: pilot.app.focused is not None, what="a focused field")
         steady_cursors(pilot.app)
-        await pilot.pause()  # the cursors' rows drawn again, still
+        # The cursors' rows drawn again, still, and the focused field's cursor line (under
+        # load the picture was taken before it was drawn).
+        await repainted(pilot.app)
+        await pilot.pause()
 
     return run_before
 

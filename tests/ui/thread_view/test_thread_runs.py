@@ -15,7 +15,7 @@ from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
-from tests.support.screen import toast_saying
+from tests.support.screen import toast_saying, toasts
 from tests.support.waiting import WaitFor, screen_shown
 
 
@@ -147,13 +147,16 @@ async def test_r_in_the_thread_view_lists_runs_and_a_running_one_is_joined_or_ca
             pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm", workers=False
         )
         await pilot.press("y")
-        await wait_for(
-            pilot,
-            lambda: rows(runs)[0][1] == "interrupted" if runs.table.row_count else False,
-            what="the run cancelled",
-            workers=False,
-        )
-        await toast_saying(pilot, "Cancelled run")
+        # The toast and the row, in either order: under load the list came back after the
+        # toast had gone (a toast shows for a few seconds).
+        said: list[str] = []
+
+        def cancelled() -> bool:
+            if app.screen.query("ToastRack"):
+                said.extend(t for t in toasts(app) if "Cancelled run" in t)
+            return bool(said) and runs.table.row_count > 0 and rows(runs)[0][1] == "interrupted"
+
+        await wait_for(pilot, cancelled, what="the run cancelled, said", workers=False)
     async with httpx.AsyncClient(base_url=agent_server_url, trust_env=False, timeout=60) as http:
         assert (await http.get(f"/threads/{thread_id}/runs/{run_id}")).json()[
             "status"

@@ -59,4 +59,4 @@ class ThreadHeader(Static):
             if failure is not None:
                 text.append("  ")
                 text.append_text(server_text(cut_end(failure.line(), FAILURE_LIMIT), style="red"))
-        self.update(text)
+        self.update(text, layout=False)  # one line, the screen's width (screen.tcss)

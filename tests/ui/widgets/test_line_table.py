@@ -82,3 +82,23 @@ async def test_rows_drawn_before_show_what_their_items_hold_when_paged_to(
         # The unchanged rows were drawn once, ahead: the same lines are shown.
         kept = [line is table._line(i, table.size.width) for i, line in below]
         assert kept.count(False) <= 3, kept  # the two renamed rows and the cursor's
+
+
+async def test_rows_loaded_below_a_full_table_can_be_scrolled_to(wait_for: WaitFor) -> None:
+    """Rows appended below rows that already overflow (a page of checkpoints loaded while
+    paging) are reached by the keys, and the scroll bar's thumb shrinks for them."""
+    app = TableApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        table = app.query_one(LineTable)
+        table.focus()
+        table.set_rows(items(30), has_more=True)
+        await wait_for(pilot, lambda: table.show_vertical_scrollbar, what="the scroll bar")
+        table.append_rows(items(90))
+        await wait_for(
+            pilot,
+            lambda: table.vertical_scrollbar.window_virtual_size == 91,
+            what="the scroll bar sized for 90 rows",
+        )
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "key00089" in screen_text(app), what="the last row")
+        assert table.cursor_row == 89

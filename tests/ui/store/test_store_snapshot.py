@@ -81,7 +81,17 @@ def after(*keys: str) -> Callable[[Any], Any]:
         await settled(pilot)
         # The screen the keys open focuses its field when mounted: under load that came
         # after the picture, which then had no text cursor.
-        await wait_for(pilot, lambda: pilot.app.focused is not None, what="a focused field")
+        app = pilot.app
+
+        def opened_and_focused() -> bool:
+            # The screen the keys open, not the Store screen below (its table has the
+            # focus until the new screen is pushed: under load the picture was taken then).
+            focused = app.focused
+            return not isinstance(app.screen, StoreScreen) and (
+                focused is not None and focused.screen is app.screen
+            )
+
+        await wait_for(pilot, opened_and_focused, what="the new screen's focused field")
         steady_cursors(pilot.app)
         # The cursors' rows drawn again, still, and the focused field's cursor line (under
         # load the picture was taken before it was drawn).

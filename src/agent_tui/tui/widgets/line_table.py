@@ -24,7 +24,6 @@ pressed on the last row while more rows are coming are made when they come.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
@@ -39,7 +38,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from agent_tui.tui.widgets.laid_out_once import expect_vertical_scroll_bar
+from agent_tui.tui.widgets.draw_ahead import DrawAhead
+from agent_tui.tui.widgets.laid_out_once import expect_vertical_scroll_bar, grown_below
 from agent_tui.tui.widgets.quick_cells import quick_line
 from agent_tui.tui.widgets.resource_table import ROW_BINDINGS, Column, fit_cell, one_line
 from agent_tui.tui.widgets.text import server_text
@@ -48,7 +48,6 @@ ItemT = TypeVar("ItemT")
 
 LINES_KEPT = 400  # drawn lines: a few screens (pages come back drawn when paging up)
 PADDING = 1  # cells each side of a cell, as DataTable's `cell_padding`
-AHEAD_SLICE = 0.002  # seconds of drawing ahead per turn of the loop: a key waits no longer
 
 
 class LineTable(ScrollView, Generic[ItemT], can_focus=True):
@@ -138,8 +137,9 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         self._lines: LRUCache[tuple[object, ...], Strip] = LRUCache(LINES_KEPT)
         self._drawn = 0  # bumped when what the rows show changed: drawn lines are stale
         self._pass: tuple[Style, object] = (Style.null(), None)
-        self._ahead: list[int] = []  # rows to draw before they are asked for (`_draw_ahead`)
-        self._ahead_due = False
+        # The page below the screen's rows and the page above, drawn once it has painted:
+        # a page-down finds its rows drawn, only the cursor's line is drawn on the key.
+        self._ahead = DrawAhead(self, self._rows_around, self._draw_row)
         self._versions: dict[int, int] = {}  # rows drawn again since `_drawn` was bumped
         self._owed = 0  # rows a move down could not make yet: made when more rows come
         self._owed_from = -1  # … from this row (a move elsewhere meanwhile drops them)
@@ -355,20 +355,7 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
     def _size_virtually(self) -> None:
         width = sum(self._widths) + 2 * PADDING * len(self.columns)
         size = Size(width, len(self._items) + self.header_height)
-        before = self.virtual_size
-        if (
-            self.container_size
-            and self.show_vertical_scrollbar
-            and size.width == before.width
-            and size.height >= before.height
-        ):
-            # More rows below rows that overflowed already: no box on the screen changes,
-            # only the scroll bar's thumb. Set without a layout of the whole screen (one
-            # for each page of rows loaded while paging: ~26 ms, the slow page-downs).
-            self.set_reactive(LineTable.virtual_size, size)
-            bar = self.vertical_scrollbar
-            bar.window_virtual_size = size.height
-            bar.refresh()
+        if grown_below(self, size):  # more rows below rows that overflow: no layout
             return
         self.virtual_size = size
         expect_vertical_scroll_bar(self, size.height)
@@ -388,31 +375,16 @@ class LineTable(ScrollView, Generic[ItemT], can_focus=True):
         # widget's ancestors: a good part of a line's time when read for each).
         self._pass = (self.rich_style, self.get_pseudo_class_state())
         lines = super().render_lines(crop)
-        self._ahead = []  # the rows around what is on screen now, at the next slice
-        if not self._ahead_due:
-            self._ahead_due = True
-            self.call_later(self._draw_ahead)
+        self._ahead.painted()
         return lines
 
-    def _draw_ahead(self) -> None:
-        """The page below the screen's rows and the page above, drawn into the line cache
-        while nothing else waits, a slice per turn of the loop (a key pressed meanwhile
-        comes first): a page-down then finds its rows drawn (drawing a screenful of rows
-        was most of a page-down's time), only the cursor's line is drawn on the key."""
-        width, top, page = self.size.width, int(self.scroll_y), self.page_rows
-        if not self._ahead:
-            rows = [*range(top + page, top + 2 * page), *range(top - 1, top - page - 1, -1)]
-            self._ahead = [i for i in rows if 0 <= i < len(self._items)]
-        if width <= 0:
-            self._ahead, self._ahead_due = [], False
-            return
-        deadline = time.perf_counter() + AHEAD_SLICE
-        while self._ahead and time.perf_counter() < deadline:
-            self._line(self._ahead.pop(0), width)
-        if self._ahead:
-            self.call_later(self._draw_ahead)
-        else:
-            self._ahead_due = False
+    def _rows_around(self) -> list[int]:
+        top, page = int(self.scroll_y), self.page_rows
+        rows = [*range(top + page, top + 2 * page), *range(top - 1, top - page - 1, -1)]
+        return [i for i in rows if 0 <= i < len(self._items)] if self.size.width > 0 else []
+
+    def _draw_row(self, index: int) -> None:
+        self._line(index, self.size.width)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width

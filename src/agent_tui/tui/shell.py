@@ -267,8 +267,10 @@ class ShellApp(App[None]):
     def action_command_mode(self) -> None:
         from agent_tui.tui.screens.command_line import CommandLineScreen
 
-        if isinstance(self.screen, CommandLineScreen) or takes_text(self.focused):
-            raise SkipAction  # a `:` typed as text
+        if self.screen.is_modal or takes_text(self.focused):
+            # A `:` typed as text; and none over a modal (the command line's own included),
+            # as when the binding was not a priority one (a modal hides the app's others).
+            raise SkipAction
 
         def run(line: str | None) -> None:
             if line:

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 
 from agent_tui.client import ConnectionFailed
 from agent_tui.tui import routes
+from agent_tui.tui.modals.confirm import ConfirmScreen
 from agent_tui.tui.screens.command_line import CommandLineScreen
 from agent_tui.tui.screens.help import HelpScreen
 from agent_tui.tui.widgets.breadcrumb import SEPARATOR, Breadcrumb
@@ -300,3 +301,19 @@ async def test_a_colon_typed_as_text_stays_text(wait_for: WaitFor) -> None:
         await pilot.press("a", "colon", "b")
         assert app.screen is line
         assert line.query_one("#command-input", Input).value == "a:b"
+
+
+async def test_a_colon_over_a_modal_opens_no_command_line(wait_for: WaitFor) -> None:
+    """A question waiting for its answer keeps the keys: `:` opens nothing over it (as the
+    app's other keys do nothing there), and the question is still answered."""
+    app = ShellHarness()
+    answers: list[bool | None] = []
+    async with app.run_test() as pilot:
+        app.push_screen(ConfirmScreen("Delete it?"), answers.append)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        question = app.screen
+        await pilot.press("colon", "t")
+        assert app.screen is question
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: answers != [], what="the answer")
+        assert not isinstance(app.screen, CommandLineScreen)

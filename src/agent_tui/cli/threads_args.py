@@ -58,6 +58,9 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--traces",
         action="store_true",
+        # Not `traces`: that is the global switch (`--no-traces`), which `main` reads to
+        # turn tracing off for the process (an export without this flag did).
+        dest="with_traces",
         help="also write the thread's traces from this machine's trace store "
         "(`agent-tui traces`); `import` stores them for the new thread",
     )

@@ -43,7 +43,7 @@ def export_command(args: argparse.Namespace) -> int:
     if code != EXIT_OK:
         return code
     data = exported[0]
-    if args.traces:
+    if args.with_traces:
         data["traces"] = _thread_traces(args.thread_id)
     text = dump_export(data)
     if args.output == "-":
@@ -58,7 +58,7 @@ def export_command(args: argparse.Namespace) -> int:
         reason = error.strerror if isinstance(error, OSError) else str(error)
         return fail(f"cannot write {args.output}: {reason or error}", EXIT_API_ERROR)
     count = len(data["checkpoints"])
-    traced = f" and {len(data['traces'])} traced runs" if args.traces else ""
+    traced = f" and {len(data['traces'])} traced runs" if args.with_traces else ""
     say(f"exported {count} checkpoints{traced} of {args.thread_id} to {args.output}", sys.stderr)
     return EXIT_OK
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,3 +82,23 @@ async def test_an_export_without_traces_is_said(
     file.write_text(json.dumps(bad))
     code, _, err = await cli(capsys, "import", str(file), "--url", url)
     assert code == 1 and "traces[0]: a run with an id is needed" in err
+
+
+async def test_an_export_without_traces_leaves_tracing_on(
+    traced_server: tuple[str, TraceCollector],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`export` without `--traces` writes no traces, and does not turn tracing off for the
+    servers the process starts next (its flag shared the name of `--no-traces`'s switch:
+    every export turned tracing off, seen when a later `serve` in the same process ran
+    untraced)."""
+    monkeypatch.delenv("AGENT_TUI_TRACES", raising=False)
+    url, _ = traced_server
+    thread_id, _ = run_weather_agent(url, "Weather in Oslo?", {})
+    file = tmp_path / "thread.json"
+    code, _, err = await cli(capsys, "export", thread_id, "-o", str(file), "--url", url)
+    assert code == 0 and "traced runs" not in err
+    assert "traces" not in json.loads(file.read_text())
+    assert "AGENT_TUI_TRACES" not in os.environ

@@ -87,8 +87,10 @@ def after(*keys: str) -> Callable[[Any], Any]:
             # The screen the keys open, not the Store screen below (its table has the
             # focus until the new screen is pushed: under load the picture was taken then).
             focused = app.focused
+            # `has_focus`: set when the field handles its focus, after `app.focused` (its
+            # cursor line is drawn from it; the picture had it without).
             return not isinstance(app.screen, StoreScreen) and (
-                focused is not None and focused.screen is app.screen
+                focused is not None and focused.screen is app.screen and focused.has_focus
             )
 
         await wait_for(pilot, opened_and_focused, what="the new screen's focused field")

@@ -46,7 +46,6 @@ from agent_tui.tui.commands import SHELL_COMMANDS, parse_command
 from agent_tui.tui.crash_output import crash_traceback
 from agent_tui.tui.palette import ShellCommands
 from agent_tui.tui.selection import Selection
-from agent_tui.tui.widgets.inert import takes_text
 from agent_tui.tui.widgets.worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
@@ -267,9 +266,11 @@ class ShellApp(App[None]):
     def action_command_mode(self) -> None:
         from agent_tui.tui.screens.command_line import CommandLineScreen
 
-        if self.screen.is_modal or takes_text(self.focused):
-            # A `:` typed as text; and none over a modal (the command line's own included),
-            # as when the binding was not a priority one (a modal hides the app's others).
+        if self.screen.is_modal:
+            # None over a modal (the command line's own included), as when the binding was
+            # not a priority one (a modal hides the app's others). A field that takes `:` as
+            # text keeps it: Textual leaves out a priority binding a focused widget consumes
+            # (`check_consume_key`: Input, TextArea, Select).
             raise SkipAction
 
         def run(line: str | None) -> None:

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.app import ComposeResult
 from textual.command import CommandList, CommandPalette
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from agent_tui.client import ConnectionFailed
@@ -283,17 +285,37 @@ async def test_keys_typed_right_after_the_colon_all_reach_the_line(
     go, with no wait between them)."""
     app = ShellHarness()
     async with app.run_test() as pilot:
-        for key in ["colon", *"widgets", "enter"]:
-            app.post_message(
-                events.Key(key, ":" if key == "colon" else key if len(key) == 1 else None)
-            )
+        keys = [("colon", ":"), *((c, c) for c in "widgets"), ("enter", "\r")]
+        for key, character in keys:
+            app.post_message(events.Key(key, character))
         await wait_for(pilot, lambda: len(widgets_route) == 1, what="the widgets screen")
         assert widgets_route[0].is_current
 
 
-async def test_a_colon_typed_as_text_stays_text(wait_for: WaitFor) -> None:
-    """`:` opens the command line from anywhere, but in a field it is a character: typed
-    in the command line itself it is part of the line (no second line opens)."""
+class FieldScreen(Screen[None]):
+    """A screen that is not modal, its one field focused."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="field")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+
+async def test_a_colon_in_a_field_is_a_character(wait_for: WaitFor) -> None:
+    """`:` opens the command line from a screen's keys, but typed in a field it is text."""
+    screen = FieldScreen()
+    app = ShellHarness(screen)
+    async with app.run_test() as pilot:
+        field = screen.query_one(Input)
+        await wait_for(pilot, lambda: field.has_focus, what="the field focused")
+        await pilot.press("a", "colon", "b")
+        assert field.value == "a:b"
+        assert app.screen is screen
+
+
+async def test_a_colon_typed_in_the_command_line_stays_text(wait_for: WaitFor) -> None:
+    """Typed in the command line itself, `:` is part of the line (no second line opens)."""
     app = ShellHarness()
     async with app.run_test() as pilot:
         await pilot.press("colon")

@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual import widgets
-from textual.widget import Widget
 
 from agent_tui.text.escaping import exact_json
 from agent_tui.text.sanitize import INVISIBLE, clean_text
@@ -117,14 +116,3 @@ class Select(widgets.Select[SelectType]):
 
     def set_options(self, options: Iterable[tuple[RenderableType, SelectType]]) -> None:
         super().set_options(_inert_options(options))
-
-
-def takes_text(widget: Widget | None) -> bool:
-    """Whether `widget` reads printable keys as text (an input, an editor, a select's open
-    list, which searches as one types: Textual's own included, the palette's input): a
-    priority key binding of the app lets such a widget have its key."""
-    if widget is None:
-        return False
-    if isinstance(widget, widgets.Input | widgets.TextArea):
-        return True
-    return any(isinstance(ancestor, widgets.Select) for ancestor in widget.ancestors)

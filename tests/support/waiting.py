@@ -51,7 +51,8 @@ async def wait_for(
     later) is not met yet, rather than an error; at the timeout that error is shown. And
     a condition met while the screen on top has not mounted its widgets yet (a screen is
     on top a moment before it composed them) waits for them: what the test reads next
-    exists.
+    exists. Once it holds, the screen is brought up to date (`settle`): what a widget
+    draws when it is next idle (a table's new rows) is on the screen the test reads.
     """
     app = pilot.app
     deadline = time.monotonic() + timeout
@@ -69,6 +70,16 @@ async def wait_for(
         if workers:
             await workers_done(app)
         await pilot.pause(0.02)
+    if workers:
+        await settle(pilot)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Until every widget of the screen has handled what was sent to it, run its idle
+    work (a DataTable lays out rows added since) and the screen has been updated: a
+    condition read from a widget's data holds a moment before that data is drawn."""
+    if pilot.app.screen_stack:  # none once the app has ended: nothing to draw
+        await pilot.pause()
 
 
 def _screen_ready(app: App[Any]) -> bool:

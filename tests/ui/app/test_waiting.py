@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
+from tests.support.screen import screen_text
 from tests.support.waiting import wait_for
 
 
@@ -36,3 +37,26 @@ async def test_a_widget_that_never_comes_fails_naming_it() -> None:
                 timeout=0.5,
                 what="the missing pane",
             )
+
+
+class TableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield DataTable()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("name", "examples")
+
+    def add(self, name: str) -> None:
+        self.query_one(DataTable).add_row(name, "2")
+
+
+async def test_a_row_in_the_table_is_on_the_screen_once_waited_for() -> None:
+    # A DataTable lays out a row it was given when it is next idle: `row_count` holds
+    # a moment before the row is drawn (CI read the screen in that moment).
+    app = TableApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(DataTable).row_count == 0)
+        for n in range(3):
+            app.add(f"cities-{n}")
+            await wait_for(pilot, lambda n=n: app.query_one(DataTable).row_count == n + 1)
+            assert f"cities-{n}" in screen_text(app)

@@ -103,6 +103,7 @@ async def test_datasets_listed_with_their_examples(
     app = ShellHarness(screen)
     async with app.run_test(size=(140, 30)) as pilot:
         await wait_for(pilot, lambda: screen.table.row_count == 1, what="the dataset listed")
+        await wait_for(pilot, lambda: "cities" in screen_text(app), what="its row drawn")
         row = next(line for line in screen_text(app).splitlines() if "cities" in line)
         assert row.split()[1:3] == ["2", "1"]
         await pilot.press("enter")

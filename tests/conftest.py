@@ -33,6 +33,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 from tests.support import gc_pauses
 from tests.support.aegra import AegraStack, start_aegra_stack
+from tests.support.environment import environment_restored
 
 TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 
@@ -76,6 +77,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop(_HOME_KEY, None)
     else:
         os.environ[_HOME_KEY] = previous
+
+
+@pytest.fixture(autouse=True)
+def _environment_restored() -> Iterator[None]:
+    # What a test, or the CLI's `main` run in this worker, sets in the environment is
+    # gone before the next test (tests/support/environment.py).
+    with environment_restored():
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -25,6 +25,11 @@ def steady_cursors(app: App[Any]) -> None:
     for screen in app.screen_stack:
         for field in [*screen.query(Input), *screen.query(TextArea)]:
             field.cursor_blink = False
+        for area in screen.query(TextArea):
+            # Its drawn lines are cached by a key that, with the blink off, no longer
+            # says whether the field has the focus: a cursor line drawn before the focus
+            # came (under load, the form's first paint) was shown without its cursor.
+            area.notify_style_update()
 
 
 async def repainted(app: App[Any]) -> None:

@@ -32,8 +32,10 @@ async def test_an_unknown_theme_is_reported_and_the_app_starts_anyway(
     default = AgentTuiApp(RemoteServer(agent_server_url)).theme
     app = AgentTuiApp(RemoteServer(agent_server_url), readonly=True, config=config)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
+        # The toast first: it shows for 15 s from the start, and under load the home
+        # screen and its loads took longer than that.
         said = await toast_saying(pilot, "ui.theme")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServerInfoScreen), what="home")
         assert f"{config_file}: ui.theme: no theme called 'nrod'" in said
         assert "did you mean 'nord'?" in said
         assert app.theme == default

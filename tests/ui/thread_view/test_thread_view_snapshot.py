@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.widgets import Tabs
+
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
@@ -63,6 +65,19 @@ async def test_thread_command_opens_the_thread_view(
         await toast_saying(pilot, "'not-a-uuid' is not a thread id")
 
 
+def underline_under_active_tab(screen: ThreadViewScreen) -> bool:
+    """The tab bar's underline has moved under the active tab: it moves 20 ms after the
+    tab changes and slides there for 0.3 s (under load the picture had it under State)."""
+    tabs = screen.tabs.query_one(Tabs)
+    active = tabs.active_tab
+    if active is None:
+        return False
+    underline = tabs.query_one("Underline")
+    span = active.virtual_region.shrink(active.styles.gutter).column_span
+    drawn = (getattr(underline, "highlight_start", None), getattr(underline, "highlight_end", None))
+    return drawn == span
+
+
 def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:
     """The Timeline tab: the supersteps as a waterfall, each node with how long it took
     (from the fixed checkpoint times)."""
@@ -82,7 +97,8 @@ def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor)
         await wait_for(
             pilot,
             lambda: (
-                bool(screen.query_one("#timeline").steps)  # type: ignore[attr-defined]
+                underline_under_active_tab(screen)
+                and bool(screen.query_one("#timeline").steps)  # type: ignore[attr-defined]
                 # Drawn again once the runs' starts are read (under load, after this
                 # condition was first true).
                 and not screen.timeline.runs_pending

@@ -24,6 +24,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
 from tests.support import gc_pauses
 from tests.support.aegra import AegraStack, start_aegra_stack
-from tests.support.environment import environment_restored
+from tests.support.environment import environment_restored, signals_restored
 
 TEST_GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 
@@ -85,6 +86,16 @@ def _environment_restored() -> Iterator[None]:
     # gone before the next test (tests/support/environment.py).
     with environment_restored():
         yield
+
+
+@pytest.fixture(autouse=True)
+def _signals_restored(request: pytest.FixtureRequest) -> Iterator[None]:
+    # A stop signal the test left ignored or blocked in this worker would be ignored or
+    # blocked in every process started after it (twice a `logs --follow` that ctrl+c
+    # could not stop): put back, and said where it happened.
+    yield
+    if changed := signals_restored():
+        warnings.warn(f"{request.node.nodeid} left {', '.join(changed)}", stacklevel=1)
 
 
 @pytest.fixture(scope="session")

@@ -205,10 +205,19 @@ def ended_by_ctrl_c(follower: subprocess.Popen[str]) -> str:
     try:
         code = follower.wait(60)
     except subprocess.TimeoutExpired:
+        # How it took its signals (ignored, blocked, caught): inherited from this worker?
+        status = Path(f"/proc/{follower.pid}/status")
+        dispositions = [
+            line
+            for line in (status.read_text().splitlines() if status.exists() else [])
+            if line.startswith(("SigBlk", "SigIgn", "SigCgt", "SigPnd", "ShdPnd"))
+        ]
         follower.send_signal(signal.SIGABRT)
         follower.wait(30)
         stuck = follower.stderr.read() if follower.stderr else ""
-        raise AssertionError(f"ctrl+c did not end the follower in 60 s:\n{stuck}") from None
+        raise AssertionError(
+            f"ctrl+c did not end the follower in 60 s ({'; '.join(dispositions)}):\n{stuck}"
+        ) from None
     err = follower.stderr.read() if follower.stderr else ""
     assert code == 130, err
     return err

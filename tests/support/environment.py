@@ -50,5 +50,5 @@ def signals_restored() -> list[str]:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, []) & set(STOP_SIGNALS)
         if blocked:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
-            changed += [f"{sig.name} blocked" for sig in sorted(blocked)]
+            changed += [f"{signal.Signals(sig).name} blocked" for sig in sorted(blocked)]
     return changed

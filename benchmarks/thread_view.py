@@ -57,6 +57,7 @@ from textual.widget import Widget  # noqa: E402
 from agent_tui.client import AgentServerClient  # noqa: E402
 from agent_tui.tui.gc_tuning import tune_for_streaming  # noqa: E402
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen  # noqa: E402
+from agent_tui.tui.styles_ahead import read_styles_ahead  # noqa: E402
 from benchkit import BenchmarkFailed, add_options, arm, check, until  # noqa: E402
 from history_paging import GRAPHS, supersteps  # noqa: E402
 from tests.support.shell import ShellHarness  # noqa: E402
@@ -176,9 +177,11 @@ async def bench(url: str, checkpoints: int, quick: bool) -> None:
         screen = ThreadViewScreen(client, thread_id, status_interval=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            # As the app does once connected (tui/app.py): what is loaded by now is frozen
-            # out of the collector's sight and collections are spaced out. Without it,
-            # full collections walked the whole process during the walk (a third of it).
+            # As the app does once connected (tui/app.py): the thread view's styles read
+            # ahead, what is loaded by now frozen out of the collector's sight and
+            # collections spaced out. Without the freeze, full collections walked the
+            # whole process during the walk (a third of it).
+            read_styles_ahead(app)
             tune_for_streaming()
             rss_before = rss_mb()
             started, cpu = time.perf_counter(), time.process_time()

@@ -80,10 +80,9 @@ def _import_connection_modules() -> None:
 
 class AgentTuiApp(ContextSwitching):
     TITLE = "agent-tui"
-    # Start-up time: the stylesheets of the start-up and home screens, read with the app's.
-    # Read when a screen is pushed, one made Textual parse every stylesheet again (all
-    # widgets' CSS, ~20 ms) before the screen's first paint; read here, the screens find
-    # them loaded. The same files and the same precedence either way (a screen's CSS_PATH
+    # Start-up time: the start-up and home screens' stylesheets, read with the app's (read
+    # when a screen is pushed, one made Textual parse all CSS again, ~20 ms, before the
+    # screen's first paint). The same files and precedence either way (a screen's CSS_PATH
     # is not scoped to it, and these two are the first screens any session opens).
     CSS_PATH: ClassVar[list[str | PurePath]] = [StartupScreen.CSS_PATH, HOME_CSS_PATH]
     context: Context  # always one here (`_use_context`), unlike in a bare shell
@@ -278,14 +277,15 @@ class AgentTuiApp(ContextSwitching):
             self.call_later(self.open_resource, route)
 
     def on_server_info_screen_shown(self, message: ServerInfoScreen.Shown) -> None:
-        """Home shows its graphs: all that lives long is loaded. Tune the collector for
-        streams (tui/gc_tuning.py) once that frame is drawn: it begins with a 30-100 ms
-        full collection, which held back home's first frame before; once a connect."""
+        """Home shows its graphs: all that lives long is loaded. Once drawn (once a connect):
+        the thread view's styles read (tui/styles_ahead.py), the collector tuned (gc_tuning)."""
         if self._tune_after is None or message.home is not self._tune_after:
             return
         from agent_tui.tui.gc_tuning import tune_for_streaming
+        from agent_tui.tui.styles_ahead import read_styles_ahead
 
         self._tune_after = None
+        self.call_after_refresh(read_styles_ahead, self)
         self.call_after_refresh(tune_for_streaming)
 
     def _show_failure(

@@ -19,7 +19,7 @@ SIZE = (140, 36)
 
 async def open_thread(
     client: AgentServerClient, thread_id: str, wait_for: WaitFor, *, ahead: bool
-) -> tuple[str, set[object]]:
+) -> tuple[str, set[tuple[str, str]]]:
     """The thread view's picture once opened, and the stylesheet sources the open added."""
     app = ShellHarness()
     app.client = client

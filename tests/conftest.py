@@ -50,6 +50,11 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
     # Before any test module is imported, so even import-time path lookups are isolated.
+    # The stop signals as an interactive shell gives them: a suite started in the
+    # background (`nohup`, `&` in a script, some CI runners) has SIGINT and SIGHUP
+    # ignored, and every process a test starts inherits that (a `logs --follow` that
+    # ctrl+c could not stop; it passed only after a UI test had reset SIGINT).
+    signals_restored()
     _saved_home.append(os.environ.get(_HOME_KEY))
     os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")
     gc_pauses.install()
@@ -91,8 +96,7 @@ def _environment_restored() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _signals_restored(request: pytest.FixtureRequest) -> Iterator[None]:
     # A stop signal the test left ignored or blocked in this worker would be ignored or
-    # blocked in every process started after it (twice a `logs --follow` that ctrl+c
-    # could not stop): put back, and said where it happened.
+    # blocked in every process started after it: put back, and said where it happened.
     yield
     if changed := signals_restored():
         warnings.warn(f"{request.node.nodeid} left {', '.join(changed)}", stacklevel=1)

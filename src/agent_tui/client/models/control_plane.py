@@ -74,6 +74,9 @@ TERMINAL_REVISION_STATUSES = FAILED_REVISION_STATUSES | {
     RevisionStatus.INTERRUPTED,
 }
 """Statuses after which a revision never changes (docs/server-quirks.md); `UNKNOWN` keeps polling."""
+STEADY_DEPLOYMENT_STATUSES = frozenset({"READY", "UNUSED"})
+"""A deployment's statuses that change only when something is asked of it (the others,
+`AWAITING_DATABASE`, `AWAITING_DELETE`, `UNKNOWN`, are on their way to another)."""
 
 
 class Secret(ApiModel):

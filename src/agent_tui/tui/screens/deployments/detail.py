@@ -10,8 +10,8 @@ context, landing on its assistants · `y` the revision's JSON · `c` copy its id
 
 The role column says "active" for the deployed revision the deployment serves, and
 "replaced" for older revisions that were deployed once (not a server status: docs/server-quirks.md).
-While any listed revision is not terminal, the screen reloads every `LIVE_INTERVAL`
-seconds (the official CLI polls every 1 to 3 s).
+While any listed revision is not terminal, or the deployment is not READY (or UNUSED), the
+screen reloads every `LIVE_INTERVAL` seconds (the official CLI polls every 1 to 3 s).
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from agent_tui.client.agent_server import STUDIO_HEADERS
-from agent_tui.client.models.control_plane import Deployment, Revision
+from agent_tui.client.models.control_plane import (
+    STEADY_DEPLOYMENT_STATUSES,
+    Deployment,
+    Revision,
+)
 from agent_tui.deployments.control_plane_access import control_plane_access
 from agent_tui.deployments.revision_diff import diff_revisions, predecessor
 from agent_tui.deployments.secrets import mask_secrets
@@ -140,7 +144,10 @@ class DeploymentDetailScreen(ResourceScreen[Revision]):
         self.agent_app.selection.update(deployment=self.deployment.name)
 
     def _refresh_while_changing(self) -> None:
-        if self.is_current and any(not r.is_terminal for r in self.table.items):
+        # The deployment too: its new revision is deployed a moment before the new server
+        # answers and the deployment is READY again (the heading stayed as it was).
+        settling = self.deployment.status not in STEADY_DEPLOYMENT_STATUSES
+        if self.is_current and (settling or any(not r.is_terminal for r in self.table.items)):
             self.reload()
 
     # -- verbs ------------------------------------------------------------------------

@@ -56,7 +56,8 @@ async def test_a_row_in_the_table_is_on_the_screen_once_waited_for() -> None:
     app = TableApp()
     async with app.run_test(size=(60, 10)) as pilot:
         await wait_for(pilot, lambda: app.query_one(DataTable).row_count == 0)
-        for n in range(3):
+        table = app.query_one(DataTable)
+        for n in range(1, 4):
             app.add(f"cities-{n}")
-            await wait_for(pilot, lambda n=n: app.query_one(DataTable).row_count == n + 1)
+            await wait_for(pilot, lambda: table.row_count == n)  # noqa: B023 (awaited here)
             assert f"cities-{n}" in screen_text(app)

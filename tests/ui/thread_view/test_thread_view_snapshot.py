@@ -27,10 +27,16 @@ def test_thread_view_snapshot(snap_compare: Callable[..., bool], wait_for: WaitF
     app.connection_status = "connected · http://agent.test"
 
     async def settled(pilot: Any) -> None:
-        # The history and the checkpoint under the cursor loaded, and nothing left loading.
+        # The history and the checkpoint under the cursor loaded, nothing left loading, and
+        # the sections below the values built and filled (they are built a moment after
+        # the first paint: under load the picture had them mounted, not yet filled).
         await wait_for(
             pilot,
-            lambda: loaded(screen) and all(worker.is_finished for worker in app.workers),
+            lambda: (
+                loaded(screen)
+                and screen.checkpoint_view.details_built
+                and all(worker.is_finished for worker in app.workers)
+            ),
             what="the thread view",
         )
 

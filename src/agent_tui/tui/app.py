@@ -282,11 +282,10 @@ class AgentTuiApp(ContextSwitching):
         if self._tune_after is None or message.home is not self._tune_after:
             return
         from agent_tui.tui.gc_tuning import tune_for_streaming
-        from agent_tui.tui.styles_ahead import read_styles_ahead
+        from agent_tui.tui.styles_ahead import read_styles_ahead_soon
 
         self._tune_after = None
-        self.call_after_refresh(read_styles_ahead, self)
-        self.call_after_refresh(tune_for_streaming)
+        self.call_after_refresh(read_styles_ahead_soon, self, tune_for_streaming)
 
     def _show_failure(
         self, startup: StartupScreen, target: ServerTarget, error: BaseException

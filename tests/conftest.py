@@ -49,12 +49,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # Set here, so the workers and every process they start inherit it.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
-    # Before any test module is imported, so even import-time path lookups are isolated.
     # The stop signals as an interactive shell gives them: a suite started in the
     # background (`nohup`, `&` in a script, some CI runners) has SIGINT and SIGHUP
     # ignored, and every process a test starts inherits that (a `logs --follow` that
     # ctrl+c could not stop; it passed only after a UI test had reset SIGINT).
     signals_restored()
+    # Before any test module is imported, so even import-time path lookups are isolated.
     _saved_home.append(os.environ.get(_HOME_KEY))
     os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")
     gc_pauses.install()

@@ -27,7 +27,7 @@ def plain(lines: list[list[Segment]]) -> list[str]:
 
 def joined(source: str, console: Console) -> list[list[Segment]]:
     drawn = [draw_block(block, console, console.options) for block in split_blocks(source)]
-    return [list(strip) for strip in join_blocks(drawn)]
+    return [list(line) for line in join_blocks(drawn)]
 
 
 def test_blocks_drawn_one_by_one_are_the_whole_text_drawn_by_rich() -> None:
@@ -46,7 +46,7 @@ def test_a_link_is_drawn_as_its_text_with_its_target_in_the_meta_not_as_a_hyperl
     [line] = draw_block(
         "see [the docs](https://example.com/docs) now", console, console.options
     ).lines
-    assert line.text.rstrip() == "see the docs now"
+    assert "".join(segment.text for segment in line).rstrip() == "see the docs now"
     linked = [segment for segment in line if segment.style and segment.style.meta]
     assert "".join(segment.text for segment in linked) == "the docs"
     assert {segment.style.meta[LINK_META] for segment in linked if segment.style} == {

@@ -1,4 +1,5 @@
-"""Markdown drawn into lines (`Strip`s), one top-level block at a time, as Rich draws it.
+"""Markdown drawn into lines (lists of Rich `Segment`s), one top-level block at a time, as
+Rich draws it.
 
 `draw_block` draws one block of a text cut by `text.markdown_blocks`; `join_blocks` puts
 drawn blocks together as Rich's Markdown would have drawn the whole text (one blank line
@@ -8,6 +9,14 @@ again only there (`markdown_text.MarkdownText`).
 The source must be clean (`clean_text`): Rich's Markdown never parses console markup. A
 link is drawn as its text with its target in the style's meta (`LINK_META`), not as a
 terminal hyperlink: a click on it is for the app to judge.
+
+A line is kept as Rich drew it, a list of segments, not as Textual's `Strip`: a strip
+carries seven caches of its own (16 objects a line before it holds anything), and a
+styled copy of it stays in its cache once drawn. A long chat's transcript holds thousands
+of lines; as strips, a token flood kept 17,000 of them alive (a third of the Python
+objects it added, and the memory arenas they held after the chat was left). The widget
+makes a strip of a line when Textual asks for it (`MarkdownText.render_line`), and
+Textual keeps that one while the line is on screen.
 """
 
 from __future__ import annotations
@@ -20,9 +29,11 @@ from rich.console import Console, ConsoleOptions
 from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from rich.style import Style
-from textual.strip import Strip
 
 from agent_tui.text.markdown_blocks import block_parser
+
+Line = list[Segment]
+"""A drawn line: never changed once drawn (a line unchanged is the same object)."""
 
 CODE_THEME = "ansi_dark"  # the terminal's own palette: fits every theme
 LINK_META = "chat_link"  # the key of a link's target in a drawn line's style meta
@@ -52,7 +63,7 @@ _CONTAINERS = frozenset({"bullet_list_open", "ordered_list_open", "blockquote_op
 class DrawnBlock:
     """A top-level block of Markdown drawn as lines (no base style: the widget adds it)."""
 
-    lines: list[Strip]
+    lines: list[Line]
     blank_after: bool  # Rich's Markdown leaves a blank line after every block but a rule
 
 
@@ -65,16 +76,17 @@ def draw_block(source: str, console: Console, options: ConsoleOptions) -> DrawnB
     if first in _CONTAINERS and lines and Segment.get_line_length(lines[0]) == 0:
         del lines[0]
     has_link = "](" in source or "<" in source  # inline and autolinks; a false hit costs little
-    strips = [Strip(_inert_links(line) if has_link else line) for line in lines]
-    return DrawnBlock(strips, blank_after=first != "hr")
+    if has_link:
+        lines = [_inert_links(line) for line in lines]
+    return DrawnBlock(lines, blank_after=first != "hr")
 
 
-_BLANK = Strip.blank(0)
+_BLANK: Line = [Segment("")]  # as `Strip.blank(0)` drew it: the same picture
 
 
-def join_blocks(blocks: Iterable[DrawnBlock]) -> list[Strip]:
+def join_blocks(blocks: Iterable[DrawnBlock]) -> list[Line]:
     """The lines of blocks drawn one by one, as Rich's Markdown draws them together."""
-    lines: list[Strip] = []
+    lines: list[Line] = []
     blank = False
     for block in blocks:
         if block.lines:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from itertools import takewhile
 from typing import Any
 
+from rich.segment import Segment
 from textual import events
 from textual.app import App
 from textual.geometry import Region, Size
@@ -44,7 +45,13 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from agent_tui.text.markdown_blocks import MarkdownBlocks
-from agent_tui.tui.chat.markdown_lines import LINK_META, DrawnBlock, draw_block, join_blocks
+from agent_tui.tui.chat.markdown_lines import (
+    LINK_META,
+    DrawnBlock,
+    Line,
+    draw_block,
+    join_blocks,
+)
 from agent_tui.tui.gc_tuning import catching_up
 from agent_tui.tui.turn_budget import TurnBudget
 from agent_tui.tui.widgets.laid_out_once import virtual_size_without_layout
@@ -190,7 +197,7 @@ class MarkdownText(Widget):
         self._target = text
         self._blocks = MarkdownBlocks()
         self._shown = ""
-        self._lines: list[Strip] = []
+        self._lines: list[Line] = []
         self._width = 0  # the content width the layout gives
         self._drawing = _Drawing(0, {})
         self._head_shown = 0.0  # when the head of a text being drawn was last shown
@@ -234,7 +241,8 @@ class MarkdownText(Widget):
     def render_line(self, y: int) -> Strip:
         style = self.visual_style.rich_style  # cached (`rich_style` walks the ancestors)
         if y < len(self._lines):
-            return self._lines[y].apply_style(style)
+            # A strip made now (see `markdown_lines`): Textual keeps it while it shows.
+            return Strip(Segment.apply_style(self._lines[y], style))
         return Strip.blank(self._width, style)
 
     def on_click(self, event: events.Click) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from textual.widgets import Tabs
 
 from agent_tui.client import AgentServerClient
 from agent_tui.client.models import Thread
@@ -46,6 +47,19 @@ def view_app(
 
 def loaded(screen: ThreadViewScreen) -> bool:
     return bool(screen.history.rows) and screen.checkpoint_view.checkpoint_id is not None
+
+
+def underline_under_active_tab(screen: ThreadViewScreen) -> bool:
+    """The tab bar's underline has moved under the active tab: it moves 20 ms after the
+    tab changes and slides there for 0.3 s (under load the picture had it under State)."""
+    tabs = screen.tabs.query_one(Tabs)
+    active = tabs.active_tab
+    if active is None:
+        return False
+    underline = tabs.query_one("Underline")
+    span = active.virtual_region.shrink(active.styles.gutter).column_span
+    drawn = (getattr(underline, "highlight_start", None), getattr(underline, "highlight_end", None))
+    return drawn == span
 
 
 def steps_shown(screen: ThreadViewScreen) -> list[int | None]:

@@ -11,7 +11,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.styles_ahead import CSS_FILES, read_styles_ahead
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import repainted
-from tests.support.thread_view import counter_thread, loaded
+from tests.support.thread_view import counter_thread, loaded, underline_under_active_tab
 from tests.support.waiting import WaitFor
 
 SIZE = (140, 36)
@@ -32,8 +32,14 @@ async def open_thread(
         await app.push_screen(screen)
         await wait_for(
             pilot,
-            lambda: loaded(screen) and screen.checkpoint_view.details_built,
-            what="the thread, its state and the sections below it",
+            # The tab bar's underline slides under the State tab after the view opens:
+            # under load one picture had it on its way.
+            lambda: (
+                loaded(screen)
+                and screen.checkpoint_view.details_built
+                and underline_under_active_tab(screen)
+            ),
+            what="the thread, its state and the sections below it, the tab underlined",
         )
         await repainted(app)
         return app.export_screenshot(), set(app.stylesheet.source) - before

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from textual.widgets import Tabs
-
 from agent_tui.client import AgentServerClient
 from agent_tui.settings.target import RemoteServer
 from agent_tui.tui.app import AgentTuiApp
@@ -15,7 +13,7 @@ from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from tests.support.fixed_servers import THREAD_ID, thread_view_server
 from tests.support.screen import toast_saying
 from tests.support.shell import ShellHarness
-from tests.support.thread_view import counter_thread, loaded
+from tests.support.thread_view import counter_thread, loaded, underline_under_active_tab
 from tests.support.waiting import WaitFor
 
 
@@ -69,19 +67,6 @@ async def test_thread_command_opens_the_thread_view(
         assert not await app.run_command("thread not-a-uuid")
         assert app.screen is screen
         await toast_saying(pilot, "'not-a-uuid' is not a thread id")
-
-
-def underline_under_active_tab(screen: ThreadViewScreen) -> bool:
-    """The tab bar's underline has moved under the active tab: it moves 20 ms after the
-    tab changes and slides there for 0.3 s (under load the picture had it under State)."""
-    tabs = screen.tabs.query_one(Tabs)
-    active = tabs.active_tab
-    if active is None:
-        return False
-    underline = tabs.query_one("Underline")
-    span = active.virtual_region.shrink(active.styles.gutter).column_span
-    drawn = (getattr(underline, "highlight_start", None), getattr(underline, "highlight_end", None))
-    return drawn == span
 
 
 def test_timeline_snapshot(snap_compare: Callable[..., bool], wait_for: WaitFor) -> None:

@@ -324,6 +324,11 @@ async def test_an_untouched_edit_saves_what_the_server_had_and_its_toast_is_iner
         assert isinstance(form, AssistantFormScreen)
         await wait_for(pilot, lambda: form.schema_form is not None, what="the schema's fields")
         await pilot.press("ctrl+s")
+        # Saved: the form closes (a double run once saw no toast at all: this tells a
+        # save that never happened from a toast that came and went unseen).
+        await wait_for(
+            pilot, lambda: app.screen is not form, what="the form saved and closed", workers=False
+        )
         saved_toast = f"Saved {assistant.name[:6]} {MARKER}"
         await toast_saying(pilot, saved_toast)
         # The toast exists a moment before it is painted (a loaded machine shows the gap).

@@ -9,6 +9,7 @@ from agent_tui.tui.app import AgentTuiApp
 from agent_tui.tui.screens.server_info import ServerInfoScreen
 from agent_tui.tui.screens.thread_view.screen import ThreadViewScreen
 from agent_tui.tui.styles_ahead import CSS_FILES, read_styles_ahead
+from tests.support.screen import screen_text
 from tests.support.shell import ShellHarness
 from tests.support.snapshots import repainted
 from tests.support.thread_view import counter_thread, loaded, underline_under_active_tab
@@ -42,7 +43,8 @@ async def open_thread(
             what="the thread, its state and the sections below it, the tab underlined",
         )
         await repainted(app)
-        return app.export_screenshot(), set(app.stylesheet.source) - before
+        # The text first: a failure then shows which rows differ, readably.
+        return screen_text(app) + app.export_screenshot(), set(app.stylesheet.source) - before
 
 
 async def test_a_thread_opened_after_the_styles_were_read_adds_none_and_looks_the_same(

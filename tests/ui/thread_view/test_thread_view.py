@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.widgets import Collapsible
+
 from agent_tui.client import AgentServerClient
 from agent_tui.tui.modals.raw_json import RawJsonScreen
 from agent_tui.tui.screens.thread_runs import ThreadRunsScreen
@@ -123,6 +125,25 @@ async def test_selecting_shows_the_state_and_diffs_show_the_change(
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, RawJsonScreen))
         await pilot.press("escape")
+
+
+async def test_a_section_title_is_drawn_whole_as_its_count_changes(
+    client: AgentServerClient, wait_for: WaitFor
+) -> None:
+    thread = await counter_thread(client, 5)
+    app, screen = view_app(client, thread.thread_id)
+    async with app.run_test(size=SIZE) as pilot:
+        view = screen.checkpoint_view
+        await wait_for(pilot, lambda: loaded(screen) and view.details_built, what="the sections")
+        tasks = view.query_one("#checkpoint-tasks", Collapsible)
+        # A row as wide as the section whatever its text: sized to "▶ Tasks" before its
+        # count came, it kept that width under load and showed the count cut off.
+        title = tasks.query_one("CollapsibleTitle")
+        assert title.region.width == tasks.content_region.width
+        assert "▶ Tasks (0)" in screen_text(app)  # the newest checkpoint: nothing next
+        await pilot.press("down")  # step 1: dbl is next
+        await wait_for(pilot, lambda: "▶ Tasks (1)" in screen_text(app), what="its one task")
+        assert title.region.width == tasks.content_region.width
 
 
 async def test_hostile_text_in_a_state_is_inert(

@@ -116,6 +116,10 @@ class CheckpointView(VerticalScroll):
     CheckpointView {{ padding: 0 1; }}
     CheckpointView #checkpoint-summary {{ margin-bottom: 1; }}
     CheckpointView Collapsible {{ padding: 0; border-top: none; }}
+    /* A section's title is a row as wide as the view, not as wide as its text: Textual
+       sized it to its text ("▶ Tasks") and, under load, kept that width once the title
+       became "▶ Tasks (0)" — cut to "▶ Tasks" until something else laid the view out. */
+    CheckpointView CollapsibleTitle {{ width: 1fr; }}
     CheckpointView JsonTree {{ height: auto; max-height: {TREE_HEIGHT}; }}
     CheckpointView JsonView {{ height: auto; }}
     CheckpointView #checkpoint-transcript {{ padding: 0 1; }}

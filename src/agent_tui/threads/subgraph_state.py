@@ -88,6 +88,24 @@ def paused_at(state: ThreadState) -> str | None:
     return " > ".join((*deepest.path, *upcoming))
 
 
+def says_less_than(new: ThreadState, shown: ThreadState) -> bool:
+    """Whether `new` is the checkpoint `shown` is, read without its subgraphs (the
+    history's copy of a checkpoint whose state was read again with them): everything it
+    says is shown already. A checkpoint's own state does not change, but what is pending
+    on it may (an interrupt written since): then it says more, and this is False."""
+    if new.checkpoint_id != shown.checkpoint_id or subgraph_frames(new):
+        return False
+    return bool(subgraph_frames(shown)) and _without_task_states(new) == _without_task_states(shown)
+
+
+def _without_task_states(state: ThreadState) -> dict[str, Any]:
+    """The state without what the two reads put apart in each task: its subgraph's state
+    (read with subgraphs) or where that subgraph keeps its checkpoints (read without)."""
+    raw = dict(state.raw())
+    raw["tasks"] = [{**task, "state": None, "checkpoint": None} for task in raw.get("tasks") or []]
+    return raw
+
+
 def frames_as_json(frames: list[SubgraphFrame]) -> dict[str, Any]:
     """The frames nested as the graph nests them, keyed by "task (namespace)", for a JSON view."""
     root: dict[str, Any] = {}

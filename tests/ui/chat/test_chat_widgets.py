@@ -457,6 +457,10 @@ async def test_a_long_message_loaded_whole_shows_all_of_it_in_one_text_widget(
     async with app.run_test(size=(100, 30)) as pilot:
         text = "\n\n".join(f"paragraph {n} of the loaded answer" for n in range(2_000))
         add(app, AIItem("m1", text=text, streaming=False))
+        # Its 2,000 blocks drawn first, read cheaply: reading the screen (a picture of it)
+        # at every check made each turn of the loop long, so the drawing took its
+        # smallest slices, and under load the end did not come within a minute.
+        await wait_for(pilot, lambda: text_of(app, "m1").caught_up, what="every block drawn")
         await wait_for(pilot, lambda: "paragraph 1999" in screen_text(app), what="the end")
         view = text_of(app, "m1")
         assert view.text == text and view.line_count == 2 * 2_000 - 1

@@ -8,7 +8,12 @@ from textual.app import App, ComposeResult
 from textual.widgets import Collapsible, Static
 
 from agent_tui.client import AgentServerClient
-from agent_tui.threads.subgraph_state import frames_as_json, paused_at, subgraph_frames
+from agent_tui.threads.subgraph_state import (
+    frames_as_json,
+    paused_at,
+    says_less_than,
+    subgraph_frames,
+)
 from agent_tui.tui.screens.thread_view.checkpoint_view import CheckpointView
 from agent_tui.tui.widgets.json_view import JsonView
 from tests.support.waiting import WaitFor
@@ -39,6 +44,7 @@ async def test_the_state_tab_shows_where_inside_the_subgraph_the_thread_waits(
     try:
         flat = await client.threads.get_state(thread_id)
         state = await client.threads.get_state(thread_id, subgraphs=True)
+        [before] = await client.threads.get_history(thread_id, limit=1, before=flat.checkpoint_id)
     finally:
         await client.aclose()
     # The top level alone says only that the `chat` subgraph is pending.
@@ -65,6 +71,29 @@ async def test_the_state_tab_shows_where_inside_the_subgraph_the_thread_waits(
         text = shown.text
         assert "chat (chat:" in text and "Deploy to staging?" in text
 
-        view.show(flat)  # a state read without subgraphs: no such section
+        view.show(flat)  # the same checkpoint read without them: it says nothing new
+        await pilot.pause()
+        assert view.query_one("#checkpoint-subgraphs", Collapsible).display
+        view.show(before)  # a checkpoint without subgraphs begun: no such section
         await pilot.pause()
         assert not view.query_one("#checkpoint-subgraphs", Collapsible).display
+        assert "Inside" not in str(view.query_one("#checkpoint-summary", Static).render())
+
+
+async def test_the_checkpoint_read_without_its_subgraphs_says_less_unless_more_is_pending(
+    agent_server_url: str,
+) -> None:
+    thread_id = await nested_thread_waiting_for_approval(agent_server_url)
+    async with AgentServerClient(agent_server_url) as client:
+        [listed] = await client.threads.get_history(thread_id, limit=1)
+        state = await client.threads.get_state(thread_id, listed.checkpoint_id, subgraphs=True)
+        older = await client.threads.get_history(thread_id, limit=1, before=listed.checkpoint_id)
+    # The history's copy adds nothing to the state read with the subgraphs: not drawn
+    # over it (the State tab would lose "Inside chat > approve" until a new read).
+    assert says_less_than(listed, state)
+    assert not says_less_than(state, listed)  # the other way round it says more
+    assert not says_less_than(older[0], state)  # another checkpoint
+    # A new interrupt pending on the same checkpoint: it says more, and is drawn.
+    raw = listed.raw()
+    raw["tasks"][0]["interrupts"].append({"id": "x", "value": "and now this?"})
+    assert not says_less_than(type(listed).model_validate(raw), state)

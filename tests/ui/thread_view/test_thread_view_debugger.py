@@ -39,6 +39,13 @@ async def test_the_state_tab_says_where_inside_a_subgraph_the_thread_waits(
 
         await wait_for(pilot, lambda: "Inside" in summary(), what="the subgraph's state")
         assert "Inside     chat > approve" in summary()
+        # The history's copy of the checkpoint (read without its subgraphs), shown again
+        # as a reload does: it says nothing new, and took "Inside" away until the
+        # subgraphs were read again (under load, a test read the screen in between).
+        row = screen.browser.selected_row
+        assert row is not None
+        screen.browser.show_row(row)
+        assert "Inside     chat > approve" in summary()
 
         # The Subgraphs section, built and filled a moment later: the lower sections are
         # built when there is something to show in them, and the subgraphs' states come

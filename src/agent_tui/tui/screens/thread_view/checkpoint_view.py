@@ -27,6 +27,7 @@ from agent_tui.threads.subgraph_state import (
     SubgraphHistory,
     frames_as_json,
     paused_at,
+    says_less_than,
     subgraph_frames,
 )
 from agent_tui.threads.writes import checkpoint_interrupts
@@ -252,6 +253,10 @@ class CheckpointView(VerticalScroll):
         """Draw `state`. The same checkpoint drawn again (its state read with its
         subgraphs) keeps the subgraph checkpoints shown: the two are read apart."""
         again = state.checkpoint_id is not None and state.checkpoint_id == self.checkpoint_id
+        if again and self.state is not None and says_less_than(state, self.state):
+            # Drawn, it took away where the thread waits inside its subgraphs until they
+            # were read again (the history reloaded under a state read with them).
+            return
         self.state = state
         self.checkpoint_id = state.checkpoint_id
         summary = checkpoint_summary(state)

@@ -252,11 +252,11 @@ class CheckpointView(VerticalScroll):
     def show(self, state: ThreadState) -> None:
         """Draw `state`. The same checkpoint drawn again (its state read with its
         subgraphs) keeps the subgraph checkpoints shown: the two are read apart."""
-        again = state.checkpoint_id is not None and state.checkpoint_id == self.checkpoint_id
-        if again and self.state is not None and says_less_than(state, self.state):
+        if self.state is not None and says_less_than(state, self.state):
             # Drawn, it took away where the thread waits inside its subgraphs until they
             # were read again (the history reloaded under a state read with them).
             return
+        again = state.checkpoint_id is not None and state.checkpoint_id == self.checkpoint_id
         self.state = state
         self.checkpoint_id = state.checkpoint_id
         summary = checkpoint_summary(state)

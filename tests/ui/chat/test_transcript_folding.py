@@ -7,7 +7,13 @@ from textual.app import App, ComposeResult
 
 from agent_tui.chat.items import Added, AIItem, Appended, NoticeItem, Updated
 from agent_tui.tui.chat.blocks import ChatBlock
-from agent_tui.tui.chat.transcript import MAX_DRAWN, UNFOLD_PAGE, FoldedMarker, TranscriptView
+from agent_tui.tui.chat.transcript import (
+    FOLD_SLACK,
+    MAX_DRAWN,
+    UNFOLD_PAGE,
+    FoldedMarker,
+    TranscriptView,
+)
 from tests.support.screen import screen_text
 from tests.support.waiting import WaitFor
 
@@ -68,8 +74,8 @@ async def test_a_folded_message_that_changes_shows_its_latest_text_when_unfolded
         view.focus()
         answer = AIItem("a0", text="first words", streaming=True)
         view.apply([Added(answer)])
-        view.apply(Added(item) for item in notices(0, MAX_DRAWN))
-        await wait_for(pilot, lambda: view.folded == 1, what="the answer folded")
+        view.apply(Added(item) for item in notices(0, MAX_DRAWN + FOLD_SLACK))
+        await wait_for(pilot, lambda: view.folded == FOLD_SLACK + 1, what="the answer folded")
         answer.text += " and more"
         view.apply([Appended(answer, " and more")])
         answer.text, answer.streaming = "the final answer", False
@@ -80,6 +86,28 @@ async def test_a_folded_message_that_changes_shows_its_latest_text_when_unfolded
 
         await pilot.press("home")
         await wait_for(pilot, lambda: view.scroll_y == 0, what="the top")
-        await pilot.click(FoldedMarker)
+        await pilot.click(FoldedMarker)  # the folded page: the answer and the oldest notices
         await wait_for(pilot, lambda: "the final answer" in screen_text(app), what="unfolded")
         assert view.folded == 0 and not app.query_one(FoldedMarker).display
+
+
+async def test_a_stream_of_new_messages_folds_its_oldest_blocks_in_batches(
+    wait_for: WaitFor,
+) -> None:
+    """Each removal of widgets holds the app's keys for a few turns of the loop: a flood of
+    messages folds FOLD_SLACK + 1 blocks at a time, not one per new message."""
+    app = TranscriptApp()
+    async with app.run_test(size=(90, 20)) as pilot:
+        view = app.transcript
+        view.focus()
+        for i in range(MAX_DRAWN + FOLD_SLACK):
+            view.apply([Added(NoticeItem(f"n{i}", f"line {i}"))])
+        await wait_for(pilot, lambda: drawn(app) == MAX_DRAWN + FOLD_SLACK, what="all drawn")
+        assert view.folded == 0 and not app.query_one(FoldedMarker).display
+
+        view.apply([Added(NoticeItem("last", "the newest line"))])
+        await wait_for(pilot, lambda: drawn(app) == MAX_DRAWN, what="a batch folded")
+        assert view.folded == FOLD_SLACK + 1
+        await pilot.press("home")
+        await wait_for(pilot, lambda: f"{FOLD_SLACK + 1} earlier items not drawn" in screen_text(app))
+        assert f"line {FOLD_SLACK + 1} " in screen_text(app)  # the oldest drawn

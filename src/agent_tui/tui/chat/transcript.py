@@ -19,7 +19,8 @@ Folding: a block costs its widgets, however short its item (~200 KB each, and ea
 laid out again as the view changes), so while the view follows its end it draws the
 newest `MAX_DRAWN` blocks only; the older items are folded behind one line at the top
 ("N earlier items"), and come back a page at a time (`home` at the top, or a click on
-that line). A long thread opens, and a run that floods the chat streams, at the cost
+that line). They are folded in batches (`FOLD_SLACK`): removing widgets holds the app's
+keys for a few turns of the loop. A long thread opens, and a run that floods the chat streams, at the cost
 of what is on screen, not of everything it ever showed.
 """
 
@@ -60,6 +61,11 @@ if TYPE_CHECKING:
 
 FLUSHES_PER_SECOND = 10
 MAX_DRAWN = 40  # blocks drawn while following; older ones are folded
+FOLD_SLACK = 20
+"""Blocks drawn past `MAX_DRAWN` before the oldest are folded, all at once. Removing
+widgets holds the app's own message loop (keys too) until their tasks have ended, a few
+turns of the loop (Textual's `App._prune` awaits them with `call_next`); under a flood of
+messages, a fold per new message kept a third of the keys waiting behind removals."""
 UNFOLD_PAGE = 40  # folded items drawn again per `home` at the top
 OPENABLE_SCHEMES = frozenset({"http", "https"})
 
@@ -246,11 +252,12 @@ class TranscriptView(VerticalScroll, can_focus=True):
         self._unmounted.append(block)  # at the end of `apply`, unless folded first
 
     def _fold(self) -> None:
-        """While following, the oldest blocks past `MAX_DRAWN` are folded (see the
-        module doc); those not mounted yet never are."""
-        excess = len(self._blocks) - MAX_DRAWN
-        if excess <= 0 or not self.following:
+        """While following, once more than `MAX_DRAWN` + `FOLD_SLACK` blocks are drawn,
+        the oldest past `MAX_DRAWN` are folded (see the module doc); those not mounted yet
+        never are."""
+        if len(self._blocks) <= MAX_DRAWN + FOLD_SLACK or not self.following:
             return
+        excess = len(self._blocks) - MAX_DRAWN
         oldest = list(itertools.islice(self._blocks.items(), excess))
         for key, block in oldest:
             del self._blocks[key]

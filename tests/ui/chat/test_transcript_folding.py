@@ -109,5 +109,7 @@ async def test_a_stream_of_new_messages_folds_its_oldest_blocks_in_batches(
         await wait_for(pilot, lambda: drawn(app) == MAX_DRAWN, what="a batch folded")
         assert view.folded == FOLD_SLACK + 1
         await pilot.press("home")
-        await wait_for(pilot, lambda: f"{FOLD_SLACK + 1} earlier items not drawn" in screen_text(app))
+        await wait_for(
+            pilot, lambda: f"{FOLD_SLACK + 1} earlier items not drawn" in screen_text(app)
+        )
         assert f"line {FOLD_SLACK + 1} " in screen_text(app)  # the oldest drawn

@@ -20,8 +20,8 @@ laid out again as the view changes), so while the view follows its end it draws 
 newest `MAX_DRAWN` blocks only; the older items are folded behind one line at the top
 ("N earlier items"), and come back a page at a time (`home` at the top, or a click on
 that line). They are folded in batches (`FOLD_SLACK`): removing widgets holds the app's
-keys for a few turns of the loop. A long thread opens, and a run that floods the chat streams, at the cost
-of what is on screen, not of everything it ever showed.
+keys for a few turns of the loop. A long thread opens, and a run that floods the chat
+streams, at the cost of what is on screen, not of everything it ever showed.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ import pytest
 
 from agent_tui.client import AgentServerClient
 from agent_tui.local import EmbeddedAgentServer
+from agent_tui.local.supervisor import forked
 from tests.support import gc_pauses
 from tests.support.aegra import AegraStack, start_aegra_stack
 from tests.support.environment import environment_restored, signals_restored
@@ -58,6 +59,13 @@ def pytest_configure(config: pytest.Config) -> None:
     _saved_home.append(os.environ.get(_HOME_KEY))
     os.environ[_HOME_KEY] = tempfile.mkdtemp(prefix="agent-tui-tests-")
     gc_pauses.install()
+    # The agent servers the tests start in this process (hundreds in a run) are forked
+    # from one that did the slow imports once: 1 s of CPU a start instead of 3
+    # (`agent_tui.local.supervisor.forked`). The commands, apps and benchmarks the tests
+    # run as processes start theirs as a user's do.
+    # `AGENT_TUI_TESTS_START_SERVERS=1` starts them as the app does, for comparison.
+    if os.environ.get("AGENT_TUI_TESTS_START_SERVERS") != "1":
+        forked.fork_servers()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

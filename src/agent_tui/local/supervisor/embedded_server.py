@@ -23,7 +23,6 @@ import atexit
 import contextlib
 import re
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -33,7 +32,7 @@ from typing import Any, Self
 
 from agent_tui.local.langgraph_config import LangGraphConfig
 from agent_tui.local.server_paths import local_server_data_dir, local_server_log_file
-from agent_tui.local.supervisor import launch
+from agent_tui.local.supervisor import forked, launch
 from agent_tui.local.supervisor.errors import (
     EmbeddedServerError,
     ServerAlreadyRunning,
@@ -111,7 +110,7 @@ class EmbeddedAgentServer:
         self._listener: socket.socket | None = None
         self._restarting = False
         self._stopped = False  # `stop` since the last `start`: a reload must not relaunch
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: forked.ServerProcess | None = None
         self._standby = launch.ServerStandby()
         self._port: int | None = None
         self._started_at = 0.0
@@ -214,12 +213,10 @@ class EmbeddedAgentServer:
         else:
             port = self._requested_port or launch.free_port(self.host)
         command, options = self._launch_command(port, listener)
-        process = self._standby.take(command, options, self.config.env)
+        process: forked.ServerProcess | None = self._standby.take(command, options, self.config.env)
         try:
             if process is None:
-                process = subprocess.Popen(
-                    command + launch.thread_flags(), stdin=subprocess.PIPE, **options
-                )
+                process = forked.start(command + launch.thread_flags(), options)
         except OSError as exc:
             raise EmbeddedServerError(f"cannot start the agent server process: {exc}") from exc
         finally:

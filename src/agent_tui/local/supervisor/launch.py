@@ -30,6 +30,7 @@ from agent_tui.local.langgraph_config import (
 from agent_tui.local.server_environment import server_environment
 from agent_tui.local.standby import Standby
 from agent_tui.local.supervisor.errors import EmbeddedServerError
+from agent_tui.local.supervisor.forked import ServerProcess
 
 SOCKET_INHERITANCE = os.name == "posix"
 """The child gets its listening socket (and the data folder's lock) from us by fd."""
@@ -197,7 +198,7 @@ class ServerStandby:
             waiting.discard()
 
 
-def end_server(process: subprocess.Popen[bytes], timeout: float) -> None:
+def end_server(process: ServerProcess, timeout: float) -> None:
     """SIGTERM (a graceful shutdown: the runtime saves its data), wait up to ``timeout``
     seconds, then SIGKILL; and SIGKILL for what is left in its process group."""
     if process.poll() is None:
@@ -211,7 +212,7 @@ def end_server(process: subprocess.Popen[bytes], timeout: float) -> None:
     signal_server(process, force=True)
 
 
-def wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
+def wait_for_exit(process: ServerProcess, timeout: float) -> None:
     """``process.wait(timeout)``, returning as soon as the process exits where the OS
     tells (a Linux pidfd): `Popen.wait` with a timeout polls, up to 50 ms late, and a
     reload waits for the old server's exit before the new one may read the data."""
@@ -229,7 +230,7 @@ def wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
     process.wait(max(0.0, deadline - time.monotonic()))
 
 
-def signal_server(process: subprocess.Popen[bytes], *, force: bool) -> None:
+def signal_server(process: ServerProcess, *, force: bool) -> None:
     try:
         if SOCKET_INHERITANCE:  # POSIX: the child leads its own process group
             os.killpg(process.pid, signal.SIGKILL if force else signal.SIGTERM)

@@ -13,13 +13,24 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
 
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.local.supervisor import forked
 from tests.support.processes import gone_within, port_closed
+
+
+@pytest.fixture(autouse=True)
+def _forking() -> Iterator[None]:
+    # On here even where the run starts its servers (`AGENT_TUI_TESTS_START_SERVERS=1`).
+    was = forked.forking()
+    forked.fork_servers()
+    yield
+    forked.fork_servers(was)
 
 
 def own_server(tmp_path: Path) -> EmbeddedAgentServer:
@@ -45,7 +56,7 @@ def chat(url: str, text: str, thread_id: str | None = None) -> list[str]:
     return [message["content"] for message in state["messages"]]
 
 
-def test_this_suite_forks_its_servers_and_only_those_on_its_own_python() -> None:
+def test_servers_on_this_python_are_forked_and_no_other_command() -> None:
     server = ["-P", "-m", "agent_tui.server.main", "--config", "langgraph.json"]
     assert forked.forks([sys.executable, *server])
     assert not forked.forks(["/elsewhere/bin/python", *server])  # a project's environment

@@ -74,6 +74,11 @@ def fork_servers(enabled: bool = True) -> None:
         import multiprocessing.forkserver  # noqa: F401  (it takes the interpreter now)
 
 
+def forking() -> bool:
+    """Whether `fork_servers` is on in this process."""
+    return _python is not None
+
+
 def forks(command: Sequence[str]) -> bool:
     """Whether `start` forks this command line (else it is started with ``Popen``)."""
     return (

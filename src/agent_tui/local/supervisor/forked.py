@@ -56,6 +56,7 @@ from agent_tui.local.standby import PREWARMED, SERVER_PREWARMED
 SERVER_MODULE = "agent_tui.server.main"
 _MAX_SPEC = 1 << 20  # the child's working folder, environment and path, as JSON
 _MAX_FDS = 64
+_READY_TIMEOUT = 60.0  # seconds for a forked child to take its descriptors (a loaded machine)
 
 _python: str | None = None
 """The interpreter the forkserver runs (this process's, when `fork_servers` was called):
@@ -152,10 +153,12 @@ class ForkedServer:
             socket.send_fds(
                 ours, [json.dumps(spec).encode()], [stdin_read, stdout_write, *pass_fds]
             )
+            ours.settimeout(_READY_TIMEOUT)
             if ours.recv(16) != b"ok":  # it has its descriptors and leads its session
-                self.kill()
                 raise OSError("the forked agent server did not start")
         except BaseException:
+            if hasattr(self, "pid"):
+                self.kill()
             os.close(stdin_write)
             os.close(stdout_read)
             raise

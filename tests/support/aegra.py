@@ -59,6 +59,7 @@ from typing import IO
 
 import httpx
 
+from agent_tui.client.tls import loopback_tls_context
 from tests.support.aegra_env import AegraSetupError, aegra_venv
 from tests.support.service_processes import Service, Watchdog
 
@@ -358,7 +359,12 @@ def _wait_for_instance(instance: Service, port: int, timeout: float) -> None:
 
 def _answers(port: int) -> bool:
     try:
-        return httpx.get(f"http://127.0.0.1:{port}/ready", timeout=5).status_code == 200
+        return (
+            httpx.get(
+                f"http://127.0.0.1:{port}/ready", timeout=5, verify=loopback_tls_context()
+            ).status_code
+            == 200
+        )
     except httpx.HTTPError:
         return False
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from jsonschema import Draft202012Validator
 
+from agent_tui.client.tls import loopback_tls_context
 from tests.support.paths import CONTROL_PLANE_SPEC
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def validate(method: str, path: str, status: int, body: bytes) -> None:
 
 class SpecCheckingTransport(httpx.AsyncBaseTransport):
     def __init__(self) -> None:
-        self._inner = httpx.AsyncHTTPTransport()
+        self._inner = httpx.AsyncHTTPTransport(verify=loopback_tls_context())
         self.checked = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -151,6 +152,7 @@ def checked_http(url: str, api_key: str) -> httpx.AsyncClient:
         headers={"X-Api-Key": api_key},
         trust_env=False,
         timeout=60,
+        verify=loopback_tls_context(),
     )
 
 
@@ -213,7 +215,12 @@ def answers(url: str | None) -> bool:
     if url is None:
         return False
     try:
-        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
+        return (
+            httpx.get(
+                f"{url}/ok", timeout=2, trust_env=False, verify=loopback_tls_context()
+            ).status_code
+            == 200
+        )
     except httpx.TransportError:
         return False
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from agent_tui.client.tls import loopback_tls_context
 from agent_tui.local import DEMO_CONFIG
 from agent_tui.local.server_environment import server_environment
 from tests.support.processes import gone_within
@@ -52,7 +53,12 @@ def start_server(
     )
     service.start()
     # trust_env=False: a proxy from the environment must not see local traffic.
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False, timeout=60)
+    client = httpx.Client(
+        base_url=f"http://127.0.0.1:{port}",
+        trust_env=False,
+        timeout=60,
+        verify=loopback_tls_context(),
+    )
 
     def answers() -> bool:
         try:

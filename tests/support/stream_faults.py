@@ -29,6 +29,8 @@ from typing import Literal
 
 import httpx
 
+from agent_tui.client.tls import loopback_tls_context
+
 # langgraph-api ends each event with CRLF CRLF; the other forms are for completeness.
 _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
 
@@ -167,7 +169,7 @@ class FaultStream(httpx.AsyncByteStream):
 
 class FaultyStreams(httpx.AsyncBaseTransport):
     def __init__(self) -> None:
-        self._real = httpx.AsyncHTTPTransport()
+        self._real = httpx.AsyncHTTPTransport(verify=loopback_tls_context())
         self._fault: Fault | None = None
         self.streams: list[FaultStream] = []
 

@@ -38,6 +38,7 @@ from agent_tui.client.models.control_plane import (
     RevisionLogs,
     UploadUrl,
 )
+from agent_tui.client.tls import tls_context
 from agent_tui.client.transport import Transport, compact
 from agent_tui.client.url_path import segment
 
@@ -239,7 +240,9 @@ class UploadsClient:
         url = granted.upload_url
         try:
             loopback = httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
-            async with httpx.AsyncClient(trust_env=not loopback, timeout=UPLOAD_TIMEOUT) as http:
+            async with httpx.AsyncClient(
+                trust_env=not loopback, timeout=UPLOAD_TIMEOUT, verify=tls_context(url)
+            ) as http:
                 response = await http.put(url, content=tarball, headers=dict(headers))
         except (httpx.InvalidURL, UnicodeEncodeError, ValueError, TypeError) as exc:
             # The control plane's URL or headers are unusable: not the user's mistake.

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import random
-import ssl
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -34,6 +33,7 @@ from agent_tui.client.errors import (
 )
 from agent_tui.client.json_body import decoded_json, not_json
 from agent_tui.client.timeouts import DEFAULT_TIMEOUT, STREAM_TIMEOUT, for_host, is_loopback
+from agent_tui.client.tls import tls_context
 from agent_tui.text.escaping import escape_json_controls
 
 T = TypeVar("T")
@@ -166,14 +166,6 @@ def compact(**fields: Any) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def _tls_context(base_url: str, loopback: bool) -> ssl.SSLContext | bool:
-    """httpx's default (certifi's ~150 CA certificates, 20-60 ms to read at each connect),
-    but for a loopback server over plain HTTP, which never meets TLS (no proxy, no
-    redirect followed): a context that trusts no certificate, and costs nothing."""
-    plain_loopback = loopback and base_url.startswith("http://")
-    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT) if plain_loopback else True
-
-
 class Transport:
     """Sends requests to one base URL and turns failures into `ApiError`s."""
 
@@ -200,7 +192,7 @@ class Transport:
             headers={"User-Agent": USER_AGENT, **self.credentials.headers(), **(headers or {})},
             timeout=for_host(timeout, self._loopback),
             limits=LIMITS,
-            verify=_tls_context(self.base_url, self._loopback),
+            verify=tls_context(self.base_url),
             transport=http_transport,
             event_hooks={"request": [_log_request], "response": [_log_response, self._answered]},
         )

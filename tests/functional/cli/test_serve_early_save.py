@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from agent_tui.client.tls import loopback_tls_context
 from tests.support.serve import START_TIMEOUT, Serve
 
 GRAPH = """
@@ -40,7 +41,12 @@ graph = builder.compile()
 
 def _answers(url: str) -> bool:
     try:
-        return httpx.get(f"{url}/ok", timeout=2, trust_env=False).status_code == 200
+        return (
+            httpx.get(
+                f"{url}/ok", timeout=2, trust_env=False, verify=loopback_tls_context()
+            ).status_code
+            == 200
+        )
     except httpx.TransportError:
         return False
 

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from agent_tui.client import NotFound
+from agent_tui.client.tls import loopback_tls_context
 from agent_tui.local.control_plane import LocalControlPlane
 from tests.support.control_plane import (
     REVISION_ORDER,
@@ -59,7 +60,7 @@ def _graph_ids(url: str) -> set[str]:
 
 def _server_down(url: str) -> bool:
     try:
-        httpx.get(f"{url}/ok", timeout=2, trust_env=False)
+        httpx.get(f"{url}/ok", timeout=2, trust_env=False, verify=loopback_tls_context())
     except httpx.TransportError:
         return True
     return False

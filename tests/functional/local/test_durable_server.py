@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from agent_tui.client.tls import loopback_tls_context
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.local.session import LocalSession
 from agent_tui.settings.target import LocalServer
@@ -33,7 +34,7 @@ def own_server(data: Path, log: Path) -> EmbeddedAgentServer:
 
 def http(url: str) -> httpx.Client:
     # trust_env=False: a proxy from the environment must not see local traffic.
-    return httpx.Client(base_url=url, trust_env=False, timeout=30)
+    return httpx.Client(base_url=url, trust_env=False, timeout=30, verify=loopback_tls_context())
 
 
 def crash(server: EmbeddedAgentServer) -> None:

@@ -27,6 +27,7 @@ from textual.widgets import Input
 
 import agent_tui.local
 from agent_tui.client import ControlPlaneClient, RetryPolicy
+from agent_tui.client.tls import loopback_tls_context
 from agent_tui.deployments.spec import FIELD_CONFIG_PATH, FIELD_NAME
 from agent_tui.local.control_plane import LocalControlPlane
 from agent_tui.tui.screens.deployments.detail import DeploymentDetailScreen
@@ -74,7 +75,7 @@ class StableView(httpx.AsyncBaseTransport):
         self.swaps = dict(sorted(swaps.items(), key=lambda kv: -len(kv[0])))  # longest first
         self.back = {fixed: real for real, fixed in swaps.items() if fixed != real}
         self.times = times
-        self.inner = httpx.AsyncHTTPTransport()
+        self.inner = httpx.AsyncHTTPTransport(verify=loopback_tls_context())
 
     def fixed(self, text: str) -> str:
         for real, fixed in self.swaps.items():

@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from agent_tui.client.tls import loopback_tls_context
 from agent_tui.settings.atomic_file import write_private_text
 
 LOCK_FILE = "server.lock"
@@ -174,7 +175,7 @@ async def wait_for_running_server(
     ``timeout`` seconds.
     """
     deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient(trust_env=False) as client:
+    async with httpx.AsyncClient(trust_env=False, verify=loopback_tls_context()) as client:
         while True:
             running = running_server(data_dir)
             if running is None:

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 
 import httpx
 
+from agent_tui.client.tls import loopback_tls_context
+
 
 def wait_for_ok(url: Callable[[], str], check_alive: Callable[[], None], timeout: float) -> bool:
     """Ask ``{url()}/ok`` until it answers 200 (True) or ``timeout`` seconds pass (False).
@@ -17,7 +19,7 @@ def wait_for_ok(url: Callable[[], str], check_alive: Callable[[], None], timeout
     start it again elsewhere, so the URL is asked for each time.
     """
     deadline = time.monotonic() + timeout
-    with httpx.Client(trust_env=False) as client:
+    with httpx.Client(trust_env=False, verify=loopback_tls_context()) as client:
         while True:
             check_alive()
             with contextlib.suppress(httpx.TransportError):
@@ -34,7 +36,7 @@ async def wait_for_ok_async(
 ) -> bool:
     """`wait_for_ok` for an event loop: never blocks it."""
     deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient(trust_env=False) as client:
+    async with httpx.AsyncClient(trust_env=False, verify=loopback_tls_context()) as client:
         while True:
             await check_alive()
             with contextlib.suppress(httpx.TransportError):

@@ -35,10 +35,29 @@ import queue
 import re
 import subprocess
 import threading
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import IO, Any, Generic, Protocol, TypeVar
 
 from agent_tui.local.child_processes import kill_group
+
+
+class StandbyProcess(Protocol):
+    """What a standby's process must answer (a ``subprocess.Popen[bytes]`` does)."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def stdin(self) -> IO[bytes] | None: ...
+    @property
+    def stdout(self) -> IO[bytes] | None: ...
+    @property
+    def stderr(self) -> IO[bytes] | None: ...
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def kill(self) -> None: ...
+
+
+P = TypeVar("P", bound=StandbyProcess)
 
 PREWARMED = (
     "langchain_core.messages",
@@ -184,28 +203,44 @@ def prewarmable(names: Iterable[str]) -> list[str]:
     ][:MAX_IMPORTS]
 
 
-class Standby:
+def _popen(command: list[str], options: Mapping[str, Any]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(command, stdin=subprocess.PIPE, **options)
+
+
+class Standby(Generic[P]):
     """One prewarmed child of the parent side, for the launch described by ``key``."""
 
-    def __init__(self, key: Hashable, process: subprocess.Popen[bytes]) -> None:
+    def __init__(self, key: Hashable, process: P) -> None:
         self.key = key
         self.process = process
         self.loaded = False
         """Told ``load``: it holds the code of that moment (see the module docstring)."""
 
-    @classmethod
+    @staticmethod
     def spawn(
-        cls, key: Hashable, command: Sequence[str], imports: Sequence[str] = (), **options: Any
-    ) -> Standby | None:
+        key: Hashable, command: Sequence[str], imports: Sequence[str] = (), **options: Any
+    ) -> Standby[subprocess.Popen[bytes]] | None:
         """Start ``command`` (which must take ``--standby``) with a pipe as stdin and the
         ``Popen`` options of the real launch (a new session, so `discard` ends all it
         starts), and send it ``imports`` to import ahead; None if it cannot start (the
         next launch is then a cold one)."""
+        return Standby.spawn_with(_popen, key, command, imports, **options)
+
+    @staticmethod
+    def spawn_with(
+        start: Callable[[list[str], Mapping[str, Any]], P],
+        key: Hashable,
+        command: Sequence[str],
+        imports: Sequence[str] = (),
+        **options: Any,
+    ) -> Standby[P] | None:
+        """`spawn`, started by ``start`` (given the command line and the options) rather
+        than ``Popen``: a server's standby is started as its server would be."""
         try:
-            process = subprocess.Popen([*command, "--standby"], stdin=subprocess.PIPE, **options)
+            process = start([*command, "--standby"], options)
         except OSError:
             return None
-        standby = cls(key, process)
+        standby = Standby(key, process)
         if names := prewarmable(imports):
             assert process.stdin is not None
             try:
@@ -230,7 +265,7 @@ class Standby:
         except OSError:
             pass  # it is gone: `go` finds out and the launch is a cold one
 
-    def go(self, key: Hashable) -> subprocess.Popen[bytes] | None:
+    def go(self, key: Hashable) -> P | None:
         """The child, told to go, when it was started for ``key`` and still waits; else
         it is discarded and None returned (launch a cold one)."""
         if key != self.key or self.process.poll() is not None:

@@ -44,6 +44,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def chat(url: str, text: str, thread_id: str | None = None) -> list[str]:
     with httpx.Client(base_url=url, trust_env=False, timeout=60) as client:
         state = client.post(
@@ -101,3 +105,32 @@ def test_a_forked_server_killed_reports_the_signal_and_its_data_is_still_there(
         state = client.get(f"/threads/{thread_id}/state").json()
     # Durable: the run it acknowledged survived kill -9.
     assert [m["content"] for m in state["values"]["messages"]] == ["kept", "You said: kept"]
+
+
+def test_a_forked_servers_standby_is_forked_too_and_a_restart_runs_on_it(tmp_path: Path) -> None:
+    server = EmbeddedAgentServer(
+        DEMO_CONFIG,
+        data_dir=tmp_path / "data",
+        log_file=tmp_path / "server.log",
+        hold_listener=True,  # as live reload runs it: a standby may take over its socket
+    )
+    with server:
+        with httpx.Client(base_url=server.url, trust_env=False) as client:
+            thread_id = client.post("/threads", json={}).json()["thread_id"]
+        assert chat(server.url, "kept", thread_id) == ["kept", "You said: kept"]
+        first, port = server.pid, server.port
+        server.prepare_standby()
+        standby = server.standby_pid
+        assert standby is not None and standby != first
+        # Forked as its server was: a sibling under the same forkserver, cheap to start.
+        assert parent(standby) == parent(first) != os.getpid()
+        assert cpu_seconds(standby) < 2.0, cpu_seconds(standby)
+        server.restart()
+        assert server.pid == standby and server.port == port
+        assert chat(server.url, "again", thread_id) == [
+            "kept",
+            "You said: kept",
+            "again",
+            "You said: again",
+        ]
+    assert gone_within([first, standby], 10, groups=True)

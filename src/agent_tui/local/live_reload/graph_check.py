@@ -152,8 +152,8 @@ class CheckStandby:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._standby: Standby | None = None
-        self._early: Standby | None = None
+        self._standby: Standby[subprocess.Popen[bytes]] | None = None
+        self._early: Standby[subprocess.Popen[bytes]] | None = None
         """The check told to go ahead of `take` (`start_early`), still running."""
         self._closed = False
 

@@ -29,6 +29,7 @@ from agent_tui.local.langgraph_config import (
 )
 from agent_tui.local.server_environment import server_environment
 from agent_tui.local.standby import Standby
+from agent_tui.local.supervisor import forked
 from agent_tui.local.supervisor.errors import EmbeddedServerError
 from agent_tui.local.supervisor.forked import ServerProcess
 
@@ -150,7 +151,7 @@ class ServerStandby:
     owner (`embedded_server.EmbeddedAgentServer`) calls it under its own lock."""
 
     def __init__(self) -> None:
-        self._waiting: Standby | None = None
+        self._waiting: Standby[ServerProcess] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -173,7 +174,9 @@ class ServerStandby:
                 return
             self.discard()
         command = command + thread_flags()
-        self._waiting = Standby.spawn(key, command, imports, **{**options, "env": env})
+        self._waiting = Standby.spawn_with(
+            forked.start, key, command, imports, **{**options, "env": env}
+        )
 
     def load(self) -> None:
         """Tell the waiting one, if any, to run the project's graph files now: the code
@@ -183,7 +186,7 @@ class ServerStandby:
 
     def take(
         self, command: list[str], options: dict[str, Any], config_env: Mapping[str, str]
-    ) -> subprocess.Popen[bytes] | None:
+    ) -> ServerProcess | None:
         """The waiting one, told to go, if it was started for this launch; else None
         (and it is discarded): launch a cold one."""
         waiting, self._waiting = self._waiting, None

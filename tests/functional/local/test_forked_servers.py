@@ -121,7 +121,7 @@ def test_a_forked_servers_standby_is_forked_too_and_a_restart_runs_on_it(tmp_pat
         first, port = server.pid, server.port
         server.prepare_standby()
         standby = server.standby_pid
-        assert standby is not None and standby != first
+        assert first is not None and standby is not None and standby != first
         # Forked as its server was: a sibling under the same forkserver, cheap to start.
         assert parent(standby) == parent(first) != os.getpid()
         assert cpu_seconds(standby) < 2.0, cpu_seconds(standby)

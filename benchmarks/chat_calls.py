@@ -3,7 +3,7 @@ the trace collector and the `events` stream mode cost the user.
 
     uv run python benchmarks/chat_calls.py                # 20,000 tokens / 200 calls, 3 rounds
     uv run python benchmarks/chat_calls.py --rounds 5 --tokens 5000 --calls 100
-    uv run python benchmarks/chat_calls.py --quick        # 2,000 tokens / 30 calls, 1 round
+    uv run python benchmarks/chat_calls.py --quick        # 1,000 tokens / 15 calls, 1 round
 
 Two embedded servers of `benchmarks/graphs` run at once: one traced as agent-tui traces
 the local servers it starts (`LANGSMITH_*` pointing at a `CollectorProcess`, the
@@ -224,7 +224,7 @@ def main() -> None:
     args = parser.parse_args()
     arm(args)
     if args.quick:
-        args.tokens, args.calls, args.rounds = 2_000, 30, 1
+        args.tokens, args.calls, args.rounds = 1_000, 15, 1
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f};"
         f" {args.tokens:,} tokens / {args.calls} calls a run, {args.rounds} rounds;"

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
+import ipaddress
 import json
 import logging
-import shutil
 import ssl
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import aclosing
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from agent_tui.client import (
     AgentServerClient,
@@ -218,23 +223,39 @@ async def test_a_thread_created_by_its_id_is_sent_again_and_an_unnamed_one_is_no
 
 def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
     """A certificate for 127.0.0.1 that no authority signed, and its key."""
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        pytest.skip("needs the openssl command")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
-    subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-    subprocess.run(
-        [openssl, *request, *subject, "-keyout", str(key), "-out", str(cert)],
-        check=True,
-        capture_output=True,
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
     )
-    return cert, key
+    cert, key_file = folder / "cert.pem", folder / "key.pem"
+    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert, key_file
 
 
-async def test_a_loopback_server_over_tls_is_still_verified(tmp_path: Path) -> None:
-    # A loopback server over plain HTTP gets no CA certificates (they took 20-60 ms of
-    # every connect); one over TLS is verified as any other: a self-signed one is refused.
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[tuple[FlakyServer, str, Path]]:
+    """A `FlakyServer` over TLS with a self-signed certificate: it, its URL, the certificate."""
     cert, key = self_signed_certificate(tmp_path)
     server = FlakyServer(failures=0)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -243,11 +264,41 @@ async def test_a_loopback_server_over_tls_is_still_verified(tmp_path: Path) -> N
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        url = f"https://127.0.0.1:{server.server_address[1]}"
-        async with AgentServerClient(url, retry=NO_RETRY) as client:
-            with pytest.raises(ConnectionFailed, match=r"(?i)certificate"):
-                await client.info()
-        assert server.requests == []  # nothing was sent to it
+        yield server, f"https://127.0.0.1:{server.server_address[1]}", cert
     finally:
         server.shutdown()
         server.server_close()
+        thread.join(timeout=10)
+
+
+async def test_a_loopback_server_over_tls_is_still_verified(
+    tls_server: tuple[FlakyServer, str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A loopback server over plain HTTP gets no CA certificates (they took 20-60 ms of
+    # every connect); one over TLS is verified as any other: a self-signed one is refused.
+    server, url, _ = tls_server
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    for _ in range(2):  # the second client is given the TLS context the first one made
+        async with AgentServerClient(url, retry=NO_RETRY) as client:
+            with pytest.raises(ConnectionFailed, match=r"(?i)certificate"):
+                await client.info()
+    assert server.requests == []  # nothing was sent to it
+
+
+async def test_the_ca_file_named_by_ssl_cert_file_is_trusted(
+    tls_server: tuple[FlakyServer, str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every client shares one TLS context a process (`client/tls.py`), made once for
+    # the CA file the environment names; another file named, another context.
+    server, url, cert = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    for _ in range(2):
+        async with aclosing(Transport(url, retry=NO_RETRY)) as transport:
+            answer = await transport.request_json("GET", "/ok")
+        assert answer["headers"]["host"] == url.removeprefix("https://")
+    monkeypatch.delenv("SSL_CERT_FILE")
+    async with aclosing(Transport(url, retry=NO_RETRY)) as transport:
+        with pytest.raises(ConnectionFailed, match=r"(?i)certificate"):
+            await transport.request_json("GET", "/ok")
+    assert len(server.requests) == 2

@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from agent_tui.local.supervisor import forked
 
 
 def process_gone(pid: int) -> bool:
@@ -57,3 +61,15 @@ def group_gone(pid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+@contextmanager
+def servers_forked(on: bool) -> Iterator[None]:
+    """Inside, this process's agent servers and their standbys are forked (or started as
+    the app starts them) whatever `tests/conftest.py` chose; as before afterwards."""
+    was = forked.forking()
+    forked.fork_servers(on)
+    try:
+        yield
+    finally:
+        forked.fork_servers(was)

@@ -21,16 +21,14 @@ import pytest
 
 from agent_tui.local import DEMO_CONFIG, EmbeddedAgentServer
 from agent_tui.local.supervisor import forked
-from tests.support.processes import gone_within, port_closed
+from tests.support.processes import gone_within, port_closed, servers_forked
 
 
 @pytest.fixture(autouse=True)
 def _forking() -> Iterator[None]:
     # On here even where the run starts its servers (`AGENT_TUI_TESTS_START_SERVERS=1`).
-    was = forked.forking()
-    forked.fork_servers()
-    yield
-    forked.fork_servers(was)
+    with servers_forked(True):
+        yield
 
 
 def own_server(tmp_path: Path) -> EmbeddedAgentServer:

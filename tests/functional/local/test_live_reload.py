@@ -20,9 +20,8 @@ from agent_tui.local import EmbeddedAgentServer, load_langgraph_config
 from agent_tui.local.live_reload.record import read_imports
 from agent_tui.local.live_reload.reloader import LiveReload, ReloadEvent
 from agent_tui.local.project_env.environment import ensure_environment
-from agent_tui.local.supervisor import forked
 from tests.support.paths import GRAPHS
-from tests.support.processes import gone_within, pids_running, process_gone
+from tests.support.processes import gone_within, pids_running, process_gone, servers_forked
 from tests.support.projects import copy_weather_project
 
 
@@ -52,10 +51,8 @@ def _started_as_the_app_starts_them() -> Iterator[None]:
     # These tests find the prewarmed processes by their command lines, as `ps` shows a
     # user's: a server or standby forked for the tests (`tests/conftest.py`) shows the
     # forkserver's instead.
-    was = forked.forking()
-    forked.fork_servers(False)
-    yield
-    forked.fork_servers(was)
+    with servers_forked(False):
+        yield
 
 
 def weather_server(tmp_path: Path) -> EmbeddedAgentServer:
